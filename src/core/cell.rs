@@ -1,0 +1,65 @@
+//! What a square of a fragment or a board can hold.
+
+use super::PieceId;
+use crate::geometry::Movement;
+use std::fmt;
+
+/// The content of an on-board square: empty, or one piece. Binders `%c:`
+/// name a content too.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Content {
+    Empty,
+    Piece(PieceId),
+}
+
+/// One cell of a fragment.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Cell {
+    /// `#`: the square is off the board.
+    Off,
+    /// `.` or a piece.
+    Is(Content),
+    /// `%`: the piece of interest.
+    Poi,
+}
+
+impl Content {
+    /// Movements act on pieces (colour twins, and declared turns and
+    /// mirrors); an empty square stays empty.
+    pub fn moved(self, m: &Movement) -> Content {
+        match self {
+            Content::Empty => Content::Empty,
+            Content::Piece(p) => Content::Piece(p.moved(m)),
+        }
+    }
+}
+
+impl Cell {
+    pub const EMPTY: Cell = Cell::Is(Content::Empty);
+
+    pub fn moved(self, m: &Movement) -> Cell {
+        match self {
+            Cell::Is(c) => Cell::Is(c.moved(m)),
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for Content {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Content::Empty => f.write_str("."),
+            Content::Piece(p) => write!(f, "{p}"),
+        }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cell::Off => f.write_str("#"),
+            Cell::Poi => f.write_str("%"),
+            Cell::Is(c) => write!(f, "{c}"),
+        }
+    }
+}

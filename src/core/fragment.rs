@@ -1,0 +1,179 @@
+//! Fragments (finite partial maps from squares to cells) and patterns
+//! (finite sets of fragments), kept canonical so that equality is `==`.
+
+use super::Cell;
+use crate::geometry::{Movement, Square};
+use std::fmt;
+
+/// A board fragment. The persistent map makes movement application and
+/// gluing cheap to share between the many terms that contain a fragment.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Fragment(im::OrdMap<Square, Cell>);
+
+/// Why two fragments cannot be glued.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GlueError {
+    /// Both fragments have a cell on this square.
+    Overlap(Square),
+    /// The result would hold two `%` cells.
+    TwoPoi(Square, Square),
+}
+
+impl fmt::Display for GlueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GlueError::Overlap(q) => write!(f, "both sides have a cell on square {q}"),
+            GlueError::TwoPoi(a, b) => write!(f, "two `%` cells, on squares {a} and {b}"),
+        }
+    }
+}
+
+impl Fragment {
+    /// The fragment `0`.
+    pub fn empty() -> Fragment {
+        Fragment::default()
+    }
+
+    /// One cell at the square `(0, 0)`.
+    pub fn single(c: Cell) -> Fragment {
+        Fragment(im::ordmap! { Square::ORIGIN => c })
+    }
+
+    /// Builds a fragment from cells, failing on a repeated square or a
+    /// second `%`.
+    pub fn from_cells(cells: impl IntoIterator<Item = (Square, Cell)>) -> Result<Fragment, GlueError> {
+        cells
+            .into_iter()
+            .try_fold(Fragment::empty(), |f, (q, c)| f.glue(&Fragment(im::ordmap! { q => c })))
+    }
+
+    /// `self + other`: the union of two disjoint maps.
+    pub fn glue(&self, other: &Fragment) -> Result<Fragment, GlueError> {
+        let (small, big) = if self.0.len() <= other.0.len() { (self, other) } else { (other, self) };
+        let mut out = big.0.clone();
+        for (q, c) in small.0.iter() {
+            if out.insert(*q, *c).is_some() {
+                return Err(GlueError::Overlap(*q));
+            }
+        }
+        let pois: Vec<Square> = out.iter().filter(|(_, c)| **c == Cell::Poi).map(|(q, _)| *q).collect();
+        if pois.len() > 1 {
+            return Err(GlueError::TwoPoi(pois[0], pois[1]));
+        }
+        Ok(Fragment(out))
+    }
+
+    /// `m f`: moves every cell; movements are bijections, so this cannot
+    /// create an overlap.
+    pub fn moved(&self, m: &Movement) -> Fragment {
+        if m.is_identity() {
+            return self.clone();
+        }
+        Fragment(self.0.iter().map(|(q, c)| (m.apply(*q), c.moved(m))).collect())
+    }
+
+    pub fn cells(&self) -> impl Iterator<Item = (Square, Cell)> + '_ {
+        self.0.iter().map(|(q, c)| (*q, *c))
+    }
+
+    pub fn get(&self, q: Square) -> Option<Cell> {
+        self.0.get(&q).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The square of the `%` cell, if any.
+    pub fn poi(&self) -> Option<Square> {
+        self.cells().find(|(_, c)| *c == Cell::Poi).map(|(q, _)| q)
+    }
+}
+
+/// A pattern: a set of alternative fragments.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Pattern(im::OrdSet<Fragment>);
+
+impl Pattern {
+    pub fn single(f: Fragment) -> Pattern {
+        Pattern(im::ordset! { f })
+    }
+
+    pub fn union(&self, other: &Pattern) -> Pattern {
+        Pattern(self.0.clone().union(other.0.clone()))
+    }
+
+    pub fn moved(&self, m: &Movement) -> Pattern {
+        Pattern(self.0.iter().map(|f| f.moved(m)).collect())
+    }
+
+    /// `P + Q` is `{f + g}` over all pairs; any overlapping pair is an error.
+    pub fn glue(&self, other: &Pattern) -> Result<Pattern, GlueError> {
+        let mut out = im::OrdSet::new();
+        for f in self.0.iter() {
+            for g in other.0.iter() {
+                out.insert(f.glue(g)?);
+            }
+        }
+        Ok(Pattern(out))
+    }
+
+    pub fn members(&self) -> impl Iterator<Item = &Fragment> + '_ {
+        self.0.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The only member, when there is exactly one.
+    pub fn as_fragment(&self) -> Option<&Fragment> {
+        if self.0.len() == 1 {
+            self.0.iter().next()
+        } else {
+            None
+        }
+    }
+}
+
+impl FromIterator<Fragment> for Pattern {
+    fn from_iter<I: IntoIterator<Item = Fragment>>(iter: I) -> Self {
+        Pattern(iter.into_iter().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Content, PieceId};
+
+    fn piece(g: &str) -> Cell {
+        Cell::Is(Content::Piece(PieceId::lookup(g).unwrap()))
+    }
+
+    #[test]
+    fn glue_rejects_overlap_and_second_poi() {
+        let a = Fragment::single(Cell::EMPTY);
+        assert_eq!(a.glue(&a), Err(GlueError::Overlap(Square::ORIGIN)));
+        let p = Fragment::single(Cell::Poi);
+        let up = p.moved(&Movement::U);
+        assert!(matches!(p.glue(&up), Err(GlueError::TwoPoi(..))));
+    }
+
+    #[test]
+    fn movement_distributes_over_glue() {
+        let f = Fragment::single(piece("♖"));
+        let g = Fragment::single(Cell::EMPTY).moved(&Movement::R);
+        let m = Movement::ROTATE.then(&Movement::COLOUR).then(&Movement::U);
+        assert_eq!(f.glue(&g).unwrap().moved(&m), f.moved(&m).glue(&g.moved(&m)).unwrap());
+        assert_eq!(f.moved(&m).get(m.apply(Square::ORIGIN)), Some(piece("♜")));
+    }
+}

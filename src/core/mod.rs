@@ -1,0 +1,12 @@
+//! The typed core IR that the evaluator, the checker and the prover share.
+
+mod cell;
+mod fragment;
+mod piece;
+pub mod print;
+mod term;
+
+pub use cell::{Cell, Content};
+pub use fragment::{Fragment, GlueError, Pattern};
+pub use piece::{PieceId, Spelling, MAX_PIECES};
+pub use term::{Bounds, Meta, Node, Sort, Term};

@@ -1,0 +1,175 @@
+//! The pretty-printer: core terms back to text that parses and elaborates
+//! to the same term.
+//!
+//! Each node is printed at a precedence level; a child is parenthesised when
+//! its level is looser than its position allows. Levels, tightest first:
+//! 0 atom, 1 postfix, 2 side by side, 3 `;`, 4 `+`, 5 `|`, 6 `->`, 7 `%p:`.
+
+use super::{Bounds, Cell, Fragment, Node, Pattern, Term};
+use crate::geometry::{Movement, Square};
+use std::fmt;
+
+struct Doc {
+    text: String,
+    level: u8,
+}
+
+fn at(d: Doc, max: u8) -> String {
+    if d.level > max {
+        format!("({})", d.text)
+    } else {
+        d.text
+    }
+}
+
+fn doc(text: impl Into<String>, level: u8) -> Doc {
+    Doc {
+        text: text.into(),
+        level,
+    }
+}
+
+fn movement(m: &Movement) -> Doc {
+    let text = m.to_string();
+    // `R²` is a word with a postfix power; `u^12r` is several items.
+    let level = if text.contains('^') {
+        2
+    } else if text.contains(['²', '³']) {
+        if text.ends_with(['²', '³']) {
+            1
+        } else {
+            2
+        }
+    } else {
+        0
+    };
+    doc(text, level)
+}
+
+/// Prints a fragment as rows joined by `;`, bottom row first, shifted to the
+/// origin by a movement prefix. Holes inside a row are `0`.
+pub fn fragment(f: &Fragment) -> String {
+    frag_doc(f).text
+}
+
+fn frag_doc(f: &Fragment) -> Doc {
+    if f.is_empty() {
+        return doc("0", 0);
+    }
+    let min_x = f.cells().map(|(q, _)| q.x).min().unwrap();
+    let min_y = f.cells().map(|(q, _)| q.y).min().unwrap();
+    let max_y = f.cells().map(|(q, _)| q.y).max().unwrap();
+    let mut rows = vec![];
+    for y in min_y..=max_y {
+        let row: Vec<(i32, Cell)> = f.cells().filter(|(q, _)| q.y == y).map(|(q, c)| (q.x - min_x, c)).collect();
+        let mut text = String::new();
+        let mut x = 0;
+        let mut last_zero = false;
+        for (cx, c) in &row {
+            while x < *cx {
+                // `00` would lex as one number.
+                if last_zero {
+                    text.push(' ');
+                }
+                text.push('0');
+                last_zero = true;
+                x += 1;
+            }
+            text.push_str(&c.to_string());
+            last_zero = false;
+            x += 1;
+        }
+        if row.is_empty() {
+            text.push('0');
+            x = 1;
+        }
+        rows.push((text, x));
+    }
+    let body = if rows.len() == 1 {
+        let (text, items) = rows.pop().unwrap();
+        doc(text, if items <= 1 { 0 } else { 2 })
+    } else {
+        doc(rows.into_iter().map(|(t, _)| t).collect::<Vec<_>>().join(";"), 3)
+    };
+    if min_x == 0 && min_y == 0 {
+        return body;
+    }
+    let shift = movement(&Movement::translation(min_x, min_y));
+    let text = if body.level == 0 && shift.level == 0 {
+        format!("{}{}", shift.text, body.text)
+    } else {
+        format!("{}({})", shift.text, body.text)
+    };
+    doc(text, 2)
+}
+
+fn pattern(p: &Pattern) -> Doc {
+    let members: Vec<String> = p.members().map(|f| at(frag_doc(f), 4)).collect();
+    doc(members.join(" | "), 5)
+}
+
+fn bounds(b: Bounds) -> String {
+    match (b.lo, b.hi) {
+        (0, None) => "*".into(),
+        (1, None) => "+".into(),
+        (0, Some(1)) => "?".into(),
+        (i, Some(j)) if i == j => format!("{{{i}}}"),
+        (i, Some(j)) => format!("{{{i},{j}}}"),
+        (i, None) => format!("{{{i},}}"),
+    }
+}
+
+fn term(t: &Term) -> Doc {
+    match t.node() {
+        Node::Mov(m) => movement(m),
+        Node::Cell(c) => doc(c.to_string(), 0),
+        Node::Frag(f) => frag_doc(f),
+        Node::Pat(p) => pattern(p),
+        Node::Var(m) => doc(m.name.to_string(), 0),
+        Node::Compose(n, m) => doc(format!("{} {}", at(term(n), 1), at(term(m), 2)), 2),
+        Node::Power(m, k) => doc(format!("{}^{k}", at(term(m), 1)), 1),
+        Node::Apply(m, x) => doc(format!("{} {}", at(term(m), 1), at(term(x), 2)), 2),
+        Node::Single(c) => term(c),
+        Node::Glue(a, b) => doc(format!("{} + {}", at(term(a), 4), at(term(b), 3)), 4),
+        Node::Union(a, b) => doc(format!("{} | {}", at(term(a), 5), at(term(b), 4)), 5),
+        Node::Nil => doc("nil", 0),
+        Node::Fail => doc("fail", 0),
+        Node::Rule(f, g) => doc(format!("{} -> {}", at(term(f), 5), at(term(g), 5)), 6),
+        Node::Bind(c, body) => doc(format!("%{}: {}", at(term(c), 0), at(term(body), 7)), 7),
+        Node::Seq(a, b) => doc(format!("{} {}", at(term(a), 1), at(term(b), 2)), 2),
+        Node::Alt(a, b) => doc(format!("{} | {}", at(term(a), 5), at(term(b), 4)), 5),
+        Node::Repeat(a, b) => doc(format!("{}{}", at(term(a), 1), bounds(*b)), 1),
+    }
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&term(self).text)
+    }
+}
+
+impl fmt::Display for Fragment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&frag_doc(self).text)
+    }
+}
+
+/// A fragment as a picture: rows top to bottom, a space where it has no
+/// cell, and `@` marking the corner that is the centre when it falls on
+/// the picture's bottom-left.
+pub fn picture(f: &Fragment) -> Vec<String> {
+    if f.is_empty() {
+        return vec![];
+    }
+    let (min_x, max_x) = (f.cells().map(|(q, _)| q.x).min().unwrap(), f.cells().map(|(q, _)| q.x).max().unwrap());
+    let (min_y, max_y) = (f.cells().map(|(q, _)| q.y).min().unwrap(), f.cells().map(|(q, _)| q.y).max().unwrap());
+    (min_y..=max_y)
+        .rev()
+        .map(|y| {
+            let row: String = (min_x..=max_x)
+                .map(|x| f.get(Square::new(x, y)).map_or(" ".to_string(), |c| c.to_string()))
+                .collect();
+            row.trim_end().to_string()
+        })
+        .collect()
+}

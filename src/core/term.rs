@@ -1,0 +1,392 @@
+//! The typed core IR: one term language for movements, cells, fragments,
+//! patterns and moves.
+//!
+//! Terms are built only through the constructors here, which keep the cheap
+//! algebra folded: closed movements are group normal forms, closed fragments
+//! and patterns are literal maps and sets, and a closed movement applied to
+//! anything is pushed all the way in. What is left as structure is exactly
+//! what the evaluator runs and the prover rewrites.
+
+use super::{Cell, Content, Fragment, GlueError, Pattern};
+use crate::geometry::Movement;
+use std::fmt;
+use std::sync::Arc;
+
+/// The sorts of the algebra. `Cell` is a single content (a binder's piece);
+/// it can stand where a fragment is expected, and a fragment where a pattern
+/// is expected.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Sort {
+    Movement,
+    Cell,
+    Fragment,
+    Pattern,
+    Move,
+}
+
+impl Sort {
+    /// Whether a term of sort `self` may be used where `want` is expected.
+    pub fn fits(self, want: Sort) -> bool {
+        self == want
+            || matches!(
+                (self, want),
+                (Sort::Cell, Sort::Fragment) | (Sort::Cell, Sort::Pattern) | (Sort::Fragment, Sort::Pattern)
+            )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Sort::Movement => "movement",
+            Sort::Cell => "cell",
+            Sort::Fragment => "fragment",
+            Sort::Pattern => "pattern",
+            Sort::Move => "move",
+        }
+    }
+}
+
+impl fmt::Display for Sort {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A metavariable of a law, such as `M` in `nil M = M`.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Meta {
+    pub name: Arc<str>,
+    pub sort: Sort,
+}
+
+/// Repetition bounds: `M{lo,hi}`, with `hi = None` for no upper bound.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Bounds {
+    pub lo: u32,
+    pub hi: Option<u32>,
+}
+
+impl Bounds {
+    pub const STAR: Bounds = Bounds { lo: 0, hi: None };
+    pub const PLUS: Bounds = Bounds { lo: 1, hi: None };
+    pub const OPT: Bounds = Bounds { lo: 0, hi: Some(1) };
+
+    pub fn exactly(n: u32) -> Bounds {
+        Bounds { lo: n, hi: Some(n) }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Node {
+    // Constants of the cheap algebra.
+    Mov(Movement),
+    Cell(Content),
+    Frag(Fragment),
+    /// A closed pattern with at least two members (one member is a `Frag`).
+    Pat(Pattern),
+    Var(Meta),
+    // Structure that only survives around metavariables.
+    /// `n m` on open movements: do `m`, then `n`.
+    Compose(Term, Term),
+    Power(Term, i64),
+    /// A movement applied to a cell, fragment, pattern or move.
+    Apply(Term, Term),
+    /// A cell used as a fragment: that cell on square `(0, 0)`. Only a
+    /// metavariable cell needs it; a known cell folds to a `Frag`.
+    Single(Term),
+    Glue(Term, Term),
+    Union(Term, Term),
+    // Moves.
+    Nil,
+    Fail,
+    Rule(Term, Term),
+    /// `%c: M`: the first child is the binder's cell.
+    Bind(Term, Term),
+    Seq(Term, Term),
+    Alt(Term, Term),
+    Repeat(Term, Bounds),
+}
+
+/// A shared, immutable core term.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Term(Arc<Node>);
+
+impl fmt::Debug for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
+impl std::ops::Deref for Term {
+    type Target = Node;
+    fn deref(&self) -> &Node {
+        &self.0
+    }
+}
+
+impl Term {
+    /// Wraps a node as it is, without folding. Prefer the smart
+    /// constructors; this exists for code that rebuilds terms node by node
+    /// from already-canonical parts (the prover's extraction).
+    pub fn raw(node: Node) -> Term {
+        Term(Arc::new(node))
+    }
+
+    pub fn node(&self) -> &Node {
+        &self.0
+    }
+
+    pub fn movement(m: Movement) -> Term {
+        Term::raw(Node::Mov(m))
+    }
+
+    pub fn content(c: Content) -> Term {
+        Term::raw(Node::Cell(c))
+    }
+
+    pub fn fragment(f: Fragment) -> Term {
+        Term::raw(Node::Frag(f))
+    }
+
+    /// A pattern constant; one member collapses to that fragment.
+    pub fn pattern(p: Pattern) -> Term {
+        match p.as_fragment() {
+            Some(f) => Term::fragment(f.clone()),
+            None => Term::raw(Node::Pat(p)),
+        }
+    }
+
+    pub fn var(name: &str, sort: Sort) -> Term {
+        Term::raw(Node::Var(Meta {
+            name: name.into(),
+            sort,
+        }))
+    }
+
+    pub fn nil() -> Term {
+        Term::raw(Node::Nil)
+    }
+
+    pub fn fail() -> Term {
+        Term::raw(Node::Fail)
+    }
+
+    pub fn sort(&self) -> Sort {
+        match self.node() {
+            Node::Mov(_) | Node::Compose(..) | Node::Power(..) => Sort::Movement,
+            Node::Cell(_) => Sort::Cell,
+            Node::Frag(_) | Node::Single(_) => Sort::Fragment,
+            Node::Pat(_) | Node::Union(..) => Sort::Pattern,
+            Node::Var(m) => m.sort,
+            Node::Apply(_, x) => x.sort(),
+            Node::Glue(a, b) => {
+                if a.sort() == Sort::Pattern || b.sort() == Sort::Pattern {
+                    Sort::Pattern
+                } else {
+                    Sort::Fragment
+                }
+            }
+            Node::Nil
+            | Node::Fail
+            | Node::Rule(..)
+            | Node::Bind(..)
+            | Node::Seq(..)
+            | Node::Alt(..)
+            | Node::Repeat(..) => Sort::Move,
+        }
+    }
+
+    /// The immediate subterms, in order.
+    pub fn children(&self) -> Vec<&Term> {
+        match self.node() {
+            Node::Mov(_) | Node::Cell(_) | Node::Frag(_) | Node::Pat(_) | Node::Var(_) | Node::Nil | Node::Fail => {
+                vec![]
+            }
+            Node::Power(a, _) | Node::Repeat(a, _) | Node::Single(a) => vec![a],
+            Node::Compose(a, b)
+            | Node::Apply(a, b)
+            | Node::Glue(a, b)
+            | Node::Union(a, b)
+            | Node::Rule(a, b)
+            | Node::Bind(a, b)
+            | Node::Seq(a, b)
+            | Node::Alt(a, b) => vec![a, b],
+        }
+    }
+
+    /// True when the term has no metavariables.
+    pub fn is_closed(&self) -> bool {
+        !matches!(self.node(), Node::Var(_)) && self.children().into_iter().all(Term::is_closed)
+    }
+
+    /// Every metavariable, each once, in order of first occurrence.
+    pub fn metas(&self) -> Vec<Meta> {
+        fn go(t: &Term, out: &mut Vec<Meta>) {
+            if let Node::Var(m) = t.node() {
+                if !out.contains(m) {
+                    out.push(m.clone());
+                }
+            }
+            for c in t.children() {
+                go(c, out);
+            }
+        }
+        let mut out = vec![];
+        go(self, &mut out);
+        out
+    }
+
+    /// True when a `%` cell occurs outside every binder: the move reads the
+    /// piece of interest of the state it runs on.
+    pub fn is_open(&self) -> bool {
+        match self.node() {
+            Node::Frag(f) => f.poi().is_some(),
+            Node::Pat(p) => p.members().any(|f| f.poi().is_some()),
+            Node::Bind(..) => false,
+            _ => self.children().into_iter().any(Term::is_open),
+        }
+    }
+
+    /// A cell or fragment viewed as a pattern constant, if it is closed.
+    pub fn as_pattern(&self) -> Option<Pattern> {
+        match self.node() {
+            Node::Cell(c) => Some(Pattern::single(Fragment::single(Cell::Is(*c)))),
+            Node::Frag(f) => Some(Pattern::single(f.clone())),
+            Node::Pat(p) => Some(p.clone()),
+            _ => None,
+        }
+    }
+
+    /// A cell viewed as a one-cell fragment at the origin; anything else as
+    /// it is. Cells only differ from fragments in that movements do not
+    /// move them (a binder names a piece, not a square).
+    pub fn as_fragment_term(&self) -> Term {
+        match self.node() {
+            Node::Cell(c) => Term::fragment(Fragment::single(Cell::Is(*c))),
+            _ if self.sort() == Sort::Cell => Term::raw(Node::Single(self.clone())),
+            _ => self.clone(),
+        }
+    }
+
+    // ---- smart constructors ----
+
+    /// `n m`: do `m`, then `n`.
+    pub fn compose(n: &Term, m: &Term) -> Term {
+        match (n.node(), m.node()) {
+            (Node::Mov(a), Node::Mov(b)) => Term::movement(b.then(a)),
+            (Node::Mov(a), _) if a.is_identity() => m.clone(),
+            (_, Node::Mov(b)) if b.is_identity() => n.clone(),
+            _ => Term::raw(Node::Compose(n.clone(), m.clone())),
+        }
+    }
+
+    pub fn power(m: &Term, k: i64) -> Term {
+        match m.node() {
+            Node::Mov(a) => Term::movement(a.pow(k)),
+            _ if k == 1 => m.clone(),
+            _ => Term::raw(Node::Power(m.clone(), k)),
+        }
+    }
+
+    /// `m x` for a movement `m` and a cell, fragment, pattern or move `x`.
+    pub fn apply(m: &Term, x: &Term) -> Term {
+        let Node::Mov(mv) = m.node() else {
+            return Term::raw(Node::Apply(m.clone(), x.clone()));
+        };
+        if mv.is_identity() {
+            return x.clone();
+        }
+        let go = |t: &Term| Term::apply(m, t);
+        match x.node() {
+            Node::Cell(c) => Term::content(c.moved(mv)),
+            Node::Frag(f) => Term::fragment(f.moved(mv)),
+            Node::Pat(p) => Term::pattern(p.moved(mv)),
+            Node::Apply(n, y) => match n.node() {
+                Node::Mov(inner) => Term::apply(&Term::movement(inner.then(mv)), y),
+                _ => Term::raw(Node::Apply(m.clone(), x.clone())),
+            },
+            // Movements of movements are compositions; elaboration never
+            // asks for them, but the constructor stays total.
+            Node::Mov(_) | Node::Compose(..) | Node::Power(..) => Term::compose(m, x),
+            Node::Var(_) | Node::Single(_) => Term::raw(Node::Apply(m.clone(), x.clone())),
+            Node::Glue(a, b) => Term::raw(Node::Glue(go(a), go(b))),
+            Node::Union(a, b) => Term::raw(Node::Union(go(a), go(b))),
+            Node::Nil | Node::Fail => x.clone(),
+            Node::Rule(f, g) => Term::rule(&go(f), &go(g)),
+            // A binder whose piece is a metavariable keeps the movement
+            // outside, where it can be printed: `m(%p: M)`.
+            Node::Bind(c, _) if !c.is_closed() => Term::raw(Node::Apply(m.clone(), x.clone())),
+            Node::Bind(c, body) => Term::bind(&go(c), &go(body)),
+            Node::Seq(a, b) => Term::seq(&go(a), &go(b)),
+            Node::Alt(a, b) => Term::alt(&go(a), &go(b)),
+            Node::Repeat(a, b) => Term::repeat(&go(a), *b),
+        }
+    }
+
+    /// `f + g` on fragments or patterns.
+    pub fn glue(f: &Term, g: &Term) -> Result<Term, GlueError> {
+        let (f, g) = (f.as_fragment_term(), g.as_fragment_term());
+        match (f.node(), g.node()) {
+            (Node::Frag(a), Node::Frag(b)) => Ok(Term::fragment(a.glue(b)?)),
+            (Node::Frag(a), _) if a.is_empty() => Ok(g),
+            (_, Node::Frag(b)) if b.is_empty() => Ok(f),
+            _ => match (f.as_pattern(), g.as_pattern()) {
+                (Some(a), Some(b)) => Ok(Term::pattern(a.glue(&b)?)),
+                _ => Ok(Term::raw(Node::Glue(f, g))),
+            },
+        }
+    }
+
+    /// `P | Q` on fragments or patterns.
+    pub fn union(p: &Term, q: &Term) -> Term {
+        let (p, q) = (p.as_fragment_term(), q.as_fragment_term());
+        match (p.as_pattern(), q.as_pattern()) {
+            (Some(a), Some(b)) => Term::pattern(a.union(&b)),
+            _ => Term::raw(Node::Union(p, q)),
+        }
+    }
+
+    pub fn rule(f: &Term, g: &Term) -> Term {
+        Term::raw(Node::Rule(f.as_fragment_term(), g.as_fragment_term()))
+    }
+
+    pub fn bind(cell: &Term, body: &Term) -> Term {
+        Term::raw(Node::Bind(cell.clone(), body.clone()))
+    }
+
+    pub fn seq(a: &Term, b: &Term) -> Term {
+        Term::raw(Node::Seq(a.clone(), b.clone()))
+    }
+
+    pub fn alt(a: &Term, b: &Term) -> Term {
+        Term::raw(Node::Alt(a.clone(), b.clone()))
+    }
+
+    pub fn repeat(a: &Term, b: Bounds) -> Term {
+        Term::raw(Node::Repeat(a.clone(), b))
+    }
+
+    /// Replaces metavariables by terms of their sorts, re-folding as it goes.
+    pub fn substitute(&self, s: &dyn Fn(&Meta) -> Option<Term>) -> Result<Term, GlueError> {
+        let go = |t: &Term| t.substitute(s);
+        Ok(match self.node() {
+            Node::Var(m) => s(m).unwrap_or_else(|| self.clone()),
+            Node::Mov(_) | Node::Cell(_) | Node::Frag(_) | Node::Pat(_) | Node::Nil | Node::Fail => self.clone(),
+            Node::Compose(a, b) => Term::compose(&go(a)?, &go(b)?),
+            Node::Power(a, k) => Term::power(&go(a)?, *k),
+            Node::Apply(m, x) => Term::apply(&go(m)?, &go(x)?),
+            Node::Single(c) => go(c)?.as_fragment_term(),
+            Node::Glue(a, b) => Term::glue(&go(a)?, &go(b)?)?,
+            Node::Union(a, b) => Term::union(&go(a)?, &go(b)?),
+            Node::Rule(a, b) => Term::rule(&go(a)?, &go(b)?),
+            Node::Bind(a, b) => Term::bind(&go(a)?, &go(b)?),
+            Node::Seq(a, b) => Term::seq(&go(a)?, &go(b)?),
+            Node::Alt(a, b) => Term::alt(&go(a)?, &go(b)?),
+            Node::Repeat(a, b) => Term::repeat(&go(a)?, *b),
+        })
+    }
+
+    /// Number of nodes, counting constants as one.
+    pub fn size(&self) -> usize {
+        1 + self.children().into_iter().map(Term::size).sum::<usize>()
+    }
+}

@@ -1,0 +1,167 @@
+//! Diagnostics for bad input: a message, the source span, and an exit
+//! status of 2. Rendering (with `file:line:col` and the span underlined) is
+//! miette's.
+
+use crate::parse::ast::Span;
+use miette::{Diagnostic, LabeledSpan, SourceSpan};
+use std::fmt;
+use std::sync::Arc;
+
+/// A named source text: a rule file, or an expression given on the command
+/// line.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub name: Arc<str>,
+    pub text: Arc<str>,
+}
+
+impl Source {
+    pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Source {
+        Source {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let before = &self.text[..offset.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        (line, col)
+    }
+
+    /// `file:line:col` of a byte offset.
+    pub fn locate(&self, offset: usize) -> String {
+        let (l, c) = self.line_col(offset);
+        format!("{}:{l}:{c}", self.name)
+    }
+}
+
+/// One error in the user's input.
+#[derive(Debug, Clone)]
+pub struct Diag {
+    pub message: String,
+    pub source: Source,
+    pub span: Span,
+    pub label: String,
+    pub notes: Vec<(Span, String)>,
+    pub help: Option<String>,
+}
+
+impl Diag {
+    pub fn new(source: &Source, span: Span, message: impl Into<String>) -> Diag {
+        Diag {
+            message: message.into(),
+            source: source.clone(),
+            span,
+            label: "here".into(),
+            notes: vec![],
+            help: None,
+        }
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Diag {
+        self.label = label.into();
+        self
+    }
+
+    /// Another labelled span in the same source.
+    pub fn note(mut self, span: Span, label: impl Into<String>) -> Diag {
+        self.notes.push((span, label.into()));
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Diag {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// `file:line:col` of the primary span.
+    pub fn location(&self) -> String {
+        self.source.locate(self.span.start)
+    }
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location(), self.message)
+    }
+}
+
+impl std::error::Error for Diag {}
+
+fn miette_span(s: Span) -> SourceSpan {
+    SourceSpan::new(s.start.into(), s.end.saturating_sub(s.start))
+}
+
+impl Diagnostic for Diag {
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(self as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let primary = LabeledSpan::new_primary_with_span(Some(self.label.clone()), miette_span(self.span));
+        let notes = self
+            .notes
+            .iter()
+            .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), miette_span(*s)));
+        Some(Box::new(std::iter::once(primary).chain(notes)))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+}
+
+impl miette::SourceCode for Diag {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let contents = self.source.text.read_span(span, before, after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.source.name.to_string(),
+            contents.data(),
+            *contents.span(),
+            contents.line(),
+            contents.column(),
+            contents.line_count(),
+        )))
+    }
+}
+
+/// Several diagnostics, reported together.
+#[derive(Debug, Clone)]
+pub struct Diags(pub Vec<Diag>);
+
+impl From<Diag> for Diags {
+    fn from(d: Diag) -> Diags {
+        Diags(vec![d])
+    }
+}
+
+impl fmt::Display for Diags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in &self.0 {
+            writeln!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diags {}
+
+impl Diags {
+    /// Renders every diagnostic the way the terminal shows it.
+    pub fn render(&self) -> String {
+        let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
+        let mut out = String::new();
+        for d in &self.0 {
+            let _ = handler.render_report(&mut out, d);
+        }
+        out
+    }
+}

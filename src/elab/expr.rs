@@ -1,0 +1,518 @@
+//! Elaboration of expressions: names expanded, words split, sorts checked,
+//! and the cheap algebra folded by the core constructors.
+
+use super::metas::{meta_sort, META_TABLE};
+use super::{Def, Program};
+use crate::core::{Bounds, Content, GlueError, PieceId, Sort, Term};
+use crate::diag::{Diag, Source};
+use crate::geometry::Movement;
+use crate::parse::ast::{Expr, ExprKind, Ident, PostOp, Span};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// Why elaboration stopped: a new error, or one already reported where a
+/// broken definition was defined.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    Error(Box<Diag>),
+    Poisoned,
+}
+
+impl From<Diag> for Stop {
+    fn from(d: Diag) -> Stop {
+        Stop::Error(Box::new(d))
+    }
+}
+
+pub(crate) type Res<T> = Result<T, Stop>;
+
+/// Names in scope at a point of a source text.
+#[derive(Clone)]
+pub(crate) struct Scope {
+    pub src: usize,
+    /// Function parameters, bound to their elaborated arguments.
+    pub vars: im::HashMap<String, Term>,
+    /// Whether unknown single letters are metavariables (in claims).
+    pub metas: bool,
+}
+
+pub(crate) struct Elab<'a> {
+    pub prog: &'a Program,
+    /// Definitions elaborated so far; `None` marks a broken one.
+    pub done: RefCell<HashMap<String, Option<Term>>>,
+    /// Definitions being expanded, to report recursion.
+    pub stack: RefCell<Vec<String>>,
+}
+
+/// A word's parts after splitting, such as `uur♚`'s `uur` into `u u r`.
+enum Part {
+    Term(Term),
+    Def(String),
+}
+
+impl<'a> Elab<'a> {
+    fn source(&self, sc: &Scope) -> &Source {
+        &self.prog.sources[sc.src]
+    }
+
+    fn diag(&self, sc: &Scope, span: Span, msg: impl Into<String>) -> Diag {
+        Diag::new(self.source(sc), span, msg)
+    }
+
+    /// The term a definition stands for, elaborated once.
+    pub fn definition(&self, name: &str, use_sc: &Scope, use_span: Span) -> Res<Term> {
+        if let Some(done) = self.done.borrow().get(name) {
+            return done.clone().ok_or(Stop::Poisoned);
+        }
+        let def: &Def = &self.prog.defs[name];
+        if let Some(pos) = self.stack.borrow().iter().position(|n| n == name) {
+            let cycle: Vec<String> = self.stack.borrow()[pos..].to_vec();
+            return Err(self
+                .diag(use_sc, use_span, format!("recursive definition: {} -> {name}", cycle.join(" -> ")))
+                .label("used here, inside its own definition")
+                .help("definitions stand for their bodies; they cannot refer to themselves")
+                .into());
+        }
+        self.stack.borrow_mut().push(name.to_string());
+        let sc = Scope {
+            src: def.src,
+            vars: im::HashMap::new(),
+            metas: false,
+        };
+        let result = self.expr(&sc, &def.body);
+        self.stack.borrow_mut().pop();
+        match result {
+            Ok(t) => {
+                self.done.borrow_mut().insert(name.to_string(), Some(t.clone()));
+                Ok(t)
+            }
+            Err(e) => {
+                // Only the outermost expansion records the failure, so the
+                // error is reported once, at the definition that has it.
+                if self.stack.borrow().is_empty() {
+                    self.done.borrow_mut().insert(name.to_string(), None);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    pub fn expr(&self, sc: &Scope, e: &Expr) -> Res<Term> {
+        match &e.kind {
+            ExprKind::Piece(p) => Ok(Term::fragment(crate::core::Fragment::single(crate::core::Cell::Is(
+                Content::Piece(self.piece(sc, p, e.span)?),
+            )))),
+            ExprKind::Dot => Ok(Term::fragment(crate::core::Fragment::single(crate::core::Cell::EMPTY))),
+            ExprKind::Hash => Ok(Term::fragment(crate::core::Fragment::single(crate::core::Cell::Off))),
+            ExprKind::Percent => Ok(Term::fragment(crate::core::Fragment::single(crate::core::Cell::Poi))),
+            ExprKind::Num(0) => Ok(Term::fragment(crate::core::Fragment::empty())),
+            ExprKind::Num(1) => Ok(Term::movement(Movement::IDENTITY)),
+            ExprKind::Num(n) => Err(self
+                .diag(sc, e.span, format!("`{n}` is not a term"))
+                .help("as a term, `0` is the empty fragment and `1` the identity movement")
+                .into()),
+            ExprKind::Nil => Ok(Term::nil()),
+            ExprKind::Fail => Ok(Term::fail()),
+            ExprKind::Paren(inner) => self.expr(sc, inner),
+            ExprKind::Word(_) | ExprKind::Juxt(_) | ExprKind::Call(..) | ExprKind::Post(..) => {
+                let items = self.items(sc, e)?;
+                self.juxtapose(sc, items)
+            }
+            ExprKind::Semi(a, b) => {
+                let (ta, tb) = (self.expr(sc, a)?, self.expr(sc, b)?);
+                self.want_pattern(sc, &ta, a.span, "`;`")?;
+                self.want_pattern(sc, &tb, b.span, "`;`")?;
+                self.glue(sc, e.span, &ta, &Term::apply(&Term::movement(Movement::U), &tb.as_fragment_term()))
+            }
+            ExprKind::Plus(a, b) => {
+                let (ta, tb) = (self.expr(sc, a)?, self.expr(sc, b)?);
+                self.want_pattern(sc, &ta, a.span, "`+`")?;
+                self.want_pattern(sc, &tb, b.span, "`+`")?;
+                self.glue(sc, e.span, &ta, &tb)
+            }
+            ExprKind::Bar(a, b) => {
+                let (ta, tb) = (self.expr(sc, a)?, self.expr(sc, b)?);
+                match (ta.sort(), tb.sort()) {
+                    (Sort::Move, Sort::Move) => Ok(Term::alt(&ta, &tb)),
+                    (x, y) if x.fits(Sort::Pattern) && y.fits(Sort::Pattern) => Ok(Term::union(&ta, &tb)),
+                    (x, y) => Err(self
+                        .diag(sc, a.span, format!("`|` joins two moves or two patterns, not a {x} and a {y}"))
+                        .label(format!("a {x}"))
+                        .note(b.span, format!("a {y}"))
+                        .into()),
+                }
+            }
+            ExprKind::Arrow(a, b) => {
+                let (ta, tb) = (self.expr(sc, a)?, self.expr(sc, b)?);
+                self.want_pattern(sc, &ta, a.span, "`->`")?;
+                self.want_pattern(sc, &tb, b.span, "`->`")?;
+                Ok(Term::rule(&ta, &tb))
+            }
+            ExprKind::Bind(cell, body) => {
+                let c = self.binder_cell(sc, cell)?;
+                let tb = self.expr(sc, body)?;
+                if tb.sort() != Sort::Move {
+                    return Err(self
+                        .diag(sc, body.span, format!("a binder's body must be a move, not a {}", tb.sort()))
+                        .label(format!("a {}", tb.sort()))
+                        .into());
+                }
+                Ok(Term::bind(&c, &tb))
+            }
+        }
+    }
+
+    fn piece(&self, sc: &Scope, name: &str, span: Span) -> Res<PieceId> {
+        PieceId::lookup(name).ok_or_else(|| {
+            self.diag(sc, span, format!("unknown piece `{name}`"))
+                .help(format!("declare it with a colour twin first, as in `piece {name} / ...`"))
+                .into()
+        })
+    }
+
+    fn binder_cell(&self, sc: &Scope, cell: &Ident) -> Res<Term> {
+        if cell.name == "." {
+            return Ok(Term::content(Content::Empty));
+        }
+        if let Some(p) = PieceId::lookup(&cell.name) {
+            return Ok(Term::content(Content::Piece(p)));
+        }
+        if cell.name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            if let Some(t) = sc.vars.get(&cell.name) {
+                if t.sort() == Sort::Cell {
+                    return Ok(t.clone());
+                }
+            }
+            if sc.metas && meta_sort(&cell.name) == Some(Sort::Cell) {
+                return Ok(Term::var(&cell.name, Sort::Cell));
+            }
+            return Err(self
+                .diag(sc, cell.span, format!("a binder names a piece or `.`, and `{}` is neither", cell.name))
+                .into());
+        }
+        self.piece(sc, &cell.name, cell.span).map(|p| Term::content(Content::Piece(p)))
+    }
+
+    fn want_pattern(&self, sc: &Scope, t: &Term, span: Span, op: &str) -> Res<()> {
+        if t.sort().fits(Sort::Pattern) {
+            return Ok(());
+        }
+        let mut d = self
+            .diag(sc, span, format!("{op} needs fragments or patterns, but this is a {}", t.sort()))
+            .label(format!("a {}", t.sort()));
+        if t.sort() == Sort::Movement {
+            d = d.help("apply the movement to a fragment, as in `u.`");
+        }
+        Err(d.into())
+    }
+
+    fn glue(&self, sc: &Scope, span: Span, a: &Term, b: &Term) -> Res<Term> {
+        Term::glue(a, b).map_err(|e| {
+            let help = match e {
+                GlueError::Overlap(_) => "cells may not be glued on top of each other",
+                GlueError::TwoPoi(..) => "a fragment has at most one `%`",
+            };
+            self.diag(sc, span, format!("cannot glue: {e}")).help(help).into()
+        })
+    }
+
+    /// The terms standing side by side in `e`, with words split into their
+    /// parts and postfix operators applied to the last part of a word.
+    fn items(&self, sc: &Scope, e: &Expr) -> Res<Vec<(Term, Span)>> {
+        match &e.kind {
+            ExprKind::Juxt(v) => {
+                let mut out = vec![];
+                for x in v {
+                    out.extend(self.items(sc, x)?);
+                }
+                Ok(out)
+            }
+            ExprKind::Word(w) => self.word(sc, w, e.span),
+            ExprKind::Post(inner, op) => {
+                let mut items = match &inner.kind {
+                    ExprKind::Word(_) | ExprKind::Post(..) | ExprKind::Call(..) => self.items(sc, inner)?,
+                    _ => vec![(self.expr(sc, inner)?, inner.span)],
+                };
+                let (last, span) = items.pop().expect("a word has a part");
+                items.push((self.postfix(sc, &last, span, *op, e.span)?, span.to(e.span)));
+                Ok(items)
+            }
+            ExprKind::Call(f, args) => self.call(sc, f, args, e.span),
+            _ => Ok(vec![(self.expr(sc, e)?, e.span)]),
+        }
+    }
+
+    fn call(&self, sc: &Scope, f: &Ident, args: &[Expr], span: Span) -> Res<Vec<(Term, Span)>> {
+        let def = (!sc.vars.contains_key(&f.name)).then(|| self.prog.defs.get(&f.name)).flatten();
+        match def {
+            Some(def) if def.params.is_some() => {
+                let params = def.params.as_ref().unwrap();
+                if params.len() != args.len() {
+                    return Err(self
+                        .diag(
+                            sc,
+                            span,
+                            format!("`{}` takes {} argument(s), but {} were given", f.name, params.len(), args.len()),
+                        )
+                        .into());
+                }
+                if self.stack.borrow().contains(&f.name) {
+                    return Err(self
+                        .diag(sc, f.span, format!("recursive function: `{}` calls itself", f.name))
+                        .help("functions stand for their bodies; they cannot call themselves")
+                        .into());
+                }
+                let mut vars = im::HashMap::new();
+                for (p, a) in params.iter().zip(args) {
+                    vars.insert(p.name.clone(), self.expr(sc, a)?);
+                }
+                let inner = Scope {
+                    src: def.src,
+                    vars,
+                    metas: false,
+                };
+                self.stack.borrow_mut().push(f.name.clone());
+                let result = self.expr(&inner, &def.body);
+                self.stack.borrow_mut().pop();
+                match result {
+                    Ok(t) => Ok(vec![(t, span)]),
+                    Err(Stop::Error(d)) if def.src == sc.src => {
+                        Err(Stop::Error(Box::new(d.note(span, format!("in this call of `{}`", f.name)))))
+                    }
+                    Err(Stop::Error(d)) => {
+                        let here = self
+                            .diag(sc, span, format!("in this call of `{}`: {}", f.name, d.message))
+                            .label(format!("the error is inside `{}`, at {}", f.name, d.location()));
+                        Err(Stop::Error(Box::new(here)))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            _ if args.len() == 1 => {
+                // `u(♙)`, `R²(...)`, `x(...)`: a name or word applied by
+                // juxtaposition to one parenthesised argument.
+                let mut items = self.word(sc, &f.name, f.span)?;
+                items.push((self.expr(sc, &args[0])?, args[0].span));
+                Ok(items)
+            }
+            _ => Err(self
+                .diag(sc, f.span, format!("`{}` is not a function", f.name))
+                .help("define it with parameters, as in `name(X, Y) = ...`")
+                .into()),
+        }
+    }
+
+    fn postfix(&self, sc: &Scope, t: &Term, span: Span, op: PostOp, op_span: Span) -> Res<Term> {
+        if let PostOp::Pow(k, _) = op {
+            if t.sort() != Sort::Movement {
+                return Err(self
+                    .diag(sc, span, format!("powers apply to movements, but this is a {}", t.sort()))
+                    .label(format!("a {}", t.sort()))
+                    .help("to repeat a move k times, write `M{k}`")
+                    .into());
+            }
+            return Ok(Term::power(t, k));
+        }
+        if t.sort() != Sort::Move {
+            let mut d = self
+                .diag(sc, op_span, format!("repetition applies to moves, but this is a {}", t.sort()))
+                .label(format!("a {}", t.sort()));
+            if op == PostOp::Plus {
+                d = d.help("to glue two fragments, put spaces around `+`, as in `f + g`");
+            }
+            return Err(d.into());
+        }
+        let count = |n: i64| -> Res<u32> {
+            u32::try_from(n).map_err(|_| {
+                self.diag(sc, op_span, format!("a repetition count must be between 0 and {}, not {n}", u32::MAX))
+                    .into()
+            })
+        };
+        let bounds = match op {
+            PostOp::Star => Bounds::STAR,
+            PostOp::Plus => Bounds::PLUS,
+            PostOp::Opt => Bounds::OPT,
+            PostOp::Count(i) => Bounds::exactly(count(i)?),
+            PostOp::AtLeast(i) => Bounds { lo: count(i)?, hi: None },
+            PostOp::Range(i, j) | PostOp::Angle(i, j) => {
+                let (i, j) = (count(i)?, count(j)?);
+                if j < i {
+                    return Err(self
+                        .diag(sc, op_span, format!("empty range: {j} is less than {i}"))
+                        .help("write the smaller count first, as in `M{1,3}`")
+                        .into());
+                }
+                Bounds { lo: i, hi: Some(j) }
+            }
+            PostOp::Pow(..) => unreachable!(),
+        };
+        Ok(Term::repeat(t, bounds))
+    }
+
+    /// Resolves a word: a parameter, a definition, a movement word, a
+    /// metavariable, or else a run of those written without spaces (the
+    /// seed's `xxx` with `x` defined is `x x x`).
+    fn word(&self, sc: &Scope, w: &str, span: Span) -> Res<Vec<(Term, Span)>> {
+        if let Some(t) = sc.vars.get(w) {
+            return Ok(vec![(t.clone(), span)]);
+        }
+        if let Some(def) = self.prog.defs.get(w) {
+            if def.params.is_some() {
+                return Err(self
+                    .diag(sc, span, format!("`{w}` is a function; call it with arguments, as in `{w}(...)`"))
+                    .into());
+            }
+            return Ok(vec![(self.definition(w, sc, span)?, span)]);
+        }
+        if sc.metas {
+            if let Some(sort) = meta_sort(w) {
+                return Ok(vec![(Term::var(w, sort), span)]);
+            }
+        }
+        let splits = self.split(sc, w);
+        match splits.len() {
+            1 => {
+                let mut out = vec![];
+                let mut at = span.start;
+                for (text, part) in splits.into_iter().next().unwrap() {
+                    let pspan = Span::new(at, at + text.len());
+                    at += text.len();
+                    let t = match part {
+                        Part::Term(t) => t,
+                        Part::Def(name) => self.definition(&name, sc, pspan)?,
+                    };
+                    out.push((t, pspan));
+                }
+                Ok(out)
+            }
+            0 => {
+                let mut d = self.diag(sc, span, format!("unknown name `{w}`"));
+                let known = self.prog.defs.keys().chain(sc.vars.keys());
+                if let Some(best) = known
+                    .filter(|k| strsim::damerau_levenshtein(k, w) <= 2.max(w.len() / 4))
+                    .min_by_key(|k| strsim::damerau_levenshtein(k, w))
+                {
+                    d = d.help(format!("did you mean `{best}`?"));
+                } else if meta_sort(w).is_some() && !sc.metas {
+                    d = d.help(format!(
+                        "single letters are metavariables only in `theorem` and `axiom` claims ({META_TABLE})"
+                    ));
+                }
+                Err(d.into())
+            }
+            _ => {
+                let show = |s: &Vec<(String, Part)>| s.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(" ");
+                Err(self
+                    .diag(sc, span, format!("`{w}` can be read in more than one way"))
+                    .help(format!("write `{}` or `{}` with spaces", show(&splits[0]), show(&splits[1])))
+                    .into())
+            }
+        }
+    }
+
+    /// Every way (up to two) to read `w` as names and movement letters.
+    fn split(&self, sc: &Scope, w: &str) -> Vec<Vec<(String, Part)>> {
+        let mut names: Vec<(String, Option<Term>)> = sc.vars.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect();
+        names.extend(
+            self.prog
+                .defs
+                .iter()
+                .filter(|(_, d)| d.params.is_none())
+                .map(|(k, _)| (k.clone(), None)),
+        );
+        fn go(
+            el: &Elab,
+            sc: &Scope,
+            names: &[(String, Option<Term>)],
+            rest: &str,
+            acc: &mut Vec<(String, Part)>,
+            out: &mut Vec<Vec<(String, Part)>>,
+        ) {
+            if out.len() >= 2 {
+                return;
+            }
+            if rest.is_empty() {
+                out.push(acc.iter().map(|(t, p)| (t.clone(), p.clone_part())).collect());
+                return;
+            }
+            let mut options: Vec<(String, Part)> = vec![];
+            let c = rest.chars().next().unwrap();
+            if let Some(m) = Movement::from_letter(c) {
+                options.push((c.to_string(), Part::Term(Term::movement(m))));
+            }
+            for (n, t) in names {
+                if rest.starts_with(n.as_str()) {
+                    options.push((
+                        n.clone(),
+                        match t {
+                            Some(t) => Part::Term(t.clone()),
+                            None => Part::Def(n.clone()),
+                        },
+                    ));
+                }
+            }
+            if sc.metas {
+                let digits = rest[1..].find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len() - 1);
+                for len in 1..=digits + 1 {
+                    if let Some(sort) = meta_sort(&rest[..len]) {
+                        if !names.iter().any(|(n, _)| n == &rest[..len]) {
+                            options.push((rest[..len].to_string(), Part::Term(Term::var(&rest[..len], sort))));
+                        }
+                    }
+                }
+            }
+            for (text, part) in options {
+                let n = text.len();
+                acc.push((text, part));
+                go(el, sc, names, &rest[n..], acc, out);
+                acc.pop();
+            }
+        }
+        let mut out = vec![];
+        go(self, sc, &names, w, &mut vec![], &mut out);
+        out
+    }
+
+    /// Folds terms standing side by side, from the right: a movement applies
+    /// to everything after it, fragments glue left to right (`fg = f + rg`),
+    /// and moves run in sequence.
+    fn juxtapose(&self, sc: &Scope, items: Vec<(Term, Span)>) -> Res<Term> {
+        let mut iter = items.into_iter().rev();
+        let (mut acc, mut acc_span) = iter.next().expect("at least one item");
+        for (t, span) in iter {
+            let whole = span.to(acc_span);
+            acc = match (t.sort(), acc.sort()) {
+                (Sort::Movement, Sort::Movement) => Term::compose(&t, &acc),
+                (Sort::Movement, Sort::Cell) => Term::apply(&t, &acc.as_fragment_term()),
+                (Sort::Movement, _) => Term::apply(&t, &acc),
+                (a, b) if a.fits(Sort::Pattern) && b.fits(Sort::Pattern) => {
+                    let right = Term::apply(&Term::movement(Movement::R), &acc.as_fragment_term());
+                    self.glue(sc, whole, &t, &right)?
+                }
+                (Sort::Move, Sort::Move) => Term::seq(&t, &acc),
+                (a, b) => {
+                    return Err(self
+                        .diag(sc, span, format!("a {a} cannot stand next to a {b}"))
+                        .label(format!("a {a}"))
+                        .note(acc_span, format!("a {b}"))
+                        .help(
+                            "side by side, a movement applies to what follows, fragments and patterns glue \
+                             left to right, and moves run in sequence",
+                        )
+                        .into());
+                }
+            };
+            acc_span = whole;
+        }
+        Ok(acc)
+    }
+}
+
+impl Part {
+    fn clone_part(&self) -> Part {
+        match self {
+            Part::Term(t) => Part::Term(t.clone()),
+            Part::Def(n) => Part::Def(n.clone()),
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! Metavariables of laws. A claim may use single-letter names it does not
+//! define; the letter fixes the sort, and digits may follow (`M1`, `f2`).
+
+use crate::core::Sort;
+
+/// The sort a metavariable name stands for, if it is one.
+pub fn meta_sort(name: &str) -> Option<Sort> {
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    if !chars.all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some(match first {
+        'm' | 'n' | 't' => Sort::Movement,
+        'p' | 'q' => Sort::Cell,
+        'f' | 'g' | 'h' | 'x' | 'y' | 'z' => Sort::Fragment,
+        'P' | 'Q' => Sort::Pattern,
+        'M' | 'N' | 'K' => Sort::Move,
+        _ => return None,
+    })
+}
+
+/// The table, for help texts and documentation.
+pub const META_TABLE: &str = "m n t: movement; p q: cell; f g h x y z: fragment; P Q: pattern; M N K: move";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_fix_sorts() {
+        assert_eq!(meta_sort("M"), Some(Sort::Move));
+        assert_eq!(meta_sort("f2"), Some(Sort::Fragment));
+        assert_eq!(meta_sort("p"), Some(Sort::Cell));
+        assert_eq!(meta_sort("Mx"), None);
+        assert_eq!(meta_sort("A"), None);
+    }
+}

@@ -1,0 +1,416 @@
+//! Elaboration: syntax trees to core terms.
+//!
+//! A rule file's `piece` declarations are registered first, then every
+//! definition is expanded and sort-checked, then every claim. Function bodies
+//! are checked at each call, since their sorts depend on the arguments.
+
+mod expr;
+mod metas;
+
+pub use metas::{meta_sort, META_TABLE};
+
+use crate::core::{Meta, Sort, Spelling, Term};
+use crate::diag::{Diag, Diags, Source};
+use crate::geometry::Movement;
+use crate::parse::ast::{ClaimKind, Expr, Ident, Rel, Span, StmtKind};
+use crate::parse::{self, lexer::KEYWORDS};
+use expr::{Elab, Scope, Stop};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::Path;
+
+pub(crate) struct Def {
+    pub src: usize,
+    pub name: Ident,
+    pub params: Option<Vec<Ident>>,
+    pub body: Expr,
+}
+
+/// A side condition of a law, decided by the analysis, such as
+/// `translation(t)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub pred: String,
+    pub args: Vec<Meta>,
+}
+
+/// The side conditions a law may state, and the sorts of their arguments.
+pub const PREDICATES: [(&str, Sort, &str); 1] =
+    [("translation", Sort::Movement, "the movement is a pure translation")];
+
+/// A `theorem` or `axiom`: two elaborated sides and a relation.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    pub name: String,
+    pub kind: ClaimKind,
+    pub lhs: Term,
+    pub rel: Rel,
+    pub rhs: Term,
+    pub conds: Vec<Condition>,
+    pub source: Source,
+    pub span: Span,
+}
+
+impl Claim {
+    /// `file:line` of the claim.
+    pub fn location(&self) -> String {
+        let (line, _) = self.source.line_col(self.span.start);
+        format!("{}:{line}", self.source.name)
+    }
+
+    /// The sort both sides share (the looser one when a fragment is
+    /// compared with a pattern).
+    pub fn sort(&self) -> Sort {
+        let (a, b) = (self.lhs.sort(), self.rhs.sort());
+        if a.fits(b) {
+            b
+        } else {
+            a
+        }
+    }
+}
+
+/// An elaborated rule file.
+pub struct Program {
+    pub(crate) sources: Vec<Source>,
+    pub(crate) defs: HashMap<String, Def>,
+    order: Vec<String>,
+    terms: HashMap<String, Term>,
+    claims: Vec<Claim>,
+}
+
+impl Program {
+    /// Reads, parses and elaborates a rule file.
+    pub fn load(path: &Path) -> Result<Program, Diags> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            let src = Source::new(path.display().to_string(), "");
+            Diag::new(&src, Span::default(), format!("cannot read {}: {e}", path.display()))
+        })?;
+        Program::from_text(&path.display().to_string(), &text)
+    }
+
+    /// Parses and elaborates rule-file text.
+    pub fn from_text(name: &str, text: &str) -> Result<Program, Diags> {
+        let source = Source::new(name, text);
+        let file = parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+        let mut prog = Program {
+            sources: vec![source.clone()],
+            defs: HashMap::new(),
+            order: vec![],
+            terms: HashMap::new(),
+            claims: vec![],
+        };
+        let mut errors = vec![];
+        let mut claims = vec![];
+        for stmt in file.stmts {
+            match stmt.kind {
+                StmtKind::Piece { white, black } => {
+                    if let Err(e) = declare(&source, &white, &black) {
+                        errors.push(e);
+                    }
+                }
+                StmtKind::Def { name, params, body } => {
+                    if let Err(e) = prog.add_def(Def { src: 0, name, params, body }) {
+                        errors.push(e);
+                    }
+                }
+                StmtKind::Claim { .. } => claims.push(stmt),
+            }
+        }
+        let el = Elab {
+            prog: &prog,
+            done: RefCell::new(HashMap::new()),
+            stack: RefCell::new(vec![]),
+        };
+        let top = Scope {
+            src: 0,
+            vars: im::HashMap::new(),
+            metas: false,
+        };
+        for name in &prog.order {
+            let def = &prog.defs[name];
+            if def.params.is_none() {
+                if let Err(Stop::Error(d)) = el.definition(name, &top, def.name.span) {
+                    errors.push(*d);
+                }
+            }
+        }
+        let mut elaborated = vec![];
+        for stmt in claims {
+            let StmtKind::Claim {
+                kind,
+                name,
+                lhs,
+                rel,
+                rhs,
+                conds,
+            } = stmt.kind
+            else {
+                unreachable!()
+            };
+            match claim(&el, &source, kind, &name, &lhs, rel, &rhs, &conds, stmt.span) {
+                Ok(c) => elaborated.push(c),
+                Err(Stop::Error(d)) => errors.push(*d),
+                Err(Stop::Poisoned) => {}
+            }
+        }
+        let done = el.done.into_inner();
+        if !errors.is_empty() {
+            return Err(Diags(errors));
+        }
+        prog.terms = done.into_iter().filter_map(|(k, v)| v.map(|t| (k, t))).collect();
+        let mut seen = std::collections::HashSet::new();
+        for c in &elaborated {
+            if !seen.insert(c.name.clone()) {
+                let first = elaborated.iter().find(|d| d.name == c.name).unwrap();
+                errors.push(
+                    Diag::new(&source, c.span, format!("claim `{}` is stated twice", c.name))
+                        .note(first.span, "first stated here"),
+                );
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Diags(errors));
+        }
+        prog.claims = elaborated;
+        Ok(prog)
+    }
+
+    fn add_def(&mut self, def: Def) -> Result<(), Diag> {
+        let src = &self.sources[def.src];
+        let name = &def.name;
+        check_name(src, name)?;
+        if let Some(prev) = self.defs.get(&name.name) {
+            return Err(Diag::new(src, name.span, format!("`{}` is defined twice", name.name))
+                .label("second definition")
+                .note(prev.name.span, "first definition"));
+        }
+        if let Some(params) = &def.params {
+            for (i, p) in params.iter().enumerate() {
+                check_name(src, p)?;
+                if params[..i].iter().any(|q| q.name == p.name) {
+                    return Err(Diag::new(src, p.span, format!("parameter `{}` is named twice", p.name)));
+                }
+            }
+        }
+        self.order.push(name.name.clone());
+        self.defs.insert(name.name.clone(), def);
+        Ok(())
+    }
+
+    pub fn claims(&self) -> &[Claim] {
+        &self.claims
+    }
+
+    /// The term a definition without parameters stands for.
+    pub fn definition(&self, name: &str) -> Option<&Term> {
+        self.terms.get(name)
+    }
+
+    /// Definitions without parameters, in file order.
+    pub fn definitions(&self) -> impl Iterator<Item = (&str, &Term)> {
+        self.order
+            .iter()
+            .filter_map(|n| self.terms.get(n).map(|t| (n.as_str(), t)))
+    }
+
+    /// The source text of the file.
+    pub fn source(&self) -> &Source {
+        &self.sources[0]
+    }
+
+    /// Elaborates an expression (such as `--move`'s) against this file's
+    /// definitions. `name` labels the text in diagnostics.
+    pub fn expr(&mut self, name: &str, text: &str) -> Result<Term, Diags> {
+        let source = Source::new(name, text);
+        let e = parse::parse_expr(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+        self.sources.push(source);
+        let src = self.sources.len() - 1;
+        let el = Elab {
+            prog: self,
+            done: RefCell::new(self.terms.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect()),
+            stack: RefCell::new(vec![]),
+        };
+        let sc = Scope {
+            src,
+            vars: im::HashMap::new(),
+            metas: false,
+        };
+        match el.expr(&sc, &e) {
+            Ok(t) => Ok(t),
+            Err(Stop::Error(d)) => Err((*d).into()),
+            Err(Stop::Poisoned) => unreachable!("a loaded program has no broken definitions"),
+        }
+    }
+}
+
+fn check_name(src: &Source, name: &Ident) -> Result<(), Diag> {
+    if Movement::is_word(&name.name) {
+        return Err(Diag::new(src, name.span, format!("`{}` reads as a movement", name.name))
+            .help("names made only of the letters u d l r R F C always read as movements; choose another name"));
+    }
+    if KEYWORDS.contains(&name.name.as_str()) {
+        return Err(Diag::new(src, name.span, format!("`{}` is a keyword", name.name)));
+    }
+    Ok(())
+}
+
+fn declare(src: &Source, white: &[Ident], black: &[Ident]) -> Result<(), Diag> {
+    let spelling = |names: &[Ident]| -> Result<Spelling, Diag> {
+        let span = names[0].span.to(names[names.len() - 1].span);
+        let (glyphs, ascii): (Vec<&Ident>, Vec<&Ident>) = names.iter().partition(|n| !n.name.starts_with('\''));
+        if glyphs.len() > 1 || ascii.len() > 1 {
+            return Err(Diag::new(src, span, "a piece has at most one glyph and one ASCII spelling")
+                .help("write the glyph, then the ASCII spelling, as in `piece ● 'D / ○ 'L`"));
+        }
+        Ok(Spelling {
+            glyph: glyphs.first().map(|n| n.name.clone()),
+            ascii: ascii.first().map(|n| n.name.clone()),
+        })
+    };
+    let (w, b) = (spelling(white)?, spelling(black)?);
+    let span = white[0].span.to(black[black.len() - 1].span);
+    crate::core::PieceId::declare_pair(&w, &b).map_err(|e| Diag::new(src, span, e))?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn claim(
+    el: &Elab,
+    source: &Source,
+    kind: ClaimKind,
+    name: &Ident,
+    lhs: &Expr,
+    rel: Rel,
+    rhs: &Expr,
+    conds: &[crate::parse::ast::Cond],
+    span: Span,
+) -> Result<Claim, Stop> {
+    let sc = Scope {
+        src: 0,
+        vars: im::HashMap::new(),
+        metas: true,
+    };
+    let (l, r) = (el.expr(&sc, lhs)?, el.expr(&sc, rhs)?);
+    let (ls, rs) = (l.sort(), r.sort());
+    if !ls.fits(rs) && !rs.fits(ls) {
+        return Err(Diag::new(source, lhs.span, format!("the two sides differ in sort: a {ls} and a {rs}"))
+            .label(format!("a {ls}"))
+            .note(rhs.span, format!("a {rs}"))
+            .into());
+    }
+    if kind == ClaimKind::Axiom && rel == Rel::Ne {
+        return Err(Diag::new(source, span, "an axiom states an equality; use `theorem` for `!=`").into());
+    }
+    let metas: Vec<Meta> = l.metas().into_iter().chain(r.metas()).collect();
+    let mut out = vec![];
+    for c in conds {
+        let Some((_, sort, _)) = PREDICATES.iter().find(|(p, _, _)| *p == c.pred.name) else {
+            let known: Vec<&str> = PREDICATES.iter().map(|p| p.0).collect();
+            return Err(Diag::new(source, c.pred.span, format!("unknown side condition `{}`", c.pred.name))
+                .help(format!("known conditions: {}", known.join(", ")))
+                .into());
+        };
+        let mut args = vec![];
+        for a in &c.args {
+            match metas.iter().find(|m| *m.name == *a.name) {
+                Some(m) if m.sort == *sort => args.push(m.clone()),
+                Some(m) => {
+                    return Err(Diag::new(source, a.span, format!("`{}` must be a {sort}, not a {}", a.name, m.sort)).into())
+                }
+                None => {
+                    return Err(Diag::new(source, a.span, format!("`{}` is not a metavariable of this claim", a.name))
+                        .into())
+                }
+            }
+        }
+        out.push(Condition {
+            pred: c.pred.name.clone(),
+            args,
+        });
+    }
+    Ok(Claim {
+        name: name.name.clone(),
+        kind,
+        lhs: l,
+        rel,
+        rhs: r,
+        conds: out,
+        source: source.clone(),
+        span,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Cell, Content, Fragment, Node, PieceId};
+    use crate::geometry::Square;
+
+    fn cells(t: &Term) -> Vec<(i32, i32, String)> {
+        let Node::Frag(f) = t.node() else { panic!("not a fragment: {t:?}") };
+        f.cells().map(|(q, c)| (q.x, q.y, c.to_string())).collect()
+    }
+
+    fn elab(src: &str, expr: &str) -> Term {
+        Program::from_text("t.alg", src).unwrap().expr("expr", expr).unwrap()
+    }
+
+    fn error(src: &str) -> String {
+        Program::from_text("t.alg", src).err().expect("an error").to_string()
+    }
+
+    #[test]
+    fn words_split_into_names_and_letters() {
+        let t = elab("x = ♙;.;♟\n", "xxx");
+        assert_eq!(cells(&t).len(), 9);
+        let t = elab("", "uur♚");
+        assert_eq!(cells(&t), vec![(1, 2, "♚".into())]);
+    }
+
+    #[test]
+    fn juxtaposition_groups_right() {
+        assert_eq!(cells(&elab("", "♖..")), vec![(0, 0, "♖".into()), (1, 0, ".".into()), (2, 0, ".".into())]);
+        let r = elab("", "R(r♟ + rd.)");
+        assert_eq!(cells(&r), vec![(-1, 1, "♟".into()), (0, 1, ".".into())]);
+    }
+
+    #[test]
+    fn functions_substitute_their_arguments() {
+        let t = elab("in_any_direction(M) = M | R M | R² M | R³ M\n", "in_any_direction(♙ -> .)");
+        assert_eq!(t.sort(), Sort::Move);
+        let p = elab("twice(f) = f f\n", "twice(♙)");
+        assert_eq!(cells(&p).len(), 2);
+    }
+
+    #[test]
+    fn static_errors_are_reported() {
+        assert!(error("a = ♙ + ♙\n").contains("cannot glue"));
+        assert!(error("a = % + u%\n").contains("two `%`"));
+        assert!(error("a = u -> .\n").contains("needs fragments"));
+        assert!(error("a = b\nb = a\n").contains("recursive"));
+        assert!(error("a = ♙\na = ♟\n").contains("defined twice"));
+        assert!(error("a = (♙ -> .){3,1}\n").contains("empty range"));
+        assert!(error("a = (♙ -> .){-1}\n").contains("between 0"));
+        assert!(error("a = foo\n").contains("unknown name"));
+        assert!(error("ur = ♙\n").contains("reads as a movement"));
+        assert!(error("a = ♙+ ♟\n").contains("repetition applies to moves"));
+        assert!(error("theorem t: ♙ = ♙ -> .\n").contains("differ in sort"));
+    }
+
+    #[test]
+    fn claims_take_metavariables_by_letter() {
+        let p = Program::from_text("t.alg", "theorem seq_nil: nil M = M\ntheorem comm: nm = mn\n").unwrap();
+        assert_eq!(p.claims()[0].lhs.metas()[0].sort, Sort::Move);
+        assert_eq!(p.claims()[1].lhs.sort(), Sort::Movement);
+    }
+
+    #[test]
+    fn colour_reversal_reaches_binders() {
+        let t = elab("", "C(%♖: % -> .)");
+        let Node::Bind(c, _) = t.node() else { panic!() };
+        assert_eq!(**c, Node::Cell(Content::Piece(PieceId::lookup("♜").unwrap())));
+        let f = Fragment::single(Cell::Poi);
+        assert_eq!(f.poi(), Some(Square::ORIGIN));
+    }
+}

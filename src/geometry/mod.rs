@@ -1,0 +1,7 @@
+//! The plane: squares and the movement group acting on them.
+
+mod movement;
+mod square;
+
+pub use movement::Movement;
+pub use square::Square;

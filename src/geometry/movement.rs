@@ -1,0 +1,289 @@
+//! Movements: the group `(Z² ⋊ D4) × Z2` in normal form.
+//!
+//! A movement is stored as `p ↦ Rʳ Fᶠ p + t`, plus a colour bit. Every
+//! product of generators reduces to exactly one such value, so equality of
+//! movements is equality of this struct.
+
+use super::Square;
+use std::fmt;
+
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Movement {
+    /// Quarter turns counter-clockwise, `0..4`, applied after the flip.
+    pub rot: u8,
+    /// Mirror in the vertical axis through the centre, applied first.
+    pub flip: bool,
+    /// Translation applied last.
+    pub shift: Square,
+    /// Colour reversal; it commutes with everything.
+    pub colour: bool,
+}
+
+impl Movement {
+    pub const IDENTITY: Movement = Movement {
+        rot: 0,
+        flip: false,
+        shift: Square::ORIGIN,
+        colour: false,
+    };
+    pub const U: Movement = Movement::translation(0, 1);
+    pub const D: Movement = Movement::translation(0, -1);
+    pub const L: Movement = Movement::translation(-1, 0);
+    pub const R: Movement = Movement::translation(1, 0);
+    pub const ROTATE: Movement = Movement {
+        rot: 1,
+        ..Movement::IDENTITY
+    };
+    pub const FLIP: Movement = Movement {
+        flip: true,
+        ..Movement::IDENTITY
+    };
+    pub const COLOUR: Movement = Movement {
+        colour: true,
+        ..Movement::IDENTITY
+    };
+
+    pub const fn translation(x: i32, y: i32) -> Movement {
+        Movement {
+            rot: 0,
+            flip: false,
+            shift: Square::new(x, y),
+            colour: false,
+        }
+    }
+
+    /// The generator spelled by one letter of a movement word.
+    pub fn from_letter(c: char) -> Option<Movement> {
+        Some(match c {
+            'u' => Movement::U,
+            'd' => Movement::D,
+            'l' => Movement::L,
+            'r' => Movement::R,
+            'R' => Movement::ROTATE,
+            'F' => Movement::FLIP,
+            'C' => Movement::COLOUR,
+            _ => return None,
+        })
+    }
+
+    /// True when every character of `w` is a movement letter, so the word
+    /// always reads as a movement and can never name a definition.
+    pub fn is_word(w: &str) -> bool {
+        !w.is_empty() && w.chars().all(|c| Movement::from_letter(c).is_some())
+    }
+
+    /// `self` is a pure translation: no turn, no flip, no colour change.
+    pub fn is_translation(&self) -> bool {
+        self.rot == 0 && !self.flip && !self.colour
+    }
+
+    pub fn is_identity(&self) -> bool {
+        *self == Movement::IDENTITY
+    }
+
+    /// The linear part (turn and flip) acting on a vector.
+    fn linear(rot: u8, flip: bool, v: Square) -> Square {
+        let mut v = if flip { Square::new(-v.x, v.y) } else { v };
+        for _ in 0..rot {
+            v = Square::new(-v.y, v.x);
+        }
+        v
+    }
+
+    /// Where this movement sends square `q`. Squares are mapped through
+    /// their centres, in doubled coordinates so everything stays integral.
+    pub fn apply(&self, q: Square) -> Square {
+        let c = Movement::linear(self.rot, self.flip, Square::new(2 * q.x + 1, 2 * q.y + 1));
+        Square::new(
+            (c.x + 2 * self.shift.x - 1).div_euclid(2),
+            (c.y + 2 * self.shift.y - 1).div_euclid(2),
+        )
+    }
+
+    /// Do `self`, then `next`. The text `n m` is `m.then(n)`.
+    pub fn then(&self, next: &Movement) -> Movement {
+        let (rot, flip) = if next.flip {
+            ((next.rot + 4 - self.rot) % 4, !self.flip)
+        } else {
+            ((next.rot + self.rot) % 4, self.flip)
+        };
+        Movement {
+            rot,
+            flip,
+            shift: Movement::linear(next.rot, next.flip, self.shift) + next.shift,
+            colour: self.colour ^ next.colour,
+        }
+    }
+
+    pub fn inverse(&self) -> Movement {
+        let (rot, flip) = if self.flip {
+            (self.rot, true)
+        } else {
+            ((4 - self.rot) % 4, false)
+        };
+        Movement {
+            rot,
+            flip,
+            shift: -Movement::linear(rot, flip, self.shift),
+            colour: self.colour,
+        }
+    }
+
+    /// `self^k` for any integer `k`.
+    pub fn pow(&self, k: i64) -> Movement {
+        let base = if k < 0 { self.inverse() } else { *self };
+        // Square-and-multiply keeps huge exponents cheap.
+        let mut result = Movement::IDENTITY;
+        let mut acc = base;
+        let mut n = k.unsigned_abs();
+        while n > 0 {
+            if n & 1 == 1 {
+                result = result.then(&acc);
+            }
+            acc = acc.then(&acc);
+            n >>= 1;
+        }
+        result
+    }
+
+    /// The same movement without its translation.
+    pub fn linear_part(&self) -> Movement {
+        Movement {
+            shift: Square::ORIGIN,
+            ..*self
+        }
+    }
+}
+
+impl fmt::Display for Movement {
+    /// Prints the normal form as a movement word that parses back to it:
+    /// colour, then translation, then turn, then flip (rightmost acts first).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_identity() {
+            return f.write_str("1");
+        }
+        let mut out = String::new();
+        if self.colour {
+            out.push('C');
+        }
+        let axis = |out: &mut String, n: i32, pos: char, neg: char| {
+            let c = if n > 0 { pos } else { neg };
+            let n = n.unsigned_abs();
+            if n > 8 {
+                // `u^12r` lexes as `u`, `^12`, `r`: the power binds one letter.
+                out.push(c);
+                out.push_str(&format!("^{n}"));
+            } else {
+                out.extend(std::iter::repeat_n(c, n as usize));
+            }
+        };
+        axis(&mut out, self.shift.y, 'u', 'd');
+        axis(&mut out, self.shift.x, 'r', 'l');
+        match self.rot {
+            1 => out.push('R'),
+            2 => out.push_str("R²"),
+            3 => out.push_str("R³"),
+            _ => {}
+        }
+        if self.flip {
+            out.push('F');
+        }
+        f.write_str(&out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quickcheck::{Arbitrary, Gen};
+    use quickcheck::quickcheck;
+
+    impl Arbitrary for Movement {
+        fn arbitrary(g: &mut Gen) -> Self {
+            Movement {
+                rot: u8::arbitrary(g) % 4,
+                flip: bool::arbitrary(g),
+                shift: Square::new(i32::from(i8::arbitrary(g) % 10), i32::from(i8::arbitrary(g) % 10)),
+                colour: bool::arbitrary(g),
+            }
+        }
+    }
+
+    fn word(w: &str) -> Movement {
+        // Text `nm` means m first, then n.
+        w.chars()
+            .rev()
+            .map(|c| Movement::from_letter(c).unwrap())
+            .fold(Movement::IDENTITY, |acc, m| acc.then(&m))
+    }
+
+    #[test]
+    fn generators_act_as_semantics_says() {
+        let q = Square::new(2, 5);
+        assert_eq!(Movement::U.apply(q), Square::new(2, 6));
+        assert_eq!(Movement::L.apply(q), Square::new(1, 5));
+        assert_eq!(Movement::ROTATE.apply(q), Square::new(-6, 2));
+        assert_eq!(Movement::FLIP.apply(q), Square::new(-3, 5));
+        assert_eq!(Movement::COLOUR.apply(q), q);
+    }
+
+    #[test]
+    fn seed_identities() {
+        assert_eq!(word("RRRR"), Movement::IDENTITY);
+        assert_eq!(word("FF"), Movement::IDENTITY);
+        assert_eq!(word("FR"), word("RRRF"));
+        assert_eq!(word("Ru"), word("lR"));
+        assert_eq!(word("ur"), word("ru"));
+        assert_eq!(word("CR"), word("RC"));
+        assert_ne!(word("Ru"), word("uR"));
+    }
+
+    #[test]
+    fn display_round_trips_through_letters() {
+        let m = word("CuulRRF");
+        assert_eq!(m.to_string(), "CuulR²F");
+        assert_eq!(word("CuulRRF"), m);
+    }
+
+    quickcheck! {
+        fn composition_is_associative(a: Movement, b: Movement, c: Movement) -> bool {
+            a.then(&b).then(&c) == a.then(&b.then(&c))
+        }
+
+        fn identity_is_neutral(a: Movement) -> bool {
+            a.then(&Movement::IDENTITY) == a && Movement::IDENTITY.then(&a) == a
+        }
+
+        fn inverse_cancels(a: Movement) -> bool {
+            a.then(&a.inverse()).is_identity() && a.inverse().then(&a).is_identity()
+        }
+
+        fn composition_acts_pointwise(a: Movement, b: Movement, x: i8, y: i8) -> bool {
+            let q = Square::new(x.into(), y.into());
+            a.then(&b).apply(q) == b.apply(a.apply(q))
+        }
+
+        fn normal_form_is_determined_by_action(a: Movement, b: Movement) -> bool {
+            // Equal action on three non-collinear squares and equal colour
+            // bits force equal normal forms: the normal form is canonical.
+            let probe = [Square::new(0, 0), Square::new(1, 0), Square::new(0, 1)];
+            let same = probe.iter().all(|&q| a.apply(q) == b.apply(q)) && a.colour == b.colour;
+            same == (a == b)
+        }
+
+        fn powers_add(a: Movement, i: i8, j: i8) -> bool {
+            let (i, j) = (i64::from(i), i64::from(j));
+            a.pow(i).then(&a.pow(j)) == a.pow(i + j)
+        }
+
+        fn translations_commute(x1: i8, y1: i8, x2: i8, y2: i8) -> bool {
+            let a = Movement::translation(x1.into(), y1.into());
+            let b = Movement::translation(x2.into(), y2.into());
+            a.then(&b) == b.then(&a)
+        }
+
+        fn colour_is_central(a: Movement) -> bool {
+            a.then(&Movement::COLOUR) == Movement::COLOUR.then(&a)
+        }
+    }
+}

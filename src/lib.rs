@@ -1,0 +1,5 @@
+pub mod core;
+pub mod geometry;
+pub mod parse;
+pub mod diag;
+pub mod elab;

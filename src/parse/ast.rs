@@ -1,0 +1,138 @@
+//! The surface syntax tree, as written: names unexpanded, sorts unknown.
+
+/// Byte offsets into one source text.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    Piece(String),
+    Dot,
+    Hash,
+    Percent,
+    /// A number standing as a term: `0` is the empty fragment, `1` the
+    /// identity movement.
+    Num(i64),
+    Word(String),
+    /// `name(args)`: a call, or a movement word applied to one argument.
+    Call(Ident, Vec<Expr>),
+    Nil,
+    Fail,
+    /// Terms side by side, grouped to the right.
+    Juxt(Vec<Expr>),
+    /// `a;b`, grouped to the right.
+    Semi(Box<Expr>, Box<Expr>),
+    Plus(Box<Expr>, Box<Expr>),
+    Bar(Box<Expr>, Box<Expr>),
+    Arrow(Box<Expr>, Box<Expr>),
+    /// `%c: body`.
+    Bind(Ident, Box<Expr>),
+    Post(Box<Expr>, PostOp),
+    Paren(Box<Expr>),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PostOp {
+    Star,
+    Plus,
+    Opt,
+    /// `{i}`
+    Count(i64),
+    /// `{i,j}`
+    Range(i64, i64),
+    /// `<i,j>`, the same as `{i,j}`.
+    Angle(i64, i64),
+    /// `{i,}`
+    AtLeast(i64),
+    /// `^k` or a superscript.
+    Pow(i64, bool),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ClaimKind {
+    Theorem,
+    Axiom,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Rel {
+    Eq,
+    Ne,
+}
+
+impl Rel {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Rel::Eq => "=",
+            Rel::Ne => "!=",
+        }
+    }
+}
+
+/// A side condition of a law, such as `translation(t)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cond {
+    pub pred: Ident,
+    pub args: Vec<Ident>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StmtKind {
+    Def {
+        name: Ident,
+        params: Option<Vec<Ident>>,
+        body: Expr,
+    },
+    Claim {
+        kind: ClaimKind,
+        name: Ident,
+        lhs: Expr,
+        rel: Rel,
+        rhs: Expr,
+        conds: Vec<Cond>,
+    },
+    /// `piece W / B`: a pair of colour twins, each a glyph, an ASCII
+    /// spelling, or a glyph then an ASCII spelling.
+    Piece {
+        white: Vec<Ident>,
+        black: Vec<Ident>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+/// A parsed file.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct File {
+    pub stmts: Vec<Stmt>,
+    pub comments: Vec<super::lexer::Comment>,
+}

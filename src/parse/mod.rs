@@ -1,0 +1,86 @@
+//! Text to syntax tree: the lexer, the lalrpop grammar and the formatter.
+
+pub mod ast;
+mod format;
+pub mod lexer;
+
+use lalrpop_util::{lalrpop_mod, ParseError};
+
+lalrpop_mod!(
+    #[allow(clippy::all, unused_parens)]
+    grammar,
+    "/parse/grammar.rs"
+);
+
+pub use format::format_file;
+
+use ast::{Expr, File, Span};
+use lexer::{LexError, Tok};
+
+/// A syntax error: where, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub span: Span,
+    pub message: String,
+}
+
+fn convert(e: ParseError<usize, Tok, LexError>, len: usize) -> SyntaxError {
+    let expected = |exp: Vec<String>| {
+        if exp.is_empty() {
+            String::new()
+        } else {
+            let exp: Vec<String> = exp.into_iter().map(|e| e.trim_matches('"').to_string()).collect();
+            format!("; expected {}", exp.join(", "))
+        }
+    };
+    match e {
+        ParseError::InvalidToken { location } => SyntaxError {
+            span: Span::new(location, location + 1),
+            message: "invalid token".into(),
+        },
+        ParseError::UnrecognizedEof { location, expected: exp } => SyntaxError {
+            span: Span::new(location.min(len), location.min(len)),
+            message: format!("unexpected end of input{}", expected(exp)),
+        },
+        ParseError::UnrecognizedToken {
+            token: (l, t, r),
+            expected: exp,
+        } => SyntaxError {
+            span: Span::new(l, r),
+            message: format!("unexpected {t}{}", expected(exp)),
+        },
+        ParseError::ExtraToken { token: (l, t, r) } => SyntaxError {
+            span: Span::new(l, r),
+            message: format!("unexpected {t}"),
+        },
+        ParseError::User { error } => SyntaxError {
+            span: error.span,
+            message: error.message,
+        },
+    }
+}
+
+/// Parses a whole rule file.
+pub fn parse_file(src: &str) -> Result<File, SyntaxError> {
+    let (toks, comments) = lexer::lex(src).map_err(|e| SyntaxError {
+        span: e.span,
+        message: e.message,
+    })?;
+    let stmts = grammar::FileParser::new()
+        .parse(toks.into_iter().map(Ok::<_, LexError>))
+        .map_err(|e| convert(e, src.len()))?;
+    Ok(File { stmts, comments })
+}
+
+/// Parses one expression, such as the argument of `--move`.
+pub fn parse_expr(src: &str) -> Result<Expr, SyntaxError> {
+    let (toks, _) = lexer::lex(src).map_err(|e| SyntaxError {
+        span: e.span,
+        message: e.message,
+    })?;
+    // An expression has no statements, so line breaks are only layout.
+    let toks = toks.into_iter().filter(|t| t.1 != Tok::Newline);
+    grammar::ExprParser::new()
+        .parse(toks.map(Ok::<_, LexError>))
+        .map_err(|e| convert(e, src.len()))
+}
