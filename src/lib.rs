@@ -3,3 +3,4 @@ pub mod geometry;
 pub mod parse;
 pub mod diag;
 pub mod elab;
+pub mod semantics;

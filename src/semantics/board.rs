@@ -1,0 +1,348 @@
+//! Concrete boards: a dense grid over a bounding box, with the board text
+//! format and FEN.
+//!
+//! Board text: rows from top to bottom, one character per square: `.` for
+//! an empty square, a piece glyph (or an ASCII spelling such as `'R`), and
+//! `#` for a square of the box that is off the board. The bottom-left square
+//! is `(0, 0)`. Rows are separated by line breaks or `/`.
+
+use super::store::Store;
+use crate::core::{Content, PieceId};
+use crate::geometry::Square;
+use std::convert::Infallible;
+use std::fmt;
+
+const OFF: u8 = u8::MAX;
+const EMPTY: u8 = 0;
+
+fn encode(c: Content) -> u8 {
+    match c {
+        Content::Empty => EMPTY,
+        Content::Piece(p) => p.index() as u8 + 1,
+    }
+}
+
+fn decode(v: u8) -> Option<Content> {
+    match v {
+        OFF => None,
+        EMPTY => Some(Content::Empty),
+        v => Some(Content::Piece(PieceId((v - 1) as u8))),
+    }
+}
+
+/// A concrete board over the box `[x0, x0 + width) × [y0, y0 + height)`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Grid {
+    origin: Square,
+    width: i32,
+    height: i32,
+    cells: Vec<u8>,
+    squares: std::sync::Arc<[Square]>,
+}
+
+/// A malformed board text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError {
+    pub message: String,
+    /// Byte offset in the text.
+    pub at: usize,
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl Grid {
+    /// A box of the given size with every square off the board.
+    pub fn off(origin: Square, width: i32, height: i32) -> Grid {
+        let squares: Vec<Square> = (0..height)
+            .flat_map(|y| (0..width).map(move |x| Square::new(origin.x + x, origin.y + y)))
+            .collect();
+        Grid {
+            origin,
+            width,
+            height,
+            cells: vec![OFF; (width * height) as usize],
+            squares: squares.into(),
+        }
+    }
+
+    fn index(&self, q: Square) -> Option<usize> {
+        let (x, y) = (q.x - self.origin.x, q.y - self.origin.y);
+        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
+    }
+
+    /// What `q` holds, or `None` off the board.
+    pub fn get(&self, q: Square) -> Option<Content> {
+        self.index(q).and_then(|i| decode(self.cells[i]))
+    }
+
+    /// Puts `q` on the board with content `c`, or takes it off with `None`.
+    /// `q` must lie in the box.
+    pub fn put(&mut self, q: Square, c: Option<Content>) {
+        let i = self.index(q).expect("square inside the box");
+        self.cells[i] = c.map_or(OFF, encode);
+    }
+
+    pub fn width(&self) -> i32 {
+        self.width
+    }
+
+    pub fn height(&self) -> i32 {
+        self.height
+    }
+
+    pub fn origin(&self) -> Square {
+        self.origin
+    }
+
+    /// Number of on-board squares.
+    pub fn size(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != OFF).count()
+    }
+
+    /// Parses board text. Pieces must already be registered.
+    pub fn parse(text: &str) -> Result<Grid, BoardError> {
+        let mut rows: Vec<Vec<Option<Content>>> = vec![];
+        let mut row = vec![];
+        let mut offset = 0;
+        let mut chars = text.char_indices().peekable();
+        let mut row_start = 0;
+        let mut widths = vec![];
+        while let Some((i, c)) = chars.next() {
+            offset = i;
+            match c {
+                '\n' | '/' => {
+                    if !row.is_empty() || c == '/' {
+                        widths.push(row_start);
+                        rows.push(std::mem::take(&mut row));
+                    }
+                    row_start = i + 1;
+                }
+                ' ' | '\t' | '\r' | '\u{FE0E}' | '\u{FE0F}' => {}
+                '.' => row.push(Some(Content::Empty)),
+                '#' => row.push(None),
+                '\'' => {
+                    let mut name = String::from("'");
+                    while let Some(&(_, n)) = chars.peek() {
+                        if n.is_ascii_alphanumeric() || n == '_' {
+                            name.push(n);
+                            chars.next();
+                        } else {
+                            break;
+                        }
+                    }
+                    let p = PieceId::lookup(&name).ok_or_else(|| BoardError {
+                        message: format!("unknown piece `{name}`"),
+                        at: i,
+                    })?;
+                    row.push(Some(Content::Piece(p)));
+                }
+                c => {
+                    let p = PieceId::lookup(&c.to_string()).ok_or_else(|| BoardError {
+                        message: format!("unknown piece `{c}`"),
+                        at: i,
+                    })?;
+                    row.push(Some(Content::Piece(p)));
+                }
+            }
+        }
+        let _ = offset;
+        if !row.is_empty() {
+            widths.push(row_start);
+            rows.push(row);
+        }
+        let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+        for (r, start) in rows.iter().zip(&widths) {
+            if r.len() != width {
+                return Err(BoardError {
+                    message: format!(
+                        "rows differ in length ({} and {width} squares); pad short rows with `#`",
+                        r.len()
+                    ),
+                    at: *start,
+                });
+            }
+        }
+        let height = rows.len() as i32;
+        let mut g = Grid::off(Square::ORIGIN, width as i32, height);
+        for (ri, r) in rows.iter().enumerate() {
+            let y = height - 1 - ri as i32;
+            for (x, c) in r.iter().enumerate() {
+                g.put(Square::new(x as i32, y), *c);
+            }
+        }
+        Ok(g)
+    }
+
+    /// Parses the piece-placement field of a FEN string (further fields are
+    /// ignored here) into an 8×8 board; a1 is `(0, 0)`.
+    pub fn from_fen(fen: &str) -> Result<Grid, BoardError> {
+        let placement = fen.split_whitespace().next().unwrap_or("");
+        let ranks: Vec<&str> = placement.split('/').collect();
+        if ranks.len() != 8 {
+            return Err(BoardError {
+                message: format!("a FEN board has 8 ranks, this one has {}", ranks.len()),
+                at: 0,
+            });
+        }
+        let mut g = Grid::off(Square::ORIGIN, 8, 8);
+        let mut at = 0;
+        for (ri, rank) in ranks.iter().enumerate() {
+            let y = 7 - ri as i32;
+            let mut x = 0;
+            for c in rank.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    for _ in 0..d {
+                        if x < 8 {
+                            g.put(Square::new(x, y), Some(Content::Empty));
+                        }
+                        x += 1;
+                    }
+                } else {
+                    let p = PieceId::lookup(&format!("'{c}")).filter(|_| "pnbrqkPNBRQK".contains(c)).ok_or_else(|| {
+                        BoardError {
+                            message: format!("`{c}` is not a FEN piece letter"),
+                            at: at + 1,
+                        }
+                    })?;
+                    if x < 8 {
+                        g.put(Square::new(x, y), Some(Content::Piece(p)));
+                    }
+                    x += 1;
+                }
+                at += c.len_utf8();
+            }
+            at += 1;
+            if x != 8 {
+                return Err(BoardError {
+                    message: format!("FEN rank {} has {x} squares, not 8", 8 - ri),
+                    at,
+                });
+            }
+        }
+        Ok(g)
+    }
+
+    /// The board as text rows, top to bottom, over its whole box.
+    pub fn rows(&self) -> Vec<String> {
+        (0..self.height)
+            .rev()
+            .map(|y| {
+                (0..self.width)
+                    .map(|x| match self.get(Square::new(self.origin.x + x, self.origin.y + y)) {
+                        None => "#".to_string(),
+                        Some(c) => c.to_string(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The same board in the smallest box holding every on-board square.
+    pub fn trimmed(&self) -> Grid {
+        let on: Vec<Square> = self.squares.iter().copied().filter(|q| self.get(*q).is_some()).collect();
+        if on.is_empty() {
+            return Grid::off(Square::ORIGIN, 0, 0);
+        }
+        let min_x = on.iter().map(|q| q.x).min().unwrap();
+        let max_x = on.iter().map(|q| q.x).max().unwrap();
+        let min_y = on.iter().map(|q| q.y).min().unwrap();
+        let max_y = on.iter().map(|q| q.y).max().unwrap();
+        let mut g = Grid::off(Square::new(min_x, min_y), max_x - min_x + 1, max_y - min_y + 1);
+        for q in on {
+            g.put(q, self.get(q));
+        }
+        g
+    }
+
+    /// Squares where `self` and `other` (boards of the same box) differ.
+    pub fn diff(&self, other: &Grid) -> Vec<Square> {
+        self.squares
+            .iter()
+            .copied()
+            .filter(|q| self.get(*q) != other.get(*q))
+            .collect()
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.rows().join("/"))
+    }
+}
+
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in self.rows() {
+            writeln!(f, "{r}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Store for Grid {
+    type Unknown = Infallible;
+    type Value = u8;
+
+    fn squares(&self) -> &[Square] {
+        &self.squares
+    }
+
+    #[inline]
+    fn on_board(&self, q: Square) -> Result<bool, Infallible> {
+        Ok(self.index(q).is_some_and(|i| self.cells[i] != OFF))
+    }
+
+    #[inline]
+    fn holds(&self, q: Square, c: Content) -> Result<bool, Infallible> {
+        Ok(self.index(q).is_some_and(|i| self.cells[i] == encode(c)))
+    }
+
+    fn value(&self, q: Square) -> u8 {
+        self.cells[self.index(q).expect("on the board")]
+    }
+
+    fn set(&mut self, q: Square, c: Content) {
+        let i = self.index(q).expect("on the board");
+        self.cells[i] = encode(c);
+    }
+
+    fn set_value(&mut self, q: Square, v: u8) {
+        let i = self.index(q).expect("on the board");
+        self.cells[i] = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trips_and_bottom_left_is_origin() {
+        let g = Grid::parse("♖..\n♙#♙").unwrap();
+        assert_eq!(g.rows(), vec!["♖..", "♙#♙"]);
+        assert_eq!(g.get(Square::new(0, 0)), Some(Content::Piece(PieceId::lookup("♙").unwrap())));
+        assert_eq!(g.get(Square::new(1, 0)), None);
+        assert_eq!(g.size(), 5);
+        assert_eq!(Grid::parse("♖../♙#♙").unwrap(), g);
+        assert_eq!(Grid::parse("'R../'P#'P").unwrap(), g);
+    }
+
+    #[test]
+    fn bad_text_is_rejected() {
+        assert!(Grid::parse("♖..\n♙").unwrap_err().message.contains("differ in length"));
+        assert!(Grid::parse("x").unwrap_err().message.contains("unknown piece"));
+    }
+
+    #[test]
+    fn fen_start_position() {
+        let g = Grid::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert_eq!(g.rows()[0], "♜♞♝♛♚♝♞♜");
+        assert_eq!(g.rows()[7], "♖♘♗♕♔♗♘♖");
+        assert!(Grid::from_fen("8/8").is_err());
+        assert!(Grid::from_fen("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR").is_err());
+    }
+}

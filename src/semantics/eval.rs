@@ -1,0 +1,359 @@
+//! The evaluator: a compiled move maps a state to its finite set of result
+//! states, exactly as the reference semantics (§5–7) says.
+
+use super::compile::{Pivot, Prog, Rule};
+use super::store::{State, Store};
+use crate::core::{Bounds, Cell};
+use crate::geometry::Square;
+use rustc_hash::FxHashSet;
+
+/// Why evaluation stopped without a result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Halt<U> {
+    /// The store could not answer a question (symbolic boards only).
+    Unknown(U),
+    /// More intermediate states than the budget allows.
+    Budget(usize),
+}
+
+impl<U> From<U> for Halt<U> {
+    fn from(u: U) -> Halt<U> {
+        Halt::Unknown(u)
+    }
+}
+
+type Res<T, S> = Result<T, Halt<<S as Store>::Unknown>>;
+
+/// Runs compiled moves, counting the states it makes against a budget.
+pub struct Eval {
+    budget: usize,
+    made: usize,
+}
+
+impl Default for Eval {
+    fn default() -> Self {
+        Eval::new(50_000_000)
+    }
+}
+
+/// Appends `s` unless already present.
+fn insert<S: Store>(seen: &mut FxHashSet<State<S>>, out: &mut Vec<State<S>>, s: State<S>) {
+    if !seen.contains(&s) {
+        seen.insert(s.clone());
+        out.push(s);
+    }
+}
+
+impl Eval {
+    /// An evaluator that gives up after making `budget` states.
+    pub fn new(budget: usize) -> Eval {
+        Eval { budget, made: 0 }
+    }
+
+    /// States made so far.
+    pub fn made(&self) -> usize {
+        self.made
+    }
+
+    fn tick<U>(&mut self) -> Result<(), Halt<U>> {
+        self.made += 1;
+        if self.made > self.budget {
+            return Err(Halt::Budget(self.budget));
+        }
+        Ok(())
+    }
+
+    /// Every result of `prog` on `s`, without duplicates.
+    pub fn run<S: Store>(&mut self, prog: &Prog, s: &State<S>) -> Res<Vec<State<S>>, S> {
+        let mut out = vec![];
+        self.step(prog, s, &mut out)?;
+        if out.len() > 1 {
+            let mut seen = FxHashSet::default();
+            let all = std::mem::take(&mut out);
+            for x in all {
+                insert(&mut seen, &mut out, x);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every result of `prog` on any of `states`, without duplicates.
+    pub fn run_all<S: Store>(&mut self, prog: &Prog, states: &[State<S>]) -> Res<Vec<State<S>>, S> {
+        let mut seen = FxHashSet::default();
+        let mut out = vec![];
+        let mut buf = vec![];
+        for s in states {
+            buf.clear();
+            self.step(prog, s, &mut buf)?;
+            for x in buf.drain(..) {
+                insert(&mut seen, &mut out, x);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Pushes the results of `prog` on `s` to `out`, possibly repeated.
+    fn step<S: Store>(&mut self, prog: &Prog, s: &State<S>, out: &mut Vec<State<S>>) -> Res<(), S> {
+        match prog {
+            Prog::Nil => out.push(s.clone()),
+            Prog::Fail => {}
+            Prog::Rules(rules) => {
+                for r in rules {
+                    self.rule(r, s, out)?;
+                }
+            }
+            Prog::Bind(c, body) => {
+                for &q in s.board.squares() {
+                    if Some(q) == s.poi || !s.board.holds(q, *c)? {
+                        continue;
+                    }
+                    let inner = State {
+                        board: s.board.clone(),
+                        poi: Some(q),
+                    };
+                    // Results keep the enclosing binder's POI.
+                    for r in self.run(body, &inner)? {
+                        out.push(State {
+                            board: r.board,
+                            poi: s.poi,
+                        });
+                    }
+                }
+            }
+            Prog::Seq(a, b) => {
+                let mid = self.run(a, s)?;
+                for m in &mid {
+                    self.step(b, m, out)?;
+                }
+            }
+            Prog::Alt(arms) => {
+                for a in arms {
+                    self.step(a, s, out)?;
+                }
+            }
+            Prog::Repeat(m, bounds) => out.extend(self.repeat(m, *bounds, s)?),
+        }
+        Ok(())
+    }
+
+    fn repeat<S: Store>(&mut self, m: &Prog, b: Bounds, s: &State<S>) -> Res<Vec<State<S>>, S> {
+        let mut layer = vec![s.clone()];
+        for _ in 0..b.lo {
+            if layer.is_empty() {
+                return Ok(layer);
+            }
+            layer = self.run_all(m, &layer)?;
+        }
+        let mut seen: FxHashSet<State<S>> = layer.iter().cloned().collect();
+        let mut out = layer.clone();
+        match b.hi {
+            // `M{i,j}`: the union of the layers i..=j.
+            Some(hi) => {
+                for _ in b.lo..hi {
+                    let next = self.run_all(m, &layer)?;
+                    // A layer equal to the last one repeats forever.
+                    if next.is_empty() || (next.len() == layer.len() && next.iter().all(|x| layer.contains(x))) {
+                        break;
+                    }
+                    for x in &next {
+                        insert(&mut seen, &mut out, x.clone());
+                    }
+                    layer = next;
+                }
+            }
+            // `M{i,}`: everything reachable from layer i, a finite fixpoint
+            // on a fixed board.
+            None => {
+                let mut frontier = layer;
+                while !frontier.is_empty() {
+                    let next = self.run_all(m, &frontier)?;
+                    frontier = next.into_iter().filter(|x| !seen.contains(x)).collect();
+                    for x in &frontier {
+                        insert(&mut seen, &mut out, x.clone());
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn rule<S: Store>(&mut self, r: &Rule, s: &State<S>, out: &mut Vec<State<S>>) -> Res<(), S> {
+        if r.needs_poi && s.poi.is_none() {
+            return Ok(());
+        }
+        match r.pivot {
+            Pivot::Identity => out.push(s.clone()),
+            Pivot::Anchor(a) => {
+                if let Some(p) = s.poi {
+                    self.try_at(r, s, p - a, out)?;
+                }
+            }
+            Pivot::Guard(at, c) => {
+                for &q in s.board.squares() {
+                    if Some(q) != s.poi && s.board.holds(q, c)? {
+                        self.try_at(r, s, q - at, out)?;
+                    }
+                }
+            }
+            Pivot::Write(at) => {
+                for &q in s.board.squares() {
+                    if s.board.on_board(q)? {
+                        self.try_at(r, s, q - at, out)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies `r` at translation `t` if it applies there (§6).
+    fn try_at<S: Store>(&mut self, r: &Rule, s: &State<S>, t: Square, out: &mut Vec<State<S>>) -> Res<(), S> {
+        let b = &s.board;
+        for &(at, cell) in &r.guard {
+            let q = at + t;
+            let ok = match cell {
+                Cell::Off => !b.on_board(q)?,
+                Cell::Poi => Some(q) == s.poi,
+                Cell::Is(c) => Some(q) != s.poi && b.holds(q, c)?,
+            };
+            if !ok {
+                return Ok(());
+            }
+        }
+        for &at in &r.offs {
+            if b.on_board(at + t)? {
+                return Ok(());
+            }
+        }
+        for &(at, _) in &r.writes {
+            if !b.on_board(at + t)? {
+                return Ok(());
+            }
+        }
+        self.tick()?;
+        let mut board = b.clone();
+        let mut poi = s.poi;
+        let mut moved_to = None;
+        for &(at, cell) in &r.writes {
+            let q = at + t;
+            match cell {
+                Cell::Is(c) => {
+                    board.set(q, c);
+                    if Some(q) == s.poi {
+                        poi = None;
+                    }
+                }
+                Cell::Poi => {
+                    let from = s.poi.expect("checked by needs_poi");
+                    board.set_value(q, b.value(from));
+                    moved_to = Some(q);
+                }
+                Cell::Off => unreachable!("`#` cells are in offs"),
+            }
+        }
+        out.push(State {
+            board,
+            poi: moved_to.or(poi),
+        });
+        Ok(())
+    }
+}
+
+/// Runs a compiled move on a concrete state with the default budget.
+pub fn results<S: Store<Unknown = std::convert::Infallible>>(prog: &Prog, s: &State<S>) -> Result<Vec<State<S>>, usize> {
+    Eval::default().run(prog, s).map_err(|h| match h {
+        Halt::Budget(n) => n,
+        Halt::Unknown(never) => match never {},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elab::Program;
+    use crate::semantics::{compile, Grid};
+
+    /// Result boards of `expr` on `board`, as sorted rows.
+    fn run(expr: &str, board: &str, poi: Option<(i32, i32)>) -> Vec<Vec<String>> {
+        let mut p = Program::from_text("t.alg", "").unwrap();
+        let t = p.expr("e", expr).unwrap();
+        let prog = compile(&t).unwrap();
+        let s = State {
+            board: Grid::parse(board).unwrap(),
+            poi: poi.map(|(x, y)| Square::new(x, y)),
+        };
+        let mut out: Vec<Vec<String>> = results(&prog, &s).unwrap().iter().map(|s| s.board.rows()).collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn some_pawn_moves_up() {
+        // The seed's picture: either pawn may move.
+        let r = run("♙ -> . + u♙", ".......\n..♙.♙..", None);
+        assert_eq!(r, vec![vec!["....♙..", "..♙...."], vec!["..♙....", "....♙.."]]);
+    }
+
+    #[test]
+    fn rook_slides_until_blocked() {
+        let r = run("%♖: (% + u. -> . + u%)+", "♟\n.\n.\n♖", None);
+        assert_eq!(r, vec![vec!["♟", ".", "♖", "."], vec!["♟", "♖", ".", "."]]);
+    }
+
+    #[test]
+    fn appendix_a_forms_differ_where_the_seed_says() {
+        let a = "(% + u. -> . + u%)";
+        let board = ".\n.\n♖";
+        let twice = run(&format!("%♖: {a}{{2}}"), board, None);
+        let maybe = run(&format!("%♖: {a} {a}?"), board, None);
+        let choice = run(&format!("%♖: {a} | (% + u. + uu. -> . + u. + uu%)"), board, None);
+        assert_eq!(twice.len(), 1);
+        assert_eq!(maybe, choice);
+        assert_eq!(maybe.len(), 2);
+    }
+
+    #[test]
+    fn binder_without_its_piece_has_no_result() {
+        assert!(run("%♖: nil", "...", None).is_empty());
+        assert_eq!(run("nil", "...", None).len(), 1);
+    }
+
+    #[test]
+    fn hash_cells_test_the_edge() {
+        // Double step only from the rank above the edge.
+        let r = run("d# + ♙ + u. + uu. -> d# + . + u. + uu♙", ".\n.\n♙\n.", None);
+        assert!(r.is_empty());
+        let r = run("d# + ♙ + u. + uu. -> d# + . + u. + uu♙", ".\n.\n♙", None);
+        assert_eq!(r, vec![vec!["♙", ".", "."]]);
+    }
+
+    #[test]
+    fn open_moves_need_and_move_the_poi() {
+        assert!(run("% + u. -> . + u%", ".\n♖", None).is_empty());
+        assert_eq!(run("% + u. -> . + u%", ".\n♖", Some((0, 0))), vec![vec!["♖", "."]]);
+        // Overwriting the POI square unbinds it, so `%` can no longer move.
+        assert!(run("(% -> .)(% -> %)", "♖", Some((0, 0))).is_empty());
+    }
+
+    #[test]
+    fn repetition_layers() {
+        let step = "(♙ + u. -> . + u♙)";
+        assert_eq!(run(&format!("{step}{{0}}"), ".\n.\n♙", None).len(), 1);
+        assert_eq!(run(&format!("{step}{{1,2}}"), ".\n.\n♙", None).len(), 2);
+        assert_eq!(run(&format!("{step}*"), ".\n.\n♙", None).len(), 3);
+        assert_eq!(run(&format!("{step}{{3}}"), ".\n.\n♙", None).len(), 0);
+        assert_eq!(run(&format!("{step}{{1,}}"), ".\n.\n♙", None).len(), 2);
+    }
+
+    #[test]
+    fn budget_stops_runaway_evaluation() {
+        let mut p = Program::from_text("t.alg", "").unwrap();
+        let t = p.expr("e", "(. -> ♙ | ♟)*").unwrap();
+        let prog = compile(&t).unwrap();
+        let s = State {
+            board: Grid::parse("........").unwrap(),
+            poi: None,
+        };
+        assert_eq!(Eval::new(1000).run(&prog, &s), Err(Halt::Budget(1000)));
+    }
+}

@@ -1,0 +1,11 @@
+//! The meaning of moves: boards, states and the evaluator.
+
+mod board;
+mod compile;
+mod eval;
+mod store;
+
+pub use board::{BoardError, Grid};
+pub use compile::{compile, CompileError, Pivot, Prog, Rule};
+pub use eval::{results, Eval, Halt};
+pub use store::{State, Store};
