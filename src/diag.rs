@@ -38,9 +38,13 @@ impl Source {
     }
 }
 
-/// One error in the user's input.
+/// One error in the user's input. Boxed, so results that carry one stay
+/// small.
 #[derive(Debug, Clone)]
-pub struct Diag {
+pub struct Diag(Box<DiagData>);
+
+#[derive(Debug, Clone)]
+pub struct DiagData {
     pub message: String,
     pub source: Source,
     pub span: Span,
@@ -49,31 +53,38 @@ pub struct Diag {
     pub help: Option<String>,
 }
 
+impl std::ops::Deref for Diag {
+    type Target = DiagData;
+    fn deref(&self) -> &DiagData {
+        &self.0
+    }
+}
+
 impl Diag {
     pub fn new(source: &Source, span: Span, message: impl Into<String>) -> Diag {
-        Diag {
+        Diag(Box::new(DiagData {
             message: message.into(),
             source: source.clone(),
             span,
             label: "here".into(),
             notes: vec![],
             help: None,
-        }
+        }))
     }
 
     pub fn label(mut self, label: impl Into<String>) -> Diag {
-        self.label = label.into();
+        self.0.label = label.into();
         self
     }
 
     /// Another labelled span in the same source.
     pub fn note(mut self, span: Span, label: impl Into<String>) -> Diag {
-        self.notes.push((span, label.into()));
+        self.0.notes.push((span, label.into()));
         self
     }
 
     pub fn help(mut self, help: impl Into<String>) -> Diag {
-        self.help = Some(help.into());
+        self.0.help = Some(help.into());
         self
     }
 

@@ -1,6 +1,8 @@
+pub mod check;
+pub mod cli;
 pub mod core;
-pub mod geometry;
-pub mod parse;
 pub mod diag;
 pub mod elab;
+pub mod geometry;
+pub mod parse;
 pub mod semantics;

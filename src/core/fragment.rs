@@ -49,7 +49,11 @@ impl Fragment {
 
     /// `self + other`: the union of two disjoint maps.
     pub fn glue(&self, other: &Fragment) -> Result<Fragment, GlueError> {
-        let (small, big) = if self.0.len() <= other.0.len() { (self, other) } else { (other, self) };
+        let (small, big) = if self.0.len() <= other.0.len() {
+            (self, other)
+        } else {
+            (other, self)
+        };
         let mut out = big.0.clone();
         for (q, c) in small.0.iter() {
             if out.insert(*q, *c).is_some() {

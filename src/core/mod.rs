@@ -2,6 +2,7 @@
 
 mod cell;
 mod fragment;
+pub mod gen;
 mod piece;
 pub mod print;
 mod term;

@@ -210,12 +210,21 @@ mod tests {
 
     #[test]
     fn declared_pairs_swap_under_colour_and_redeclaring_is_checked() {
-        let x = Spelling { glyph: None, ascii: Some("'Xt".into()) };
-        let o = Spelling { glyph: None, ascii: Some("'Ot".into()) };
+        let x = Spelling {
+            glyph: None,
+            ascii: Some("'Xt".into()),
+        };
+        let o = Spelling {
+            glyph: None,
+            ascii: Some("'Ot".into()),
+        };
         let (px, po) = PieceId::declare_pair(&x, &o).unwrap();
         assert_eq!(px.twin(), po);
         assert_eq!(PieceId::declare_pair(&x, &o).unwrap(), (px, po));
-        let other = Spelling { glyph: None, ascii: Some("'Zt".into()) };
+        let other = Spelling {
+            glyph: None,
+            ascii: Some("'Zt".into()),
+        };
         assert!(PieceId::declare_pair(&x, &other).is_err());
         assert!(PieceId::declare_pair(&x, &x).is_err());
     }

@@ -61,7 +61,11 @@ fn frag_doc(f: &Fragment) -> Doc {
     let max_y = f.cells().map(|(q, _)| q.y).max().unwrap();
     let mut rows = vec![];
     for y in min_y..=max_y {
-        let row: Vec<(i32, Cell)> = f.cells().filter(|(q, _)| q.y == y).map(|(q, c)| (q.x - min_x, c)).collect();
+        let row: Vec<(i32, Cell)> = f
+            .cells()
+            .filter(|(q, _)| q.y == y)
+            .map(|(q, c)| (q.x - min_x, c))
+            .collect();
         let mut text = String::new();
         let mut x = 0;
         let mut last_zero = false;
@@ -161,8 +165,14 @@ pub fn picture(f: &Fragment) -> Vec<String> {
     if f.is_empty() {
         return vec![];
     }
-    let (min_x, max_x) = (f.cells().map(|(q, _)| q.x).min().unwrap(), f.cells().map(|(q, _)| q.x).max().unwrap());
-    let (min_y, max_y) = (f.cells().map(|(q, _)| q.y).min().unwrap(), f.cells().map(|(q, _)| q.y).max().unwrap());
+    let (min_x, max_x) = (
+        f.cells().map(|(q, _)| q.x).min().unwrap(),
+        f.cells().map(|(q, _)| q.x).max().unwrap(),
+    );
+    let (min_y, max_y) = (
+        f.cells().map(|(q, _)| q.y).min().unwrap(),
+        f.cells().map(|(q, _)| q.y).max().unwrap(),
+    );
     (min_y..=max_y)
         .rev()
         .map(|y| {

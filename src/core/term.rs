@@ -385,6 +385,33 @@ impl Term {
         })
     }
 
+    /// Every piece the term names, in fragments and binders.
+    pub fn pieces(&self) -> Vec<super::PieceId> {
+        fn go(t: &Term, out: &mut Vec<super::PieceId>) {
+            let mut add = |f: &Fragment| {
+                for (_, c) in f.cells() {
+                    if let Cell::Is(Content::Piece(p)) = c {
+                        out.push(p);
+                    }
+                }
+            };
+            match t.node() {
+                Node::Frag(f) => add(f),
+                Node::Pat(p) => p.members().for_each(add),
+                Node::Cell(Content::Piece(p)) => out.push(*p),
+                _ => {}
+            }
+            for c in t.children() {
+                go(c, out);
+            }
+        }
+        let mut out = vec![];
+        go(self, &mut out);
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Number of nodes, counting constants as one.
     pub fn size(&self) -> usize {
         1 + self.children().into_iter().map(Term::size).sum::<usize>()

@@ -14,13 +14,13 @@ use std::collections::HashMap;
 /// broken definition was defined.
 #[derive(Debug)]
 pub(crate) enum Stop {
-    Error(Box<Diag>),
+    Error(Diag),
     Poisoned,
 }
 
 impl From<Diag> for Stop {
     fn from(d: Diag) -> Stop {
-        Stop::Error(Box::new(d))
+        Stop::Error(d)
     }
 }
 
@@ -68,7 +68,11 @@ impl<'a> Elab<'a> {
         if let Some(pos) = self.stack.borrow().iter().position(|n| n == name) {
             let cycle: Vec<String> = self.stack.borrow()[pos..].to_vec();
             return Err(self
-                .diag(use_sc, use_span, format!("recursive definition: {} -> {name}", cycle.join(" -> ")))
+                .diag(
+                    use_sc,
+                    use_span,
+                    format!("recursive definition: {} -> {name}", cycle.join(" -> ")),
+                )
                 .label("used here, inside its own definition")
                 .help("definitions stand for their bodies; they cannot refer to themselves")
                 .into());
@@ -122,7 +126,12 @@ impl<'a> Elab<'a> {
                 let (ta, tb) = (self.expr(sc, a)?, self.expr(sc, b)?);
                 self.want_pattern(sc, &ta, a.span, "`;`")?;
                 self.want_pattern(sc, &tb, b.span, "`;`")?;
-                self.glue(sc, e.span, &ta, &Term::apply(&Term::movement(Movement::U), &tb.as_fragment_term()))
+                self.glue(
+                    sc,
+                    e.span,
+                    &ta,
+                    &Term::apply(&Term::movement(Movement::U), &tb.as_fragment_term()),
+                )
             }
             ExprKind::Plus(a, b) => {
                 let (ta, tb) = (self.expr(sc, a)?, self.expr(sc, b)?);
@@ -136,7 +145,11 @@ impl<'a> Elab<'a> {
                     (Sort::Move, Sort::Move) => Ok(Term::alt(&ta, &tb)),
                     (x, y) if x.fits(Sort::Pattern) && y.fits(Sort::Pattern) => Ok(Term::union(&ta, &tb)),
                     (x, y) => Err(self
-                        .diag(sc, a.span, format!("`|` joins two moves or two patterns, not a {x} and a {y}"))
+                        .diag(
+                            sc,
+                            a.span,
+                            format!("`|` joins two moves or two patterns, not a {x} and a {y}"),
+                        )
                         .label(format!("a {x}"))
                         .note(b.span, format!("a {y}"))
                         .into()),
@@ -153,7 +166,11 @@ impl<'a> Elab<'a> {
                 let tb = self.expr(sc, body)?;
                 if tb.sort() != Sort::Move {
                     return Err(self
-                        .diag(sc, body.span, format!("a binder's body must be a move, not a {}", tb.sort()))
+                        .diag(
+                            sc,
+                            body.span,
+                            format!("a binder's body must be a move, not a {}", tb.sort()),
+                        )
                         .label(format!("a {}", tb.sort()))
                         .into());
                 }
@@ -165,7 +182,9 @@ impl<'a> Elab<'a> {
     fn piece(&self, sc: &Scope, name: &str, span: Span) -> Res<PieceId> {
         PieceId::lookup(name).ok_or_else(|| {
             self.diag(sc, span, format!("unknown piece `{name}`"))
-                .help(format!("declare it with a colour twin first, as in `piece {name} / ...`"))
+                .help(format!(
+                    "declare it with a colour twin first, as in `piece {name} / ...`"
+                ))
                 .into()
         })
     }
@@ -187,10 +206,15 @@ impl<'a> Elab<'a> {
                 return Ok(Term::var(&cell.name, Sort::Cell));
             }
             return Err(self
-                .diag(sc, cell.span, format!("a binder names a piece or `.`, and `{}` is neither", cell.name))
+                .diag(
+                    sc,
+                    cell.span,
+                    format!("a binder names a piece or `.`, and `{}` is neither", cell.name),
+                )
                 .into());
         }
-        self.piece(sc, &cell.name, cell.span).map(|p| Term::content(Content::Piece(p)))
+        self.piece(sc, &cell.name, cell.span)
+            .map(|p| Term::content(Content::Piece(p)))
     }
 
     fn want_pattern(&self, sc: &Scope, t: &Term, span: Span, op: &str) -> Res<()> {
@@ -198,7 +222,11 @@ impl<'a> Elab<'a> {
             return Ok(());
         }
         let mut d = self
-            .diag(sc, span, format!("{op} needs fragments or patterns, but this is a {}", t.sort()))
+            .diag(
+                sc,
+                span,
+                format!("{op} needs fragments or patterns, but this is a {}", t.sort()),
+            )
             .label(format!("a {}", t.sort()));
         if t.sort() == Sort::Movement {
             d = d.help("apply the movement to a fragment, as in `u.`");
@@ -243,7 +271,9 @@ impl<'a> Elab<'a> {
     }
 
     fn call(&self, sc: &Scope, f: &Ident, args: &[Expr], span: Span) -> Res<Vec<(Term, Span)>> {
-        let def = (!sc.vars.contains_key(&f.name)).then(|| self.prog.defs.get(&f.name)).flatten();
+        let def = (!sc.vars.contains_key(&f.name))
+            .then(|| self.prog.defs.get(&f.name))
+            .flatten();
         match def {
             Some(def) if def.params.is_some() => {
                 let params = def.params.as_ref().unwrap();
@@ -252,7 +282,12 @@ impl<'a> Elab<'a> {
                         .diag(
                             sc,
                             span,
-                            format!("`{}` takes {} argument(s), but {} were given", f.name, params.len(), args.len()),
+                            format!(
+                                "`{}` takes {} argument(s), but {} were given",
+                                f.name,
+                                params.len(),
+                                args.len()
+                            ),
                         )
                         .into());
                 }
@@ -277,13 +312,13 @@ impl<'a> Elab<'a> {
                 match result {
                     Ok(t) => Ok(vec![(t, span)]),
                     Err(Stop::Error(d)) if def.src == sc.src => {
-                        Err(Stop::Error(Box::new(d.note(span, format!("in this call of `{}`", f.name)))))
+                        Err(Stop::Error(d.note(span, format!("in this call of `{}`", f.name))))
                     }
                     Err(Stop::Error(d)) => {
                         let here = self
                             .diag(sc, span, format!("in this call of `{}`: {}", f.name, d.message))
                             .label(format!("the error is inside `{}`, at {}", f.name, d.location()));
-                        Err(Stop::Error(Box::new(here)))
+                        Err(Stop::Error(here))
                     }
                     Err(e) => Err(e),
                 }
@@ -306,7 +341,11 @@ impl<'a> Elab<'a> {
         if let PostOp::Pow(k, _) = op {
             if t.sort() != Sort::Movement {
                 return Err(self
-                    .diag(sc, span, format!("powers apply to movements, but this is a {}", t.sort()))
+                    .diag(
+                        sc,
+                        span,
+                        format!("powers apply to movements, but this is a {}", t.sort()),
+                    )
                     .label(format!("a {}", t.sort()))
                     .help("to repeat a move k times, write `M{k}`")
                     .into());
@@ -315,7 +354,11 @@ impl<'a> Elab<'a> {
         }
         if t.sort() != Sort::Move {
             let mut d = self
-                .diag(sc, op_span, format!("repetition applies to moves, but this is a {}", t.sort()))
+                .diag(
+                    sc,
+                    op_span,
+                    format!("repetition applies to moves, but this is a {}", t.sort()),
+                )
                 .label(format!("a {}", t.sort()));
             if op == PostOp::Plus {
                 d = d.help("to glue two fragments, put spaces around `+`, as in `f + g`");
@@ -324,8 +367,12 @@ impl<'a> Elab<'a> {
         }
         let count = |n: i64| -> Res<u32> {
             u32::try_from(n).map_err(|_| {
-                self.diag(sc, op_span, format!("a repetition count must be between 0 and {}, not {n}", u32::MAX))
-                    .into()
+                self.diag(
+                    sc,
+                    op_span,
+                    format!("a repetition count must be between 0 and {}, not {n}", u32::MAX),
+                )
+                .into()
             })
         };
         let bounds = match op {
@@ -333,7 +380,10 @@ impl<'a> Elab<'a> {
             PostOp::Plus => Bounds::PLUS,
             PostOp::Opt => Bounds::OPT,
             PostOp::Count(i) => Bounds::exactly(count(i)?),
-            PostOp::AtLeast(i) => Bounds { lo: count(i)?, hi: None },
+            PostOp::AtLeast(i) => Bounds {
+                lo: count(i)?,
+                hi: None,
+            },
             PostOp::Range(i, j) | PostOp::Angle(i, j) => {
                 let (i, j) = (count(i)?, count(j)?);
                 if j < i {
@@ -359,7 +409,11 @@ impl<'a> Elab<'a> {
         if let Some(def) = self.prog.defs.get(w) {
             if def.params.is_some() {
                 return Err(self
-                    .diag(sc, span, format!("`{w}` is a function; call it with arguments, as in `{w}(...)`"))
+                    .diag(
+                        sc,
+                        span,
+                        format!("`{w}` is a function; call it with arguments, as in `{w}(...)`"),
+                    )
                     .into());
             }
             return Ok(vec![(self.definition(w, sc, span)?, span)]);
@@ -404,7 +458,11 @@ impl<'a> Elab<'a> {
                 let show = |s: &Vec<(String, Part)>| s.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(" ");
                 Err(self
                     .diag(sc, span, format!("`{w}` can be read in more than one way"))
-                    .help(format!("write `{}` or `{}` with spaces", show(&splits[0]), show(&splits[1])))
+                    .help(format!(
+                        "write `{}` or `{}` with spaces",
+                        show(&splits[0]),
+                        show(&splits[1])
+                    ))
                     .into())
             }
         }
@@ -412,7 +470,8 @@ impl<'a> Elab<'a> {
 
     /// Every way (up to two) to read `w` as names and movement letters.
     fn split(&self, sc: &Scope, w: &str) -> Vec<Vec<(String, Part)>> {
-        let mut names: Vec<(String, Option<Term>)> = sc.vars.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect();
+        let mut names: Vec<(String, Option<Term>)> =
+            sc.vars.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect();
         names.extend(
             self.prog
                 .defs
@@ -421,7 +480,6 @@ impl<'a> Elab<'a> {
                 .map(|(k, _)| (k.clone(), None)),
         );
         fn go(
-            el: &Elab,
             sc: &Scope,
             names: &[(String, Option<Term>)],
             rest: &str,
@@ -464,12 +522,12 @@ impl<'a> Elab<'a> {
             for (text, part) in options {
                 let n = text.len();
                 acc.push((text, part));
-                go(el, sc, names, &rest[n..], acc, out);
+                go(sc, names, &rest[n..], acc, out);
                 acc.pop();
             }
         }
         let mut out = vec![];
-        go(self, sc, &names, w, &mut vec![], &mut out);
+        go(sc, &names, w, &mut vec![], &mut out);
         out
     }
 

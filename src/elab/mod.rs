@@ -35,8 +35,7 @@ pub struct Condition {
 }
 
 /// The side conditions a law may state, and the sorts of their arguments.
-pub const PREDICATES: [(&str, Sort, &str); 1] =
-    [("translation", Sort::Movement, "the movement is a pure translation")];
+pub const PREDICATES: [(&str, Sort, &str); 1] = [("translation", Sort::Movement, "the movement is a pure translation")];
 
 /// A `theorem` or `axiom`: two elaborated sides and a relation.
 #[derive(Clone, Debug)]
@@ -110,7 +109,12 @@ impl Program {
                     }
                 }
                 StmtKind::Def { name, params, body } => {
-                    if let Err(e) = prog.add_def(Def { src: 0, name, params, body }) {
+                    if let Err(e) = prog.add_def(Def {
+                        src: 0,
+                        name,
+                        params,
+                        body,
+                    }) {
                         errors.push(e);
                     }
                 }
@@ -131,7 +135,7 @@ impl Program {
             let def = &prog.defs[name];
             if def.params.is_none() {
                 if let Err(Stop::Error(d)) = el.definition(name, &top, def.name.span) {
-                    errors.push(*d);
+                    errors.push(d);
                 }
             }
         }
@@ -150,7 +154,7 @@ impl Program {
             };
             match claim(&el, &source, kind, &name, &lhs, rel, &rhs, &conds, stmt.span) {
                 Ok(c) => elaborated.push(c),
-                Err(Stop::Error(d)) => errors.push(*d),
+                Err(Stop::Error(d)) => errors.push(d),
                 Err(Stop::Poisoned) => {}
             }
         }
@@ -238,7 +242,7 @@ impl Program {
         };
         match el.expr(&sc, &e) {
             Ok(t) => Ok(t),
-            Err(Stop::Error(d)) => Err((*d).into()),
+            Err(Stop::Error(d)) => Err(d.into()),
             Err(Stop::Poisoned) => unreachable!("a loaded program has no broken definitions"),
         }
     }
@@ -246,8 +250,10 @@ impl Program {
 
 fn check_name(src: &Source, name: &Ident) -> Result<(), Diag> {
     if Movement::is_word(&name.name) {
-        return Err(Diag::new(src, name.span, format!("`{}` reads as a movement", name.name))
-            .help("names made only of the letters u d l r R F C always read as movements; choose another name"));
+        return Err(
+            Diag::new(src, name.span, format!("`{}` reads as a movement", name.name))
+                .help("names made only of the letters u d l r R F C always read as movements; choose another name"),
+        );
     }
     if KEYWORDS.contains(&name.name.as_str()) {
         return Err(Diag::new(src, name.span, format!("`{}` is a keyword", name.name)));
@@ -260,8 +266,10 @@ fn declare(src: &Source, white: &[Ident], black: &[Ident]) -> Result<(), Diag> {
         let span = names[0].span.to(names[names.len() - 1].span);
         let (glyphs, ascii): (Vec<&Ident>, Vec<&Ident>) = names.iter().partition(|n| !n.name.starts_with('\''));
         if glyphs.len() > 1 || ascii.len() > 1 {
-            return Err(Diag::new(src, span, "a piece has at most one glyph and one ASCII spelling")
-                .help("write the glyph, then the ASCII spelling, as in `piece ● 'D / ○ 'L`"));
+            return Err(
+                Diag::new(src, span, "a piece has at most one glyph and one ASCII spelling")
+                    .help("write the glyph, then the ASCII spelling, as in `piece ● 'D / ○ 'L`"),
+            );
         }
         Ok(Spelling {
             glyph: glyphs.first().map(|n| n.name.clone()),
@@ -294,10 +302,14 @@ fn claim(
     let (l, r) = (el.expr(&sc, lhs)?, el.expr(&sc, rhs)?);
     let (ls, rs) = (l.sort(), r.sort());
     if !ls.fits(rs) && !rs.fits(ls) {
-        return Err(Diag::new(source, lhs.span, format!("the two sides differ in sort: a {ls} and a {rs}"))
-            .label(format!("a {ls}"))
-            .note(rhs.span, format!("a {rs}"))
-            .into());
+        return Err(Diag::new(
+            source,
+            lhs.span,
+            format!("the two sides differ in sort: a {ls} and a {rs}"),
+        )
+        .label(format!("a {ls}"))
+        .note(rhs.span, format!("a {rs}"))
+        .into());
     }
     if kind == ClaimKind::Axiom && rel == Rel::Ne {
         return Err(Diag::new(source, span, "an axiom states an equality; use `theorem` for `!=`").into());
@@ -307,20 +319,31 @@ fn claim(
     for c in conds {
         let Some((_, sort, _)) = PREDICATES.iter().find(|(p, _, _)| *p == c.pred.name) else {
             let known: Vec<&str> = PREDICATES.iter().map(|p| p.0).collect();
-            return Err(Diag::new(source, c.pred.span, format!("unknown side condition `{}`", c.pred.name))
-                .help(format!("known conditions: {}", known.join(", ")))
-                .into());
+            return Err(
+                Diag::new(source, c.pred.span, format!("unknown side condition `{}`", c.pred.name))
+                    .help(format!("known conditions: {}", known.join(", ")))
+                    .into(),
+            );
         };
         let mut args = vec![];
         for a in &c.args {
             match metas.iter().find(|m| *m.name == *a.name) {
                 Some(m) if m.sort == *sort => args.push(m.clone()),
                 Some(m) => {
-                    return Err(Diag::new(source, a.span, format!("`{}` must be a {sort}, not a {}", a.name, m.sort)).into())
+                    return Err(Diag::new(
+                        source,
+                        a.span,
+                        format!("`{}` must be a {sort}, not a {}", a.name, m.sort),
+                    )
+                    .into())
                 }
                 None => {
-                    return Err(Diag::new(source, a.span, format!("`{}` is not a metavariable of this claim", a.name))
-                        .into())
+                    return Err(Diag::new(
+                        source,
+                        a.span,
+                        format!("`{}` is not a metavariable of this claim", a.name),
+                    )
+                    .into())
                 }
             }
         }
@@ -348,7 +371,9 @@ mod tests {
     use crate::geometry::Square;
 
     fn cells(t: &Term) -> Vec<(i32, i32, String)> {
-        let Node::Frag(f) = t.node() else { panic!("not a fragment: {t:?}") };
+        let Node::Frag(f) = t.node() else {
+            panic!("not a fragment: {t:?}")
+        };
         f.cells().map(|(q, c)| (q.x, q.y, c.to_string())).collect()
     }
 
@@ -370,14 +395,20 @@ mod tests {
 
     #[test]
     fn juxtaposition_groups_right() {
-        assert_eq!(cells(&elab("", "♖..")), vec![(0, 0, "♖".into()), (1, 0, ".".into()), (2, 0, ".".into())]);
+        assert_eq!(
+            cells(&elab("", "♖..")),
+            vec![(0, 0, "♖".into()), (1, 0, ".".into()), (2, 0, ".".into())]
+        );
         let r = elab("", "R(r♟ + rd.)");
         assert_eq!(cells(&r), vec![(-1, 1, "♟".into()), (0, 1, ".".into())]);
     }
 
     #[test]
     fn functions_substitute_their_arguments() {
-        let t = elab("in_any_direction(M) = M | R M | R² M | R³ M\n", "in_any_direction(♙ -> .)");
+        let t = elab(
+            "in_any_direction(M) = M | R M | R² M | R³ M\n",
+            "in_any_direction(♙ -> .)",
+        );
         assert_eq!(t.sort(), Sort::Move);
         let p = elab("twice(f) = f f\n", "twice(♙)");
         assert_eq!(cells(&p).len(), 2);

@@ -195,8 +195,8 @@ impl fmt::Display for Movement {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quickcheck::{Arbitrary, Gen};
     use quickcheck::quickcheck;
+    use quickcheck::{Arbitrary, Gen};
 
     impl Arbitrary for Movement {
         fn arbitrary(g: &mut Gen) -> Self {

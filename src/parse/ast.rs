@@ -118,10 +118,7 @@ pub enum StmtKind {
     },
     /// `piece W / B`: a pair of colour twins, each a glyph, an ASCII
     /// spelling, or a glyph then an ASCII spelling.
-    Piece {
-        white: Vec<Ident>,
-        black: Vec<Ident>,
-    },
+    Piece { white: Vec<Ident>, black: Vec<Ident> },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,1 +1,271 @@
-pub fn format_file(_f: &super::ast::File, _src: &str) -> String { String::new() }
+//! The formatter behind `algchess fmt`: a syntax tree back to tidy text.
+//!
+//! It works on the syntax tree, not the core IR, so names, functions and the
+//! user's parentheses survive. Items that touched in the source (`ur♟`,
+//! `♖..`) still touch; comments and blank lines between statements are kept.
+
+use super::ast::{ClaimKind, Cond, Expr, ExprKind, File, PostOp, Stmt, StmtKind};
+
+const WIDTH: usize = 100;
+
+fn sup(k: i64) -> String {
+    let digits = "⁰¹²³⁴⁵⁶⁷⁸⁹";
+    let mut s = String::new();
+    if k < 0 {
+        s.push('⁻');
+    }
+    for d in k.unsigned_abs().to_string().chars() {
+        s.push(digits.chars().nth(d.to_digit(10).unwrap() as usize).unwrap());
+    }
+    s
+}
+
+fn postop(op: &PostOp) -> String {
+    match op {
+        PostOp::Star => "*".into(),
+        PostOp::Plus => "+".into(),
+        PostOp::Opt => "?".into(),
+        PostOp::Count(i) => format!("{{{i}}}"),
+        PostOp::Range(i, j) => format!("{{{i},{j}}}"),
+        PostOp::Angle(i, j) => format!("<{i},{j}>"),
+        PostOp::AtLeast(i) => format!("{{{i},}}"),
+        PostOp::Pow(k, true) => sup(*k),
+        PostOp::Pow(k, false) => format!("^{k}"),
+    }
+}
+
+fn expr(e: &Expr, src: &str) -> String {
+    match &e.kind {
+        ExprKind::Piece(p) => p.clone(),
+        ExprKind::Dot => ".".into(),
+        ExprKind::Hash => "#".into(),
+        ExprKind::Percent => "%".into(),
+        ExprKind::Num(n) => n.to_string(),
+        ExprKind::Word(w) => w.clone(),
+        ExprKind::Nil => "nil".into(),
+        ExprKind::Fail => "fail".into(),
+        ExprKind::Call(f, args) => {
+            let args: Vec<String> = args.iter().map(|a| expr(a, src)).collect();
+            format!("{}({})", f.name, args.join(", "))
+        }
+        ExprKind::Juxt(items) => {
+            let mut out = String::new();
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    let gap = &src[items[i - 1].span.end..x.span.start];
+                    let text = expr(x, src);
+                    // Keep the source's spacing, but never let two words or
+                    // numbers run together.
+                    let last = out.chars().last().unwrap_or(' ');
+                    let first = text.chars().next().unwrap_or(' ');
+                    let merge = (last.is_ascii_alphanumeric() || last == '_')
+                        && (first.is_ascii_alphanumeric() || first == '_' || first == '(');
+                    if !gap.is_empty() || merge {
+                        out.push(' ');
+                    }
+                    out.push_str(&text);
+                } else {
+                    out.push_str(&expr(x, src));
+                }
+            }
+            out
+        }
+        ExprKind::Semi(a, b) => format!("{};{}", expr(a, src), expr(b, src)),
+        ExprKind::Plus(a, b) => format!("{} + {}", expr(a, src), expr(b, src)),
+        ExprKind::Bar(a, b) => format!("{} | {}", expr(a, src), expr(b, src)),
+        ExprKind::Arrow(a, b) => format!("{} -> {}", expr(a, src), expr(b, src)),
+        ExprKind::Bind(c, body) => format!("%{}: {}", c.name, expr(body, src)),
+        ExprKind::Post(x, op) => format!("{}{}", expr(x, src), postop(op)),
+        ExprKind::Paren(x) => format!("({})", expr(x, src)),
+    }
+}
+
+/// The operands of a chain of one top-level operator, for line breaking.
+fn chain<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) -> Option<&'static str> {
+    match &e.kind {
+        ExprKind::Bar(a, b) => {
+            if chain(a, out) != Some("|") {
+                out.clear();
+                out.push(a);
+            }
+            out.push(b);
+            Some("|")
+        }
+        ExprKind::Plus(a, b) => {
+            if chain(a, out) != Some("+") {
+                out.clear();
+                out.push(a);
+            }
+            out.push(b);
+            Some("+")
+        }
+        _ => None,
+    }
+}
+
+/// `head` followed by `e`, broken at its top-level `|` or `+` when long.
+fn body(head: &str, e: &Expr, src: &str) -> String {
+    let flat = format!("{head}{}", expr(e, src));
+    if flat.chars().count() <= WIDTH {
+        return flat;
+    }
+    let (inner, binder) = match &e.kind {
+        ExprKind::Bind(c, b) => (b.as_ref(), format!("%{}: ", c.name)),
+        _ => (e, String::new()),
+    };
+    let mut parts = vec![];
+    match chain(inner, &mut parts) {
+        Some(op) if parts.len() > 1 => {
+            let mut out = format!("{head}{binder}{}", expr(parts[0], src));
+            for p in &parts[1..] {
+                out.push_str(&format!("\n    {op} {}", expr(p, src)));
+            }
+            out
+        }
+        _ => flat,
+    }
+}
+
+fn cond(c: &Cond) -> String {
+    let args: Vec<&str> = c.args.iter().map(|a| a.name.as_str()).collect();
+    format!("{}({})", c.pred.name, args.join(", "))
+}
+
+fn stmt(s: &Stmt, src: &str) -> String {
+    match &s.kind {
+        StmtKind::Def { name, params, body: b } => {
+            let head = match params {
+                None => format!("{} = ", name.name),
+                Some(ps) => {
+                    let ps: Vec<&str> = ps.iter().map(|p| p.name.as_str()).collect();
+                    format!("{}({}) = ", name.name, ps.join(", "))
+                }
+            };
+            body(&head, b, src)
+        }
+        StmtKind::Claim {
+            kind,
+            name,
+            lhs,
+            rel,
+            rhs,
+            conds,
+        } => {
+            let kw = match kind {
+                ClaimKind::Theorem => "theorem",
+                ClaimKind::Axiom => "axiom",
+            };
+            let mut out = format!(
+                "{kw} {}: {} {} {}",
+                name.name,
+                expr(lhs, src),
+                rel.symbol(),
+                expr(rhs, src)
+            );
+            if !conds.is_empty() {
+                let cs: Vec<String> = conds.iter().map(cond).collect();
+                out.push_str(&format!(" where {}", cs.join(", ")));
+            }
+            out
+        }
+        StmtKind::Piece { white, black } => {
+            let names = |v: &Vec<super::ast::Ident>| v.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(" ");
+            format!("piece {} / {}", names(white), names(black))
+        }
+    }
+}
+
+/// Formats a parsed file; `src` is the text it was parsed from.
+pub fn format_file(file: &File, src: &str) -> String {
+    let line_of = |offset: usize| src[..offset].matches('\n').count();
+    let mut out = String::new();
+    let mut comments = file.comments.iter().peekable();
+    let mut last_line: Option<usize> = None;
+    let blank_before = |line: usize, last: Option<usize>| {
+        last.is_some_and(|l| line > l + 1 && src.lines().skip(l + 1).take(line - l - 1).any(|t| t.trim().is_empty()))
+    };
+    for s in &file.stmts {
+        let (first, last) = (line_of(s.span.start), line_of(s.span.end));
+        while let Some(c) = comments.next_if(|c| line_of(c.span.start) < first) {
+            let line = line_of(c.span.start);
+            if blank_before(line, last_line) {
+                out.push('\n');
+            }
+            out.push_str(&format!("//{}\n", c.text));
+            last_line = Some(line);
+        }
+        if blank_before(first, last_line) {
+            out.push('\n');
+        }
+        // Comments inside a statement move above it; one on its last line
+        // stays at the end of it.
+        let mut trailing = None;
+        while let Some(c) = comments.next_if(|c| line_of(c.span.start) <= last) {
+            if line_of(c.span.start) == last && c.span.start >= s.span.end {
+                trailing = Some(c.text.clone());
+            } else {
+                out.push_str(&format!("//{}\n", c.text));
+            }
+        }
+        out.push_str(&stmt(s, src));
+        if let Some(t) = trailing {
+            out.push_str(&format!(" //{t}"));
+        }
+        out.push('\n');
+        last_line = Some(last);
+    }
+    for c in comments {
+        let line = line_of(c.span.start);
+        if blank_before(line, last_line) {
+            out.push('\n');
+        }
+        out.push_str(&format!("//{}\n", c.text));
+        last_line = Some(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::parse_file;
+
+    fn fmt(src: &str) -> String {
+        super::format_file(&parse_file(src).unwrap(), src)
+    }
+
+    #[test]
+    fn keeps_touching_items_and_normalises_spaces() {
+        assert_eq!(fmt("a=♙  +   ur♟\n"), "a = ♙ + ur♟\n");
+        assert_eq!(
+            fmt("rook_move_u = (% + u. -> . + u%)+\n"),
+            "rook_move_u = (% + u. -> . + u%)+\n"
+        );
+        assert_eq!(fmt("f(M,N)=M N|R² M\n"), "f(M, N) = M N | R² M\n");
+    }
+
+    #[test]
+    fn keeps_comments_and_blank_lines() {
+        let src = "// header\n\na = ♙ // pawn\n\n\nb = ♟\n// tail\n";
+        assert_eq!(fmt(src), "// header\n\na = ♙ // pawn\n\nb = ♟\n// tail\n");
+    }
+
+    #[test]
+    fn is_idempotent_and_preserves_meaning() {
+        let src = "x = ♙;.;♟\ny=xxx\ntheorem t: (♙ -> .){2,3} = (♙ -> .)<2,3>\nlong = ♙ | ♘ | ♗ | ♖ | ♕ | ♔ | ♙ | ♘ | ♗ | ♖ | ♕ | ♔ | ♙ | ♘ | ♗ | ♖ | ♕ | ♔ | ♙ | ♘ | ♗ | ♖ | ♕ | ♔ | ♙ | ♘\n";
+        let once = fmt(src);
+        assert_eq!(fmt(&once), once);
+        assert!(once.contains("\n    | ♘"), "{once}");
+        // The formatted file means the same: same definitions, same claims.
+        let (a, b) = (
+            crate::elab::Program::from_text("a", src).unwrap(),
+            crate::elab::Program::from_text("b", &once).unwrap(),
+        );
+        let defs = |p: &crate::elab::Program| {
+            p.definitions()
+                .map(|(n, t)| (n.to_string(), t.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(defs(&a), defs(&b));
+        assert_eq!(a.claims()[0].lhs, b.claims()[0].lhs);
+    }
+}

@@ -323,7 +323,11 @@ impl<'a> Lexer<'a> {
                     self.push(start, Tok::Hash);
                 }
                 '+' => {
-                    let tok = if self.postfix_plus(start) { Tok::PostPlus } else { Tok::Plus };
+                    let tok = if self.postfix_plus(start) {
+                        Tok::PostPlus
+                    } else {
+                        Tok::Plus
+                    };
                     self.pos += 1;
                     self.push(start, tok);
                 }
@@ -352,7 +356,11 @@ impl<'a> Lexer<'a> {
                         self.pos += self.peek().unwrap().len_utf8();
                     }
                     if !any {
-                        return self.err(start, self.pos, "`⁻` must be followed by superscript digits, as in `⁻¹`");
+                        return self.err(
+                            start,
+                            self.pos,
+                            "`⁻` must be followed by superscript digits, as in `⁻¹`",
+                        );
                     }
                     self.push(start, Tok::Sup(if negative { -n } else { n }));
                 }
@@ -475,7 +483,10 @@ mod tests {
         let t = toks("(% + u. -> . + u%)+");
         assert_eq!(t.iter().filter(|t| **t == Tok::Plus).count(), 2);
         assert_eq!(t.last(), Some(&Tok::PostPlus));
-        assert_eq!(toks("a+b"), vec![Tok::Word("a".into()), Tok::Plus, Tok::Word("b".into())]);
+        assert_eq!(
+            toks("a+b"),
+            vec![Tok::Word("a".into()), Tok::Plus, Tok::Word("b".into())]
+        );
         assert_eq!(toks("M+ N")[1], Tok::PostPlus);
         assert_eq!(toks("M+|N")[1], Tok::PostPlus);
         assert_eq!(toks("M + N")[1], Tok::Plus);
@@ -486,13 +497,19 @@ mod tests {
         assert_eq!(toks("%♖: nil")[0], Tok::Binder("♖".into()));
         assert_eq!(toks("%.: nil")[0], Tok::Binder(".".into()));
         assert_eq!(toks("%'R : nil")[0], Tok::Binder("'R".into()));
-        assert_eq!(toks("% + u."), vec![Tok::Percent, Tok::Plus, Tok::Word("u".into()), Tok::Dot]);
+        assert_eq!(
+            toks("% + u."),
+            vec![Tok::Percent, Tok::Plus, Tok::Word("u".into()), Tok::Dot]
+        );
         assert_eq!(toks("R²"), vec![Tok::Word("R".into()), Tok::Sup(2)]);
         assert_eq!(toks("m⁻¹"), vec![Tok::Word("m".into()), Tok::Sup(-1)]);
         assert_eq!(toks("R^-1")[2], Tok::Num(-1));
         assert_eq!(toks("u(♙)")[0], Tok::Callee("u".into()));
         assert_eq!(toks("♟️"), vec![Tok::Piece("♟".into())]);
-        assert_eq!(toks("♙0♙"), vec![Tok::Piece("♙".into()), Tok::Num(0), Tok::Piece("♙".into())]);
+        assert_eq!(
+            toks("♙0♙"),
+            vec![Tok::Piece("♙".into()), Tok::Num(0), Tok::Piece("♙".into())]
+        );
     }
 
     #[test]

@@ -38,7 +38,10 @@ fn convert(e: ParseError<usize, Tok, LexError>, len: usize) -> SyntaxError {
             span: Span::new(location, location + 1),
             message: "invalid token".into(),
         },
-        ParseError::UnrecognizedEof { location, expected: exp } => SyntaxError {
+        ParseError::UnrecognizedEof {
+            location,
+            expected: exp,
+        } => SyntaxError {
             span: Span::new(location.min(len), location.min(len)),
             message: format!("unexpected end of input{}", expected(exp)),
         },

@@ -26,7 +26,7 @@ fn decode(v: u8) -> Option<Content> {
     match v {
         OFF => None,
         EMPTY => Some(Content::Empty),
-        v => Some(Content::Piece(PieceId((v - 1) as u8))),
+        v => Some(Content::Piece(PieceId(v - 1))),
     }
 }
 
@@ -202,12 +202,12 @@ impl Grid {
                         x += 1;
                     }
                 } else {
-                    let p = PieceId::lookup(&format!("'{c}")).filter(|_| "pnbrqkPNBRQK".contains(c)).ok_or_else(|| {
-                        BoardError {
+                    let p = PieceId::lookup(&format!("'{c}"))
+                        .filter(|_| "pnbrqkPNBRQK".contains(c))
+                        .ok_or_else(|| BoardError {
                             message: format!("`{c}` is not a FEN piece letter"),
                             at: at + 1,
-                        }
-                    })?;
+                        })?;
                     if x < 8 {
                         g.put(Square::new(x, y), Some(Content::Piece(p)));
                     }
@@ -243,7 +243,12 @@ impl Grid {
 
     /// The same board in the smallest box holding every on-board square.
     pub fn trimmed(&self) -> Grid {
-        let on: Vec<Square> = self.squares.iter().copied().filter(|q| self.get(*q).is_some()).collect();
+        let on: Vec<Square> = self
+            .squares
+            .iter()
+            .copied()
+            .filter(|q| self.get(*q).is_some())
+            .collect();
         if on.is_empty() {
             return Grid::off(Square::ORIGIN, 0, 0);
         }
@@ -255,6 +260,13 @@ impl Grid {
         for q in on {
             g.put(q, self.get(q));
         }
+        g
+    }
+
+    /// The same board moved so that its box starts at `(0, 0)`.
+    pub fn rebased(&self) -> Grid {
+        let mut g = Grid::off(Square::ORIGIN, self.width, self.height);
+        g.cells = self.cells.clone();
         g
     }
 
@@ -324,7 +336,10 @@ mod tests {
     fn text_round_trips_and_bottom_left_is_origin() {
         let g = Grid::parse("♖..\n♙#♙").unwrap();
         assert_eq!(g.rows(), vec!["♖..", "♙#♙"]);
-        assert_eq!(g.get(Square::new(0, 0)), Some(Content::Piece(PieceId::lookup("♙").unwrap())));
+        assert_eq!(
+            g.get(Square::new(0, 0)),
+            Some(Content::Piece(PieceId::lookup("♙").unwrap()))
+        );
         assert_eq!(g.get(Square::new(1, 0)), None);
         assert_eq!(g.size(), 5);
         assert_eq!(Grid::parse("♖../♙#♙").unwrap(), g);

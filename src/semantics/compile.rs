@@ -98,7 +98,11 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
         Node::Fail => Prog::Fail,
         Node::Rule(f, g) => {
             let (fs, gs) = (members(f)?, members(g)?);
-            Prog::Rules(fs.iter().flat_map(|f| gs.iter().map(move |g| Rule::new(f, g))).collect())
+            Prog::Rules(
+                fs.iter()
+                    .flat_map(|f| gs.iter().map(move |g| Rule::new(f, g)))
+                    .collect(),
+            )
         }
         Node::Bind(c, body) => match c.node() {
             Node::Cell(c) => Prog::Bind(*c, Box::new(compile(body)?)),

@@ -260,7 +260,10 @@ impl Eval {
 }
 
 /// Runs a compiled move on a concrete state with the default budget.
-pub fn results<S: Store<Unknown = std::convert::Infallible>>(prog: &Prog, s: &State<S>) -> Result<Vec<State<S>>, usize> {
+pub fn results<S: Store<Unknown = std::convert::Infallible>>(
+    prog: &Prog,
+    s: &State<S>,
+) -> Result<Vec<State<S>>, usize> {
     Eval::default().run(prog, s).map_err(|h| match h {
         Halt::Budget(n) => n,
         Halt::Unknown(never) => match never {},

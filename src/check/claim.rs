@@ -1,0 +1,322 @@
+//! Checking one claim: moves by bounded search, movements, fragments and
+//! patterns by their normal forms, and laws (claims with metavariables) on
+//! random instances of their metavariables.
+
+use super::search::{compare, Counterexample, Options, Outcome};
+use crate::core::{gen, Meta, Sort, Term};
+use crate::elab::Claim;
+use crate::geometry::Movement;
+use crate::semantics::{compile, Grid, State};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Limits for checking claims.
+#[derive(Clone, Debug)]
+pub struct ClaimOptions {
+    pub search: Options,
+    /// Random instances tried for a law.
+    pub instances: usize,
+    /// The largest box for each instance of a law.
+    pub instance_cells: usize,
+    pub seed: u64,
+}
+
+impl Default for ClaimOptions {
+    fn default() -> Self {
+        ClaimOptions {
+            search: Options::default(),
+            instances: 32,
+            instance_cells: 6,
+            seed: 0x5eed,
+        }
+    }
+}
+
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Refuted,
+    HoldsUpTo,
+}
+
+/// One result state: a board (rows, top to bottom) and the POI square.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct StateReport {
+    pub board: Vec<String>,
+    pub poi: Option<[i32; 2]>,
+}
+
+impl StateReport {
+    pub fn new(s: &State<Grid>) -> StateReport {
+        StateReport {
+            board: s.board.rows(),
+            poi: s.poi.map(|q| [q.x, q.y]),
+        }
+    }
+}
+
+/// Where two sides differ.
+#[derive(Serialize, Clone, Debug)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum CounterReport {
+    /// A board on which two moves give different result sets.
+    Board {
+        board: Vec<String>,
+        poi: Option<[i32; 2]>,
+        squares: usize,
+        left: Vec<StateReport>,
+        right: Vec<StateReport>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instance: Option<BTreeMap<String, String>>,
+    },
+    /// Two movements, fragments or patterns with different normal forms.
+    NormalForm {
+        left: String,
+        right: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instance: Option<BTreeMap<String, String>>,
+    },
+}
+
+/// The outcome of checking one claim, as `check --json` prints it.
+#[derive(Serialize, Clone, Debug)]
+pub struct Report {
+    pub name: String,
+    pub relation: &'static str,
+    pub verdict: Verdict,
+    pub counterexample: Option<CounterReport>,
+    /// The largest box searched in full, in squares (0 when the claim was
+    /// decided by normal forms).
+    pub cells: usize,
+    pub ms: u64,
+    /// False when a time or evaluation limit cut the search short.
+    pub complete: bool,
+    /// Instances tried, for a law.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instances: Option<usize>,
+    /// Symbolic leaves run, and the concrete states they cover.
+    pub leaves: u64,
+    pub boards: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl Report {
+    /// Whether the verdict agrees with the claimed relation.
+    pub fn agrees(&self) -> bool {
+        matches!(
+            (self.relation, self.verdict),
+            ("=", Verdict::HoldsUpTo) | ("!=", Verdict::Refuted)
+        )
+    }
+}
+
+/// What one instance of a claim came to.
+enum Found {
+    Same {
+        cells: usize,
+        complete: bool,
+        leaves: u64,
+        boards: f64,
+        note: Option<String>,
+    },
+    Differ {
+        cells: usize,
+        report: CounterReport,
+        leaves: u64,
+        boards: f64,
+    },
+}
+
+fn counter_board(c: &Counterexample, instance: Option<BTreeMap<String, String>>) -> CounterReport {
+    CounterReport::Board {
+        board: c.board.rows(),
+        poi: c.poi.map(|q| [q.x, q.y]),
+        squares: c.squares(),
+        left: c.left.iter().map(StateReport::new).collect(),
+        right: c.right.iter().map(StateReport::new).collect(),
+        instance,
+    }
+}
+
+fn compare_terms(
+    lhs: &Term,
+    rhs: &Term,
+    options: &Options,
+    instance: Option<BTreeMap<String, String>>,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Found {
+    if lhs.sort() != Sort::Move {
+        let same = match (lhs.as_pattern(), rhs.as_pattern()) {
+            (Some(a), Some(b)) => a == b,
+            _ => lhs == rhs,
+        };
+        return if same {
+            Found::Same {
+                cells: 0,
+                complete: true,
+                leaves: 0,
+                boards: 0.0,
+                note: None,
+            }
+        } else {
+            Found::Differ {
+                cells: 0,
+                report: CounterReport::NormalForm {
+                    left: lhs.to_string(),
+                    right: rhs.to_string(),
+                    instance,
+                },
+                leaves: 0,
+                boards: 0.0,
+            }
+        };
+    }
+    let (l, r) = (
+        compile(lhs).expect("a closed move compiles"),
+        compile(rhs).expect("a closed move compiles"),
+    );
+    let mut named = lhs.pieces();
+    named.extend(rhs.pieces());
+    let open = lhs.is_open() || rhs.is_open();
+    match compare(&l, &r, &named, open, options, progress) {
+        Outcome::HoldsUpTo { cells, complete, stats } => Found::Same {
+            cells,
+            complete,
+            leaves: stats.leaves,
+            boards: stats.boards,
+            note: (!complete).then(|| "the time limit stopped the search".to_string()),
+        },
+        Outcome::Refuted {
+            cells,
+            counterexample,
+            stats,
+        } => Found::Differ {
+            cells,
+            report: counter_board(&counterexample, instance),
+            leaves: stats.leaves,
+            boards: stats.boards,
+        },
+        Outcome::TooBig { cells, budget } => Found::Same {
+            cells: cells / 2,
+            complete: false,
+            leaves: 0,
+            boards: 0.0,
+            note: Some(format!(
+                "a single evaluation made more than {budget} states on a {cells}-square box; raise the budget"
+            )),
+        },
+    }
+}
+
+/// A random instance of a law's metavariables, honouring its side
+/// conditions.
+fn instance(claim: &Claim, metas: &[Meta], g: &mut quickcheck::Gen) -> Option<(Term, Term, BTreeMap<String, String>)> {
+    let mut chosen: BTreeMap<String, Term> = BTreeMap::new();
+    for m in metas {
+        let translation = claim
+            .conds
+            .iter()
+            .any(|c| c.pred == "translation" && c.args.contains(m));
+        let t = if translation {
+            let mv = gen::movement(g);
+            Term::movement(Movement::translation(mv.shift.x, mv.shift.y))
+        } else {
+            gen::term(g, m.sort)
+        };
+        chosen.insert(m.name.to_string(), t);
+    }
+    let subst = |m: &Meta| chosen.get(&*m.name).cloned();
+    let l = claim.lhs.substitute(&subst).ok()?;
+    let r = claim.rhs.substitute(&subst).ok()?;
+    Some((l, r, chosen.iter().map(|(k, v)| (k.clone(), v.to_string())).collect()))
+}
+
+/// Checks one claim.
+pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usize, usize, usize) + Sync)) -> Report {
+    let start = Instant::now();
+    let metas: Vec<Meta> = {
+        let mut v = claim.lhs.metas();
+        for m in claim.rhs.metas() {
+            if !v.contains(&m) {
+                v.push(m);
+            }
+        }
+        v
+    };
+    let mut report = Report {
+        name: claim.name.clone(),
+        relation: claim.rel.symbol(),
+        verdict: Verdict::HoldsUpTo,
+        counterexample: None,
+        cells: 0,
+        ms: 0,
+        complete: true,
+        instances: None,
+        leaves: 0,
+        boards: 0.0,
+        note: None,
+    };
+    // The bound reported for a law is the one every instance reached.
+    let mut reached: Option<usize> = None;
+    let mut absorb = |report: &mut Report, found: Found| -> bool {
+        match found {
+            Found::Same {
+                cells,
+                complete,
+                leaves,
+                boards,
+                note,
+            } => {
+                reached = Some(reached.map_or(cells, |r| r.min(cells)));
+                report.cells = reached.unwrap();
+                report.complete &= complete;
+                report.leaves += leaves;
+                report.boards += boards;
+                report.note = report.note.take().or(note);
+                false
+            }
+            Found::Differ {
+                cells,
+                report: c,
+                leaves,
+                boards,
+            } => {
+                report.verdict = Verdict::Refuted;
+                report.cells = cells;
+                report.counterexample = Some(c);
+                report.leaves += leaves;
+                report.boards += boards;
+                true
+            }
+        }
+    };
+    if metas.is_empty() {
+        let found = compare_terms(&claim.lhs, &claim.rhs, &options.search, None, progress);
+        absorb(&mut report, found);
+    } else {
+        let per_instance = Options {
+            max_cells: options.search.max_cells.min(options.instance_cells),
+            ..options.search.clone()
+        };
+        let mut g = quickcheck::Gen::from_size_and_seed(8, options.seed);
+        let mut tried = 0;
+        let mut attempts = 0;
+        while tried < options.instances && attempts < options.instances * 8 {
+            attempts += 1;
+            let Some((l, r, shown)) = instance(claim, &metas, &mut g) else {
+                continue;
+            };
+            tried += 1;
+            let found = compare_terms(&l, &r, &per_instance, Some(shown), &|_, _, _| {});
+            progress(per_instance.max_cells, tried, options.instances);
+            if absorb(&mut report, found) {
+                break;
+            }
+        }
+        report.instances = Some(tried);
+    }
+    report.ms = start.elapsed().as_millis() as u64;
+    report
+}

@@ -1,0 +1,514 @@
+//! The bounded search for a counterexample to `A = B` on moves (§9).
+//!
+//! Budgets of cells grow by doubling up to the maximum: 1, 2, 4, 8, ...
+//! At each budget `N` the search covers every board whose domain fits a box
+//! of at most `N` squares; rules are invariant under translation, so the
+//! maximal boxes at the origin (`N×1`, `N/2×2`, ...) suffice. Each box, and
+//! for open moves each POI square in it, is one job; jobs run in parallel.
+//!
+//! A job is a depth-first search over cubes: run both moves on the cube; if
+//! a question splits the cube, recurse on both halves; at a leaf, compare
+//! the result sets. A leaf where they differ is a counterexample for every
+//! board in it; the search keeps the one with the fewest on-board squares,
+//! pruning every cube that already forces more squares onto the board.
+
+use super::cube::{Cube, Split, Sym, Universe, OFF};
+use crate::core::{Cell, Content, PieceId};
+use crate::geometry::Square;
+use crate::semantics::{results, Eval, Grid, Halt, Pivot, Prog, State};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Limits of a search.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The largest box, in squares.
+    pub max_cells: usize,
+    /// Give up (reporting the last complete budget) after this long.
+    pub timeout: Option<Duration>,
+    /// States one evaluation may make before the search gives up.
+    pub eval_budget: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_cells: 16,
+            timeout: None,
+            eval_budget: 1_000_000,
+        }
+    }
+}
+
+/// A board on which two moves differ, with both result sets. Boards are
+/// trimmed to the squares on the board; POIs are in the trimmed
+/// coordinates.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    pub board: Grid,
+    pub poi: Option<Square>,
+    pub left: Vec<State<Grid>>,
+    pub right: Vec<State<Grid>>,
+}
+
+impl Counterexample {
+    /// Number of on-board squares.
+    pub fn squares(&self) -> usize {
+        self.board.size()
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// No counterexample among boards of up to `cells` squares.
+    HoldsUpTo {
+        cells: usize,
+        /// False when the time limit stopped a larger budget early.
+        complete: bool,
+        stats: Stats,
+    },
+    Refuted {
+        cells: usize,
+        counterexample: Counterexample,
+        stats: Stats,
+    },
+    /// A single evaluation made more states than allowed.
+    TooBig { cells: usize, budget: usize },
+}
+
+/// How much work a search did.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Cubes run to the end.
+    pub leaves: u64,
+    /// Evaluations of both moves, including those that stopped at a split.
+    pub runs: u64,
+    /// Concrete states (board and POI) covered by the leaves.
+    pub boards: f64,
+}
+
+/// The maximal boxes of at most `n` squares, smallest area first.
+pub fn boxes(n: usize) -> Vec<(i32, i32)> {
+    let mut out: Vec<(i32, i32)> = vec![];
+    for h in 1..=n {
+        let w = n / h;
+        // A box is redundant when a wider box of the same height, or a
+        // taller one of the same width, is already in the list.
+        if out.iter().any(|&(ow, oh)| ow as usize >= w && oh as usize >= h) {
+            continue;
+        }
+        out.retain(|&(ow, oh)| !(w >= ow as usize && h >= oh as usize));
+        out.push((w as i32, h as i32));
+    }
+    out.sort_by_key(|&(w, h)| (w * h, -w));
+    out
+}
+
+/// A registered piece that neither side names, to stand for all of them.
+pub fn other_piece(named: &[PieceId]) -> PieceId {
+    if let Some(p) = PieceId::all().into_iter().find(|p| !named.contains(p)) {
+        return p;
+    }
+    let spell = |s: &str| crate::core::Spelling {
+        glyph: None,
+        ascii: Some(s.into()),
+    };
+    PieceId::declare_pair(&spell("'other"), &spell("'OTHER"))
+        .expect("the stand-in pair can always be declared")
+        .0
+}
+
+/// Which states a search starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// No POI: closed moves.
+    Closed,
+    /// The POI on every square: moves with a free `%`.
+    Open,
+    /// The POI on every square holding this content, comparing boards only:
+    /// the bodies of two binders `%c:` (see `decompose`).
+    Bound(Content),
+}
+
+struct Job {
+    width: i32,
+    height: i32,
+    poi: Option<usize>,
+}
+
+struct Best {
+    squares: usize,
+    job: usize,
+    cube: Cube,
+}
+
+struct Search<'a> {
+    mode: Mode,
+    left: &'a Prog,
+    right: &'a Prog,
+    universe: &'a Universe,
+    options: &'a Options,
+    deadline: Option<Instant>,
+    best: Mutex<Option<Best>>,
+    timed_out: AtomicBool,
+    too_big: AtomicBool,
+    leaves: AtomicUsize,
+    runs: AtomicUsize,
+    boards: Mutex<f64>,
+}
+
+/// Why a cube could not be decided by one run.
+enum Stop {
+    Split(Split),
+    TooBig,
+}
+
+impl From<Halt<Split>> for Stop {
+    fn from(h: Halt<Split>) -> Stop {
+        match h {
+            Halt::Unknown(s) => Stop::Split(s),
+            Halt::Budget(_) => Stop::TooBig,
+        }
+    }
+}
+
+impl Search<'_> {
+    fn pruned(&self, forced: usize, job: usize) -> bool {
+        match &*self.best.lock().unwrap() {
+            None => false,
+            Some(b) => forced > b.squares || (forced == b.squares && b.job <= job),
+        }
+    }
+
+    /// Whether the two result sets are equal on every board of the cube.
+    fn decide(&self, cube: &Cube, poi: Option<usize>) -> Result<bool, Stop> {
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        let start = State {
+            board: Sym::initial(cube, self.universe),
+            poi: poi.map(|i| cube.squares[i]),
+        };
+        let mut eval = Eval::new(self.options.eval_budget);
+        let a = eval.run(self.left, &start)?;
+        let b = eval.run(self.right, &start)?;
+        for (xs, ys) in [(&a, &b), (&b, &a)] {
+            for x in xs {
+                let mut undecided = None;
+                let mut matched = false;
+                for y in ys {
+                    if x.poi != y.poi && !matches!(self.mode, Mode::Bound(_)) {
+                        continue;
+                    }
+                    match x.board.compare(&y.board) {
+                        Ok(true) => {
+                            matched = true;
+                            break;
+                        }
+                        Ok(false) => {}
+                        Err(s) => {
+                            undecided.get_or_insert(s);
+                        }
+                    }
+                }
+                if !matched {
+                    return match undecided {
+                        Some(s) => Err(Stop::Split(s)),
+                        None => Ok(false),
+                    };
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    fn dfs(&self, cube: Cube, job: usize, poi: Option<usize>) {
+        if self.timed_out.load(Ordering::Relaxed) || self.too_big.load(Ordering::Relaxed) {
+            return;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() > d) {
+            self.timed_out.store(true, Ordering::Relaxed);
+            return;
+        }
+        let forced = cube.forced_on();
+        if self.pruned(forced, job) {
+            return;
+        }
+        match self.decide(&cube, poi) {
+            Ok(same) => {
+                self.leaves.fetch_add(1, Ordering::Relaxed);
+                *self.boards.lock().unwrap() += cube.boards();
+                if !same {
+                    let squares = cube
+                        .doms
+                        .iter()
+                        .filter(|d| self.universe.representative(**d) != OFF)
+                        .count();
+                    let mut best = self.best.lock().unwrap();
+                    let better = match &*best {
+                        None => true,
+                        Some(b) => (squares, job) < (b.squares, b.job),
+                    };
+                    if better {
+                        *best = Some(Best { squares, job, cube });
+                    }
+                }
+            }
+            Err(Stop::Split(s)) => {
+                for half in cube.split(s) {
+                    self.dfs(half, job, poi);
+                }
+            }
+            Err(Stop::TooBig) => self.too_big.store(true, Ordering::Relaxed),
+        }
+    }
+}
+
+/// Searches for a board on which `left` and `right` differ. `open` moves
+/// are tried with the POI on every square. `named` are the pieces the two
+/// sides mention.
+///
+/// Closed moves that are unions of binders are first compared binder by
+/// binder (see `decompose`), which needs no search over where the binder's
+/// pieces stand. Only when that comparison fails does the full search run:
+/// it finds the counterexample, or shows that the per-binder difference is
+/// hidden by the union.
+pub fn compare(
+    left: &Prog,
+    right: &Prog,
+    named: &[PieceId],
+    open: bool,
+    options: &Options,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Outcome {
+    let universe = Universe::new(named, other_piece(named));
+    let deadline = options.timeout.map(|t| Instant::now() + t);
+    if !open {
+        if let (Some(l), Some(r)) = (decompose(left), decompose(right)) {
+            let mut pieces: Vec<Content> = l.keys().chain(r.keys()).copied().collect();
+            pieces.sort();
+            pieces.dedup();
+            let mut stats = Stats::default();
+            let mut cells = options.max_cells;
+            let mut complete = true;
+            let mut all_hold = true;
+            for c in pieces {
+                let side = |m: &BTreeMap<Content, Vec<Prog>>| m.get(&c).map_or(Prog::Fail, |v| Prog::Alt(v.clone()));
+                let (lp, rp) = (side(&l), side(&r));
+                match search(Mode::Bound(c), &lp, &rp, &universe, options, deadline, progress) {
+                    Outcome::HoldsUpTo {
+                        cells: n,
+                        complete: done,
+                        stats: s,
+                    } => {
+                        cells = cells.min(n);
+                        complete &= done;
+                        stats.add(&s);
+                    }
+                    _ => {
+                        all_hold = false;
+                        break;
+                    }
+                }
+            }
+            if all_hold {
+                return Outcome::HoldsUpTo { cells, complete, stats };
+            }
+        }
+    }
+    let mode = if open { Mode::Open } else { Mode::Closed };
+    search(mode, left, right, &universe, options, deadline, progress)
+}
+
+/// A move as a union of binders, grouped by the binder's content: the
+/// moves `M` with `%c: M` for each `c`. An unanchored rule without `%` is a
+/// binder on its pivot cell: `f -> g` is `%c: f' -> g` where `f'` puts `%`
+/// in place of the pivot's `c`.
+///
+/// Soundness: `⟦%c: M⟧(B)` is the union over squares `q` holding `c` of
+/// the boards of `⟦M⟧(B, q)`. So two unions of binders are equal on `B`
+/// whenever, for each `c`, their bodies give the same boards from every
+/// state whose POI holds `c`; that is what `Mode::Bound(c)` checks.
+pub fn decompose(p: &Prog) -> Option<BTreeMap<Content, Vec<Prog>>> {
+    let mut out: BTreeMap<Content, Vec<Prog>> = BTreeMap::new();
+    match p {
+        Prog::Fail => {}
+        Prog::Bind(c, body) => out.entry(*c).or_default().push((**body).clone()),
+        Prog::Rules(rules) => {
+            for r in rules {
+                let Pivot::Guard(at, c) = r.pivot else {
+                    return None;
+                };
+                if r.needs_poi || r.guard.iter().any(|(_, cell)| *cell == Cell::Poi) {
+                    return None;
+                }
+                let mut bound = r.clone();
+                bound.guard[0] = (at, Cell::Poi);
+                bound.pivot = Pivot::Anchor(at);
+                out.entry(c).or_default().push(Prog::Rules(vec![bound]));
+            }
+        }
+        Prog::Alt(arms) => {
+            for a in arms {
+                for (c, v) in decompose(a)? {
+                    out.entry(c).or_default().extend(v);
+                }
+            }
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+impl Stats {
+    fn add(&mut self, o: &Stats) {
+        self.leaves += o.leaves;
+        self.runs += o.runs;
+        self.boards += o.boards;
+    }
+}
+
+/// The search proper, budget by budget.
+fn search(
+    mode: Mode,
+    left: &Prog,
+    right: &Prog,
+    universe: &Universe,
+    options: &Options,
+    deadline: Option<Instant>,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Outcome {
+    let mut stats = Stats::default();
+    let mut done_cells = 0;
+    let mut budgets = vec![];
+    let mut n = 1;
+    while n < options.max_cells {
+        budgets.push(n);
+        n *= 2;
+    }
+    budgets.push(options.max_cells);
+    for cells in budgets {
+        let mut jobs = vec![];
+        for (w, h) in boxes(cells) {
+            if mode == Mode::Closed {
+                jobs.push(Job {
+                    width: w,
+                    height: h,
+                    poi: None,
+                });
+            } else {
+                jobs.extend((0..(w * h) as usize).map(|i| Job {
+                    width: w,
+                    height: h,
+                    poi: Some(i),
+                }));
+            }
+        }
+        let search = Search {
+            mode,
+            left,
+            right,
+            universe,
+            options,
+            deadline,
+            best: Mutex::new(None),
+            timed_out: AtomicBool::new(false),
+            too_big: AtomicBool::new(false),
+            leaves: AtomicUsize::new(0),
+            runs: AtomicUsize::new(0),
+            boards: Mutex::new(0.0),
+        };
+        let finished = AtomicUsize::new(0);
+        jobs.par_iter().enumerate().for_each(|(j, job)| {
+            let mut cube = Cube::new(job.width, job.height, universe.full());
+            if let Some(p) = job.poi {
+                cube.doms[p] = match mode {
+                    Mode::Bound(c) => universe.bit(c),
+                    // The POI is a square of the board.
+                    _ => cube.doms[p] & !OFF,
+                };
+            }
+            search.dfs(cube, j, job.poi);
+            progress(cells, finished.fetch_add(1, Ordering::Relaxed) + 1, jobs.len());
+        });
+        stats.leaves += search.leaves.load(Ordering::Relaxed) as u64;
+        stats.runs += search.runs.load(Ordering::Relaxed) as u64;
+        stats.boards += *search.boards.lock().unwrap();
+        if search.too_big.load(Ordering::Relaxed) {
+            return Outcome::TooBig {
+                cells,
+                budget: options.eval_budget,
+            };
+        }
+        if let Some(best) = search.best.into_inner().unwrap() {
+            let poi = jobs[best.job].poi.map(|i| best.cube.squares[i]);
+            return Outcome::Refuted {
+                cells,
+                counterexample: concretise(left, right, universe, &best.cube, poi),
+                stats,
+            };
+        }
+        if search.timed_out.load(Ordering::Relaxed) {
+            return Outcome::HoldsUpTo {
+                cells: done_cells,
+                complete: false,
+                stats,
+            };
+        }
+        done_cells = cells;
+    }
+    Outcome::HoldsUpTo {
+        cells: done_cells,
+        complete: true,
+        stats,
+    }
+}
+
+/// Turns a leaf cube into a concrete counterexample, running the ordinary
+/// evaluator on its representative board: a cross-check of the symbolic
+/// run.
+fn concretise(left: &Prog, right: &Prog, u: &Universe, cube: &Cube, poi: Option<Square>) -> Counterexample {
+    let board = cube.representative(u);
+    let start = State { board, poi };
+    let run = |p: &Prog| -> Vec<State<Grid>> {
+        let mut r = results(p, &start).expect("a leaf's evaluation fits the budget");
+        r.sort();
+        r
+    };
+    let (l, r) = (run(left), run(right));
+    let as_set = |v: &Vec<State<Grid>>| v.iter().cloned().collect::<std::collections::BTreeSet<_>>();
+    assert_ne!(
+        as_set(&l),
+        as_set(&r),
+        "the symbolic and concrete evaluations disagree on {:?}",
+        start.board
+    );
+    let trimmed = start.board.trimmed();
+    let shift = trimmed.origin();
+    let rebase = |s: &State<Grid>| State {
+        board: s.board.trimmed().rebased(),
+        poi: s.poi.map(|q| q - shift),
+    };
+    Counterexample {
+        board: trimmed.rebased(),
+        poi: poi.map(|q| q - shift),
+        left: l.iter().map(rebase).collect(),
+        right: r.iter().map(rebase).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maximal_boxes() {
+        assert_eq!(boxes(1), vec![(1, 1)]);
+        assert_eq!(boxes(4), vec![(4, 1), (2, 2), (1, 4)]);
+        let b16 = boxes(16);
+        assert_eq!(b16.len(), 7);
+        assert!(b16.contains(&(5, 3)) && b16.contains(&(4, 4)) && b16.contains(&(1, 16)));
+    }
+}

@@ -1,0 +1,179 @@
+//! `algchess check`: every theorem decided on all small boards.
+
+use super::output::{progress, side_by_side};
+use crate::check::{check_claim, ClaimOptions, CounterReport, Options, Report, StateReport, Verdict};
+use crate::diag::Diags;
+use crate::elab::Program;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule files, or directories of `.alg` files.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Search boards in boxes of up to this many squares.
+    #[arg(long, default_value_t = 16)]
+    max_cells: usize,
+    /// Stop searching one claim after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// Random instances tried for a law (a claim with metavariables).
+    #[arg(long, default_value_t = 32)]
+    instances: usize,
+    /// The largest box for each instance of a law.
+    #[arg(long, default_value_t = 6)]
+    instance_cells: usize,
+    /// Only claims whose name contains this text.
+    #[arg(long)]
+    only: Option<String>,
+    /// Print one JSON object per claim and line.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<i32, Diags> {
+    if args.max_cells == 0 || args.max_cells > 64 {
+        return Err(super::output::plain_error(
+            "--max-cells must be between 1 and 64".into(),
+        ));
+    }
+    let files = super::expand_paths(&args.paths)?;
+    let mut programs = vec![];
+    let mut errors = vec![];
+    for f in &files {
+        match Program::load(f) {
+            Ok(p) => programs.push(p),
+            Err(d) => errors.extend(d.0),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diags(errors));
+    }
+    let options = ClaimOptions {
+        search: Options {
+            max_cells: args.max_cells,
+            timeout: args.timeout.map(Duration::from_secs_f64),
+            ..Options::default()
+        },
+        instances: args.instances,
+        instance_cells: args.instance_cells,
+        ..ClaimOptions::default()
+    };
+    let mut all_agree = true;
+    for prog in &programs {
+        if !args.json && programs.len() > 1 {
+            println!("{}", prog.source().name);
+        }
+        for claim in prog.claims() {
+            if args.only.as_ref().is_some_and(|o| !claim.name.contains(o.as_str())) {
+                continue;
+            }
+            let bar = progress(&claim.name);
+            let report = check_claim(claim, &options, &|cells, done, total| {
+                bar.set_message(format!("{cells} cells"));
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            });
+            bar.finish_and_clear();
+            all_agree &= report.agrees();
+            if args.json {
+                println!("{}", serde_json::to_string(&report).expect("reports serialise"));
+            } else {
+                print!("{}", describe(&report));
+            }
+        }
+    }
+    Ok(if all_agree { super::OK } else { super::DISAGREE })
+}
+
+fn ms(ms: u64) -> String {
+    if ms >= 1000 {
+        format!("{:.2} s", ms as f64 / 1000.0)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+fn states(v: &[StateReport]) -> Vec<String> {
+    let mut rows = vec![];
+    for (i, s) in v.iter().enumerate() {
+        if i > 0 {
+            rows.push(String::new());
+        }
+        rows.extend(s.board.iter().cloned());
+        if let Some([x, y]) = s.poi {
+            rows.push(format!("(POI {x},{y})"));
+        }
+    }
+    if v.is_empty() {
+        rows.push("(none)".into());
+    }
+    rows
+}
+
+/// The human-readable account of one report.
+pub fn describe(r: &Report) -> String {
+    let mark = if r.agrees() { "✓" } else { "✗" };
+    let mut out = match r.verdict {
+        Verdict::HoldsUpTo if r.cells == 0 && r.instances.is_none() => {
+            format!(
+                "{mark} {} ({}): equal normal forms [{}]\n",
+                r.name,
+                r.relation,
+                ms(r.ms)
+            )
+        }
+        Verdict::HoldsUpTo => {
+            let on = match r.instances {
+                Some(n) => format!("{n} random instances, each on"),
+                None => "every board of".to_string(),
+            };
+            let partial = if r.complete { "" } else { " (search cut short)" };
+            format!(
+                "{mark} {} ({}): holds on {on} up to {} squares{partial} [{}]\n",
+                r.name,
+                r.relation,
+                r.cells,
+                ms(r.ms)
+            )
+        }
+        Verdict::Refuted => format!("{mark} {} ({}): refuted [{}]\n", r.name, r.relation, ms(r.ms)),
+    };
+    if let Some(note) = &r.note {
+        out.push_str(&format!("    note: {note}\n"));
+    }
+    match &r.counterexample {
+        Some(CounterReport::Board {
+            board,
+            poi,
+            squares,
+            left,
+            right,
+            instance,
+        }) => {
+            if let Some(inst) = instance {
+                for (k, v) in inst {
+                    out.push_str(&format!("    with {k} = {v}\n"));
+                }
+            }
+            let poi = poi.map_or(String::new(), |[x, y]| format!(", POI at {x},{y}"));
+            out.push_str(&format!("    on this board of {squares} squares{poi}:\n"));
+            out.push_str(&side_by_side(&[
+                ("board".into(), board.clone()),
+                (format!("left gives {}", left.len()), states(left)),
+                (format!("right gives {}", right.len()), states(right)),
+            ]));
+        }
+        Some(CounterReport::NormalForm { left, right, instance }) => {
+            if let Some(inst) = instance {
+                for (k, v) in inst {
+                    out.push_str(&format!("    with {k} = {v}\n"));
+                }
+            }
+            out.push_str(&format!("    left is {left}\n    right is {right}\n"));
+        }
+        None => {}
+    }
+    out
+}

@@ -1,0 +1,85 @@
+//! The `algchess` command line.
+
+mod check;
+mod fmt;
+mod moves;
+mod output;
+
+use crate::diag::Diags;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Exit status: every verdict agrees with its claim.
+pub const OK: i32 = 0;
+/// Exit status: some verdict disagrees with its claim.
+pub const DISAGREE: i32 = 1;
+/// Exit status: bad input.
+pub const BAD_INPUT: i32 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "algchess",
+    version,
+    about = "The algebra of chess: prove, refute and play piece moves written as rewrite rules",
+    long_about = None
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print every board a move can lead to.
+    Moves(moves::Args),
+    /// Check every `theorem` by exhaustive search of small boards.
+    Check(check::Args),
+    /// Pretty-print rule files.
+    Fmt(fmt::Args),
+}
+
+/// Runs the command line; returns the exit status.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { BAD_INPUT } else { OK };
+        }
+    };
+    let result = match cli.command {
+        Command::Moves(a) => moves::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Fmt(a) => fmt::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(diags) => {
+            output::report_errors(&diags);
+            BAD_INPUT
+        }
+    }
+}
+
+/// The `.alg` files named on the command line; a directory stands for the
+/// `.alg` files in it, in name order.
+pub(crate) fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Diags> {
+    let mut out = vec![];
+    for p in paths {
+        if p.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| output::plain_error(format!("cannot read directory {}: {e}", p.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "alg"))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(output::plain_error(format!("no .alg files in {}", p.display())));
+            }
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,144 @@
+//! `algchess moves`: every board a move leads to.
+
+use super::output::{arg_error, side_by_side};
+use crate::core::Sort;
+use crate::diag::{Diag, Diags, Source};
+use crate::elab::Program;
+use crate::geometry::Square;
+use crate::parse::ast::Span;
+use crate::semantics::{compile, Eval, Grid, Halt, State, Store};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The rule file whose definitions the move may use.
+    file: PathBuf,
+    /// The move, in the algebra's syntax.
+    #[arg(long = "move", value_name = "EXPR")]
+    expr: String,
+    /// The board: rows from top to bottom separated by `/` or line breaks;
+    /// `.` empty, a piece glyph, `#` off the board. `@PATH` reads a file.
+    #[arg(long, conflicts_with = "fen", required_unless_present = "fen")]
+    board: Option<String>,
+    /// An 8×8 board in FEN.
+    #[arg(long)]
+    fen: Option<String>,
+    /// The square of the piece of interest, for a move with a free `%`:
+    /// `x,y` (bottom-left is 0,0) or a square name such as `e2`.
+    #[arg(long)]
+    poi: Option<String>,
+    /// Print `{"results": [[row, ...], ...]}`.
+    #[arg(long)]
+    json: bool,
+    /// Give up after making this many intermediate states.
+    #[arg(long, default_value_t = 50_000_000)]
+    max_states: usize,
+}
+
+/// Parses `x,y` or a square name such as `e2`.
+pub fn parse_square(s: &str) -> Option<Square> {
+    if let Some((x, y)) = s.split_once(',') {
+        return Some(Square::new(x.trim().parse().ok()?, y.trim().parse().ok()?));
+    }
+    let mut chars = s.chars();
+    let file = chars.next().filter(|c| c.is_ascii_lowercase())?;
+    let rank: i32 = chars.as_str().parse().ok()?;
+    (rank >= 1).then(|| Square::new(file as i32 - 'a' as i32, rank - 1))
+}
+
+pub fn read_board(board: Option<&str>, fen: Option<&str>) -> Result<Grid, Diags> {
+    if let Some(fen) = fen {
+        return Grid::from_fen(fen).map_err(|e| arg_error("--fen", fen, Span::new(e.at, e.at + 1), e.message));
+    }
+    let text = board.expect("clap requires --board or --fen");
+    let (name, body) = match text.strip_prefix('@') {
+        Some(path) => (
+            path.to_string(),
+            std::fs::read_to_string(path)
+                .map_err(|e| super::output::plain_error(format!("cannot read {path}: {e}")))?,
+        ),
+        None => ("--board".to_string(), text.to_string()),
+    };
+    Grid::parse(&body).map_err(|e| {
+        let len = body[e.at..].chars().next().map_or(1, char::len_utf8);
+        Diag::new(
+            &Source::new(name, body.as_str()),
+            Span::new(e.at, e.at + len),
+            e.message,
+        )
+        .into()
+    })
+}
+
+pub fn run(args: Args) -> Result<i32, Diags> {
+    let mut prog = Program::load(&args.file)?;
+    let term = prog.expr("--move", &args.expr)?;
+    let whole = Span::new(0, args.expr.len());
+    if term.sort() != Sort::Move {
+        return Err(arg_error(
+            "--move",
+            &args.expr,
+            whole,
+            format!("this is a {}, not a move", term.sort()),
+        ));
+    }
+    let board = read_board(args.board.as_deref(), args.fen.as_deref())?;
+    let poi = match &args.poi {
+        None => None,
+        Some(p) => {
+            let q = parse_square(p).ok_or_else(|| {
+                arg_error(
+                    "--poi",
+                    p,
+                    Span::new(0, p.len()),
+                    "expected `x,y` or a square name such as `e2`",
+                )
+            })?;
+            if !board.on_board(q).unwrap_or(false) {
+                return Err(arg_error(
+                    "--poi",
+                    p,
+                    Span::new(0, p.len()),
+                    format!("square {q} is not on the board"),
+                ));
+            }
+            Some(q)
+        }
+    };
+    if term.is_open() && poi.is_none() {
+        let d = Diag::new(
+            &Source::new("--move", args.expr.as_str()),
+            whole,
+            "this move has a `%` outside any binder, so it needs a piece of interest",
+        )
+        .help("name the POI square with `--poi`, or bind it with `%p:`");
+        return Err(d.into());
+    }
+    let compiled = compile(&term).expect("an elaborated closed move compiles");
+    let start = State { board, poi };
+    let results = match Eval::new(args.max_states).run(&compiled, &start) {
+        Ok(r) => r,
+        Err(Halt::Budget(n)) => {
+            return Err(super::output::plain_error(format!(
+                "gave up after {n} intermediate states; raise --max-states"
+            )))
+        }
+        Err(Halt::Unknown(never)) => match never {},
+    };
+    let boards: BTreeSet<Vec<String>> = results.iter().map(|s| s.board.rows()).collect();
+    if args.json {
+        println!("{}", serde_json::json!({ "results": boards }));
+    } else {
+        println!("{} result{}", boards.len(), if boards.len() == 1 { "" } else { "s" });
+        let cols: Vec<(String, Vec<String>)> = boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (format!("#{}", i + 1), b.clone()))
+            .collect();
+        for chunk in cols.chunks(6) {
+            print!("{}", side_by_side(chunk));
+        }
+    }
+    Ok(super::OK)
+}

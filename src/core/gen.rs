@@ -1,0 +1,113 @@
+//! Random closed terms of each sort, for quickcheck properties, for
+//! instantiating the metavariables of laws, and for validating axioms.
+//!
+//! Terms are kept small (fragments of up to three cells near the centre,
+//! shallow moves) so that each can be checked exhaustively on small boards.
+
+use super::{Bounds, Cell, Content, Fragment, Pattern, PieceId, Sort, Term};
+use crate::geometry::{Movement, Square};
+use quickcheck::Gen;
+
+/// The pieces random terms use: a white rook and a black pawn, so that
+/// colour reversal and distinct piece kinds both matter.
+pub fn palette() -> [PieceId; 2] {
+    [PieceId::lookup("♖").unwrap(), PieceId::lookup("♟").unwrap()]
+}
+
+fn below(g: &mut Gen, n: u32) -> u32 {
+    <u32 as quickcheck::Arbitrary>::arbitrary(g) % n
+}
+
+pub fn movement(g: &mut Gen) -> Movement {
+    Movement {
+        rot: below(g, 4) as u8,
+        flip: below(g, 2) == 1,
+        shift: Square::new(below(g, 3) as i32 - 1, below(g, 3) as i32 - 1),
+        colour: below(g, 2) == 1,
+    }
+}
+
+pub fn content(g: &mut Gen) -> Content {
+    let [a, b] = palette();
+    match below(g, 3) {
+        0 => Content::Empty,
+        1 => Content::Piece(a),
+        _ => Content::Piece(b),
+    }
+}
+
+/// A fragment of one to three cells; `%` appears at most once, and only
+/// when `poi` allows it.
+pub fn fragment(g: &mut Gen, poi: bool) -> Fragment {
+    let n = 1 + below(g, 3);
+    let mut f = Fragment::empty();
+    let mut used_poi = !poi;
+    for _ in 0..n {
+        let q = Square::new(below(g, 3) as i32 - 1, below(g, 3) as i32 - 1);
+        let cell = match below(g, 6) {
+            0 if !used_poi => {
+                used_poi = true;
+                Cell::Poi
+            }
+            1 => Cell::Off,
+            _ => Cell::Is(content(g)),
+        };
+        if let Ok(next) = f.glue(&Fragment::from_cells([(q, cell)]).unwrap()) {
+            f = next;
+        }
+    }
+    f
+}
+
+pub fn pattern(g: &mut Gen, poi: bool) -> Pattern {
+    (0..1 + below(g, 2)).map(|_| fragment(g, poi)).collect()
+}
+
+/// A move of at most `depth` levels of structure.
+pub fn a_move(g: &mut Gen, depth: u32) -> Term {
+    let leaf = depth == 0;
+    match if leaf { below(g, 4) } else { below(g, 11) } {
+        0 => Term::nil(),
+        1 => Term::fail(),
+        2 | 3 => {
+            // Rules that anchor on `%` are the common case in real files.
+            let anchored = below(g, 2) == 0;
+            let f = if anchored {
+                fragment(g, false)
+                    .glue(&Fragment::single(Cell::Poi).moved(&Movement::translation(2, 0)))
+                    .unwrap_or_else(|_| Fragment::single(Cell::Poi))
+            } else {
+                fragment(g, false)
+            };
+            Term::rule(&Term::pattern(Pattern::single(f)), &Term::pattern(pattern(g, anchored)))
+        }
+        4 => Term::bind(&Term::content(content(g)), &a_move(g, depth - 1)),
+        5 | 6 => Term::seq(&a_move(g, depth - 1), &a_move(g, depth - 1)),
+        7 | 8 => Term::alt(&a_move(g, depth - 1), &a_move(g, depth - 1)),
+        9 => {
+            let lo = below(g, 2);
+            let b = match below(g, 4) {
+                0 => Bounds::STAR,
+                1 => Bounds::OPT,
+                2 => Bounds { lo, hi: None },
+                _ => Bounds {
+                    lo,
+                    hi: Some(lo + below(g, 2)),
+                },
+            };
+            Term::repeat(&a_move(g, depth - 1), b)
+        }
+        _ => Term::apply(&Term::movement(movement(g)), &a_move(g, depth - 1)),
+    }
+}
+
+/// A random closed term of the given sort.
+pub fn term(g: &mut Gen, sort: Sort) -> Term {
+    match sort {
+        Sort::Movement => Term::movement(movement(g)),
+        Sort::Cell => Term::content(content(g)),
+        Sort::Fragment => Term::fragment(fragment(g, true)),
+        Sort::Pattern => Term::pattern(pattern(g, true)),
+        Sort::Move => a_move(g, 2),
+    }
+}
