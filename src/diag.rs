@@ -133,12 +133,14 @@ impl miette::SourceCode for Diag {
         after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
         let contents = self.source.text.read_span(span, before, after)?;
+        // miette counts columns in bytes; report characters, as `locate`.
+        let (line, col) = self.source.line_col(contents.span().offset());
         Ok(Box::new(miette::MietteSpanContents::new_named(
             self.source.name.to_string(),
             contents.data(),
             *contents.span(),
-            contents.line(),
-            contents.column(),
+            line - 1,
+            col - 1,
             contents.line_count(),
         )))
     }

@@ -158,7 +158,8 @@ pub fn describe(r: &Report) -> String {
                 }
             }
             let poi = poi.map_or(String::new(), |[x, y]| format!(", POI at {x},{y}"));
-            out.push_str(&format!("    on this board of {squares} squares{poi}:\n"));
+            let plural = if *squares == 1 { "" } else { "s" };
+            out.push_str(&format!("    on this board of {squares} square{plural}{poi}:\n"));
             out.push_str(&side_by_side(&[
                 ("board".into(), board.clone()),
                 (format!("left gives {}", left.len()), states(left)),

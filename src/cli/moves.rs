@@ -49,7 +49,10 @@ pub fn parse_square(s: &str) -> Option<Square> {
 
 pub fn read_board(board: Option<&str>, fen: Option<&str>) -> Result<Grid, Diags> {
     if let Some(fen) = fen {
-        return Grid::from_fen(fen).map_err(|e| arg_error("--fen", fen, Span::new(e.at, e.at + 1), e.message));
+        return Grid::from_fen(fen).map_err(|e| {
+            let at = e.at.min(fen.len());
+            arg_error("--fen", fen, Span::new(at, (at + 1).min(fen.len())), e.message)
+        });
     }
     let text = board.expect("clap requires --board or --fen");
     let (name, body) = match text.strip_prefix('@') {

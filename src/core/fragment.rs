@@ -157,7 +157,65 @@ impl FromIterator<Fragment> for Pattern {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Content, PieceId};
+    use crate::core::{gen, Content, PieceId};
+    use quickcheck::Gen;
+
+    fn frags(seed: u64) -> (Fragment, Fragment, Fragment, Movement) {
+        let mut g = Gen::from_size_and_seed(8, seed);
+        (
+            gen::fragment(&mut g, true),
+            gen::fragment(&mut g, true),
+            gen::fragment(&mut g, true),
+            gen::movement(&mut g),
+        )
+    }
+
+    fn pats(seed: u64) -> (Pattern, Pattern, Pattern, Movement) {
+        let mut g = Gen::from_size_and_seed(8, seed);
+        (
+            gen::pattern(&mut g, true),
+            gen::pattern(&mut g, true),
+            gen::pattern(&mut g, true),
+            gen::movement(&mut g),
+        )
+    }
+
+    quickcheck::quickcheck! {
+        fn glue_commutes(seed: u64) -> bool {
+            let (f, g, _, _) = frags(seed);
+            f.glue(&g).ok() == g.glue(&f).ok()
+        }
+
+        fn glue_associates_where_defined(seed: u64) -> bool {
+            let (f, g, h, _) = frags(seed);
+            let left = f.glue(&g).and_then(|fg| fg.glue(&h)).ok();
+            let right = g.glue(&h).and_then(|gh| f.glue(&gh)).ok();
+            left == right
+        }
+
+        fn empty_is_neutral(seed: u64) -> bool {
+            let (f, _, _, _) = frags(seed);
+            f.glue(&Fragment::empty()).ok() == Some(f.clone())
+        }
+
+        fn movement_distributes_over_glue(seed: u64) -> bool {
+            let (f, g, _, m) = frags(seed);
+            f.glue(&g).ok().map(|fg| fg.moved(&m)) == f.moved(&m).glue(&g.moved(&m)).ok()
+        }
+
+        fn movement_distributes_over_choice(seed: u64) -> bool {
+            let (p, q, _, m) = pats(seed);
+            p.union(&q).moved(&m) == p.moved(&m).union(&q.moved(&m))
+        }
+
+        fn pattern_glue_commutes_and_distributes(seed: u64) -> bool {
+            let (p, q, r, m) = pats(seed);
+            let commutes = p.glue(&q).ok() == q.glue(&p).ok();
+            let moved = p.glue(&q).ok().map(|pq| pq.moved(&m)) == p.moved(&m).glue(&q.moved(&m)).ok();
+            let over_choice = p.glue(&q.union(&r)).ok() == p.glue(&q).and_then(|a| p.glue(&r).map(|b| a.union(&b))).ok();
+            commutes && moved && over_choice
+        }
+    }
 
     fn piece(g: &str) -> Cell {
         Cell::Is(Content::Piece(PieceId::lookup(g).unwrap()))
@@ -173,7 +231,7 @@ mod tests {
     }
 
     #[test]
-    fn movement_distributes_over_glue() {
+    fn colour_and_turn_move_a_glued_fragment() {
         let f = Fragment::single(piece("♖"));
         let g = Fragment::single(Cell::EMPTY).moved(&Movement::R);
         let m = Movement::ROTATE.then(&Movement::COLOUR).then(&Movement::U);

@@ -269,14 +269,42 @@ impl Term {
 
     // ---- smart constructors ----
 
-    /// `n m`: do `m`, then `n`.
+    /// `n m`: do `m`, then `n`. Open compositions are kept as a
+    /// right-nested chain with adjacent constants multiplied out, so each
+    /// composition has one form.
     pub fn compose(n: &Term, m: &Term) -> Term {
-        match (n.node(), m.node()) {
-            (Node::Mov(a), Node::Mov(b)) => Term::movement(b.then(a)),
-            (Node::Mov(a), _) if a.is_identity() => m.clone(),
-            (_, Node::Mov(b)) if b.is_identity() => n.clone(),
-            _ => Term::raw(Node::Compose(n.clone(), m.clone())),
+        fn factors(t: &Term, out: &mut Vec<Term>) {
+            match t.node() {
+                Node::Compose(a, b) => {
+                    factors(a, out);
+                    factors(b, out);
+                }
+                _ => out.push(t.clone()),
+            }
         }
+        let mut fs = vec![];
+        factors(n, &mut fs);
+        factors(m, &mut fs);
+        let mut merged: Vec<Term> = vec![];
+        for f in fs {
+            match (merged.last().map(|t| t.node()), f.node()) {
+                // Text `a b` is `b` first, then `a`.
+                (Some(Node::Mov(a)), Node::Mov(b)) => {
+                    let ab = b.then(a);
+                    *merged.last_mut().unwrap() = Term::movement(ab);
+                }
+                _ => merged.push(f),
+            }
+        }
+        merged.retain(|t| !matches!(t.node(), Node::Mov(m) if m.is_identity()));
+        let mut iter = merged.into_iter().rev();
+        let Some(mut acc) = iter.next() else {
+            return Term::movement(Movement::IDENTITY);
+        };
+        for f in iter {
+            acc = Term::raw(Node::Compose(f, acc));
+        }
+        acc
     }
 
     pub fn power(m: &Term, k: i64) -> Term {

@@ -191,6 +191,7 @@ impl Grid {
         let mut g = Grid::off(Square::ORIGIN, 8, 8);
         let mut at = 0;
         for (ri, rank) in ranks.iter().enumerate() {
+            let rank_start = at;
             let y = 7 - ri as i32;
             let mut x = 0;
             for c in rank.chars() {
@@ -206,7 +207,7 @@ impl Grid {
                         .filter(|_| "pnbrqkPNBRQK".contains(c))
                         .ok_or_else(|| BoardError {
                             message: format!("`{c}` is not a FEN piece letter"),
-                            at: at + 1,
+                            at,
                         })?;
                     if x < 8 {
                         g.put(Square::new(x, y), Some(Content::Piece(p)));
@@ -215,13 +216,13 @@ impl Grid {
                 }
                 at += c.len_utf8();
             }
-            at += 1;
             if x != 8 {
                 return Err(BoardError {
                     message: format!("FEN rank {} has {x} squares, not 8", 8 - ri),
-                    at,
+                    at: rank_start,
                 });
             }
+            at += 1;
         }
         Ok(g)
     }

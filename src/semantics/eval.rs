@@ -348,6 +348,56 @@ mod tests {
         assert_eq!(run(&format!("{step}{{1,}}"), ".\n.\n♙", None).len(), 2);
     }
 
+    /// Runs a term on a state; the result set in a canonical order.
+    fn eval_set(t: &crate::core::Term, s: &State<Grid>) -> std::collections::BTreeSet<State<Grid>> {
+        results(&compile(t).unwrap(), s).unwrap().into_iter().collect()
+    }
+
+    /// Random closed moves on random boards, with the POI on a random
+    /// square when the move is open.
+    fn sample(seed: u64) -> (crate::core::Term, State<Grid>) {
+        let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+        let m = crate::core::gen::a_move(&mut g, 2);
+        let board = crate::core::gen::board(&mut g, 3, 3);
+        let on: Vec<Square> = board
+            .squares()
+            .iter()
+            .copied()
+            .filter(|q| board.get(*q).is_some())
+            .collect();
+        let poi = if m.is_open() && !on.is_empty() {
+            Some(on[seed as usize % on.len()])
+        } else {
+            None
+        };
+        (m, State { board, poi })
+    }
+
+    quickcheck::quickcheck! {
+        fn star_unfolds(seed: u64) -> bool {
+            use crate::core::{Bounds, Term};
+            let (m, s) = sample(seed);
+            let star = Term::repeat(&m, Bounds::STAR);
+            eval_set(&star, &s) == eval_set(&Term::alt(&Term::nil(), &Term::seq(&m, &star)), &s)
+        }
+
+        fn bounded_repetition_unfolds(seed: u64) -> bool {
+            use crate::core::{Bounds, Term};
+            let (m, s) = sample(seed);
+            let lhs = Term::repeat(&m, Bounds { lo: 2, hi: Some(3) });
+            let rhs = Term::seq(&m, &Term::seq(&m, &Term::repeat(&m, Bounds::OPT)));
+            eval_set(&lhs, &s) == eval_set(&rhs, &s)
+        }
+
+        fn at_least_is_count_then_star(seed: u64) -> bool {
+            use crate::core::{Bounds, Term};
+            let (m, s) = sample(seed);
+            let lhs = Term::repeat(&m, Bounds { lo: 2, hi: None });
+            let rhs = Term::seq(&Term::repeat(&m, Bounds::exactly(2)), &Term::repeat(&m, Bounds::STAR));
+            eval_set(&lhs, &s) == eval_set(&rhs, &s)
+        }
+    }
+
     #[test]
     fn budget_stops_runaway_evaluation() {
         let mut p = Program::from_text("t.alg", "").unwrap();

@@ -1,0 +1,992 @@
+//! End-to-end tests of the `algchess` binary: `moves`, `check` and `fmt`,
+//! their JSON output, exit statuses and error reports.
+//!
+//! Exit statuses: 0 when every verdict agrees with its claim, 1 when one
+//! disagrees (or `fmt --check` finds an unformatted file), 2 on bad input.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::ffi::OsStr;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+/// What one run of the binary printed.
+#[derive(Debug)]
+struct Out {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn run<I, S>(args: I) -> Out
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let out = Command::new(env!("CARGO_BIN_EXE_algchess"))
+        .args(args)
+        .output()
+        .expect("the algchess binary runs");
+    Out {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A scratch directory under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("algchess-cli-{test}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("create a temp dir");
+        TempDir(dir)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        fs::write(&path, text).expect("write a fixture");
+        path
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+const PIECES: &str = "tests/fixtures/pieces.alg";
+const SEED: &str = "theorems/seed.alg";
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+type Board = Vec<String>;
+
+fn board(rows: &[&str]) -> Board {
+    rows.iter().map(|r| r.to_string()).collect()
+}
+
+fn boards(list: &[&[&str]]) -> Vec<Board> {
+    list.iter().map(|b| board(b)).collect()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("expected an array of strings, got {v}"))
+        .iter()
+        .map(|s| {
+            s.as_str()
+                .unwrap_or_else(|| panic!("expected a string, got {s}"))
+                .to_string()
+        })
+        .collect()
+}
+
+/// Runs `moves FILE --move EXPR --json` plus `extra`, checks that it
+/// succeeds and prints exactly `{"results": [...]}` with the boards sorted
+/// and without duplicates, and returns the boards.
+fn moves_json(file: &str, expr: &str, extra: &[&str]) -> Vec<Board> {
+    let mut args = vec!["moves", file, "--move", expr, "--json"];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    assert_eq!(out.code, Some(0), "moves {args:?} failed: {out:?}");
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert_eq!(out.stdout.lines().count(), 1, "one line of JSON: {}", out.stdout);
+    let v: Value = serde_json::from_str(&out.stdout).expect("moves --json prints JSON");
+    let obj = v.as_object().expect("a JSON object");
+    assert_eq!(
+        obj.keys().collect::<Vec<_>>(),
+        vec!["results"],
+        "only a `results` key: {v}"
+    );
+    let results: Vec<Board> = obj["results"]
+        .as_array()
+        .expect("`results` is an array")
+        .iter()
+        .map(strings)
+        .collect();
+    for w in results.windows(2) {
+        assert!(w[0] < w[1], "results must be sorted without duplicates: {results:?}");
+    }
+    results
+}
+
+/// Asserts a bad-input exit: status 2, nothing on stdout, no panic, and a
+/// line of stderr holding `LOCATION: ` and the message fragment.
+fn assert_bad_input(out: &Out, location: &str, message: &str) {
+    assert_eq!(out.code, Some(2), "expected exit status 2: {out:?}");
+    assert!(!out.stderr.contains("panicked"), "the binary panicked: {}", out.stderr);
+    assert!(out.stdout.is_empty(), "nothing on stdout: {out:?}");
+    let prefix = format!("{location}: ");
+    assert!(
+        out.stderr.lines().any(|l| l.contains(&prefix) && l.contains(message)),
+        "expected `{prefix}` and `{message}` on one line of stderr, got:\n{}",
+        out.stderr
+    );
+}
+
+/// Asserts a bad-input exit whose message has no source location.
+fn assert_bad_input_message(out: &Out, message: &str) {
+    assert_eq!(out.code, Some(2), "expected exit status 2: {out:?}");
+    assert!(!out.stderr.contains("panicked"), "the binary panicked: {}", out.stderr);
+    assert!(out.stdout.is_empty(), "nothing on stdout: {out:?}");
+    assert!(
+        out.stderr.contains(message),
+        "expected `{message}` in stderr, got:\n{}",
+        out.stderr
+    );
+}
+
+/// Writes a rule file and runs `check` on it.
+fn check_text(dir: &TempDir, name: &str, text: &str) -> (PathBuf, Out) {
+    let path = dir.write(name, text);
+    let out = run([OsStr::new("check"), path.as_os_str()]);
+    (path, out)
+}
+
+/// Runs `check --json` and parses every line, checking the fields every
+/// report has.
+fn check_json(args: &[&OsStr]) -> (Option<i32>, Vec<Value>) {
+    let mut all: Vec<&OsStr> = vec![OsStr::new("check"), OsStr::new("--json")];
+    all.extend_from_slice(args);
+    let out = run(&all);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    let reports: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    for r in &reports {
+        assert!(r["name"].is_string(), "name: {r}");
+        let rel = r["relation"].as_str().expect("relation");
+        assert!(rel == "=" || rel == "!=", "relation: {r}");
+        let verdict = r["verdict"].as_str().expect("verdict");
+        assert!(verdict == "refuted" || verdict == "holds-up-to", "verdict: {r}");
+        let cx = &r["counterexample"];
+        assert!(cx.is_object() || cx.is_null(), "counterexample: {r}");
+        assert_eq!(
+            cx.is_object(),
+            verdict == "refuted",
+            "a counterexample iff refuted: {r}"
+        );
+        assert!(r["cells"].is_u64(), "cells: {r}");
+        assert!(r["ms"].is_u64(), "ms: {r}");
+    }
+    (out.code, reports)
+}
+
+fn report<'a>(reports: &'a [Value], name: &str) -> &'a Value {
+    reports
+        .iter()
+        .find(|r| r["name"] == name)
+        .unwrap_or_else(|| panic!("no report for {name} in {reports:?}"))
+}
+
+fn agrees(r: &Value) -> bool {
+    matches!(
+        (r["relation"].as_str(), r["verdict"].as_str()),
+        (Some("="), Some("holds-up-to")) | (Some("!="), Some("refuted"))
+    )
+}
+
+/// The boards of a counterexample side, checking each entry is
+/// `{"board": [...], "poi": ...}`.
+fn side_boards(side: &Value, closed: bool) -> BTreeSet<Board> {
+    side.as_array()
+        .expect("a side is an array of states")
+        .iter()
+        .map(|s| {
+            let obj = s.as_object().expect("a state is an object");
+            assert!(obj.contains_key("board") && obj.contains_key("poi"), "state: {s}");
+            if closed {
+                assert!(s["poi"].is_null(), "a closed move leaves no POI: {s}");
+            }
+            strings(&s["board"])
+        })
+        .collect()
+}
+
+/// Checks a board counterexample against `moves`: running each side on the
+/// counterexample's board (and POI) gives exactly the boards reported.
+fn confirm_counterexample(file: &str, lhs: &str, rhs: &str, cx: &Value) {
+    assert_eq!(cx["kind"], "board", "{cx}");
+    let rows = strings(&cx["board"]);
+    assert!(!rows.is_empty(), "{cx}");
+    let on_board = rows.iter().flat_map(|r| r.chars()).filter(|&c| c != '#').count();
+    assert_eq!(
+        cx["squares"].as_u64(),
+        Some(on_board as u64),
+        "squares counts on-board cells: {cx}"
+    );
+    let poi = match &cx["poi"] {
+        Value::Null => None,
+        p => {
+            let xy = p.as_array().expect("poi is [x, y]");
+            Some(format!("{},{}", xy[0], xy[1]))
+        }
+    };
+    let joined = rows.join("/");
+    let mut extra = vec!["--board", joined.as_str()];
+    if let Some(p) = &poi {
+        extra.extend_from_slice(&["--poi", p.as_str()]);
+    }
+    let closed = poi.is_none();
+    let left = side_boards(&cx["left"], closed);
+    let right = side_boards(&cx["right"], closed);
+    let ran_left: BTreeSet<Board> = moves_json(file, lhs, &extra).into_iter().collect();
+    let ran_right: BTreeSet<Board> = moves_json(file, rhs, &extra).into_iter().collect();
+    assert_eq!(ran_left, left, "left side `{lhs}` on {rows:?}");
+    assert_eq!(ran_right, right, "right side `{rhs}` on {rows:?}");
+    if closed {
+        assert_ne!(left, right, "a counterexample's sides differ: {cx}");
+    } else {
+        assert_ne!(cx["left"], cx["right"], "a counterexample's sides differ: {cx}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// moves
+// ---------------------------------------------------------------------------
+
+#[test]
+fn moves_pawn_up_with_two_pawns() {
+    let got = moves_json(PIECES, "♙ -> . + u♙", &["--board", ".......\n..♙.♙.."]);
+    assert_eq!(
+        got,
+        boards(&[&["....♙..", "..♙...."], &["..♙....", "....♙.."]]),
+        "each pawn moves up once"
+    );
+    // With the guard on the square above, the same two results.
+    let guarded = moves_json(PIECES, "♙ + u. -> . + u♙", &["--board", ".......\n..♙.♙.."]);
+    assert_eq!(guarded, got);
+}
+
+#[test]
+fn moves_rook_slides() {
+    let got = moves_json(PIECES, "%♖: (% + u. -> . + u%)+", &["--board", ".\n.\n.\n♖"]);
+    assert_eq!(
+        got,
+        boards(&[&[".", ".", "♖", "."], &[".", "♖", ".", "."], &["♖", ".", ".", "."]])
+    );
+    // A piece in the way stops the slide.
+    let blocked = moves_json(PIECES, "%♖: (% + u. -> . + u%)+", &["--board", ".\n♟\n.\n♖"]);
+    assert_eq!(blocked, boards(&[&[".", "♟", "♖", "."]]));
+}
+
+#[test]
+fn moves_board_rows_split_by_slash_or_newline() {
+    let slash = moves_json(PIECES, "%♖: (% + u. -> . + u%)+", &["--board", "./././♖"]);
+    let newline = moves_json(PIECES, "%♖: (% + u. -> . + u%)+", &["--board", ".\n.\n.\n♖"]);
+    assert_eq!(slash.len(), 3);
+    assert_eq!(slash, newline);
+}
+
+#[test]
+fn moves_board_from_file() {
+    let dir = TempDir::new("moves_board_from_file");
+    let path = dir.write("board.txt", ".\n.\n♖\n");
+    let at = format!("@{}", path.display());
+    let got = moves_json(PIECES, "%♖: (% + u. -> . + u%)+", &["--board", &at]);
+    assert_eq!(got, boards(&[&[".", "♖", "."], &["♖", ".", "."]]));
+}
+
+#[test]
+fn moves_capture() {
+    let got = moves_json(PIECES, "♙ + ur♟ -> . + ur♙", &["--board", ".♟/♙."]);
+    assert_eq!(got, boards(&[&[".♙", ".."]]));
+    // Nothing to take: no results.
+    let none = moves_json(PIECES, "♙ + ur♟ -> . + ur♙", &["--board", "♟./♙."]);
+    assert!(none.is_empty(), "{none:?}");
+}
+
+#[test]
+fn moves_pawn_double_step_needs_the_edge() {
+    let expr = "dd# + ♙ + u. + uu. -> dd# + . + u. + uu♙";
+    // The pawn is on its starting rank: two below it is off the board.
+    let got = moves_json(PIECES, expr, &["--board", "./././♙/."]);
+    assert_eq!(got, boards(&[&[".", "♙", ".", ".", "."]]));
+    // Two squares below it are on the board: the rule does not apply.
+    let none = moves_json(PIECES, expr, &["--board", "././♙/./."]);
+    assert!(none.is_empty(), "{none:?}");
+}
+
+#[test]
+fn moves_uses_definitions_from_the_file() {
+    let got = moves_json(PIECES, "rook_move", &["--board", ".../.♖./..."]);
+    assert_eq!(
+        got,
+        boards(&[
+            &["...", "...", ".♖."],
+            &["...", "..♖", "..."],
+            &["...", "♖..", "..."],
+            &[".♖.", "...", "..."],
+        ])
+    );
+    let takes = moves_json(PIECES, "pawn_takes", &["--board", "♟.♞/.♙./..."]);
+    assert_eq!(takes, boards(&[&["♙.♞", "...", "..."], &["♟.♙", "...", "..."]]));
+    let rook = moves_json(PIECES, "rook_move_or_take", &["--board", ".♟./.♖./..."]);
+    assert_eq!(rook.len(), 4, "three moves and one capture: {rook:?}");
+    assert!(rook.contains(&board(&[".♖.", "...", "..."])), "{rook:?}");
+    let promote = moves_json(PIECES, "promotion", &["--board", "♙.♙"]);
+    assert_eq!(promote, boards(&[&["♕.♙"], &["♙.♕"]]));
+}
+
+#[test]
+fn moves_fen_start_position() {
+    let start = board(&[
+        "♜♞♝♛♚♝♞♜",
+        "♟♟♟♟♟♟♟♟",
+        "........",
+        "........",
+        "........",
+        "........",
+        "♙♙♙♙♙♙♙♙",
+        "♖♘♗♕♔♗♘♖",
+    ]);
+    assert_eq!(moves_json(PIECES, "nil", &["--fen", START_FEN]), vec![start.clone()]);
+
+    let steps = moves_json(PIECES, "pawn_step", &["--fen", START_FEN]);
+    assert_eq!(steps.len(), 8, "{steps:?}");
+    for b in &steps {
+        assert_eq!(b[..5], start[..5], "the top of the board is untouched");
+        assert_eq!(b[7], start[7], "the back rank is untouched");
+        assert_eq!(b[5].matches('♙').count(), 1);
+        assert_eq!(b[6].matches('♙').count(), 7);
+    }
+    let both = moves_json(PIECES, "pawn_step | pawn_double", &["--fen", START_FEN]);
+    assert_eq!(both.len(), 16);
+    assert!(moves_json(PIECES, "rook_move", &["--fen", START_FEN]).is_empty());
+    // Black pawns move down: the white pawn move, flipped.
+    let black = moves_json(PIECES, "R² C pawn_step", &["--fen", START_FEN]);
+    assert_eq!(black.len(), 8);
+    assert!(black.iter().all(|b| b[1].matches('♟').count() == 7));
+    // Only the placement field is needed.
+    let lone_rook = moves_json(PIECES, "rook_move", &["--fen", "8/8/8/8/8/8/8/R7"]);
+    assert_eq!(lone_rook.len(), 14);
+}
+
+#[test]
+fn moves_open_move_with_poi() {
+    let expr = "% + u. -> . + u%";
+    let want = boards(&[&[".", "♖", "."]]);
+    assert_eq!(moves_json(PIECES, expr, &["--board", "././♖", "--poi", "0,0"]), want);
+    assert_eq!(moves_json(PIECES, expr, &["--board", "././♖", "--poi", "a1"]), want);
+    // A square name other than a1.
+    let b1 = moves_json(PIECES, expr, &["--board", "../../.♖", "--poi", "b1"]);
+    assert_eq!(b1, boards(&[&["..", ".♖", ".."]]));
+    assert_eq!(moves_json(PIECES, expr, &["--board", "../../.♖", "--poi", "1,0"]), b1);
+    // Repeated, the open move slides the same piece.
+    let slide = moves_json(PIECES, "(% + u. -> . + u%)+", &["--board", "././♖", "--poi", "a1"]);
+    assert_eq!(slide, boards(&[&[".", "♖", "."], &["♖", ".", "."]]));
+}
+
+#[test]
+fn moves_results_are_deduplicated() {
+    // Both orders of removing the two pawns give the same board.
+    let got = moves_json(PIECES, "(♙ -> .)(♙ -> .)", &["--board", "♙♙"]);
+    assert_eq!(got, boards(&[&[".."]]));
+    let union = moves_json(PIECES, "(♙ -> .) | (♙ -> .)", &["--board", "♙♙"]);
+    assert_eq!(union, boards(&[&[".♙"], &["♙."]]));
+}
+
+#[test]
+fn moves_plain_text_counts_results() {
+    let two = run(["moves", PIECES, "--move", "♙ -> . + u♙", "--board", ".......\n..♙.♙.."]);
+    assert_eq!(two.code, Some(0), "{two:?}");
+    assert!(two.stdout.contains("2 results"), "{}", two.stdout);
+    assert!(two.stdout.contains("....♙.."), "the boards are shown: {}", two.stdout);
+    let one = run(["moves", PIECES, "--move", "♙ + ur♟ -> . + ur♙", "--board", ".♟/♙."]);
+    assert_eq!(one.code, Some(0), "{one:?}");
+    assert!(one.stdout.contains("1 result"), "{}", one.stdout);
+    assert!(!one.stdout.contains("1 results"), "{}", one.stdout);
+    let none = run(["moves", PIECES, "--move", "fail", "--board", "♙"]);
+    assert_eq!(none.code, Some(0), "{none:?}");
+    assert!(none.stdout.contains("0 results"), "{}", none.stdout);
+}
+
+// ---------------------------------------------------------------------------
+// check
+// ---------------------------------------------------------------------------
+
+#[test]
+fn check_seed_theorems_json() {
+    let (code, reports) = check_json(&[OsStr::new(SEED)]);
+    assert_eq!(code, Some(0), "every verdict in the seed agrees: {reports:?}");
+    assert!(reports.iter().all(agrees), "{reports:?}");
+
+    let a = report(&reports, "appendix_a");
+    assert_eq!(a["relation"], "=");
+    assert_eq!(a["verdict"], "holds-up-to");
+    assert_eq!(a["cells"], 16);
+    assert!(a["counterexample"].is_null());
+
+    let law = report(&reports, "rule_over_choice");
+    assert_eq!(law["relation"], "=");
+    assert_eq!(law["verdict"], "holds-up-to");
+    assert!(law["instances"].as_u64().is_some_and(|n| n > 0), "{law}");
+
+    assert_eq!(report(&reports, "king_path_poi")["verdict"], "holds-up-to");
+
+    // Every refutation in the seed is confirmed by running both sides.
+    let refuted = [
+        (
+            "appendix_a_twice_is_not_the_choice",
+            "%♖: A{2}",
+            "%♖: A | (% + u. + uu. -> . + u. + uu%)",
+        ),
+        ("some_pawn_twice", "pawn_up pawn_up", "(♙ + u. + uu. -> . + u. + uu♙)"),
+        ("king_up_right", "king_up king_right", "(♔ + ur. -> . + ur♔)"),
+        (
+            "king_up_right_poi",
+            "%♔: (% + u. -> . + u%)(% + r. -> . + r%)",
+            "%♔: (% + ur. -> . + ur%)",
+        ),
+        ("king_path", "king_up king_right", "(♔ + u. + ur. -> . + u. + ur♔)"),
+    ];
+    for (name, lhs, rhs) in refuted {
+        let r = report(&reports, name);
+        assert_eq!(r["relation"], "!=", "{r}");
+        assert_eq!(r["verdict"], "refuted", "{r}");
+        confirm_counterexample(SEED, lhs, rhs, &r["counterexample"]);
+    }
+    let cx = &report(&reports, "appendix_a_twice_is_not_the_choice")["counterexample"];
+    assert!(
+        strings(&cx["board"]).concat().contains('♖'),
+        "the board has a rook: {cx}"
+    );
+}
+
+#[test]
+fn check_a_directory() {
+    let (code, reports) = check_json(&[OsStr::new("theorems/")]);
+    assert_eq!(code, Some(0), "{reports:?}");
+    assert!(reports.iter().all(agrees), "{reports:?}");
+    for name in ["appendix_a", "appendix_a_twice_is_not_the_choice", "king_path"] {
+        report(&reports, name);
+    }
+}
+
+#[test]
+fn check_plain_text_and_several_files() {
+    let dir = TempDir::new("check_plain_text_and_several_files");
+    dir.write("a.alg", "theorem ok: (♙ + r. -> . + r♙) = (r. + ♙ -> r♙ + .)\n");
+    dir.write("b.alg", "theorem moves: u = ru\n");
+    dir.write("notes.txt", "not a rule file\n");
+    let out = run([OsStr::new("check"), dir.path().as_os_str()]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout.contains("a.alg") && out.stdout.contains("b.alg"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("✓ ok (=)"), "{}", out.stdout);
+    assert!(out.stdout.contains("✗ moves (=): refuted"), "{}", out.stdout);
+    assert!(
+        !out.stdout.contains("notes"),
+        "only .alg files are read: {}",
+        out.stdout
+    );
+}
+
+#[test]
+fn check_disagreeing_equality_exits_1() {
+    let dir = TempDir::new("check_disagreeing_equality_exits_1");
+    let lhs = "(♙ + u. -> . + u♙)";
+    let rhs = "(♙ + u. + uu. -> . + u. + uu♙)";
+    let path = dir.write("wrong.alg", &format!("theorem wrong: {lhs} = {rhs}\n"));
+    let (code, reports) = check_json(&[path.as_os_str()]);
+    assert_eq!(code, Some(1), "{reports:?}");
+    assert_eq!(reports.len(), 1);
+    let r = &reports[0];
+    assert_eq!(r["name"], "wrong");
+    assert_eq!(r["relation"], "=");
+    assert_eq!(r["verdict"], "refuted");
+    assert!(r["counterexample"]["poi"].is_null(), "{r}");
+    confirm_counterexample(path.to_str().unwrap(), lhs, rhs, &r["counterexample"]);
+
+    let text = run([OsStr::new("check"), path.as_os_str()]);
+    assert_eq!(text.code, Some(1), "{text:?}");
+    assert!(text.stdout.contains("✗ wrong (=): refuted"), "{}", text.stdout);
+}
+
+#[test]
+fn check_disagreeing_open_equality_has_a_poi() {
+    let dir = TempDir::new("check_disagreeing_open_equality_has_a_poi");
+    let lhs = "(% + u. -> . + u%)";
+    let rhs = "(% + u. + uu. -> . + u. + uu%)";
+    let path = dir.write("open.alg", &format!("theorem open: {lhs} = {rhs}\n"));
+    let (code, reports) = check_json(&[path.as_os_str()]);
+    assert_eq!(code, Some(1), "{reports:?}");
+    let cx = &report(&reports, "open")["counterexample"];
+    assert!(cx["poi"].is_array(), "an open claim's counterexample names a POI: {cx}");
+    confirm_counterexample(path.to_str().unwrap(), lhs, rhs, cx);
+}
+
+#[test]
+fn check_false_inequality_exits_1() {
+    let dir = TempDir::new("check_false_inequality_exits_1");
+    let path = dir.write(
+        "same.alg",
+        "// Gluing is commutative, so these are the same move.\n\
+         theorem same: (♙ + u. -> . + u♙) != (u. + ♙ -> u♙ + .)\n",
+    );
+    let (code, reports) = check_json(&[path.as_os_str()]);
+    assert_eq!(code, Some(1), "{reports:?}");
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0]["relation"], "!=");
+    assert_eq!(reports[0]["verdict"], "holds-up-to");
+    assert!(reports[0]["counterexample"].is_null());
+    assert!(reports[0]["cells"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn check_one_disagreement_among_agreements_exits_1() {
+    let dir = TempDir::new("check_one_disagreement_among_agreements_exits_1");
+    let path = dir.write(
+        "mixed.alg",
+        "theorem group: ur = ru\ntheorem differ: u != d\ntheorem bad: u = d\n",
+    );
+    let (code, reports) = check_json(&[path.as_os_str()]);
+    assert_eq!(code, Some(1), "{reports:?}");
+    assert_eq!(reports.len(), 3, "every claim is reported: {reports:?}");
+    assert!(agrees(report(&reports, "group")));
+    assert!(agrees(report(&reports, "differ")));
+    let bad = report(&reports, "bad");
+    assert!(!agrees(bad));
+    assert_eq!(bad["counterexample"]["kind"], "normal-form", "{bad}");
+    // --only picks the agreeing claims, so the run agrees.
+    let (code, only) = check_json(&[path.as_os_str(), OsStr::new("--only"), OsStr::new("group")]);
+    assert_eq!(code, Some(0), "{only:?}");
+    assert_eq!(only.len(), 1);
+}
+
+// ---------------------------------------------------------------------------
+// Bad input: exit status 2, `file:line:col` and a message, never a panic
+// ---------------------------------------------------------------------------
+
+#[test]
+fn error_syntax() {
+    let dir = TempDir::new("error_syntax");
+    let (path, out) = check_text(&dir, "e.alg", "a = .\nb = ♙ + + .\n");
+    assert_bad_input(&out, &format!("{}:2:9", path.display()), "unexpected `+`");
+    let (path, out) = check_text(&dir, "end.alg", "a = . +\n");
+    assert_bad_input(&out, &format!("{}:1:8", path.display()), "unexpected end of input");
+}
+
+#[test]
+fn error_location_line_3_column_5() {
+    let dir = TempDir::new("error_location_line_3_column_5");
+    let (path, out) = check_text(&dir, "e.alg", "// a comment\ngood = ♙ -> .\nx = zzz\n");
+    assert_bad_input(&out, &format!("{}:3:5", path.display()), "unknown name `zzz`");
+}
+
+#[test]
+fn error_location_counts_characters() {
+    let dir = TempDir::new("error_location_counts_characters");
+    // `zz` is the 14th character but the 18th byte.
+    let (path, out) = check_text(&dir, "e.alg", "a = ♙ + r♙ + zz\n");
+    assert_bad_input(&out, &format!("{}:1:14", path.display()), "unknown name `zz`");
+    let (path, out) = check_text(&dir, "f.alg", "a = ♙ + r♙\nb = ♙ + zz\n");
+    assert_bad_input(&out, &format!("{}:2:9", path.display()), "unknown name `zz`");
+}
+
+#[test]
+fn error_locations_agree_after_non_ascii() {
+    let dir = TempDir::new("error_locations_agree_after_non_ascii");
+    let (path, out) = check_text(&dir, "f.alg", "a = ♙ + r♙\nb = ♙ + zz\n");
+    let name = path.display().to_string();
+    assert_eq!(out.code, Some(2));
+    let locations: BTreeSet<String> = out
+        .stderr
+        .match_indices(&name)
+        .map(|(i, _)| {
+            let rest = &out.stderr[i + name.len()..];
+            let loc: String = rest.chars().take_while(|c| *c == ':' || c.is_ascii_digit()).collect();
+            loc.trim_end_matches(':').to_string()
+        })
+        .collect();
+    assert_eq!(
+        locations,
+        BTreeSet::from([":2:9".to_string()]),
+        "every location printed for one error agrees:\n{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn error_unknown_name() {
+    let dir = TempDir::new("error_unknown_name");
+    let (path, out) = check_text(&dir, "e.alg", "a = zzz\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "unknown name `zzz`");
+    // In --move too, with the column inside the expression.
+    let out = run(["moves", PIECES, "--move", "♙ -> . + zzz", "--board", "♙"]);
+    assert_bad_input(&out, "--move:1:10", "unknown name `zzz`");
+}
+
+#[test]
+fn error_every_error_in_a_file_is_reported() {
+    let dir = TempDir::new("error_every_error_in_a_file_is_reported");
+    let (path, out) = check_text(&dir, "e.alg", "a = zzz\nb = yyy\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "unknown name `zzz`");
+    assert_bad_input(&out, &format!("{}:2:5", path.display()), "unknown name `yyy`");
+}
+
+#[test]
+fn error_glue_on_one_square() {
+    let dir = TempDir::new("error_glue_on_one_square");
+    let (path, out) = check_text(&dir, "e.alg", "a = ♙ + ♙\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "cannot glue");
+    assert!(out.stderr.contains("(0, 0)"), "the square is named: {}", out.stderr);
+    let out = run(["moves", PIECES, "--move", "♙ + ♙ -> .", "--board", "♙"]);
+    assert_bad_input(&out, "--move:1:1", "cannot glue");
+}
+
+#[test]
+fn error_two_pois_in_one_fragment() {
+    let dir = TempDir::new("error_two_pois_in_one_fragment");
+    let (path, out) = check_text(&dir, "e.alg", "a = % + r%\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "two `%`");
+}
+
+#[test]
+fn error_type_mismatch() {
+    let dir = TempDir::new("error_type_mismatch");
+    let (path, out) = check_text(&dir, "e.alg", "a = u -> .\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "movement");
+    let (path, out) = check_text(&dir, "claim.alg", "theorem t: (♙ -> .) = ♙\n");
+    assert_bad_input(&out, &format!("{}:1:12", path.display()), "differ in sort");
+    let out = run(["moves", PIECES, "--move", "u", "--board", "♙"]);
+    assert_bad_input(&out, "--move:1:1", "not a move");
+}
+
+#[test]
+fn error_recursion() {
+    let dir = TempDir::new("error_recursion");
+    let (path, out) = check_text(&dir, "e.alg", "a = b\nb = a\n");
+    assert_bad_input(&out, &format!("{}:2:5", path.display()), "recursive");
+    let (path, out) = check_text(&dir, "self.alg", "a = (♙ -> .) a\n");
+    assert_bad_input(&out, &format!("{}:1:14", path.display()), "recursive");
+}
+
+#[test]
+fn error_duplicate_definition() {
+    let dir = TempDir::new("error_duplicate_definition");
+    let (path, out) = check_text(&dir, "e.alg", "a = ♙\na = ♟\n");
+    assert_bad_input(&out, &format!("{}:2:1", path.display()), "defined twice");
+}
+
+#[test]
+fn error_empty_range() {
+    let dir = TempDir::new("error_empty_range");
+    let (path, out) = check_text(&dir, "e.alg", "a = (♙ -> .){3,1}\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "empty range");
+}
+
+#[test]
+fn error_negative_count() {
+    let dir = TempDir::new("error_negative_count");
+    let (path, out) = check_text(&dir, "e.alg", "a = (♙ -> .){-1}\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "-1");
+    let (path, out) = check_text(&dir, "range.alg", "a = (♙ -> .){-1,2}\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "-1");
+}
+
+#[test]
+fn error_unknown_piece_glyph() {
+    let dir = TempDir::new("error_unknown_piece_glyph");
+    let (path, out) = check_text(&dir, "e.alg", "a = ★\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "unknown piece `★`");
+    let (path, out) = check_text(&dir, "ascii.alg", "a = 'zz\n");
+    assert_bad_input(&out, &format!("{}:1:5", path.display()), "unknown piece `'zz`");
+}
+
+#[test]
+fn error_open_move_without_poi() {
+    let out = run(["moves", PIECES, "--move", "% + u. -> . + u%", "--board", "././♖"]);
+    assert_bad_input(&out, "--move:1:1", "piece of interest");
+    assert!(out.stderr.contains("--poi"), "the error mentions --poi: {}", out.stderr);
+    // A definition with a free `%` is open too.
+    let out = run(["moves", PIECES, "--move", "rook_move_u", "--board", "././♖"]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("--poi"), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
+
+#[test]
+fn error_bad_poi() {
+    let expr = "% + u. -> . + u%";
+    let out = run(["moves", PIECES, "--move", expr, "--board", "././♖", "--poi", "zz"]);
+    assert_bad_input(&out, "--poi:1:1", "expected `x,y`");
+    let out = run(["moves", PIECES, "--move", expr, "--board", "././♖", "--poi", "a9"]);
+    assert_bad_input(&out, "--poi:1:1", "not on the board");
+}
+
+#[test]
+fn error_malformed_board() {
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--board", "..\n.x"]);
+    assert_bad_input(&out, "--board:2:2", "unknown piece `x`");
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--board", "♙./."]);
+    assert_bad_input(&out, "--board:1:4", "rows differ in length");
+    // Neither --board nor --fen.
+    let out = run(["moves", PIECES, "--move", "♙ -> ."]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("--board"), "{}", out.stderr);
+    // Both.
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--board", "♙", "--fen", START_FEN]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("cannot be used with"), "{}", out.stderr);
+}
+
+#[test]
+fn error_bad_fen() {
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "8/8/8"]);
+    assert_bad_input(&out, "--fen:1:1", "8 ranks");
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "8/8/8/8/8/8/8/8/8"]);
+    assert_bad_input(&out, "--fen:1:1", "8 ranks");
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "9/8/8/8/8/8/8/8"]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("FEN rank 8 has 9 squares"), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "X7/8/8/8/8/8/8/8"]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("`X` is not a FEN piece letter"), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
+
+#[test]
+fn error_bad_fen_letter_location() {
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "X7/8/8/8/8/8/8/8"]);
+    assert_bad_input(&out, "--fen:1:1", "`X` is not a FEN piece letter");
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "8/8/8/8/8/8/8/7X w"]);
+    assert_bad_input(&out, "--fen:1:16", "`X` is not a FEN piece letter");
+}
+
+#[test]
+fn error_bad_fen_rank_location() {
+    // The location must fall on the offending rank: its first character or
+    // the end of it, and the span must lie inside the FEN text.
+    let on_rank = |fen: &str, cols: [usize; 2], message: &str| {
+        let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", fen]);
+        assert_eq!(out.code, Some(2), "{out:?}");
+        assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+        assert!(
+            !out.stderr.contains("Failed to read"),
+            "the span is in bounds: {}",
+            out.stderr
+        );
+        assert!(
+            cols.iter()
+                .any(|c| out.stderr.contains(&format!("--fen:1:{c}: {message}"))),
+            "expected --fen:1:{cols:?}: {message}, got:\n{}",
+            out.stderr
+        );
+    };
+    on_rank("8/8/8/8/8/8/8/7", [15, 16], "FEN rank 1 has 7 squares");
+    on_rank("9/8/8/8/8/8/8/8", [1, 2], "FEN rank 8 has 9 squares");
+    on_rank("8/8/8/8/8/8/8/9 w - - 0 1", [15, 16], "FEN rank 1 has 9 squares");
+}
+
+#[test]
+fn error_missing_file() {
+    let dir = TempDir::new("error_missing_file");
+    let missing = dir.path().join("no-such-file.alg");
+    let m = missing.to_str().unwrap();
+    for args in [
+        vec!["moves", m, "--move", "nil", "--board", "."],
+        vec!["check", m],
+        vec!["fmt", m],
+    ] {
+        let out = run(&args);
+        assert_bad_input_message(&out, "cannot read");
+        assert!(out.stderr.contains(m), "the path is named: {}", out.stderr);
+    }
+    let empty = dir.path().join("empty-dir");
+    fs::create_dir(&empty).unwrap();
+    let out = run([OsStr::new("check"), empty.as_os_str()]);
+    assert_bad_input_message(&out, "no .alg files");
+}
+
+#[test]
+fn error_bad_options() {
+    let out = run(["check", "--max-cells", "0", PIECES]);
+    assert_bad_input_message(&out, "--max-cells");
+    let out = run(["frobnicate"]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(!out.stderr.is_empty());
+    let out = run::<[&str; 0], &str>([]);
+    assert_eq!(out.code, Some(2), "no subcommand: {out:?}");
+    assert!(out.stderr.contains("Usage"), "{}", out.stderr);
+}
+
+// ---------------------------------------------------------------------------
+// --help
+// ---------------------------------------------------------------------------
+
+#[test]
+fn help_everywhere() {
+    let top = run(["--help"]);
+    assert_eq!(top.code, Some(0), "{top:?}");
+    for sub in ["moves", "check", "fmt"] {
+        assert!(top.stdout.contains(sub), "top-level help lists {sub}: {}", top.stdout);
+    }
+    let cases: [(&str, &[&str]); 3] = [
+        ("moves", &["--move", "--board", "--fen", "--poi", "--json"]),
+        ("check", &["--json", "--only", "--max-cells"]),
+        ("fmt", &["--write", "--check"]),
+    ];
+    for (sub, flags) in cases {
+        let out = run([sub, "--help"]);
+        assert_eq!(out.code, Some(0), "{sub} --help: {out:?}");
+        assert!(out.stdout.contains("Usage: algchess"), "{sub}: {}", out.stdout);
+        for f in flags {
+            assert!(out.stdout.contains(f), "{sub} --help documents {f}: {}", out.stdout);
+        }
+        let help = run(["help", sub]);
+        assert_eq!(help.code, Some(0), "help {sub}: {help:?}");
+        assert!(help.stdout.contains("Usage: algchess"), "{}", help.stdout);
+    }
+    let version = run(["--version"]);
+    assert_eq!(version.code, Some(0));
+    assert!(version.stdout.starts_with("algchess "), "{}", version.stdout);
+}
+
+// ---------------------------------------------------------------------------
+// fmt
+// ---------------------------------------------------------------------------
+
+const UNFORMATTED: &str = "// top comment\n\
+A=(%+u.->.+u%)   // trailing comment\n\
+\n\n\n\
+// about pawns\n\
+pawn_up=♙+u.->.+u♙\n\
+theorem  t :  pawn_up   pawn_up!=  (♙+u.+uu.->.+u.+uu♙)\n\
+twice(X)=X X\n";
+
+#[test]
+fn fmt_prints_stable_output_with_comments() {
+    let dir = TempDir::new("fmt_prints_stable_output_with_comments");
+    let src = dir.write("u.alg", UNFORMATTED);
+    let out = run([OsStr::new("fmt"), src.as_os_str()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let formatted = out.stdout;
+    assert_ne!(formatted, UNFORMATTED, "the file was not formatted");
+    for comment in ["// top comment", "// trailing comment", "// about pawns"] {
+        assert!(formatted.contains(comment), "comment `{comment}` kept:\n{formatted}");
+    }
+    assert!(formatted.contains("pawn_up = ♙ + u. -> . + u♙"), "{formatted}");
+
+    let again_path = dir.write("f.alg", &formatted);
+    let again = run([OsStr::new("fmt"), again_path.as_os_str()]);
+    assert_eq!(again.code, Some(0), "{again:?}");
+    assert_eq!(again.stdout, formatted, "fmt is stable");
+}
+
+#[test]
+fn fmt_keeps_meaning() {
+    let dir = TempDir::new("fmt_keeps_meaning");
+    let src = dir.write("u.alg", UNFORMATTED);
+    let out = run([OsStr::new("fmt"), src.as_os_str()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let dst = dir.write("f.alg", &out.stdout);
+    for expr in ["pawn_up pawn_up", "%♙: twice(A)"] {
+        let a = moves_json(src.to_str().unwrap(), expr, &["--board", "../../♙♙"]);
+        let b = moves_json(dst.to_str().unwrap(), expr, &["--board", "../../♙♙"]);
+        assert!(!a.is_empty(), "{expr}");
+        assert_eq!(a, b, "{expr} means the same after fmt");
+    }
+    let verdicts = |p: &Path| {
+        let (code, reports) = check_json(&[p.as_os_str()]);
+        let v: Vec<(Value, Value)> = reports
+            .iter()
+            .map(|r| (r["name"].clone(), r["verdict"].clone()))
+            .collect();
+        (code, v)
+    };
+    let before = verdicts(&src);
+    assert_eq!(before.0, Some(0));
+    assert_eq!(before, verdicts(&dst));
+}
+
+#[test]
+fn fmt_check() {
+    let dir = TempDir::new("fmt_check");
+    let src = dir.write("u.alg", UNFORMATTED);
+    let out = run([OsStr::new("fmt"), OsStr::new("--check"), src.as_os_str()]);
+    assert_eq!(out.code, Some(1), "an unformatted file: {out:?}");
+    assert!(
+        out.stdout.is_empty(),
+        "--check prints nothing on stdout: {}",
+        out.stdout
+    );
+    assert!(out.stderr.contains("not formatted"), "{}", out.stderr);
+
+    let formatted = run([OsStr::new("fmt"), src.as_os_str()]).stdout;
+    let ok = dir.write("f.alg", &formatted);
+    let out = run([OsStr::new("fmt"), OsStr::new("--check"), ok.as_os_str()]);
+    assert_eq!(out.code, Some(0), "a formatted file: {out:?}");
+    assert!(out.stdout.is_empty());
+
+    // The example fixture is kept formatted.
+    let out = run(["fmt", "--check", PIECES]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+
+    // One unformatted file among several is enough.
+    let out = run([
+        OsStr::new("fmt"),
+        OsStr::new("--check"),
+        ok.as_os_str(),
+        src.as_os_str(),
+    ]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+}
+
+#[test]
+fn fmt_write_rewrites_in_place() {
+    let dir = TempDir::new("fmt_write_rewrites_in_place");
+    let src = dir.write("u.alg", UNFORMATTED);
+    let expected = run([OsStr::new("fmt"), src.as_os_str()]).stdout;
+    let out = run([OsStr::new("fmt"), OsStr::new("--write"), src.as_os_str()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.is_empty(), "--write prints nothing: {}", out.stdout);
+    assert_eq!(fs::read_to_string(&src).unwrap(), expected);
+    let out = run([OsStr::new("fmt"), OsStr::new("--check"), src.as_os_str()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    // Again: nothing changes.
+    let out = run([OsStr::new("fmt"), OsStr::new("-w"), src.as_os_str()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(fs::read_to_string(&src).unwrap(), expected);
+    // --write and --check together are refused.
+    let out = run([
+        OsStr::new("fmt"),
+        OsStr::new("--write"),
+        OsStr::new("--check"),
+        src.as_os_str(),
+    ]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+}
+
+#[test]
+fn fmt_syntax_error() {
+    let dir = TempDir::new("fmt_syntax_error");
+    let src = dir.write("e.alg", "// fine\na = ♙ + )\n");
+    let out = run([OsStr::new("fmt"), src.as_os_str()]);
+    assert_bad_input(&out, &format!("{}:2:9", src.display()), "unexpected `)`");
+    let out = run([OsStr::new("fmt"), OsStr::new("--write"), src.as_os_str()]);
+    assert_eq!(out.code, Some(2));
+    assert_eq!(
+        fs::read_to_string(&src).unwrap(),
+        "// fine\na = ♙ + )\n",
+        "a bad file is left alone"
+    );
+}
