@@ -760,7 +760,6 @@ fn rigorous_movement_and_fragment_laws_hold() {
 
 /// The seed's side note: `1m = m = m1`. `m1` is `m` then the identity `1`.
 #[test]
-#[ignore = "bug: in claims `m1` reads as a metavariable named `m1` (src/elab/metas.rs meta_sort, src/elab/expr.rs Elab::word)"]
 fn side_note_right_identity() {
     let text: String = DIGIT_CLAIMS
         .lines()
@@ -776,8 +775,6 @@ fn side_note_right_identity() {
 
 /// The seed's side note: `m0 = 0`, a movement applied to the empty fragment.
 #[test]
-#[ignore = "bug: in claims `m0` reads as a movement metavariable named `m0`, so the claim has two sorts \
-            (src/elab/metas.rs meta_sort, src/elab/expr.rs Elab::word)"]
 fn side_note_movement_of_zero() {
     let p = program(DIGIT_CLAIMS.lines().find(|l| l.contains("m0")).unwrap());
     let c = claim(&p, "side_movement_of_zero");

@@ -498,6 +498,12 @@ impl<'a> Elab<'a> {
             if let Some(m) = Movement::from_letter(c) {
                 options.push((c.to_string(), Part::Term(Term::movement(m))));
             }
+            // The seed's `m1` and `m0`: the identity and the empty fragment.
+            match c {
+                '1' => options.push(("1".into(), Part::Term(Term::movement(Movement::IDENTITY)))),
+                '0' => options.push(("0".into(), Part::Term(Term::fragment(crate::core::Fragment::empty())))),
+                _ => {}
+            }
             for (n, t) in names {
                 if rest.starts_with(n.as_str()) {
                     options.push((
@@ -510,12 +516,17 @@ impl<'a> Elab<'a> {
                 }
             }
             if sc.metas {
-                let digits = rest[1..].find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len() - 1);
-                for len in 1..=digits + 1 {
-                    if let Some(sort) = meta_sort(&rest[..len]) {
-                        if !names.iter().any(|(n, _)| n == &rest[..len]) {
-                            options.push((rest[..len].to_string(), Part::Term(Term::var(&rest[..len], sort))));
-                        }
+                let numbered = rest.len() > 2
+                    && rest.as_bytes()[1] == b'_'
+                    && rest.as_bytes()[2].is_ascii_digit();
+                let len = if numbered {
+                    2 + rest[2..].find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len() - 2)
+                } else {
+                    1
+                };
+                if let Some(sort) = meta_sort(&rest[..len]) {
+                    if !names.iter().any(|(n, _)| n == &rest[..len]) {
+                        options.push((rest[..len].to_string(), Part::Term(Term::var(&rest[..len], sort))));
                     }
                 }
             }

@@ -1,5 +1,6 @@
 //! Metavariables of laws. A claim may use single-letter names it does not
-//! define; the letter fixes the sort, and digits may follow (`M1`, `f2`).
+//! define; the letter fixes the sort. More of one sort are numbered after an
+//! underscore (`M_1`, `f_2`): the seed's `m1` is `m` times `1`.
 
 use crate::core::Sort;
 
@@ -7,7 +8,8 @@ use crate::core::Sort;
 pub fn meta_sort(name: &str) -> Option<Sort> {
     let mut chars = name.chars();
     let first = chars.next()?;
-    if !chars.all(|c| c.is_ascii_digit()) {
+    let rest = chars.as_str();
+    if !rest.is_empty() && !(rest.len() > 1 && rest.starts_with('_') && rest[1..].chars().all(|c| c.is_ascii_digit())) {
         return None;
     }
     Some(match first {
@@ -21,7 +23,8 @@ pub fn meta_sort(name: &str) -> Option<Sort> {
 }
 
 /// The table, for help texts and documentation.
-pub const META_TABLE: &str = "m n t: movement; p q: cell; f g h x y z: fragment; P Q: pattern; M N K: move";
+pub const META_TABLE: &str =
+    "m n t: movement; p q: cell; f g h x y z: fragment; P Q: pattern; M N K: move; numbered as M_1, M_2";
 
 #[cfg(test)]
 mod tests {
@@ -30,7 +33,9 @@ mod tests {
     #[test]
     fn letters_fix_sorts() {
         assert_eq!(meta_sort("M"), Some(Sort::Move));
-        assert_eq!(meta_sort("f2"), Some(Sort::Fragment));
+        assert_eq!(meta_sort("f_2"), Some(Sort::Fragment));
+        assert_eq!(meta_sort("m1"), None);
+        assert_eq!(meta_sort("M_"), None);
         assert_eq!(meta_sort("p"), Some(Sort::Cell));
         assert_eq!(meta_sort("Mx"), None);
         assert_eq!(meta_sort("A"), None);
