@@ -577,7 +577,6 @@ theorem app_maybe_again: %♖: (% + u. -> . + u%) (% + u. -> . + u%)? = %♖: (%
 
 /// The side note's `1m = m = m1` and `m0 = 0` (and made rigorous's
 /// `1m = m = m1`): `m1` is `m` then `1`, and `m0` is `m` applied to `0`.
-/// They parse, but elaborate wrongly (see the ignored tests below).
 const DIGIT_CLAIMS: &str = "\
 theorem side_right_identity: m = m1
 theorem rig_right_identity: m = m1

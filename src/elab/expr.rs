@@ -516,9 +516,7 @@ impl<'a> Elab<'a> {
                 }
             }
             if sc.metas {
-                let numbered = rest.len() > 2
-                    && rest.as_bytes()[1] == b'_'
-                    && rest.as_bytes()[2].is_ascii_digit();
+                let numbered = rest.len() > 2 && rest.as_bytes()[1] == b'_' && rest.as_bytes()[2].is_ascii_digit();
                 let len = if numbered {
                     2 + rest[2..].find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len() - 2)
                 } else {
