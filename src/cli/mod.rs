@@ -38,8 +38,18 @@ enum Command {
     Fmt(fmt::Args),
 }
 
-/// Runs the command line; returns the exit status.
+/// Runs the command line; returns the exit status. The work runs on a
+/// thread with a large stack, so deeply nested input is handled, not a crash.
 pub fn main() -> i32 {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(run)
+        .expect("a thread for the command")
+        .join()
+        .unwrap_or(BAD_INPUT)
+}
+
+fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

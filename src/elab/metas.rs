@@ -9,7 +9,8 @@ pub fn meta_sort(name: &str) -> Option<Sort> {
     let mut chars = name.chars();
     let first = chars.next()?;
     let rest = chars.as_str();
-    if !rest.is_empty() && !(rest.len() > 1 && rest.starts_with('_') && rest[1..].chars().all(|c| c.is_ascii_digit())) {
+    let numbered = rest.len() > 1 && rest.starts_with('_') && rest[1..].chars().all(|c| c.is_ascii_digit());
+    if !rest.is_empty() && !numbered {
         return None;
     }
     Some(match first {

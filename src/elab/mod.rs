@@ -436,6 +436,85 @@ mod tests {
         assert_eq!(p.claims()[1].lhs.sort(), Sort::Movement);
     }
 
+    /// Random token soup never panics: it parses and elaborates, or gives
+    /// diagnostics; what elaborates to a move also runs.
+    #[test]
+    fn no_input_panics() {
+        const BITS: [&str; 52] = [
+            "♙",
+            "♟",
+            "♖",
+            ".",
+            "#",
+            "%",
+            "0",
+            "1",
+            "2",
+            "u",
+            "r",
+            "R",
+            "F",
+            "C",
+            "²",
+            "⁻¹",
+            "+",
+            " + ",
+            "|",
+            "->",
+            ";",
+            "(",
+            ")",
+            "{",
+            "}",
+            "<",
+            ">",
+            ",",
+            "*",
+            "?",
+            "^",
+            "-",
+            " = ",
+            "!=",
+            ":",
+            "%♖:",
+            "%p:",
+            "x",
+            "M",
+            "f",
+            "nil",
+            "fail",
+            "theorem t",
+            "piece ",
+            "/",
+            "\n",
+            "'",
+            "'X",
+            "//c\n",
+            " ",
+            "a = ",
+            "g(M) = ",
+        ];
+        fn prop(seed: u64) -> bool {
+            let mut g = quickcheck::Gen::from_size_and_seed(30, seed);
+            let n = 1 + <usize as quickcheck::Arbitrary>::arbitrary(&mut g) % 30;
+            let text: String = (0..n).map(|_| *g.choose(&BITS).unwrap()).collect();
+            let text = format!("a = {text}");
+            if let Ok(p) = Program::from_text("fuzz.alg", &text) {
+                for (_, t) in p.definitions() {
+                    if let Ok(prog) = crate::semantics::compile(t) {
+                        let board = crate::semantics::Grid::parse("..♖/♟..").unwrap();
+                        let s = crate::semantics::State { board, poi: None };
+                        let _ = crate::semantics::Eval::new(10_000).run(&prog, &s);
+                    }
+                }
+            }
+            true
+        }
+        quickcheck::QuickCheck::new()
+            .tests(3000)
+            .quickcheck(prop as fn(u64) -> bool);
+    }
+
     #[test]
     fn colour_reversal_reaches_binders() {
         let t = elab("", "C(%♖: % -> .)");

@@ -31,7 +31,9 @@ fn decode(v: u8) -> Option<Content> {
 }
 
 /// A concrete board over the box `[x0, x0 + width) × [y0, y0 + height)`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Equality, order and hashing look at the box and the cells only; the
+/// square list is derived from the box.
+#[derive(Clone)]
 pub struct Grid {
     origin: Square,
     width: i32,
@@ -278,6 +280,38 @@ impl Grid {
             .copied()
             .filter(|q| self.get(*q) != other.get(*q))
             .collect()
+    }
+}
+
+impl Grid {
+    fn key(&self) -> (Square, i32, i32, &[u8]) {
+        (self.origin, self.width, self.height, &self.cells)
+    }
+}
+
+impl PartialEq for Grid {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Grid {}
+
+impl std::hash::Hash for Grid {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.cells.hash(state);
+    }
+}
+
+impl PartialOrd for Grid {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Grid {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
     }
 }
 

@@ -142,7 +142,13 @@ impl Eval {
             if layer.is_empty() {
                 return Ok(layer);
             }
-            layer = self.run_all(m, &layer)?;
+            self.tick()?;
+            let next = self.run_all(m, &layer)?;
+            // A layer that maps to itself stays put: `nil{4000000000}`.
+            if next.len() == layer.len() && next.iter().all(|x| layer.contains(x)) {
+                break;
+            }
+            layer = next;
         }
         let mut seen: FxHashSet<State<S>> = layer.iter().cloned().collect();
         let mut out = layer.clone();
@@ -150,6 +156,7 @@ impl Eval {
             // `M{i,j}`: the union of the layers i..=j.
             Some(hi) => {
                 for _ in b.lo..hi {
+                    self.tick()?;
                     let next = self.run_all(m, &layer)?;
                     // A layer equal to the last one repeats forever.
                     if next.is_empty() || (next.len() == layer.len() && next.iter().all(|x| layer.contains(x))) {
@@ -396,6 +403,13 @@ mod tests {
             let rhs = Term::seq(&Term::repeat(&m, Bounds::exactly(2)), &Term::repeat(&m, Bounds::STAR));
             eval_set(&lhs, &s) == eval_set(&rhs, &s)
         }
+    }
+
+    #[test]
+    fn huge_counts_finish() {
+        assert_eq!(run("nil{4000000000}", "..", None).len(), 1);
+        assert_eq!(run("(%♖: nil){4000000000,}", "♖.", None).len(), 1);
+        assert!(run("fail{4000000000}", "..", None).is_empty());
     }
 
     #[test]
