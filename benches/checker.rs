@@ -89,10 +89,6 @@ fn full_search(c: &mut Criterion) {
             program.expr("rhs", rhs).expect("rhs elaborates"),
         );
         let (lp, rp) = (compile(&l).expect("lhs compiles"), compile(&r).expect("rhs compiles"));
-        let mut named = l.pieces();
-        named.extend(r.pieces());
-        named.sort();
-        named.dedup();
         let open = l.is_open() || r.is_open();
         for max_cells in [8, 10] {
             let options = Options {
@@ -100,7 +96,7 @@ fn full_search(c: &mut Criterion) {
                 decompose: false,
                 ..Options::default()
             };
-            let outcome = compare(&lp, &rp, &named, open, &options, &|_, _, _| {});
+            let outcome = compare(&lp, &rp, open, &options, &|_, _, _| {});
             assert!(
                 matches!(outcome, Outcome::HoldsUpTo { cells, complete: true, .. } if cells == max_cells),
                 "`{lhs} = {rhs}` should hold up to {max_cells} squares: {outcome:?}"
@@ -113,14 +109,7 @@ fn full_search(c: &mut Criterion) {
             group.throughput(Throughput::Elements(s.leaves));
             group.bench_function(BenchmarkId::new(name, format!("max_cells={max_cells}")), |b| {
                 b.iter(|| {
-                    let o = compare(
-                        black_box(&lp),
-                        black_box(&rp),
-                        black_box(&named),
-                        open,
-                        black_box(&options),
-                        &|_, _, _| {},
-                    );
+                    let o = compare(black_box(&lp), black_box(&rp), open, black_box(&options), &|_, _, _| {});
                     black_box(stats(&o).map(|s| s.leaves))
                 })
             });

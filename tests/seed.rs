@@ -1229,13 +1229,13 @@ fn sequences_repetitions_and_binders() {
     assert!(matches!(rooks.node(), Node::Seq(..)));
 
     let plus = elab("(♖ + u. -> . + u♖)+");
-    let Node::Repeat(body, bounds) = plus.node() else {
+    let (Node::Repeat(body, ..), Some(bounds)) = (plus.node(), plus.bounds()) else {
         panic!("not a repetition: {plus:?}")
     };
-    assert_eq!(*bounds, Bounds::PLUS);
+    assert_eq!(bounds, Bounds::PLUS);
     assert_eq!(rule(body), rule(&elab("♖ + u. -> . + u♖")));
     let twice = elab("(♖ + u. -> . + u♖){2}");
-    assert!(matches!(twice.node(), Node::Repeat(_, b) if *b == Bounds::exactly(2)));
+    assert_eq!(twice.bounds(), Some(Bounds::exactly(2)));
 
     let poi_twice = elab("(% + u. -> . + u%){2}");
     assert!(poi_twice.is_open(), "`%` outside a binder");
@@ -1364,7 +1364,7 @@ fn rook_definitions() {
         assert_eq!(t.sort(), sort, "{name}");
     }
     let up = p.definition("rook_move_u").unwrap();
-    assert!(matches!(up.node(), Node::Repeat(_, b) if *b == Bounds::PLUS));
+    assert_eq!(up.bounds(), Some(Bounds::PLUS));
     assert!(up.is_open());
 
     // `rook_move` binds a rook and steps it in the four directions.
@@ -1390,7 +1390,7 @@ fn rook_definitions() {
     let Node::Seq(slide, capture) = take.node() else {
         panic!("not a sequence")
     };
-    assert!(matches!(slide.node(), Node::Repeat(_, b) if *b == Bounds::STAR));
+    assert_eq!(slide.bounds(), Some(Bounds::STAR));
     assert_eq!(
         rule(capture),
         (set(&[(0, 0, "%"), (0, 1, "♟")]), set(&[(0, 0, "."), (0, 1, "%")]))

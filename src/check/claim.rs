@@ -177,10 +177,8 @@ fn compare_terms(
         compile(lhs).expect("a closed move compiles"),
         compile(rhs).expect("a closed move compiles"),
     );
-    let mut named = lhs.pieces();
-    named.extend(rhs.pieces());
     let open = lhs.is_open() || rhs.is_open();
-    match compare(&l, &r, &named, open, options, progress) {
+    match compare(&l, &r, open, options, progress) {
         Outcome::HoldsUpTo { cells, complete, stats } => Found::Same {
             cells,
             complete,

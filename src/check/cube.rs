@@ -49,11 +49,10 @@ impl Universe {
     pub fn bit(&self, c: Content) -> Domain {
         match c {
             Content::Empty => EMPTY_BIT,
-            Content::Piece(p) => match self.pieces.iter().position(|q| *q == p) {
-                Some(i) => 1 << (i + 2),
-                // A piece outside the universe never occurs on its boards.
-                None => 0,
-            },
+            Content::Piece(p) => {
+                let i = self.pieces.iter().position(|q| *q == p);
+                1 << (i.expect("the universe names every piece the moves use") + 2)
+            }
         }
     }
 

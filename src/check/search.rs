@@ -272,8 +272,7 @@ impl Search<'_> {
 }
 
 /// Searches for a board on which `left` and `right` differ. `open` moves
-/// are tried with the POI on every square. `named` are the pieces the two
-/// sides mention.
+/// are tried with the POI on every square.
 ///
 /// Closed moves that are unions of binders are first compared binder by
 /// binder (see `decompose`), which needs no search over where the binder's
@@ -283,12 +282,13 @@ impl Search<'_> {
 pub fn compare(
     left: &Prog,
     right: &Prog,
-    named: &[PieceId],
     open: bool,
     options: &Options,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Outcome {
-    let universe = Universe::new(named, other_piece(named));
+    let mut named = left.pieces();
+    named.extend(right.pieces());
+    let universe = Universe::new(&named, other_piece(&named));
     let deadline = options.timeout.map(|t| Instant::now() + t);
     if !open && options.decompose {
         if let (Some(l), Some(r)) = (decompose(left), decompose(right)) {
@@ -514,16 +514,9 @@ mod tests {
     /// Every board of every box of at most `n` squares, over `.`, `#`, the
     /// palette pieces and one other piece: the universe of §9, by brute
     /// force.
-    fn all_boards(n: usize) -> Vec<Grid> {
-        let [a, b] = gen::palette();
-        let other = other_piece(&[a, b]);
-        let values = [
-            None,
-            Some(Content::Empty),
-            Some(Content::Piece(a)),
-            Some(Content::Piece(b)),
-            Some(Content::Piece(other)),
-        ];
+    fn all_boards(n: usize, named: &[PieceId]) -> Vec<Grid> {
+        let mut values = vec![None, Some(Content::Empty), Some(Content::Piece(other_piece(named)))];
+        values.extend(named.iter().map(|p| Some(Content::Piece(*p))));
         let mut out = vec![];
         for (w, h) in boxes(n) {
             let cells = (w * h) as u32;
@@ -566,15 +559,13 @@ mod tests {
         })
     }
 
-    /// The symbolic search, with and without the binder decomposition,
-    /// agrees with brute-force enumeration on random moves, open or closed.
     static SEEN: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
 
+    /// The symbolic search, with and without the binder decomposition,
+    /// agrees with brute-force enumeration on random moves, open or closed.
     #[test]
     fn search_agrees_with_brute_force() {
         fn prop(seed: u64) -> TestResult {
-            static BOARDS: std::sync::OnceLock<Vec<Grid>> = std::sync::OnceLock::new();
-            let boards = BOARDS.get_or_init(|| all_boards(4));
             let mut g = Gen::from_size_and_seed(8, seed);
             let (lt, rt) = (gen::a_move(&mut g, 2), gen::a_move(&mut g, 2));
             // A shared part makes equal pairs common enough to matter.
@@ -585,8 +576,11 @@ mod tests {
             };
             let open = lt.is_open() || rt.is_open();
             let (l, r) = (compile(&lt).unwrap(), compile(&rt).unwrap());
-            let named = gen::palette();
-            let truth = differ_somewhere(&l, &r, boards, open);
+            let mut named = l.pieces();
+            named.extend(r.pieces());
+            named.sort();
+            named.dedup();
+            let truth = differ_somewhere(&l, &r, &all_boards(4, &named), open);
             SEEN[truth as usize].fetch_add(1, Ordering::Relaxed);
             for decompose in [true, false] {
                 let options = Options {
@@ -594,10 +588,7 @@ mod tests {
                     decompose,
                     ..Options::default()
                 };
-                let found = matches!(
-                    compare(&l, &r, &named, open, &options, &|_, _, _| {}),
-                    Outcome::Refuted { .. }
-                );
+                let found = matches!(compare(&l, &r, open, &options, &|_, _, _| {}), Outcome::Refuted { .. });
                 if found != truth {
                     return TestResult::error(format!(
                         "{lt}  vs  {rt}: search says differ={found}, brute force {truth} (decompose {decompose})"

@@ -109,6 +109,7 @@ pub fn term(g: &mut Gen, sort: Sort) -> Term {
         Sort::Fragment => Term::fragment(fragment(g, true)),
         Sort::Pattern => Term::pattern(pattern(g, true)),
         Sort::Move => a_move(g, 2),
+        Sort::Count => Term::raw(super::Node::Num(below(g, 4))),
     }
 }
 

@@ -6,6 +6,7 @@
 //! 0 atom, 1 postfix, 2 side by side, 3 `;`, 4 `+`, 5 `|`, 6 `->`, 7 `%p:`.
 
 use super::{Bounds, Cell, Fragment, Node, Pattern, Term};
+
 use crate::geometry::{Movement, Square};
 use std::fmt;
 
@@ -142,7 +143,17 @@ fn term(t: &Term) -> Doc {
         Node::Bind(c, body) => doc(format!("%{}: {}", at(term(c), 0), at(term(body), 7)), 7),
         Node::Seq(a, b) => doc(format!("{} {}", at(term(a), 1), at(term(b), 2)), 2),
         Node::Alt(a, b) => doc(format!("{} | {}", at(term(a), 5), at(term(b), 4)), 5),
-        Node::Repeat(a, b) => doc(format!("{}{}", at(term(a), 1), bounds(*b)), 1),
+        Node::Repeat(a, lo, hi) => {
+            let ops = match t.bounds() {
+                Some(b) => bounds(b),
+                None if lo == hi => format!("{{{}}}", term(lo).text),
+                None if matches!(hi.node(), Node::Inf) => format!("{{{},}}", term(lo).text),
+                None => format!("{{{},{}}}", term(lo).text, term(hi).text),
+            };
+            doc(format!("{}{ops}", at(term(a), 1)), 1)
+        }
+        Node::Num(n) => doc(n.to_string(), 0),
+        Node::Inf => doc("∞", 0),
     }
 }
 
@@ -201,6 +212,7 @@ mod tests {
         match (sort, k) {
             (_, 0) => gen::term(g, sort),
             (Sort::Cell, _) => Term::var(pick(g, &["p", "q"]), Sort::Cell),
+            (Sort::Count, _) => Term::var(pick(g, &["i", "j", "k"]), Sort::Count),
             (Sort::Movement, 1) => Term::var(pick(g, &["m", "n", "t"]), Sort::Movement),
             (Sort::Movement, 2) => {
                 Term::compose(&term(g, Sort::Movement, depth - 1), &term(g, Sort::Movement, depth - 1))
@@ -224,10 +236,23 @@ mod tests {
             (Sort::Move, 1) => Term::var(pick(g, &["M", "N", "K"]), Sort::Move),
             (Sort::Move, 2) => {
                 let (a, b) = (term(g, Sort::Move, depth - 1), term(g, Sort::Move, depth - 1));
-                match u8::arbitrary(g) % 3 {
+                match u8::arbitrary(g) % 5 {
                     0 => Term::seq(&a, &b),
                     1 => Term::alt(&a, &b),
-                    _ => Term::repeat(&a, Bounds { lo: 1, hi: Some(2) }),
+                    2 => Term::repeat(&a, Bounds { lo: 1, hi: Some(2) }),
+                    3 => {
+                        let i = term(g, Sort::Count, 0);
+                        Term::repeat_counts(&a, &i, &i)
+                    }
+                    _ => {
+                        let (i, j) = (term(g, Sort::Count, 0), term(g, Sort::Count, 0));
+                        let (i, j) = match (i.node(), j.node()) {
+                            (Node::Num(x), Node::Num(y)) if y < x => (j, i),
+                            _ => (i, j),
+                        };
+                        let hi = if bool::arbitrary(g) { Term::raw(Node::Inf) } else { j };
+                        Term::repeat_counts(&a, &i, &hi)
+                    }
                 }
             }
             (Sort::Move, 3) => {

@@ -22,6 +22,8 @@ pub enum Sort {
     Fragment,
     Pattern,
     Move,
+    /// A repetition count; only metavariables (`i j k`) have it in text.
+    Count,
 }
 
 impl Sort {
@@ -41,6 +43,7 @@ impl Sort {
             Sort::Fragment => "fragment",
             Sort::Pattern => "pattern",
             Sort::Move => "move",
+            Sort::Count => "count",
         }
     }
 }
@@ -84,6 +87,10 @@ pub enum Node {
     /// A closed pattern with at least two members (one member is a `Frag`).
     Pat(Pattern),
     Var(Meta),
+    /// A repetition count.
+    Num(u32),
+    /// No upper bound: the `hi` of `M*`, `M+` and `M{i,}`.
+    Inf,
     // Structure that only survives around metavariables.
     /// `n m` on open movements: do `m`, then `n`.
     Compose(Term, Term),
@@ -103,7 +110,8 @@ pub enum Node {
     Bind(Term, Term),
     Seq(Term, Term),
     Alt(Term, Term),
-    Repeat(Term, Bounds),
+    /// `M{lo,hi}`; the counts are `Num`, `Inf` or count metavariables.
+    Repeat(Term, Term, Term),
 }
 
 /// A shared, immutable core term.
@@ -177,6 +185,7 @@ impl Term {
             Node::Frag(_) | Node::Single(_) => Sort::Fragment,
             Node::Pat(_) | Node::Union(..) => Sort::Pattern,
             Node::Var(m) => m.sort,
+            Node::Num(_) | Node::Inf => Sort::Count,
             Node::Apply(_, x) => x.sort(),
             Node::Glue(a, b) => {
                 if a.sort() == Sort::Pattern || b.sort() == Sort::Pattern {
@@ -198,10 +207,17 @@ impl Term {
     /// The immediate subterms, in order.
     pub fn children(&self) -> Vec<&Term> {
         match self.node() {
-            Node::Mov(_) | Node::Cell(_) | Node::Frag(_) | Node::Pat(_) | Node::Var(_) | Node::Nil | Node::Fail => {
-                vec![]
-            }
-            Node::Power(a, _) | Node::Repeat(a, _) | Node::Single(a) => vec![a],
+            Node::Mov(_)
+            | Node::Cell(_)
+            | Node::Frag(_)
+            | Node::Pat(_)
+            | Node::Var(_)
+            | Node::Num(_)
+            | Node::Inf
+            | Node::Nil
+            | Node::Fail => vec![],
+            Node::Power(a, _) | Node::Single(a) => vec![a],
+            Node::Repeat(a, lo, hi) => vec![a, lo, hi],
             Node::Compose(a, b)
             | Node::Apply(a, b)
             | Node::Glue(a, b)
@@ -346,7 +362,8 @@ impl Term {
             Node::Bind(c, body) => Term::bind(&go(c), &go(body)),
             Node::Seq(a, b) => Term::seq(&go(a), &go(b)),
             Node::Alt(a, b) => Term::alt(&go(a), &go(b)),
-            Node::Repeat(a, b) => Term::repeat(&go(a), *b),
+            Node::Repeat(a, lo, hi) => Term::repeat_counts(&go(a), lo, hi),
+            Node::Num(_) | Node::Inf => x.clone(),
         }
     }
 
@@ -389,8 +406,32 @@ impl Term {
         Term::raw(Node::Alt(a.clone(), b.clone()))
     }
 
+    /// `a{lo,hi}` with literal bounds.
     pub fn repeat(a: &Term, b: Bounds) -> Term {
-        Term::raw(Node::Repeat(a.clone(), b))
+        let hi = match b.hi {
+            Some(h) => Term::raw(Node::Num(h)),
+            None => Term::raw(Node::Inf),
+        };
+        Term::repeat_counts(a, &Term::raw(Node::Num(b.lo)), &hi)
+    }
+
+    /// `a{lo,hi}` with count terms.
+    pub fn repeat_counts(a: &Term, lo: &Term, hi: &Term) -> Term {
+        Term::raw(Node::Repeat(a.clone(), lo.clone(), hi.clone()))
+    }
+
+    /// The bounds of a repetition whose counts are literal.
+    pub fn bounds(&self) -> Option<Bounds> {
+        let Node::Repeat(_, lo, hi) = self.node() else {
+            return None;
+        };
+        let Node::Num(lo) = lo.node() else { return None };
+        let hi = match hi.node() {
+            Node::Num(h) => Some(*h),
+            Node::Inf => None,
+            _ => return None,
+        };
+        Some(Bounds { lo: *lo, hi })
     }
 
     /// Replaces metavariables by terms of their sorts, re-folding as it goes.
@@ -398,7 +439,14 @@ impl Term {
         let go = |t: &Term| t.substitute(s);
         Ok(match self.node() {
             Node::Var(m) => s(m).unwrap_or_else(|| self.clone()),
-            Node::Mov(_) | Node::Cell(_) | Node::Frag(_) | Node::Pat(_) | Node::Nil | Node::Fail => self.clone(),
+            Node::Mov(_)
+            | Node::Cell(_)
+            | Node::Frag(_)
+            | Node::Pat(_)
+            | Node::Num(_)
+            | Node::Inf
+            | Node::Nil
+            | Node::Fail => self.clone(),
             Node::Compose(a, b) => Term::compose(&go(a)?, &go(b)?),
             Node::Power(a, k) => Term::power(&go(a)?, *k),
             Node::Apply(m, x) => Term::apply(&go(m)?, &go(x)?),
@@ -409,7 +457,7 @@ impl Term {
             Node::Bind(a, b) => Term::bind(&go(a)?, &go(b)?),
             Node::Seq(a, b) => Term::seq(&go(a)?, &go(b)?),
             Node::Alt(a, b) => Term::alt(&go(a)?, &go(b)?),
-            Node::Repeat(a, b) => Term::repeat(&go(a)?, *b),
+            Node::Repeat(a, lo, hi) => Term::repeat_counts(&go(a)?, &go(lo)?, &go(hi)?),
         })
     }
 

@@ -3,10 +3,10 @@
 
 use super::metas::{meta_sort, META_TABLE};
 use super::{Def, Program};
-use crate::core::{Bounds, Content, GlueError, PieceId, Sort, Term};
+use crate::core::{Bounds, Content, GlueError, Node, PieceId, Sort, Term};
 use crate::diag::{Diag, Source};
 use crate::geometry::Movement;
-use crate::parse::ast::{Expr, ExprKind, Ident, PostOp, Span};
+use crate::parse::ast::{CountArg, Expr, ExprKind, Ident, PostOp, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -262,7 +262,7 @@ impl<'a> Elab<'a> {
                     _ => vec![(self.expr(sc, inner)?, inner.span)],
                 };
                 let (last, span) = items.pop().expect("a word has a part");
-                items.push((self.postfix(sc, &last, span, *op, e.span)?, span.to(e.span)));
+                items.push((self.postfix(sc, &last, span, op, e.span)?, span.to(e.span)));
                 Ok(items)
             }
             ExprKind::Call(f, args) => self.call(sc, f, args, e.span),
@@ -337,7 +337,7 @@ impl<'a> Elab<'a> {
         }
     }
 
-    fn postfix(&self, sc: &Scope, t: &Term, span: Span, op: PostOp, op_span: Span) -> Res<Term> {
+    fn postfix(&self, sc: &Scope, t: &Term, span: Span, op: &PostOp, op_span: Span) -> Res<Term> {
         if let PostOp::Pow(k, _) = op {
             if t.sort() != Sort::Movement {
                 return Err(self
@@ -350,7 +350,7 @@ impl<'a> Elab<'a> {
                     .help("to repeat a move k times, write `M{k}`")
                     .into());
             }
-            return Ok(Term::power(t, k));
+            return Ok(Term::power(t, *k));
         }
         if t.sort() != Sort::Move {
             let mut d = self
@@ -360,43 +360,59 @@ impl<'a> Elab<'a> {
                     format!("repetition applies to moves, but this is a {}", t.sort()),
                 )
                 .label(format!("a {}", t.sort()));
-            if op == PostOp::Plus {
+            if *op == PostOp::Plus {
                 d = d.help("to glue two fragments, put spaces around `+`, as in `f + g`");
             }
             return Err(d.into());
         }
-        let count = |n: i64| -> Res<u32> {
-            u32::try_from(n).map_err(|_| {
-                self.diag(
-                    sc,
-                    op_span,
-                    format!("a repetition count must be between 0 and {}, not {n}", u32::MAX),
-                )
-                .into()
-            })
+        let count = |c: &CountArg| -> Res<Term> {
+            match c {
+                CountArg::Num(n) => u32::try_from(*n).map(|n| Term::raw(Node::Num(n))).map_err(|_| {
+                    self.diag(
+                        sc,
+                        op_span,
+                        format!("a repetition count must be between 0 and {}, not {n}", u32::MAX),
+                    )
+                    .into()
+                }),
+                CountArg::Name(i) if sc.metas && meta_sort(&i.name) == Some(Sort::Count) => {
+                    Ok(Term::var(&i.name, Sort::Count))
+                }
+                CountArg::Name(i) => Err(self
+                    .diag(sc, i.span, format!("`{}` is not a count", i.name))
+                    .help("counts are numbers; in a law, `i`, `j` and `k` stand for any count")
+                    .into()),
+            }
         };
-        let bounds = match op {
-            PostOp::Star => Bounds::STAR,
-            PostOp::Plus => Bounds::PLUS,
-            PostOp::Opt => Bounds::OPT,
-            PostOp::Count(i) => Bounds::exactly(count(i)?),
-            PostOp::AtLeast(i) => Bounds {
-                lo: count(i)?,
-                hi: None,
-            },
+        let lit = |t: &Term| match t.node() {
+            Node::Num(n) => Some(*n),
+            _ => None,
+        };
+        let inf = Term::raw(Node::Inf);
+        let (lo, hi) = match op {
+            PostOp::Star => return Ok(Term::repeat(t, Bounds::STAR)),
+            PostOp::Plus => return Ok(Term::repeat(t, Bounds::PLUS)),
+            PostOp::Opt => return Ok(Term::repeat(t, Bounds::OPT)),
+            PostOp::Count(i) => {
+                let i = count(i)?;
+                (i.clone(), i)
+            }
+            PostOp::AtLeast(i) => (count(i)?, inf),
             PostOp::Range(i, j) | PostOp::Angle(i, j) => {
                 let (i, j) = (count(i)?, count(j)?);
-                if j < i {
-                    return Err(self
-                        .diag(sc, op_span, format!("empty range: {j} is less than {i}"))
-                        .help("write the smaller count first, as in `M{1,3}`")
-                        .into());
+                if let (Some(a), Some(b)) = (lit(&i), lit(&j)) {
+                    if b < a {
+                        return Err(self
+                            .diag(sc, op_span, format!("empty range: {b} is less than {a}"))
+                            .help("write the smaller count first, as in `M{1,3}`")
+                            .into());
+                    }
                 }
-                Bounds { lo: i, hi: Some(j) }
+                (i, j)
             }
             PostOp::Pow(..) => unreachable!(),
         };
-        Ok(Term::repeat(t, bounds))
+        Ok(Term::repeat_counts(t, &lo, &hi))
     }
 
     /// Resolves a word: a parameter, a definition, a movement word, a

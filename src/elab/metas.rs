@@ -19,13 +19,14 @@ pub fn meta_sort(name: &str) -> Option<Sort> {
         'f' | 'g' | 'h' | 'x' | 'y' | 'z' => Sort::Fragment,
         'P' | 'Q' => Sort::Pattern,
         'M' | 'N' | 'K' => Sort::Move,
+        'i' | 'j' | 'k' => Sort::Count,
         _ => return None,
     })
 }
 
 /// The table, for help texts and documentation.
 pub const META_TABLE: &str =
-    "m n t: movement; p q: cell; f g h x y z: fragment; P Q: pattern; M N K: move; numbered as M_1, M_2";
+    "m n t: movement; p q: cell; f g h x y z: fragment; P Q: pattern; M N K: move; i j k: count; numbered as M_1, M_2";
 
 #[cfg(test)]
 mod tests {

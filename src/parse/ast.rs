@@ -56,19 +56,26 @@ pub enum ExprKind {
     Paren(Box<Expr>),
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// A repetition count: a number, or a count metavariable in a law.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CountArg {
+    Num(i64),
+    Name(Ident),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PostOp {
     Star,
     Plus,
     Opt,
     /// `{i}`
-    Count(i64),
+    Count(CountArg),
     /// `{i,j}`
-    Range(i64, i64),
+    Range(CountArg, CountArg),
     /// `<i,j>`, the same as `{i,j}`.
-    Angle(i64, i64),
+    Angle(CountArg, CountArg),
     /// `{i,}`
-    AtLeast(i64),
+    AtLeast(CountArg),
     /// `^k` or a superscript.
     Pow(i64, bool),
 }

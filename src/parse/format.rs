@@ -4,7 +4,7 @@
 //! user's parentheses survive. Items that touched in the source (`ur♟`,
 //! `♖..`) still touch; comments and blank lines between statements are kept.
 
-use super::ast::{ClaimKind, Cond, Expr, ExprKind, File, PostOp, Stmt, StmtKind};
+use super::ast::{ClaimKind, Cond, CountArg, Expr, ExprKind, File, PostOp, Stmt, StmtKind};
 
 const WIDTH: usize = 100;
 
@@ -20,15 +20,22 @@ fn sup(k: i64) -> String {
     s
 }
 
+fn count(c: &CountArg) -> String {
+    match c {
+        CountArg::Num(n) => n.to_string(),
+        CountArg::Name(i) => i.name.clone(),
+    }
+}
+
 fn postop(op: &PostOp) -> String {
     match op {
         PostOp::Star => "*".into(),
         PostOp::Plus => "+".into(),
         PostOp::Opt => "?".into(),
-        PostOp::Count(i) => format!("{{{i}}}"),
-        PostOp::Range(i, j) => format!("{{{i},{j}}}"),
-        PostOp::Angle(i, j) => format!("<{i},{j}>"),
-        PostOp::AtLeast(i) => format!("{{{i},}}"),
+        PostOp::Count(i) => format!("{{{}}}", count(i)),
+        PostOp::Range(i, j) => format!("{{{},{}}}", count(i), count(j)),
+        PostOp::Angle(i, j) => format!("<{},{}>", count(i), count(j)),
+        PostOp::AtLeast(i) => format!("{{{},}}", count(i)),
         PostOp::Pow(k, true) => sup(*k),
         PostOp::Pow(k, false) => format!("^{k}"),
     }

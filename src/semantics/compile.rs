@@ -1,7 +1,7 @@
 //! Closed core terms to a form the evaluator runs directly: patterns
 //! expanded into rule pairs, and each rule's cells sorted for matching.
 
-use crate::core::{Bounds, Cell, Content, Fragment, Node, Term};
+use crate::core::{Bounds, Cell, Content, Fragment, Node, PieceId, Term};
 use crate::geometry::Square;
 
 /// A compiled move. It mirrors the move constructors of the core IR one for
@@ -76,6 +76,43 @@ impl Rule {
     }
 }
 
+impl Prog {
+    /// Every piece the move reads, writes or binds.
+    pub fn pieces(&self) -> Vec<PieceId> {
+        fn go(p: &Prog, out: &mut Vec<PieceId>) {
+            match p {
+                Prog::Nil | Prog::Fail => {}
+                Prog::Rules(rules) => {
+                    for r in rules {
+                        for (_, c) in r.guard.iter().chain(&r.writes) {
+                            if let Cell::Is(Content::Piece(p)) = c {
+                                out.push(*p);
+                            }
+                        }
+                    }
+                }
+                Prog::Bind(c, body) => {
+                    if let Content::Piece(p) = c {
+                        out.push(*p);
+                    }
+                    go(body, out);
+                }
+                Prog::Seq(a, b) => {
+                    go(a, out);
+                    go(b, out);
+                }
+                Prog::Alt(arms) => arms.iter().for_each(|a| go(a, out)),
+                Prog::Repeat(a, _) => go(a, out),
+            }
+        }
+        let mut out = vec![];
+        go(self, &mut out);
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
 /// Why a term cannot be run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CompileError {
@@ -119,7 +156,7 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
             }
             Prog::Alt(arms)
         }
-        Node::Repeat(a, b) => Prog::Repeat(Box::new(compile(a)?), *b),
+        Node::Repeat(a, ..) => Prog::Repeat(Box::new(compile(a)?), t.bounds().ok_or(CompileError::Open)?),
         Node::Var(_) | Node::Apply(..) => return Err(CompileError::Open),
         _ => return Err(CompileError::NotAMove),
     })
