@@ -36,7 +36,9 @@ pub mod core;
 pub mod diag;
 pub mod elab;
 pub mod geometry;
+pub mod laws;
 pub mod parse;
+pub mod prover;
 pub mod semantics;
 
 pub use check::{check_claim, ClaimOptions, Report, Verdict};

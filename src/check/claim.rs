@@ -5,7 +5,6 @@
 use super::search::{compare, Counterexample, Options, Outcome};
 use crate::core::{gen, Meta, Sort, Term};
 use crate::elab::Claim;
-use crate::geometry::Movement;
 use crate::semantics::{compile, Grid, State};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -107,7 +106,7 @@ impl Report {
     pub fn agrees(&self) -> bool {
         matches!(
             (self.relation, self.verdict),
-            ("=", Verdict::HoldsUpTo) | ("!=", Verdict::Refuted)
+            ("=" | "=>", Verdict::HoldsUpTo) | ("!=", Verdict::Refuted)
         )
     }
 }
@@ -208,22 +207,35 @@ fn compare_terms(
     }
 }
 
-/// A random instance of a law's metavariables, honouring its side
-/// conditions.
+/// A random instance of a law's metavariables: inputs drawn at random (as
+/// its side conditions suggest), outputs computed by the conditions. `None`
+/// when a condition fails on the draw.
 fn instance(claim: &Claim, metas: &[Meta], g: &mut quickcheck::Gen) -> Option<(Term, Term, BTreeMap<String, String>)> {
+    let output = |m: &Meta| {
+        claim.conds.iter().any(|c| {
+            let spec = crate::laws::conds::spec(&c.pred).expect("elaboration checked the name");
+            c.args[c.args.len() - spec.outputs..].contains(m)
+        })
+    };
     let mut chosen: BTreeMap<String, Term> = BTreeMap::new();
-    for m in metas {
-        let translation = claim
-            .conds
+    for m in metas.iter().filter(|m| !output(m)) {
+        let hinted = claim.conds.iter().find_map(|c| {
+            let i = c.args.iter().position(|a| a == m)?;
+            crate::laws::conds::sample_input(&c.pred, i, g)
+        });
+        chosen.insert(m.name.to_string(), hinted.unwrap_or_else(|| gen::term(g, m.sort)));
+    }
+    for c in &claim.conds {
+        let spec = crate::laws::conds::spec(&c.pred).expect("elaboration checked the name");
+        let n = c.args.len() - spec.outputs;
+        let inputs: Vec<Term> = c.args[..n]
             .iter()
-            .any(|c| c.pred == "translation" && c.args.contains(m));
-        let t = if translation {
-            let mv = gen::movement(g);
-            Term::movement(Movement::translation(mv.shift.x, mv.shift.y))
-        } else {
-            gen::term(g, m.sort)
-        };
-        chosen.insert(m.name.to_string(), t);
+            .map(|a| chosen.get(&*a.name).cloned())
+            .collect::<Option<_>>()?;
+        let outputs = crate::laws::conds::decide(&c.pred, &inputs)?;
+        for (a, v) in c.args[n..].iter().zip(outputs) {
+            chosen.insert(a.name.to_string(), v);
+        }
     }
     let subst = |m: &Meta| chosen.get(&*m.name).cloned();
     let l = claim.lhs.substitute(&subst).ok()?;

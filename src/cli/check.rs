@@ -143,15 +143,24 @@ pub fn describe(r: &Report) -> String {
     if let Some(note) = &r.note {
         out.push_str(&format!("    note: {note}\n"));
     }
-    match &r.counterexample {
-        Some(CounterReport::Board {
+    if let Some(c) = &r.counterexample {
+        out.push_str(&counterexample_text(c));
+    }
+    out
+}
+
+/// A counterexample as text: the instance, the board and both result sets.
+pub fn counterexample_text(c: &CounterReport) -> String {
+    let mut out = String::new();
+    match c {
+        CounterReport::Board {
             board,
             poi,
             squares,
             left,
             right,
             instance,
-        }) => {
+        } => {
             if let Some(inst) = instance {
                 for (k, v) in inst {
                     out.push_str(&format!("    with {k} = {v}\n"));
@@ -166,7 +175,7 @@ pub fn describe(r: &Report) -> String {
                 (format!("right gives {}", right.len()), states(right)),
             ]));
         }
-        Some(CounterReport::NormalForm { left, right, instance }) => {
+        CounterReport::NormalForm { left, right, instance } => {
             if let Some(inst) = instance {
                 for (k, v) in inst {
                     out.push_str(&format!("    with {k} = {v}\n"));
@@ -174,7 +183,6 @@ pub fn describe(r: &Report) -> String {
             }
             out.push_str(&format!("    left is {left}\n    right is {right}\n"));
         }
-        None => {}
     }
     out
 }

@@ -4,6 +4,7 @@ mod check;
 mod fmt;
 mod moves;
 mod output;
+mod prove;
 
 use crate::diag::Diags;
 use clap::{Parser, Subcommand};
@@ -32,6 +33,9 @@ struct Cli {
 enum Command {
     /// Print every board a move can lead to.
     Moves(moves::Args),
+    /// Prove every claim by equality saturation, or refute it with a
+    /// counterexample.
+    Prove(prove::Args),
     /// Check every `theorem` by exhaustive search of small boards.
     Check(check::Args),
     /// Pretty-print rule files.
@@ -59,6 +63,7 @@ fn run() -> i32 {
     };
     let result = match cli.command {
         Command::Moves(a) => moves::run(a),
+        Command::Prove(a) => prove::run(a),
         Command::Check(a) => check::run(a),
         Command::Fmt(a) => fmt::run(a),
     };

@@ -34,9 +34,6 @@ pub struct Condition {
     pub args: Vec<Meta>,
 }
 
-/// The side conditions a law may state, and the sorts of their arguments.
-pub const PREDICATES: [(&str, Sort, &str); 1] = [("translation", Sort::Movement, "the movement is a pure translation")];
-
 /// A `theorem` or `axiom`: two elaborated sides and a relation.
 #[derive(Clone, Debug)]
 pub struct Claim {
@@ -314,19 +311,40 @@ fn claim(
     if kind == ClaimKind::Axiom && rel == Rel::Ne {
         return Err(Diag::new(source, span, "an axiom states an equality; use `theorem` for `!=`").into());
     }
+    if kind == ClaimKind::Theorem && rel == Rel::Oriented {
+        return Err(Diag::new(
+            source,
+            span,
+            "`=>` orients an axiom for the prover; a theorem states `=` or `!=`",
+        )
+        .into());
+    }
     let metas: Vec<Meta> = l.metas().into_iter().chain(r.metas()).collect();
     let mut out = vec![];
     for c in conds {
-        let Some((_, sort, _)) = PREDICATES.iter().find(|(p, _, _)| *p == c.pred.name) else {
-            let known: Vec<&str> = PREDICATES.iter().map(|p| p.0).collect();
+        let Some(spec) = crate::laws::conds::spec(&c.pred.name) else {
             return Err(
                 Diag::new(source, c.pred.span, format!("unknown side condition `{}`", c.pred.name))
-                    .help(format!("known conditions: {}", known.join(", ")))
+                    .help(format!("known conditions: {}", crate::laws::conds::names().join(", ")))
                     .into(),
             );
         };
+        if spec.args.len() != c.args.len() {
+            return Err(Diag::new(
+                source,
+                c.pred.span,
+                format!(
+                    "`{}` takes {} arguments, not {}",
+                    spec.name,
+                    spec.args.len(),
+                    c.args.len()
+                ),
+            )
+            .help(spec.doc)
+            .into());
+        }
         let mut args = vec![];
-        for a in &c.args {
+        for (a, sort) in c.args.iter().zip(spec.args) {
             match metas.iter().find(|m| *m.name == *a.name) {
                 Some(m) if m.sort == *sort => args.push(m.clone()),
                 Some(m) => {

@@ -90,6 +90,8 @@ pub enum ClaimKind {
 pub enum Rel {
     Eq,
     Ne,
+    /// `=>`: equal, and the prover rewrites only from left to right.
+    Oriented,
 }
 
 impl Rel {
@@ -97,6 +99,7 @@ impl Rel {
         match self {
             Rel::Eq => "=",
             Rel::Ne => "!=",
+            Rel::Oriented => "=>",
         }
     }
 }

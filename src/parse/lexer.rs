@@ -39,6 +39,8 @@ pub enum Tok {
     Colon,
     Comma,
     Eq,
+    /// `=>`: an equation the prover uses left to right only.
+    Oriented,
     NotEq,
     LParen,
     RParen,
@@ -78,6 +80,7 @@ impl fmt::Display for Tok {
             Tok::Colon => "`:`",
             Tok::Comma => "`,`",
             Tok::Eq => "`=`",
+            Tok::Oriented => "`=>`",
             Tok::NotEq => "`!=`",
             Tok::LParen => "`(`",
             Tok::RParen => "`)`",
@@ -339,6 +342,10 @@ impl<'a> Lexer<'a> {
                     self.pos += 1;
                     self.number(start, true)?;
                 }
+                '=' if self.src[start..].starts_with("=>") => {
+                    self.pos += 2;
+                    self.push(start, Tok::Oriented);
+                }
                 '!' if self.src[start..].starts_with("!=") => {
                     self.pos += 2;
                     self.push(start, Tok::NotEq);
@@ -432,6 +439,7 @@ fn layout(toks: Vec<Spanned>) -> Vec<Spanned> {
                 | Tok::Colon
                 | Tok::Comma
                 | Tok::Eq
+                | Tok::Oriented
                 | Tok::NotEq
                 | Tok::Binder(_)
                 | Tok::Where

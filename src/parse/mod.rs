@@ -29,8 +29,24 @@ fn convert(e: ParseError<usize, Tok, LexError>, len: usize) -> SyntaxError {
         if exp.is_empty() {
             String::new()
         } else {
-            let exp: Vec<String> = exp.into_iter().map(|e| e.trim_matches('"').to_string()).collect();
-            format!("; expected {}", exp.join(", "))
+            // Tokens by what a reader calls them, each once.
+            let mut names: Vec<String> = vec![];
+            for e in exp {
+                let e = e.trim_matches('"');
+                let name = match e {
+                    "piece glyph" => "a piece".to_string(),
+                    "word" | "callee" => "a name".to_string(),
+                    "number" => "a number".to_string(),
+                    "superscript" => "a power".to_string(),
+                    "binder" => "a binder `%p:`".to_string(),
+                    "end of line" => "the end of the line".to_string(),
+                    other => format!("`{other}`"),
+                };
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            format!("; expected {}", names.join(", "))
         }
     };
     match e {

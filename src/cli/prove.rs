@@ -1,0 +1,161 @@
+//! `algchess prove`: every claim proved by equality saturation, or refuted
+//! by a counterexample.
+
+use super::check::counterexample_text;
+use super::output::progress;
+use crate::check::{ClaimOptions, Options};
+use crate::diag::Diags;
+use crate::elab::Program;
+use crate::laws::Laws;
+use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rules, Verdict};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Rule files, or directories of `.alg` files.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The directory of axiom files (default: the bundled `axioms/`).
+    #[arg(long, value_name = "DIR")]
+    axioms: Option<PathBuf>,
+    /// Print each proof as numbered steps.
+    #[arg(long)]
+    explain: bool,
+    /// Saturation: at most this many iterations per claim.
+    #[arg(long, default_value_t = 30)]
+    iter_limit: usize,
+    /// Saturation: at most this many e-nodes per claim.
+    #[arg(long, default_value_t = 20_000)]
+    node_limit: usize,
+    /// Saturation: at most this many seconds per claim.
+    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
+    time_limit: f64,
+    /// The enumeration: boxes of up to this many squares.
+    #[arg(long, default_value_t = 16)]
+    max_cells: usize,
+    /// The enumeration: stop after this many seconds per claim.
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// Only claims whose name contains this text.
+    #[arg(long)]
+    only: Option<String>,
+    /// Print one JSON object per claim and line.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<i32, Diags> {
+    if args.max_cells == 0 || args.max_cells > 64 {
+        return Err(super::output::plain_error(
+            "--max-cells must be between 1 and 64".into(),
+        ));
+    }
+    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
+        return Err(super::output::plain_error(
+            "--time-limit must be a positive number of seconds".into(),
+        ));
+    }
+    let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
+    let rules = Rules::new(&laws);
+    let files = super::expand_paths(&args.paths)?;
+    let mut programs = vec![];
+    let mut errors = vec![];
+    for f in &files {
+        match Program::load(f) {
+            Ok(p) => programs.push(p),
+            Err(d) => errors.extend(d.0),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diags(errors));
+    }
+    let options = ProveOptions {
+        iter_limit: args.iter_limit,
+        node_limit: args.node_limit,
+        time_limit: Duration::from_secs_f64(args.time_limit),
+        check: ClaimOptions {
+            search: Options {
+                max_cells: args.max_cells,
+                timeout: args.timeout.map(Duration::from_secs_f64),
+                ..Options::default()
+            },
+            ..ClaimOptions::default()
+        },
+    };
+    let mut all_agree = true;
+    for prog in &programs {
+        if !args.json && programs.len() > 1 {
+            println!("{}", prog.source().name);
+        }
+        for claim in prog.claims() {
+            if args.only.as_ref().is_some_and(|o| !claim.name.contains(o.as_str())) {
+                continue;
+            }
+            let bar = progress(&claim.name);
+            let report = prove_claim(claim, &laws, &rules, &options, &|cells, done, total| {
+                bar.set_message(format!("{cells} cells"));
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            });
+            bar.finish_and_clear();
+            all_agree &= report.agrees();
+            if args.json {
+                let mut value = serde_json::to_value(&report).expect("reports serialise");
+                if args.explain {
+                    value["proof"] = serde_json::json!(report.proof.as_ref().map(|p| render(p)));
+                }
+                println!("{value}");
+            } else {
+                print!("{}", describe(&report, args.explain));
+            }
+        }
+    }
+    Ok(if all_agree { super::OK } else { super::DISAGREE })
+}
+
+fn ms(ms: u64) -> String {
+    if ms >= 1000 {
+        format!("{:.2} s", ms as f64 / 1000.0)
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+/// The human-readable account of one report.
+pub fn describe(r: &ProofReport, explain: bool) -> String {
+    let mark = if r.agrees() { "✓" } else { "✗" };
+    let graph = format!("e-graph {} nodes, {} iterations", r.egraph_nodes, r.iterations);
+    let mut out = match r.verdict {
+        Verdict::Proved => format!(
+            "{mark} {} ({}): proved in {} step{}, checked on boards of up to {} squares [{}; {graph}]\n",
+            r.name,
+            r.relation,
+            r.proof_steps.unwrap_or(0),
+            if r.proof_steps == Some(1) { "" } else { "s" },
+            r.cells,
+            ms(r.ms)
+        ),
+        Verdict::Refuted => format!("{mark} {} ({}): refuted [{}]\n", r.name, r.relation, ms(r.ms)),
+        Verdict::Unknown => format!(
+            "{mark} {} ({}): unknown: no proof ({}), no counterexample on boards of up to {} squares [{}; {graph}]\n",
+            r.name,
+            r.relation,
+            r.stop.as_deref().unwrap_or("the sides did not meet"),
+            r.cells,
+            ms(r.ms)
+        ),
+    };
+    if let Some(note) = &r.note {
+        out.push_str(&format!("    note: {note}\n"));
+    }
+    if let Some(c) = &r.counterexample {
+        out.push_str(&counterexample_text(c));
+    }
+    if explain {
+        if let Some(p) = &r.proof {
+            out.push_str(&render(p));
+        }
+    }
+    out
+}

@@ -1,0 +1,209 @@
+//! Laws: the axioms in `axioms/*.alg`, their side conditions, and the
+//! calculations (fusion) that conditions name.
+//!
+//! Axiom files are rule files whose claims are `axiom NAME: A = B`
+//! (or `A => B`, used left to right only), optionally `where` side
+//! conditions. They are read at run time; the prover turns each into
+//! rewrites, and the tests validate each against the evaluator.
+
+pub mod conds;
+pub mod fusion;
+
+use crate::core::{Meta, Node, Term};
+use crate::diag::{Diag, Diags};
+use crate::elab::{Claim, Condition, Program};
+use crate::parse::ast::{ClaimKind, Rel};
+use std::path::{Path, PathBuf};
+
+/// One axiom.
+#[derive(Clone, Debug)]
+pub struct Law {
+    pub claim: Claim,
+}
+
+/// One way of using a law: rewrite `from` into `to`, deciding `conds` in
+/// this order (each one's inputs bound by `from` or an earlier output).
+#[derive(Clone, Debug)]
+pub struct Direction {
+    pub from: Term,
+    pub to: Term,
+    pub conds: Vec<Condition>,
+    /// The rewrite makes the term bigger, or copies a metavariable: it can
+    /// feed itself and others without end (unfolding a star, distributing).
+    /// The prover tries the other rewrites first.
+    pub grows: bool,
+}
+
+/// How many times each metavariable occurs.
+fn occurrences(t: &Term, out: &mut std::collections::BTreeMap<String, usize>) {
+    if let Node::Var(m) = t.node() {
+        *out.entry(m.name.to_string()).or_default() += 1;
+    }
+    for c in t.children() {
+        occurrences(c, out);
+    }
+}
+
+fn grows(from: &Term, to: &Term) -> bool {
+    let (mut f, mut t) = (Default::default(), Default::default());
+    occurrences(from, &mut f);
+    occurrences(to, &mut t);
+    to.size() > from.size() || t.iter().any(|(m, n)| f.get(m).is_some_and(|k| n > k))
+}
+
+impl Law {
+    pub fn name(&self) -> &str {
+        &self.claim.name
+    }
+
+    /// `file:line` of the axiom.
+    pub fn location(&self) -> String {
+        self.claim.location()
+    }
+
+    /// Whether both sides elaborate to the same term (`M? = M{0,1}`): the
+    /// law holds by definition and gives no rewrite.
+    pub fn definitional(&self) -> bool {
+        self.claim.lhs == self.claim.rhs
+    }
+
+    /// The directions the prover can use: left to right, and right to left
+    /// unless the law is oriented. A direction is unusable when its left
+    /// side is a bare metavariable (it would match everything) or when it
+    /// cannot bind every metavariable of its right side.
+    pub fn directions(&self) -> Vec<Direction> {
+        if self.definitional() {
+            return vec![];
+        }
+        let c = &self.claim;
+        let mut out = vec![];
+        let mut sides = vec![(&c.lhs, &c.rhs)];
+        if c.rel != Rel::Oriented {
+            sides.push((&c.rhs, &c.lhs));
+        }
+        for (from, to) in sides {
+            if let Some(conds) = order(from, to, &c.conds) {
+                out.push(Direction {
+                    grows: grows(from, to),
+                    from: from.clone(),
+                    to: to.clone(),
+                    conds,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// The conditions in an order that binds every metavariable of `to`, if
+/// there is one.
+fn order(from: &Term, to: &Term, conds: &[Condition]) -> Option<Vec<Condition>> {
+    if matches!(from.node(), Node::Var(_)) {
+        return None;
+    }
+    let mut bound: Vec<Meta> = from.metas();
+    let mut left: Vec<&Condition> = conds.iter().collect();
+    let mut out = vec![];
+    while !left.is_empty() {
+        let pos = left.iter().position(|c| {
+            let spec = conds::spec(&c.pred).expect("elaboration checked the name");
+            c.args[..c.args.len() - spec.outputs].iter().all(|a| bound.contains(a))
+        })?;
+        let c = left.remove(pos);
+        bound.extend(c.args.iter().cloned());
+        out.push(c.clone());
+    }
+    to.metas().iter().all(|m| bound.contains(m)).then_some(out)
+}
+
+/// The axioms of a directory of `.alg` files, in file and line order.
+#[derive(Clone, Debug, Default)]
+pub struct Laws {
+    pub laws: Vec<Law>,
+}
+
+impl Laws {
+    pub fn load(dir: &Path) -> Result<Laws, Diags> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| {
+                let src = crate::diag::Source::new(dir.display().to_string(), "");
+                Diags::from(Diag::new(
+                    &src,
+                    Default::default(),
+                    format!("cannot read the axioms in {}: {e}", dir.display()),
+                ))
+            })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+            .collect();
+        files.sort();
+        let mut laws = vec![];
+        let mut errors = vec![];
+        for f in files {
+            match Program::load(&f) {
+                Ok(p) => {
+                    for c in p.claims() {
+                        if c.kind != ClaimKind::Axiom {
+                            errors.push(Diag::new(&c.source, c.span, "an axiom file states only `axiom`s"));
+                            continue;
+                        }
+                        if laws.iter().any(|l: &Law| l.name() == c.name) {
+                            errors.push(Diag::new(
+                                &c.source,
+                                c.span,
+                                format!("axiom `{}` is stated twice", c.name),
+                            ));
+                            continue;
+                        }
+                        laws.push(Law { claim: c.clone() });
+                    }
+                }
+                Err(d) => errors.extend(d.0),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Diags(errors));
+        }
+        Ok(Laws { laws })
+    }
+
+    /// The bundled `axioms/` directory: beside the working directory, else
+    /// in the source tree the binary was built from.
+    pub fn default_dir() -> PathBuf {
+        let here = PathBuf::from("axioms");
+        if here.is_dir() {
+            return here;
+        }
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("axioms")
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Law> {
+        self.laws.iter().find(|l| l.name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundled_axioms_load_with_usable_directions() {
+        let laws = Laws::load(&Laws::default_dir()).unwrap();
+        assert!(laws.laws.len() >= 40);
+        let dirs = |n: &str| laws.get(n).unwrap().directions().len();
+        assert_eq!(dirs("seq_assoc"), 2);
+        assert_eq!(dirs("seq_nil_left"), 1);
+        // The binder's new piece is computed left to right only.
+        assert_eq!(dirs("move_bind"), 1);
+        assert_eq!(dirs("fuse"), 1);
+        assert_eq!(dirs("opt_range"), 0);
+        assert!(laws.get("opt_range").unwrap().definitional());
+        for l in &laws.laws {
+            assert!(
+                l.definitional() || !l.directions().is_empty(),
+                "{} cannot be used",
+                l.name()
+            );
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! The equality-saturation prover: the core IR in an egg e-graph, the laws
+//! of `axioms/` as rewrites, and proofs explained and replayed.
+
+pub mod analysis;
+pub mod lang;
+mod proof;
+mod prove;
+pub mod rules;
+
+pub use proof::{render, Step, Why};
+pub use prove::{prove_claim, ProofReport, ProveOptions, Verdict};
+pub use rules::Rules;

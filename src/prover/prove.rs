@@ -1,0 +1,258 @@
+//! Proving one claim: saturate, explain, replay, cross-check.
+//!
+//! For `A = B`, both sides go into one e-graph and the laws run until the
+//! two share an e-class (a runner hook stops the run there) or a limit is
+//! reached. A proof is replayed step by step and the claim is checked by
+//! bounded enumeration before `proved` is said; without a proof, the checker
+//! gives `refuted` with its counterexample, or `unknown` with the bound it
+//! reached. For `A != B` the checker looks for the counterexample that
+//! confirms it, and the prover for a proof that contradicts it.
+
+use super::analysis::Algebra;
+use super::lang::{to_expr, ENode};
+use super::proof::{steps, Step};
+use super::rules::Rules;
+use crate::check::{check_claim, ClaimOptions, CounterReport, Report, Verdict as CheckVerdict};
+use crate::elab::Claim;
+use crate::laws::Laws;
+use crate::parse::ast::Rel;
+use egg::{Runner, StopReason};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// Limits of a proof attempt.
+#[derive(Clone, Debug)]
+pub struct ProveOptions {
+    pub iter_limit: usize,
+    pub node_limit: usize,
+    pub time_limit: Duration,
+    /// The cross-check, and the search when there is no proof.
+    pub check: ClaimOptions,
+}
+
+impl Default for ProveOptions {
+    fn default() -> Self {
+        ProveOptions {
+            iter_limit: 30,
+            node_limit: 20_000,
+            time_limit: Duration::from_secs(2),
+            check: ClaimOptions::default(),
+        }
+    }
+}
+
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Proved,
+    Refuted,
+    Unknown,
+}
+
+/// The outcome of proving one claim, as `prove --json` prints it.
+#[derive(Serialize, Clone, Debug)]
+pub struct ProofReport {
+    pub name: String,
+    pub relation: &'static str,
+    pub verdict: Verdict,
+    pub counterexample: Option<CounterReport>,
+    /// The bound the enumeration reached, in squares.
+    pub cells: usize,
+    pub ms: u64,
+    /// Rewrites in the proof, normalisation steps included.
+    pub proof_steps: Option<usize>,
+    pub egraph_nodes: usize,
+    pub iterations: usize,
+    /// Why saturation stopped without a proof.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(skip)]
+    pub proof: Option<Vec<Step>>,
+}
+
+impl ProofReport {
+    /// Whether the verdict confirms the claim.
+    pub fn agrees(&self) -> bool {
+        matches!(
+            (self.relation, self.verdict),
+            ("=" | "=>", Verdict::Proved) | ("!=", Verdict::Refuted)
+        )
+    }
+}
+
+/// What saturation found.
+struct Saturation {
+    proof: Option<Result<Vec<Step>, String>>,
+    nodes: usize,
+    iterations: usize,
+    stop: String,
+}
+
+fn stop_text(reason: &Option<StopReason>) -> String {
+    match reason {
+        Some(StopReason::Saturated) => "saturated".to_string(),
+        Some(StopReason::IterationLimit(n)) => format!("iteration limit ({n})"),
+        Some(StopReason::NodeLimit(n)) => format!("node limit ({n})"),
+        Some(StopReason::TimeLimit(t)) => format!("time limit ({t:.1} s)"),
+        Some(StopReason::Other(s)) => s.clone(),
+        None => "not run".into(),
+    }
+}
+
+/// Saturates in two stages: first with the rewrites that do not grow terms
+/// (they tidy: sort choices, fold, undo distribution), then, if the sides
+/// have not met, with every rewrite, on the same e-graph.
+fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOptions) -> Saturation {
+    let (l, r) = (to_expr(&claim.lhs), to_expr(&claim.rhs));
+    let start = Instant::now();
+    let met =
+        |runner: &Runner<ENode, Algebra>| runner.egraph.find(runner.roots[0]) == runner.egraph.find(runner.roots[1]);
+    let stage = |runner: Runner<ENode, Algebra>, rewrites: &[egg::Rewrite<ENode, Algebra>], iterations: usize| {
+        runner
+            .with_iter_limit(iterations)
+            .with_node_limit(options.node_limit)
+            .with_time_limit(options.time_limit.saturating_sub(start.elapsed()))
+            .with_hook(|runner| {
+                if runner.egraph.find(runner.roots[0]) == runner.egraph.find(runner.roots[1]) {
+                    Err("the two sides met".into())
+                } else {
+                    Ok(())
+                }
+            })
+            .run(rewrites)
+    };
+    let first: Runner<ENode, Algebra> = Runner::new(Algebra)
+        .with_explanations_enabled()
+        .with_expr(&l)
+        .with_expr(&r);
+    let mut runner = stage(first, &rules.rewrites[..rules.tidy], options.iter_limit);
+    let mut iterations = runner.iterations.len();
+    if !met(&runner)
+        && !matches!(
+            runner.stop_reason,
+            Some(StopReason::NodeLimit(_) | StopReason::TimeLimit(_))
+        )
+    {
+        let roots = runner.roots.clone();
+        let mut next = Runner::new(Algebra).with_egraph(runner.egraph);
+        next.roots = roots;
+        runner = stage(
+            next,
+            &rules.rewrites,
+            options.iter_limit.saturating_sub(iterations).max(1),
+        );
+        iterations += runner.iterations.len();
+    }
+    let nodes = runner.egraph.total_number_of_nodes();
+    let stop = stop_text(&runner.stop_reason);
+    let proof = met(&runner).then(|| {
+        let mut explanation = runner.explain_equivalence(&l, &r);
+        steps(explanation.make_flat_explanation(), laws, rules)
+    });
+    Saturation {
+        proof,
+        nodes,
+        iterations,
+        stop,
+    }
+}
+
+fn counterexample(report: &Report) -> Option<CounterReport> {
+    (report.verdict == CheckVerdict::Refuted)
+        .then(|| report.counterexample.clone())
+        .flatten()
+}
+
+/// Proves or refutes one claim.
+pub fn prove_claim(
+    claim: &Claim,
+    laws: &Laws,
+    rules: &Rules,
+    options: &ProveOptions,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> ProofReport {
+    let start = Instant::now();
+    let mut report = ProofReport {
+        name: claim.name.clone(),
+        relation: claim.rel.symbol(),
+        verdict: Verdict::Unknown,
+        counterexample: None,
+        cells: 0,
+        ms: 0,
+        proof_steps: None,
+        egraph_nodes: 0,
+        iterations: 0,
+        stop: None,
+        note: None,
+        proof: None,
+    };
+    let search = |report: &mut ProofReport| -> Report {
+        let checked = check_claim(claim, &options.check, progress);
+        report.cells = checked.cells;
+        if !checked.complete {
+            report.note = checked.note.clone().or(Some("the enumeration was cut short".into()));
+        }
+        checked
+    };
+    // A `!=` claim is confirmed by a counterexample; look for one first.
+    if claim.rel == Rel::Ne {
+        let checked = search(&mut report);
+        if checked.verdict == CheckVerdict::Refuted {
+            report.verdict = Verdict::Refuted;
+            report.counterexample = counterexample(&checked);
+            report.ms = start.elapsed().as_millis() as u64;
+            return report;
+        }
+    }
+    let sat = saturate(claim, laws, rules, options);
+    report.egraph_nodes = sat.nodes;
+    report.iterations = sat.iterations;
+    match sat.proof {
+        Some(Ok(steps)) => {
+            // Cross-check before saying `proved`: a proof built on an
+            // unsound law would show up here as a counterexample.
+            let checked = if claim.rel == Rel::Ne {
+                None
+            } else {
+                Some(search(&mut report))
+            };
+            match checked {
+                Some(c) if c.verdict == CheckVerdict::Refuted => {
+                    report.verdict = Verdict::Refuted;
+                    report.counterexample = counterexample(&c);
+                    report.note =
+                        Some("the e-graph found a proof that enumeration refutes: an axiom is unsound".into());
+                }
+                _ => {
+                    report.verdict = Verdict::Proved;
+                    report.proof_steps = Some(steps.len() - 1);
+                    report.proof = Some(steps);
+                }
+            }
+        }
+        Some(Err(e)) => {
+            report.note = Some(format!("the proof did not replay: {e}"));
+            if claim.rel != Rel::Ne {
+                let checked = search(&mut report);
+                if checked.verdict == CheckVerdict::Refuted {
+                    report.verdict = Verdict::Refuted;
+                    report.counterexample = counterexample(&checked);
+                }
+            }
+        }
+        None => {
+            report.stop = Some(sat.stop);
+            if claim.rel != Rel::Ne {
+                let checked = search(&mut report);
+                if checked.verdict == CheckVerdict::Refuted {
+                    report.verdict = Verdict::Refuted;
+                    report.counterexample = counterexample(&checked);
+                }
+            }
+        }
+    }
+    report.ms = start.elapsed().as_millis() as u64;
+    report
+}
