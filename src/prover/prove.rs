@@ -256,3 +256,117 @@ pub fn prove_claim(
     report.ms = start.elapsed().as_millis() as u64;
     report
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Options;
+    use crate::core::{gen, Term};
+    use crate::elab::Program;
+    use crate::prover::Why;
+
+    fn small() -> ProveOptions {
+        ProveOptions {
+            check: ClaimOptions {
+                search: Options {
+                    max_cells: 4,
+                    ..Options::default()
+                },
+                instances: 16,
+                instance_cells: 4,
+                ..ClaimOptions::default()
+            },
+            ..ProveOptions::default()
+        }
+    }
+
+    fn setup() -> (Laws, Rules) {
+        let laws = Laws::load(&Laws::default_dir()).unwrap();
+        let rules = Rules::new(&laws);
+        (laws, rules)
+    }
+
+    #[test]
+    fn appendix_a_is_proved_through_fusion() {
+        let (laws, rules) = setup();
+        let p = Program::from_text(
+            "a.alg",
+            "A = (% + u. -> . + u%)\ntheorem a: %♖: A A? = %♖: A | (% + u. + uu. -> . + u. + uu%)\n",
+        )
+        .unwrap();
+        let r = prove_claim(&p.claims()[0], &laws, &rules, &ProveOptions::default(), &|_, _, _| {});
+        assert_eq!(r.verdict, Verdict::Proved);
+        assert_eq!(r.cells, 16);
+        let steps = r.proof.unwrap();
+        assert_eq!(steps[0].term, p.claims()[0].lhs);
+        let used: Vec<&str> = steps
+            .iter()
+            .filter_map(|s| match &s.why {
+                Some(Why::Law { name, .. }) => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        for law in ["range_unfold", "dist_left", "fuse"] {
+            assert!(used.contains(&law), "{law} not in {used:?}");
+        }
+    }
+
+    /// Claims that are false must never come out `proved`, whatever the
+    /// e-graph does.
+    #[test]
+    fn false_claims_are_never_proved() {
+        let (laws, rules) = setup();
+        let text = "
+A = (% + u. -> . + u%)
+theorem a: %♖: A{2} = %♖: A | (% + u. + uu. -> . + u. + uu%)
+theorem b: %p: nil = nil
+theorem c: (M | N)* = M* N*
+theorem d: R(f -> g) = f -> g
+theorem e: M N = N M
+theorem f: (♙ + u. -> . + u♙) (♙ + u. -> . + u♙) = ♙ + u. + uu. -> . + u. + uu♙
+theorem g: %♖: A A = (%♖: A) (%♖: A)
+";
+        let p = Program::from_text("false.alg", text).unwrap();
+        let mut refuted = 0;
+        for c in p.claims() {
+            let r = prove_claim(c, &laws, &rules, &small(), &|_, _, _| {});
+            assert_ne!(r.verdict, Verdict::Proved, "{}: {r:?}", c.name);
+            refuted += (r.verdict == Verdict::Refuted) as usize;
+        }
+        // Small boxes and few instances still find most counterexamples.
+        assert!(refuted >= 6, "only {refuted} of 7 refuted");
+    }
+
+    /// Proofs of random instances of known equalities replay: no step of an
+    /// explanation is ever rejected.
+    #[test]
+    fn random_proofs_replay() {
+        let (laws, rules) = setup();
+        let templates = [
+            "(M | N) K = M K | N K",
+            "M{2} = M M",
+            "%♖: (M | N) = (%♖: M) | (%♖: N)",
+            "nil M | fail = M",
+            "(M | N) | K = K | (N | M)",
+        ];
+        let mut proved = 0;
+        for seed in 0..12 {
+            let mut g = quickcheck::Gen::from_size_and_seed(6, seed);
+            for t in templates {
+                let p = Program::from_text("t.alg", &format!("theorem t: {t}\n")).unwrap();
+                let c = &p.claims()[0];
+                let subst: Vec<(String, Term)> =
+                    c.lhs.metas().iter().map(|m| (m.name.to_string(), gen::a_move(&mut g, 1))).collect();
+                let s = |m: &crate::core::Meta| subst.iter().find(|(n, _)| **n == *m.name).map(|(_, t)| t.clone());
+                let mut inst = c.clone();
+                inst.lhs = c.lhs.substitute(&s).unwrap();
+                inst.rhs = c.rhs.substitute(&s).unwrap();
+                let r = prove_claim(&inst, &laws, &rules, &small(), &|_, _, _| {});
+                assert!(r.note.as_deref().is_none_or(|n| !n.contains("replay")), "{t}: {:?}", r.note);
+                assert_ne!(r.verdict, Verdict::Refuted, "{t} with {subst:?}");
+                proved += (r.verdict == Verdict::Proved) as usize;
+            }
+        }
+        assert!(proved >= 50, "only {proved} of 60 proved");
+    }
+}
