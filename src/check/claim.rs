@@ -91,6 +91,9 @@ pub struct Report {
     pub ms: u64,
     /// False when a time or evaluation limit cut the search short.
     pub complete: bool,
+    /// True when the claim was decided exactly, by normal forms, not by
+    /// searching boards.
+    pub exact: bool,
     /// Instances tried, for a law.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instances: Option<usize>,
@@ -102,12 +105,14 @@ pub struct Report {
 }
 
 impl Report {
-    /// Whether the verdict agrees with the claimed relation.
+    /// Whether the verdict agrees with the claimed relation. A search that
+    /// covered no board agrees with nothing.
     pub fn agrees(&self) -> bool {
-        matches!(
-            (self.relation, self.verdict),
-            ("=" | "=>", Verdict::HoldsUpTo) | ("!=", Verdict::Refuted)
-        )
+        match (self.relation, self.verdict) {
+            ("=" | "=>", Verdict::HoldsUpTo) => self.exact || self.cells > 0,
+            ("!=", Verdict::Refuted) => true,
+            _ => false,
+        }
     }
 }
 
@@ -116,6 +121,7 @@ enum Found {
     Same {
         cells: usize,
         complete: bool,
+        exact: bool,
         leaves: u64,
         boards: f64,
         note: Option<String>,
@@ -155,6 +161,7 @@ fn compare_terms(
             Found::Same {
                 cells: 0,
                 complete: true,
+                exact: true,
                 leaves: 0,
                 boards: 0.0,
                 note: None,
@@ -181,6 +188,7 @@ fn compare_terms(
         Outcome::HoldsUpTo { cells, complete, stats } => Found::Same {
             cells,
             complete,
+            exact: false,
             leaves: stats.leaves,
             boards: stats.boards,
             note: (!complete).then(|| "the time limit stopped the search".to_string()),
@@ -198,6 +206,7 @@ fn compare_terms(
         Outcome::TooBig { cells, budget } => Found::Same {
             cells: cells / 2,
             complete: false,
+            exact: false,
             leaves: 0,
             boards: 0.0,
             note: Some(format!(
@@ -263,6 +272,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         cells: 0,
         ms: 0,
         complete: true,
+        exact: false,
         instances: None,
         leaves: 0,
         boards: 0.0,
@@ -275,6 +285,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
             Found::Same {
                 cells,
                 complete,
+                exact,
                 leaves,
                 boards,
                 note,
@@ -282,6 +293,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 reached = Some(reached.map_or(cells, |r| r.min(cells)));
                 report.cells = reached.unwrap();
                 report.complete &= complete;
+                report.exact = exact && report.instances.is_none();
                 report.leaves += leaves;
                 report.boards += boards;
                 report.note = report.note.take().or(note);

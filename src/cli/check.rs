@@ -5,7 +5,6 @@ use crate::check::{check_claim, ClaimOptions, CounterReport, Options, Report, St
 use crate::diag::Diags;
 use crate::elab::Program;
 use std::path::PathBuf;
-use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -53,7 +52,10 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let options = ClaimOptions {
         search: Options {
             max_cells: args.max_cells,
-            timeout: args.timeout.map(Duration::from_secs_f64),
+            timeout: args
+                .timeout
+                .map(|t| super::output::seconds("--timeout", t, true))
+                .transpose()?,
             ..Options::default()
         },
         instances: args.instances,
@@ -116,7 +118,7 @@ fn states(v: &[StateReport]) -> Vec<String> {
 pub fn describe(r: &Report) -> String {
     let mark = if r.agrees() { "✓" } else { "✗" };
     let mut out = match r.verdict {
-        Verdict::HoldsUpTo if r.cells == 0 && r.instances.is_none() => {
+        Verdict::HoldsUpTo if r.exact => {
             format!(
                 "{mark} {} ({}): equal normal forms [{}]\n",
                 r.name,

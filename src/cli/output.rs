@@ -36,6 +36,16 @@ pub fn arg_error(flag: &str, value: &str, span: Span, message: impl Into<String>
     Diag::new(&Source::new(flag, value), span, message).into()
 }
 
+/// A number of seconds from the command line, as a duration: positive (or
+/// zero where `zero_ok`) and not absurdly large.
+pub fn seconds(flag: &str, value: f64, zero_ok: bool) -> Result<Duration, Diags> {
+    let ok = value.is_finite() && (value > 0.0 || (zero_ok && value == 0.0));
+    match Duration::try_from_secs_f64(value) {
+        Ok(d) if ok && value <= 1e9 => Ok(d),
+        _ => Err(plain_error(format!("{flag} must be a number of seconds, not {value}"))),
+    }
+}
+
 /// A progress bar on stderr for long runs; hidden when stderr is not a
 /// terminal, so pipes and tests see clean output.
 pub fn progress(label: &str) -> ProgressBar {

@@ -9,7 +9,6 @@ use crate::elab::Program;
 use crate::laws::Laws;
 use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rules, Verdict};
 use std::path::PathBuf;
-use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -51,11 +50,11 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             "--max-cells must be between 1 and 64".into(),
         ));
     }
-    if !(args.time_limit > 0.0 && args.time_limit.is_finite()) {
-        return Err(super::output::plain_error(
-            "--time-limit must be a positive number of seconds".into(),
-        ));
-    }
+    let time_limit = super::output::seconds("--time-limit", args.time_limit, false)?;
+    let timeout = args
+        .timeout
+        .map(|t| super::output::seconds("--timeout", t, true))
+        .transpose()?;
     let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
     let rules = Rules::new(&laws);
     let files = super::expand_paths(&args.paths)?;
@@ -73,11 +72,11 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let options = ProveOptions {
         iter_limit: args.iter_limit,
         node_limit: args.node_limit,
-        time_limit: Duration::from_secs_f64(args.time_limit),
+        time_limit,
         check: ClaimOptions {
             search: Options {
                 max_cells: args.max_cells,
-                timeout: args.timeout.map(Duration::from_secs_f64),
+                timeout,
                 ..Options::default()
             },
             ..ClaimOptions::default()

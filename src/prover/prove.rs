@@ -129,20 +129,13 @@ fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOptions) -
         .with_expr(&r);
     let mut runner = stage(first, &rules.rewrites[..rules.tidy], options.iter_limit);
     let mut iterations = runner.iterations.len();
-    if !met(&runner)
-        && !matches!(
-            runner.stop_reason,
-            Some(StopReason::NodeLimit(_) | StopReason::TimeLimit(_))
-        )
-    {
+    // The second stage gets what the first left of the limits.
+    let left = options.iter_limit.saturating_sub(iterations);
+    if !met(&runner) && left > 0 && matches!(runner.stop_reason, Some(StopReason::Saturated)) {
         let roots = runner.roots.clone();
         let mut next = Runner::new(Algebra).with_egraph(runner.egraph);
         next.roots = roots;
-        runner = stage(
-            next,
-            &rules.rewrites,
-            options.iter_limit.saturating_sub(iterations).max(1),
-        );
+        runner = stage(next, &rules.rewrites, left);
         iterations += runner.iterations.len();
     }
     let nodes = runner.egraph.total_number_of_nodes();
@@ -224,6 +217,11 @@ pub fn prove_claim(
                     report.counterexample = counterexample(&c);
                     report.note =
                         Some("the e-graph found a proof that enumeration refutes: an axiom is unsound".into());
+                }
+                // A cross-check that covered no board confirms nothing.
+                Some(c) if !c.exact && c.cells == 0 => {
+                    report.note =
+                        Some("a proof was found, but the enumeration that must confirm it checked no board".into());
                 }
                 _ => {
                     report.verdict = Verdict::Proved;
@@ -355,14 +353,22 @@ theorem g: %♖: A A = (%♖: A) (%♖: A)
             for t in templates {
                 let p = Program::from_text("t.alg", &format!("theorem t: {t}\n")).unwrap();
                 let c = &p.claims()[0];
-                let subst: Vec<(String, Term)> =
-                    c.lhs.metas().iter().map(|m| (m.name.to_string(), gen::a_move(&mut g, 1))).collect();
+                let subst: Vec<(String, Term)> = c
+                    .lhs
+                    .metas()
+                    .iter()
+                    .map(|m| (m.name.to_string(), gen::a_move(&mut g, 1)))
+                    .collect();
                 let s = |m: &crate::core::Meta| subst.iter().find(|(n, _)| **n == *m.name).map(|(_, t)| t.clone());
                 let mut inst = c.clone();
                 inst.lhs = c.lhs.substitute(&s).unwrap();
                 inst.rhs = c.rhs.substitute(&s).unwrap();
                 let r = prove_claim(&inst, &laws, &rules, &small(), &|_, _, _| {});
-                assert!(r.note.as_deref().is_none_or(|n| !n.contains("replay")), "{t}: {:?}", r.note);
+                assert!(
+                    r.note.as_deref().is_none_or(|n| !n.contains("replay")),
+                    "{t}: {:?}",
+                    r.note
+                );
                 assert_ne!(r.verdict, Verdict::Refuted, "{t} with {subst:?}");
                 proved += (r.verdict == Verdict::Proved) as usize;
             }
