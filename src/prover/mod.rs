@@ -8,5 +8,5 @@ mod prove;
 pub mod rules;
 
 pub use proof::{render, Step, Why};
-pub use prove::{prove_claim, ProofReport, ProveOptions, Verdict};
+pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
 pub use rules::Rules;

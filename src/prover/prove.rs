@@ -83,11 +83,13 @@ impl ProofReport {
 }
 
 /// What saturation found.
-struct Saturation {
-    proof: Option<Result<Vec<Step>, String>>,
-    nodes: usize,
-    iterations: usize,
-    stop: String,
+pub struct Saturation {
+    /// The replayed proof when the two sides met, or why replay failed.
+    pub proof: Option<Result<Vec<Step>, String>>,
+    pub nodes: usize,
+    pub iterations: usize,
+    /// Why saturation stopped.
+    pub stop: String,
 }
 
 fn stop_text(reason: &Option<StopReason>) -> String {
@@ -103,8 +105,9 @@ fn stop_text(reason: &Option<StopReason>) -> String {
 
 /// Saturates in two stages: first with the rewrites that do not grow terms
 /// (they tidy: sort choices, fold, undo distribution), then, if the sides
-/// have not met, with every rewrite, on the same e-graph.
-fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOptions) -> Saturation {
+/// have not met, with every rewrite, on the same e-graph. When they meet,
+/// the explanation is turned into replayed steps.
+pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOptions) -> Saturation {
     let (l, r) = (to_expr(&claim.lhs), to_expr(&claim.rhs));
     let start = Instant::now();
     let met =
