@@ -154,7 +154,8 @@ impl Cube {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Val {
     Orig(u16),
-    Known(Domain),
+    /// The value of this bit index of a `Domain`.
+    Known(u8),
 }
 
 /// A symbolic board: the cube it ranges over, and what each square holds.
@@ -162,7 +163,7 @@ pub enum Val {
 pub struct Sym<'c> {
     pub cube: &'c Cube,
     pub universe: &'c Universe,
-    pub vals: Vec<Val>,
+    pub vals: smallvec::SmallVec<[Val; 16]>,
 }
 
 impl<'c> Sym<'c> {
@@ -177,7 +178,9 @@ impl<'c> Sym<'c> {
     /// The value as a single bit when the cube fixes it.
     pub fn canonical(&self, v: Val) -> Val {
         match v {
-            Val::Orig(j) if self.cube.doms[j as usize].count_ones() == 1 => Val::Known(self.cube.doms[j as usize]),
+            Val::Orig(j) if self.cube.doms[j as usize].count_ones() == 1 => {
+                Val::Known(self.cube.doms[j as usize].trailing_zeros() as u8)
+            }
             v => v,
         }
     }
@@ -192,6 +195,7 @@ impl<'c> Sym<'c> {
                 _ if a == b => {}
                 (Val::Known(_), Val::Known(_)) => return Ok(false),
                 (Val::Known(v), Val::Orig(j)) | (Val::Orig(j), Val::Known(v)) => {
+                    let v: Domain = 1 << v;
                     if self.cube.doms[j as usize] & v == 0 {
                         return Ok(false);
                     }
@@ -268,7 +272,7 @@ impl Store for Sym<'_> {
         };
         let bit = self.universe.bit(c);
         match self.vals[i] {
-            Val::Known(v) => Ok(v == bit),
+            Val::Known(v) => Ok(1 << v == bit),
             Val::Orig(j) => {
                 let d = self.cube.doms[j as usize];
                 if d & bit == 0 {
@@ -291,7 +295,7 @@ impl Store for Sym<'_> {
 
     fn set(&mut self, q: Square, c: Content) {
         let i = self.cube.index(q).expect("inside the cube");
-        self.vals[i] = Val::Known(self.universe.bit(c));
+        self.vals[i] = Val::Known(self.universe.bit(c).trailing_zeros() as u8);
     }
 
     fn set_value(&mut self, q: Square, v: Val) {

@@ -39,11 +39,22 @@ pub fn content(g: &mut Gen) -> Content {
 /// A fragment of one to three cells; `%` appears at most once, and only
 /// when `poi` allows it.
 pub fn fragment(g: &mut Gen, poi: bool) -> Fragment {
-    let n = 1 + below(g, 3);
+    // Mostly single cells near the centre, so that random rules read what
+    // other random rules write: laws that fail only on interacting moves
+    // then fail on many instances.
+    let n = match below(g, 6) {
+        0..=2 => 1,
+        3 | 4 => 2,
+        _ => 3,
+    };
     let mut f = Fragment::empty();
     let mut used_poi = !poi;
     for _ in 0..n {
-        let q = Square::new(below(g, 3) as i32 - 1, below(g, 3) as i32 - 1);
+        let q = if below(g, 2) == 0 {
+            Square::ORIGIN
+        } else {
+            Square::new(below(g, 3) as i32 - 1, below(g, 3) as i32 - 1)
+        };
         let cell = match below(g, 6) {
             0 if !used_poi => {
                 used_poi = true;
@@ -66,7 +77,7 @@ pub fn pattern(g: &mut Gen, poi: bool) -> Pattern {
 /// A move of at most `depth` levels of structure.
 pub fn a_move(g: &mut Gen, depth: u32) -> Term {
     let leaf = depth == 0;
-    match if leaf { below(g, 4) } else { below(g, 11) } {
+    match if leaf { below(g, 4) } else { below(g, 13) } {
         0 => Term::nil(),
         1 => Term::fail(),
         2 | 3 => {
@@ -97,6 +108,8 @@ pub fn a_move(g: &mut Gen, depth: u32) -> Term {
             };
             Term::repeat(&a_move(g, depth - 1), b)
         }
+        11 => Term::not(&a_move(g, depth - 1)),
+        12 => Term::greedy(&a_move(g, depth - 1)),
         _ => Term::apply(&Term::movement(movement(g)), &a_move(g, depth - 1)),
     }
 }

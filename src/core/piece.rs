@@ -97,53 +97,78 @@ impl PieceId {
     /// Declares a pair of colour twins. Declaring the same pair again is
     /// harmless; giving a known name a different twin is an error.
     pub fn declare_pair(white: &Spelling, black: &Spelling) -> Result<(PieceId, PieceId), String> {
+        let ids = PieceId::declare(std::slice::from_ref(white), Some(std::slice::from_ref(black)))?;
+        Ok((ids[0], ids[1]))
+    }
+
+    /// Declares pieces: one, or four that are one piece turned a quarter
+    /// turn at a time by `R` (the first its own mirror image under `F`);
+    /// with `black`, as many colour twins, swapped by `C`, and without it,
+    /// pieces that `C` leaves alone. Returns the white ids, then the black.
+    /// Declaring the same again is harmless; anything else that reuses a
+    /// known name is an error.
+    pub fn declare(white: &[Spelling], black: Option<&[Spelling]>) -> Result<Vec<PieceId>, String> {
+        let n = white.len();
+        if n != 1 && n != 4 {
+            return Err(format!("a piece is declared alone or turned four ways, not {n} ways"));
+        }
+        if black.is_some_and(|b| b.len() != n) {
+            return Err("both colours must be declared the same number of ways".into());
+        }
+        let all: Vec<&Spelling> = white.iter().chain(black.into_iter().flatten()).collect();
+        for (i, a) in all.iter().enumerate() {
+            if all[..i].iter().any(|b| a.names().any(|x| b.names().any(|y| x == y))) {
+                return Err(format!("`{}` is declared twice", a.display()));
+            }
+        }
         let mut reg = registry().write().unwrap();
         let find = |reg: &Registry, s: &Spelling| -> Option<PieceId> {
-            s.names().find_map(|n| {
+            s.names().find_map(|name| {
                 reg.pieces
                     .iter()
-                    .position(|p| p.glyph == n || p.ascii.as_deref() == Some(n))
+                    .position(|p| p.glyph == name || p.ascii.as_deref() == Some(name))
                     .map(|i| PieceId(i as u8))
             })
         };
-        match (find(&reg, white), find(&reg, black)) {
-            (Some(w), Some(b)) if reg.pieces[w.0 as usize].twin == b => return Ok((w, b)),
-            (Some(w), _) => {
-                let twin = &reg.pieces[reg.pieces[w.0 as usize].twin.0 as usize];
-                return Err(format!(
-                    "`{}` is already declared, with twin `{}`",
-                    white.display(),
-                    twin.glyph
-                ));
-            }
-            (None, Some(b)) => {
-                let twin = &reg.pieces[reg.pieces[b.0 as usize].twin.0 as usize];
-                return Err(format!(
-                    "`{}` is already declared, with twin `{}`",
-                    black.display(),
-                    twin.glyph
-                ));
-            }
-            (None, None) => {}
+        let known: Vec<Option<PieceId>> = all.iter().map(|s| find(&reg, s)).collect();
+        // The structure these pieces must have: twin, turn and mirror of
+        // each, by position in `all`.
+        let twin = |k: usize| match black {
+            Some(_) => (k + n) % (2 * n),
+            None => k,
+        };
+        let turn = |k: usize| k - k % n + (k % n + 1) % n;
+        let mirror = |k: usize| k - k % n + (n - k % n) % n;
+        if known.iter().all(Option::is_some) {
+            let ids: Vec<PieceId> = known.into_iter().map(Option::unwrap).collect();
+            let same = (0..ids.len()).all(|k| {
+                let info = &reg.pieces[ids[k].0 as usize];
+                info.twin == ids[twin(k)] && info.turn == ids[turn(k)] && info.mirror == ids[mirror(k)]
+            });
+            return if same {
+                Ok(ids)
+            } else {
+                Err(format!("`{}` is already declared differently", all[0].display()))
+            };
         }
-        if white.names().any(|n| black.names().any(|m| m == n)) {
-            return Err("a piece cannot be its own colour twin".into());
+        if let Some(k) = known.iter().position(Option::is_some) {
+            return Err(format!("`{}` is already declared, with other pieces", all[k].display()));
         }
-        if reg.pieces.len() + 2 > MAX_PIECES {
+        if reg.pieces.len() + all.len() > MAX_PIECES {
             return Err(format!("at most {MAX_PIECES} pieces can be declared"));
         }
-        let w = PieceId(reg.pieces.len() as u8);
-        let b = PieceId(w.0 + 1);
-        for (me, twin, s) in [(w, b, white), (b, w, black)] {
+        let base = reg.pieces.len();
+        let id = |k: usize| PieceId((base + k) as u8);
+        for (k, s) in all.iter().enumerate() {
             reg.pieces.push(Info {
                 glyph: s.display(),
                 ascii: s.ascii.clone(),
-                twin,
-                turn: me,
-                mirror: me,
+                twin: id(twin(k)),
+                turn: id(turn(k)),
+                mirror: id(mirror(k)),
             });
         }
-        Ok((w, b))
+        Ok((0..all.len()).map(id).collect())
     }
 
     /// Every registered piece, in registration order.
@@ -206,6 +231,34 @@ mod tests {
         assert_eq!(wr.twin(), PieceId::lookup("♜").unwrap());
         assert_eq!(wr.moved(&Movement::COLOUR).glyph(), "♜");
         assert_eq!(wr.moved(&Movement::ROTATE), wr);
+    }
+
+    #[test]
+    fn turned_pieces_turn_and_mirror() {
+        let sp = |g: &str| Spelling {
+            glyph: Some(g.into()),
+            ascii: None,
+        };
+        let w: Vec<Spelling> = ["▲", "◀", "▼", "▶"].map(sp).into();
+        let b: Vec<Spelling> = ["△", "◁", "▽", "▷"].map(sp).into();
+        let ids = PieceId::declare(&w, Some(&b)).unwrap();
+        assert_eq!(PieceId::declare(&w, Some(&b)).unwrap(), ids);
+        let up = ids[0];
+        assert_eq!(up.moved(&Movement::ROTATE).glyph(), "◀");
+        assert_eq!(up.moved(&Movement::ROTATE.pow(3)).glyph(), "▶");
+        assert_eq!(up.moved(&Movement::FLIP).glyph(), "▲");
+        assert_eq!(ids[1].moved(&Movement::FLIP).glyph(), "▶");
+        assert_eq!(up.moved(&Movement::COLOUR).glyph(), "△");
+        // The group acts: F R F = R⁻¹ on every piece.
+        for p in &ids {
+            let frf = p.moved(&Movement::FLIP).moved(&Movement::ROTATE).moved(&Movement::FLIP);
+            assert_eq!(frf, p.moved(&Movement::ROTATE.inverse()));
+        }
+        // Without a black side, colour reversal leaves the pieces alone.
+        let lone = PieceId::declare(&[sp("⬟")], None).unwrap();
+        assert_eq!(lone[0].moved(&Movement::COLOUR), lone[0]);
+        assert!(PieceId::declare(&[sp("▲")], None).is_err());
+        assert!(PieceId::declare(&w[..2], None).is_err());
     }
 
     #[test]

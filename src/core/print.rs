@@ -2,13 +2,23 @@
 //! to the same term.
 //!
 //! Each node is printed at a precedence level; a child is parenthesised when
-//! its level is looser than its position allows. Levels, tightest first:
-//! 0 atom, 1 postfix, 2 side by side, 3 `;`, 4 `+`, 5 `|`, 6 `->`, 7 `%p:`.
+//! its level is looser than its position allows.
 
 use super::{Bounds, Cell, Fragment, Node, Pattern, Term};
 
 use crate::geometry::{Movement, Square};
 use std::fmt;
+
+// Precedence levels, tightest first.
+const ATOM: u8 = 0;
+const POSTFIX: u8 = 1;
+const PREFIX: u8 = 2;
+const JUXT: u8 = 3;
+const SEMI: u8 = 4;
+const GLUE: u8 = 5;
+const CHOICE: u8 = 6;
+const RULE: u8 = 7;
+const BINDER: u8 = 8;
 
 struct Doc {
     text: String,
@@ -34,15 +44,15 @@ fn movement(m: &Movement) -> Doc {
     let text = m.to_string();
     // `R²` is a word with a postfix power; `u^12r` is several items.
     let level = if text.contains('^') {
-        2
+        JUXT
     } else if text.contains(['²', '³']) {
         if text.ends_with(['²', '³']) {
-            1
+            POSTFIX
         } else {
-            2
+            JUXT
         }
     } else {
-        0
+        ATOM
     };
     doc(text, level)
 }
@@ -55,7 +65,7 @@ pub fn fragment(f: &Fragment) -> String {
 
 fn frag_doc(f: &Fragment) -> Doc {
     if f.is_empty() {
-        return doc("0", 0);
+        return doc("0", ATOM);
     }
     let min_x = f.cells().map(|(q, _)| q.x).min().unwrap();
     let min_y = f.cells().map(|(q, _)| q.y).min().unwrap();
@@ -92,25 +102,25 @@ fn frag_doc(f: &Fragment) -> Doc {
     }
     let body = if rows.len() == 1 {
         let (text, items) = rows.pop().unwrap();
-        doc(text, if items <= 1 { 0 } else { 2 })
+        doc(text, if items <= 1 { ATOM } else { JUXT })
     } else {
-        doc(rows.into_iter().map(|(t, _)| t).collect::<Vec<_>>().join(";"), 3)
+        doc(rows.into_iter().map(|(t, _)| t).collect::<Vec<_>>().join(";"), SEMI)
     };
     if min_x == 0 && min_y == 0 {
         return body;
     }
     let shift = movement(&Movement::translation(min_x, min_y));
-    let text = if body.level == 0 && shift.level == 0 {
+    let text = if body.level == ATOM && shift.level == ATOM {
         format!("{}{}", shift.text, body.text)
     } else {
         format!("{}({})", shift.text, body.text)
     };
-    doc(text, 2)
+    doc(text, JUXT)
 }
 
 fn pattern(p: &Pattern) -> Doc {
-    let members: Vec<String> = p.members().map(|f| at(frag_doc(f), 4)).collect();
-    doc(members.join(" | "), 5)
+    let members: Vec<String> = p.members().map(|f| at(frag_doc(f), GLUE)).collect();
+    doc(members.join(" | "), CHOICE)
 }
 
 fn bounds(b: Bounds) -> String {
@@ -127,22 +137,22 @@ fn bounds(b: Bounds) -> String {
 fn term(t: &Term) -> Doc {
     match t.node() {
         Node::Mov(m) => movement(m),
-        Node::Cell(c) => doc(c.to_string(), 0),
+        Node::Cell(c) => doc(c.to_string(), ATOM),
         Node::Frag(f) => frag_doc(f),
         Node::Pat(p) => pattern(p),
-        Node::Var(m) => doc(m.name.to_string(), 0),
-        Node::Compose(n, m) => doc(format!("{} {}", at(term(n), 1), at(term(m), 2)), 2),
-        Node::Power(m, k) => doc(format!("{}^{k}", at(term(m), 1)), 1),
-        Node::Apply(m, x) => doc(format!("{} {}", at(term(m), 1), at(term(x), 2)), 2),
+        Node::Var(m) => doc(m.name.to_string(), ATOM),
+        Node::Compose(n, m) => doc(format!("{} {}", at(term(n), PREFIX), at(term(m), JUXT)), JUXT),
+        Node::Power(m, k) => doc(format!("{}^{k}", at(term(m), POSTFIX)), POSTFIX),
+        Node::Apply(m, x) => doc(format!("{} {}", at(term(m), PREFIX), at(term(x), JUXT)), JUXT),
         Node::Single(c) => term(c),
-        Node::Glue(a, b) => doc(format!("{} + {}", at(term(a), 4), at(term(b), 3)), 4),
-        Node::Union(a, b) => doc(format!("{} | {}", at(term(a), 5), at(term(b), 4)), 5),
-        Node::Nil => doc("nil", 0),
-        Node::Fail => doc("fail", 0),
-        Node::Rule(f, g) => doc(format!("{} -> {}", at(term(f), 5), at(term(g), 5)), 6),
-        Node::Bind(c, body) => doc(format!("%{}: {}", at(term(c), 0), at(term(body), 7)), 7),
-        Node::Seq(a, b) => doc(format!("{} {}", at(term(a), 1), at(term(b), 2)), 2),
-        Node::Alt(a, b) => doc(format!("{} | {}", at(term(a), 5), at(term(b), 4)), 5),
+        Node::Glue(a, b) => doc(format!("{} + {}", at(term(a), GLUE), at(term(b), SEMI)), GLUE),
+        Node::Union(a, b) => doc(format!("{} | {}", at(term(a), CHOICE), at(term(b), GLUE)), CHOICE),
+        Node::Nil => doc("nil", ATOM),
+        Node::Fail => doc("fail", ATOM),
+        Node::Rule(f, g) => doc(format!("{} -> {}", at(term(f), CHOICE), at(term(g), CHOICE)), RULE),
+        Node::Bind(c, body) => doc(format!("%{}: {}", at(term(c), ATOM), at(term(body), BINDER)), BINDER),
+        Node::Seq(a, b) => doc(format!("{} {}", at(term(a), PREFIX), at(term(b), JUXT)), JUXT),
+        Node::Alt(a, b) => doc(format!("{} | {}", at(term(a), CHOICE), at(term(b), GLUE)), CHOICE),
         Node::Repeat(a, lo, hi) => {
             let ops = match t.bounds() {
                 Some(b) => bounds(b),
@@ -150,10 +160,12 @@ fn term(t: &Term) -> Doc {
                 None if matches!(hi.node(), Node::Inf) => format!("{{{},}}", term(lo).text),
                 None => format!("{{{},{}}}", term(lo).text, term(hi).text),
             };
-            doc(format!("{}{ops}", at(term(a), 1)), 1)
+            doc(format!("{}{ops}", at(term(a), POSTFIX)), POSTFIX)
         }
-        Node::Num(n) => doc(n.to_string(), 0),
-        Node::Inf => doc("∞", 0),
+        Node::Not(a) => doc(format!("not {}", at(term(a), PREFIX)), PREFIX),
+        Node::Greedy(a) => doc(format!("{}*!", at(term(a), POSTFIX)), POSTFIX),
+        Node::Num(n) => doc(n.to_string(), ATOM),
+        Node::Inf => doc("∞", ATOM),
     }
 }
 

@@ -112,6 +112,10 @@ pub enum Node {
     Alt(Term, Term),
     /// `M{lo,hi}`; the counts are `Num`, `Inf` or count metavariables.
     Repeat(Term, Term, Term),
+    /// `not M`: the state itself when `M` has no result on it, else nothing.
+    Not(Term),
+    /// `M*!`: repeat `M` while it applies; the states where it stops.
+    Greedy(Term),
 }
 
 /// A shared, immutable core term.
@@ -200,7 +204,9 @@ impl Term {
             | Node::Bind(..)
             | Node::Seq(..)
             | Node::Alt(..)
-            | Node::Repeat(..) => Sort::Move,
+            | Node::Repeat(..)
+            | Node::Not(_)
+            | Node::Greedy(_) => Sort::Move,
         }
     }
 
@@ -216,7 +222,7 @@ impl Term {
             | Node::Inf
             | Node::Nil
             | Node::Fail => vec![],
-            Node::Power(a, _) | Node::Single(a) => vec![a],
+            Node::Power(a, _) | Node::Single(a) | Node::Not(a) | Node::Greedy(a) => vec![a],
             Node::Repeat(a, lo, hi) => vec![a, lo, hi],
             Node::Compose(a, b)
             | Node::Apply(a, b)
@@ -363,6 +369,8 @@ impl Term {
             Node::Seq(a, b) => Term::seq(&go(a), &go(b)),
             Node::Alt(a, b) => Term::alt(&go(a), &go(b)),
             Node::Repeat(a, lo, hi) => Term::repeat_counts(&go(a), lo, hi),
+            Node::Not(a) => Term::not(&go(a)),
+            Node::Greedy(a) => Term::greedy(&go(a)),
             Node::Num(_) | Node::Inf => x.clone(),
         }
     }
@@ -404,6 +412,14 @@ impl Term {
 
     pub fn alt(a: &Term, b: &Term) -> Term {
         Term::raw(Node::Alt(a.clone(), b.clone()))
+    }
+
+    pub fn not(a: &Term) -> Term {
+        Term::raw(Node::Not(a.clone()))
+    }
+
+    pub fn greedy(a: &Term) -> Term {
+        Term::raw(Node::Greedy(a.clone()))
     }
 
     /// `a{lo,hi}` with literal bounds.
@@ -458,6 +474,8 @@ impl Term {
             Node::Seq(a, b) => Term::seq(&go(a)?, &go(b)?),
             Node::Alt(a, b) => Term::alt(&go(a)?, &go(b)?),
             Node::Repeat(a, lo, hi) => Term::repeat_counts(&go(a)?, &go(lo)?, &go(hi)?),
+            Node::Not(a) => Term::not(&go(a)?),
+            Node::Greedy(a) => Term::greedy(&go(a)?),
         })
     }
 

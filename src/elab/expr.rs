@@ -118,6 +118,16 @@ impl<'a> Elab<'a> {
             ExprKind::Nil => Ok(Term::nil()),
             ExprKind::Fail => Ok(Term::fail()),
             ExprKind::Paren(inner) => self.expr(sc, inner),
+            ExprKind::Not(inner) => {
+                let t = self.expr(sc, inner)?;
+                if t.sort() != Sort::Move {
+                    return Err(self
+                        .diag(sc, inner.span, format!("`not` tests a move, not a {}", t.sort()))
+                        .label(format!("a {}", t.sort()))
+                        .into());
+                }
+                Ok(Term::not(&t))
+            }
             ExprKind::Word(_) | ExprKind::Juxt(_) | ExprKind::Call(..) | ExprKind::Post(..) => {
                 let items = self.items(sc, e)?;
                 self.juxtapose(sc, items)
@@ -391,6 +401,7 @@ impl<'a> Elab<'a> {
         let inf = Term::raw(Node::Inf);
         let (lo, hi) = match op {
             PostOp::Star => return Ok(Term::repeat(t, Bounds::STAR)),
+            PostOp::Greedy => return Ok(Term::greedy(t)),
             PostOp::Plus => return Ok(Term::repeat(t, Bounds::PLUS)),
             PostOp::Opt => return Ok(Term::repeat(t, Bounds::OPT)),
             PostOp::Count(i) => {

@@ -66,6 +66,16 @@ impl Claim {
     }
 }
 
+/// A game: a board to start from, and the sides' moves in turn order.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: String,
+    /// The starting board, its bottom-left corner at `(0, 0)`.
+    pub board: crate::semantics::Grid,
+    pub turns: Vec<Term>,
+    pub span: Span,
+}
+
 /// An elaborated rule file.
 pub struct Program {
     pub(crate) sources: Vec<Source>,
@@ -73,6 +83,7 @@ pub struct Program {
     order: Vec<String>,
     terms: HashMap<String, Term>,
     claims: Vec<Claim>,
+    games: Vec<Game>,
 }
 
 impl Program {
@@ -95,13 +106,14 @@ impl Program {
             order: vec![],
             terms: HashMap::new(),
             claims: vec![],
+            games: vec![],
         };
         let mut errors = vec![];
         let mut claims = vec![];
         for stmt in file.stmts {
             match stmt.kind {
                 StmtKind::Piece { white, black } => {
-                    if let Err(e) = declare(&source, &white, &black) {
+                    if let Err(e) = declare(&source, &white, black.as_deref()) {
                         errors.push(e);
                     }
                 }
@@ -115,7 +127,7 @@ impl Program {
                         errors.push(e);
                     }
                 }
-                StmtKind::Claim { .. } => claims.push(stmt),
+                StmtKind::Claim { .. } | StmtKind::Game { .. } => claims.push(stmt),
             }
         }
         let el = Elab {
@@ -137,7 +149,16 @@ impl Program {
             }
         }
         let mut elaborated = vec![];
+        let mut games = vec![];
         for stmt in claims {
+            if let StmtKind::Game { name, board, turns } = &stmt.kind {
+                match game(&el, &source, name, board, turns, stmt.span) {
+                    Ok(g) => games.push(g),
+                    Err(Stop::Error(d)) => errors.push(d),
+                    Err(Stop::Poisoned) => {}
+                }
+                continue;
+            }
             let StmtKind::Claim {
                 kind,
                 name,
@@ -173,7 +194,19 @@ impl Program {
         if !errors.is_empty() {
             return Err(Diags(errors));
         }
+        for (i, g) in games.iter().enumerate() {
+            if let Some(first) = games[..i].iter().find(|h| h.name == g.name) {
+                errors.push(
+                    Diag::new(&source, g.span, format!("game `{}` is declared twice", g.name))
+                        .note(first.span, "first declared here"),
+                );
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Diags(errors));
+        }
         prog.claims = elaborated;
+        prog.games = games;
         Ok(prog)
     }
 
@@ -201,6 +234,14 @@ impl Program {
 
     pub fn claims(&self) -> &[Claim] {
         &self.claims
+    }
+
+    pub fn games(&self) -> &[Game] {
+        &self.games
+    }
+
+    pub fn game(&self, name: &str) -> Option<&Game> {
+        self.games.iter().find(|g| g.name == name)
     }
 
     /// The term a definition without parameters stands for.
@@ -258,25 +299,78 @@ fn check_name(src: &Source, name: &Ident) -> Result<(), Diag> {
     Ok(())
 }
 
-fn declare(src: &Source, white: &[Ident], black: &[Ident]) -> Result<(), Diag> {
-    let spelling = |names: &[Ident]| -> Result<Spelling, Diag> {
-        let span = names[0].span.to(names[names.len() - 1].span);
-        let (glyphs, ascii): (Vec<&Ident>, Vec<&Ident>) = names.iter().partition(|n| !n.name.starts_with('\''));
-        if glyphs.len() > 1 || ascii.len() > 1 {
-            return Err(
-                Diag::new(src, span, "a piece has at most one glyph and one ASCII spelling")
-                    .help("write the glyph, then the ASCII spelling, as in `piece ● 'D / ○ 'L`"),
-            );
+/// Registers a `piece` declaration. On each side, a glyph followed by an
+/// ASCII spelling is one piece.
+fn declare(src: &Source, white: &[Ident], black: Option<&[Ident]>) -> Result<(), Diag> {
+    let spellings = |names: &[Ident]| -> Vec<Spelling> {
+        let mut out: Vec<Spelling> = vec![];
+        for n in names {
+            let ascii = n.name.starts_with('\'');
+            match out.last_mut() {
+                Some(last) if ascii && last.ascii.is_none() && last.glyph.is_some() => {
+                    last.ascii = Some(n.name.clone());
+                }
+                _ if ascii => out.push(Spelling {
+                    glyph: None,
+                    ascii: Some(n.name.clone()),
+                }),
+                _ => out.push(Spelling {
+                    glyph: Some(n.name.clone()),
+                    ascii: None,
+                }),
+            }
         }
-        Ok(Spelling {
-            glyph: glyphs.first().map(|n| n.name.clone()),
-            ascii: ascii.first().map(|n| n.name.clone()),
-        })
+        out
     };
-    let (w, b) = (spelling(white)?, spelling(black)?);
-    let span = white[0].span.to(black[black.len() - 1].span);
-    crate::core::PieceId::declare_pair(&w, &b).map_err(|e| Diag::new(src, span, e))?;
-    Ok(())
+    let last = black.and_then(|b| b.last()).unwrap_or(&white[white.len() - 1]);
+    let span = white[0].span.to(last.span);
+    let (w, b) = (spellings(white), black.map(spellings));
+    crate::core::PieceId::declare(&w, b.as_deref())
+        .map(|_| ())
+        .map_err(|e| {
+            Diag::new(src, span, e).help(
+                "declare `piece W / B` for colour twins, four of each for a piece that turns with R, \
+                 and a glyph may be followed by an ASCII spelling: `piece ● 'D / ○ 'L`",
+            )
+        })
+}
+
+fn game(el: &Elab, source: &Source, name: &Ident, board: &Expr, turns: &[Expr], span: Span) -> Result<Game, Stop> {
+    let sc = Scope {
+        src: 0,
+        vars: im::HashMap::new(),
+        metas: false,
+    };
+    let b = el.expr(&sc, board)?;
+    let crate::core::Node::Frag(f) = b.node() else {
+        return Err(Diag::new(
+            source,
+            board.span,
+            format!("a game's board is a fragment, not a {}", b.sort()),
+        )
+        .help("build it from rows, as in `♖♘♗♕♔♗♘♖;♙♙♙♙♙♙♙♙;........`")
+        .into());
+    };
+    let grid = crate::semantics::Grid::from_fragment(f).map_err(|e| Diag::new(source, board.span, e))?;
+    let mut moves = vec![];
+    for t in turns {
+        let m = el.expr(&sc, t)?;
+        if m.sort() != Sort::Move {
+            return Err(Diag::new(source, t.span, format!("a turn is a move, not a {}", m.sort())).into());
+        }
+        if m.is_open() {
+            return Err(Diag::new(source, t.span, "a turn's move has a `%` outside any binder")
+                .help("bind the piece of interest with `%p:`")
+                .into());
+        }
+        moves.push(m);
+    }
+    Ok(Game {
+        name: name.name.clone(),
+        board: grid.rebased(),
+        turns: moves,
+        span,
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

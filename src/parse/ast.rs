@@ -53,6 +53,8 @@ pub enum ExprKind {
     /// `%c: body`.
     Bind(Ident, Box<Expr>),
     Post(Box<Expr>, PostOp),
+    /// `not M`: a test.
+    Not(Box<Expr>),
     Paren(Box<Expr>),
 }
 
@@ -66,6 +68,8 @@ pub enum CountArg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PostOp {
     Star,
+    /// `*!`: repeat while the move applies.
+    Greedy,
     Plus,
     Opt,
     /// `{i}`
@@ -126,9 +130,17 @@ pub enum StmtKind {
         rhs: Expr,
         conds: Vec<Cond>,
     },
-    /// `piece W / B`: a pair of colour twins, each a glyph, an ASCII
-    /// spelling, or a glyph then an ASCII spelling.
-    Piece { white: Vec<Ident>, black: Vec<Ident> },
+    /// `piece W / B`: colour twins. Each side is one piece, or four that
+    /// are one piece turned a quarter turn at a time; each piece is a glyph,
+    /// an ASCII spelling, or a glyph then an ASCII spelling. Without `/ B`,
+    /// colour reversal leaves the pieces alone.
+    Piece {
+        white: Vec<Ident>,
+        black: Option<Vec<Ident>>,
+    },
+    /// `game NAME(BOARD) = M1, M2, ...`: a board to start from, and the
+    /// moves of the sides in turn order.
+    Game { name: Ident, board: Expr, turns: Vec<Expr> },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

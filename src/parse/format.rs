@@ -30,6 +30,7 @@ fn count(c: &CountArg) -> String {
 fn postop(op: &PostOp) -> String {
     match op {
         PostOp::Star => "*".into(),
+        PostOp::Greedy => "*!".into(),
         PostOp::Plus => "+".into(),
         PostOp::Opt => "?".into(),
         PostOp::Count(i) => format!("{{{}}}", count(i)),
@@ -83,6 +84,7 @@ fn expr(e: &Expr, src: &str) -> String {
         ExprKind::Arrow(a, b) => format!("{} -> {}", expr(a, src), expr(b, src)),
         ExprKind::Bind(c, body) => format!("%{}: {}", c.name, expr(body, src)),
         ExprKind::Post(x, op) => format!("{}{}", expr(x, src), postop(op)),
+        ExprKind::Not(x) => format!("not {}", expr(x, src)),
         ExprKind::Paren(x) => format!("({})", expr(x, src)),
     }
 }
@@ -177,7 +179,14 @@ fn stmt(s: &Stmt, src: &str) -> String {
         }
         StmtKind::Piece { white, black } => {
             let names = |v: &Vec<super::ast::Ident>| v.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(" ");
-            format!("piece {} / {}", names(white), names(black))
+            match black {
+                Some(b) => format!("piece {} / {}", names(white), names(b)),
+                None => format!("piece {}", names(white)),
+            }
+        }
+        StmtKind::Game { name, board, turns } => {
+            let turns: Vec<String> = turns.iter().map(|t| expr(t, src)).collect();
+            format!("game {}({}) = {}", name.name, expr(board, src), turns.join(", "))
         }
     }
 }

@@ -27,6 +27,10 @@ pub enum Tok {
     Axiom,
     PieceKw,
     Where,
+    Not,
+    Game,
+    /// `*!`: greedy repetition.
+    Greedy,
     /// Glue `+`.
     Plus,
     /// Postfix `+`: one or more.
@@ -70,6 +74,9 @@ impl fmt::Display for Tok {
             Tok::Axiom => "`axiom`",
             Tok::PieceKw => "`piece`",
             Tok::Where => "`where`",
+            Tok::Not => "`not`",
+            Tok::Game => "`game`",
+            Tok::Greedy => "`*!`",
             Tok::Plus => "`+`",
             Tok::PostPlus => "postfix `+`",
             Tok::Star => "`*`",
@@ -151,11 +158,13 @@ fn keyword(w: &str) -> Option<Tok> {
         "axiom" => Tok::Axiom,
         "piece" => Tok::PieceKw,
         "where" => Tok::Where,
+        "not" => Tok::Not,
+        "game" => Tok::Game,
         _ => return None,
     })
 }
 
-pub const KEYWORDS: [&str; 6] = ["nil", "fail", "theorem", "axiom", "piece", "where"];
+pub const KEYWORDS: [&str; 8] = ["nil", "fail", "theorem", "axiom", "piece", "where", "not", "game"];
 
 struct Lexer<'a> {
     src: &'a str,
@@ -253,6 +262,7 @@ impl<'a> Lexer<'a> {
                         | Tok::RBrace
                         | Tok::RAngle
                         | Tok::Star
+                        | Tok::Greedy
                         | Tok::Question
                         | Tok::PostPlus
                         | Tok::Sup(_)
@@ -345,6 +355,10 @@ impl<'a> Lexer<'a> {
                 '=' if self.src[start..].starts_with("=>") => {
                     self.pos += 2;
                     self.push(start, Tok::Oriented);
+                }
+                '*' if self.src[start..].starts_with("*!") && !self.src[start..].starts_with("*!=") => {
+                    self.pos += 2;
+                    self.push(start, Tok::Greedy);
                 }
                 '!' if self.src[start..].starts_with("!=") => {
                     self.pos += 2;

@@ -58,7 +58,9 @@ fn sort_of(egraph: &Graph, n: &ENode) -> Sort {
         | ENode::Bind(_)
         | ENode::Seq(_)
         | ENode::Alt(_)
-        | ENode::Repeat(_) => Sort::Move,
+        | ENode::Repeat(_)
+        | ENode::Not(_)
+        | ENode::Greedy(_) => Sort::Move,
     }
 }
 

@@ -33,6 +33,8 @@ pub enum ENode {
     Seq([Id; 2]),
     Alt([Id; 2]),
     Repeat([Id; 3]),
+    Not([Id; 1]),
+    Greedy([Id; 1]),
 }
 
 impl Language for ENode {
@@ -66,7 +68,7 @@ impl Language for ENode {
             | ENode::Inf
             | ENode::Nil
             | ENode::Fail => &[],
-            ENode::Power(_, c) | ENode::Single(c) => c,
+            ENode::Power(_, c) | ENode::Single(c) | ENode::Not(c) | ENode::Greedy(c) => c,
             ENode::Compose(c)
             | ENode::Apply(c)
             | ENode::Glue(c)
@@ -90,7 +92,7 @@ impl Language for ENode {
             | ENode::Inf
             | ENode::Nil
             | ENode::Fail => &mut [],
-            ENode::Power(_, c) | ENode::Single(c) => c,
+            ENode::Power(_, c) | ENode::Single(c) | ENode::Not(c) | ENode::Greedy(c) => c,
             ENode::Compose(c)
             | ENode::Apply(c)
             | ENode::Glue(c)
@@ -127,6 +129,8 @@ impl fmt::Display for ENode {
             ENode::Seq(_) => f.write_str("seq"),
             ENode::Alt(_) => f.write_str("alt"),
             ENode::Repeat(_) => f.write_str("repeat"),
+            ENode::Not(_) => f.write_str("not"),
+            ENode::Greedy(_) => f.write_str("greedy"),
         }
     }
 }
@@ -155,6 +159,8 @@ pub fn node_of(t: &Term, ids: &[Id]) -> ENode {
         Node::Seq(..) => ENode::Seq(two()),
         Node::Alt(..) => ENode::Alt(two()),
         Node::Repeat(..) => ENode::Repeat([ids[0], ids[1], ids[2]]),
+        Node::Not(_) => ENode::Not([ids[0]]),
+        Node::Greedy(_) => ENode::Greedy([ids[0]]),
     }
 }
 
@@ -194,6 +200,8 @@ pub fn term_of(n: &ENode, kids: &[Term]) -> Term {
         ENode::Seq(_) => Node::Seq(k(0), k(1)),
         ENode::Alt(_) => Node::Alt(k(0), k(1)),
         ENode::Repeat(_) => Node::Repeat(k(0), k(1), k(2)),
+        ENode::Not(_) => Node::Not(k(0)),
+        ENode::Greedy(_) => Node::Greedy(k(0)),
     })
 }
 

@@ -329,8 +329,12 @@ theorem g: %♖: A A = (%♖: A) (%♖: A)
 ";
         let p = Program::from_text("false.alg", text).unwrap();
         let mut refuted = 0;
+        let mut options = small();
+        options.check.instances = 64;
+        options.check.instance_cells = 6;
+        options.check.search.max_cells = 6;
         for c in p.claims() {
-            let r = prove_claim(c, &laws, &rules, &small(), &|_, _, _| {});
+            let r = prove_claim(c, &laws, &rules, &options, &|_, _, _| {});
             assert_ne!(r.verdict, Verdict::Proved, "{}: {r:?}", c.name);
             refuted += (r.verdict == Verdict::Refuted) as usize;
         }

@@ -38,7 +38,7 @@ pub struct Grid {
     origin: Square,
     width: i32,
     height: i32,
-    cells: Vec<u8>,
+    cells: smallvec::SmallVec<[u8; 64]>,
     squares: std::sync::Arc<[Square]>,
 }
 
@@ -66,7 +66,7 @@ impl Grid {
             origin,
             width,
             height,
-            cells: vec![OFF; (width * height) as usize],
+            cells: smallvec::smallvec![OFF; (width * height) as usize],
             squares: squares.into(),
         }
     }
@@ -225,6 +225,28 @@ impl Grid {
                 });
             }
             at += 1;
+        }
+        Ok(g)
+    }
+
+    /// A board drawn as a fragment: `.` and pieces are its squares, `#` and
+    /// squares the fragment leaves out are off the board, in the fragment's
+    /// bounding box.
+    pub fn from_fragment(f: &crate::core::Fragment) -> Result<Grid, String> {
+        if f.is_empty() {
+            return Err("a board needs at least one square".into());
+        }
+        let min_x = f.cells().map(|(q, _)| q.x).min().unwrap();
+        let max_x = f.cells().map(|(q, _)| q.x).max().unwrap();
+        let min_y = f.cells().map(|(q, _)| q.y).min().unwrap();
+        let max_y = f.cells().map(|(q, _)| q.y).max().unwrap();
+        let mut g = Grid::off(Square::new(min_x, min_y), max_x - min_x + 1, max_y - min_y + 1);
+        for (q, c) in f.cells() {
+            match c {
+                crate::core::Cell::Is(content) => g.put(q, Some(content)),
+                crate::core::Cell::Off => {}
+                crate::core::Cell::Poi => return Err("a board has no `%` cell".into()),
+            }
         }
         Ok(g)
     }

@@ -16,6 +16,8 @@ pub enum Prog {
     Seq(Box<Prog>, Box<Prog>),
     Alt(Vec<Prog>),
     Repeat(Box<Prog>, Bounds),
+    Not(Box<Prog>),
+    Greedy(Box<Prog>),
 }
 
 /// How a rule finds the translations at which it may apply.
@@ -102,7 +104,7 @@ impl Prog {
                     go(b, out);
                 }
                 Prog::Alt(arms) => arms.iter().for_each(|a| go(a, out)),
-                Prog::Repeat(a, _) => go(a, out),
+                Prog::Repeat(a, _) | Prog::Not(a) | Prog::Greedy(a) => go(a, out),
             }
         }
         let mut out = vec![];
@@ -157,6 +159,8 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
             Prog::Alt(arms)
         }
         Node::Repeat(a, ..) => Prog::Repeat(Box::new(compile(a)?), t.bounds().ok_or(CompileError::Open)?),
+        Node::Not(a) => Prog::Not(Box::new(compile(a)?)),
+        Node::Greedy(a) => Prog::Greedy(Box::new(compile(a)?)),
         Node::Var(_) | Node::Apply(..) => return Err(CompileError::Open),
         _ => return Err(CompileError::NotAMove),
     })

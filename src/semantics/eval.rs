@@ -38,10 +38,38 @@ impl Default for Eval {
 
 /// Appends `s` unless already present.
 fn insert<S: Store>(seen: &mut FxHashSet<State<S>>, out: &mut Vec<State<S>>, s: State<S>) {
-    if !seen.contains(&s) {
-        seen.insert(s.clone());
+    if seen.insert(s.clone()) {
         out.push(s);
     }
+}
+
+/// The states without repeats, in first-seen order. Most result sets are
+/// small, and comparing a few boards is cheaper than hashing them.
+fn dedup<S: Store>(v: Vec<State<S>>) -> Vec<State<S>> {
+    use std::hash::BuildHasher;
+    if v.len() <= 1 {
+        return v;
+    }
+    let mut out: Vec<State<S>> = Vec::with_capacity(v.len());
+    if v.len() <= 16 {
+        for s in v {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        return out;
+    }
+    let build = rustc_hash::FxBuildHasher;
+    let mut by_hash: rustc_hash::FxHashMap<u64, smallvec::SmallVec<[usize; 1]>> = Default::default();
+    for s in v {
+        let slot = by_hash.entry(build.hash_one(&s)).or_default();
+        if slot.iter().any(|&i| out[i] == s) {
+            continue;
+        }
+        slot.push(out.len());
+        out.push(s);
+    }
+    out
 }
 
 impl Eval {
@@ -67,29 +95,16 @@ impl Eval {
     pub fn run<S: Store>(&mut self, prog: &Prog, s: &State<S>) -> Res<Vec<State<S>>, S> {
         let mut out = vec![];
         self.step(prog, s, &mut out)?;
-        if out.len() > 1 {
-            let mut seen = FxHashSet::default();
-            let all = std::mem::take(&mut out);
-            for x in all {
-                insert(&mut seen, &mut out, x);
-            }
-        }
-        Ok(out)
+        Ok(dedup(out))
     }
 
     /// Every result of `prog` on any of `states`, without duplicates.
     pub fn run_all<S: Store>(&mut self, prog: &Prog, states: &[State<S>]) -> Res<Vec<State<S>>, S> {
-        let mut seen = FxHashSet::default();
         let mut out = vec![];
-        let mut buf = vec![];
         for s in states {
-            buf.clear();
-            self.step(prog, s, &mut buf)?;
-            for x in buf.drain(..) {
-                insert(&mut seen, &mut out, x);
-            }
+            self.step(prog, s, &mut out)?;
         }
-        Ok(out)
+        Ok(dedup(out))
     }
 
     /// Pushes the results of `prog` on `s` to `out`, possibly repeated.
@@ -132,8 +147,88 @@ impl Eval {
                 }
             }
             Prog::Repeat(m, bounds) => out.extend(self.repeat(m, *bounds, s)?),
+            Prog::Not(m) => {
+                if !self.exists(m, s)? {
+                    out.push(s.clone());
+                }
+            }
+            Prog::Greedy(m) => out.extend(self.greedy(m, s)?),
         }
         Ok(())
+    }
+
+    /// Whether `prog` has a result on `s`, stopping at the first.
+    pub fn exists<S: Store>(&mut self, prog: &Prog, s: &State<S>) -> Res<bool, S> {
+        Ok(match prog {
+            Prog::Nil => true,
+            Prog::Fail => false,
+            Prog::Rules(rules) => {
+                let mut buf = vec![];
+                for r in rules {
+                    self.rule_first(r, s, &mut buf)?;
+                    if !buf.is_empty() {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Prog::Bind(c, body) => {
+                for &q in s.board.squares() {
+                    if Some(q) == s.poi || !s.board.holds(q, *c)? {
+                        continue;
+                    }
+                    let inner = State {
+                        board: s.board.clone(),
+                        poi: Some(q),
+                    };
+                    if self.exists(body, &inner)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Prog::Seq(a, b) => {
+                for m in self.run(a, s)? {
+                    if self.exists(b, &m)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Prog::Alt(arms) => {
+                for a in arms {
+                    if self.exists(a, s)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Prog::Repeat(_, b) if b.lo == 0 => true,
+            Prog::Not(m) => !self.exists(m, s)?,
+            _ => !self.run(prog, s)?.is_empty(),
+        })
+    }
+
+    /// `M*!`: the states reachable by `M*` on which `M` has no result.
+    fn greedy<S: Store>(&mut self, m: &Prog, s: &State<S>) -> Res<Vec<State<S>>, S> {
+        let mut seen: FxHashSet<State<S>> = FxHashSet::default();
+        seen.insert(s.clone());
+        let mut frontier = vec![s.clone()];
+        let mut out = vec![];
+        while let Some(x) = frontier.pop() {
+            self.tick()?;
+            let next = self.run(m, &x)?;
+            if next.is_empty() {
+                out.push(x);
+                continue;
+            }
+            for y in next {
+                if seen.insert(y.clone()) {
+                    frontier.push(y);
+                }
+            }
+        }
+        Ok(out)
     }
 
     fn repeat<S: Store>(&mut self, m: &Prog, b: Bounds, s: &State<S>) -> Res<Vec<State<S>>, S> {
@@ -174,10 +269,8 @@ impl Eval {
                 let mut frontier = layer;
                 while !frontier.is_empty() {
                     let next = self.run_all(m, &frontier)?;
-                    frontier = next.into_iter().filter(|x| !seen.contains(x)).collect();
-                    for x in &frontier {
-                        insert(&mut seen, &mut out, x.clone());
-                    }
+                    frontier = next.into_iter().filter(|x| seen.insert(x.clone())).collect();
+                    out.extend(frontier.iter().cloned());
                 }
             }
         }
@@ -185,6 +278,17 @@ impl Eval {
     }
 
     fn rule<S: Store>(&mut self, r: &Rule, s: &State<S>, out: &mut Vec<State<S>>) -> Res<(), S> {
+        self.rule_up_to(r, s, out, usize::MAX)
+    }
+
+    /// Like `rule`, stopping once `out` holds a result.
+    fn rule_first<S: Store>(&mut self, r: &Rule, s: &State<S>, out: &mut Vec<State<S>>) -> Res<(), S> {
+        self.rule_up_to(r, s, out, 1)
+    }
+
+    /// Applies `r` at its candidate translations until `out` holds `limit`
+    /// states.
+    fn rule_up_to<S: Store>(&mut self, r: &Rule, s: &State<S>, out: &mut Vec<State<S>>, limit: usize) -> Res<(), S> {
         if r.needs_poi && s.poi.is_none() {
             return Ok(());
         }
@@ -197,6 +301,9 @@ impl Eval {
             }
             Pivot::Guard(at, c) => {
                 for &q in s.board.squares() {
+                    if out.len() >= limit {
+                        break;
+                    }
                     if Some(q) != s.poi && s.board.holds(q, c)? {
                         self.try_at(r, s, q - at, out)?;
                     }
@@ -204,6 +311,9 @@ impl Eval {
             }
             Pivot::Write(at) => {
                 for &q in s.board.squares() {
+                    if out.len() >= limit {
+                        break;
+                    }
                     if s.board.on_board(q)? {
                         self.try_at(r, s, q - at, out)?;
                     }
