@@ -38,6 +38,7 @@ pub mod elab;
 pub mod geometry;
 pub mod laws;
 pub mod parse;
+pub mod play;
 pub mod prover;
 pub mod semantics;
 

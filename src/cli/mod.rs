@@ -4,6 +4,7 @@ mod check;
 mod fmt;
 mod moves;
 mod output;
+mod perft;
 mod prove;
 
 use crate::diag::Diags;
@@ -40,6 +41,8 @@ enum Command {
     Check(check::Args),
     /// Pretty-print rule files.
     Fmt(fmt::Args),
+    /// Count the leaves of a game's move tree, depth by depth.
+    Perft(perft::Args),
 }
 
 /// Runs the command line; returns the exit status. The work runs on a
@@ -66,6 +69,7 @@ fn run() -> i32 {
         Command::Prove(a) => prove::run(a),
         Command::Check(a) => check::run(a),
         Command::Fmt(a) => fmt::run(a),
+        Command::Perft(a) => perft::run(a),
     };
     match result {
         Ok(code) => code,

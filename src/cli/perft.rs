@@ -1,0 +1,155 @@
+//! `algchess perft`: count the leaves of a game's move tree, depth by depth.
+
+use super::moves::read_board;
+use super::output::{plain_error, progress};
+use crate::diag::Diags;
+use crate::elab::{Game, Program};
+use crate::play::{divide, notation, perft, Position, Rules};
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The rule file that declares the game.
+    file: PathBuf,
+    /// The game to play (may be left out when the file declares one).
+    #[arg(long)]
+    game: Option<String>,
+    /// Plies to look ahead.
+    #[arg(long)]
+    depth: u32,
+    /// Start from this board instead of the game's (rows top to bottom,
+    /// separated by `/` or line breaks; `@PATH` reads a file).
+    #[arg(long, conflicts_with = "fen")]
+    board: Option<String>,
+    /// Start from this FEN position; its side to move picks the turn.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Whose turn it is, counting from 0 in the game's turn order.
+    #[arg(long)]
+    turn: Option<usize>,
+    /// Also print the leaves under each first move.
+    #[arg(long)]
+    divide: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The game a command names, or the file's only game.
+pub fn pick_game<'p>(prog: &'p Program, name: Option<&str>) -> Result<&'p Game, Diags> {
+    let names: Vec<&str> = prog.games().iter().map(|g| g.name.as_str()).collect();
+    match name {
+        Some(n) => prog.game(n).ok_or_else(|| {
+            plain_error(format!(
+                "{} declares no game `{n}`; it declares: {}",
+                prog.source().name,
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        }),
+        None if prog.games().len() == 1 => Ok(&prog.games()[0]),
+        None if names.is_empty() => Err(plain_error(format!("{} declares no game", prog.source().name))),
+        None => Err(plain_error(format!(
+            "{} declares several games; name one with --game ({})",
+            prog.source().name,
+            names.join(", ")
+        ))),
+    }
+}
+
+/// The starting position a command asks for: the game's, or one given.
+pub fn start(rules: &Rules, board: Option<&str>, fen: Option<&str>, turn: Option<usize>) -> Result<Position, Diags> {
+    let mut pos = rules.start();
+    if board.is_some() || fen.is_some() {
+        pos.board = read_board(board, fen)?;
+    }
+    if let Some(f) = fen {
+        if f.split_whitespace().nth(1) == Some("b") {
+            pos.turn = 1 % rules.turns.len();
+        }
+    }
+    if let Some(t) = turn {
+        if t >= rules.turns.len() {
+            return Err(plain_error(format!(
+                "--turn must be below {}, the number of turns of `{}`",
+                rules.turns.len(),
+                rules.name
+            )));
+        }
+        pos.turn = t;
+    }
+    Ok(pos)
+}
+
+pub fn run(args: Args) -> Result<i32, Diags> {
+    let prog = Program::load(&args.file)?;
+    let game = pick_game(&prog, args.game.as_deref())?;
+    let rules = Rules::new(game);
+    let pos = start(&rules, args.board.as_deref(), args.fen.as_deref(), args.turn)?;
+    if args.depth == 0 {
+        return Err(plain_error("--depth must be at least 1".into()));
+    }
+    let too_big = |n: usize| plain_error(format!("a move made more than {n} intermediate states"));
+    let mut depths = vec![];
+    for d in 1..args.depth {
+        let t = Instant::now();
+        let n = perft(&rules, &pos, d).map_err(|e| too_big(e.0))?;
+        depths.push((d, n, t.elapsed()));
+        if !args.json {
+            println!("perft {d}: {n} [{} ms]", t.elapsed().as_millis());
+        }
+    }
+    // The deepest count runs root move by root move, in parallel, with a
+    // progress bar.
+    let t = Instant::now();
+    let bar = progress(&format!("perft {}", args.depth));
+    let total_moves = rules.successors(&pos).map_err(|e| too_big(e.0))?.len();
+    bar.set_length(total_moves as u64);
+    let split = divide(&rules, &pos, args.depth, &|done, _| bar.set_position(done as u64)).map_err(|e| too_big(e.0))?;
+    bar.finish_and_clear();
+    let n: u64 = split.iter().map(|(_, n)| n).sum();
+    let elapsed = t.elapsed();
+    depths.push((args.depth, n, elapsed));
+    let mut named: Vec<(String, u64)> = split
+        .iter()
+        .map(|(p, n)| (notation::describe(&pos.board, &p.board), *n))
+        .collect();
+    named.sort();
+    if args.json {
+        let mut out = json!({
+            "game": rules.name,
+            "depths": depths.iter().map(|(d, n, t)| json!({
+                "depth": d,
+                "leaves": n,
+                "ms": t.as_millis() as u64,
+            })).collect::<Vec<_>>(),
+            "leaves_per_second": (n as f64 / elapsed.as_secs_f64().max(1e-9)).round(),
+        });
+        if args.divide {
+            out["divide"] = json!(named
+                .iter()
+                .map(|(m, n)| json!({"move": m, "leaves": n}))
+                .collect::<Vec<_>>());
+        }
+        println!("{out}");
+    } else {
+        if args.divide {
+            for (m, n) in &named {
+                println!("{m}: {n}");
+            }
+        }
+        let rate = n as f64 / elapsed.as_secs_f64().max(1e-9);
+        println!(
+            "perft {}: {n} [{} ms, {:.0} leaves/s]",
+            args.depth,
+            elapsed.as_millis(),
+            rate
+        );
+    }
+    Ok(super::OK)
+}

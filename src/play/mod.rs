@@ -1,0 +1,8 @@
+//! Playing games: positions, perft, move names, and the interactive loop.
+
+mod game;
+pub mod notation;
+mod perft;
+
+pub use game::{Position, Rules, TooBig};
+pub use perft::{divide, perft};
