@@ -5,7 +5,9 @@ mod fmt;
 mod moves;
 mod output;
 mod perft;
+mod play;
 mod prove;
+mod simplify;
 
 use crate::diag::Diags;
 use clap::{Parser, Subcommand};
@@ -43,6 +45,10 @@ enum Command {
     Fmt(fmt::Args),
     /// Count the leaves of a game's move tree, depth by depth.
     Perft(perft::Args),
+    /// Rewrite a rule file's definitions into cheaper equal moves.
+    Simplify(simplify::Args),
+    /// Play a game in the terminal: pick moves by number or name, undo them.
+    Play(play::Args),
 }
 
 /// Runs the command line; returns the exit status. The work runs on a
@@ -70,6 +76,8 @@ fn run() -> i32 {
         Command::Check(a) => check::run(a),
         Command::Fmt(a) => fmt::run(a),
         Command::Perft(a) => perft::run(a),
+        Command::Simplify(a) => simplify::run(a),
+        Command::Play(a) => play::run(a),
     };
     match result {
         Ok(code) => code,

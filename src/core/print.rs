@@ -134,7 +134,14 @@ fn bounds(b: Bounds) -> String {
     }
 }
 
-fn term(t: &Term) -> Doc {
+/// Names for subterms, printed in their place (a definition's name).
+type Names<'a> = &'a dyn Fn(&Term) -> Option<String>;
+
+fn term(t: &Term, names: Names) -> Doc {
+    if let Some(n) = names(t) {
+        return doc(n, ATOM);
+    }
+    let term = |t: &Term| term(t, names);
     match t.node() {
         Node::Mov(m) => movement(m),
         Node::Cell(c) => doc(c.to_string(), ATOM),
@@ -169,9 +176,15 @@ fn term(t: &Term) -> Doc {
     }
 }
 
+/// Prints a term, writing `names(t)` in place of any subterm `t` that has
+/// one, such as a definition's name for its body.
+pub fn with_names(t: &Term, names: &dyn Fn(&Term) -> Option<String>) -> String {
+    term(t, names).text
+}
+
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&term(self).text)
+        f.write_str(&term(self, &|_| None).text)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Playing games: positions, perft, move names, and the interactive loop.
 
 mod game;
+pub mod interactive;
 pub mod notation;
 mod perft;
 

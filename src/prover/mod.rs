@@ -2,11 +2,14 @@
 //! of `axioms/` as rewrites, and proofs explained and replayed.
 
 pub mod analysis;
+mod cost;
 pub mod lang;
 mod proof;
 mod prove;
 pub mod rules;
+mod simplify;
 
 pub use proof::{render, Step, Why};
 pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
 pub use rules::Rules;
+pub use simplify::{cost, hoist, simplify_text, top_level_definitions, Change, Simplified, SimplifyOptions};

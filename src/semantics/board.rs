@@ -33,7 +33,6 @@ fn decode(v: u8) -> Option<Content> {
 /// A concrete board over the box `[x0, x0 + width) × [y0, y0 + height)`.
 /// Equality, order and hashing look at the box and the cells only; the
 /// square list is derived from the box.
-#[derive(Clone)]
 pub struct Grid {
     origin: Square,
     width: i32,
@@ -308,6 +307,19 @@ impl Grid {
 impl Grid {
     fn key(&self) -> (Square, i32, i32, &[u8]) {
         (self.origin, self.width, self.height, &self.cells)
+    }
+}
+
+impl Clone for Grid {
+    /// One copy of the cells (a derived clone would copy them one by one).
+    fn clone(&self) -> Grid {
+        Grid {
+            origin: self.origin,
+            width: self.width,
+            height: self.height,
+            cells: smallvec::SmallVec::from_slice(&self.cells),
+            squares: self.squares.clone(),
+        }
     }
 }
 

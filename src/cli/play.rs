@@ -1,0 +1,54 @@
+//! `algchess play`: play a game in the terminal, one move at a time.
+
+use super::output::plain_error;
+use super::perft::{pick_game, start};
+use crate::diag::Diags;
+use crate::elab::Program;
+use crate::play::interactive::{play, turn_names, PlayError, Style};
+use crate::play::Rules;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+#[command(after_help = "\
+At the prompt, type a move's number or name (`e2e4`, or a prefix of a name \
+only one move has), or one of `moves`, `board`, `undo`, `help`, `quit`. \
+Input may come from a pipe, one command a line; the end of the input ends \
+the game. Changed squares are coloured on a terminal (unless NO_COLOR is \
+set) and listed on a `changed:` line otherwise.")]
+pub struct Args {
+    /// The rule file that declares the game.
+    file: PathBuf,
+    /// The game to play (may be left out when the file declares one).
+    #[arg(long)]
+    game: Option<String>,
+    /// Start from this board instead of the game's (rows top to bottom,
+    /// separated by `/` or line breaks; `@PATH` reads a file).
+    #[arg(long, conflicts_with = "fen")]
+    board: Option<String>,
+    /// Start from this FEN position; its side to move picks the turn.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Whose turn it is, counting from 0 in the game's turn order.
+    #[arg(long)]
+    turn: Option<usize>,
+}
+
+pub fn run(args: Args) -> Result<i32, Diags> {
+    let prog = Program::load(&args.file)?;
+    let game = pick_game(&prog, args.game.as_deref())?;
+    let rules = Rules::new(game);
+    let pos = start(&rules, args.board.as_deref(), args.fen.as_deref(), args.turn)?;
+    let names = turn_names(&prog, game);
+    let stdout = std::io::stdout();
+    let style = Style {
+        colour: stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        echo: !std::io::stdin().is_terminal(),
+    };
+    let stdin = std::io::stdin();
+    match play(&rules, &names, pos, stdin.lock(), stdout.lock(), style) {
+        Ok(_) => Ok(super::OK),
+        Err(PlayError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(super::OK),
+        Err(e) => Err(plain_error(e.to_string())),
+    }
+}

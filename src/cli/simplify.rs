@@ -1,0 +1,86 @@
+//! `algchess simplify`: rule files made cheaper to play, meaning kept.
+
+use super::output::plain_error;
+use crate::diag::Diags;
+use crate::laws::Laws;
+use crate::prover::{simplify_text, Rules, SimplifyOptions};
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The rule file to simplify.
+    file: PathBuf,
+    /// Write the simplified file here instead of printing it.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// The directory of axiom files (default: the bundled `axioms/`).
+    #[arg(long, value_name = "DIR")]
+    axioms: Option<PathBuf>,
+    /// Saturation per definition: at most this many iterations.
+    #[arg(long, default_value_t = 12)]
+    iter_limit: usize,
+    /// Saturation per definition: at most this many e-nodes.
+    #[arg(long, default_value_t = 20_000)]
+    node_limit: usize,
+    /// Saturation per definition: at most this many seconds.
+    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    time_limit: f64,
+    /// Print a JSON report of the changes instead of the file (the file
+    /// still goes to `-o` when given).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<i32, Diags> {
+    let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
+    let rules = Rules::new(&laws);
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;
+    let options = SimplifyOptions {
+        iter_limit: args.iter_limit,
+        node_limit: args.node_limit,
+        time_limit: super::output::seconds("--time-limit", args.time_limit, false)?,
+    };
+    let out = simplify_text(&args.file.display().to_string(), &text, &rules, &options)?;
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, &out.text).map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?
+        }
+        None if !args.json => print!("{}", out.text),
+        None => {}
+    }
+    let report = |c: &crate::prover::Change| {
+        format!(
+            "{}: cost {:.0} -> {:.0}{}",
+            c.name,
+            c.cost_before,
+            c.cost_after,
+            if c.hoisted { " (rules made binders)" } else { "" }
+        )
+    };
+    if args.json {
+        let changes: Vec<_> = out
+            .changes
+            .iter()
+            .map(|c| {
+                json!({
+                    "name": c.name,
+                    "cost_before": c.cost_before,
+                    "cost_after": c.cost_after,
+                    "hoisted": c.hoisted,
+                    "after": c.after.to_string(),
+                })
+            })
+            .collect();
+        println!("{}", json!({ "changes": changes }));
+    } else if args.output.is_some() {
+        for c in &out.changes {
+            eprintln!("{}", report(c));
+        }
+        if out.changes.is_empty() {
+            eprintln!("nothing to simplify");
+        }
+    }
+    Ok(super::OK)
+}
