@@ -547,7 +547,9 @@ fn check_false_inequality_exits_1() {
     assert_eq!(reports[0]["relation"], "!=");
     assert_eq!(reports[0]["verdict"], "holds-up-to");
     assert!(reports[0]["counterexample"].is_null());
-    assert!(reports[0]["cells"].as_u64().unwrap() > 0);
+    // Decided exactly (the two sides elaborate to one term) or by a search
+    // that covered boards.
+    assert!(reports[0]["exact"] == true || reports[0]["cells"].as_u64().unwrap() > 0);
 }
 
 #[test]

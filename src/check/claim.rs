@@ -152,6 +152,17 @@ fn compare_terms(
     instance: Option<BTreeMap<String, String>>,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Found {
+    // The same term on both sides: equal on every board, no search needed.
+    if lhs == rhs {
+        return Found::Same {
+            cells: 0,
+            complete: true,
+            exact: true,
+            leaves: 0,
+            boards: 0.0,
+            note: None,
+        };
+    }
     if lhs.sort() != Sort::Move {
         let same = match (lhs.as_pattern(), rhs.as_pattern()) {
             (Some(a), Some(b)) => a == b,
@@ -280,6 +291,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
     };
     // The bound reported for a law is the one every instance reached.
     let mut reached: Option<usize> = None;
+    let mut all_exact = true;
     let mut absorb = |report: &mut Report, found: Found| -> bool {
         match found {
             Found::Same {
@@ -290,10 +302,15 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 boards,
                 note,
             } => {
-                reached = Some(reached.map_or(cells, |r| r.min(cells)));
-                report.cells = reached.unwrap();
+                // An instance decided exactly (both sides the same term)
+                // says nothing of how far the others were searched.
+                if !exact {
+                    reached = Some(reached.map_or(cells, |r| r.min(cells)));
+                }
+                report.cells = reached.unwrap_or(0);
                 report.complete &= complete;
-                report.exact = exact && report.instances.is_none();
+                all_exact &= exact;
+                report.exact = all_exact;
                 report.leaves += leaves;
                 report.boards += boards;
                 report.note = report.note.take().or(note);
