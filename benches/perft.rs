@@ -1,0 +1,69 @@
+//! Perft from the chess start position, for `rules/chess.alg` as written
+//! (`raw`) and as `algchess simplify` rewrites it (`simplified`), in leaves
+//! per second; and Othello for comparison.
+//!
+//! Run from the crate root:
+//!
+//! ```text
+//! cargo bench --bench perft
+//! cargo bench --bench perft -- --warm-up-time 1 --measurement-time 5
+//! ```
+
+use algchess::elab::Program;
+use algchess::laws::Laws;
+use algchess::play::{perft, Rules};
+use algchess::prover::{simplify_text, Rules as LawRules, SimplifyOptions};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+use std::time::Instant;
+
+fn game(text: &str, name: &str) -> Rules {
+    let p = Program::from_text("bench.alg", text).expect("the rule file loads");
+    Rules::new(p.game(name).expect("the game is declared"))
+}
+
+fn chess(c: &mut Criterion) {
+    let raw = std::fs::read_to_string("rules/chess.alg").expect("run from the crate root");
+    let laws = Laws::load(&Laws::default_dir()).unwrap();
+    let start = Instant::now();
+    let simplified = simplify_text("chess.alg", &raw, &LawRules::new(&laws), &SimplifyOptions::default())
+        .unwrap()
+        .text;
+    eprintln!("simplify rules/chess.alg: {:.2} s", start.elapsed().as_secs_f64());
+    let mut group = c.benchmark_group("perft/chess");
+    group.sample_size(10);
+    for (label, text) in [("raw", &raw), ("simplified", &simplified)] {
+        let rules = game(text, "chess");
+        let pos = rules.start();
+        for depth in [3, 4] {
+            let leaves = perft(&rules, &pos, depth).unwrap();
+            assert_eq!(
+                leaves,
+                [0, 20, 400, 8902, 197742][depth as usize],
+                "{label} perft {depth}"
+            );
+            group.throughput(Throughput::Elements(leaves));
+            group.bench_function(BenchmarkId::new(label, depth), |b| {
+                b.iter(|| black_box(perft(&rules, black_box(&pos), depth).unwrap()))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn othello(c: &mut Criterion) {
+    let text = std::fs::read_to_string("rules/othello.alg").expect("run from the crate root");
+    let rules = game(&text, "othello");
+    let pos = rules.start();
+    let leaves = perft(&rules, &pos, 5).unwrap();
+    assert_eq!(leaves, 1396);
+    let mut group = c.benchmark_group("perft/othello");
+    group.throughput(Throughput::Elements(leaves));
+    group.bench_function(BenchmarkId::new("start", 5), |b| {
+        b.iter(|| black_box(perft(&rules, black_box(&pos), 5).unwrap()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, chess, othello);
+criterion_main!(benches);
