@@ -10,9 +10,9 @@
 //! At the leaves every question is answered, so every board of the cube
 //! behaves alike, and one run covers them all.
 
-use crate::core::{Content, PieceId};
+use crate::core::{Cell, Content, PieceId};
 use crate::geometry::Square;
-use crate::semantics::{Grid, Store};
+use crate::semantics::{CellSet, Grid, Store};
 use std::hash::{Hash, Hasher};
 
 /// Bit 0: off the board. Bit 1: empty. Then one bit per named piece, then
@@ -54,6 +54,23 @@ impl Universe {
                 1 << (i.expect("the universe names every piece the moves use") + 2)
             }
         }
+    }
+
+    /// The values of a set of cells, as a domain: `#` is off the board.
+    pub fn mask(&self, set: &CellSet) -> Domain {
+        let mut d = 0;
+        if set.contains(Cell::Off) {
+            d |= OFF;
+        }
+        if set.contains(Cell::EMPTY) {
+            d |= EMPTY_BIT;
+        }
+        for (i, p) in self.pieces.iter().enumerate() {
+            if set.contains(Cell::Is(Content::Piece(*p))) {
+                d |= 1 << (i + 2);
+            }
+        }
+        d
     }
 
     /// The content a single value bit stands for; `None` for off.
@@ -261,6 +278,26 @@ impl Store for Sym<'_> {
                     Ok(true)
                 } else {
                     Err(Split { at: i, mask: OFF })
+                }
+            }
+        }
+    }
+
+    fn reads(&self, q: Square, set: &CellSet) -> Result<bool, Split> {
+        let Some(i) = self.cube.index(q) else {
+            return Ok(set.contains(Cell::Off));
+        };
+        let mask = self.universe.mask(set);
+        match self.vals[i] {
+            Val::Known(v) => Ok(mask & (1 << v) != 0),
+            Val::Orig(j) => {
+                let d = self.cube.doms[j as usize];
+                if d & mask == 0 {
+                    Ok(false)
+                } else if d & !mask == 0 {
+                    Ok(true)
+                } else {
+                    Err(Split { at: j as usize, mask })
                 }
             }
         }

@@ -343,16 +343,32 @@ pub fn decompose(p: &Prog) -> Option<BTreeMap<Content, Vec<Prog>>> {
         Prog::Bind(c, body) => out.entry(*c).or_default().push((**body).clone()),
         Prog::Rules(rules) => {
             for r in rules {
-                let Pivot::Guard(at, c) = r.pivot else {
-                    return None;
+                // The pivot's contents: one, or a set (merged pattern
+                // members), each bound on its own.
+                let (at, contents): (_, Vec<Content>) = match r.pivot {
+                    Pivot::Guard(at, c) => (at, vec![c]),
+                    Pivot::GuardAny(at) => (
+                        at,
+                        r.guard[0]
+                            .1
+                            .cells()
+                            .map(|c| match c {
+                                Cell::Is(c) => Some(c),
+                                _ => None,
+                            })
+                            .collect::<Option<_>>()?,
+                    ),
+                    _ => return None,
                 };
-                if r.needs_poi || r.guard.iter().any(|(_, cell)| *cell == Cell::Poi) {
+                if r.needs_poi || r.guard.iter().any(|(_, set)| set.contains(Cell::Poi)) {
                     return None;
                 }
                 let mut bound = r.clone();
-                bound.guard[0] = (at, Cell::Poi);
+                bound.guard[0] = (at, crate::semantics::CellSet::single(Cell::Poi));
                 bound.pivot = Pivot::Anchor(at);
-                out.entry(c).or_default().push(Prog::Rules(vec![bound]));
+                for c in contents {
+                    out.entry(c).or_default().push(Prog::Rules(vec![bound.clone()]));
+                }
             }
         }
         Prog::Alt(arms) => {

@@ -38,7 +38,7 @@ pub struct Grid {
     width: i32,
     height: i32,
     cells: smallvec::SmallVec<[u8; 64]>,
-    squares: std::sync::Arc<[Square]>,
+    squares: &'static [Square],
 }
 
 /// A malformed board text.
@@ -58,15 +58,12 @@ impl fmt::Display for BoardError {
 impl Grid {
     /// A box of the given size with every square off the board.
     pub fn off(origin: Square, width: i32, height: i32) -> Grid {
-        let squares: Vec<Square> = (0..height)
-            .flat_map(|y| (0..width).map(move |x| Square::new(origin.x + x, origin.y + y)))
-            .collect();
         Grid {
             origin,
             width,
             height,
             cells: smallvec::smallvec![OFF; (width * height) as usize],
-            squares: squares.into(),
+            squares: square_list(origin, width, height),
         }
     }
 
@@ -310,6 +307,23 @@ impl Grid {
     }
 }
 
+/// The squares of a box, row by row from the bottom. Boxes come in few
+/// shapes, so each list is made once and shared for good: cloning a board
+/// then copies its cells and nothing else.
+fn square_list(origin: Square, width: i32, height: i32) -> &'static [Square] {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Key = (Square, i32, i32);
+    static LISTS: OnceLock<Mutex<HashMap<Key, &'static [Square]>>> = OnceLock::new();
+    let mut lists = LISTS.get_or_init(Default::default).lock().unwrap();
+    lists.entry((origin, width, height)).or_insert_with(|| {
+        let squares: Vec<Square> = (0..height)
+            .flat_map(|y| (0..width).map(move |x| Square::new(origin.x + x, origin.y + y)))
+            .collect();
+        Box::leak(squares.into_boxed_slice())
+    })
+}
+
 impl Clone for Grid {
     /// One copy of the cells (a derived clone would copy them one by one).
     fn clone(&self) -> Grid {
@@ -318,7 +332,7 @@ impl Clone for Grid {
             width: self.width,
             height: self.height,
             cells: smallvec::SmallVec::from_slice(&self.cells),
-            squares: self.squares.clone(),
+            squares: self.squares,
         }
     }
 }
@@ -369,7 +383,19 @@ impl Store for Grid {
     type Value = u8;
 
     fn squares(&self) -> &[Square] {
-        &self.squares
+        self.squares
+    }
+
+    fn candidates(&self, c: Content) -> smallvec::SmallVec<[Square; 16]> {
+        memchr::memchr_iter(encode(c), &self.cells)
+            .map(|i| self.squares[i])
+            .collect()
+    }
+
+    #[inline]
+    fn reads(&self, q: Square, set: &super::compile::CellSet) -> Result<bool, Infallible> {
+        // Stored bytes are the set's codes: `.` 0, pieces 1.., `#` 255.
+        Ok(set.contains_code(self.index(q).map_or(OFF, |i| self.cells[i])))
     }
 
     #[inline]

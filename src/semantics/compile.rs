@@ -20,6 +20,68 @@ pub enum Prog {
     Greedy(Box<Prog>),
 }
 
+/// A set of cells a guard square may read. `P -> Q` with patterns is one
+/// rule per pair of members; pairs that differ only in what one square of
+/// the guard reads (`uur free`) are merged into one rule that reads a set
+/// there, so the board is matched once, not once per member.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CellSet([u64; 4]);
+
+impl CellSet {
+    /// The byte that stands for a cell: as stored on a concrete board for
+    /// `.` and pieces, with `%` and `#` at the top.
+    pub fn code(c: Cell) -> u8 {
+        match c {
+            Cell::Is(Content::Empty) => 0,
+            Cell::Is(Content::Piece(p)) => p.index() as u8 + 1,
+            Cell::Poi => 254,
+            Cell::Off => 255,
+        }
+    }
+
+    pub fn single(c: Cell) -> CellSet {
+        let mut s = CellSet::default();
+        s.insert_code(CellSet::code(c));
+        s
+    }
+
+    fn insert_code(&mut self, code: u8) {
+        self.0[code as usize / 64] |= 1 << (code % 64);
+    }
+
+    #[inline]
+    pub fn contains_code(&self, code: u8) -> bool {
+        self.0[code as usize / 64] & (1 << (code % 64)) != 0
+    }
+
+    pub fn contains(&self, c: Cell) -> bool {
+        self.contains_code(CellSet::code(c))
+    }
+
+    pub fn union(&self, o: &CellSet) -> CellSet {
+        CellSet([0, 1, 2, 3].map(|i| self.0[i] | o.0[i]))
+    }
+
+    fn len(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The one cell, when there is exactly one.
+    pub fn only(&self) -> Option<Cell> {
+        (self.len() == 1).then(|| self.cells().next().expect("one cell"))
+    }
+
+    /// The cells of the set.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..=255u8).filter(|c| self.contains_code(*c)).map(|code| match code {
+            0 => Cell::EMPTY,
+            254 => Cell::Poi,
+            255 => Cell::Off,
+            p => Cell::Is(Content::Piece(PieceId(p - 1))),
+        })
+    }
+}
+
 /// How a rule finds the translations at which it may apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pivot {
@@ -27,17 +89,20 @@ pub enum Pivot {
     Anchor(Square),
     /// This cell of `f` must read this content: try the squares that do.
     Guard(Square, Content),
+    /// This cell of `f` must read one of several cells: try every square.
+    GuardAny(Square),
     /// This cell of `g` must land on the board: try every board square.
     Write(Square),
     /// `f` and `g` hold only `#` cells: the rule is the identity.
     Identity,
 }
 
-/// One rule `f -> g` between fragments.
+/// One rule `f -> g` between fragments, or several that differ only in
+/// what one guard square reads.
 #[derive(Clone, Debug)]
 pub struct Rule {
-    /// The cells of `f`, the pivot's first.
-    pub guard: Vec<(Square, Cell)>,
+    /// The squares of `f` and what each may read, the pivot's first.
+    pub guard: Vec<(Square, CellSet)>,
     /// The cells of `g` other than `#`.
     pub writes: Vec<(Square, Cell)>,
     /// The `#` cells of `g`: they must land off the board.
@@ -49,33 +114,105 @@ pub struct Rule {
 
 impl Rule {
     pub fn new(f: &Fragment, g: &Fragment) -> Rule {
-        let mut guard: Vec<(Square, Cell)> = f.cells().collect();
+        let guard: Vec<(Square, CellSet)> = f.cells().map(|(q, c)| (q, CellSet::single(c))).collect();
         let writes: Vec<(Square, Cell)> = g.cells().filter(|(_, c)| *c != Cell::Off).collect();
         let offs: Vec<Square> = g.cells().filter(|(_, c)| *c == Cell::Off).map(|(q, _)| q).collect();
-        // A piece is rarer than an empty square, so it makes the better pivot.
-        let rank = |c: &Cell| match c {
-            Cell::Poi => 0,
-            Cell::Is(Content::Piece(_)) => 1,
-            Cell::Is(Content::Empty) => 2,
-            Cell::Off => 3,
-        };
-        guard.sort_by_key(|(q, c)| (rank(c), *q));
-        let pivot = match guard.first() {
-            Some((q, Cell::Poi)) => Pivot::Anchor(*q),
-            Some((q, Cell::Is(c))) => Pivot::Guard(*q, *c),
-            _ => match writes.first() {
-                Some((q, _)) => Pivot::Write(*q),
-                None => Pivot::Identity,
-            },
-        };
         Rule {
             needs_poi: writes.iter().any(|(_, c)| *c == Cell::Poi),
             guard,
             writes,
             offs,
-            pivot,
+            pivot: Pivot::Identity,
+        }
+        .pivoted()
+    }
+
+    /// Orders the guard for matching and picks the pivot: `%` first, then
+    /// a piece (rarer than an empty square), then the rest.
+    fn pivoted(mut self) -> Rule {
+        let rank = |s: &CellSet| match s.only() {
+            Some(Cell::Poi) => 0,
+            Some(Cell::Is(Content::Piece(_))) => 1,
+            Some(Cell::Is(Content::Empty)) => 2,
+            None if !s.contains(Cell::Off) && !s.contains(Cell::Poi) => 3,
+            _ => 4,
+        };
+        self.guard.sort_by_key(|(q, s)| (rank(s), *q));
+        self.pivot = match self.guard.first() {
+            Some((q, s)) => match (rank(s), s.only()) {
+                (0, _) => Pivot::Anchor(*q),
+                (1 | 2, Some(Cell::Is(c))) => Pivot::Guard(*q, c),
+                (3, _) => Pivot::GuardAny(*q),
+                _ => self.write_pivot(),
+            },
+            None => self.write_pivot(),
+        };
+        self
+    }
+
+    fn write_pivot(&self) -> Pivot {
+        match self.writes.first() {
+            Some((q, _)) => Pivot::Write(*q),
+            None => Pivot::Identity,
         }
     }
+
+    /// The two rules as one, when they write the same and their guards
+    /// differ in what one square reads.
+    fn merge(&self, o: &Rule) -> Option<Rule> {
+        if self.writes != o.writes || self.offs != o.offs || self.guard.len() != o.guard.len() {
+            return None;
+        }
+        let mut a = self.guard.clone();
+        let mut b = o.guard.clone();
+        a.sort_by_key(|(q, _)| *q);
+        b.sort_by_key(|(q, _)| *q);
+        let mut differing = None;
+        for (k, ((qa, sa), (qb, sb))) in a.iter().zip(&b).enumerate() {
+            if qa != qb {
+                return None;
+            }
+            if sa != sb {
+                // `%` stays where it is: its square is the anchor.
+                if differing.is_some() || sa.contains(Cell::Poi) || sb.contains(Cell::Poi) {
+                    return None;
+                }
+                differing = Some(k);
+            }
+        }
+        if let Some(k) = differing {
+            a[k].1 = a[k].1.union(&b[k].1);
+        }
+        Some(
+            Rule {
+                guard: a,
+                writes: self.writes.clone(),
+                offs: self.offs.clone(),
+                pivot: Pivot::Identity,
+                needs_poi: self.needs_poi,
+            }
+            .pivoted(),
+        )
+    }
+}
+
+/// Merges rules that differ only in what one guard square reads.
+fn merged(mut rules: Vec<Rule>) -> Vec<Rule> {
+    let mut i = 0;
+    while i < rules.len() {
+        let mut j = i + 1;
+        while j < rules.len() {
+            if let Some(m) = rules[i].merge(&rules[j]) {
+                rules[i] = m;
+                rules.remove(j);
+                j = i + 1;
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    rules
 }
 
 impl Prog {
@@ -86,9 +223,10 @@ impl Prog {
                 Prog::Nil | Prog::Fail => {}
                 Prog::Rules(rules) => {
                     for r in rules {
-                        for (_, c) in r.guard.iter().chain(&r.writes) {
+                        let guard = r.guard.iter().flat_map(|(_, s)| s.cells().collect::<Vec<_>>());
+                        for c in guard.chain(r.writes.iter().map(|(_, c)| *c)) {
                             if let Cell::Is(Content::Piece(p)) = c {
-                                out.push(*p);
+                                out.push(p);
                             }
                         }
                     }
@@ -137,11 +275,11 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
         Node::Fail => Prog::Fail,
         Node::Rule(f, g) => {
             let (fs, gs) = (members(f)?, members(g)?);
-            Prog::Rules(
+            Prog::Rules(merged(
                 fs.iter()
                     .flat_map(|f| gs.iter().map(move |g| Rule::new(f, g)))
                     .collect(),
-            )
+            ))
         }
         Node::Bind(c, body) => match c.node() {
             Node::Cell(c) => Prog::Bind(*c, Box::new(compile(body)?)),

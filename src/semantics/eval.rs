@@ -4,6 +4,9 @@
 use super::compile::{Pivot, Prog, Rule};
 use super::store::{State, Store};
 use crate::core::{Bounds, Cell};
+
+/// What the POI's square reads, as a `CellSet` code.
+const POI_CODE: u8 = 254;
 use crate::geometry::Square;
 use rustc_hash::FxHashSet;
 
@@ -118,7 +121,7 @@ impl Eval {
                 }
             }
             Prog::Bind(c, body) => {
-                for &q in s.board.squares() {
+                for q in s.board.candidates(*c) {
                     if Some(q) == s.poi || !s.board.holds(q, *c)? {
                         continue;
                     }
@@ -173,7 +176,7 @@ impl Eval {
                 false
             }
             Prog::Bind(c, body) => {
-                for &q in s.board.squares() {
+                for q in s.board.candidates(*c) {
                     if Some(q) == s.poi || !s.board.holds(q, *c)? {
                         continue;
                     }
@@ -300,11 +303,22 @@ impl Eval {
                 }
             }
             Pivot::Guard(at, c) => {
-                for &q in s.board.squares() {
+                for q in s.board.candidates(c) {
                     if out.len() >= limit {
                         break;
                     }
                     if Some(q) != s.poi && s.board.holds(q, c)? {
+                        self.try_at(r, s, q - at, out)?;
+                    }
+                }
+            }
+            Pivot::GuardAny(at) => {
+                let set = r.guard[0].1;
+                for &q in s.board.squares() {
+                    if out.len() >= limit {
+                        break;
+                    }
+                    if Some(q) != s.poi && s.board.reads(q, &set)? {
                         self.try_at(r, s, q - at, out)?;
                     }
                 }
@@ -326,12 +340,13 @@ impl Eval {
     /// Applies `r` at translation `t` if it applies there (§6).
     fn try_at<S: Store>(&mut self, r: &Rule, s: &State<S>, t: Square, out: &mut Vec<State<S>>) -> Res<(), S> {
         let b = &s.board;
-        for &(at, cell) in &r.guard {
-            let q = at + t;
-            let ok = match cell {
-                Cell::Off => !b.on_board(q)?,
-                Cell::Poi => Some(q) == s.poi,
-                Cell::Is(c) => Some(q) != s.poi && b.holds(q, c)?,
+        for (at, set) in &r.guard {
+            let q = *at + t;
+            // The POI's square reads `%` and nothing else.
+            let ok = if Some(q) == s.poi {
+                set.contains_code(POI_CODE)
+            } else {
+                b.reads(q, set)?
             };
             if !ok {
                 return Ok(());

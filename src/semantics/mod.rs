@@ -6,6 +6,6 @@ mod eval;
 mod store;
 
 pub use board::{BoardError, Grid};
-pub use compile::{compile, CompileError, Pivot, Prog, Rule};
+pub use compile::{compile, CellSet, CompileError, Pivot, Prog, Rule};
 pub use eval::{results, Eval, Halt};
 pub use store::{State, Store};

@@ -1,6 +1,7 @@
 //! What the evaluator needs from a board, so that one evaluator serves both
 //! concrete boards and the checker's symbolic boards.
 
+use super::compile::CellSet;
 use crate::core::Content;
 use crate::geometry::Square;
 use std::hash::Hash;
@@ -21,8 +22,17 @@ pub trait Store: Clone + Eq + Hash {
     /// Every square that may be on the board, in a fixed order. A superset
     /// of the board: callers still ask `on_board`.
     fn squares(&self) -> &[Square];
+    /// The squares that may hold `c`: a superset, in the order of
+    /// `squares`. A concrete board finds them directly.
+    fn candidates(&self, c: Content) -> smallvec::SmallVec<[Square; 16]> {
+        let _ = c;
+        self.squares().iter().copied().collect()
+    }
     /// Whether `q` is a square of the board.
     fn on_board(&self, q: Square) -> Result<bool, Self::Unknown>;
+    /// Whether `q`, not the POI's square, reads one of the cells of `set`
+    /// (`#` off the board, else what it holds).
+    fn reads(&self, q: Square, set: &CellSet) -> Result<bool, Self::Unknown>;
     /// Whether `q` is on the board and holds `c`.
     fn holds(&self, q: Square, c: Content) -> Result<bool, Self::Unknown>;
     /// The value on an on-board square.
