@@ -49,7 +49,7 @@ pub fn parse_square(s: &str) -> Option<Square> {
 
 pub fn read_board(board: Option<&str>, fen: Option<&str>) -> Result<Grid, Diags> {
     if let Some(fen) = fen {
-        return Grid::from_fen(fen).map_err(|e| {
+        return Grid::from_fen_state(fen).map(|(g, _)| g).map_err(|e| {
             let at = e.at.min(fen.len());
             arg_error("--fen", fen, Span::new(at, (at + 1).min(fen.len())), e.message)
         });

@@ -117,7 +117,12 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     depths.push((args.depth, n, elapsed));
     let mut named: Vec<(String, u64)> = split
         .iter()
-        .map(|(p, n)| (notation::describe(&pos.board, &p.board), *n))
+        .map(|(p, n)| {
+            // Engine names where the move is one piece moving, so counts
+            // can be compared with other engines' `divide` line by line.
+            let name = notation::uci(&pos.board, &p.board).unwrap_or_else(|| notation::describe(&pos.board, &p.board));
+            (name, *n)
+        })
         .collect();
     named.sort();
     if args.json {

@@ -185,6 +185,15 @@ impl PieceId {
         registry().read().unwrap().pieces[self.0 as usize].ascii.clone()
     }
 
+    /// The letter of the ASCII spelling: `P` for `'P`, and for a marker
+    /// such as `'Pe` too.
+    pub fn letter(self) -> Option<char> {
+        registry().read().unwrap().pieces[self.0 as usize]
+            .ascii
+            .as_deref()
+            .and_then(|a| a.chars().nth(1))
+    }
+
     pub fn twin(self) -> PieceId {
         registry().read().unwrap().pieces[self.0 as usize].twin
     }

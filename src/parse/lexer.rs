@@ -436,13 +436,18 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        Ok((layout(self.toks), self.comments))
+        Ok((layout(self.toks, self.src), self.comments))
     }
 }
 
 /// A newline ends a statement unless the statement plainly continues: the
-/// line ends with an operator, or the next line starts with one.
-fn layout(toks: Vec<Spanned>) -> Vec<Spanned> {
+/// line ends with an operator, the next line starts with one, or the next
+/// line is indented.
+fn layout(toks: Vec<Spanned>, src: &str) -> Vec<Spanned> {
+    let indented = |at: usize| {
+        let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+        at > line_start
+    };
     let continues_after = |t: &Tok| {
         matches!(
             t,
@@ -465,11 +470,11 @@ fn layout(toks: Vec<Spanned>) -> Vec<Spanned> {
     for (i, tok) in toks.iter().enumerate() {
         if tok.1 == Tok::Newline {
             let prev = out.last().map(|t| &t.1);
-            let next = toks[i + 1..].iter().find(|t| t.1 != Tok::Newline).map(|t| &t.1);
+            let next = toks[i + 1..].iter().find(|t| t.1 != Tok::Newline);
             let keep = match (prev, next) {
                 (None, _) | (_, None) => false,
                 (Some(Tok::Newline), _) => false,
-                (Some(p), Some(n)) => !continues_after(p) && !continues_before(n),
+                (Some(p), Some(n)) => !continues_after(p) && !continues_before(&n.1) && !indented(n.0),
             };
             if !keep {
                 continue;
@@ -538,6 +543,12 @@ mod tests {
     fn newlines_end_statements_only_where_they_can() {
         let t = toks("a = ♙ +\n  ♟\nb = (♙\n)\nc = ♙\n  | ♟\n");
         assert_eq!(t.iter().filter(|t| **t == Tok::Newline).count(), 2);
+    }
+
+    #[test]
+    fn indented_lines_continue_the_statement() {
+        let t = toks("a = b\n    c\nd = e\n");
+        assert_eq!(t.iter().filter(|t| **t == Tok::Newline).count(), 1);
     }
 
     #[test]

@@ -64,10 +64,17 @@ fn convert(e: ParseError<usize, Tok, LexError>, len: usize) -> SyntaxError {
         ParseError::UnrecognizedToken {
             token: (l, t, r),
             expected: exp,
-        } => SyntaxError {
-            span: Span::new(l, r),
-            message: format!("unexpected {t}{}", expected(exp)),
-        },
+        } => {
+            let hint = if matches!(t, Tok::Binder(_)) {
+                "; a binder reaches as far to the right as it can, so put it in parentheses here: `(%p: M)`"
+            } else {
+                ""
+            };
+            SyntaxError {
+                span: Span::new(l, r),
+                message: format!("unexpected {t}{}{hint}", expected(exp)),
+            }
+        }
         ParseError::ExtraToken { token: (l, t, r) } => SyntaxError {
             span: Span::new(l, r),
             message: format!("unexpected {t}"),

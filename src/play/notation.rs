@@ -15,6 +15,48 @@ pub fn square_name(q: Square) -> String {
     format!("{file}{}", q.y + 1)
 }
 
+/// The square named `e2`: files `a`.. and ranks from 1.
+pub fn parse_square(s: &str) -> Option<Square> {
+    let mut chars = s.chars();
+    let file = chars.next().filter(|c| c.is_ascii_lowercase())?;
+    let rank: i32 = chars.as_str().parse().ok()?;
+    (rank >= 1).then(|| Square::new(file as i32 - 'a' as i32, rank - 1))
+}
+
+/// A chess move in the notation engines use (`e2e4`, `e7e8q`, castling as
+/// the king's move `e1g1`), read off the two boards; `None` when the change
+/// is not one piece moving. Pieces are told apart by the letter of their
+/// ASCII spelling (`'P`, and a marker such as `'Pe` is a pawn too).
+pub fn uci(before: &Grid, after: &Grid) -> Option<String> {
+    let changed = before.diff(after);
+    let emptied: Vec<Square> = changed.iter().copied().filter(|q| after.letter(*q).is_none()).collect();
+    // A square whose piece only lost a marker (`'Pe` to `'P`) did not move.
+    let filled: Vec<Square> = changed
+        .iter()
+        .copied()
+        .filter(|q| after.letter(*q).is_some() && after.letter(*q) != before.letter(*q))
+        .collect();
+    // The moving piece: the king when castling, else the one piece that
+    // arrives somewhere.
+    let (to, piece) = filled
+        .iter()
+        .filter_map(|q| Some((*q, after.letter(*q)?)))
+        .min_by_key(|(_, k)| if k.eq_ignore_ascii_case(&'k') { 0 } else { 1 })?;
+    let from = emptied.into_iter().find(|q| {
+        let k = before.letter(*q);
+        k == Some(piece)
+            || (k.is_some_and(|k| k.eq_ignore_ascii_case(&'p'))
+                && k.map(|k| k.is_uppercase()) == Some(piece.is_uppercase()))
+    })?;
+    let moved = before.letter(from)?;
+    let promotion = if moved != piece {
+        piece.to_ascii_lowercase().to_string()
+    } else {
+        String::new()
+    };
+    Some(format!("{}{}{promotion}", square_name(from), square_name(to)))
+}
+
 /// A move named by what changed: `e2e4` when one piece moved to an empty
 /// square or took there, `e7e8=♕` when it changed on the way; otherwise the
 /// changed squares with what they now hold, `e1=. f1=♖ g1=♔ h1=.`.
@@ -52,5 +94,18 @@ mod tests {
         let both = Grid::parse("♙♙\n..").unwrap();
         assert_eq!(describe(&before, &both), "a1=. a2=♙ b2=♙");
         assert_eq!(square_name(Square::new(4, 1)), "e2");
+        assert_eq!(parse_square("e2"), Some(Square::new(4, 1)));
+        assert_eq!(parse_square("E2"), None);
+    }
+
+    #[test]
+    fn engine_names_cover_promotion_and_castling() {
+        let before = Grid::parse("....\n♙...").unwrap();
+        let promoted = Grid::parse("♕...\n....").unwrap();
+        assert_eq!(uci(&before, &promoted).as_deref(), Some("a1a2q"));
+        let castle = Grid::parse("♖..♔").unwrap();
+        let castled = Grid::parse(".♔♖.").unwrap();
+        assert_eq!(uci(&castle, &castled).as_deref(), Some("d1b1"));
+        assert_eq!(uci(&castle, &castle), None);
     }
 }

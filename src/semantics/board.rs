@@ -77,6 +77,14 @@ impl Grid {
         self.index(q).and_then(|i| decode(self.cells[i]))
     }
 
+    /// The letter of the piece on `q` (see [`PieceId::letter`]).
+    pub fn letter(&self, q: Square) -> Option<char> {
+        match self.get(q)? {
+            Content::Piece(p) => p.letter(),
+            Content::Empty => None,
+        }
+    }
+
     /// Puts `q` on the board with content `c`, or takes it off with `None`.
     /// `q` must lie in the box.
     pub fn put(&mut self, q: Square, c: Option<Content>) {
@@ -247,6 +255,159 @@ impl Grid {
         Ok(g)
     }
 
+    /// A FEN position: the placement, and, when a rule file has declared
+    /// the marker pieces `'Kc 'Rc 'Pe` and their black twins, castling
+    /// rights as kings and rooks that have not moved and the en passant
+    /// square as the pawn that has just moved two squares. Returns the board
+    /// and whether black is to move.
+    pub fn from_fen_state(fen: &str) -> Result<(Grid, bool), BoardError> {
+        let mut g = Grid::from_fen(fen)?;
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let black = match fields.get(1) {
+            None | Some(&"w") => false,
+            Some(&"b") => true,
+            Some(s) => {
+                return Err(BoardError {
+                    message: format!("the side to move is `w` or `b`, not `{s}`"),
+                    at: fen.find(s).unwrap_or(0),
+                })
+            }
+        };
+        let Some(markers) = Markers::declared() else {
+            return Ok((g, black));
+        };
+        let at = |field: usize| fields[..field].iter().map(|f| f.len() + 1).sum::<usize>();
+        let piece = |p: PieceId| Some(Content::Piece(p));
+        if let Some(rights) = fields.get(2).filter(|r| **r != "-") {
+            for (i, c) in rights.char_indices() {
+                let (king, rook, y, rook_x) = match c {
+                    'K' => (markers.king[0], markers.rook[0], 0, 7),
+                    'Q' => (markers.king[0], markers.rook[0], 0, 0),
+                    'k' => (markers.king[1], markers.rook[1], 7, 7),
+                    'q' => (markers.king[1], markers.rook[1], 7, 0),
+                    _ => {
+                        return Err(BoardError {
+                            message: format!("`{c}` is not a castling right (KQkq)"),
+                            at: at(2) + i,
+                        })
+                    }
+                };
+                let colour = if y == 0 { 'K' } else { 'k' };
+                let want = |x: i32, letter: char| -> Result<(), BoardError> {
+                    if g.letter(Square::new(x, y)) != Some(letter) {
+                        return Err(BoardError {
+                            message: format!(
+                                "castling right `{c}` needs a {} on {}",
+                                if letter.eq_ignore_ascii_case(&'k') {
+                                    "king"
+                                } else {
+                                    "rook"
+                                },
+                                crate::play::notation::square_name(Square::new(x, y))
+                            ),
+                            at: at(2) + i,
+                        });
+                    }
+                    Ok(())
+                };
+                want(4, colour)?;
+                want(rook_x, if y == 0 { 'R' } else { 'r' })?;
+                g.put(Square::new(4, y), piece(king));
+                g.put(Square::new(rook_x, y), piece(rook));
+            }
+        }
+        if let Some(ep) = fields.get(3).filter(|e| **e != "-") {
+            let bad = |m: String| BoardError { message: m, at: at(3) };
+            let sq = crate::play::notation::parse_square(ep)
+                .filter(|q| q.y == 2 || q.y == 5)
+                .ok_or_else(|| bad(format!("`{ep}` is not an en passant square (on rank 3 or 6)")))?;
+            // The pawn that moved two squares stands beyond the square.
+            let (pawn, y, letter) = if sq.y == 2 {
+                (markers.pawn[0], 3, 'P')
+            } else {
+                (markers.pawn[1], 4, 'p')
+            };
+            let q = Square::new(sq.x, y);
+            if g.letter(q) != Some(letter) {
+                return Err(bad(format!(
+                    "en passant `{ep}` needs a pawn on {}",
+                    crate::play::notation::square_name(q)
+                )));
+            }
+            g.put(q, piece(pawn));
+        }
+        Ok((g, black))
+    }
+
+    /// The board in FEN (an 8×8 chess board), with castling rights and the
+    /// en passant square read off the marker pieces.
+    pub fn to_fen(&self, black_to_move: bool) -> Result<String, String> {
+        if self.width != 8 || self.height != 8 {
+            return Err("FEN describes 8×8 boards".into());
+        }
+        let letter = |c: Content| -> Result<Option<char>, String> {
+            match c {
+                Content::Empty => Ok(None),
+                Content::Piece(p) => p
+                    .letter()
+                    .filter(|l| "pnbrqkPNBRQK".contains(*l))
+                    .map(Some)
+                    .ok_or_else(|| format!("{p} has no FEN letter")),
+            }
+        };
+        let mut ranks = vec![];
+        for y in (0..8).rev() {
+            let mut rank = String::new();
+            let mut empty = 0;
+            for x in 0..8 {
+                let q = Square::new(self.origin.x + x, self.origin.y + y);
+                match self.get(q).map(letter).transpose()?.flatten() {
+                    Some(l) => {
+                        if empty > 0 {
+                            rank.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        rank.push(l);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                rank.push_str(&empty.to_string());
+            }
+            ranks.push(rank);
+        }
+        let mut castling = String::new();
+        let mut ep = "-".to_string();
+        if let Some(m) = Markers::declared() {
+            let at = |x: i32, y: i32| self.get(Square::new(self.origin.x + x, self.origin.y + y));
+            let is = |x, y, p: PieceId| at(x, y) == Some(Content::Piece(p));
+            for (right, k, r, y, rx) in [
+                ('K', m.king[0], m.rook[0], 0, 7),
+                ('Q', m.king[0], m.rook[0], 0, 0),
+                ('k', m.king[1], m.rook[1], 7, 7),
+                ('q', m.king[1], m.rook[1], 7, 0),
+            ] {
+                if is(4, y, k) && is(rx, y, r) {
+                    castling.push(right);
+                }
+            }
+            for x in 0..8 {
+                if is(x, 3, m.pawn[0]) {
+                    ep = crate::play::notation::square_name(Square::new(x, 2));
+                }
+                if is(x, 4, m.pawn[1]) {
+                    ep = crate::play::notation::square_name(Square::new(x, 5));
+                }
+            }
+        }
+        if castling.is_empty() {
+            castling.push('-');
+        }
+        let side = if black_to_move { "b" } else { "w" };
+        Ok(format!("{} {side} {castling} {ep} 0 1", ranks.join("/")))
+    }
+
     /// The board as text rows, top to bottom, over its whole box.
     pub fn rows(&self) -> Vec<String> {
         (0..self.height)
@@ -322,6 +483,26 @@ fn square_list(origin: Square, width: i32, height: i32) -> &'static [Square] {
             .collect();
         Box::leak(squares.into_boxed_slice())
     })
+}
+
+/// The marker pieces a chess rule file declares for what FEN records beyond
+/// the placement: kings and rooks that may castle, and a pawn that may be
+/// taken en passant; white's, then black's.
+struct Markers {
+    king: [PieceId; 2],
+    rook: [PieceId; 2],
+    pawn: [PieceId; 2],
+}
+
+impl Markers {
+    fn declared() -> Option<Markers> {
+        let id = |s: &str| PieceId::lookup(s);
+        Some(Markers {
+            king: [id("'Kc")?, id("'kc")?],
+            rook: [id("'Rc")?, id("'rc")?],
+            pawn: [id("'Pe")?, id("'pe")?],
+        })
+    }
 }
 
 impl Clone for Grid {

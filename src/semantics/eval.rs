@@ -166,10 +166,8 @@ impl Eval {
             Prog::Nil => true,
             Prog::Fail => false,
             Prog::Rules(rules) => {
-                let mut buf = vec![];
                 for r in rules {
-                    self.rule_first(r, s, &mut buf)?;
-                    if !buf.is_empty() {
+                    if self.rule_applies(r, s)? {
                         return Ok(true);
                     }
                 }
@@ -284,52 +282,74 @@ impl Eval {
         self.rule_up_to(r, s, out, usize::MAX)
     }
 
-    /// Like `rule`, stopping once `out` holds a result.
-    fn rule_first<S: Store>(&mut self, r: &Rule, s: &State<S>, out: &mut Vec<State<S>>) -> Res<(), S> {
-        self.rule_up_to(r, s, out, 1)
-    }
-
     /// Applies `r` at its candidate translations until `out` holds `limit`
     /// states.
     fn rule_up_to<S: Store>(&mut self, r: &Rule, s: &State<S>, out: &mut Vec<State<S>>, limit: usize) -> Res<(), S> {
+        if let Pivot::Identity = r.pivot {
+            if !r.needs_poi || s.poi.is_some() {
+                out.push(s.clone());
+            }
+            return Ok(());
+        }
+        self.translations(r, s, &mut |this, t| {
+            if this.fits(r, s, t)? {
+                this.tick()?;
+                out.push(apply(r, s, t));
+            }
+            Ok(out.len() >= limit)
+        })
+    }
+
+    /// Whether `r` applies anywhere on `s`, without making the result.
+    fn rule_applies<S: Store>(&mut self, r: &Rule, s: &State<S>) -> Res<bool, S> {
+        if let Pivot::Identity = r.pivot {
+            return Ok(!r.needs_poi || s.poi.is_some());
+        }
+        let mut found = false;
+        self.translations(r, s, &mut |this, t| {
+            found = this.fits(r, s, t)?;
+            Ok(found)
+        })?;
+        Ok(found)
+    }
+
+    /// Calls `each` with every translation at which `r` may apply, as its
+    /// pivot finds them, until `each` says to stop.
+    fn translations<S: Store>(
+        &mut self,
+        r: &Rule,
+        s: &State<S>,
+        each: &mut dyn FnMut(&mut Self, Square) -> Res<bool, S>,
+    ) -> Res<(), S> {
         if r.needs_poi && s.poi.is_none() {
             return Ok(());
         }
         match r.pivot {
-            Pivot::Identity => out.push(s.clone()),
+            Pivot::Identity => {}
             Pivot::Anchor(a) => {
                 if let Some(p) = s.poi {
-                    self.try_at(r, s, p - a, out)?;
+                    each(self, p - a)?;
                 }
             }
             Pivot::Guard(at, c) => {
                 for q in s.board.candidates(c) {
-                    if out.len() >= limit {
+                    if Some(q) != s.poi && s.board.holds(q, c)? && each(self, q - at)? {
                         break;
-                    }
-                    if Some(q) != s.poi && s.board.holds(q, c)? {
-                        self.try_at(r, s, q - at, out)?;
                     }
                 }
             }
             Pivot::GuardAny(at) => {
                 let set = r.guard[0].1;
                 for &q in s.board.squares() {
-                    if out.len() >= limit {
+                    if Some(q) != s.poi && s.board.reads(q, &set)? && each(self, q - at)? {
                         break;
-                    }
-                    if Some(q) != s.poi && s.board.reads(q, &set)? {
-                        self.try_at(r, s, q - at, out)?;
                     }
                 }
             }
             Pivot::Write(at) => {
                 for &q in s.board.squares() {
-                    if out.len() >= limit {
+                    if s.board.on_board(q)? && each(self, q - at)? {
                         break;
-                    }
-                    if s.board.on_board(q)? {
-                        self.try_at(r, s, q - at, out)?;
                     }
                 }
             }
@@ -337,8 +357,10 @@ impl Eval {
         Ok(())
     }
 
-    /// Applies `r` at translation `t` if it applies there (§6).
-    fn try_at<S: Store>(&mut self, r: &Rule, s: &State<S>, t: Square, out: &mut Vec<State<S>>) -> Res<(), S> {
+    /// Whether `r` applies at translation `t` (§6): every cell of `f` reads
+    /// as written, `g`'s `#` cells land off the board and its other cells
+    /// on it.
+    fn fits<S: Store>(&mut self, r: &Rule, s: &State<S>, t: Square) -> Res<bool, S> {
         let b = &s.board;
         for (at, set) in &r.guard {
             let q = *at + t;
@@ -349,45 +371,50 @@ impl Eval {
                 b.reads(q, set)?
             };
             if !ok {
-                return Ok(());
+                return Ok(false);
             }
         }
         for &at in &r.offs {
             if b.on_board(at + t)? {
-                return Ok(());
+                return Ok(false);
             }
         }
         for &(at, _) in &r.writes {
             if !b.on_board(at + t)? {
-                return Ok(());
+                return Ok(false);
             }
         }
-        self.tick()?;
-        let mut board = b.clone();
-        let mut poi = s.poi;
-        let mut moved_to = None;
-        for &(at, cell) in &r.writes {
-            let q = at + t;
-            match cell {
-                Cell::Is(c) => {
-                    board.set(q, c);
-                    if Some(q) == s.poi {
-                        poi = None;
-                    }
+        Ok(true)
+    }
+}
+
+/// Applies `r` at translation `t`, where it fits: every cell of `g` written
+/// at once (§6).
+fn apply<S: Store>(r: &Rule, s: &State<S>, t: Square) -> State<S> {
+    let b = &s.board;
+    let mut board = b.clone();
+    let mut poi = s.poi;
+    let mut moved_to = None;
+    for &(at, cell) in &r.writes {
+        let q = at + t;
+        match cell {
+            Cell::Is(c) => {
+                board.set(q, c);
+                if Some(q) == s.poi {
+                    poi = None;
                 }
-                Cell::Poi => {
-                    let from = s.poi.expect("checked by needs_poi");
-                    board.set_value(q, b.value(from));
-                    moved_to = Some(q);
-                }
-                Cell::Off => unreachable!("`#` cells are in offs"),
             }
+            Cell::Poi => {
+                let from = s.poi.expect("a rule that writes `%` runs only with a POI");
+                board.set_value(q, b.value(from));
+                moved_to = Some(q);
+            }
+            Cell::Off => unreachable!("`#` cells are in offs"),
         }
-        out.push(State {
-            board,
-            poi: moved_to.or(poi),
-        });
-        Ok(())
+    }
+    State {
+        board,
+        poi: moved_to.or(poi),
     }
 }
 
