@@ -1,6 +1,7 @@
 //! Closed core terms to a form the evaluator runs directly: patterns
 //! expanded into rule pairs, and each rule's cells sorted for matching.
 
+use super::probe::Probe;
 use crate::core::{Bounds, Cell, Content, Fragment, Node, PieceId, Term};
 use crate::geometry::Square;
 
@@ -18,6 +19,9 @@ pub enum Prog {
     Repeat(Box<Prog>, Bounds),
     Not(Box<Prog>),
     Greedy(Box<Prog>),
+    /// Anchored rules where only whether one fits matters (under `not`):
+    /// the rules, and the same as a tree of reads.
+    Probe(Box<Prog>, Probe),
 }
 
 /// A set of cells a guard square may read. `P -> Q` with patterns is one
@@ -60,6 +64,18 @@ impl CellSet {
 
     pub fn union(&self, o: &CellSet) -> CellSet {
         CellSet([0, 1, 2, 3].map(|i| self.0[i] | o.0[i]))
+    }
+
+    pub fn intersection(&self, o: &CellSet) -> CellSet {
+        CellSet([0, 1, 2, 3].map(|i| self.0[i] & o.0[i]))
+    }
+
+    pub fn complement(&self) -> CellSet {
+        CellSet(self.0.map(|w| !w))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
     }
 
     fn len(&self) -> u32 {
@@ -216,6 +232,44 @@ fn merged(mut rules: Vec<Rule>) -> Vec<Rule> {
 }
 
 impl Prog {
+    /// The same move for a caller that asks only whether it has a result:
+    /// anchored rules, wherever they decide that, become probes.
+    fn for_existence(self) -> Prog {
+        let probe = |rules: Vec<Rule>| match Probe::new(&rules) {
+            Some(p) => Prog::Probe(Box::new(Prog::Rules(rules)), p),
+            None => Prog::Rules(rules),
+        };
+        match self {
+            Prog::Rules(rules) => probe(rules),
+            Prog::Bind(c, body) => Prog::Bind(c, Box::new(body.for_existence())),
+            Prog::Seq(a, b) => Prog::Seq(a, Box::new(b.for_existence())),
+            Prog::Alt(arms) => {
+                // The arms made only of anchored rules become one probe.
+                let (anchored, rest): (Vec<Prog>, Vec<Prog>) = arms.into_iter().partition(|a| match a {
+                    Prog::Rules(rules) => rules.iter().all(|r| matches!(r.pivot, Pivot::Anchor(_))),
+                    _ => false,
+                });
+                let mut arms: Vec<Prog> = rest.into_iter().map(Prog::for_existence).collect();
+                let rules: Vec<Rule> = anchored
+                    .into_iter()
+                    .flat_map(|a| match a {
+                        Prog::Rules(rules) => rules,
+                        _ => vec![],
+                    })
+                    .collect();
+                if !rules.is_empty() {
+                    arms.insert(0, probe(rules));
+                }
+                if arms.len() == 1 {
+                    arms.pop().expect("one arm")
+                } else {
+                    Prog::Alt(arms)
+                }
+            }
+            p => p,
+        }
+    }
+
     /// Every piece the move reads, writes or binds.
     pub fn pieces(&self) -> Vec<PieceId> {
         fn go(p: &Prog, out: &mut Vec<PieceId>) {
@@ -242,7 +296,7 @@ impl Prog {
                     go(b, out);
                 }
                 Prog::Alt(arms) => arms.iter().for_each(|a| go(a, out)),
-                Prog::Repeat(a, _) | Prog::Not(a) | Prog::Greedy(a) => go(a, out),
+                Prog::Repeat(a, _) | Prog::Not(a) | Prog::Greedy(a) | Prog::Probe(a, _) => go(a, out),
             }
         }
         let mut out = vec![];
@@ -297,7 +351,7 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
             Prog::Alt(arms)
         }
         Node::Repeat(a, ..) => Prog::Repeat(Box::new(compile(a)?), t.bounds().ok_or(CompileError::Open)?),
-        Node::Not(a) => Prog::Not(Box::new(compile(a)?)),
+        Node::Not(a) => Prog::Not(Box::new(compile(a)?.for_existence())),
         Node::Greedy(a) => Prog::Greedy(Box::new(compile(a)?)),
         Node::Var(_) | Node::Apply(..) => return Err(CompileError::Open),
         _ => return Err(CompileError::NotAMove),

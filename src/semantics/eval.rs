@@ -156,6 +156,7 @@ impl Eval {
                 }
             }
             Prog::Greedy(m) => out.extend(self.greedy(m, s)?),
+            Prog::Probe(m, _) => self.step(m, s, out)?,
         }
         Ok(())
     }
@@ -206,6 +207,7 @@ impl Eval {
             }
             Prog::Repeat(_, b) if b.lo == 0 => true,
             Prog::Not(m) => !self.exists(m, s)?,
+            Prog::Probe(_, p) => p.any(s)?,
             _ => !self.run(prog, s)?.is_empty(),
         })
     }

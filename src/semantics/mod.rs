@@ -3,6 +3,7 @@
 mod board;
 mod compile;
 mod eval;
+mod probe;
 mod store;
 
 pub use board::{BoardError, Grid};
