@@ -185,6 +185,17 @@ impl PieceId {
         registry().read().unwrap().pieces[self.0 as usize].ascii.clone()
     }
 
+    /// The piece this one is drawn as. A marker whose ASCII spelling extends
+    /// another piece's (`'Kc` extends `'K`) looks like that piece (`♔`):
+    /// the state it carries is shown in other ways, such as FEN.
+    pub fn looks_like(self) -> PieceId {
+        let Some(ascii) = self.ascii().filter(|a| a.chars().count() > 2) else {
+            return self;
+        };
+        let base: String = ascii.chars().take(2).collect();
+        PieceId::lookup(&base).unwrap_or(self)
+    }
+
     /// The letter of the ASCII spelling: `P` for `'P`, and for a marker
     /// such as `'Pe` too.
     pub fn letter(self) -> Option<char> {

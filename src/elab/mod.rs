@@ -256,6 +256,39 @@ impl Program {
             .filter_map(|n| self.terms.get(n).map(|t| (n.as_str(), t)))
     }
 
+    /// A definition's term with the other move definitions it names left
+    /// as metavariables of those names (`white_move`), for rewriting one
+    /// definition at a time in terms of the others. `None` for a function,
+    /// an unknown name, or a body that needs its names' terms to
+    /// elaborate.
+    pub fn definition_over_names(&self, name: &str) -> Option<Term> {
+        let def = self.defs.get(name).filter(|d| d.params.is_none())?;
+        let done = self
+            .terms
+            .iter()
+            .filter(|(k, _)| *k != name)
+            .map(|(k, v)| {
+                let t = if v.sort() == Sort::Move {
+                    Term::var(k, Sort::Move)
+                } else {
+                    v.clone()
+                };
+                (k.clone(), Some(t))
+            })
+            .collect();
+        let el = Elab {
+            prog: self,
+            done: RefCell::new(done),
+            stack: RefCell::new(vec![]),
+        };
+        let sc = Scope {
+            src: def.src,
+            vars: im::HashMap::new(),
+            metas: false,
+        };
+        el.expr(&sc, &def.body).ok()
+    }
+
     /// The source text of the file.
     pub fn source(&self) -> &Source {
         &self.sources[0]

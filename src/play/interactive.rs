@@ -177,7 +177,7 @@ pub fn draw(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
     let glyph = |q: Square| match board.get(q) {
         None => "░".to_string(),
         Some(Content::Empty) => "·".to_string(),
-        Some(c) => c.to_string(),
+        Some(c) => notation::looks(c).to_string(),
     };
     let squares = |y: i32| (0..board.width()).map(move |x| Square::new(o.x + x, o.y + y));
     let cell_width = (0..board.height())
@@ -405,6 +405,14 @@ impl<W: Write> Session<'_, W> {
         writeln!(self.out)?;
         for line in draw(&pos.board, &changed, self.style.colour) {
             writeln!(self.out, "{line}")?;
+        }
+        // A chess board also in FEN, which shows what its markers carry
+        // (castling rights, the en passant square) and can be pasted into
+        // `perft --fen`. The move counters are not kept: `0 1`.
+        if self.rules.turns.len() == 2 {
+            if let Ok(fen) = pos.board.to_fen(pos.turn == 1) {
+                writeln!(self.out, "fen: {fen}")?;
+            }
         }
         if let Some(p) = previous {
             write!(self.out, "last move: {}", move_name(&p.board, &pos.board))?;

@@ -5,6 +5,14 @@ use crate::core::Content;
 use crate::geometry::Square;
 use crate::semantics::Grid;
 
+/// What a square is drawn as (see [`crate::core::PieceId::looks_like`]).
+pub fn looks(c: Content) -> Content {
+    match c {
+        Content::Piece(p) => Content::Piece(p.looks_like()),
+        Content::Empty => c,
+    }
+}
+
 /// `e2` for `(4, 1)`.
 pub fn square_name(q: Square) -> String {
     let file = if (0..26).contains(&q.x) {
@@ -61,21 +69,33 @@ pub fn uci(before: &Grid, after: &Grid) -> Option<String> {
 /// square or took there, `e7e8=♕` when it changed on the way; otherwise the
 /// changed squares with what they now hold, `e1=. f1=♖ g1=♔ h1=.`.
 pub fn describe(before: &Grid, after: &Grid) -> String {
-    let changed = before.diff(after);
     let holds = |g: &Grid, q: Square| g.get(q).unwrap_or(Content::Empty);
+    // Squares whose piece only gained or lost a marker (`♙` to `'Pe`) are
+    // left out while anything else changed.
+    let all = before.diff(after);
+    let seen: Vec<Square> = all
+        .iter()
+        .copied()
+        .filter(|q| looks(holds(before, *q)) != looks(holds(after, *q)))
+        .collect();
+    let changed = if seen.is_empty() { all } else { seen };
     if let [a, b] = changed[..] {
         for (from, to) in [(a, b), (b, a)] {
             let moved = holds(before, from);
             if holds(after, from) == Content::Empty && moved != Content::Empty {
                 let now = holds(after, to);
                 let name = format!("{}{}", square_name(from), square_name(to));
-                return if now == moved { name } else { format!("{name}={now}") };
+                return if looks(now) == looks(moved) {
+                    name
+                } else {
+                    format!("{name}={}", looks(now))
+                };
             }
         }
     }
     changed
         .iter()
-        .map(|q| format!("{}={}", square_name(*q), holds(after, *q)))
+        .map(|q| format!("{}={}", square_name(*q), looks(holds(after, *q))))
         .collect::<Vec<_>>()
         .join(" ")
 }

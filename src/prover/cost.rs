@@ -16,6 +16,7 @@ use super::analysis::Graph;
 use super::lang::ENode;
 use crate::core::Node;
 use egg::{CostFunction, Id, Language};
+use std::collections::HashMap;
 
 /// Squares of a typical board.
 const SQUARES: f64 = 64.0;
@@ -38,6 +39,8 @@ impl PartialOrd for Cost {
 /// The cost function, reading constants from the analysis.
 pub struct Work<'a> {
     pub egraph: &'a Graph,
+    /// The cost of each metavariable that stands for a named definition.
+    pub named: &'a HashMap<String, Cost>,
 }
 
 impl Work<'_> {
@@ -74,7 +77,8 @@ impl CostFunction<ENode> for Work<'_> {
                 work: p.members().map(placed).sum(),
                 fan: 1.0,
             },
-            ENode::Mov(_) | ENode::Cell(_) | ENode::Num(_) | ENode::Inf | ENode::Var(_) => leaf,
+            ENode::Var(m) => self.named.get(&*m.name).copied().unwrap_or(leaf),
+            ENode::Mov(_) | ENode::Cell(_) | ENode::Num(_) | ENode::Inf => leaf,
             ENode::Compose(_)
             | ENode::Power(..)
             | ENode::Apply(_)

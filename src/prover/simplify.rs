@@ -15,8 +15,11 @@
 //! 2. **Saturation.** The laws of `axioms/` rewrite the definition; the
 //!    extraction picks the cheapest term.
 //!
-//! A definition changes only when its cost strictly goes down, so a
-//! simplified file simplifies to itself.
+//! Each definition is rewritten on its own: the move definitions it names
+//! stay names (metavariables costed as their bodies), so a rewrite never
+//! reaches into another definition and the result still reads in the
+//! file's own words. A definition changes only when its cost strictly goes
+//! down, so a simplified file simplifies to itself.
 
 use super::analysis::{Algebra, Graph};
 use super::cost::{Cost, Work};
@@ -69,11 +72,17 @@ pub struct Simplified {
 
 /// The estimated work of evaluating a term once.
 pub fn cost(t: &Term) -> f64 {
+    cost_over(t, &HashMap::new()).work
+}
+
+/// The estimated cost of a term whose metavariables stand for named
+/// definitions of the given costs.
+fn cost_over(t: &Term, named: &HashMap<String, Cost>) -> Cost {
     let mut g = Graph::new(Algebra);
     let id = g.add_expr(&to_expr(t));
     g.rebuild();
-    let (c, _): (Cost, _) = Extractor::new(&g, Work { egraph: &g }).find_best(id);
-    c.work
+    let (c, _): (Cost, _) = Extractor::new(&g, Work { egraph: &g, named }).find_best(id);
+    c
 }
 
 /// Move definitions used only where no piece of interest is bound: in game
@@ -183,12 +192,13 @@ pub fn top_level_definitions(file: &File) -> BTreeSet<String> {
         };
         for (w, top) in occ {
             // A name can hide inside a run-on word (`xxx`): such a use counts
-            // as not at the top.
+            // as not at the top. A word that is itself a name is that name.
+            let is_name = defs.contains(&w);
             for d in &defs {
                 if w == *d {
                     uses.push((owner, d, top));
                     used.insert(d);
-                } else if w.contains(d) {
+                } else if !is_name && w.contains(d) {
                     uses.push((owner, d, false));
                 }
             }
@@ -321,7 +331,7 @@ pub fn hoist(t: &Term) -> Term {
 }
 
 /// Step 2: the cheapest term the laws reach from `t`.
-fn saturate(t: &Term, rules: &Rules, options: &SimplifyOptions) -> Term {
+fn saturate(t: &Term, rules: &Rules, options: &SimplifyOptions, named: &HashMap<String, Cost>) -> Term {
     let runner: Runner<_, Algebra> = Runner::new(Algebra)
         .with_iter_limit(options.iter_limit)
         .with_node_limit(options.node_limit)
@@ -329,24 +339,14 @@ fn saturate(t: &Term, rules: &Rules, options: &SimplifyOptions) -> Term {
         .with_expr(&to_expr(t))
         .run(&rules.rewrites);
     let root = runner.roots[0];
-    let (_, best) = Extractor::new(&runner.egraph, Work { egraph: &runner.egraph }).find_best(root);
+    let work = Work {
+        egraph: &runner.egraph,
+        named,
+    };
+    let (_, best) = Extractor::new(&runner.egraph, work).find_best(root);
     let best = from_expr(&best);
     // Rebuilt through the core constructors: the canonical form.
     best.substitute(&|_| None).unwrap_or(best)
-}
-
-/// Replaces whole subterms by others (a definition's old body by its new
-/// one).
-fn replace(t: &Term, map: &HashMap<Term, Term>) -> Term {
-    if let Some(new) = map.get(t) {
-        return new.clone();
-    }
-    let kids: Vec<Term> = t.children().into_iter().map(|c| replace(c, map)).collect();
-    if kids.iter().zip(t.children()).all(|(a, b)| a == b) {
-        return t.clone();
-    }
-    let ids = vec![egg::Id::from(0usize); kids.len()];
-    super::lang::term_of(&super::lang::node_of(t, &ids), &kids)
 }
 
 /// Simplifies a rule file's text.
@@ -355,38 +355,62 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rules, options: &SimplifyOp
     let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
     let prog = Program::from_text(name, text)?;
     let top = top_level_definitions(&file);
-    // Definitions in file order; each sees the new bodies of those before.
-    let mut finals: HashMap<Term, Term> = HashMap::new();
+    // Each definition is rewritten on its own, with the move definitions
+    // it names left as names: the rewrite stays local and the result
+    // still reads in the file's own words. A name costs what its body
+    // does.
+    let mut named: HashMap<String, Cost> = prog
+        .definitions()
+        .filter(|(_, t)| t.sort() == Sort::Move)
+        .map(|(n, t)| (n.to_string(), cost_over(t, &HashMap::new())))
+        .collect();
     let mut changes = vec![];
-    let mut bodies: Vec<(String, Term)> = vec![];
+    let mut texts: HashMap<String, String> = HashMap::new();
+    // Other definitions (patterns, fragments) are named where their exact
+    // terms occur.
+    let names: HashMap<Term, String> = prog
+        .definitions()
+        .filter(|(_, t)| t.sort() != Sort::Move)
+        .map(|(n, t)| (t.clone(), n.to_string()))
+        .collect();
     for (name, t) in prog.definitions() {
         if t.sort() != Sort::Move {
-            bodies.push((name.to_string(), t.clone()));
             continue;
         }
-        let start = replace(t, &finals);
+        let Some(written) = prog.definition_over_names(name) else {
+            continue;
+        };
         let hoisted = top.contains(name);
-        let start = if hoisted { hoist(&start) } else { start };
-        let best = saturate(&start, rules, options);
-        let (before, after) = (cost(t), cost(&best));
+        let start = if hoisted { hoist(&written) } else { written.clone() };
+        let best = saturate(&start, rules, options, &named);
+        let (before, after) = (cost_over(&written, &named).work, cost_over(&best, &named).work);
         // Only a real gain changes a definition: ties and rounding leave
         // it as written.
-        let chosen = if after < before * 0.99 { best } else { t.clone() };
-        if chosen != *t {
-            changes.push(Change {
-                name: name.to_string(),
-                before: t.clone(),
-                after: chosen.clone(),
-                cost_before: before,
-                cost_after: after,
-                hoisted: hoisted && hoist(t) != *t,
-            });
-            finals.insert(t.clone(), chosen.clone());
+        if after >= before * 0.99 {
+            continue;
         }
-        bodies.push((name.to_string(), chosen));
+        // What the new body means, its names expanded.
+        let meaning = best.substitute(&|m| prog.definition(&m.name).cloned()).map_err(|e| {
+            Diag::new(
+                &source,
+                Default::default(),
+                format!("`{name}` no longer elaborates: {e:?}"),
+            )
+        })?;
+        named.insert(name.to_string(), cost_over(&meaning, &HashMap::new()));
+        texts.insert(
+            name.to_string(),
+            crate::core::print::with_names(&best, &|u| (*u != best).then(|| names.get(u).cloned()).flatten()),
+        );
+        changes.push(Change {
+            name: name.to_string(),
+            before: t.clone(),
+            after: meaning,
+            cost_before: before,
+            cost_after: after,
+            hoisted: hoisted && hoist(&written) != written,
+        });
     }
-    // Print each new body, naming the other definitions where they occur.
-    let names: HashMap<Term, String> = bodies.iter().map(|(n, t)| (t.clone(), n.clone())).collect();
     let mut edits: Vec<(crate::parse::ast::Span, String)> = vec![];
     for s in &file.stmts {
         if let StmtKind::Def {
@@ -395,11 +419,8 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rules, options: &SimplifyOp
             body,
         } = &s.kind
         {
-            if let Some(c) = changes.iter().find(|c| c.name == name.name) {
-                let own = &c.after;
-                let text =
-                    crate::core::print::with_names(own, &|t| (t != own).then(|| names.get(t).cloned()).flatten());
-                edits.push((body.span, text));
+            if let Some(text) = texts.get(&name.name) {
+                edits.push((body.span, text.clone()));
             }
         }
     }
@@ -409,4 +430,50 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rules, options: &SimplifyOp
         out.replace_range(span.start..span.end, &new);
     }
     Ok(Simplified { text: out, changes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn top(text: &str) -> BTreeSet<String> {
+        top_level_definitions(&crate::parse::parse_file(text).unwrap())
+    }
+
+    #[test]
+    fn top_level_uses_follow_turns_functions_and_binders() {
+        let text = "
+flip(M) = C M
+step = ♙ -> . + u♙
+white = step
+white_move = white
+inner = ♟ -> .
+bound = %♖: inner
+game g(♙;.) = white_move, flip(white), bound
+";
+        let t = top(text);
+        // `white_move` is a name of its own, not `white` run on.
+        assert!(
+            t.contains("white") && t.contains("white_move") && t.contains("step"),
+            "{t:?}"
+        );
+        assert!(t.contains("bound"));
+        assert!(!t.contains("inner"), "used inside a binder: {t:?}");
+    }
+
+    #[test]
+    fn definitions_are_rewritten_in_terms_of_the_others() {
+        let laws = crate::laws::Laws::load(&crate::laws::Laws::default_dir()).unwrap();
+        let rules = Rules::new(&laws);
+        let text = "
+step = ♘ -> . + uur♘
+both = step | R step
+game g(♘..;...;...) = both
+";
+        let out = simplify_text("t.alg", text, &rules, &SimplifyOptions::default()).unwrap();
+        // `step` becomes a binder; `both` still names it.
+        assert!(out.text.contains("step = %♘:"), "{}", out.text);
+        assert!(out.text.contains("both = step | R step"), "{}", out.text);
+        assert_eq!(out.changes.len(), 1);
+    }
 }
