@@ -764,6 +764,16 @@ fn error_bad_fen() {
     assert_eq!(out.code, Some(2), "{out:?}");
     assert!(out.stderr.contains("`X` is not a FEN piece letter"), "{}", out.stderr);
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    // Rights the rules cannot hold are refused, not dropped.
+    let out = run([
+        "moves",
+        PIECES,
+        "--move",
+        "♙ -> .",
+        "--fen",
+        "8/8/8/8/8/8/8/8 w KQ - 0 1",
+    ]);
+    assert_bad_input(&out, "--fen:1:19", "needs the marker pieces");
 }
 
 #[test]

@@ -273,10 +273,21 @@ impl Grid {
                 })
             }
         };
+        let at = |field: usize| fields[..field].iter().map(|f| f.len() + 1).sum::<usize>();
         let Some(markers) = Markers::declared() else {
+            // Without marker pieces the rights cannot be kept: say so
+            // rather than drop them.
+            if let Some(i) = (2..4).find(|&i| fields.get(i).is_some_and(|f| *f != "-")) {
+                return Err(BoardError {
+                    message: format!(
+                        "`{}` needs the marker pieces 'Kc 'kc 'Rc 'rc 'Pe 'pe, which the rules do not declare; write `-`",
+                        fields[i]
+                    ),
+                    at: at(i),
+                });
+            }
             return Ok((g, black));
         };
-        let at = |field: usize| fields[..field].iter().map(|f| f.len() + 1).sum::<usize>();
         let piece = |p: PieceId| Some(Content::Piece(p));
         if let Some(rights) = fields.get(2).filter(|r| **r != "-") {
             for (i, c) in rights.char_indices() {
@@ -318,9 +329,16 @@ impl Grid {
         }
         if let Some(ep) = fields.get(3).filter(|e| **e != "-") {
             let bad = |m: String| BoardError { message: m, at: at(3) };
+            // The square lies behind a pawn of the side that just moved.
+            let (rank, side) = if black { (2, "black") } else { (5, "white") };
             let sq = crate::play::notation::parse_square(ep)
-                .filter(|q| q.y == 2 || q.y == 5)
-                .ok_or_else(|| bad(format!("`{ep}` is not an en passant square (on rank 3 or 6)")))?;
+                .filter(|q| q.y == rank && (0..8).contains(&q.x))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "`{ep}` is not an en passant square: with {side} to move it is on rank {}",
+                        rank + 1
+                    ))
+                })?;
             // The pawn that moved two squares stands beyond the square.
             let (pawn, y, letter) = if sq.y == 2 {
                 (markers.pawn[0], 3, 'P')
@@ -392,11 +410,13 @@ impl Grid {
                     castling.push(right);
                 }
             }
+            // Only the side that just moved can have a pawn to take en
+            // passant: the other side's marker is cleared by its next ply.
             for x in 0..8 {
-                if is(x, 3, m.pawn[0]) {
+                if black_to_move && is(x, 3, m.pawn[0]) {
                     ep = crate::play::notation::square_name(Square::new(x, 2));
                 }
-                if is(x, 4, m.pawn[1]) {
+                if !black_to_move && is(x, 4, m.pawn[1]) {
                     ep = crate::play::notation::square_name(Square::new(x, 5));
                 }
             }
