@@ -764,16 +764,10 @@ fn error_bad_fen() {
     assert_eq!(out.code, Some(2), "{out:?}");
     assert!(out.stderr.contains("`X` is not a FEN piece letter"), "{}", out.stderr);
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
-    // Rights the rules cannot hold are refused, not dropped.
-    let out = run([
-        "moves",
-        PIECES,
-        "--move",
-        "♙ -> .",
-        "--fen",
-        "8/8/8/8/8/8/8/8 w KQ - 0 1",
-    ]);
-    assert_bad_input(&out, "--fen:1:19", "needs the marker pieces");
+    // Rights the rules cannot hold are dropped with a warning.
+    let out = run(["moves", PIECES, "--move", "nil", "--fen", "8/8/8/8/8/8/8/8 w KQ - 0 1"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stderr.contains("warning: `KQ` is not kept"), "{}", out.stderr);
 }
 
 #[test]
@@ -1001,4 +995,71 @@ fn fmt_syntax_error() {
         "// fine\na = ♙ + )\n",
         "a bad file is left alone"
     );
+}
+
+// ---------------------------------------------------------------------------
+// import
+// ---------------------------------------------------------------------------
+
+#[test]
+fn import_brings_pieces_and_definitions_but_not_claims() {
+    let dir = TempDir::new("import_ok");
+    fs::create_dir_all(dir.path().join("rules")).unwrap();
+    dir.write(
+        "rules/lib.alg",
+        "piece ◆ / ◇\nstep = (% + u. -> . + u%)\nhop = %◆: step step\ntheorem in_lib: step = step\n",
+    );
+    let (_, out) = check_text(
+        &dir,
+        "main.alg",
+        "import \"rules/lib.alg\"\ntheorem two_steps: hop = %◆: (% + u. + uu. -> . + u. + uu%)\ntheorem black_is_other: C hop != hop\n",
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(
+        out.stdout.contains("two_steps") && out.stdout.contains("black_is_other"),
+        "{out:?}"
+    );
+    assert!(
+        !out.stdout.contains("in_lib"),
+        "claims of an imported file stay there: {out:?}"
+    );
+}
+
+#[test]
+fn import_errors_point_at_the_right_file() {
+    let dir = TempDir::new("import_errors");
+    let (main, out) = check_text(&dir, "main.alg", "a = nil\nimport \"missing.alg\"\n");
+    assert_bad_input(&out, &format!("{}:2:8", main.display()), "cannot read");
+    dir.write("broken.alg", "x = (nil\n");
+    let (_, out) = check_text(&dir, "main.alg", "import \"broken.alg\"\n");
+    assert_bad_input(&out, "broken.alg:1:9", "unexpected");
+    dir.write("lib.alg", "a = nil\n");
+    let (main, out) = check_text(&dir, "main.alg", "import \"lib.alg\"\na = fail\n");
+    assert_bad_input(&out, &format!("{}:2:1", main.display()), "`a` is defined twice");
+    assert!(out.stderr.contains("lib.alg:1:1"), "{}", out.stderr);
+    let (main, out) = check_text(&dir, "main.alg", "import \"lib.alg\n");
+    assert_bad_input(&out, &format!("{}:1:8", main.display()), "no closing");
+}
+
+#[test]
+fn import_cycles_and_repeats_read_each_file_once() {
+    let dir = TempDir::new("import_cycle");
+    dir.write("a.alg", "import \"b.alg\"\nA = (% + u. -> . + u%)\n");
+    dir.write("b.alg", "import \"a.alg\"\nB = A A\n");
+    let (_, out) = check_text(
+        &dir,
+        "main.alg",
+        "import \"a.alg\"\nimport \"b.alg\"\ntheorem b: B = A A\n",
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+}
+
+#[test]
+fn fmt_keeps_imports() {
+    let dir = TempDir::new("fmt_import");
+    dir.write("lib.alg", "a = nil\n");
+    let path = dir.write("main.alg", "import   \"lib.alg\"\nb = a   a\n");
+    let out = run([OsStr::new("fmt"), path.as_os_str()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.starts_with("import \"lib.alg\"\n"), "{}", out.stdout);
 }

@@ -176,6 +176,8 @@ fn claim_sides(file: &str, name: &str) -> (String, String) {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum By {
     Normalisation,
+    /// Choices compared as sets, under the laws named.
+    Choices(Vec<String>),
     Law {
         name: String,
         reversed: bool,
@@ -203,6 +205,12 @@ fn by_line(line: &str) -> Option<By> {
     let t = line.trim_start().strip_prefix("by ")?;
     if t == "normalisation" {
         return Some(By::Normalisation);
+    }
+    if let Some(laws) = t.strip_prefix("choices as a set (") {
+        let laws = laws
+            .strip_suffix(')')
+            .unwrap_or_else(|| panic!("`(LAWS)` expected: {line}"));
+        return Some(By::Choices(laws.split(", ").map(String::from).collect()));
     }
     let (law, rest) = t
         .split_once(", ")
@@ -280,9 +288,22 @@ fn assert_cites_axiom(name: &str, file: &str, line: usize) {
 fn check_citations(steps: &[Step]) -> BTreeSet<String> {
     let mut laws = BTreeSet::new();
     for s in steps {
-        if let Some(By::Law { name, file, line, .. }) = &s.by {
-            assert_cites_axiom(name, file, *line);
-            laws.insert(name.clone());
+        match &s.by {
+            Some(By::Law { name, file, line, .. }) => {
+                assert_cites_axiom(name, file, *line);
+                laws.insert(name.clone());
+            }
+            Some(By::Choices(names)) => {
+                let axioms: String = fs::read_dir("axioms")
+                    .expect("the bundled axioms")
+                    .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+                    .collect();
+                for n in names {
+                    assert!(axioms.contains(&format!("axiom {n}:")), "`{n}` is a bundled axiom");
+                    laws.insert(n.clone());
+                }
+            }
+            _ => {}
         }
     }
     laws

@@ -14,9 +14,10 @@ pub struct Args {
     /// Search boards in boxes of up to this many squares.
     #[arg(long, default_value_t = 16)]
     max_cells: usize,
-    /// Stop searching one claim after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
+    /// Stop searching one claim after this many seconds, and report the
+    /// boxes covered by then.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    timeout: f64,
     /// Random instances tried for a law (a claim with metavariables).
     #[arg(long, default_value_t = 32)]
     instances: usize,
@@ -52,10 +53,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let options = ClaimOptions {
         search: Options {
             max_cells: args.max_cells,
-            timeout: args
-                .timeout
-                .map(|t| super::output::seconds("--timeout", t, true))
-                .transpose()?,
+            timeout: Some(super::output::seconds("--timeout", args.timeout, true)?),
             ..Options::default()
         },
         instances: args.instances,

@@ -49,6 +49,11 @@ pub fn parse_square(s: &str) -> Option<Square> {
 
 pub fn read_board(board: Option<&str>, fen: Option<&str>) -> Result<Grid, Diags> {
     if let Some(fen) = fen {
+        if let Some(dropped) = Grid::fen_state_dropped(fen) {
+            eprintln!(
+                "warning: `{dropped}` is not kept: these rules declare no marker pieces ('Kc 'kc 'Rc 'rc 'Pe 'pe) to hold castling rights and en passant"
+            );
+        }
         return Grid::from_fen_state(fen).map(|(g, _)| g).map_err(|e| {
             let at = e.at.min(fen.len());
             arg_error("--fen", fen, Span::new(at, (at + 1).min(fen.len())), e.message)

@@ -33,9 +33,10 @@ pub struct Args {
     /// The enumeration: boxes of up to this many squares.
     #[arg(long, default_value_t = 16)]
     max_cells: usize,
-    /// The enumeration: stop after this many seconds per claim.
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
+    /// The enumeration: stop after this many seconds per claim, and report
+    /// the boxes covered by then.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    timeout: f64,
     /// Only claims whose name contains this text.
     #[arg(long)]
     only: Option<String>,
@@ -51,10 +52,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         ));
     }
     let time_limit = super::output::seconds("--time-limit", args.time_limit, false)?;
-    let timeout = args
-        .timeout
-        .map(|t| super::output::seconds("--timeout", t, true))
-        .transpose()?;
+    let timeout = Some(super::output::seconds("--timeout", args.timeout, true)?);
     let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
     let rules = Rules::new(&laws);
     let files = super::expand_paths(&args.paths)?;

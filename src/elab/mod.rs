@@ -110,26 +110,9 @@ impl Program {
         };
         let mut errors = vec![];
         let mut claims = vec![];
-        for stmt in file.stmts {
-            match stmt.kind {
-                StmtKind::Piece { white, black } => {
-                    if let Err(e) = declare(&source, &white, black.as_deref()) {
-                        errors.push(e);
-                    }
-                }
-                StmtKind::Def { name, params, body } => {
-                    if let Err(e) = prog.add_def(Def {
-                        src: 0,
-                        name,
-                        params,
-                        body,
-                    }) {
-                        errors.push(e);
-                    }
-                }
-                StmtKind::Claim { .. } | StmtKind::Game { .. } => claims.push(stmt),
-            }
-        }
+        let mut imported = std::collections::HashSet::new();
+        imported.extend(std::fs::canonicalize(name).ok());
+        prog.gather(0, file.stmts, &mut imported, &mut claims, &mut errors);
         let el = Elab {
             prog: &prog,
             done: RefCell::new(HashMap::new()),
@@ -210,14 +193,82 @@ impl Program {
         Ok(prog)
     }
 
+    /// Registers the pieces and definitions of source `src`, and of the
+    /// files it imports, each file once; claims and games are kept only
+    /// from the file itself.
+    fn gather(
+        &mut self,
+        src: usize,
+        stmts: Vec<crate::parse::ast::Stmt>,
+        imported: &mut std::collections::HashSet<std::path::PathBuf>,
+        claims: &mut Vec<crate::parse::ast::Stmt>,
+        errors: &mut Vec<Diag>,
+    ) {
+        let source = self.sources[src].clone();
+        for stmt in stmts {
+            match stmt.kind {
+                StmtKind::Piece { white, black } => {
+                    if let Err(e) = declare(&source, &white, black.as_deref()) {
+                        errors.push(e);
+                    }
+                }
+                StmtKind::Def { name, params, body } => {
+                    if let Err(e) = self.add_def(Def {
+                        src,
+                        name,
+                        params,
+                        body,
+                    }) {
+                        errors.push(e);
+                    }
+                }
+                StmtKind::Import { path } => {
+                    let file = Path::new(&*source.name)
+                        .parent()
+                        .unwrap_or(Path::new(""))
+                        .join(&path.name);
+                    let text = match std::fs::read_to_string(&file) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            errors.push(Diag::new(
+                                &source,
+                                path.span,
+                                format!("cannot read {}: {e}", file.display()),
+                            ));
+                            continue;
+                        }
+                    };
+                    // A file reached twice (or in a cycle) adds nothing new.
+                    if !imported.insert(std::fs::canonicalize(&file).unwrap_or(file.clone())) {
+                        continue;
+                    }
+                    let imported_source = Source::new(file.display().to_string(), text);
+                    match parse::parse_file(&imported_source.text) {
+                        Ok(f) => {
+                            self.sources.push(imported_source);
+                            let at = self.sources.len() - 1;
+                            self.gather(at, f.stmts, imported, &mut vec![], errors);
+                        }
+                        Err(e) => errors.push(Diag::new(&imported_source, e.span, e.message)),
+                    }
+                }
+                StmtKind::Claim { .. } | StmtKind::Game { .. } => claims.push(stmt),
+            }
+        }
+    }
+
     fn add_def(&mut self, def: Def) -> Result<(), Diag> {
         let src = &self.sources[def.src];
         let name = &def.name;
         check_name(src, name)?;
         if let Some(prev) = self.defs.get(&name.name) {
-            return Err(Diag::new(src, name.span, format!("`{}` is defined twice", name.name))
-                .label("second definition")
-                .note(prev.name.span, "first definition"));
+            let e = Diag::new(src, name.span, format!("`{}` is defined twice", name.name)).label("second definition");
+            return Err(if prev.src == def.src {
+                e.note(prev.name.span, "first definition")
+            } else {
+                let other = &self.sources[prev.src];
+                e.help(format!("first defined at {}", other.locate(prev.name.span.start)))
+            });
         }
         if let Some(params) = &def.params {
             for (i, p) in params.iter().enumerate() {

@@ -188,6 +188,7 @@ fn stmt(s: &Stmt, src: &str) -> String {
             let turns: Vec<String> = turns.iter().map(|t| expr(t, src)).collect();
             format!("game {}({}) = {}", name.name, expr(board, src), turns.join(", "))
         }
+        StmtKind::Import { path } => format!("import \"{}\"", path.name),
     }
 }
 

@@ -19,6 +19,8 @@ pub enum Tok {
     /// A word directly followed by `(`: a call, or a movement applied.
     Callee(String),
     Num(i64),
+    /// A quoted file path: `"../rules/chess.alg"`.
+    Str(String),
     /// A superscript integer such as `²` or `⁻¹`.
     Sup(i64),
     Nil,
@@ -29,6 +31,7 @@ pub enum Tok {
     Where,
     Not,
     Game,
+    Import,
     /// `*!`: greedy repetition.
     Greedy,
     /// Glue `+`.
@@ -64,6 +67,7 @@ impl fmt::Display for Tok {
             Tok::Binder(c) => return write!(f, "binder `%{c}:`"),
             Tok::Word(w) | Tok::Callee(w) => return write!(f, "name `{w}`"),
             Tok::Num(n) => return write!(f, "number `{n}`"),
+            Tok::Str(s) => return write!(f, "text `\"{s}\"`"),
             Tok::Sup(n) => return write!(f, "power `^{n}`"),
             Tok::Dot => "`.`",
             Tok::Hash => "`#`",
@@ -76,6 +80,7 @@ impl fmt::Display for Tok {
             Tok::Where => "`where`",
             Tok::Not => "`not`",
             Tok::Game => "`game`",
+            Tok::Import => "`import`",
             Tok::Greedy => "`*!`",
             Tok::Plus => "`+`",
             Tok::PostPlus => "postfix `+`",
@@ -160,11 +165,14 @@ fn keyword(w: &str) -> Option<Tok> {
         "where" => Tok::Where,
         "not" => Tok::Not,
         "game" => Tok::Game,
+        "import" => Tok::Import,
         _ => return None,
     })
 }
 
-pub const KEYWORDS: [&str; 8] = ["nil", "fail", "theorem", "axiom", "piece", "where", "not", "game"];
+pub const KEYWORDS: [&str; 9] = [
+    "nil", "fail", "theorem", "axiom", "piece", "where", "not", "game", "import",
+];
 
 struct Lexer<'a> {
     src: &'a str,
@@ -334,6 +342,15 @@ impl<'a> Lexer<'a> {
                 '#' => {
                     self.pos += 1;
                     self.push(start, Tok::Hash);
+                }
+                '"' => {
+                    let rest = &self.src[start + 1..];
+                    let Some(len) = rest.find(['"', '\n']).filter(|&n| rest[n..].starts_with('"')) else {
+                        let end = start + 1 + rest.find('\n').unwrap_or(rest.len());
+                        return self.err(start, end, "this text has no closing `\"` on its line");
+                    };
+                    self.pos = start + 1 + len + 1;
+                    self.push(start, Tok::Str(rest[..len].to_string()));
                 }
                 '+' => {
                     let tok = if self.postfix_plus(start) {

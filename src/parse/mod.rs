@@ -37,6 +37,7 @@ fn convert(e: ParseError<usize, Tok, LexError>, len: usize) -> SyntaxError {
                     "piece glyph" => "a piece".to_string(),
                     "word" | "callee" => "a name".to_string(),
                     "number" => "a number".to_string(),
+                    "text" => "a quoted path".to_string(),
                     "superscript" => "a power".to_string(),
                     "binder" => "a binder `%p:`".to_string(),
                     "end of line" => "the end of the line".to_string(),

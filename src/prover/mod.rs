@@ -2,6 +2,7 @@
 //! of `axioms/` as rewrites, and proofs explained and replayed.
 
 pub mod analysis;
+mod choices;
 mod cost;
 pub mod lang;
 mod proof;

@@ -5,10 +5,12 @@
 //! the subterm before, checks sorts, decides the side conditions again
 //! (egg's explanations leave them out), instantiates the other side and
 //! requires the subterm after. A `normalise` step (the analysis folding
-//! constants) must leave the folded form unchanged. Everything outside the
+//! constants) must leave the folded form unchanged; a `choices` step must
+//! leave the choices, taken as sets, unchanged. Everything outside the
 //! rewritten subterm must stay as it was.
 
 use super::analysis::NORMALISE;
+use super::choices::{sorted, CHOICES};
 use super::lang::{node_of, term_of, ENode};
 use super::rules::{LawRule, Rules};
 use crate::core::{Node, Term};
@@ -21,6 +23,9 @@ use std::collections::BTreeMap;
 pub enum Why {
     /// Constant folding by the analysis.
     Normalise,
+    /// Choices regrouped, reordered or repeated, and rules placed:
+    /// `alt_assoc`, `alt_comm`, `alt_idem` and `rule_place`.
+    Choices,
     /// A law, used left to right or right to left, with the side
     /// conditions that held.
     Law {
@@ -140,7 +145,12 @@ pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rules) -> Result<Vec
         if replace(&before, &path, b) != after {
             return Err(format!("step {} changes more than the rewritten subterm", out.len()));
         }
-        let why = if name == NORMALISE {
+        let why = if name == CHOICES {
+            if sorted(a) != sorted(b) {
+                return Err(format!("`{a}` and `{b}` are not the same set of choices"));
+            }
+            Why::Choices
+        } else if name == NORMALISE {
             if canonical(a).is_none() || canonical(a) != canonical(b) {
                 return Err(format!("`{a}` and `{b}` do not fold to the same term"));
             }
@@ -174,6 +184,9 @@ pub fn render(steps: &[Step]) -> String {
         match &s.why {
             None => {}
             Some(Why::Normalise) => out.push_str("         by normalisation\n"),
+            Some(Why::Choices) => {
+                out.push_str("         by choices as a set (alt_assoc, alt_comm, alt_idem, rule_place)\n")
+            }
             Some(Why::Law {
                 name,
                 location,

@@ -9,6 +9,7 @@
 //! confirms it, and the prover for a proof that contradicts it.
 
 use super::analysis::Algebra;
+use super::choices;
 use super::lang::{to_expr, ENode};
 use super::proof::{steps, Step};
 use super::rules::Rules;
@@ -16,7 +17,7 @@ use crate::check::{check_claim, ClaimOptions, CounterReport, Report, Verdict as 
 use crate::elab::Claim;
 use crate::laws::Laws;
 use crate::parse::ast::Rel;
-use egg::{Runner, StopReason};
+use egg::{ENodeOrVar, PatternAst, RecExpr, Runner, StopReason};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -126,10 +127,22 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOption
             })
             .run(rewrites)
     };
-    let first: Runner<ENode, Algebra> = Runner::new(Algebra)
+    let mut first: Runner<ENode, Algebra> = Runner::new(Algebra)
         .with_explanations_enabled()
         .with_expr(&l)
         .with_expr(&r);
+    // Each side joins its choices sorted as sets, which comm/assoc
+    // rewrites would only reach by blowing the e-graph up.
+    for (side, expr) in [(&claim.lhs, &l), (&claim.rhs, &r)] {
+        let set = choices::sorted(side);
+        if set != *side {
+            let (from, to) = (ground(expr), ground(&to_expr(&set)));
+            first
+                .egraph
+                .union_instantiations(&from, &to, &Default::default(), choices::CHOICES);
+        }
+    }
+    first.egraph.rebuild();
     let mut runner = stage(first, &rules.rewrites[..rules.tidy], options.iter_limit);
     let mut iterations = runner.iterations.len();
     // The second stage gets what the first left of the limits.
@@ -153,6 +166,16 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOption
         iterations,
         stop,
     }
+}
+
+/// A pattern without variables: the term itself.
+fn ground(e: &RecExpr<ENode>) -> PatternAst<ENode> {
+    e.as_ref()
+        .iter()
+        .cloned()
+        .map(ENodeOrVar::ENode)
+        .collect::<Vec<_>>()
+        .into()
 }
 
 fn counterexample(report: &Report) -> Option<CounterReport> {

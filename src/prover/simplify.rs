@@ -188,7 +188,7 @@ pub fn top_level_definitions(file: &File) -> BTreeSet<String> {
                 walk(rhs, false, &params, &mut occ);
                 None
             }
-            StmtKind::Piece { .. } => None,
+            StmtKind::Piece { .. } | StmtKind::Import { .. } => None,
         };
         for (w, top) in occ {
             // A name can hide inside a run-on word (`xxx`): such a use counts

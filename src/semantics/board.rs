@@ -255,6 +255,15 @@ impl Grid {
         Ok(g)
     }
 
+    /// The castling rights or en passant square of a FEN that the loaded
+    /// rules cannot hold, having declared no marker pieces: what
+    /// `from_fen_state` leaves out.
+    pub fn fen_state_dropped(fen: &str) -> Option<String> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let dropped: Vec<&str> = fields.iter().skip(2).take(2).copied().filter(|f| *f != "-").collect();
+        (Markers::declared().is_none() && !dropped.is_empty()).then(|| dropped.join(" "))
+    }
+
     /// A FEN position: the placement, and, when a rule file has declared
     /// the marker pieces `'Kc 'Rc 'Pe` and their black twins, castling
     /// rights as kings and rooks that have not moved and the en passant
@@ -274,18 +283,9 @@ impl Grid {
             }
         };
         let at = |field: usize| fields[..field].iter().map(|f| f.len() + 1).sum::<usize>();
+        // Without marker pieces the rights have nowhere to go; callers
+        // warn (`fen_rights_kept`).
         let Some(markers) = Markers::declared() else {
-            // Without marker pieces the rights cannot be kept: say so
-            // rather than drop them.
-            if let Some(i) = (2..4).find(|&i| fields.get(i).is_some_and(|f| *f != "-")) {
-                return Err(BoardError {
-                    message: format!(
-                        "`{}` needs the marker pieces 'Kc 'kc 'Rc 'rc 'Pe 'pe, which the rules do not declare; write `-`",
-                        fields[i]
-                    ),
-                    at: at(i),
-                });
-            }
             return Ok((g, black));
         };
         let piece = |p: PieceId| Some(Content::Piece(p));

@@ -1,0 +1,91 @@
+//! Choices as sets: every chain of `|` between moves flattened, sorted and
+//! without repeats, and every closed rule placed on `(0, 0)`.
+//!
+//! Associativity and commutativity rewrites blow an e-graph up on long
+//! chains (a chess rule has dozens of choices), so the prover puts each
+//! claim side in this form before saturation and unites the two. The step
+//! is justified by the laws `alt_assoc`, `alt_comm`, `alt_idem` and
+//! `rule_place` (mirrored rules differ from the originals by a
+//! translation), and a proof replays it by computing the form again on both
+//! terms.
+
+use super::lang::{node_of, term_of};
+use crate::core::{Node, Term};
+use crate::laws::conds;
+
+/// The name proof steps give the union of a term with its sorted form.
+pub const CHOICES: &str = "choices as a set";
+
+fn leaves(t: &Term, out: &mut Vec<Term>) {
+    match t.node() {
+        Node::Alt(a, b) => {
+            leaves(a, out);
+            leaves(b, out);
+        }
+        _ => out.push(sorted(t)),
+    }
+}
+
+/// `t` with every chain of move choices as `a | (b | (... | z))`, its
+/// members sorted by the term order and each once, and its closed rules
+/// placed.
+pub fn sorted(t: &Term) -> Term {
+    if let Node::Alt(..) = t.node() {
+        let mut all = vec![];
+        leaves(t, &mut all);
+        all.sort();
+        all.dedup();
+        let last = all.pop().expect("a choice has members");
+        return all.into_iter().rev().fold(last, |rest, a| Term::alt(&a, &rest));
+    }
+    if let Node::Rule(p, q) = t.node() {
+        if let Some(moved) = conds::decide("placed", &[p.clone(), q.clone()]) {
+            return Term::rule(&Term::apply(&moved[0], p), &Term::apply(&moved[0], q));
+        }
+    }
+    let kids = t.children();
+    if kids.is_empty() {
+        return t.clone();
+    }
+    let kids: Vec<Term> = kids.into_iter().map(sorted).collect();
+    term_of(&node_of(t, &vec![egg::Id::from(0usize); kids.len()]), &kids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elab::Program;
+
+    fn term(text: &str) -> Term {
+        let prog = Program::from_text(
+            "t.alg",
+            &format!("A = (% + u. -> . + u%)\nB = (% + r. -> . + r%)\nD = (% + d. -> . + d%)\nx = {text}"),
+        )
+        .unwrap();
+        prog.definition("x").unwrap().clone()
+    }
+
+    #[test]
+    fn order_grouping_and_repeats_do_not_matter() {
+        let a = sorted(&term("A | (B | D)"));
+        assert_eq!(a, sorted(&term("(D | A) | B")));
+        assert_eq!(a, sorted(&term("B | D | A | D | B")));
+        assert_ne!(a, sorted(&term("A | B")));
+        // Sorting is the identity on its own results.
+        assert_eq!(a, sorted(&a));
+    }
+
+    #[test]
+    fn mirrored_choices_meet_once_placed() {
+        // `F` turns `r` into `l` about the centre, a translation away from
+        // the rule written with `l`.
+        assert_eq!(sorted(&term("F (A | B)")), sorted(&term("(% + l. -> . + l%) | A")));
+        assert_ne!(sorted(&term("F (A | B)")), sorted(&term("A | B")));
+    }
+
+    #[test]
+    fn choices_inside_other_moves_are_sorted_too() {
+        assert_eq!(sorted(&term("not (A | B) D*")), sorted(&term("not (B | A) D*")));
+        assert_ne!(sorted(&term("(A | B) D")), sorted(&term("D (A | B)")));
+    }
+}
