@@ -1063,3 +1063,9 @@ fn fmt_keeps_imports() {
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(out.stdout.starts_with("import \"lib.alg\"\n"), "{}", out.stdout);
 }
+
+#[test]
+fn bundled_rule_files_are_formatted() {
+    let out = run(["fmt", "--check", "axioms", "theorems", "rules"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+}

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Rule files to format.
+    /// Rule files to format, or directories of `.alg` files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Rewrite the files in place instead of printing them.
@@ -20,7 +20,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<i32, Diags> {
     let mut unformatted = false;
-    for path in &args.files {
+    for path in &super::expand_paths(&args.files)? {
         let text =
             std::fs::read_to_string(path).map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
         let src = Source::new(path.display().to_string(), text.as_str());
