@@ -83,6 +83,37 @@ mod tests {
         assert_ne!(sorted(&term("F (A | B)")), sorted(&term("A | B")));
     }
 
+    /// The form means what the term means: random moves and their sorted
+    /// forms agree on every board of up to 6 squares.
+    #[test]
+    fn sorted_forms_keep_meaning() {
+        use crate::check::{check_claim, ClaimOptions, Options, Verdict};
+        let template = Program::from_text("t.alg", "theorem t: nil = nil\n").unwrap();
+        let options = ClaimOptions {
+            search: Options {
+                max_cells: 6,
+                ..Options::default()
+            },
+            ..ClaimOptions::default()
+        };
+        let mut changed = 0;
+        for seed in 0..40 {
+            let mut g = quickcheck::Gen::from_size_and_seed(6, seed);
+            let t = Term::alt(
+                &crate::core::gen::a_move(&mut g, 2),
+                &crate::core::gen::a_move(&mut g, 2),
+            );
+            let t = Term::alt(&t, &crate::core::gen::a_move(&mut g, 1));
+            let mut claim = template.claims()[0].clone();
+            claim.rhs = sorted(&t);
+            changed += (claim.rhs != t) as usize;
+            claim.lhs = t;
+            let r = check_claim(&claim, &options, &|_, _, _| {});
+            assert_eq!(r.verdict, Verdict::HoldsUpTo, "{} vs {}", claim.lhs, claim.rhs);
+        }
+        assert!(changed >= 20, "most random choices get reordered: {changed}");
+    }
+
     #[test]
     fn choices_inside_other_moves_are_sorted_too() {
         assert_eq!(sorted(&term("not (A | B) D*")), sorted(&term("not (B | A) D*")));
