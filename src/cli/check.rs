@@ -1,9 +1,9 @@
 //! `algchess check`: every theorem decided on all small boards.
 
-use super::output::{progress, side_by_side};
-use crate::check::{check_claim, ClaimOptions, CounterReport, Options, Report, StateReport, Verdict};
+use super::claims::{self, ms};
+use super::output::side_by_side;
+use crate::check::{check_claim, ClaimOptions, CounterReport, Report, StateReport, Verdict};
 use crate::diag::Diags;
-use crate::elab::Program;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -33,66 +33,28 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    if args.max_cells == 0 || args.max_cells > 64 {
-        return Err(super::output::plain_error(
-            "--max-cells must be between 1 and 64".into(),
-        ));
-    }
-    let files = super::expand_paths(&args.paths)?;
-    let mut programs = vec![];
-    let mut errors = vec![];
-    for f in &files {
-        match Program::load(f) {
-            Ok(p) => programs.push(p),
-            Err(d) => errors.extend(d.0),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(Diags(errors));
-    }
+    let search = claims::search(args.max_cells, args.timeout)?;
+    let programs = claims::load(&args.paths)?;
     let options = ClaimOptions {
-        search: Options {
-            max_cells: args.max_cells,
-            timeout: Some(super::output::seconds("--timeout", args.timeout, true)?),
-            ..Options::default()
-        },
+        search,
         instances: args.instances,
         instance_cells: args.instance_cells,
         ..ClaimOptions::default()
     };
-    let mut all_agree = true;
-    for prog in &programs {
-        if !args.json && programs.len() > 1 {
-            println!("{}", prog.source().name);
-        }
-        for claim in prog.claims() {
-            if args.only.as_ref().is_some_and(|o| !claim.name.contains(o.as_str())) {
-                continue;
-            }
-            let bar = progress(&claim.name);
-            let report = check_claim(claim, &options, &|cells, done, total| {
-                bar.set_message(format!("{cells} cells"));
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-            });
-            bar.finish_and_clear();
-            all_agree &= report.agrees();
-            if args.json {
-                println!("{}", serde_json::to_string(&report).expect("reports serialise"));
+    Ok(claims::run_each(
+        &programs,
+        args.json,
+        args.only.as_deref(),
+        |claim, bar| {
+            let report = check_claim(claim, &options, bar);
+            let text = if args.json {
+                format!("{}\n", serde_json::to_string(&report).expect("reports serialise"))
             } else {
-                print!("{}", describe(&report));
-            }
-        }
-    }
-    Ok(if all_agree { super::OK } else { super::DISAGREE })
-}
-
-fn ms(ms: u64) -> String {
-    if ms >= 1000 {
-        format!("{:.2} s", ms as f64 / 1000.0)
-    } else {
-        format!("{ms} ms")
-    }
+                describe(&report)
+            };
+            (report.agrees(), text)
+        },
+    ))
 }
 
 fn states(v: &[StateReport]) -> Vec<String> {

@@ -1,6 +1,7 @@
 //! The `algchess` command line.
 
 mod check;
+mod claims;
 mod fmt;
 mod moves;
 mod output;

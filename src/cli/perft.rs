@@ -19,16 +19,8 @@ pub struct Args {
     /// Plies to look ahead.
     #[arg(long)]
     depth: u32,
-    /// Start from this board instead of the game's (rows top to bottom,
-    /// separated by `/` or line breaks; `@PATH` reads a file).
-    #[arg(long, conflicts_with = "fen")]
-    board: Option<String>,
-    /// Start from this FEN position; its side to move picks the turn.
-    #[arg(long)]
-    fen: Option<String>,
-    /// Whose turn it is, counting from 0 in the game's turn order.
-    #[arg(long)]
-    turn: Option<usize>,
+    #[command(flatten)]
+    start: Start,
     /// Also print the leaves under each first move.
     #[arg(long)]
     divide: bool,
@@ -62,35 +54,53 @@ pub fn pick_game<'p>(prog: &'p Program, name: Option<&str>) -> Result<&'p Game, 
     }
 }
 
-/// The starting position a command asks for: the game's, or one given.
-pub fn start(rules: &Rules, board: Option<&str>, fen: Option<&str>, turn: Option<usize>) -> Result<Position, Diags> {
-    let mut pos = rules.start();
-    if board.is_some() || fen.is_some() {
-        pos.board = read_board(board, fen)?;
-    }
-    if let Some(f) = fen {
-        if f.split_whitespace().nth(1) == Some("b") {
-            pos.turn = 1 % rules.turns.len();
+/// Where `perft` and `play` start.
+#[derive(clap::Args)]
+pub struct Start {
+    /// Start from this board instead of the game's (rows top to bottom,
+    /// separated by `/` or line breaks; `@PATH` reads a file).
+    #[arg(long, conflicts_with = "fen")]
+    board: Option<String>,
+    /// Start from this FEN position; its side to move picks the turn.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Whose turn it is, counting from 0 in the game's turn order.
+    #[arg(long)]
+    turn: Option<usize>,
+}
+
+impl Start {
+    /// The starting position asked for: the game's, or one given.
+    pub fn position(&self, rules: &Rules) -> Result<Position, Diags> {
+        let (board, fen, turn) = (self.board.as_deref(), self.fen.as_deref(), self.turn);
+        let mut pos = rules.start();
+        if board.is_some() || fen.is_some() {
+            pos.board = read_board(board, fen)?;
         }
-    }
-    if let Some(t) = turn {
-        if t >= rules.turns.len() {
-            return Err(plain_error(format!(
-                "--turn must be below {}, the number of turns of `{}`",
-                rules.turns.len(),
-                rules.name
-            )));
+        if let Some(f) = fen {
+            if f.split_whitespace().nth(1) == Some("b") {
+                pos.turn = 1 % rules.turns.len();
+            }
         }
-        pos.turn = t;
+        if let Some(t) = turn {
+            if t >= rules.turns.len() {
+                return Err(plain_error(format!(
+                    "--turn must be below {}, the number of turns of `{}`",
+                    rules.turns.len(),
+                    rules.name
+                )));
+            }
+            pos.turn = t;
+        }
+        Ok(pos)
     }
-    Ok(pos)
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
     let prog = Program::load(&args.file)?;
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = Rules::new(game);
-    let pos = start(&rules, args.board.as_deref(), args.fen.as_deref(), args.turn)?;
+    let pos = args.start.position(&rules)?;
     if args.depth == 0 {
         return Err(plain_error("--depth must be at least 1".into()));
     }

@@ -1,7 +1,7 @@
 //! `algchess play`: play a game in the terminal, one move at a time.
 
 use super::output::plain_error;
-use super::perft::{pick_game, start};
+use super::perft::{pick_game, Start};
 use crate::diag::Diags;
 use crate::elab::Program;
 use crate::play::interactive::{play, turn_names, PlayError, Style};
@@ -22,23 +22,15 @@ pub struct Args {
     /// The game to play (may be left out when the file declares one).
     #[arg(long)]
     game: Option<String>,
-    /// Start from this board instead of the game's (rows top to bottom,
-    /// separated by `/` or line breaks; `@PATH` reads a file).
-    #[arg(long, conflicts_with = "fen")]
-    board: Option<String>,
-    /// Start from this FEN position; its side to move picks the turn.
-    #[arg(long)]
-    fen: Option<String>,
-    /// Whose turn it is, counting from 0 in the game's turn order.
-    #[arg(long)]
-    turn: Option<usize>,
+    #[command(flatten)]
+    start: Start,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
     let prog = Program::load(&args.file)?;
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = Rules::new(game);
-    let pos = start(&rules, args.board.as_deref(), args.fen.as_deref(), args.turn)?;
+    let pos = args.start.position(&rules)?;
     let names = turn_names(&prog, game);
     let stdout = std::io::stdout();
     let style = Style {

@@ -2,10 +2,9 @@
 //! by a counterexample.
 
 use super::check::counterexample_text;
-use super::output::progress;
-use crate::check::{ClaimOptions, Options};
+use super::claims::{self, ms};
+use crate::check::ClaimOptions;
 use crate::diag::Diags;
-use crate::elab::Program;
 use crate::laws::Laws;
 use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rules, Verdict};
 use std::path::PathBuf;
@@ -46,77 +45,38 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    if args.max_cells == 0 || args.max_cells > 64 {
-        return Err(super::output::plain_error(
-            "--max-cells must be between 1 and 64".into(),
-        ));
-    }
+    let search = claims::search(args.max_cells, args.timeout)?;
     let time_limit = super::output::seconds("--time-limit", args.time_limit, false)?;
-    let timeout = Some(super::output::seconds("--timeout", args.timeout, true)?);
     let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
     let rules = Rules::new(&laws);
-    let files = super::expand_paths(&args.paths)?;
-    let mut programs = vec![];
-    let mut errors = vec![];
-    for f in &files {
-        match Program::load(f) {
-            Ok(p) => programs.push(p),
-            Err(d) => errors.extend(d.0),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(Diags(errors));
-    }
+    let programs = claims::load(&args.paths)?;
     let options = ProveOptions {
         iter_limit: args.iter_limit,
         node_limit: args.node_limit,
         time_limit,
         check: ClaimOptions {
-            search: Options {
-                max_cells: args.max_cells,
-                timeout,
-                ..Options::default()
-            },
+            search,
             ..ClaimOptions::default()
         },
     };
-    let mut all_agree = true;
-    for prog in &programs {
-        if !args.json && programs.len() > 1 {
-            println!("{}", prog.source().name);
-        }
-        for claim in prog.claims() {
-            if args.only.as_ref().is_some_and(|o| !claim.name.contains(o.as_str())) {
-                continue;
-            }
-            let bar = progress(&claim.name);
-            let report = prove_claim(claim, &laws, &rules, &options, &|cells, done, total| {
-                bar.set_message(format!("{cells} cells"));
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-            });
-            bar.finish_and_clear();
-            all_agree &= report.agrees();
-            if args.json {
+    Ok(claims::run_each(
+        &programs,
+        args.json,
+        args.only.as_deref(),
+        |claim, bar| {
+            let report = prove_claim(claim, &laws, &rules, &options, bar);
+            let text = if args.json {
                 let mut value = serde_json::to_value(&report).expect("reports serialise");
                 if args.explain {
                     value["proof"] = serde_json::json!(report.proof.as_ref().map(|p| render(p)));
                 }
-                println!("{value}");
+                format!("{value}\n")
             } else {
-                print!("{}", describe(&report, args.explain));
-            }
-        }
-    }
-    Ok(if all_agree { super::OK } else { super::DISAGREE })
-}
-
-fn ms(ms: u64) -> String {
-    if ms >= 1000 {
-        format!("{:.2} s", ms as f64 / 1000.0)
-    } else {
-        format!("{ms} ms")
-    }
+                describe(&report, args.explain)
+            };
+            (report.agrees(), text)
+        },
+    ))
 }
 
 /// The human-readable account of one report.

@@ -9,7 +9,7 @@
 //! translation), and a proof replays it by computing the form again on both
 //! terms.
 
-use super::lang::{node_of, term_of};
+use super::lang::with_children;
 use crate::core::{Node, Term};
 use crate::laws::conds;
 
@@ -48,7 +48,7 @@ pub fn sorted(t: &Term) -> Term {
         return t.clone();
     }
     let kids: Vec<Term> = kids.into_iter().map(sorted).collect();
-    term_of(&node_of(t, &vec![egg::Id::from(0usize); kids.len()]), &kids)
+    with_children(t, &kids)
 }
 
 #[cfg(test)]

@@ -175,6 +175,11 @@ pub fn to_expr(t: &Term) -> RecExpr<ENode> {
     out
 }
 
+/// `t`'s node over other children, without folding.
+pub fn with_children(t: &Term, kids: &[Term]) -> Term {
+    term_of(&node_of(t, &vec![Id::from(0usize); kids.len()]), kids)
+}
+
 /// The term a node builds from its children's terms, as it is, without
 /// folding: proof steps show the terms the rewrites produced.
 pub fn term_of(n: &ENode, kids: &[Term]) -> Term {

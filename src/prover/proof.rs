@@ -11,7 +11,7 @@
 
 use super::analysis::NORMALISE;
 use super::choices::{sorted, CHOICES};
-use super::lang::{node_of, term_of, ENode};
+use super::lang::{node_of, term_of, with_children, ENode};
 use super::rules::{LawRule, Rules};
 use crate::core::{Node, Term};
 use crate::laws::{conds, Laws};
@@ -78,7 +78,7 @@ fn replace(t: &Term, path: &[usize], new: &Term) -> Term {
         .enumerate()
         .map(|(k, c)| if k == i { replace(c, rest, new) } else { c.clone() })
         .collect();
-    term_of(&node_of(t, &vec![egg::Id::from(0usize); kids.len()]), &kids)
+    with_children(t, &kids)
 }
 
 /// The folded form: rebuilt through the core constructors.
