@@ -92,6 +92,12 @@ impl Fragment {
         self.0.is_empty()
     }
 
+    /// How far the fragment reaches from the centre: the largest absolute
+    /// coordinate of its squares.
+    pub fn reach(&self) -> i32 {
+        self.0.iter().map(|(q, _)| q.x.abs().max(q.y.abs())).max().unwrap_or(0)
+    }
+
     /// The square of the `%` cell, if any.
     pub fn poi(&self) -> Option<Square> {
         self.cells().find(|(_, c)| *c == Cell::Poi).map(|(q, _)| q)

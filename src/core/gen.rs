@@ -42,9 +42,12 @@ pub fn fragment(g: &mut Gen, poi: bool) -> Fragment {
     // Mostly single cells near the centre, so that random rules read what
     // other random rules write: laws that fail only on interacting moves
     // then fail on many instances.
-    let n = match below(g, 6) {
-        0..=2 => 1,
-        3 | 4 => 2,
+    // Now and then no cell at all (`0`): rules that read or write nothing
+    // are edge cases every part must get right.
+    let n = match below(g, 10) {
+        0 => 0,
+        1..=4 => 1,
+        5..=7 => 2,
         _ => 3,
     };
     let mut f = Fragment::empty();
@@ -83,7 +86,10 @@ pub fn a_move(g: &mut Gen, depth: u32) -> Term {
         2 | 3 => {
             // Rules that anchor on `%` are the common case in real files.
             let anchored = below(g, 2) == 0;
-            let f = if anchored {
+            let f = if anchored && below(g, 4) == 0 {
+                // A rule that reads only the POI's square (`% -> 0`).
+                Fragment::single(Cell::Poi)
+            } else if anchored {
                 fragment(g, false)
                     .glue(&Fragment::single(Cell::Poi).moved(&Movement::translation(2, 0)))
                     .unwrap_or_else(|_| Fragment::single(Cell::Poi))

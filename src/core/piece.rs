@@ -265,7 +265,7 @@ mod tests {
         assert_eq!(PieceId::declare(&w, Some(&b)).unwrap(), ids);
         let up = ids[0];
         assert_eq!(up.moved(&Movement::ROTATE).glyph(), "◀");
-        assert_eq!(up.moved(&Movement::ROTATE.pow(3)).glyph(), "▶");
+        assert_eq!(up.moved(&Movement::ROTATE.checked_pow(3).unwrap()).glyph(), "▶");
         assert_eq!(up.moved(&Movement::FLIP).glyph(), "▲");
         assert_eq!(ids[1].moved(&Movement::FLIP).glyph(), "▶");
         assert_eq!(up.moved(&Movement::COLOUR).glyph(), "△");

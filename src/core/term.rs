@@ -309,13 +309,16 @@ impl Term {
         factors(m, &mut fs);
         let mut merged: Vec<Term> = vec![];
         for f in fs {
-            match (merged.last().map(|t| t.node()), f.node()) {
-                // Text `a b` is `b` first, then `a`.
-                (Some(Node::Mov(a)), Node::Mov(b)) => {
-                    let ab = b.then(a);
-                    *merged.last_mut().unwrap() = Term::movement(ab);
-                }
-                _ => merged.push(f),
+            // Text `a b` is `b` first, then `a`. Two constants multiply
+            // out, unless the product leaves the bounded range (elaboration
+            // rejects such input first).
+            let product = match (merged.last().map(|t| t.node()), f.node()) {
+                (Some(Node::Mov(a)), Node::Mov(b)) => b.checked_then(a),
+                _ => None,
+            };
+            match product {
+                Some(ab) => *merged.last_mut().expect("a factor to multiply") = Term::movement(ab),
+                None => merged.push(f),
             }
         }
         merged.retain(|t| !matches!(t.node(), Node::Mov(m) if m.is_identity()));
@@ -331,8 +334,12 @@ impl Term {
 
     pub fn power(m: &Term, k: i64) -> Term {
         match m.node() {
-            Node::Mov(a) => Term::movement(a.pow(k)),
             _ if k == 1 => m.clone(),
+            // A power beyond the bounded range stays unfolded.
+            Node::Mov(a) => match a.checked_pow(k) {
+                Some(p) => Term::movement(p),
+                None => Term::raw(Node::Power(m.clone(), k)),
+            },
             _ => Term::raw(Node::Power(m.clone(), k)),
         }
     }
@@ -351,7 +358,10 @@ impl Term {
             Node::Frag(f) => Term::fragment(f.moved(mv)),
             Node::Pat(p) => Term::pattern(p.moved(mv)),
             Node::Apply(n, y) => match n.node() {
-                Node::Mov(inner) => Term::apply(&Term::movement(inner.then(mv)), y),
+                Node::Mov(inner) => match inner.checked_then(mv) {
+                    Some(both) => Term::apply(&Term::movement(both), y),
+                    None => Term::raw(Node::Apply(m.clone(), x.clone())),
+                },
                 _ => Term::raw(Node::Apply(m.clone(), x.clone())),
             },
             // Movements of movements are compositions; elaboration never

@@ -5,7 +5,7 @@ use super::metas::{meta_sort, META_TABLE};
 use super::{Def, Program};
 use crate::core::{Bounds, Content, GlueError, Node, PieceId, Sort, Term};
 use crate::diag::{Diag, Source};
-use crate::geometry::Movement;
+use crate::geometry::{Movement, MAX_SHIFT};
 use crate::parse::ast::{CountArg, Expr, ExprKind, Ident, PostOp, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -244,6 +244,45 @@ impl<'a> Elab<'a> {
         Err(d.into())
     }
 
+    /// `t`, unless it moves something more than `MAX_SHIFT` squares. The
+    /// constructors leave a product of constant movements unfolded when it
+    /// would leave that range; here that becomes an error, so no movement
+    /// or fragment ever holds a wrapped coordinate.
+    fn bounded(&self, sc: &Scope, span: Span, t: Term) -> Res<Term> {
+        let constant = |t: &Term| matches!(t.node(), Node::Mov(_));
+        let too_far = match t.node() {
+            Node::Power(m, _) => m.is_closed(),
+            Node::Compose(a, rest) => {
+                let mut pair = (a.clone(), rest.clone());
+                loop {
+                    let next = match pair.1.node() {
+                        Node::Compose(b, c) => (b.clone(), c.clone()),
+                        _ => break constant(&pair.0) && constant(&pair.1),
+                    };
+                    if constant(&pair.0) && constant(&next.0) {
+                        break true;
+                    }
+                    pair = next;
+                }
+            }
+            Node::Apply(m, x) => constant(m) && matches!(x.node(), Node::Apply(n, _) if constant(n)),
+            Node::Frag(f) => f.reach() > MAX_SHIFT,
+            Node::Pat(p) => p.members().any(|f| f.reach() > MAX_SHIFT),
+            _ => false,
+        };
+        if too_far {
+            return Err(self
+                .diag(
+                    sc,
+                    span,
+                    format!("this moves something more than {MAX_SHIFT} squares along an axis"),
+                )
+                .help("movements and fragments stay within that many squares of the centre")
+                .into());
+        }
+        Ok(t)
+    }
+
     fn glue(&self, sc: &Scope, span: Span, a: &Term, b: &Term) -> Res<Term> {
         Term::glue(a, b).map_err(|e| {
             let help = match e {
@@ -360,7 +399,7 @@ impl<'a> Elab<'a> {
                     .help("to repeat a move k times, write `M{k}`")
                     .into());
             }
-            return Ok(Term::power(t, *k));
+            return self.bounded(sc, span.to(op_span), Term::power(t, *k));
         }
         if t.sort() != Sort::Move {
             let mut d = self
@@ -576,9 +615,9 @@ impl<'a> Elab<'a> {
         for (t, span) in iter {
             let whole = span.to(acc_span);
             acc = match (t.sort(), acc.sort()) {
-                (Sort::Movement, Sort::Movement) => Term::compose(&t, &acc),
-                (Sort::Movement, Sort::Cell) => Term::apply(&t, &acc.as_fragment_term()),
-                (Sort::Movement, _) => Term::apply(&t, &acc),
+                (Sort::Movement, Sort::Movement) => self.bounded(sc, whole, Term::compose(&t, &acc))?,
+                (Sort::Movement, Sort::Cell) => self.bounded(sc, whole, Term::apply(&t, &acc.as_fragment_term()))?,
+                (Sort::Movement, _) => self.bounded(sc, whole, Term::apply(&t, &acc))?,
                 (a, b) if a.fits(Sort::Pattern) && b.fits(Sort::Pattern) => {
                     let right = Term::apply(&Term::movement(Movement::R), &acc.as_fragment_term());
                     self.glue(sc, whole, &t, &right)?

@@ -581,6 +581,29 @@ mod tests {
         Program::from_text("t.alg", src).err().expect("an error").to_string()
     }
 
+    /// Powers and products of movements are exact or rejected, never
+    /// wrapped modulo 2³².
+    #[test]
+    fn huge_movements_are_exact_or_rejected() {
+        for text in [
+            "x = u^4294967296 .\n",
+            "x = u^-99999999999 .\n",
+            "x = u^16777216 u .\n",
+            "x = u^16777216 (u^16777216 .)\n",
+            "x = r⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹ .\n",
+        ] {
+            let e = error(text);
+            assert!(
+                e.contains("more than 16777216 squares") || e.contains("too large"),
+                "{text}: {e}"
+            );
+        }
+        // Turns are periodic: any power of `R` or `F` is exact.
+        assert_eq!(elab("", "R^4294967297 ."), elab("", "R ."));
+        assert_eq!(elab("", "F^-99999999999 ♙"), elab("", "F ♙"));
+        assert_eq!(cells(&elab("", "u^16777216 .")), vec![(0, 16777216, ".".into())]);
+    }
+
     #[test]
     fn words_split_into_names_and_letters() {
         let t = elab("x = ♙;.;♟\n", "xxx");

@@ -3,5 +3,5 @@
 mod movement;
 mod square;
 
-pub use movement::Movement;
+pub use movement::{Movement, MAX_SHIFT};
 pub use square::Square;

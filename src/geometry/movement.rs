@@ -7,6 +7,12 @@
 use super::Square;
 use std::fmt;
 
+/// The largest translation a movement may carry, in squares along either
+/// axis. Boards are small; the bound keeps every sum of a few movements far
+/// inside `i32`, so that square arithmetic never wraps. Elaboration rejects
+/// movements beyond it.
+pub const MAX_SHIFT: i32 = 1 << 24;
+
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Movement {
     /// Quarter turns counter-clockwise, `0..4`, applied after the flip.
@@ -129,21 +135,31 @@ impl Movement {
         }
     }
 
-    /// `self^k` for any integer `k`.
-    pub fn pow(&self, k: i64) -> Movement {
+    /// `self`, then `next`, when the result's translation stays within
+    /// `MAX_SHIFT` squares on each axis; `None` beyond.
+    pub fn checked_then(&self, next: &Movement) -> Option<Movement> {
+        Wide::of(self).then(&Wide::of(next))?.narrow()
+    }
+
+    /// `self^k` for any integer `k`, when its translation stays within
+    /// `MAX_SHIFT`; `None` beyond, never a wrapped value.
+    pub fn checked_pow(&self, k: i64) -> Option<Movement> {
         let base = if k < 0 { self.inverse() } else { *self };
-        // Square-and-multiply keeps huge exponents cheap.
-        let mut result = Movement::IDENTITY;
-        let mut acc = base;
+        // Square-and-multiply keeps huge exponents cheap; the arithmetic is
+        // checked, so a translation too large for `i64` is `None` too.
+        let mut result = Wide::of(&Movement::IDENTITY);
+        let mut acc = Wide::of(&base);
         let mut n = k.unsigned_abs();
         while n > 0 {
             if n & 1 == 1 {
-                result = result.then(&acc);
+                result = result.then(&acc)?;
             }
-            acc = acc.then(&acc);
             n >>= 1;
+            if n > 0 {
+                acc = acc.then(&acc)?;
+            }
         }
-        result
+        result.narrow()
     }
 
     /// The same movement without its translation.
@@ -152,6 +168,60 @@ impl Movement {
             shift: Square::ORIGIN,
             ..*self
         }
+    }
+}
+
+/// A movement with its translation in checked `i64`, for products whose
+/// size is not known in advance.
+#[derive(Copy, Clone)]
+struct Wide {
+    rot: u8,
+    flip: bool,
+    shift: (i64, i64),
+    colour: bool,
+}
+
+impl Wide {
+    fn of(m: &Movement) -> Wide {
+        Wide {
+            rot: m.rot,
+            flip: m.flip,
+            shift: (m.shift.x.into(), m.shift.y.into()),
+            colour: m.colour,
+        }
+    }
+
+    fn then(&self, next: &Wide) -> Option<Wide> {
+        let (rot, flip) = if next.flip {
+            ((next.rot + 4 - self.rot) % 4, !self.flip)
+        } else {
+            ((next.rot + self.rot) % 4, self.flip)
+        };
+        let (mut x, y) = self.shift;
+        if next.flip {
+            x = x.checked_neg()?;
+        }
+        let mut v = (x, y);
+        for _ in 0..next.rot {
+            v = (v.1.checked_neg()?, v.0);
+        }
+        Some(Wide {
+            rot,
+            flip,
+            shift: (v.0.checked_add(next.shift.0)?, v.1.checked_add(next.shift.1)?),
+            colour: self.colour ^ next.colour,
+        })
+    }
+
+    fn narrow(&self) -> Option<Movement> {
+        let bound = i64::from(MAX_SHIFT);
+        let fits = |v: i64| (-bound..=bound).contains(&v);
+        (fits(self.shift.0) && fits(self.shift.1)).then(|| Movement {
+            rot: self.rot,
+            flip: self.flip,
+            shift: Square::new(self.shift.0 as i32, self.shift.1 as i32),
+            colour: self.colour,
+        })
     }
 }
 
@@ -273,7 +343,7 @@ mod tests {
 
         fn powers_add(a: Movement, i: i8, j: i8) -> bool {
             let (i, j) = (i64::from(i), i64::from(j));
-            a.pow(i).then(&a.pow(j)) == a.pow(i + j)
+            a.checked_pow(i).unwrap().then(&a.checked_pow(j).unwrap()) == a.checked_pow(i + j).unwrap()
         }
 
         fn translations_commute(x1: i8, y1: i8, x2: i8, y2: i8) -> bool {

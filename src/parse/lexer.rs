@@ -389,7 +389,10 @@ impl<'a> Lexer<'a> {
                     let mut n: i64 = 0;
                     let mut any = false;
                     while let Some(d) = self.peek().and_then(superscript_digit) {
-                        n = n.saturating_mul(10).saturating_add(d);
+                        let Some(next) = n.checked_mul(10).and_then(|n| n.checked_add(d)) else {
+                            return self.err(start, self.pos, "number too large");
+                        };
+                        n = next;
                         any = true;
                         self.pos += self.peek().unwrap().len_utf8();
                     }

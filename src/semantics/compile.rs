@@ -357,3 +357,108 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
         _ => return Err(CompileError::NotAMove),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{gen, Cell, Fragment, Pattern};
+    use crate::geometry::Movement;
+    use crate::semantics::{Eval, Grid, State, Store};
+
+    /// The same program with every probe replaced by the rules it was
+    /// compiled from: the plain rule-by-rule meaning.
+    fn plain(p: &Prog) -> Prog {
+        let b = |p: &Prog| Box::new(plain(p));
+        match p {
+            Prog::Nil | Prog::Fail | Prog::Rules(_) => p.clone(),
+            Prog::Bind(c, m) => Prog::Bind(*c, b(m)),
+            Prog::Seq(x, y) => Prog::Seq(b(x), b(y)),
+            Prog::Alt(arms) => Prog::Alt(arms.iter().map(plain).collect()),
+            Prog::Repeat(m, bounds) => Prog::Repeat(b(m), *bounds),
+            Prog::Not(m) => Prog::Not(b(m)),
+            Prog::Greedy(m) => Prog::Greedy(b(m)),
+            Prog::Probe(m, _) => plain(m),
+        }
+    }
+
+    fn probes(p: &Prog) -> usize {
+        match p {
+            Prog::Nil | Prog::Fail | Prog::Rules(_) => 0,
+            Prog::Probe(m, _) => 1 + probes(m),
+            Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) => probes(m),
+            Prog::Seq(x, y) => probes(x) + probes(y),
+            Prog::Alt(arms) => arms.iter().map(probes).sum(),
+        }
+    }
+
+    /// A union of rules anchored on `%`, the shape probes compile: some
+    /// read only the POI's square, some read or write nothing else, some
+    /// put cells off the board.
+    fn anchored_union(g: &mut quickcheck::Gen) -> Term {
+        let pick = |g: &mut quickcheck::Gen, n: u32| <u32 as quickcheck::Arbitrary>::arbitrary(g) % n;
+        let mut t = Term::fail();
+        for _ in 0..1 + pick(g, 4) {
+            let f = match pick(g, 3) {
+                0 => Fragment::single(Cell::Poi),
+                _ => gen::fragment(g, false)
+                    .glue(&Fragment::single(Cell::Poi).moved(&Movement::translation(1, 0)))
+                    .unwrap_or_else(|_| Fragment::single(Cell::Poi)),
+            };
+            let g_ = match pick(g, 4) {
+                0 => Fragment::empty(),
+                1 => Fragment::single(Cell::Poi),
+                _ => gen::fragment(g, true),
+            };
+            let rule = Term::rule(&Term::pattern(Pattern::single(f)), &Term::pattern(Pattern::single(g_)));
+            t = Term::alt(&rule, &t);
+        }
+        if pick(g, 3) == 0 {
+            t = Term::bind(&Term::content(gen::content(g)), &t);
+        }
+        t
+    }
+
+    /// Every test compiled with probes answers as the same test run rule by
+    /// rule, on random boards with the POI on every square.
+    #[test]
+    fn probes_answer_as_their_rules() {
+        let mut probed = 0;
+        for seed in 0..600u64 {
+            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let m = if seed % 2 == 0 {
+                anchored_union(&mut g)
+            } else {
+                gen::a_move(&mut g, 2)
+            };
+            let test = Term::not(&m);
+            let fast = compile(&test).unwrap();
+            let slow = plain(&fast);
+            probed += probes(&fast);
+            for b in 0..6 {
+                let board: Grid = gen::board(&mut g, 1 + (b % 3), 1 + (b / 3));
+                let mut pois: Vec<Option<crate::geometry::Square>> = vec![None];
+                pois.extend(
+                    board
+                        .squares()
+                        .iter()
+                        .filter(|q| board.get(**q).is_some())
+                        .map(|q| Some(*q)),
+                );
+                for poi in pois {
+                    let s = State {
+                        board: board.clone(),
+                        poi,
+                    };
+                    let mut e = Eval::default();
+                    assert_eq!(
+                        e.run(&fast, &s).unwrap(),
+                        e.run(&slow, &s).unwrap(),
+                        "not ({m}) on {:?} with POI {poi:?}",
+                        board.rows()
+                    );
+                }
+            }
+        }
+        assert!(probed >= 200, "only {probed} probes exercised");
+    }
+}

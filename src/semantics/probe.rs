@@ -17,6 +17,9 @@ use crate::geometry::Square;
 /// relative to the POI.
 #[derive(Clone, Debug, Default)]
 pub struct Probe {
+    /// Some rule reads nothing but the POI's own square (`% -> 0`,
+    /// `% -> .`): it fits whenever a POI is bound.
+    always: bool,
     branches: Vec<Branch>,
 }
 
@@ -83,6 +86,10 @@ impl Probe {
     }
 
     fn insert(&mut self, reads: &[(Square, CellSet)]) {
+        if reads.is_empty() {
+            self.always = true;
+            return;
+        }
         let mut level = &mut self.branches;
         for (k, &(at, set)) in reads.iter().enumerate() {
             let i = match level.iter().position(|b| b.at == at && b.set == set) {
@@ -115,7 +122,7 @@ impl Probe {
             Ok(false)
         }
         match s.poi {
-            Some(p) => go(&self.branches, &s.board, p),
+            Some(p) => Ok(self.always || go(&self.branches, &s.board, p)?),
             None => Ok(false),
         }
     }
