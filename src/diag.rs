@@ -125,6 +125,35 @@ impl Diagnostic for Diag {
     }
 }
 
+impl Diag {
+    /// The diagnostic as the terminal shows it. A line too long to draw
+    /// (miette cannot pad past 65,535 columns) is named, not drawn.
+    pub fn render_with(&self, handler: &miette::GraphicalReportHandler) -> String {
+        let text = &self.source.text;
+        let line_of = |at: usize| {
+            let at = at.min(text.len());
+            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            end - start
+        };
+        let spans = std::iter::once(self.span).chain(self.notes.iter().map(|(s, _)| *s));
+        let too_long = spans.into_iter().any(|s| line_of(s.start).max(line_of(s.end)) > 2000);
+        if text.is_empty() || too_long {
+            let mut out = match text.is_empty() {
+                true => format!("error: {}\n", self.message),
+                false => format!("error: {self}\n"),
+            };
+            if let Some(h) = &self.help {
+                out.push_str(&format!("  help: {h}\n"));
+            }
+            return out;
+        }
+        let mut out = String::new();
+        let _ = handler.render_report(&mut out, self);
+        out
+    }
+}
+
 impl miette::SourceCode for Diag {
     fn read_span<'a>(
         &'a self,
@@ -171,10 +200,6 @@ impl Diags {
     /// Renders every diagnostic the way the terminal shows it.
     pub fn render(&self) -> String {
         let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
-        let mut out = String::new();
-        for d in &self.0 {
-            let _ = handler.render_report(&mut out, d);
-        }
-        out
+        self.0.iter().map(|d| d.render_with(&handler)).collect()
     }
 }

@@ -37,6 +37,7 @@ pub mod diag;
 pub mod elab;
 pub mod geometry;
 pub mod laws;
+pub mod memory;
 pub mod parse;
 pub mod play;
 pub mod prover;

@@ -1,3 +1,6 @@
+#[global_allocator]
+static ALLOCATOR: algchess::memory::Counting = algchess::memory::Counting;
+
 fn main() {
     std::process::exit(algchess::cli::main());
 }

@@ -214,6 +214,16 @@ fn compare_terms(
             leaves: stats.leaves,
             boards: stats.boards,
         },
+        Outcome::OutOfMemory { cells, limit } => Found::Same {
+            cells: cells / 2,
+            complete: false,
+            exact: false,
+            leaves: 0,
+            boards: 0.0,
+            note: Some(format!(
+                "the memory limit ({limit}) stopped the search on a {cells}-square box"
+            )),
+        },
         Outcome::TooBig { cells, budget } => Found::Same {
             cells: cells / 2,
             complete: false,

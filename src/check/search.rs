@@ -15,6 +15,7 @@
 use super::cube::{Cube, Split, Sym, Universe, OFF};
 use crate::core::{Cell, Content, PieceId};
 use crate::geometry::Square;
+use crate::memory::MemoryLimit;
 use crate::semantics::{results, Eval, Grid, Halt, Pivot, Prog, State};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -35,6 +36,8 @@ pub struct Options {
     /// cheaper; see `decompose`). Off only to measure or test the full
     /// search.
     pub decompose: bool,
+    /// Give up when the process holds more heap than this.
+    pub memory: MemoryLimit,
 }
 
 impl Default for Options {
@@ -44,6 +47,7 @@ impl Default for Options {
             timeout: None,
             eval_budget: 1_000_000,
             decompose: true,
+            memory: MemoryLimit::NONE,
         }
     }
 }
@@ -83,6 +87,8 @@ pub enum Outcome {
     },
     /// A single evaluation made more states than allowed.
     TooBig { cells: usize, budget: usize },
+    /// The process held more heap than allowed.
+    OutOfMemory { cells: usize, limit: MemoryLimit },
 }
 
 /// How much work a search did.
@@ -161,6 +167,7 @@ struct Search<'a> {
     best: Mutex<Option<Best>>,
     timed_out: AtomicBool,
     too_big: AtomicBool,
+    out_of_memory: AtomicBool,
     leaves: AtomicUsize,
     runs: AtomicUsize,
     boards: Mutex<f64>,
@@ -170,6 +177,7 @@ struct Search<'a> {
 enum Stop {
     Split(Split),
     TooBig,
+    OutOfMemory,
 }
 
 impl From<Halt<Split>> for Stop {
@@ -177,6 +185,7 @@ impl From<Halt<Split>> for Stop {
         match h {
             Halt::Unknown(s) => Stop::Split(s),
             Halt::Budget(_) => Stop::TooBig,
+            Halt::Memory(_) => Stop::OutOfMemory,
         }
     }
 }
@@ -196,7 +205,7 @@ impl Search<'_> {
             board: Sym::initial(cube, self.universe),
             poi: poi.map(|i| cube.squares[i]),
         };
-        let mut eval = Eval::new(self.options.eval_budget);
+        let mut eval = Eval::new(self.options.eval_budget).with_memory(self.options.memory);
         let a = eval.run(self.left, &start)?;
         let b = eval.run(self.right, &start)?;
         for (xs, ys) in [(&a, &b), (&b, &a)] {
@@ -230,7 +239,14 @@ impl Search<'_> {
     }
 
     fn dfs(&self, cube: Cube, job: usize, poi: Option<usize>) {
-        if self.timed_out.load(Ordering::Relaxed) || self.too_big.load(Ordering::Relaxed) {
+        if self.timed_out.load(Ordering::Relaxed)
+            || self.too_big.load(Ordering::Relaxed)
+            || self.out_of_memory.load(Ordering::Relaxed)
+        {
+            return;
+        }
+        if self.options.memory.exceeded() {
+            self.out_of_memory.store(true, Ordering::Relaxed);
             return;
         }
         if self.deadline.is_some_and(|d| Instant::now() > d) {
@@ -267,6 +283,7 @@ impl Search<'_> {
                 }
             }
             Err(Stop::TooBig) => self.too_big.store(true, Ordering::Relaxed),
+            Err(Stop::OutOfMemory) => self.out_of_memory.store(true, Ordering::Relaxed),
         }
     }
 }
@@ -437,6 +454,7 @@ fn search(
             best: Mutex::new(None),
             timed_out: AtomicBool::new(false),
             too_big: AtomicBool::new(false),
+            out_of_memory: AtomicBool::new(false),
             leaves: AtomicUsize::new(0),
             runs: AtomicUsize::new(0),
             boards: Mutex::new(0.0),
@@ -461,6 +479,12 @@ fn search(
             return Outcome::TooBig {
                 cells,
                 budget: options.eval_budget,
+            };
+        }
+        if search.out_of_memory.load(Ordering::Relaxed) {
+            return Outcome::OutOfMemory {
+                cells,
+                limit: options.memory,
             };
         }
         if let Some(best) = search.best.into_inner().unwrap() {

@@ -52,11 +52,18 @@ enum Command {
     Play(play::Args),
 }
 
+/// The stack of every thread that evaluates, checks or proves.
+const STACK: usize = 256 << 20;
+
 /// Runs the command line; returns the exit status. The work runs on a
 /// thread with a large stack, so deeply nested input is handled, not a crash.
 pub fn main() -> i32 {
+    // Enumeration runs on rayon's workers, which recurse as deeply as the
+    // command thread; both get stacks for deep terms (see `elab`'s depth
+    // limit), small enough to stay well inside a 4 GB address space.
+    let _ = rayon::ThreadPoolBuilder::new().stack_size(STACK).build_global();
     std::thread::Builder::new()
-        .stack_size(1 << 30)
+        .stack_size(STACK)
         .spawn(run)
         .expect("a thread for the command")
         .join()

@@ -5,6 +5,7 @@ use crate::core::Sort;
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::Program;
 use crate::geometry::Square;
+use crate::memory::MemoryLimit;
 use crate::parse::ast::Span;
 use crate::semantics::{compile, Eval, Grid, Halt, State, Store};
 use std::collections::BTreeSet;
@@ -34,6 +35,9 @@ pub struct Args {
     /// Give up after making this many intermediate states.
     #[arg(long, default_value_t = 50_000_000)]
     max_states: usize,
+    /// Give up when the process holds more heap than this (`512M`, `2G`).
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = super::output::memory_limit)]
+    memory_limit: MemoryLimit,
 }
 
 /// Parses `x,y` or a square name such as `e2`.
@@ -125,11 +129,18 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     }
     let compiled = compile(&term).expect("an elaborated closed move compiles");
     let start = State { board, poi };
-    let results = match Eval::new(args.max_states).run(&compiled, &start) {
+    let mut eval = Eval::new(args.max_states).with_memory(args.memory_limit);
+    let results = match eval.run(&compiled, &start) {
         Ok(r) => r,
         Err(Halt::Budget(n)) => {
             return Err(super::output::plain_error(format!(
                 "gave up after {n} intermediate states; raise --max-states"
+            )))
+        }
+        Err(Halt::Memory(limit)) => {
+            return Err(super::output::plain_error(format!(
+                "gave up at the memory limit ({limit}) after {} intermediate states; raise --memory-limit",
+                eval.made()
             )))
         }
         Err(Halt::Unknown(never)) => match never {},

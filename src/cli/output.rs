@@ -16,13 +16,7 @@ pub fn report_errors(diags: &Diags) {
     };
     let handler = miette::GraphicalReportHandler::new_themed(theme);
     for d in &diags.0 {
-        let mut out = String::new();
-        if d.source.text.is_empty() {
-            out = format!("error: {}\n", d.message);
-        } else {
-            let _ = handler.render_report(&mut out, d);
-        }
-        eprint!("{out}");
+        eprint!("{}", d.render_with(&handler));
     }
 }
 
@@ -44,6 +38,11 @@ pub fn seconds(flag: &str, value: f64, zero_ok: bool) -> Result<Duration, Diags>
         Ok(d) if ok && value <= 1e9 => Ok(d),
         _ => Err(plain_error(format!("{flag} must be a number of seconds, not {value}"))),
     }
+}
+
+/// Parses a `--memory-limit` value.
+pub fn memory_limit(text: &str) -> Result<crate::memory::MemoryLimit, String> {
+    crate::memory::MemoryLimit::parse(text)
 }
 
 /// A progress bar on stderr for long runs; hidden when stderr is not a

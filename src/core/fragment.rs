@@ -60,9 +60,13 @@ impl Fragment {
                 return Err(GlueError::Overlap(*q));
             }
         }
-        let pois: Vec<Square> = out.iter().filter(|(_, c)| **c == Cell::Poi).map(|(q, _)| *q).collect();
-        if pois.len() > 1 {
-            return Err(GlueError::TwoPoi(pois[0], pois[1]));
+        // Only the small side is scanned, unless it brings a `%`: gluing a
+        // cell to a long row stays cheap.
+        if let Some(p) = small.poi() {
+            if let Some(q) = big.poi() {
+                let (a, b) = if p < q { (p, q) } else { (q, p) };
+                return Err(GlueError::TwoPoi(a, b));
+            }
         }
         Ok(Fragment(out))
     }

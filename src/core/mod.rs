@@ -10,4 +10,4 @@ mod term;
 pub use cell::{Cell, Content};
 pub use fragment::{Fragment, GlueError, Pattern};
 pub use piece::{PieceId, Spelling, MAX_PIECES};
-pub use term::{Bounds, Meta, Node, Sort, Term};
+pub use term::{Bounds, Meta, Node, Sort, Term, MAX_DEPTH};

@@ -118,20 +118,59 @@ pub enum Node {
     Greedy(Term),
 }
 
+/// The deepest nesting a term may have. Every consumer of terms recurses
+/// over them; elaboration rejects deeper input, so that no recursion can
+/// overflow the stacks the command line runs on.
+pub const MAX_DEPTH: u32 = 50_000;
+
 /// A shared, immutable core term.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Term(Arc<Node>);
+#[derive(Clone)]
+pub struct Term(Arc<Inner>);
+
+/// A node and the depth of the tree below it, counted once at
+/// construction.
+struct Inner {
+    node: Node,
+    depth: u32,
+}
+
+// Terms compare as their nodes; the depth follows from the node.
+impl PartialEq for Term {
+    fn eq(&self, o: &Term) -> bool {
+        Arc::ptr_eq(&self.0, &o.0) || self.0.node == o.0.node
+    }
+}
+
+impl Eq for Term {}
+
+impl PartialOrd for Term {
+    fn partial_cmp(&self, o: &Term) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Term {
+    fn cmp(&self, o: &Term) -> std::cmp::Ordering {
+        self.0.node.cmp(&o.0.node)
+    }
+}
+
+impl std::hash::Hash for Term {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.node.hash(h)
+    }
+}
 
 impl fmt::Debug for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", self.0)
+        write!(f, "{:?}", self.0.node)
     }
 }
 
 impl std::ops::Deref for Term {
     type Target = Node;
     fn deref(&self) -> &Node {
-        &self.0
+        &self.0.node
     }
 }
 
@@ -140,11 +179,32 @@ impl Term {
     /// constructors; this exists for code that rebuilds terms node by node
     /// from already-canonical parts (the prover's extraction).
     pub fn raw(node: Node) -> Term {
-        Term(Arc::new(node))
+        let below = match &node {
+            Node::Power(a, _) | Node::Single(a) | Node::Not(a) | Node::Greedy(a) => a.depth(),
+            Node::Repeat(a, lo, hi) => a.depth().max(lo.depth()).max(hi.depth()),
+            Node::Compose(a, b)
+            | Node::Apply(a, b)
+            | Node::Glue(a, b)
+            | Node::Union(a, b)
+            | Node::Rule(a, b)
+            | Node::Bind(a, b)
+            | Node::Seq(a, b)
+            | Node::Alt(a, b) => a.depth().max(b.depth()),
+            _ => 0,
+        };
+        Term(Arc::new(Inner {
+            node,
+            depth: below.saturating_add(1),
+        }))
     }
 
     pub fn node(&self) -> &Node {
-        &self.0
+        &self.0.node
+    }
+
+    /// The number of nodes on the longest path from the root to a leaf.
+    pub fn depth(&self) -> u32 {
+        self.0.depth
     }
 
     pub fn movement(m: Movement) -> Term {

@@ -3,7 +3,7 @@
 
 use super::metas::{meta_sort, META_TABLE};
 use super::{Def, Program};
-use crate::core::{Bounds, Content, GlueError, Node, PieceId, Sort, Term};
+use crate::core::{Bounds, Content, GlueError, Node, PieceId, Sort, Term, MAX_DEPTH};
 use crate::diag::{Diag, Source};
 use crate::geometry::{Movement, MAX_SHIFT};
 use crate::parse::ast::{CountArg, Expr, ExprKind, Ident, PostOp, Span};
@@ -102,6 +102,17 @@ impl<'a> Elab<'a> {
     }
 
     pub fn expr(&self, sc: &Scope, e: &Expr) -> Res<Term> {
+        let t = self.node(sc, e)?;
+        if t.depth() > MAX_DEPTH {
+            return Err(self
+                .diag(sc, e.span, format!("this term nests more than {MAX_DEPTH} levels deep"))
+                .help("definitions expand in place; split the move into fewer nested parts")
+                .into());
+        }
+        Ok(t)
+    }
+
+    fn node(&self, sc: &Scope, e: &Expr) -> Res<Term> {
         match &e.kind {
             ExprKind::Piece(p) => Ok(Term::fragment(crate::core::Fragment::single(crate::core::Cell::Is(
                 Content::Piece(self.piece(sc, p, e.span)?),
@@ -132,16 +143,25 @@ impl<'a> Elab<'a> {
                 let items = self.items(sc, e)?;
                 self.juxtapose(sc, items)
             }
-            ExprKind::Semi(a, b) => {
-                let (ta, tb) = (self.expr(sc, a)?, self.expr(sc, b)?);
-                self.want_pattern(sc, &ta, a.span, "`;`")?;
-                self.want_pattern(sc, &tb, b.span, "`;`")?;
-                self.glue(
-                    sc,
-                    e.span,
-                    &ta,
-                    &Term::apply(&Term::movement(Movement::U), &tb.as_fragment_term()),
-                )
+            ExprKind::Semi(..) => {
+                // `a;b;c` is `a + u(b + u c)`: the rows, glued at once.
+                let mut rows = vec![];
+                let mut rest = e;
+                while let ExprKind::Semi(a, b) = &rest.kind {
+                    rows.push(&**a);
+                    rest = b;
+                }
+                rows.push(rest);
+                let mut terms = vec![];
+                for r in rows {
+                    let t = self.expr(sc, r)?;
+                    self.want_pattern(sc, &t, r.span, "`;`")?;
+                    terms.push((t, r.span));
+                }
+                let (last, last_span) = terms.pop().expect("two rows at least");
+                Ok(self
+                    .glue_shifted(sc, Movement::U, terms.into_iter().rev(), last, last_span)?
+                    .0)
             }
             ExprKind::Plus(a, b) => {
                 let (ta, tb) = (self.expr(sc, a)?, self.expr(sc, b)?);
@@ -612,7 +632,14 @@ impl<'a> Elab<'a> {
     fn juxtapose(&self, sc: &Scope, items: Vec<(Term, Span)>) -> Res<Term> {
         let mut iter = items.into_iter().rev();
         let (mut acc, mut acc_span) = iter.next().expect("at least one item");
+        // Patterns side by side, gathered right to left and glued at once.
+        let mut row: Vec<(Term, Span)> = vec![];
         for (t, span) in iter {
+            if t.sort().fits(Sort::Pattern) && acc.sort().fits(Sort::Pattern) {
+                row.push((t, span));
+                continue;
+            }
+            (acc, acc_span) = self.glue_shifted(sc, Movement::R, row.drain(..), acc, acc_span)?;
             let whole = span.to(acc_span);
             acc = match (t.sort(), acc.sort()) {
                 (Sort::Movement, Sort::Movement) => self.bounded(sc, whole, Term::compose(&t, &acc))?,
@@ -637,7 +664,32 @@ impl<'a> Elab<'a> {
             };
             acc_span = whole;
         }
-        Ok(acc)
+        Ok(self.glue_shifted(sc, Movement::R, row.drain(..), acc, acc_span)?.0)
+    }
+
+    /// `a b c` with `step` between neighbours: `a + step(b + step c)`, the
+    /// terms given right to left after the rightmost, `last`. Each term is
+    /// moved once, by its own power of `step`, so a row of n cells costs
+    /// O(n log n), not O(n²); the result is the same term.
+    fn glue_shifted(
+        &self,
+        sc: &Scope,
+        step: Movement,
+        rest: impl ExactSizeIterator<Item = (Term, Span)>,
+        last: Term,
+        last_span: Span,
+    ) -> Res<(Term, Span)> {
+        let n = rest.len() as i32;
+        let shift = |k: i32| Term::movement(Movement::translation(step.shift.x * k, step.shift.y * k));
+        let mut acc = Term::apply(&shift(n), &last.as_fragment_term());
+        let mut acc_span = last_span;
+        for (j, (t, span)) in rest.enumerate() {
+            let whole = span.to(acc_span);
+            let moved = Term::apply(&shift(n - 1 - j as i32), &t.as_fragment_term());
+            acc = self.glue(sc, whole, &moved, &acc)?;
+            acc_span = whole;
+        }
+        Ok((acc, acc_span))
     }
 }
 

@@ -58,6 +58,65 @@ pub enum ExprKind {
     Paren(Box<Expr>),
 }
 
+impl Expr {
+    /// The span of a subexpression nested more than `max` levels deep, if
+    /// any: found with an explicit stack, so that the check itself cannot
+    /// overflow.
+    pub fn nested_beyond(&self, max: usize) -> Option<Span> {
+        let mut stack = vec![(self, 1usize)];
+        while let Some((e, d)) = stack.pop() {
+            if d > max {
+                return Some(e.span);
+            }
+            match &e.kind {
+                ExprKind::Call(_, args) | ExprKind::Juxt(args) => stack.extend(args.iter().map(|a| (a, d + 1))),
+                ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
+                    stack.push((a, d + 1));
+                    stack.push((b, d + 1));
+                }
+                ExprKind::Bind(_, a) | ExprKind::Post(a, _) | ExprKind::Not(a) | ExprKind::Paren(a) => {
+                    stack.push((a, d + 1))
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+impl Drop for Expr {
+    /// Takes deep trees apart with an explicit stack: the derived drop
+    /// recurses once per level.
+    fn drop(&mut self) {
+        let mut stack: Vec<Expr> = vec![];
+        let take = |kind: &mut ExprKind, stack: &mut Vec<Expr>| match kind {
+            ExprKind::Call(_, args) | ExprKind::Juxt(args) => stack.append(args),
+            ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
+                stack.push(std::mem::replace(&mut **a, Expr::leaf()));
+                stack.push(std::mem::replace(&mut **b, Expr::leaf()));
+            }
+            ExprKind::Bind(_, a) | ExprKind::Post(a, _) | ExprKind::Not(a) | ExprKind::Paren(a) => {
+                stack.push(std::mem::replace(&mut **a, Expr::leaf()))
+            }
+            _ => {}
+        };
+        take(&mut self.kind, &mut stack);
+        while let Some(mut e) = stack.pop() {
+            take(&mut e.kind, &mut stack);
+        }
+    }
+}
+
+impl Expr {
+    /// A childless expression, left behind where a subtree was taken out.
+    fn leaf() -> Expr {
+        Expr {
+            kind: ExprKind::Nil,
+            span: Span::default(),
+        }
+    }
+}
+
 /// A repetition count: a number, or a count metavariable in a law.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CountArg {

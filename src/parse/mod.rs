@@ -87,6 +87,21 @@ fn convert(e: ParseError<usize, Tok, LexError>, len: usize) -> SyntaxError {
     }
 }
 
+/// The deepest nesting of brackets and operators a file may have. Every
+/// later stage recurses over the tree; this keeps them far from the end of
+/// their stacks.
+pub const MAX_NESTING: usize = 20_000;
+
+fn shallow(e: &Expr) -> Result<(), SyntaxError> {
+    match e.nested_beyond(MAX_NESTING) {
+        Some(span) => Err(SyntaxError {
+            span,
+            message: format!("this is nested more than {MAX_NESTING} levels deep"),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Parses a whole rule file.
 pub fn parse_file(src: &str) -> Result<File, SyntaxError> {
     let (toks, comments) = lexer::lex(src).map_err(|e| SyntaxError {
@@ -96,6 +111,20 @@ pub fn parse_file(src: &str) -> Result<File, SyntaxError> {
     let stmts = grammar::FileParser::new()
         .parse(toks.into_iter().map(Ok::<_, LexError>))
         .map_err(|e| convert(e, src.len()))?;
+    for s in &stmts {
+        match &s.kind {
+            ast::StmtKind::Def { body, .. } => shallow(body)?,
+            ast::StmtKind::Claim { lhs, rhs, .. } => {
+                shallow(lhs)?;
+                shallow(rhs)?;
+            }
+            ast::StmtKind::Game { board, turns, .. } => {
+                shallow(board)?;
+                turns.iter().try_for_each(shallow)?;
+            }
+            ast::StmtKind::Piece { .. } | ast::StmtKind::Import { .. } => {}
+        }
+    }
     Ok(File { stmts, comments })
 }
 
@@ -107,7 +136,9 @@ pub fn parse_expr(src: &str) -> Result<Expr, SyntaxError> {
     })?;
     // An expression has no statements, so line breaks are only layout.
     let toks = toks.into_iter().filter(|t| t.1 != Tok::Newline);
-    grammar::ExprParser::new()
+    let e = grammar::ExprParser::new()
         .parse(toks.map(Ok::<_, LexError>))
-        .map_err(|e| convert(e, src.len()))
+        .map_err(|e| convert(e, src.len()))?;
+    shallow(&e)?;
+    Ok(e)
 }

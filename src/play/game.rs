@@ -52,6 +52,7 @@ impl Rules {
             Ok(r) => r,
             Err(Halt::Budget(n)) => return Err(TooBig(n)),
             Err(Halt::Unknown(never)) => match never {},
+            Err(Halt::Memory(_)) => unreachable!("games run without a memory limit"),
         };
         let next = (pos.turn + 1) % self.turns.len();
         Ok(results

@@ -322,6 +322,39 @@ fn members(t: &Term) -> Result<Vec<Fragment>, CompileError> {
         .ok_or(CompileError::Open)
 }
 
+/// `(M{i,j}){k,l}` as one repetition where that is exact, so that a star
+/// of a star runs as one fixpoint, not as a fixpoint from every state of
+/// another.
+///
+/// `(M{0,j})^t` is `M{0,jt}`, so the union over `t` in `k..=l` is
+/// `M{0,jl}`; `(M{i,})^t` is `M{it,}` for `t ≥ 1`, so the union is
+/// `M{ik,}` when `k ≥ 1`, and `nil | M{i,}` when `k = 0`.
+fn nested(inner: Prog, outer: Bounds) -> Prog {
+    let keep = |inner: Prog| Prog::Repeat(Box::new(inner), outer);
+    let Prog::Repeat(m, ib) = &inner else {
+        return keep(inner);
+    };
+    if outer.hi == Some(0) {
+        return Prog::Nil;
+    }
+    let m = m.clone();
+    match (ib.lo, ib.hi, outer.hi) {
+        (0, Some(0), _) => Prog::Nil,
+        (0, Some(j), Some(l)) => match j.checked_mul(l) {
+            Some(hi) => Prog::Repeat(m, Bounds { lo: 0, hi: Some(hi) }),
+            None => keep(inner),
+        },
+        (0, _, _) => Prog::Repeat(m, Bounds::STAR),
+        (1, None, _) if outer.lo == 0 => Prog::Repeat(m, Bounds::STAR),
+        (i, None, _) if outer.lo == 0 => Prog::Alt(vec![Prog::Nil, Prog::Repeat(m, Bounds { lo: i, hi: None })]),
+        (i, None, _) => match i.checked_mul(outer.lo) {
+            Some(lo) => Prog::Repeat(m, Bounds { lo, hi: None }),
+            None => keep(inner),
+        },
+        _ => keep(inner),
+    }
+}
+
 /// Compiles a closed move.
 pub fn compile(t: &Term) -> Result<Prog, CompileError> {
     Ok(match t.node() {
@@ -350,7 +383,7 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
             }
             Prog::Alt(arms)
         }
-        Node::Repeat(a, ..) => Prog::Repeat(Box::new(compile(a)?), t.bounds().ok_or(CompileError::Open)?),
+        Node::Repeat(a, ..) => nested(compile(a)?, t.bounds().ok_or(CompileError::Open)?),
         Node::Not(a) => Prog::Not(Box::new(compile(a)?.for_existence())),
         Node::Greedy(a) => Prog::Greedy(Box::new(compile(a)?)),
         Node::Var(_) | Node::Apply(..) => return Err(CompileError::Open),
@@ -361,7 +394,7 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{gen, Cell, Fragment, Pattern};
+    use crate::core::{gen, Bounds, Cell, Fragment, Pattern};
     use crate::geometry::Movement;
     use crate::semantics::{Eval, Grid, State, Store};
 
@@ -389,6 +422,44 @@ mod tests {
             Prog::Seq(x, y) => probes(x) + probes(y),
             Prog::Alt(arms) => arms.iter().map(probes).sum(),
         }
+    }
+
+    /// Nested repetitions compiled as one mean what the nesting means.
+    #[test]
+    fn nested_repetitions_flatten_exactly() {
+        let bounds = |g: &mut quickcheck::Gen| {
+            let pick = |g: &mut quickcheck::Gen, n: u32| <u32 as quickcheck::Arbitrary>::arbitrary(g) % n;
+            let lo = pick(g, 3);
+            match pick(g, 3) {
+                0 => Bounds { lo, hi: None },
+                _ => Bounds {
+                    lo,
+                    hi: Some(lo + pick(g, 3)),
+                },
+            }
+        };
+        let mut flattened = 0;
+        for seed in 0..400u64 {
+            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let m = compile(&gen::a_move(&mut g, 1)).unwrap();
+            let (ib, ob) = (bounds(&mut g), bounds(&mut g));
+            let slow = Prog::Repeat(Box::new(Prog::Repeat(Box::new(m.clone()), ib)), ob);
+            let fast = nested(Prog::Repeat(Box::new(m), ib), ob);
+            flattened += !matches!(&fast, Prog::Repeat(x, _) if matches!(**x, Prog::Repeat(..))) as usize;
+            for b in 0..4 {
+                let board: Grid = gen::board(&mut g, 1 + (b % 2), 1 + (b / 2));
+                let s = State { board, poi: None };
+                let mut e = Eval::default();
+                let set = |v: Vec<State<Grid>>| v.into_iter().collect::<std::collections::BTreeSet<_>>();
+                assert_eq!(
+                    set(e.run(&fast, &s).unwrap()),
+                    set(e.run(&slow, &s).unwrap()),
+                    "{ib:?} inside {ob:?} on {:?}",
+                    s.board.rows()
+                );
+            }
+        }
+        assert!(flattened >= 150, "only {flattened} flattened");
     }
 
     /// A union of rules anchored on `%`, the shape probes compile: some

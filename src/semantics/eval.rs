@@ -4,6 +4,7 @@
 use super::compile::{Pivot, Prog, Rule};
 use super::store::{State, Store};
 use crate::core::{Bounds, Cell};
+use crate::memory::MemoryLimit;
 
 /// What the POI's square reads, as a `CellSet` code.
 const POI_CODE: u8 = 254;
@@ -17,6 +18,8 @@ pub enum Halt<U> {
     Unknown(U),
     /// More intermediate states than the budget allows.
     Budget(usize),
+    /// The process held more heap than the limit allows.
+    Memory(MemoryLimit),
 }
 
 impl<U> From<U> for Halt<U> {
@@ -31,6 +34,7 @@ type Res<T, S> = Result<T, Halt<<S as Store>::Unknown>>;
 pub struct Eval {
     budget: usize,
     made: usize,
+    memory: MemoryLimit,
 }
 
 impl Default for Eval {
@@ -39,11 +43,16 @@ impl Default for Eval {
     }
 }
 
-/// Appends `s` unless already present.
-fn insert<S: Store>(seen: &mut FxHashSet<State<S>>, out: &mut Vec<State<S>>, s: State<S>) {
-    if seen.insert(s.clone()) {
-        out.push(s);
+/// Whether two lists of distinct states hold the same states.
+fn same_states<S: Store>(a: &[State<S>], b: &[State<S>]) -> bool {
+    if a.len() != b.len() {
+        return false;
     }
+    if a.len() <= 16 {
+        return a.iter().all(|x| b.contains(x));
+    }
+    let set: FxHashSet<&State<S>> = b.iter().collect();
+    a.iter().all(|x| set.contains(x))
 }
 
 /// The states without repeats, in first-seen order. Most result sets are
@@ -78,7 +87,17 @@ fn dedup<S: Store>(v: Vec<State<S>>) -> Vec<State<S>> {
 impl Eval {
     /// An evaluator that gives up after making `budget` states.
     pub fn new(budget: usize) -> Eval {
-        Eval { budget, made: 0 }
+        Eval {
+            budget,
+            made: 0,
+            memory: MemoryLimit::NONE,
+        }
+    }
+
+    /// The same evaluator, also stopping when the process holds more heap
+    /// than `limit`.
+    pub fn with_memory(self, limit: MemoryLimit) -> Eval {
+        Eval { memory: limit, ..self }
     }
 
     /// States made so far.
@@ -90,6 +109,10 @@ impl Eval {
         self.made += 1;
         if self.made > self.budget {
             return Err(Halt::Budget(self.budget));
+        }
+        // Reading the counter is cheap, but not free: every 1024 states.
+        if self.made.is_multiple_of(1024) && self.memory.exceeded() {
+            return Err(Halt::Memory(self.memory));
         }
         Ok(())
     }
@@ -234,50 +257,56 @@ impl Eval {
         Ok(out)
     }
 
+    /// `M{lo,hi}`: the states exactly `lo` steps away, then every state
+    /// within `hi - lo` further steps of them.
     fn repeat<S: Store>(&mut self, m: &Prog, b: Bounds, s: &State<S>) -> Res<Vec<State<S>>, S> {
-        let mut layer = vec![s.clone()];
-        for _ in 0..b.lo {
-            if layer.is_empty() {
-                return Ok(layer);
-            }
-            self.tick()?;
-            let next = self.run_all(m, &layer)?;
-            // A layer that maps to itself stays put: `nil{4000000000}`.
-            if next.len() == layer.len() && next.iter().all(|x| layer.contains(x)) {
-                break;
-            }
-            layer = next;
-        }
+        let layer = self.layer(m, b.lo, s)?;
+        // The union of layers lo..=hi is every state within hi - lo steps
+        // of layer lo (a state k steps away is in layer lo + k), so a
+        // breadth-first search over new states finds it: each state is
+        // expanded once, whatever the bounds.
         let mut seen: FxHashSet<State<S>> = layer.iter().cloned().collect();
         let mut out = layer.clone();
-        match b.hi {
-            // `M{i,j}`: the union of the layers i..=j.
-            Some(hi) => {
-                for _ in b.lo..hi {
-                    self.tick()?;
-                    let next = self.run_all(m, &layer)?;
-                    // A layer equal to the last one repeats forever.
-                    if next.is_empty() || (next.len() == layer.len() && next.iter().all(|x| layer.contains(x))) {
-                        break;
-                    }
-                    for x in &next {
-                        insert(&mut seen, &mut out, x.clone());
-                    }
-                    layer = next;
-                }
-            }
-            // `M{i,}`: everything reachable from layer i, a finite fixpoint
-            // on a fixed board.
-            None => {
-                let mut frontier = layer;
-                while !frontier.is_empty() {
-                    let next = self.run_all(m, &frontier)?;
-                    frontier = next.into_iter().filter(|x| seen.insert(x.clone())).collect();
-                    out.extend(frontier.iter().cloned());
-                }
-            }
+        let mut frontier = layer;
+        let mut depth: u32 = 0;
+        while !frontier.is_empty() && b.hi.is_none_or(|hi| depth < hi - b.lo) {
+            self.tick()?;
+            let next = self.run_all(m, &frontier)?;
+            frontier = next.into_iter().filter(|x| seen.insert(x.clone())).collect();
+            out.extend(frontier.iter().cloned());
+            depth += 1;
         }
         Ok(out)
+    }
+
+    /// The states exactly `n` steps of `m` away from `s`. On a fixed board
+    /// the layers are eventually periodic; Brent's cycle detection finds a
+    /// period, and a huge count (`M{4000000000}`) skips whole periods.
+    fn layer<S: Store>(&mut self, m: &Prog, n: u32, s: &State<S>) -> Res<Vec<State<S>>, S> {
+        let n = u64::from(n);
+        let mut layer = vec![s.clone()];
+        let (mut mark, mut mark_at, mut power) = (layer.clone(), 0u64, 1u64);
+        let mut k = 0u64;
+        while k < n && !layer.is_empty() {
+            self.tick()?;
+            layer = self.run_all(m, &layer)?;
+            k += 1;
+            if same_states(&layer, &mark) {
+                // Layer k repeats layer `mark_at`, so layer n is the layer
+                // (n - k) mod period steps on.
+                for _ in 0..(n - k) % (k - mark_at) {
+                    self.tick()?;
+                    layer = self.run_all(m, &layer)?;
+                }
+                return Ok(layer);
+            }
+            if k - mark_at == power {
+                mark = layer.clone();
+                mark_at = k;
+                power *= 2;
+            }
+        }
+        Ok(layer)
     }
 
     fn rule<S: Store>(&mut self, r: &Rule, s: &State<S>, out: &mut Vec<State<S>>) -> Res<(), S> {
@@ -428,6 +457,7 @@ pub fn results<S: Store<Unknown = std::convert::Infallible>>(
     Eval::default().run(prog, s).map_err(|h| match h {
         Halt::Budget(n) => n,
         Halt::Unknown(never) => match never {},
+        Halt::Memory(_) => unreachable!("the default evaluator has no memory limit"),
     })
 }
 

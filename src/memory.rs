@@ -1,0 +1,129 @@
+//! Live heap bytes, counted by a global allocator, so that a run can stop
+//! at a memory limit with a clear verdict instead of being killed.
+//!
+//! The `algchess` binary installs [`Counting`] as its global allocator; a
+//! library user may do the same. Without it [`live`] stays 0, and memory
+//! limits never trigger.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// The system allocator, counting the bytes it has handed out and not yet
+/// taken back.
+pub struct Counting;
+
+// SAFETY: every call is forwarded to `System` unchanged; the counter is
+// only bookkeeping.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            LIVE.fetch_add(layout.size(), Relaxed);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            LIVE.fetch_add(layout.size(), Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        LIVE.fetch_sub(layout.size(), Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                LIVE.fetch_add(new_size - layout.size(), Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Relaxed);
+            }
+        }
+        p
+    }
+}
+
+/// Heap bytes in use now, as counted by [`Counting`] (0 without it).
+pub fn live() -> usize {
+    LIVE.load(Relaxed)
+}
+
+/// A limit on the heap bytes a run may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryLimit(pub usize);
+
+impl MemoryLimit {
+    pub const NONE: MemoryLimit = MemoryLimit(usize::MAX);
+    /// The default of the command line: far below a CI machine's memory,
+    /// and far above what any bundled claim or game needs.
+    pub const DEFAULT: MemoryLimit = MemoryLimit(2 << 30);
+
+    /// Whether the process now holds more than the limit.
+    pub fn exceeded(&self) -> bool {
+        live() > self.0
+    }
+
+    /// Reads `512M`, `2G`, `1.5G`, `800K` or a number of bytes.
+    pub fn parse(text: &str) -> Result<MemoryLimit, String> {
+        let t = text.trim();
+        let (digits, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+            Some((i, _)) => (&t[..i], t[i..].to_ascii_uppercase()),
+            None => (t, String::new()),
+        };
+        let scale: f64 = match unit.trim_end_matches("IB").trim_end_matches('B') {
+            "" => 1.0,
+            "K" => 1024.0,
+            "M" => 1024.0 * 1024.0,
+            "G" => 1024.0 * 1024.0 * 1024.0,
+            _ => {
+                return Err(format!(
+                    "`{text}` is not a size: write bytes, or a number with K, M or G"
+                ))
+            }
+        };
+        match digits.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() && n > 0.0 && n * scale < 1e18 => Ok(MemoryLimit((n * scale) as usize)),
+            _ => Err(format!(
+                "`{text}` is not a size: write bytes, or a number with K, M or G"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for MemoryLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let gib = self.0 as f64 / (1u64 << 30) as f64;
+        if gib >= 1.0 {
+            write!(f, "{gib:.1} GiB")
+        } else {
+            write!(f, "{:.0} MiB", self.0 as f64 / (1u64 << 20) as f64)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(MemoryLimit::parse("2G"), Ok(MemoryLimit(2 << 30)));
+        assert_eq!(MemoryLimit::parse("512M"), Ok(MemoryLimit(512 << 20)));
+        assert_eq!(MemoryLimit::parse("1.5GiB"), Ok(MemoryLimit(3 << 29)));
+        assert_eq!(MemoryLimit::parse("4096"), Ok(MemoryLimit(4096)));
+        for bad in ["", "0", "-1G", "2T", "lots", "1e30"] {
+            assert!(MemoryLimit::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(MemoryLimit(2 << 30).to_string(), "2.0 GiB");
+        assert_eq!(MemoryLimit(512 << 20).to_string(), "512 MiB");
+    }
+}
