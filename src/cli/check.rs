@@ -4,6 +4,7 @@ use super::claims::{self, ms};
 use super::output::side_by_side;
 use crate::check::{check_claim, ClaimOptions, CounterReport, Report, StateReport, Verdict};
 use crate::diag::Diags;
+use crate::memory::MemoryLimit;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -24,6 +25,10 @@ pub struct Args {
     /// The largest box for each instance of a law.
     #[arg(long, default_value_t = 6)]
     instance_cells: usize,
+    /// Stop a claim's search when the process holds more heap than this
+    /// (`512M`, `2G`), and report the boxes covered by then.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = super::output::memory_limit)]
+    memory_limit: MemoryLimit,
     /// Only claims whose name contains this text.
     #[arg(long)]
     only: Option<String>,
@@ -33,7 +38,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    let search = claims::search(args.max_cells, args.timeout)?;
+    let mut search = claims::search(args.max_cells, args.timeout)?;
+    search.memory = args.memory_limit;
     let programs = claims::load(&args.paths)?;
     let options = ClaimOptions {
         search,

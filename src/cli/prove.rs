@@ -6,6 +6,7 @@ use super::claims::{self, ms};
 use crate::check::ClaimOptions;
 use crate::diag::Diags;
 use crate::laws::Laws;
+use crate::memory::MemoryLimit;
 use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rules, Verdict};
 use std::path::PathBuf;
 
@@ -36,6 +37,15 @@ pub struct Args {
     /// the boxes covered by then.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     timeout: f64,
+    /// Stop a claim's saturation or search when the process holds more
+    /// heap than this (`512M`, `2G`); the claim is then `unknown`.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = super::output::memory_limit)]
+    memory_limit: MemoryLimit,
+    /// Confirm each proof with the full enumeration (`--max-cells`,
+    /// `--timeout`) instead of the quick one (boxes of up to 6 squares,
+    /// 0.25 s).
+    #[arg(long)]
+    full_check: bool,
     /// Only claims whose name contains this text.
     #[arg(long)]
     only: Option<String>,
@@ -45,7 +55,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    let search = claims::search(args.max_cells, args.timeout)?;
+    let mut search = claims::search(args.max_cells, args.timeout)?;
+    search.memory = args.memory_limit;
     let time_limit = super::output::seconds("--time-limit", args.time_limit, false)?;
     let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
     let rules = Rules::new(&laws);
@@ -54,9 +65,17 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         iter_limit: args.iter_limit,
         node_limit: args.node_limit,
         time_limit,
+        memory: args.memory_limit,
         check: ClaimOptions {
-            search,
+            search: search.clone(),
             ..ClaimOptions::default()
+        },
+        cross_check: match args.full_check {
+            true => ClaimOptions {
+                search,
+                ..ClaimOptions::default()
+            },
+            false => ProveOptions::quick_check(args.memory_limit),
         },
     };
     Ok(claims::run_each(
@@ -83,26 +102,27 @@ pub fn run(args: Args) -> Result<i32, Diags> {
 pub fn describe(r: &ProofReport, explain: bool) -> String {
     let mark = if r.agrees() { "✓" } else { "✗" };
     let graph = format!("e-graph {} nodes, {} iterations", r.egraph_nodes, r.iterations);
-    let mut out = match r.verdict {
-        Verdict::Proved => format!(
-            "{mark} {} ({}): proved in {} step{}, checked on boards of up to {} squares [{}; {graph}]\n",
-            r.name,
-            r.relation,
-            r.proof_steps.unwrap_or(0),
-            if r.proof_steps == Some(1) { "" } else { "s" },
-            r.cells,
-            ms(r.ms)
-        ),
-        Verdict::Refuted => format!("{mark} {} ({}): refuted [{}]\n", r.name, r.relation, ms(r.ms)),
-        Verdict::Unknown => format!(
+    let mut out =
+        match r.verdict {
+            Verdict::Proved => format!(
+                "{mark} {} ({}): proved in {} step{}, checked on boards of up to {} squares [{}; {graph}]\n",
+                r.name,
+                r.relation,
+                r.proof_steps.unwrap_or(0),
+                if r.proof_steps == Some(1) { "" } else { "s" },
+                r.cells,
+                ms(r.ms)
+            ),
+            Verdict::Refuted => format!("{mark} {} ({}): refuted [{}]\n", r.name, r.relation, ms(r.ms)),
+            Verdict::Unknown => format!(
             "{mark} {} ({}): unknown: no proof ({}), no counterexample on boards of up to {} squares [{}; {graph}]\n",
             r.name,
             r.relation,
-            r.stop.as_deref().unwrap_or("the sides did not meet"),
+            r.stop.as_ref().map_or("the sides did not meet".to_string(), |s| s.to_string()),
             r.cells,
             ms(r.ms)
         ),
-    };
+        };
     if let Some(note) = &r.note {
         out.push_str(&format!("    note: {note}\n"));
     }

@@ -27,8 +27,12 @@ pub struct Data {
     folded: Option<PatternAst<ENode>>,
 }
 
-#[derive(Default, Clone)]
-pub struct Algebra;
+/// The analysis, and the limits of the saturation it serves (see
+/// `guard`): the scheduler and the appliers can reach them here.
+#[derive(Default)]
+pub struct Algebra {
+    pub guard: super::guard::Guard,
+}
 
 pub type Graph = EGraph<ENode, Algebra>;
 

@@ -4,12 +4,14 @@
 pub mod analysis;
 mod choices;
 mod cost;
+mod guard;
 pub mod lang;
 mod proof;
 mod prove;
 pub mod rules;
 mod simplify;
 
+pub use guard::Stop;
 pub use proof::{render, Step, Why};
 pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
 pub use rules::Rules;

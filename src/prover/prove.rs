@@ -10,14 +10,18 @@
 
 use super::analysis::Algebra;
 use super::choices;
+use super::guard::{Guard, Guarded, Stop};
 use super::lang::{to_expr, ENode};
 use super::proof::{steps, Step};
 use super::rules::Rules;
 use crate::check::{check_claim, ClaimOptions, CounterReport, Report, Verdict as CheckVerdict};
 use crate::elab::Claim;
 use crate::laws::Laws;
+use crate::memory::MemoryLimit;
 use crate::parse::ast::Rel;
-use egg::{ENodeOrVar, PatternAst, RecExpr, Runner, StopReason};
+use egg::{
+    BackoffScheduler, ENodeOrVar, Explanation, PatternAst, RecExpr, Runner, StopReason, TreeExplanation, TreeTerm,
+};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -27,8 +31,32 @@ pub struct ProveOptions {
     pub iter_limit: usize,
     pub node_limit: usize,
     pub time_limit: Duration,
-    /// The cross-check, and the search when there is no proof.
+    /// Saturation stops when the process holds more heap than this.
+    pub memory: MemoryLimit,
+    /// The search for a counterexample when there is no proof.
     pub check: ClaimOptions,
+    /// The enumeration that confirms a replayed proof. The proof, replayed
+    /// against axioms the tests validate, is the certificate; this is a
+    /// cheap second look, so by default it is small.
+    pub cross_check: ClaimOptions,
+}
+
+impl ProveOptions {
+    /// The default cross-check: boxes of up to 6 squares, a few instances
+    /// of a law, and at most a quarter of a second.
+    pub fn quick_check(memory: MemoryLimit) -> ClaimOptions {
+        ClaimOptions {
+            search: crate::check::Options {
+                max_cells: 6,
+                timeout: Some(Duration::from_millis(250)),
+                memory,
+                ..crate::check::Options::default()
+            },
+            instances: 8,
+            instance_cells: 4,
+            ..ClaimOptions::default()
+        }
+    }
 }
 
 impl Default for ProveOptions {
@@ -37,7 +65,9 @@ impl Default for ProveOptions {
             iter_limit: 30,
             node_limit: 20_000,
             time_limit: Duration::from_secs(2),
+            memory: MemoryLimit::NONE,
             check: ClaimOptions::default(),
+            cross_check: ProveOptions::quick_check(MemoryLimit::NONE),
         }
     }
 }
@@ -66,7 +96,7 @@ pub struct ProofReport {
     pub iterations: usize,
     /// Why saturation stopped without a proof.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub stop: Option<String>,
+    pub stop: Option<Stop>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     #[serde(skip)]
@@ -90,24 +120,55 @@ pub struct Saturation {
     pub nodes: usize,
     pub iterations: usize,
     /// Why saturation stopped.
-    pub stop: String,
+    pub stop: Stop,
 }
 
-fn stop_text(reason: &Option<StopReason>) -> String {
+/// The most work writing out one explanation may take, in term nodes
+/// copied: about a second.
+const EXPLANATION_WORK: u64 = 50_000_000;
+
+/// How many steps the flat form of an explanation has (a shared subproof
+/// counts each time it is used, as flattening repeats it), and about how
+/// many term nodes writing it out copies: egg copies the whole term at
+/// every level above each step.
+fn explanation_cost(e: &Explanation<ENode>, size: usize, depth: usize) -> (u64, u64) {
+    use std::collections::HashMap;
+    use std::rc::Rc;
+    fn seq(trees: &TreeExplanation<ENode>, memo: &mut HashMap<*const TreeTerm<ENode>, u64>) -> u64 {
+        trees.iter().fold(0u64, |n, t| n.saturating_add(one(t, memo)))
+    }
+    fn one(t: &Rc<TreeTerm<ENode>>, memo: &mut HashMap<*const TreeTerm<ENode>, u64>) -> u64 {
+        if let Some(n) = memo.get(&Rc::as_ptr(t)) {
+            return *n;
+        }
+        let n = t
+            .child_proofs
+            .iter()
+            .fold(1u64, |n, c| n.saturating_add(seq(c, memo).saturating_sub(1)));
+        memo.insert(Rc::as_ptr(t), n);
+        n
+    }
+    let steps = seq(&e.explanation_trees, &mut HashMap::new());
+    (steps, steps.saturating_mul(size as u64).saturating_mul(depth as u64))
+}
+
+fn egg_stop(reason: &Option<StopReason>) -> Stop {
     match reason {
-        Some(StopReason::Saturated) => "saturated".to_string(),
-        Some(StopReason::IterationLimit(n)) => format!("iteration limit ({n})"),
-        Some(StopReason::NodeLimit(n)) => format!("node limit ({n})"),
-        Some(StopReason::TimeLimit(t)) => format!("time limit ({t:.1} s)"),
-        Some(StopReason::Other(s)) => s.clone(),
-        None => "not run".into(),
+        Some(StopReason::Saturated) => Stop::Saturated,
+        Some(StopReason::IterationLimit(n)) => Stop::Iterations(*n),
+        Some(StopReason::NodeLimit(n)) => Stop::Nodes(*n),
+        Some(StopReason::TimeLimit(t)) => Stop::Time(*t),
+        // Only the hook stops with a message: the sides met.
+        Some(StopReason::Other(_)) | None => Stop::Met,
     }
 }
 
 /// Saturates in two stages: first with the rewrites that do not grow terms
 /// (they tidy: sort choices, fold, undo distribution), then, if the sides
-/// have not met, with every rewrite, on the same e-graph. When they meet,
-/// the explanation is turned into replayed steps.
+/// have not met, with every rewrite, on the same e-graph. A guard holds the
+/// time, node and memory limits during each iteration. When the sides
+/// meet, the explanation is turned into replayed steps, unless it is too
+/// long to write out within the limits.
 pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOptions) -> Saturation {
     let (l, r) = (to_expr(&claim.lhs), to_expr(&claim.rhs));
     let start = Instant::now();
@@ -118,16 +179,22 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOption
             .with_iter_limit(iterations)
             .with_node_limit(options.node_limit)
             .with_time_limit(options.time_limit.saturating_sub(start.elapsed()))
+            .with_scheduler(Guarded(BackoffScheduler::default()))
             .with_hook(|runner| {
                 if runner.egraph.find(runner.roots[0]) == runner.egraph.find(runner.roots[1]) {
                     Err("the two sides met".into())
+                } else if let Some(stop) = runner.egraph.analysis.guard.tripped() {
+                    Err(stop.to_string())
                 } else {
                     Ok(())
                 }
             })
             .run(rewrites)
     };
-    let mut first: Runner<ENode, Algebra> = Runner::new(Algebra)
+    let algebra = Algebra {
+        guard: Guard::new(options.time_limit, options.node_limit, options.memory),
+    };
+    let mut first: Runner<ENode, Algebra> = Runner::new(algebra)
         .with_explanations_enabled()
         .with_expr(&l)
         .with_expr(&r);
@@ -149,17 +216,29 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOption
     let left = options.iter_limit.saturating_sub(iterations);
     if !met(&runner) && left > 0 && matches!(runner.stop_reason, Some(StopReason::Saturated)) {
         let roots = runner.roots.clone();
-        let mut next = Runner::new(Algebra).with_egraph(runner.egraph);
+        let mut next = Runner::new(Algebra::default()).with_egraph(runner.egraph);
         next.roots = roots;
         runner = stage(next, &rules.rewrites, left);
         iterations += runner.iterations.len();
     }
     let nodes = runner.egraph.total_number_of_nodes();
-    let stop = stop_text(&runner.stop_reason);
-    let proof = met(&runner).then(|| {
+    let mut stop = match (met(&runner), runner.egraph.analysis.guard.tripped()) {
+        (true, _) => Stop::Met,
+        (false, Some(limit)) => limit.clone(),
+        (false, None) => egg_stop(&runner.stop_reason),
+    };
+    let mut proof = None;
+    if stop == Stop::Met {
         let mut explanation = runner.explain_equivalence(&l, &r);
-        steps(explanation.make_flat_explanation(), laws, rules)
-    });
+        let size = claim.lhs.size().max(claim.rhs.size());
+        let depth = claim.lhs.depth().max(claim.rhs.depth()) as usize;
+        let (length, work) = explanation_cost(&explanation, size, depth);
+        if work > EXPLANATION_WORK {
+            stop = Stop::ProofTooLong(length);
+        } else {
+            proof = Some(steps(explanation.make_flat_explanation(), laws, rules));
+        }
+    }
     Saturation {
         proof,
         nodes,
@@ -207,8 +286,8 @@ pub fn prove_claim(
         note: None,
         proof: None,
     };
-    let search = |report: &mut ProofReport| -> Report {
-        let checked = check_claim(claim, &options.check, progress);
+    let enumerate = |report: &mut ProofReport, with: &ClaimOptions| -> Report {
+        let checked = check_claim(claim, with, progress);
         report.cells = checked.cells;
         if !checked.complete {
             report.note = checked.note.clone().or(Some("the enumeration was cut short".into()));
@@ -217,7 +296,7 @@ pub fn prove_claim(
     };
     // A `!=` claim is confirmed by a counterexample; look for one first.
     if claim.rel == Rel::Ne {
-        let checked = search(&mut report);
+        let checked = enumerate(&mut report, &options.check);
         if checked.verdict == CheckVerdict::Refuted {
             report.verdict = Verdict::Refuted;
             report.counterexample = counterexample(&checked);
@@ -235,7 +314,7 @@ pub fn prove_claim(
             let checked = if claim.rel == Rel::Ne {
                 None
             } else {
-                Some(search(&mut report))
+                Some(enumerate(&mut report, &options.cross_check))
             };
             match checked {
                 Some(c) if c.verdict == CheckVerdict::Refuted => {
@@ -259,7 +338,7 @@ pub fn prove_claim(
         Some(Err(e)) => {
             report.note = Some(format!("the proof did not replay: {e}"));
             if claim.rel != Rel::Ne {
-                let checked = search(&mut report);
+                let checked = enumerate(&mut report, &options.check);
                 if checked.verdict == CheckVerdict::Refuted {
                     report.verdict = Verdict::Refuted;
                     report.counterexample = counterexample(&checked);
@@ -269,7 +348,7 @@ pub fn prove_claim(
         None => {
             report.stop = Some(sat.stop);
             if claim.rel != Rel::Ne {
-                let checked = search(&mut report);
+                let checked = enumerate(&mut report, &options.check);
                 if checked.verdict == CheckVerdict::Refuted {
                     report.verdict = Verdict::Refuted;
                     report.counterexample = counterexample(&checked);
@@ -320,7 +399,17 @@ mod tests {
         .unwrap();
         let r = prove_claim(&p.claims()[0], &laws, &rules, &ProveOptions::default(), &|_, _, _| {});
         assert_eq!(r.verdict, Verdict::Proved);
-        assert_eq!(r.cells, 16);
+        // The quick cross-check covers every box of up to 6 squares; the
+        // full one, as `prove --full-check` asks, every box of up to 16.
+        assert_eq!(r.cells, 6);
+        let full = ProveOptions {
+            cross_check: ClaimOptions::default(),
+            ..ProveOptions::default()
+        };
+        assert_eq!(
+            prove_claim(&p.claims()[0], &laws, &rules, &full, &|_, _, _| {}).cells,
+            16
+        );
         let steps = r.proof.unwrap();
         assert_eq!(steps[0].term, p.claims()[0].lhs);
         let used: Vec<&str> = steps

@@ -80,6 +80,10 @@ impl Applier<ENode, Algebra> for LawRule {
         searcher_ast: Option<&PatternAst<ENode>>,
         rule_name: Symbol,
     ) -> Vec<Id> {
+        // Limits hold between single unions, not only between iterations.
+        if egraph.analysis.guard.over(egraph.total_size()) {
+            return vec![];
+        }
         for m in &self.metas {
             if let Some(id) = subst.get(var(m)) {
                 if !fits(egraph, *id, m.sort) {

@@ -78,7 +78,7 @@ pub fn cost(t: &Term) -> f64 {
 /// The estimated cost of a term whose metavariables stand for named
 /// definitions of the given costs.
 fn cost_over(t: &Term, named: &HashMap<String, Cost>) -> Cost {
-    let mut g = Graph::new(Algebra);
+    let mut g = Graph::new(Algebra::default());
     let id = g.add_expr(&to_expr(t));
     g.rebuild();
     let (c, _): (Cost, _) = Extractor::new(&g, Work { egraph: &g, named }).find_best(id);
@@ -332,7 +332,7 @@ pub fn hoist(t: &Term) -> Term {
 
 /// Step 2: the cheapest term the laws reach from `t`.
 fn saturate(t: &Term, rules: &Rules, options: &SimplifyOptions, named: &HashMap<String, Cost>) -> Term {
-    let runner: Runner<_, Algebra> = Runner::new(Algebra)
+    let runner: Runner<_, Algebra> = Runner::new(Algebra::default())
         .with_iter_limit(options.iter_limit)
         .with_node_limit(options.node_limit)
         .with_time_limit(options.time_limit)

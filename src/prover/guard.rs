@@ -1,0 +1,165 @@
+//! Limits that hold during saturation, not only between iterations.
+//!
+//! egg checks its time and node limits between rules, and never looks at
+//! memory; one rule's matches, or one iteration's unions, can outgrow the
+//! machine first. A `Guard` lives in the analysis, where the scheduler
+//! (before each rule's search and application) and the law appliers
+//! (before each union) consult it. Once a limit is passed it stays tripped:
+//! every further search finds nothing and every application adds nothing,
+//! and the runner's hook ends the run naming the limit.
+
+use super::analysis::Algebra;
+use super::lang::ENode;
+use crate::memory::MemoryLimit;
+use egg::{BackoffScheduler, EGraph, Rewrite, RewriteScheduler, SearchMatches};
+use serde::{Serialize, Serializer};
+use std::fmt;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Why saturation stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    /// The two sides of the claim reached one e-class.
+    Met,
+    /// No rewrite changes the e-graph any more.
+    Saturated,
+    Iterations(usize),
+    /// The e-graph outgrew the node limit.
+    Nodes(usize),
+    /// The time limit, in seconds.
+    Time(f64),
+    Memory(MemoryLimit),
+    /// The sides met, but the explanation would take more than this much
+    /// work to write out and replay.
+    ProofTooLong(u64),
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Met => f.write_str("the two sides met"),
+            Stop::Saturated => f.write_str("saturated"),
+            Stop::Iterations(n) => write!(f, "iteration limit ({n})"),
+            Stop::Nodes(n) => write!(f, "node limit ({n})"),
+            Stop::Time(t) => write!(f, "time limit ({t:.1} s)"),
+            Stop::Memory(m) => write!(f, "memory limit ({m})"),
+            Stop::ProofTooLong(n) => write!(f, "proof too long to replay (about {n} steps)"),
+        }
+    }
+}
+
+impl Serialize for Stop {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// The limits of one saturation, checked from inside it.
+#[derive(Debug)]
+pub struct Guard {
+    deadline: Instant,
+    time_limit: Duration,
+    node_limit: usize,
+    memory: MemoryLimit,
+    tripped: OnceLock<Stop>,
+}
+
+impl Default for Guard {
+    fn default() -> Guard {
+        Guard::new(Duration::from_secs(3600), usize::MAX, MemoryLimit::NONE)
+    }
+}
+
+impl Guard {
+    pub fn new(time_limit: Duration, node_limit: usize, memory: MemoryLimit) -> Guard {
+        Guard {
+            deadline: Instant::now() + time_limit,
+            time_limit,
+            node_limit,
+            memory,
+            tripped: OnceLock::new(),
+        }
+    }
+
+    /// Whether a limit has been passed; checks them now, given the
+    /// e-graph's size.
+    pub fn over(&self, nodes: usize) -> bool {
+        if self.tripped.get().is_some() {
+            return true;
+        }
+        let stop = if nodes > self.node_limit {
+            Stop::Nodes(nodes)
+        } else if self.memory.exceeded() {
+            Stop::Memory(self.memory)
+        } else if Instant::now() > self.deadline {
+            Stop::Time(self.time_limit.as_secs_f64())
+        } else {
+            return false;
+        };
+        let _ = self.tripped.set(stop);
+        true
+    }
+
+    /// The limit that was passed, if one was.
+    pub fn tripped(&self) -> Option<&Stop> {
+        self.tripped.get()
+    }
+}
+
+/// egg's backoff scheduler, which keeps explosive rules from taking over,
+/// under a guard that stops searching and applying once a limit is passed.
+pub struct Guarded(pub BackoffScheduler);
+
+type Graph = EGraph<ENode, Algebra>;
+
+impl RewriteScheduler<ENode, Algebra> for Guarded {
+    fn can_stop(&mut self, iteration: usize) -> bool {
+        RewriteScheduler::<ENode, Algebra>::can_stop(&mut self.0, iteration)
+    }
+
+    fn search_rewrite<'a>(
+        &mut self,
+        iteration: usize,
+        egraph: &Graph,
+        rewrite: &'a Rewrite<ENode, Algebra>,
+    ) -> Vec<SearchMatches<'a, ENode>> {
+        if egraph.analysis.guard.over(egraph.total_size()) {
+            return vec![];
+        }
+        self.0.search_rewrite(iteration, egraph, rewrite)
+    }
+
+    fn apply_rewrite(
+        &mut self,
+        iteration: usize,
+        egraph: &mut Graph,
+        rewrite: &Rewrite<ENode, Algebra>,
+        matches: Vec<SearchMatches<ENode>>,
+    ) -> usize {
+        if egraph.analysis.guard.over(egraph.total_size()) {
+            return 0;
+        }
+        self.0.apply_rewrite(iteration, egraph, rewrite, matches)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guard_trips_once_and_names_the_limit() {
+        let g = Guard::new(Duration::from_secs(60), 100, MemoryLimit::NONE);
+        assert!(!g.over(50));
+        assert!(g.over(101));
+        assert_eq!(g.tripped(), Some(&Stop::Nodes(101)));
+        // Tripped for good, whatever the size now.
+        assert!(g.over(0));
+        let g = Guard::new(Duration::ZERO, 100, MemoryLimit::NONE);
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(g.over(0));
+        assert!(matches!(g.tripped(), Some(Stop::Time(_))));
+        assert_eq!(Stop::Memory(MemoryLimit(1 << 30)).to_string(), "memory limit (1.0 GiB)");
+    }
+}

@@ -1,0 +1,195 @@
+//! One claim never takes a run down: explosive saturations, deep nesting,
+//! runaway evaluations and huge numbers end as clean errors or `unknown`
+//! verdicts within their limits, and the claims after them still get theirs.
+
+mod common;
+
+use common::{run, run_limited, TempDir};
+
+/// Prove `text` under a 3 GB address-space limit: a run that outgrew it
+/// would be killed, not reported.
+fn prove_limited(dir: &TempDir, name: &str, text: &str, extra: &[&str]) -> common::Out {
+    let file = dir.write(name, text);
+    let mut args = vec!["prove", file.to_str().unwrap(), "--timeout", "1"];
+    args.extend_from_slice(extra);
+    if !extra.contains(&"--memory-limit") {
+        args.extend(["--memory-limit", "1G"]);
+    }
+    run_limited("-v 3000000", &args)
+}
+
+#[test]
+fn explosive_claims_end_unknown_and_the_next_claims_are_decided() {
+    let dir = TempDir::new("limits-explosive");
+    for (name, claim) in [
+        ("star_of_at_least.alg", "((♙ -> .){2,})* = nil | (♙ -> .){2,}"),
+        (
+            "optional_at_least.alg",
+            "(♙ + u. -> . + u♙){2,}? (♙ + u. -> . + u♙){2,}? = (♙ + u. -> . + u♙){2,}*",
+        ),
+        (
+            "greedy_twice.alg",
+            "(♙ + u. -> . + u♙)*! (♙ + u. -> . + u♙)*! = (♙ + u. -> . + u♙)*!",
+        ),
+    ] {
+        let text = format!("theorem t: {claim}\ntheorem after: nil | nil = nil\n");
+        let out = prove_limited(&dir, name, &text, &["--json"]);
+        assert!(matches!(out.code, Some(0 | 1)), "{name}: {out:?}");
+        let lines: Vec<serde_json::Value> = out
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with('{'))
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let verdict = |n: &str| lines.iter().find(|v| v["name"] == n).map(|v| v["verdict"].clone());
+        // True, so never refuted; proved or unknown, naming why.
+        let t = lines.iter().find(|v| v["name"] == "t").expect("a verdict for t");
+        assert_ne!(t["verdict"], "refuted", "{name}: {t}");
+        if t["verdict"] == "unknown" {
+            assert!(t["stop"].is_string(), "{name}: {t}");
+        }
+        assert_eq!(verdict("after"), Some("proved".into()), "{name}: {}", out.stdout);
+    }
+}
+
+#[test]
+fn a_tight_memory_limit_stops_saturation_and_is_named() {
+    let dir = TempDir::new("limits-memory");
+    // False, so saturation never meets and grows until a limit stops it;
+    // only the memory limit is within reach here.
+    let text = "theorem t: (M | N)* (K | M)* = (N | K)* M*\ntheorem after: nil = nil\n";
+    let limits = [
+        "--memory-limit",
+        "20M",
+        "--time-limit",
+        "60",
+        "--node-limit",
+        "100000000",
+        "--iter-limit",
+        "100000",
+        "--json",
+    ];
+    let out = prove_limited(&dir, "m.alg", text, &limits);
+    let t: serde_json::Value = serde_json::from_str(out.stdout.lines().next().unwrap_or("")).expect(&out.stderr);
+    assert_eq!(t["stop"], "memory limit (20 MiB)", "{t}");
+    assert_eq!(t["verdict"], "refuted", "{t}");
+    assert!(out.stdout.contains(r#""name":"after""#), "{}", out.stdout);
+}
+
+#[test]
+fn deep_nesting_is_decided_or_rejected_never_a_crash() {
+    let dir = TempDir::new("limits-deep");
+    let nots = format!("theorem t: %♙: {}(% + u. -> . + u%) = fail\n", "not ".repeat(5001));
+    let seq = format!("theorem t: {} = fail\n", vec!["(♙ + u. -> . + u♙)"; 4000].join(" "));
+    for (name, text) in [("nots.alg", nots), ("seq.alg", seq)] {
+        let file = dir.write(name, &text);
+        for cmd in ["check", "prove"] {
+            let out = run([cmd, file.to_str().unwrap(), "--timeout", "1"]);
+            assert!(matches!(out.code, Some(0 | 1)), "{cmd} {name}: {out:?}");
+            assert!(out.stdout.contains(" t ("), "{cmd} {name}: {}", out.stdout);
+        }
+    }
+    // Deeper than the parser takes: a clean error with its place.
+    let file = dir.write("deeper.alg", &format!("x = {}nil\n", "not ".repeat(30_000)));
+    let out = run(["check", file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("nested more than 20000 levels"), "{}", out.stderr);
+    // Definitions that nest each other deeper than a term may.
+    let mut chain = String::from("d0 = (♙ -> ♟)\n");
+    for i in 1..60_000 {
+        chain.push_str(&format!("d{i} = not d{}\n", i - 1));
+    }
+    let file = dir.write("chain.alg", &chain);
+    let out = run(["check", file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("nests more than 50000 levels"), "{}", out.stderr);
+}
+
+#[test]
+fn a_deep_proof_respects_the_time_limits() {
+    let dir = TempDir::new("limits-deep-proof");
+    let text = format!("theorem t: {}nil = nil\ntheorem u: nil = nil\n", "not ".repeat(1500));
+    let file = dir.write("t.alg", &text);
+    let start = std::time::Instant::now();
+    let out = run(["prove", file.to_str().unwrap(), "--time-limit", "1", "--timeout", "1"]);
+    assert!(matches!(out.code, Some(0 | 1)), "{out:?}");
+    // After four billion and one flips, boards differ from one flip.
+    assert!(out.stdout.contains("✓ u"), "{}", out.stdout);
+    // Not a speed target: a run this small that took minutes would be hung.
+    assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+}
+
+#[test]
+fn runaway_evaluation_stops_at_the_memory_limit() {
+    let dir = TempDir::new("limits-moves");
+    let empty = dir.write("empty.alg", "");
+    let board = ".....\n.....\n.....\n.....\n.....";
+    let out = run_limited(
+        "-v 3000000",
+        &[
+            "moves",
+            empty.to_str().unwrap(),
+            "--move",
+            "(. -> ♖)*",
+            "--board",
+            board,
+            "--memory-limit",
+            "200M",
+        ],
+    );
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("memory limit (200 MiB)"), "{}", out.stderr);
+}
+
+#[test]
+fn stars_of_stars_run_as_one_fixpoint() {
+    let dir = TempDir::new("limits-stars");
+    let empty = dir.write("empty.alg", "");
+    // 2^12 boards: every square empty or a pawn. Run as a star per state,
+    // this would make hundreds of millions of states.
+    let out = run([
+        "moves",
+        empty.to_str().unwrap(),
+        "--move",
+        "((0 -> ♙ | .)*)*",
+        "--board",
+        "....\n....\n....",
+        "--json",
+        "--max-states",
+        "2000000",
+    ]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    assert_eq!(v["results"].as_array().unwrap().len(), 4096);
+}
+
+#[test]
+fn huge_numbers_are_exact_or_rejected() {
+    let dir = TempDir::new("limits-numbers");
+    let file = dir.write("p.alg", "theorem t: u^4294967296 = 1\n");
+    let out = run(["prove", file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("more than 16777216 squares"), "{}", out.stderr);
+    let file = dir.write(
+        "q.alg",
+        "theorem t: R^4294967297 = R\ntheorem u: ((♙ -> ♟) | (♟ -> ♙)){4000000001} != (♙ -> ♟) | (♟ -> ♙)\n",
+    );
+    let out = run(["prove", file.to_str().unwrap(), "--timeout", "1"]);
+    assert!(out.stdout.contains("✓ t"), "{}", out.stdout);
+    // After four billion and one flips, boards differ from one flip.
+    assert!(out.stdout.contains("✓ u"), "{}", out.stdout);
+}
+
+#[test]
+fn long_fragments_load() {
+    let dir = TempDir::new("limits-fragments");
+    let row = dir.write("row.alg", &format!("x = {}\ntheorem t: x = x\n", ".".repeat(20_000)));
+    let column = dir.write(
+        "column.alg",
+        &format!("x = {}\ntheorem t: x = x\n", vec!["."; 20_000].join(";")),
+    );
+    for f in [row, column] {
+        let out = run(["check", f.to_str().unwrap()]);
+        assert_eq!(out.code, Some(0), "{out:?}");
+    }
+}
