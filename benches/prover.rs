@@ -166,7 +166,7 @@ fn table(_: &mut Criterion) {
                 claim.name,
                 report.relation,
                 verdict(report.verdict),
-                report.note.as_deref().or(report.stop.as_deref())
+                report.note.clone().or(report.stop.as_ref().map(|s| s.to_string()))
             ));
         }
         if report.egraph_nodes > MAX_NODES {
