@@ -6,10 +6,36 @@
 //! limits never trigger.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicIsize, Ordering::Relaxed};
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+thread_local! {
+    /// This thread's count not yet added to `LIVE`: one shared counter
+    /// updated on every allocation would make threads contend for it.
+    static PENDING: Cell<isize> = const { Cell::new(0) };
+}
+
+/// How far a thread's count may drift before it is added to `LIVE`.
+const DRIFT: isize = 1 << 16;
+
+fn count(bytes: isize) {
+    // A thread being torn down has no `PENDING`; count it at once.
+    let flushed = PENDING.try_with(|p| {
+        let v = p.get() + bytes;
+        if v.abs() >= DRIFT {
+            LIVE.fetch_add(v, Relaxed);
+            p.set(0);
+        } else {
+            p.set(v);
+        }
+    });
+    if flushed.is_err() {
+        LIVE.fetch_add(bytes, Relaxed);
+    }
+}
 
 /// The system allocator, counting the bytes it has handed out and not yet
 /// taken back.
@@ -21,7 +47,7 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = System.alloc(layout);
         if !p.is_null() {
-            LIVE.fetch_add(layout.size(), Relaxed);
+            count(layout.size() as isize);
         }
         p
     }
@@ -29,32 +55,29 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let p = System.alloc_zeroed(layout);
         if !p.is_null() {
-            LIVE.fetch_add(layout.size(), Relaxed);
+            count(layout.size() as isize);
         }
         p
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         System.dealloc(ptr, layout);
-        LIVE.fetch_sub(layout.size(), Relaxed);
+        count(-(layout.size() as isize));
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = System.realloc(ptr, layout, new_size);
         if !p.is_null() {
-            if new_size >= layout.size() {
-                LIVE.fetch_add(new_size - layout.size(), Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Relaxed);
-            }
+            count(new_size as isize - layout.size() as isize);
         }
         p
     }
 }
 
-/// Heap bytes in use now, as counted by [`Counting`] (0 without it).
+/// Heap bytes in use now, as counted by [`Counting`] (0 without it), to
+/// within 64 KiB per thread.
 pub fn live() -> usize {
-    LIVE.load(Relaxed)
+    LIVE.load(Relaxed).max(0) as usize
 }
 
 /// A limit on the heap bytes a run may hold.

@@ -2,7 +2,8 @@
 //! their JSON output, exit statuses and error reports.
 //!
 //! Exit statuses: 0 when every verdict agrees with its claim, 1 when one
-//! disagrees (or `fmt --check` finds an unformatted file), 2 on bad input.
+//! disagrees or is unknown (unless `--allow-unknown`), or `fmt --check`
+//! finds an unformatted file, 2 on bad input.
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -156,17 +157,24 @@ fn check_text(dir: &TempDir, name: &str, text: &str) -> (PathBuf, Out) {
 }
 
 /// Runs `check --json` and parses every line, checking the fields every
-/// report has.
+/// report has and the summary that ends the run.
 fn check_json(args: &[&OsStr]) -> (Option<i32>, Vec<Value>) {
+    let (code, reports, _) = check_json_summary(args);
+    (code, reports)
+}
+
+/// As `check_json`, with the summary object.
+fn check_json_summary(args: &[&OsStr]) -> (Option<i32>, Vec<Value>, Value) {
     let mut all: Vec<&OsStr> = vec![OsStr::new("check"), OsStr::new("--json")];
     all.extend_from_slice(args);
     let out = run(&all);
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
-    let reports: Vec<Value> = out
+    let mut reports: Vec<Value> = out
         .stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
         .collect();
+    let summary = reports.pop().expect("a summary line");
     for r in &reports {
         assert!(r["name"].is_string(), "name: {r}");
         let rel = r["relation"].as_str().expect("relation");
@@ -183,7 +191,34 @@ fn check_json(args: &[&OsStr]) -> (Option<i32>, Vec<Value>) {
         assert!(r["cells"].is_u64(), "cells: {r}");
         assert!(r["ms"].is_u64(), "ms: {r}");
     }
-    (out.code, reports)
+    check_summary(&summary, &reports, out.code, |r| match r["verdict"].as_str() {
+        Some("holds-up-to") => "holds",
+        _ => "refuted",
+    });
+    (out.code, reports, summary)
+}
+
+/// Checks a `{"summary": {...}}` line against the reports before it: the
+/// counts of each verdict (named by `verdict`) and of agreements, and the
+/// exit status.
+fn check_summary(summary: &Value, reports: &[Value], code: Option<i32>, verdict: impl Fn(&Value) -> &'static str) {
+    let s = &summary["summary"];
+    assert!(s.is_object(), "the last line is the summary: {summary}");
+    assert_eq!(s["claims"].as_u64(), Some(reports.len() as u64), "{summary}");
+    let mut named = std::collections::BTreeMap::new();
+    for r in reports {
+        *named.entry(verdict(r)).or_insert(0u64) += 1;
+    }
+    for (v, n) in named {
+        assert_eq!(s[v].as_u64(), Some(n), "`{v}` in {summary}");
+    }
+    let counted: u64 = ["agree", "disagree", "unknown"]
+        .iter()
+        .map(|k| s[k].as_u64().unwrap_or_else(|| panic!("`{k}` in {summary}")))
+        .sum();
+    assert_eq!(counted, reports.len() as u64, "{summary}");
+    assert_eq!(s["exit"].as_i64(), code.map(i64::from), "{summary}");
+    assert!(s["ms"].is_u64(), "{summary}");
 }
 
 fn report<'a>(reports: &'a [Value], name: &str) -> &'a Value {
@@ -469,12 +504,16 @@ fn check_seed_theorems_json() {
 
 #[test]
 fn check_a_directory() {
-    let (code, reports) = check_json(&[OsStr::new("theorems/")]);
+    let (code, reports) = check_json(&[OsStr::new("theorems/"), OsStr::new("--positions"), OsStr::new("200")]);
     assert_eq!(code, Some(0), "{reports:?}");
     assert!(reports.iter().all(agrees), "{reports:?}");
     for name in ["appendix_a", "appendix_a_twice_is_not_the_choice", "king_path"] {
         report(&reports, name);
     }
+    // Claims about chess are also compared on positions of play; claims of
+    // files without a game are not.
+    assert_eq!(report(&reports, "legal_ply_leaves_no_check")["positions"], 200);
+    assert!(report(&reports, "appendix_a").get("positions").is_none());
 }
 
 #[test]
@@ -1068,4 +1107,287 @@ fn fmt_keeps_imports() {
 fn bundled_rule_files_are_formatted() {
     let out = run(["fmt", "--check", "axioms", "theorems", "rules"]);
     assert_eq!(out.code, Some(0), "{out:?}");
+}
+
+// ---------------------------------------------------------------------------
+// check --positions: evidence on positions reachable in play
+// ---------------------------------------------------------------------------
+
+const CHESS_THEOREMS: &str = "theorems/chess.alg";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// A rule file in `dir` that imports the bundled chess rules, then `body`.
+fn chess_file(dir: &TempDir, body: &str) -> PathBuf {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg");
+    dir.write("main.alg", &format!("import \"{}\"\n{body}", rules.display()))
+}
+
+/// Small bounds for the enumeration, so that only positions can refute.
+const TINY: [&str; 4] = ["--max-cells", "1", "--timeout", "1"];
+
+fn with<'a>(first: &'a [&'a str], rest: &[&'a OsStr]) -> Vec<&'a OsStr> {
+    first.iter().map(OsStr::new).chain(rest.iter().copied()).collect()
+}
+
+#[test]
+fn check_positions_refute_what_small_boards_cannot() {
+    // Short castling mirrored is not long castling; on boards of one square
+    // nothing castles, but Kiwipete, the first position where both sides
+    // can castle, tells them apart.
+    let name = "castle_short_mirrored_is_not_long";
+    let base = [CHESS_THEOREMS, "--only", name, "--max-cells", "1", "--timeout", "1"];
+    let (code, reports) = check_json(&with(&base, &[OsStr::new("--positions"), OsStr::new("20")]));
+    assert_eq!(code, Some(0), "a refuted `!=` is confirmed: {reports:?}");
+    let r = report(&reports, name);
+    assert_eq!(r["verdict"], "refuted", "{r}");
+    assert_eq!(r["refuted_on"], "position", "{r}");
+    assert!(r["positions"].is_u64(), "{r}");
+    let cx = &r["counterexample"];
+    assert_eq!(cx["position"], "Kiwipete", "{cx}");
+    assert_eq!(cx["fen"], KIWIPETE, "{cx}");
+    assert!(cx["poi"].is_null(), "{cx}");
+    assert_eq!(cx["squares"], 64, "{cx}");
+    // Both result sets are what `moves` gives on that position.
+    for (side, expr) in [("left", "F castle_short"), ("right", "castle_long")] {
+        let got: BTreeSet<Board> = moves_json(CHESS_THEOREMS, expr, &["--fen", KIWIPETE])
+            .into_iter()
+            .collect();
+        assert_eq!(got, side_boards(&cx[side], true), "{side}: {expr}");
+    }
+
+    // Without positions, boards of one square cannot refute it.
+    let (code, reports) = check_json(&with(&base, &[OsStr::new("--positions"), OsStr::new("0")]));
+    assert_eq!(code, Some(1), "{reports:?}");
+    let r = report(&reports, name);
+    assert_eq!(r["verdict"], "holds-up-to", "{r}");
+    assert!(r.get("positions").is_none(), "{r}");
+}
+
+#[test]
+fn check_positions_refute_a_false_equation_in_text_and_json() {
+    let dir = TempDir::new("positions_false_equation");
+    let file = chess_file(
+        &dir,
+        "// Pseudo-legal moves are not legal moves.\n\
+         theorem pseudo_legal: white = clear_ep white_move\n\
+         theorem idempotent: M | M = M\n\
+         theorem no_check: white in_check = fail\n",
+    );
+    let (code, reports, summary) = check_json_summary(&with(
+        &TINY,
+        &[file.as_os_str(), OsStr::new("--positions"), OsStr::new("300")],
+    ));
+    assert_eq!(code, Some(1), "{reports:?}");
+    let r = report(&reports, "pseudo_legal");
+    assert_eq!(r["verdict"], "refuted", "{r}");
+    assert_eq!(r["refuted_on"], "position", "{r}");
+    let cx = &r["counterexample"];
+    let fen = cx["fen"].as_str().unwrap_or_else(|| panic!("a FEN: {cx}"));
+    let (left, right) = (side_boards(&cx["left"], true), side_boards(&cx["right"], true));
+    assert!(left.is_subset(&right) && left.len() < right.len(), "{cx}");
+    let legal: BTreeSet<Board> = moves_json(file.to_str().unwrap(), "white", &["--fen", fen])
+        .into_iter()
+        .collect();
+    assert_eq!(legal, left, "the left side on {fen}");
+    // A law is checked on random instances only; a true claim holds on
+    // every position sampled.
+    assert!(report(&reports, "idempotent").get("positions").is_none());
+    assert_eq!(report(&reports, "no_check")["positions"], 300);
+    assert_eq!(summary["summary"]["refuted"], 1, "{summary}");
+
+    let text = run(with(
+        &["check"],
+        &with(&TINY, &[file.as_os_str(), OsStr::new("--positions"), OsStr::new("300")]),
+    ));
+    assert_eq!(text.code, Some(1), "{text:?}");
+    assert!(
+        text.stdout
+            .contains("✗ pseudo_legal (=): refuted on a reachable position"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains(&format!("({fen})")),
+        "the FEN is shown: {}",
+        text.stdout
+    );
+    assert!(
+        text.stdout
+            .contains("✓ no_check (=): holds on every board of up to 1 squares and on 300 reachable positions"),
+        "{}",
+        text.stdout
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Runs in CI: summaries, exit statuses, shards, streaming
+// ---------------------------------------------------------------------------
+
+#[test]
+fn check_ends_with_a_summary() {
+    let dir = TempDir::new("check_summary");
+    let path = dir.write(
+        "mixed.alg",
+        "theorem group: ur = ru\ntheorem differ: u != d\ntheorem bad: u = d\n",
+    );
+    let text = run([OsStr::new("check"), path.as_os_str()]);
+    assert_eq!(text.code, Some(1), "{text:?}");
+    let last = text.stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with("summary: 3 claims: 1 holds, 2 refuted; 2 as claimed, 1 contradicted ["),
+        "{last}"
+    );
+    let (code, _, summary) = check_json_summary(&[path.as_os_str()]);
+    assert_eq!(code, Some(1));
+    let s = &summary["summary"];
+    assert_eq!(
+        (&s["agree"], &s["disagree"], &s["unknown"]),
+        (&2.into(), &1.into(), &0.into())
+    );
+}
+
+#[test]
+fn unknowns_fail_unless_allowed() {
+    let dir = TempDir::new("check_unknown");
+    // With no time to search, a true claim gets no evidence: unknown.
+    let path = dir.write(
+        "true.alg",
+        "theorem up: (♙ + u. -> . + u♙) (♙ + u. -> . + u♙) = (♙ + u. -> . + u♙){2}\n",
+    );
+    let args = [path.as_os_str(), OsStr::new("--timeout"), OsStr::new("0")];
+    let (code, reports, summary) = check_json_summary(&args);
+    assert_eq!(code, Some(1), "{reports:?}");
+    assert_eq!(summary["summary"]["unknown"], 1, "{summary}");
+    let mut allowed = args.to_vec();
+    allowed.push(OsStr::new("--allow-unknown"));
+    let (code, _, _) = check_json_summary(&allowed);
+    assert_eq!(code, Some(0), "--allow-unknown lets an unknown pass");
+    let text = run([OsStr::new("check")].iter().copied().chain(allowed.iter().copied()));
+    assert_eq!(text.code, Some(0));
+    assert!(text.stdout.contains("1 unknown, allowed"), "{}", text.stdout);
+
+    // ...but not a refutation.
+    let wrong = dir.write(
+        "wrong.alg",
+        "theorem down: u = d\ntheorem up: (♙ + u. -> . + u♙) (♙ + u. -> . + u♙) = (♙ + u. -> . + u♙){2}\n",
+    );
+    let (code, _, summary) = check_json_summary(&[
+        wrong.as_os_str(),
+        OsStr::new("--timeout"),
+        OsStr::new("0"),
+        OsStr::new("--allow-unknown"),
+    ]);
+    assert_eq!(code, Some(1), "{summary}");
+    assert_eq!(
+        (&summary["summary"]["disagree"], &summary["summary"]["unknown"]),
+        (&1.into(), &1.into())
+    );
+}
+
+#[test]
+fn shards_split_the_claims_of_a_directory() {
+    let args = ["theorems/", "--max-cells", "3", "--timeout", "2", "--positions", "10"];
+    let verdicts = |reports: &[Value]| -> Vec<(String, String)> {
+        reports
+            .iter()
+            .map(|r| {
+                (
+                    r["name"].as_str().unwrap().to_string(),
+                    r["verdict"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let (code, whole, summary) = check_json_summary(&os_args(&args));
+    let whole = verdicts(&whole);
+    assert!(whole.len() >= 40, "{whole:?}");
+    let mut union: Vec<(String, String)> = vec![];
+    let mut failed = 0;
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let mut a = os_args(&args);
+        a.extend([OsStr::new("--shard"), OsStr::new(&shard)]);
+        let (shard_code, part, s) = check_json_summary(&a);
+        assert_eq!(s["summary"]["shard"], shard.as_str(), "{s}");
+        let part = verdicts(&part);
+        assert!(!part.is_empty(), "shard {shard}");
+        failed += s["summary"]["disagree"].as_u64().unwrap();
+        assert_eq!(shard_code == Some(0), s["summary"]["disagree"] == 0, "{s}");
+        union.extend(part);
+    }
+    assert_eq!(union.len(), whole.len(), "every claim in exactly one shard");
+    union.sort();
+    let mut sorted = whole.clone();
+    sorted.sort();
+    assert_eq!(union, sorted, "the shards' verdicts are the whole run's");
+    assert_eq!(Some(failed), summary["summary"]["disagree"].as_u64());
+    assert_eq!(code == Some(0), failed == 0);
+}
+
+fn os_args<'a>(args: &[&'a str]) -> Vec<&'a OsStr> {
+    args.iter().map(|a| OsStr::new(*a)).collect()
+}
+
+#[test]
+fn bad_shards_exit_2() {
+    for bad in ["0/3", "4/3", "1/0", "2", "a/b", "1/2/3"] {
+        for cmd in ["check", "prove"] {
+            let out = run([cmd, SEED, "--shard", bad]);
+            assert_eq!(out.code, Some(2), "{cmd} --shard {bad}: {out:?}");
+            assert!(out.stdout.is_empty(), "{out:?}");
+            assert!(
+                out.stderr.contains("--shard") && out.stderr.contains("1 <= I <= N"),
+                "{cmd} --shard {bad}: {}",
+                out.stderr
+            );
+        }
+    }
+}
+
+/// Each verdict is printed as soon as it is decided: the first claim's
+/// line arrives while the second is still being searched, and survives
+/// the run being killed.
+#[test]
+fn verdicts_stream_before_the_run_ends() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = TempDir::new("streaming");
+    let file = chess_file(&dir, "theorem fast: ur = ru\ntheorem slow: white in_check = fail\n");
+    for args in [
+        vec!["check", "--json", "--timeout", "120", "--positions", "0"],
+        vec!["prove", "--timeout", "120", "--positions", "0"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_algchess"))
+            .args(&args)
+            .arg(&file)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let running = child.try_wait().unwrap().is_none();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(running, "{args:?}: the run is still searching `slow`");
+        if args.contains(&"--json") {
+            let r: Value = serde_json::from_str(&first).unwrap_or_else(|e| panic!("{e}: {first}"));
+            assert_eq!(r["name"], "fast", "{r}");
+        } else {
+            assert!(first.starts_with("✓ fast (=): proved"), "{first}");
+        }
+    }
+}
+
+#[test]
+fn check_help_lists_the_ci_flags() {
+    for cmd in ["check", "prove"] {
+        let out = run([cmd, "--help"]);
+        assert_eq!(out.code, Some(0));
+        for flag in ["--positions", "--allow-unknown", "--shard"] {
+            assert!(out.stdout.contains(flag), "{cmd} --help documents {flag}");
+        }
+    }
 }

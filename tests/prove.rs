@@ -3,7 +3,8 @@
 //! enumeration, custom `--axioms` directories, and bad input.
 //!
 //! Exit statuses: 0 when every claim is confirmed (`=` proved, `!=`
-//! refuted), 1 when one is contradicted or unknown, 2 on bad input.
+//! refuted), 1 when one is contradicted or unknown (an unknown passes with
+//! `--allow-unknown`), 2 on bad input.
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -120,21 +121,54 @@ fn check_fields(r: &Value) {
 }
 
 /// Runs `prove --json` with `args`, checks every line is a well-formed
-/// report, and returns the exit status and the reports.
+/// report and the last the summary, and returns the exit status and the
+/// reports.
 fn prove_json(args: &[&OsStr]) -> (Option<i32>, Vec<Value>) {
+    let (code, reports, _) = prove_json_summary(args);
+    (code, reports)
+}
+
+/// As `prove_json`, with the summary object.
+fn prove_json_summary(args: &[&OsStr]) -> (Option<i32>, Vec<Value>, Value) {
     let mut all: Vec<&OsStr> = vec![OsStr::new("prove"), OsStr::new("--json")];
     all.extend_from_slice(args);
     let out = run(&all);
     assert_no_panic(&out);
-    let reports: Vec<Value> = out
+    let mut reports: Vec<Value> = out
         .stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not one JSON object per line ({e}): {l}")))
         .collect();
+    let summary = reports.pop().expect("a summary line");
     for r in &reports {
         check_fields(r);
     }
-    (out.code, reports)
+    let s = &summary["summary"];
+    assert_eq!(s["claims"].as_u64(), Some(reports.len() as u64), "{summary}");
+    for verdict in ["proved", "refuted", "unknown"] {
+        let n = reports.iter().filter(|r| r["verdict"] == verdict).count() as u64;
+        assert_eq!(s[verdict].as_u64(), Some(n), "`{verdict}` in {summary}");
+    }
+    let agree = reports.iter().filter(|r| confirmed(r)).count() as u64;
+    assert_eq!(s["agree"].as_u64(), Some(agree), "{summary}");
+    assert_eq!(
+        s["disagree"].as_u64().unwrap() + s["unknown"].as_u64().unwrap(),
+        reports.len() as u64 - agree,
+        "{summary}"
+    );
+    assert_eq!(s["exit"].as_i64(), out.code.map(i64::from), "{summary}");
+    (out.code, reports, summary)
+}
+
+/// The claims' accounts in text output: everything before the summary line.
+fn accounts(stdout: &str) -> String {
+    let last = stdout.lines().last().unwrap_or("");
+    assert!(last.starts_with("summary: "), "the summary ends the output: {stdout}");
+    stdout
+        .lines()
+        .filter(|l| !l.starts_with("summary: "))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn os<'a>(args: &'a [&'a str]) -> Vec<&'a OsStr> {
@@ -422,7 +456,7 @@ fn empty_axioms(dir: &TempDir) -> PathBuf {
 
 #[test]
 fn prove_theorems_json_confirms_every_claim() {
-    let (code, reports) = prove_json(&os(&[THEOREMS]));
+    let (code, reports) = prove_json(&os(&[THEOREMS, "--positions", "200"]));
     assert!(reports.len() >= 40, "at least 40 claims, got {}", reports.len());
     for r in &reports {
         assert!(confirmed(r), "every bundled claim is confirmed: {r}");
@@ -436,6 +470,8 @@ fn prove_theorems_json_confirms_every_claim() {
         // Without --explain there is no proof text.
         assert!(r.get("proof").is_none(), "`proof` only with --explain: {r}");
     }
+    // Chess claims are also checked on positions of play.
+    assert_eq!(report(&reports, "legal_ply_leaves_no_check")["positions"], 200);
     let names: BTreeSet<&str> = reports.iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(names.len(), reports.len(), "one report per claim");
     assert!(names.contains("appendix_a"), "{names:?}");
@@ -446,7 +482,7 @@ fn prove_theorems_json_confirms_every_claim() {
 
 #[test]
 fn every_cited_location_in_the_bundled_proofs_is_its_axiom() {
-    let (code, reports) = prove_json(&os(&[THEOREMS, "--explain"]));
+    let (code, reports) = prove_json(&os(&[THEOREMS, "--explain", "--positions", "200"]));
     assert_eq!(code, Some(0));
     let mut cited = BTreeSet::new();
     let mut proofs = 0;
@@ -640,7 +676,7 @@ fn a_false_equation_is_refuted_and_exits_1() {
     assert_no_panic(&text);
     assert_eq!(text.code, Some(1));
     assert!(text.stdout.starts_with("✗ wrong (=): refuted"), "{}", text.stdout);
-    assert!(!text.stdout.contains("proved"), "{}", text.stdout);
+    assert!(!accounts(&text.stdout).contains("proved"), "{}", text.stdout);
 }
 
 #[test]
@@ -699,6 +735,35 @@ fn a_true_claim_out_of_reach_is_unknown_and_exits_1() {
     assert_no_panic(&text);
     assert_eq!(text.code, Some(1));
     assert!(text.stdout.starts_with("✗ hard (=): unknown"), "{}", text.stdout);
+    // The limit that stopped saturation is named.
+    assert!(
+        text.stdout.contains("saturation stopped: ") && text.stdout.contains("limit"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("summary: 1 claim: 0 proved, 0 refuted, 1 unknown; 0 as claimed, 1 unknown ["),
+        "{}",
+        text.stdout
+    );
+
+    // --allow-unknown lets it pass, but not a refuted claim beside it.
+    args.push(OsStr::new("--allow-unknown"));
+    let allowed = run(&args);
+    assert_eq!(allowed.code, Some(0), "{allowed:?}");
+    assert!(allowed.stdout.contains("1 unknown, allowed"), "{}", allowed.stdout);
+    let both = dir.write("both.alg", "theorem hard: M{3} = M M M\ntheorem wrong: u = d\n");
+    let mut with_wrong = tight.to_vec();
+    with_wrong[0] = both.as_os_str();
+    with_wrong.push(OsStr::new("--allow-unknown"));
+    let (code, reports, summary) = prove_json_summary(&with_wrong);
+    assert_eq!(code, Some(1), "{reports:?}");
+    assert_eq!(summary["summary"]["unknown"], 1, "{summary}");
+    assert_eq!(summary["summary"]["disagree"], 1, "{summary}");
 }
 
 #[test]
@@ -714,6 +779,72 @@ fn iter_limit_bounds_the_iterations() {
             "--iter-limit {limit}: at most {limit} iterations: {r}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------
+// 4b. Positions reachable in play
+// ---------------------------------------------------------------------------
+
+const CHESS_THEOREMS: &str = "theorems/chess.alg";
+
+#[test]
+fn a_position_confirms_an_inequation_small_boards_cannot() {
+    let name = "castle_short_mirrored_is_not_long";
+    let (code, reports) = prove_json(&os(&[
+        CHESS_THEOREMS,
+        "--only",
+        name,
+        "--max-cells",
+        "1",
+        "--timeout",
+        "1",
+        "--positions",
+        "20",
+    ]));
+    assert_eq!(code, Some(0), "{reports:?}");
+    let r = report(&reports, name);
+    assert_eq!(r["verdict"], "refuted", "{r}");
+    assert_eq!(r["refuted_on"], "position", "{r}");
+    assert_eq!(r["counterexample"]["position"], "Kiwipete", "{r}");
+}
+
+#[test]
+fn a_position_refutes_a_false_equation() {
+    let dir = TempDir::new("positions_refute");
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg");
+    let file = dir.write(
+        "main.alg",
+        &format!(
+            "import \"{}\"\ntheorem pseudo_legal: white = clear_ep white_move\n",
+            rules.display()
+        ),
+    );
+    let args = [
+        file.as_os_str(),
+        OsStr::new("--max-cells"),
+        OsStr::new("1"),
+        OsStr::new("--timeout"),
+        OsStr::new("1"),
+        OsStr::new("--positions"),
+        OsStr::new("300"),
+    ];
+    let (code, reports) = prove_json(&args);
+    assert_eq!(code, Some(1), "{reports:?}");
+    let r = report(&reports, "pseudo_legal");
+    assert_eq!(r["verdict"], "refuted", "{r}");
+    assert_eq!(r["refuted_on"], "position", "{r}");
+    assert!(r["counterexample"]["fen"].is_string(), "{r}");
+
+    let mut text_args = vec![OsStr::new("prove")];
+    text_args.extend_from_slice(&args);
+    let text = run(&text_args);
+    assert_eq!(text.code, Some(1));
+    assert!(
+        text.stdout
+            .starts_with("✗ pseudo_legal (=): refuted on a reachable position"),
+        "{}",
+        text.stdout
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -769,7 +900,7 @@ fn an_unsound_axiom_is_caught_by_the_cross_check() {
     ]);
     assert_no_panic(&text);
     assert_eq!(text.code, Some(1));
-    assert!(!text.stdout.contains("proved"), "{}", text.stdout);
+    assert!(!accounts(&text.stdout).contains("proved"), "{}", text.stdout);
     assert!(text.stdout.contains("unsound"), "{}", text.stdout);
 
     // Without the bad axiom the claim is simply refuted.
@@ -879,6 +1010,9 @@ fn prove_help_lists_the_flags() {
         "--max-cells",
         "--timeout",
         "--only",
+        "--positions",
+        "--allow-unknown",
+        "--shard",
     ] {
         assert!(out.stdout.contains(flag), "`{flag}` in the help:\n{}", out.stdout);
     }

@@ -39,6 +39,18 @@ pub enum Verdict {
     HoldsUpTo,
 }
 
+/// The limit that stopped a search short of its largest box.
+#[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    /// The enumeration's time limit (`--timeout`).
+    Timeout,
+    /// The states one evaluation may make.
+    StateBudget,
+    /// The heap the process may hold (`--memory-limit`).
+    Memory,
+}
+
 /// One result state: a board (rows, top to bottom) and the POI square.
 #[derive(Serialize, Clone, Debug, PartialEq, Eq)]
 pub struct StateReport {
@@ -91,6 +103,9 @@ pub struct Report {
     pub ms: u64,
     /// False when a time or evaluation limit cut the search short.
     pub complete: bool,
+    /// Which limit cut it short.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<Limit>,
     /// True when the claim was decided exactly, by normal forms, not by
     /// searching boards.
     pub exact: bool,
@@ -121,6 +136,7 @@ enum Found {
     Same {
         cells: usize,
         complete: bool,
+        stopped_by: Option<Limit>,
         exact: bool,
         leaves: u64,
         boards: f64,
@@ -157,6 +173,7 @@ fn compare_terms(
         return Found::Same {
             cells: 0,
             complete: true,
+            stopped_by: None,
             exact: true,
             leaves: 0,
             boards: 0.0,
@@ -172,6 +189,7 @@ fn compare_terms(
             Found::Same {
                 cells: 0,
                 complete: true,
+                stopped_by: None,
                 exact: true,
                 leaves: 0,
                 boards: 0.0,
@@ -199,10 +217,14 @@ fn compare_terms(
         Outcome::HoldsUpTo { cells, complete, stats } => Found::Same {
             cells,
             complete,
+            stopped_by: (!complete).then_some(Limit::Timeout),
             exact: false,
             leaves: stats.leaves,
             boards: stats.boards,
-            note: (!complete).then(|| "the time limit stopped the search".to_string()),
+            note: (!complete).then(|| {
+                let t = options.timeout.map_or(String::new(), |t| format!(" ({} s)", t.as_secs_f64()));
+                format!("the enumeration's timeout{t} stopped the search")
+            }),
         },
         Outcome::Refuted {
             cells,
@@ -217,6 +239,7 @@ fn compare_terms(
         Outcome::OutOfMemory { cells, limit } => Found::Same {
             cells: cells / 2,
             complete: false,
+            stopped_by: Some(Limit::Memory),
             exact: false,
             leaves: 0,
             boards: 0.0,
@@ -227,11 +250,12 @@ fn compare_terms(
         Outcome::TooBig { cells, budget } => Found::Same {
             cells: cells / 2,
             complete: false,
+            stopped_by: Some(Limit::StateBudget),
             exact: false,
             leaves: 0,
             boards: 0.0,
             note: Some(format!(
-                "a single evaluation made more than {budget} states on a {cells}-square box; raise the budget"
+                "the state budget stopped the search: one evaluation made more than {budget} states on a {cells}-square box"
             )),
         },
     }
@@ -293,6 +317,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         cells: 0,
         ms: 0,
         complete: true,
+        stopped_by: None,
         exact: false,
         instances: None,
         leaves: 0,
@@ -307,6 +332,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
             Found::Same {
                 cells,
                 complete,
+                stopped_by,
                 exact,
                 leaves,
                 boards,
@@ -319,6 +345,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 }
                 report.cells = reached.unwrap_or(0);
                 report.complete &= complete;
+                report.stopped_by = report.stopped_by.or(stopped_by);
                 all_exact &= exact;
                 report.exact = all_exact;
                 report.leaves += leaves;

@@ -1,8 +1,10 @@
-//! The exhaustive checker: claims decided on every small board (§9).
+//! The exhaustive checker: claims decided on every small board (§9), and
+//! compared on positions reachable in play.
 
 mod claim;
 pub mod cube;
+pub mod positions;
 mod search;
 
-pub use claim::{check_claim, ClaimOptions, CounterReport, Report, StateReport, Verdict};
+pub use claim::{check_claim, ClaimOptions, CounterReport, Limit, Report, StateReport, Verdict};
 pub use search::{boxes, compare, other_piece, Counterexample, Options, Outcome, Stats};

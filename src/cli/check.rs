@@ -1,8 +1,10 @@
-//! `algchess check`: every theorem decided on all small boards.
+//! `algchess check`: every theorem decided on all small boards, and
+//! compared on positions reachable in play.
 
-use super::claims::{self, ms};
+use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use super::output::side_by_side;
-use crate::check::{check_claim, ClaimOptions, CounterReport, Report, StateReport, Verdict};
+use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
+use crate::check::{check_claim, ClaimOptions, CounterReport, Limit, Report, StateReport, Verdict};
 use crate::diag::Diags;
 use crate::memory::MemoryLimit;
 use std::path::PathBuf;
@@ -16,7 +18,7 @@ pub struct Args {
     #[arg(long, default_value_t = 16)]
     max_cells: usize,
     /// Stop searching one claim after this many seconds, and report the
-    /// boxes covered by then.
+    /// boxes covered by then; the check on positions gets as long again.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     timeout: f64,
     /// Random instances tried for a law (a claim with metavariables).
@@ -32,38 +34,144 @@ pub struct Args {
     /// Only claims whose name contains this text.
     #[arg(long)]
     only: Option<String>,
-    /// Print one JSON object per claim and line.
+    /// Print one JSON object per claim and line, then a summary object.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
     let mut search = claims::search(args.max_cells, args.timeout)?;
     search.memory = args.memory_limit;
     let programs = claims::load(&args.paths)?;
+    let mut positions = Positions::new(&programs, args.run.positions)?;
+    let on_positions = PositionOptions {
+        eval_budget: search.eval_budget,
+        timeout: search.timeout,
+    };
     let options = ClaimOptions {
         search,
         instances: args.instances,
         instance_cells: args.instance_cells,
         ..ClaimOptions::default()
     };
-    Ok(claims::run_each(
-        &programs,
-        args.json,
-        args.only.as_deref(),
-        |claim, bar| {
-            let report = check_claim(claim, &options, bar);
-            let text = if args.json {
-                format!("{}\n", serde_json::to_string(&report).expect("reports serialise"))
-            } else {
-                describe(&report)
-            };
-            (report.agrees(), text)
-        },
-    ))
+    let run = Run {
+        json: args.json,
+        only: args.only.as_deref(),
+        shard: args.run.shard,
+        allow_unknown: args.run.allow_unknown,
+        verdicts: &["holds", "refuted"],
+    };
+    Ok(claims::run_each(&programs, &run, |p, claim, bar| {
+        let mut report = check_claim(claim, &options, &|cells, done, total| {
+            bar.set(format!("{cells} cells"), done, total)
+        });
+        let samples = positions.for_claim(p, claim);
+        let played = (!samples.is_empty() && report.verdict != Verdict::Refuted).then(|| {
+            bar.set("positions".into(), 0, samples.len());
+            check_positions(claim, &samples, &on_positions, &|done, total| {
+                bar.set("positions".into(), done, total)
+            })
+        });
+        if let Some(cx) = played.as_ref().and_then(|p| p.counterexample.clone()) {
+            report.verdict = Verdict::Refuted;
+            report.counterexample = Some(cx);
+        }
+        if let Some(p) = &played {
+            report.ms += p.ms;
+        }
+        let status = status(&report, played.as_ref());
+        let text = if args.json {
+            let mut value = serde_json::to_value(&report).expect("reports serialise");
+            add_positions(&mut value, played.as_ref());
+            format!("{value}\n")
+        } else {
+            describe(&report, played.as_ref(), status)
+        };
+        Decided {
+            verdict: match report.verdict {
+                Verdict::HoldsUpTo => "holds",
+                Verdict::Refuted => "refuted",
+            },
+            status,
+            text,
+        }
+    }))
 }
 
-fn states(v: &[StateReport]) -> Vec<String> {
+/// How a check stands against its claim: a search that covered no board,
+/// and no position, is evidence of nothing.
+fn status(r: &Report, played: Option<&PositionsReport>) -> Status {
+    let evidence = r.exact || r.cells > 0 || played.is_some_and(|p| p.checked > 0);
+    match (r.relation, r.verdict) {
+        (_, Verdict::HoldsUpTo) if !evidence => Status::Unknown,
+        ("=" | "=>", Verdict::HoldsUpTo) | ("!=", Verdict::Refuted) => Status::Agrees,
+        _ => Status::Disagrees,
+    }
+}
+
+/// Adds what the check on positions found to a report's JSON: `positions`
+/// (how many were compared), and where a counterexample's position comes
+/// from.
+pub fn add_positions(value: &mut serde_json::Value, played: Option<&PositionsReport>) {
+    let Some(p) = played else {
+        return;
+    };
+    value["positions"] = p.checked.into();
+    if p.over_budget > 0 {
+        value["positions_over_budget"] = p.over_budget.into();
+    }
+    if !p.complete {
+        value["positions_stopped_by"] = "timeout".into();
+    }
+    if p.counterexample.is_some() {
+        value["refuted_on"] = "position".into();
+        let cx = &mut value["counterexample"];
+        cx["position"] = p.origin.clone().into();
+        cx["fen"] = p.fen.clone().into();
+    }
+}
+
+/// What the check on positions covered, for a verdict's line: `and on N
+/// reachable positions`, with what cut it short.
+pub fn positions_phrase(played: Option<&PositionsReport>, joint: &str) -> String {
+    let Some(p) = played else {
+        return String::new();
+    };
+    let mut out = format!(
+        " {joint} {} reachable position{}",
+        p.checked,
+        if p.checked == 1 { "" } else { "s" }
+    );
+    let mut cut = vec![];
+    if !p.complete {
+        cut.push(format!(
+            "the timeout stopped it after {} of {}",
+            p.checked + p.over_budget,
+            p.sampled
+        ));
+    }
+    if p.over_budget > 0 {
+        cut.push(format!("{} over the state budget", p.over_budget));
+    }
+    if !cut.is_empty() {
+        out.push_str(&format!(" ({})", cut.join("; ")));
+    }
+    out
+}
+
+/// The limit that stopped an enumeration, for a verdict's line.
+pub fn limit_phrase(limit: Option<Limit>) -> &'static str {
+    match limit {
+        None => "",
+        Some(Limit::Timeout) => " (stopped by the timeout)",
+        Some(Limit::StateBudget) => " (stopped by the state budget)",
+        Some(Limit::Memory) => " (stopped by the memory limit)",
+    }
+}
+
+fn states(v: &[&StateReport]) -> Vec<String> {
     let mut rows = vec![];
     for (i, s) in v.iter().enumerate() {
         if i > 0 {
@@ -80,9 +188,11 @@ fn states(v: &[StateReport]) -> Vec<String> {
     rows
 }
 
-/// The human-readable account of one report.
-pub fn describe(r: &Report) -> String {
-    let mark = if r.agrees() { "✓" } else { "✗" };
+/// The human-readable account of one report, with what the check on
+/// positions found.
+pub fn describe(r: &Report, played: Option<&PositionsReport>, status: Status) -> String {
+    let mark = if status == Status::Agrees { "✓" } else { "✗" };
+    let on_positions = played.filter(|p| p.counterexample.is_none());
     let mut out = match r.verdict {
         Verdict::HoldsUpTo if r.exact => {
             format!(
@@ -97,28 +207,41 @@ pub fn describe(r: &Report) -> String {
                 Some(n) => format!("{n} random instances, each on"),
                 None => "every board of".to_string(),
             };
-            let partial = if r.complete { "" } else { " (search cut short)" };
             format!(
-                "{mark} {} ({}): holds on {on} up to {} squares{partial} [{}]\n",
+                "{mark} {} ({}): holds on {on} up to {} squares{}{} [{}]\n",
                 r.name,
                 r.relation,
                 r.cells,
+                limit_phrase(r.stopped_by),
+                positions_phrase(on_positions, "and on"),
                 ms(r.ms)
             )
         }
-        Verdict::Refuted => format!("{mark} {} ({}): refuted [{}]\n", r.name, r.relation, ms(r.ms)),
+        Verdict::Refuted => {
+            let on = if played.is_some_and(|p| p.counterexample.is_some()) {
+                " on a reachable position"
+            } else {
+                ""
+            };
+            format!("{mark} {} ({}): refuted{on} [{}]\n", r.name, r.relation, ms(r.ms))
+        }
     };
     if let Some(note) = &r.note {
         out.push_str(&format!("    note: {note}\n"));
     }
     if let Some(c) = &r.counterexample {
-        out.push_str(&counterexample_text(c));
+        out.push_str(&counterexample_text(c, played));
     }
     out
 }
 
-/// A counterexample as text: the instance, the board and both result sets.
-pub fn counterexample_text(c: &CounterReport) -> String {
+/// Result sets this large are shown by their difference only.
+const SHOWN: usize = 8;
+
+/// A counterexample as text: the instance, the board (for a position,
+/// where it comes from) and both result sets, or when they are large, the
+/// results only one side gives.
+pub fn counterexample_text(c: &CounterReport, played: Option<&PositionsReport>) -> String {
     let mut out = String::new();
     match c {
         CounterReport::Board {
@@ -135,13 +258,39 @@ pub fn counterexample_text(c: &CounterReport) -> String {
                 }
             }
             let poi = poi.map_or(String::new(), |[x, y]| format!(", POI at {x},{y}"));
-            let plural = if *squares == 1 { "" } else { "s" };
-            out.push_str(&format!("    on this board of {squares} square{plural}{poi}:\n"));
-            out.push_str(&side_by_side(&[
-                ("board".into(), board.clone()),
-                (format!("left gives {}", left.len()), states(left)),
-                (format!("right gives {}", right.len()), states(right)),
-            ]));
+            match played.filter(|p| p.counterexample.is_some()) {
+                Some(p) => {
+                    let origin = p.origin.as_deref().unwrap_or("a reachable position");
+                    let fen = p.fen.as_ref().map_or(String::new(), |f| format!(" ({f})"));
+                    out.push_str(&format!("    on {origin}{fen}{poi}:\n"));
+                }
+                None => {
+                    let plural = if *squares == 1 { "" } else { "s" };
+                    out.push_str(&format!("    on this board of {squares} square{plural}{poi}:\n"));
+                }
+            }
+            let (l, r): (Vec<&StateReport>, Vec<&StateReport>) = (left.iter().collect(), right.iter().collect());
+            if l.len() + r.len() <= 2 * SHOWN {
+                out.push_str(&side_by_side(&[
+                    ("board".into(), board.clone()),
+                    (format!("left gives {}", l.len()), states(&l)),
+                    (format!("right gives {}", r.len()), states(&r)),
+                ]));
+            } else {
+                let only_l: Vec<&StateReport> = l.iter().copied().filter(|s| !right.contains(s)).collect();
+                let only_r: Vec<&StateReport> = r.iter().copied().filter(|s| !left.contains(s)).collect();
+                let both = l.len() - only_l.len();
+                out.push_str(&format!(
+                    "    left gives {}, right gives {}; the {both} both give are not shown\n",
+                    l.len(),
+                    r.len()
+                ));
+                out.push_str(&side_by_side(&[
+                    ("board".into(), board.clone()),
+                    (format!("only left gives {}", only_l.len()), states(&only_l)),
+                    (format!("only right gives {}", only_r.len()), states(&only_r)),
+                ]));
+            }
         }
         CounterReport::NormalForm { left, right, instance } => {
             if let Some(inst) = instance {

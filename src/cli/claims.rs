@@ -1,11 +1,65 @@
 //! What `check` and `prove` share: loading rule files, the enumeration's
-//! limits, and running every claim with a progress bar and a report each.
+//! limits, positions from the files' games, sharding, and running every
+//! claim with a progress bar, a verdict printed as soon as it is decided,
+//! and a summary.
 
-use super::output::{plain_error, progress, seconds};
+use super::output::{plain_error, seconds, Progress};
+use crate::check::positions::{self, Sample};
 use crate::check::Options;
 use crate::diag::Diags;
-use crate::elab::{Claim, Program};
+use crate::elab::{Claim, Game, Program};
+use crate::semantics::Grid;
+use std::collections::HashMap;
+use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The flags `check` and `prove` share for runs in CI.
+#[derive(clap::Args, Clone, Debug)]
+pub struct RunArgs {
+    /// Also compare each claim's two sides on this many positions reachable
+    /// in play of the games its file declares or imports (random games from
+    /// the start, and for chess the standard perft positions); 0 turns this
+    /// off. Laws (claims with metavariables) are not checked on positions.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub positions: usize,
+    /// Exit with status 0 when the only claims not confirmed are unknown.
+    #[arg(long)]
+    pub allow_unknown: bool,
+    /// Run only shard I of N (1-based, as in `--shard 2/3`): the claims
+    /// whose position, counted over all files in order from 0, is I-1
+    /// modulo N. The shards of a run together give the verdicts of the
+    /// whole run.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+/// One shard of a run: claims `index - 1` modulo `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether the claim at position `i` (from 0) is in this shard.
+    pub fn holds(&self, i: usize) -> bool {
+        i % self.count == self.index - 1
+    }
+}
+
+/// Reads `I/N` with `1 <= I <= N`.
+pub fn parse_shard(s: &str) -> Result<Shard, String> {
+    let usage = "expected I/N with 1 <= I <= N, as in 2/3";
+    let (i, n) = s.split_once('/').ok_or_else(|| format!("`{s}`: {usage}"))?;
+    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("`{s}`: {usage}"));
+    let (index, count) = (number(i)?, number(n)?);
+    if count == 0 || index == 0 || index > count {
+        return Err(format!("`{s}`: {usage}"));
+    }
+    Ok(Shard { index, count })
+}
 
 /// The `.alg` files behind `paths`, elaborated; every file's errors at once.
 pub fn load(paths: &[PathBuf]) -> Result<Vec<Program>, Diags> {
@@ -35,40 +89,178 @@ pub fn search(max_cells: usize, timeout: f64) -> Result<Options, Diags> {
     })
 }
 
-/// Runs `decide` on every claim whose name contains `only`, under a
-/// progress bar, and prints what it returns: whether the verdict agrees
-/// with the claim, and the report's text. The exit status.
-pub fn run_each(
-    programs: &[Program],
-    json: bool,
-    only: Option<&str>,
-    mut decide: impl FnMut(&Claim, &(dyn Fn(usize, usize, usize) + Sync)) -> (bool, String),
-) -> i32 {
-    let mut all_agree = true;
-    for prog in programs {
-        if !json && programs.len() > 1 {
-            println!("{}", prog.source().name);
+/// The seed of the random games behind the positions.
+const POSITIONS_SEED: u64 = 0x5eed_0f9a_3e00;
+
+/// A set of games, as the key of the positions sampled from them.
+type GamesKey = Vec<(String, Grid, Vec<crate::core::Term>)>;
+
+/// Positions of each program's games, sampled once per set of games and
+/// only when a claim needs them.
+pub struct Positions {
+    n: usize,
+    /// The games of each program, read before any claim runs, so a file
+    /// that cannot be read is bad input, not a failure half-way.
+    games: Vec<Vec<Game>>,
+    cache: HashMap<GamesKey, Arc<Vec<Sample>>>,
+}
+
+impl Positions {
+    pub fn new(programs: &[Program], n: usize) -> Result<Positions, Diags> {
+        let games = if n == 0 {
+            vec![vec![]; programs.len()]
+        } else {
+            programs.iter().map(positions::games).collect::<Result<_, _>>()?
+        };
+        Ok(Positions {
+            n,
+            games,
+            cache: HashMap::new(),
+        })
+    }
+
+    /// The positions claim `claim` of program `prog` is checked on: none
+    /// when it is not checked on positions.
+    pub fn for_claim(&mut self, prog: usize, claim: &Claim) -> Arc<Vec<Sample>> {
+        let games = &self.games[prog];
+        if self.n == 0 || games.is_empty() || !positions::applies(claim) {
+            return Arc::new(vec![]);
         }
+        let key: GamesKey = games
+            .iter()
+            .map(|g| (g.name.clone(), g.board.clone(), g.turns.clone()))
+            .collect();
+        let n = self.n;
+        self.cache
+            .entry(key)
+            .or_insert_with(|| Arc::new(positions::sample(games, n, POSITIONS_SEED)))
+            .clone()
+    }
+}
+
+/// How a verdict stands against its claim's relation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The verdict the relation asks for.
+    Agrees,
+    /// The opposite verdict.
+    Disagrees,
+    /// Neither: no proof and no counterexample, or no evidence at all.
+    Unknown,
+}
+
+/// One claim decided: its verdict's name (for the summary), how it stands,
+/// and its account (a line of JSON, or text).
+pub struct Decided {
+    pub verdict: &'static str,
+    pub status: Status,
+    pub text: String,
+}
+
+/// How to run the claims.
+pub struct Run<'a> {
+    pub json: bool,
+    pub only: Option<&'a str>,
+    pub shard: Option<Shard>,
+    pub allow_unknown: bool,
+    /// The verdicts the summary counts, in order, even when none occurs.
+    pub verdicts: &'static [&'static str],
+}
+
+/// Runs `decide` on every claim selected by `--only` and `--shard`, under
+/// a progress bar, prints each account as soon as it is decided (flushed,
+/// so a run stopped from outside keeps what it printed), then a summary.
+/// Returns the exit status.
+pub fn run_each(programs: &[Program], run: &Run, mut decide: impl FnMut(usize, &Claim, &Progress) -> Decided) -> i32 {
+    let start = Instant::now();
+    let mut counts: Vec<(&'static str, usize)> = run.verdicts.iter().map(|v| (*v, 0)).collect();
+    let (mut agree, mut disagree, mut unknown) = (0, 0, 0);
+    let stdout = std::io::stdout();
+    // A closed pipe (`| head`) ends the run quietly.
+    let emit = |text: &str| -> bool {
+        let mut out = stdout.lock();
+        out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_ok()
+    };
+    let mut index = 0;
+    'files: for (p, prog) in programs.iter().enumerate() {
+        let mut header = !run.json && programs.len() > 1;
         for claim in prog.claims() {
-            if only.is_some_and(|o| !claim.name.contains(o)) {
+            if run.only.is_some_and(|o| !claim.name.contains(o)) {
                 continue;
             }
-            let bar = progress(&claim.name);
-            let (agrees, text) = decide(claim, &|cells, done, total| {
-                bar.set_message(format!("{cells} cells"));
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-            });
-            bar.finish_and_clear();
-            all_agree &= agrees;
-            print!("{text}");
+            let i = index;
+            index += 1;
+            if run.shard.is_some_and(|s| !s.holds(i)) {
+                continue;
+            }
+            if header {
+                header = false;
+                if !emit(&format!("{}\n", prog.source().name)) {
+                    break 'files;
+                }
+            }
+            let bar = Progress::start(&claim.name);
+            let decided = decide(p, claim, &bar);
+            bar.finish();
+            match counts.iter_mut().find(|(v, _)| *v == decided.verdict) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((decided.verdict, 1)),
+            }
+            match decided.status {
+                Status::Agrees => agree += 1,
+                Status::Disagrees => disagree += 1,
+                Status::Unknown => unknown += 1,
+            }
+            if !emit(&decided.text) {
+                break 'files;
+            }
         }
     }
-    if all_agree {
-        super::OK
-    } else {
+    let code = if disagree > 0 || (unknown > 0 && !run.allow_unknown) {
         super::DISAGREE
-    }
+    } else {
+        super::OK
+    };
+    let elapsed = start.elapsed().as_millis() as u64;
+    let claims = agree + disagree + unknown;
+    let summary = if run.json {
+        let mut s = serde_json::Map::new();
+        s.insert("claims".into(), claims.into());
+        for (v, n) in &counts {
+            s.insert((*v).into(), (*n).into());
+        }
+        s.insert("agree".into(), agree.into());
+        s.insert("disagree".into(), disagree.into());
+        s.insert("unknown".into(), unknown.into());
+        if let Some(sh) = run.shard {
+            s.insert("shard".into(), format!("{}/{}", sh.index, sh.count).into());
+        }
+        s.insert("exit".into(), code.into());
+        s.insert("ms".into(), elapsed.into());
+        format!("{}\n", serde_json::json!({ "summary": s }))
+    } else {
+        let verdicts: Vec<String> = counts.iter().map(|(v, n)| format!("{n} {v}")).collect();
+        let mut standing = vec![format!("{agree} as claimed")];
+        if disagree > 0 {
+            standing.push(format!("{disagree} contradicted"));
+        }
+        if unknown > 0 {
+            let passes = if run.allow_unknown { ", allowed" } else { "" };
+            standing.push(format!("{unknown} unknown{passes}"));
+        }
+        let shard = run
+            .shard
+            .map_or(String::new(), |s| format!(" in shard {}/{}", s.index, s.count));
+        format!(
+            "summary: {claims} claim{}{shard}: {}; {} [{}]\n",
+            if claims == 1 { "" } else { "s" },
+            verdicts.join(", "),
+            standing.join(", "),
+            ms(elapsed)
+        )
+    };
+    emit(&summary);
+    code
 }
 
 /// A duration in milliseconds, in seconds past one.
@@ -77,5 +269,23 @@ pub fn ms(ms: u64) -> String {
         format!("{:.2} s", ms as f64 / 1000.0)
     } else {
         format!("{ms} ms")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_read_and_split_every_claim_once() {
+        assert_eq!(parse_shard("2/3"), Ok(Shard { index: 2, count: 3 }));
+        assert_eq!(parse_shard(" 1 / 1 "), Ok(Shard { index: 1, count: 1 }));
+        for bad in ["0/3", "4/3", "1/0", "3", "a/b", "1/2/3", "-1/2", ""] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+        let shards: Vec<Shard> = (1..=3).map(|i| Shard { index: i, count: 3 }).collect();
+        for claim in 0..20 {
+            assert_eq!(shards.iter().filter(|s| s.holds(claim)).count(), 1, "{claim}");
+        }
     }
 }

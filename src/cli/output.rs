@@ -2,8 +2,10 @@
 
 use crate::diag::{Diag, Diags, Source};
 use crate::parse::ast::Span;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Prints diagnostics to stderr, with `file:line:col` and the span
@@ -62,6 +64,81 @@ pub fn progress(label: &str) -> ProgressBar {
     bar
 }
 
+/// How long a claim runs before its progress bar appears: quick claims
+/// never flash a bar.
+pub const PROGRESS_DELAY: Duration = Duration::from_secs(1);
+
+/// A progress bar for one claim, on stderr, that appears only once the claim
+/// has run for [`PROGRESS_DELAY`], and only when stderr is a terminal. It is
+/// cleared before the claim's verdict is printed, so it never mixes with
+/// the output.
+pub struct Progress {
+    bar: ProgressBar,
+    stop: Option<mpsc::Sender<()>>,
+    waiter: Option<JoinHandle<()>>,
+}
+
+impl Progress {
+    /// A bar labelled `label` on stderr, when stderr is a terminal.
+    pub fn start(label: &str) -> Progress {
+        Progress::start_on(
+            label,
+            std::io::stderr().is_terminal().then(ProgressDrawTarget::stderr),
+            PROGRESS_DELAY,
+        )
+    }
+
+    /// A bar that draws on `target` (none: never) after `delay`.
+    pub fn start_on(label: &str, target: Option<ProgressDrawTarget>, delay: Duration) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {prefix} {msg} [{bar:30}] {pos}/{len} {elapsed}")
+                .unwrap()
+                .progress_chars("=> "),
+        );
+        bar.set_prefix(label.to_string());
+        let Some(target) = target else {
+            return Progress {
+                bar,
+                stop: None,
+                waiter: None,
+            };
+        };
+        let (stop, stopped) = mpsc::channel::<()>();
+        let shown = bar.clone();
+        let waiter = std::thread::spawn(move || {
+            // Only a timeout shows the bar: `finish` sends or hangs up.
+            if let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(delay) {
+                shown.set_draw_target(target);
+                shown.enable_steady_tick(Duration::from_millis(120));
+            }
+        });
+        Progress {
+            bar,
+            stop: Some(stop),
+            waiter: Some(waiter),
+        }
+    }
+
+    /// Reports `done` of `total` steps, with a message.
+    pub fn set(&self, message: String, done: usize, total: usize) {
+        self.bar.set_message(message);
+        self.bar.set_length(total as u64);
+        self.bar.set_position(done as u64);
+    }
+
+    /// Takes the bar off the screen (if it was ever on it).
+    pub fn finish(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(w) = self.waiter.take() {
+            let _ = w.join();
+        }
+        self.bar.finish_and_clear();
+    }
+}
+
 /// Boards side by side, with a caption above each.
 pub fn side_by_side(columns: &[(String, Vec<String>)]) -> String {
     let width = |s: &str| s.chars().count();
@@ -87,4 +164,84 @@ pub fn side_by_side(columns: &[(String, Vec<String>)]) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// A terminal that records what is drawn on it.
+    #[derive(Debug, Clone, Default)]
+    struct Screen(Arc<Mutex<Vec<String>>>);
+
+    impl Screen {
+        fn drawn(&self) -> String {
+            self.0.lock().unwrap().concat()
+        }
+        fn log(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push(s.to_string());
+            Ok(())
+        }
+    }
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            100
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.log(s)
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.log(s)
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            self.log("<clear>")
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn on(screen: &Screen) -> Option<ProgressDrawTarget> {
+        Some(ProgressDrawTarget::term_like(Box::new(screen.clone())))
+    }
+
+    #[test]
+    fn a_quick_claim_draws_no_bar() {
+        let screen = Screen::default();
+        let bar = Progress::start_on("quick", on(&screen), Duration::from_millis(300));
+        bar.set("1 cells".into(), 1, 2);
+        bar.finish();
+        std::thread::sleep(Duration::from_millis(400));
+        assert_eq!(screen.drawn(), "");
+    }
+
+    #[test]
+    fn a_slow_claim_draws_its_bar_after_the_delay_and_clears_it() {
+        let screen = Screen::default();
+        let bar = Progress::start_on("slow", on(&screen), Duration::from_millis(50));
+        bar.set("4 cells".into(), 3, 7);
+        assert_eq!(screen.drawn(), "", "nothing before the delay");
+        std::thread::sleep(Duration::from_millis(500));
+        let drawn = screen.drawn();
+        assert!(
+            drawn.contains("slow") && drawn.contains("4 cells") && drawn.contains("3/7"),
+            "{drawn}"
+        );
+        bar.finish();
+        assert!(screen.drawn().ends_with("<clear>"), "{}", screen.drawn());
+    }
 }

@@ -1,14 +1,18 @@
 //! `algchess prove`: every claim proved by equality saturation, or refuted
 //! by a counterexample.
 
-use super::check::counterexample_text;
-use super::claims::{self, ms};
+use super::check::{add_positions, counterexample_text, positions_phrase};
+use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
+use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
 use crate::check::ClaimOptions;
 use crate::diag::Diags;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
 use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rules, Verdict};
 use std::path::PathBuf;
+
+/// The positions a replayed proof is confirmed on, unless `--full-check`.
+const QUICK_POSITIONS: usize = 200;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -34,7 +38,7 @@ pub struct Args {
     #[arg(long, default_value_t = 16)]
     max_cells: usize,
     /// The enumeration: stop after this many seconds per claim, and report
-    /// the boxes covered by then.
+    /// the boxes covered by then; the check on positions gets as long again.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     timeout: f64,
     /// Stop a claim's saturation or search when the process holds more
@@ -42,16 +46,18 @@ pub struct Args {
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = super::output::memory_limit)]
     memory_limit: MemoryLimit,
     /// Confirm each proof with the full enumeration (`--max-cells`,
-    /// `--timeout`) instead of the quick one (boxes of up to 6 squares,
-    /// 0.25 s).
+    /// `--timeout`, `--positions`) instead of the quick one (boxes of up to
+    /// 6 squares and 200 positions, each for at most 0.25 s).
     #[arg(long)]
     full_check: bool,
     /// Only claims whose name contains this text.
     #[arg(long)]
     only: Option<String>,
-    /// Print one JSON object per claim and line.
+    /// Print one JSON object per claim and line, then a summary object.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
@@ -61,6 +67,15 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
     let rules = Rules::new(&laws);
     let programs = claims::load(&args.paths)?;
+    let mut positions = Positions::new(&programs, args.run.positions)?;
+    let on_positions = PositionOptions {
+        eval_budget: search.eval_budget,
+        timeout: search.timeout,
+    };
+    let quick_positions = PositionOptions {
+        timeout: Some(std::time::Duration::from_millis(250)),
+        ..on_positions.clone()
+    };
     let options = ProveOptions {
         iter_limit: args.iter_limit,
         node_limit: args.node_limit,
@@ -78,48 +93,106 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             false => ProveOptions::quick_check(args.memory_limit),
         },
     };
-    Ok(claims::run_each(
-        &programs,
-        args.json,
-        args.only.as_deref(),
-        |claim, bar| {
-            let report = prove_claim(claim, &laws, &rules, &options, bar);
-            let text = if args.json {
-                let mut value = serde_json::to_value(&report).expect("reports serialise");
-                if args.explain {
-                    value["proof"] = serde_json::json!(report.proof.as_ref().map(|p| render(p)));
-                }
-                format!("{value}\n")
-            } else {
-                describe(&report, args.explain)
-            };
-            (report.agrees(), text)
-        },
-    ))
+    let run = Run {
+        json: args.json,
+        only: args.only.as_deref(),
+        shard: args.run.shard,
+        allow_unknown: args.run.allow_unknown,
+        verdicts: &["proved", "refuted", "unknown"],
+    };
+    Ok(claims::run_each(&programs, &run, |p, claim, bar| {
+        let mut report = prove_claim(claim, &laws, &rules, &options, &|cells, done, total| {
+            bar.set(format!("{cells} cells"), done, total)
+        });
+        // Positions are further evidence: a proof or an unknown is checked
+        // on them, and a difference on one refutes the claim.
+        // A replayed proof gets the quick look, as on boards: the first
+        // positions, for at most a quarter of a second.
+        let all = positions.for_claim(p, claim);
+        let quick = report.verdict == Verdict::Proved && !args.full_check;
+        let (samples, with) = match quick {
+            true => (&all[..all.len().min(QUICK_POSITIONS)], &quick_positions),
+            false => (&all[..], &on_positions),
+        };
+        let played = (!samples.is_empty() && report.verdict != Verdict::Refuted).then(|| {
+            bar.set("positions".into(), 0, samples.len());
+            check_positions(claim, samples, with, &|done, total| {
+                bar.set("positions".into(), done, total)
+            })
+        });
+        if let Some(p) = &played {
+            report.ms += p.ms;
+        }
+        if let Some(cx) = played.as_ref().and_then(|p| p.counterexample.clone()) {
+            if report.verdict == Verdict::Proved {
+                report.note =
+                    Some("the e-graph found a proof that a reachable position refutes: an axiom is unsound".into());
+            }
+            report.verdict = Verdict::Refuted;
+            report.counterexample = Some(cx);
+            report.proof = None;
+            report.proof_steps = None;
+        }
+        let status = if report.agrees() {
+            Status::Agrees
+        } else if report.verdict == Verdict::Unknown {
+            Status::Unknown
+        } else {
+            Status::Disagrees
+        };
+        let text = if args.json {
+            let mut value = serde_json::to_value(&report).expect("reports serialise");
+            if args.explain {
+                value["proof"] = serde_json::json!(report.proof.as_ref().map(|p| render(p)));
+            }
+            add_positions(&mut value, played.as_ref());
+            format!("{value}\n")
+        } else {
+            describe(&report, played.as_ref(), args.explain)
+        };
+        Decided {
+            verdict: match report.verdict {
+                Verdict::Proved => "proved",
+                Verdict::Refuted => "refuted",
+                Verdict::Unknown => "unknown",
+            },
+            status,
+            text,
+        }
+    }))
 }
 
 /// The human-readable account of one report.
-pub fn describe(r: &ProofReport, explain: bool) -> String {
+pub fn describe(r: &ProofReport, played: Option<&PositionsReport>, explain: bool) -> String {
     let mark = if r.agrees() { "✓" } else { "✗" };
     let graph = format!("e-graph {} nodes, {} iterations", r.egraph_nodes, r.iterations);
-    let mut out =
-        match r.verdict {
-            Verdict::Proved => format!(
-                "{mark} {} ({}): proved in {} step{}, checked on boards of up to {} squares [{}; {graph}]\n",
-                r.name,
-                r.relation,
-                r.proof_steps.unwrap_or(0),
-                if r.proof_steps == Some(1) { "" } else { "s" },
-                r.cells,
-                ms(r.ms)
-            ),
-            Verdict::Refuted => format!("{mark} {} ({}): refuted [{}]\n", r.name, r.relation, ms(r.ms)),
-            Verdict::Unknown => format!(
-            "{mark} {} ({}): unknown: no proof ({}), no counterexample on boards of up to {} squares [{}; {graph}]\n",
+    let on_positions = played.filter(|p| p.counterexample.is_none());
+    let mut out = match r.verdict {
+        Verdict::Proved => format!(
+            "{mark} {} ({}): proved in {} step{}, checked on boards of up to {} squares{} [{}; {graph}]\n",
+            r.name,
+            r.relation,
+            r.proof_steps.unwrap_or(0),
+            if r.proof_steps == Some(1) { "" } else { "s" },
+            r.cells,
+            positions_phrase(on_positions, "and on"),
+            ms(r.ms)
+        ),
+        Verdict::Refuted => {
+            let on = if played.is_some_and(|p| p.counterexample.is_some()) {
+                " on a reachable position"
+            } else {
+                ""
+            };
+            format!("{mark} {} ({}): refuted{on} [{}]\n", r.name, r.relation, ms(r.ms))
+        }
+        Verdict::Unknown => format!(
+            "{mark} {} ({}): unknown: no proof (saturation stopped: {}), no counterexample on boards of up to {} squares{} [{}; {graph}]\n",
             r.name,
             r.relation,
             r.stop.as_ref().map_or("the sides did not meet".to_string(), |s| s.to_string()),
             r.cells,
+            positions_phrase(on_positions, "or on"),
             ms(r.ms)
         ),
         };
@@ -127,7 +200,7 @@ pub fn describe(r: &ProofReport, explain: bool) -> String {
         out.push_str(&format!("    note: {note}\n"));
     }
     if let Some(c) = &r.counterexample {
-        out.push_str(&counterexample_text(c));
+        out.push_str(&counterexample_text(c, played));
     }
     if explain {
         if let Some(p) = &r.proof {
