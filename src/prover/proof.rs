@@ -14,9 +14,9 @@
 //! term twice, and fold, unfold into `first | rest` and fold again. Once
 //! egg's steps have replayed, the proof is shortened (`shortest.rs` finds
 //! the cheapest path through the equations they used; then every stretch
-//! that returns to a term seen before is cut out, and every stretch whose
-//! ends differ only in values that fold alike becomes one `normalise`
-//! step). The shortened proof is replayed again, by the same rules, before
+//! that returns to a term seen before is cut out, every stretch whose ends
+//! differ only in values that fold alike becomes one `normalise` step, and
+//! every run of `choices` steps one `choices` step). The shortened proof is replayed again, by the same rules, before
 //! it is shown; a `normalise` step that leaves the printed term as it was
 //! is not shown.
 
@@ -294,6 +294,7 @@ fn draft(flat: &[FlatTerm<ENode>]) -> Result<Draft, String> {
 /// step that is the same term (cutting out the loop), or else to the last
 /// step that differs from it only in values that fold alike (one
 /// `normalise` step for the stretch), or else takes the next step as it is.
+/// Runs of `choices` steps then become one where they can.
 fn without_detours(d: &Draft) -> Draft {
     let keys: Vec<Term> = d.terms.iter().map(fold_key).collect();
     let (mut last_same, mut last_fold) = (HashMap::new(), HashMap::new());
@@ -320,6 +321,29 @@ fn without_detours(d: &Draft) -> Draft {
         out.terms.push(d.terms[next].clone());
         out.rewrites.push(rewrite);
         i = next;
+    }
+    choices_merged(&out)
+}
+
+/// The draft with each run of `choices` steps made one step, when its ends
+/// are the same choices as sets.
+fn choices_merged(d: &Draft) -> Draft {
+    let mut out = Draft {
+        terms: vec![d.terms[0].clone()],
+        rewrites: vec![],
+    };
+    let mut i = 0;
+    while i < d.rewrites.len() {
+        let run = d.rewrites[i..].iter().take_while(|(_, by)| *by == By::Choices).count();
+        if run > 1 && sorted(&d.terms[i]) == sorted(&d.terms[i + run]) {
+            out.terms.push(d.terms[i + run].clone());
+            out.rewrites.push((vec![], By::Choices));
+            i += run;
+        } else {
+            out.terms.push(d.terms[i + 1].clone());
+            out.rewrites.push(d.rewrites[i].clone());
+            i += 1;
+        }
     }
     out
 }
@@ -483,7 +507,7 @@ mod tests {
     }
 
     #[test]
-    fn loops_are_cut_and_folding_runs_merged() {
+    fn loops_are_cut_and_runs_of_folding_or_choices_merged() {
         let p = defs("a = nil\nb = fail\nc = nil nil\nx = ♙ + u. -> .\n");
         let (a, b, c, x) = (def(&p, "a"), def(&p, "b"), def(&p, "c"), def(&p, "x"));
         let law = |name: &str| {
@@ -516,6 +540,16 @@ mod tests {
         let short = without_detours(&d);
         assert_eq!(short.terms, vec![unfolded, x, b]);
         assert_eq!(short.rewrites, vec![(vec![], By::Normalise), law("r")]);
+        // Two regroupings of one set of choices are one step.
+        let p = defs("A = (♙ -> .)\nB = (♘ -> .)\nD = (♗ -> .)\nx = A | (B | D)\ny = (A | B) | D\nz = D | (B | A)\n");
+        let choices = (vec![], By::Choices);
+        let d = Draft {
+            terms: vec![def(&p, "x"), def(&p, "y"), def(&p, "z")],
+            rewrites: vec![choices.clone(), choices.clone()],
+        };
+        let short = without_detours(&d);
+        assert_eq!(short.terms, vec![def(&p, "x"), def(&p, "z")]);
+        assert_eq!(short.rewrites, vec![choices]);
     }
 
     /// A `normalise` step may change values only, each to one that folds
