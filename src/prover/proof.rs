@@ -5,18 +5,31 @@
 //! the subterm before, checks sorts, decides the side conditions again
 //! (egg's explanations leave them out), instantiates the other side and
 //! requires the subterm after. A `normalise` step (the analysis folding
-//! constants) must leave the folded form unchanged; a `choices` step must
-//! leave the choices, taken as sets, unchanged. Everything outside the
-//! rewritten subterm must stay as it was.
+//! constants) may change only values (movements, cells, fragments,
+//! patterns and counts), each to one that folds to the same value; a
+//! `choices` step must leave the choices, taken as sets, unchanged.
+//! Everything outside the rewritten subterm must stay as it was.
+//!
+//! egg's explanations wander: they climb to a term and back down, visit one
+//! term twice, and fold, unfold into `first | rest` and fold again. Once
+//! egg's steps have replayed, the proof is shortened (`shortest.rs` finds
+//! the cheapest path through the equations they used; then every stretch
+//! that returns to a term seen before is cut out, every stretch whose ends
+//! differ only in values that fold alike becomes one `normalise` step, and
+//! every run of `choices` steps one `choices` step). The shortened proof is replayed again, by the same rules, before
+//! it is shown; a `normalise` step that leaves the printed term as it was
+//! is not shown.
+
+mod shortest;
 
 use super::analysis::NORMALISE;
 use super::choices::{sorted, CHOICES};
 use super::lang::{node_of, term_of, with_children, ENode};
 use super::rules::{LawRule, Rules};
-use crate::core::{Node, Term};
+use crate::core::{Node, Sort, Term};
 use crate::laws::{conds, Laws};
 use egg::{FlatTerm, Language};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// How a step was justified.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +54,41 @@ pub enum Why {
 pub struct Step {
     pub term: Term,
     pub why: Option<Why>,
+}
+
+/// What a step claims, before it is checked: the rewrite named by egg, or
+/// folding, or choices as sets.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum By {
+    Normalise,
+    Choices,
+    /// A rewrite of `Rules`, run forward (its `from` to its `to`) or
+    /// backward.
+    Rewrite {
+        name: String,
+        forward: bool,
+    },
+}
+
+impl By {
+    /// The same justification, read from the other end.
+    fn reversed(&self) -> By {
+        match self {
+            By::Rewrite { name, forward } => By::Rewrite {
+                name: name.clone(),
+                forward: !forward,
+            },
+            other => other.clone(),
+        }
+    }
+}
+
+/// A proof before it is checked: `terms[k + 1]` is `terms[k]` with the
+/// subterm at `rewrites[k].0` rewritten as `rewrites[k].1` says.
+#[derive(Clone, Debug)]
+struct Draft {
+    terms: Vec<Term>,
+    rewrites: Vec<(Vec<usize>, By)>,
 }
 
 fn flat_term(f: &FlatTerm<ENode>) -> Term {
@@ -86,10 +134,48 @@ fn canonical(t: &Term) -> Option<Term> {
     t.substitute(&|_| None).ok()
 }
 
+/// Whether a term is a value the analysis folds (a movement, cell,
+/// fragment, pattern or count), not a move.
+fn is_value(t: &Term) -> bool {
+    t.sort() != Sort::Move
+}
+
+/// The term with every largest value in it folded and the moves around
+/// them left as they are. Two terms with the same key differ only in
+/// values that fold alike, so a `normalise` step leads from one to the
+/// other.
+fn folded_values(t: &Term) -> Term {
+    if is_value(t) {
+        return canonical(t).unwrap_or_else(|| t.clone());
+    }
+    let kids = t.children();
+    if kids.is_empty() {
+        return t.clone();
+    }
+    let kids: Vec<Term> = kids.into_iter().map(folded_values).collect();
+    // `with_children` rebuilds the move as it is, without folding.
+    with_children(t, &kids)
+}
+
+/// Larger terms are compared as they are, not by folded values or by
+/// choices as sets: computing those forms costs more than the steps it
+/// might save, and large terms differ in more than values anyway.
+const MAX_KEYED: usize = 200;
+
+/// `folded_values` of a term of at most `MAX_KEYED` nodes, or the term.
+fn fold_key(t: &Term) -> Term {
+    if t.size() <= MAX_KEYED {
+        folded_values(t)
+    } else {
+        t.clone()
+    }
+}
+
 /// Matches a law side against a term, binding metavariables.
 fn matches(p: &Term, t: &Term, s: &mut BTreeMap<String, Term>) -> bool {
     if let Node::Var(m) = p.node() {
-        if !t.sort().fits(m.sort) {
+        // As in the rewrites: a count is a number, never `∞`.
+        if !t.sort().fits(m.sort) || (m.sort == Sort::Count && matches!(t.node(), Node::Inf)) {
             return false;
         }
         return match s.get(&*m.name) {
@@ -132,48 +218,164 @@ fn replay_law(rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, String>
     Ok(shown)
 }
 
-/// Turns egg's flat explanation into steps, replaying each one.
-pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rules) -> Result<Vec<Step>, String> {
-    let mut out = vec![Step {
-        term: flat_term(&flat[0]),
-        why: None,
-    }];
-    for pair in flat.windows(2) {
-        let (before, after) = (flat_term(&pair[0]), flat_term(&pair[1]));
-        let (path, name, forward) = rewrite_at(&pair[1]).ok_or("a step without a rewrite")?;
-        let (a, b) = (at(&before, &path), at(&after, &path));
-        if replace(&before, &path, b) != after {
-            return Err(format!("step {} changes more than the rewritten subterm", out.len()));
-        }
-        let why = if name == CHOICES {
+/// Checks that `by` rewrites `a` to `b`, and says why in the terms of the
+/// laws.
+fn justify(a: &Term, b: &Term, by: &By, laws: &Laws, rules: &Rules) -> Result<Why, String> {
+    match by {
+        By::Choices => {
             if sorted(a) != sorted(b) {
                 return Err(format!("`{a}` and `{b}` are not the same set of choices"));
             }
-            Why::Choices
-        } else if name == NORMALISE {
-            if canonical(a).is_none() || canonical(a) != canonical(b) {
+            Ok(Why::Choices)
+        }
+        By::Normalise => {
+            if folded_values(a) != folded_values(b) {
                 return Err(format!("`{a}` and `{b}` do not fold to the same term"));
             }
-            Why::Normalise
-        } else {
-            let rule = rules.get(&name).ok_or_else(|| format!("no rewrite named `{name}`"))?;
-            let (x, y) = if forward { (a, b) } else { (b, a) };
-            let conditions = replay_law(rule, x, y).map_err(|e| format!("step {} ({name}): {e}", out.len()))?;
+            Ok(Why::Normalise)
+        }
+        By::Rewrite { name, forward } => {
+            let rule = rules.get(name).ok_or_else(|| format!("no rewrite named `{name}`"))?;
+            let (x, y) = if *forward { (a, b) } else { (b, a) };
+            let conditions = replay_law(rule, x, y).map_err(|e| format!("{name}: {e}"))?;
             let law = &laws.laws[rule.law];
-            Why::Law {
+            Ok(Why::Law {
                 name: law.name().to_string(),
                 location: law.location(),
                 // Used against its own direction when the step runs backward.
-                reversed: rule.reversed == forward,
+                reversed: rule.reversed == *forward,
                 conditions,
-            }
-        };
+            })
+        }
+    }
+}
+
+/// Replays every step of a draft: each changes only the subterm it names,
+/// as its justification allows.
+fn replay(draft: &Draft, laws: &Laws, rules: &Rules) -> Result<Vec<Step>, String> {
+    let mut out = vec![Step {
+        term: draft.terms[0].clone(),
+        why: None,
+    }];
+    for (k, (path, by)) in draft.rewrites.iter().enumerate() {
+        let (before, after) = (&draft.terms[k], &draft.terms[k + 1]);
+        let (a, b) = (at(before, path), at(after, path));
+        if replace(before, path, b) != *after {
+            return Err(format!("step {} changes more than the rewritten subterm", k + 1));
+        }
+        let why = justify(a, b, by, laws, rules).map_err(|e| format!("step {}: {e}", k + 1))?;
         out.push(Step {
-            term: after,
+            term: after.clone(),
             why: Some(why),
         });
     }
     Ok(out)
+}
+
+/// egg's flat explanation as a draft.
+fn draft(flat: &[FlatTerm<ENode>]) -> Result<Draft, String> {
+    let mut rewrites = vec![];
+    for f in &flat[1..] {
+        let (path, name, forward) = rewrite_at(f).ok_or("a step without a rewrite")?;
+        let by = match name.as_str() {
+            CHOICES => By::Choices,
+            NORMALISE => By::Normalise,
+            _ => By::Rewrite { name, forward },
+        };
+        rewrites.push((path, by));
+    }
+    Ok(Draft {
+        terms: flat.iter().map(flat_term).collect(),
+        rewrites,
+    })
+}
+
+/// The draft without detours. From each term it goes straight to the last
+/// step that is the same term (cutting out the loop), or else to the last
+/// step that differs from it only in values that fold alike (one
+/// `normalise` step for the stretch), or else takes the next step as it is.
+/// Runs of `choices` steps then become one where they can.
+fn without_detours(d: &Draft) -> Draft {
+    let keys: Vec<Term> = d.terms.iter().map(fold_key).collect();
+    let (mut last_same, mut last_fold) = (HashMap::new(), HashMap::new());
+    for (k, t) in d.terms.iter().enumerate() {
+        last_same.insert(t, k);
+        last_fold.insert(&keys[k], k);
+    }
+    let mut out = Draft {
+        terms: vec![d.terms[0].clone()],
+        rewrites: vec![],
+    };
+    let mut i = 0;
+    while i + 1 < d.terms.len() {
+        let (same, fold) = (last_same[&d.terms[i]], last_fold[&keys[i]]);
+        if same > i {
+            i = same;
+            continue;
+        }
+        let (next, rewrite) = if fold > i + 1 {
+            (fold, (vec![], By::Normalise))
+        } else {
+            (i + 1, d.rewrites[i].clone())
+        };
+        out.terms.push(d.terms[next].clone());
+        out.rewrites.push(rewrite);
+        i = next;
+    }
+    choices_merged(&out)
+}
+
+/// The draft with each run of `choices` steps made one step, when its ends
+/// are the same choices as sets.
+fn choices_merged(d: &Draft) -> Draft {
+    let mut out = Draft {
+        terms: vec![d.terms[0].clone()],
+        rewrites: vec![],
+    };
+    let mut i = 0;
+    while i < d.rewrites.len() {
+        let run = d.rewrites[i..].iter().take_while(|(_, by)| *by == By::Choices).count();
+        if run > 1 && sorted(&d.terms[i]) == sorted(&d.terms[i + run]) {
+            out.terms.push(d.terms[i + run].clone());
+            out.rewrites.push((vec![], By::Choices));
+            i += run;
+        } else {
+            out.terms.push(d.terms[i + 1].clone());
+            out.rewrites.push(d.rewrites[i].clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Turns egg's flat explanation into steps: every step egg gave is
+/// replayed, then the proof is shortened and the short proof replayed.
+pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rules) -> Result<Vec<Step>, String> {
+    let given = draft(flat)?;
+    replay(&given, laws, rules)?;
+    let best = shortest::path(&given, rules)
+        .filter(|found| found.rewrites.len() <= given.rewrites.len())
+        .unwrap_or(given);
+    let best = without_detours(&best);
+    let checked = replay(&best, laws, rules).map_err(|e| format!("the shortened proof: {e}"))?;
+    Ok(visible(checked))
+}
+
+/// The steps a reader can see. A `normalise` step that only changes how a
+/// value is built (a pattern read as `first | rest`, say), so that the term
+/// prints as before, is left out: it replayed, and the printed step next to
+/// it reads the same either way.
+fn visible(steps: Vec<Step>) -> Vec<Step> {
+    let mut out: Vec<Step> = vec![];
+    for s in steps {
+        if let Some(last) = out.last() {
+            if s.why == Some(Why::Normalise) && s.term.to_string() == last.term.to_string() {
+                continue;
+            }
+        }
+        out.push(s);
+    }
+    out
 }
 
 /// A proof as numbered lines.
@@ -204,4 +406,196 @@ pub fn render(steps: &[Step]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elab::Program;
+    use crate::prover::{saturate, ProveOptions};
+
+    fn setup() -> (Laws, Rules) {
+        let laws = Laws::load(&Laws::default_dir()).unwrap();
+        let rules = Rules::new(&laws);
+        (laws, rules)
+    }
+
+    /// The definitions of `text`, elaborated (values folded).
+    fn defs(text: &str) -> Program {
+        Program::from_text("t.alg", text).unwrap()
+    }
+
+    fn def(p: &Program, name: &str) -> Term {
+        p.definition(name).unwrap().clone()
+    }
+
+    /// The proof of a claim, as `prove` would show it.
+    fn proof(claim: &str) -> Vec<Step> {
+        let (laws, rules) = setup();
+        let p = defs(&format!("theorem t: {claim}\n"));
+        let sat = saturate(&p.claims()[0], &laws, &rules, &ProveOptions::default());
+        let steps = sat.proof.expect("the sides meet").expect("the proof replays");
+        assert_eq!(steps[0].term, p.claims()[0].lhs);
+        assert_eq!(steps.last().unwrap().term, p.claims()[0].rhs);
+        steps
+    }
+
+    fn assert_no_term_twice(steps: &[Step]) {
+        let mut seen = std::collections::HashSet::new();
+        for s in steps {
+            assert!(
+                seen.insert(s.term.to_string()),
+                "`{}` twice in\n{}",
+                s.term,
+                render(steps)
+            );
+        }
+    }
+
+    /// Claims whose explanations wandered for dozens of steps (31, 37, 21
+    /// and 36 before shortening) have short proofs.
+    #[test]
+    fn known_short_proofs_are_short() {
+        let claims = [
+            ("fail*!{2} = fail*! fail*!", 10),
+            ("(♟ -> #)*!{2} = (♟ -> #)*! (♟ -> #)*!", 6),
+            (
+                "(nil | fail | fail nil) nil (d(0.;.) -> l(0♖.;.)) = \
+                 (nil | fail) nil (d(0.;.) -> l(0♖.;.)) | (fail nil) nil (d(0.;.) -> l(0♖.;.))",
+                3,
+            ),
+            (
+                "(nil (l(0 0 0%;.) -> dl(♖;0♖))){2} = \
+                 (nil (l(0 0 0%;.) -> dl(♖;0♖))) nil (l(0 0 0%;.) -> dl(♖;0♖))",
+                6,
+            ),
+            ("M? | nil = M?", 6),
+        ];
+        for (claim, most) in claims {
+            let steps = proof(claim);
+            assert!(
+                steps.len() - 1 <= most,
+                "{claim}: more than {most} steps:\n{}",
+                render(&steps)
+            );
+            assert_no_term_twice(&steps);
+        }
+    }
+
+    /// Proofs of random instances of `M{2} = M M`, whose explanations
+    /// are often long, replay after shortening and never show a term twice.
+    #[test]
+    fn shortened_random_proofs_replay_without_repeats() {
+        let (laws, rules) = setup();
+        let template = defs("theorem t: M{2} = M M\n");
+        let mut proved = 0;
+        for seed in 0..60 {
+            let mut g = quickcheck::Gen::from_size_and_seed(6, seed);
+            let m = crate::core::gen::a_move(&mut g, 1);
+            let s = |_: &crate::core::Meta| Some(m.clone());
+            let mut claim = template.claims()[0].clone();
+            claim.lhs = claim.lhs.substitute(&s).unwrap();
+            claim.rhs = claim.rhs.substitute(&s).unwrap();
+            let sat = saturate(&claim, &laws, &rules, &ProveOptions::default());
+            if let Some(p) = sat.proof {
+                let steps = p.unwrap_or_else(|e| panic!("{} = {}: {e}", claim.lhs, claim.rhs));
+                assert_no_term_twice(&steps);
+                proved += 1;
+            }
+        }
+        assert!(proved >= 50, "only {proved} of 60 proved");
+    }
+
+    #[test]
+    fn loops_are_cut_and_runs_of_folding_or_choices_merged() {
+        let p = defs("a = nil\nb = fail\nc = nil nil\nx = ♙ + u. -> .\n");
+        let (a, b, c, x) = (def(&p, "a"), def(&p, "b"), def(&p, "c"), def(&p, "x"));
+        let law = |name: &str| {
+            (
+                vec![],
+                By::Rewrite {
+                    name: name.into(),
+                    forward: true,
+                },
+            )
+        };
+        // a b a c: the loop through `b` goes.
+        let d = Draft {
+            terms: vec![a.clone(), b.clone(), a.clone(), c.clone()],
+            rewrites: vec![law("p"), law("q"), law("r")],
+        };
+        let short = without_detours(&d);
+        assert_eq!(short.terms, vec![a.clone(), c.clone()]);
+        assert_eq!(short.rewrites, vec![law("r")]);
+        // A fragment built by gluing, then folded: the two ends fold alike,
+        // so the stretch is one `normalise` step.
+        let Node::Rule(f, g) = x.node() else { panic!("{x}") };
+        let glued = Term::raw(Node::Glue(def(&defs("y = ♙\n"), "y"), def(&defs("y = u.\n"), "y")));
+        let unfolded = Term::rule(&glued, g);
+        assert_ne!(&glued, f);
+        let d = Draft {
+            terms: vec![unfolded.clone(), a.clone(), x.clone(), b.clone()],
+            rewrites: vec![law("p"), law("q"), law("r")],
+        };
+        let short = without_detours(&d);
+        assert_eq!(short.terms, vec![unfolded, x, b]);
+        assert_eq!(short.rewrites, vec![(vec![], By::Normalise), law("r")]);
+        // Two regroupings of one set of choices are one step.
+        let p = defs("A = (♙ -> .)\nB = (♘ -> .)\nD = (♗ -> .)\nx = A | (B | D)\ny = (A | B) | D\nz = D | (B | A)\n");
+        let choices = (vec![], By::Choices);
+        let d = Draft {
+            terms: vec![def(&p, "x"), def(&p, "y"), def(&p, "z")],
+            rewrites: vec![choices.clone(), choices.clone()],
+        };
+        let short = without_detours(&d);
+        assert_eq!(short.terms, vec![def(&p, "x"), def(&p, "z")]);
+        assert_eq!(short.rewrites, vec![choices]);
+    }
+
+    /// A `normalise` step may change values only, each to one that folds
+    /// alike; the moves around them must stay as they are.
+    #[test]
+    fn normalise_steps_are_checked() {
+        let (laws, rules) = setup();
+        let p = defs("x = ♙ + u. -> .\ny = ♙ + u. -> ♘\nturn = R\nstep = ♙ -> .\nw = R♙ -> R.\nv = u♙ -> .\n");
+        let Node::Rule(f, g) = def(&p, "x").node().clone() else {
+            panic!()
+        };
+        let glued = Term::raw(Node::Glue(def(&defs("y = ♙\n"), "y"), def(&defs("y = u.\n"), "y")));
+        let check = |a: &Term, b: &Term| justify(a, b, &By::Normalise, &laws, &rules);
+        assert_eq!(check(&Term::rule(&glued, &g), &Term::rule(&f, &g)), Ok(Why::Normalise));
+        // Different values.
+        assert!(check(&def(&p, "x"), &def(&p, "y")).is_err());
+        assert!(check(&def(&p, "x"), &def(&p, "v")).is_err());
+        // Equal moves, but a movement pushed into a rule is not folding.
+        let turned = Term::raw(Node::Apply(def(&p, "turn"), def(&p, "step")));
+        assert_eq!(canonical(&turned).as_ref(), Some(&def(&p, "w")));
+        assert!(check(&turned, &def(&p, "w")).is_err());
+        // A whole draft with a forged step does not replay.
+        let forged = Draft {
+            terms: vec![def(&p, "x"), def(&p, "y")],
+            rewrites: vec![(vec![], By::Normalise)],
+        };
+        assert!(replay(&forged, &laws, &rules).is_err());
+    }
+
+    #[test]
+    fn steps_that_print_alike_are_not_shown() {
+        let p = defs("a = nil\nb = fail\n");
+        let (a, b) = (def(&p, "a"), def(&p, "b"));
+        let twin = Term::raw(Node::Seq(a.clone(), b.clone()));
+        let law = Some(Why::Choices);
+        let step = |term: &Term, why: Option<Why>| Step {
+            term: term.clone(),
+            why,
+        };
+        let shown = visible(vec![
+            step(&a, None),
+            step(&twin, law.clone()),
+            step(&twin, Some(Why::Normalise)),
+            step(&b, Some(Why::Normalise)),
+        ]);
+        let terms: Vec<&Term> = shown.iter().map(|s| &s.term).collect();
+        assert_eq!(terms, vec![&a, &twin, &b]);
+    }
 }

@@ -196,6 +196,7 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOption
     };
     let mut first: Runner<ENode, Algebra> = Runner::new(algebra)
         .with_explanations_enabled()
+        .with_explanation_length_optimization()
         .with_expr(&l)
         .with_expr(&r);
     // Each side joins its choices sorted as sets, which comm/assoc
