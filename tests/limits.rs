@@ -193,3 +193,31 @@ fn long_fragments_load() {
         assert_eq!(out.code, Some(0), "{out:?}");
     }
 }
+
+#[test]
+fn claims_naming_every_piece_are_unknown_not_a_crash() {
+    let dir = TempDir::new("limits-pieces");
+    let mut text = String::from("piece 'other / 'OTHER\n");
+    let mut names: Vec<String> = "♔ ♕ ♖ ♗ ♘ ♙ ♚ ♛ ♜ ♝ ♞ ♟ 'other 'OTHER"
+        .split(' ')
+        .map(String::from)
+        .collect();
+    for i in 0..60 {
+        text.push_str(&format!("piece 'A{i} / 'B{i}\n"));
+        names.extend([format!("'A{i}"), format!("'B{i}")]);
+    }
+    let side =
+        |names: &mut dyn Iterator<Item = &String>| names.map(|p| format!("({p} -> .)")).collect::<Vec<_>>().join(" | ");
+    text.push_str(&format!(
+        "theorem many: {} = {}\ntheorem after: nil = nil\n",
+        side(&mut names.iter()),
+        side(&mut names.iter().rev())
+    ));
+    let file = dir.write("many.alg", &text);
+    for cmd in ["check", "prove"] {
+        let out = run([cmd, file.to_str().unwrap(), "--timeout", "1"]);
+        assert_eq!(out.code, Some(1), "{cmd}: {out:?}");
+        assert!(out.stdout.contains("name 134 pieces"), "{cmd}: {}", out.stdout);
+        assert!(out.stdout.contains("✓ after"), "{cmd}: {}", out.stdout);
+    }
+}

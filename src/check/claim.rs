@@ -2,6 +2,7 @@
 //! patterns by their normal forms, and laws (claims with metavariables) on
 //! random instances of their metavariables.
 
+use super::cube::MAX_NAMED;
 use super::search::{compare, Counterexample, Options, Outcome};
 use crate::core::{gen, Meta, Sort, Term};
 use crate::elab::Claim;
@@ -245,6 +246,17 @@ fn compare_terms(
             boards: 0.0,
             note: Some(format!(
                 "the memory limit ({limit}) stopped the search on a {cells}-square box"
+            )),
+        },
+        Outcome::TooManyPieces { pieces } => Found::Same {
+            cells: 0,
+            complete: false,
+            stopped_by: None,
+            exact: false,
+            leaves: 0,
+            boards: 0.0,
+            note: Some(format!(
+                "the moves name {pieces} pieces; the search tells at most {MAX_NAMED} apart, so it checked no board"
             )),
         },
         Outcome::TooBig { cells, budget } => Found::Same {

@@ -28,17 +28,22 @@ pub struct Universe {
     pieces: Vec<PieceId>,
 }
 
+/// The most pieces one claim may name for the checker: with `#`, `.` and
+/// the stand-in for the others, every value has a bit of a `u64`.
+pub const MAX_NAMED: usize = 61;
+
 impl Universe {
     /// `named` are the pieces either side mentions; `other` stands for all
     /// the rest.
-    pub fn new(named: &[PieceId], other: PieceId) -> Universe {
+    /// `None` when there are more than `MAX_NAMED`: a domain is one bit
+    /// per value in a `u64`.
+    pub fn new(named: &[PieceId], other: PieceId) -> Option<Universe> {
         let mut pieces = named.to_vec();
         pieces.sort();
         pieces.dedup();
         pieces.retain(|p| *p != other);
         pieces.push(other);
-        assert!(pieces.len() <= 62, "at most 61 named pieces in one claim");
-        Universe { pieces }
+        (pieces.len() <= MAX_NAMED + 1).then_some(Universe { pieces })
     }
 
     /// Every value a board square can hold.
@@ -349,7 +354,7 @@ mod tests {
     fn questions_split_only_when_the_cube_disagrees() {
         let rook = PieceId::lookup("♖").unwrap();
         let other = PieceId::lookup("♔").unwrap();
-        let u = Universe::new(&[rook], other);
+        let u = Universe::new(&[rook], other).unwrap();
         let cube = Cube::new(2, 1, u.full());
         let s = Sym::initial(&cube, &u);
         let q = Square::new(1, 0);
@@ -367,7 +372,7 @@ mod tests {
     fn representative_prefers_fewest_squares() {
         let rook = PieceId::lookup("♖").unwrap();
         let other = PieceId::lookup("♔").unwrap();
-        let u = Universe::new(&[rook], other);
+        let u = Universe::new(&[rook], other).unwrap();
         let mut cube = Cube::new(2, 1, u.full());
         cube.doms[1] = u.bit(Content::Piece(rook));
         assert_eq!(cube.representative(&u).rows(), vec!["#♖"]);

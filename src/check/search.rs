@@ -89,6 +89,8 @@ pub enum Outcome {
     TooBig { cells: usize, budget: usize },
     /// The process held more heap than allowed.
     OutOfMemory { cells: usize, limit: MemoryLimit },
+    /// The moves name more pieces than a search can tell apart.
+    TooManyPieces { pieces: usize },
 }
 
 /// How much work a search did.
@@ -119,18 +121,14 @@ pub fn boxes(n: usize) -> Vec<(i32, i32)> {
     out
 }
 
-/// A registered piece that neither side names, to stand for all of them.
+/// A piece that neither side names, to stand for all of them: a
+/// registered one when there is one (so counterexamples show a real
+/// piece), else the reserved `PieceId::OTHER`. Nothing is registered.
 pub fn other_piece(named: &[PieceId]) -> PieceId {
-    if let Some(p) = PieceId::all().into_iter().find(|p| !named.contains(p)) {
-        return p;
-    }
-    let spell = |s: &str| crate::core::Spelling {
-        glyph: None,
-        ascii: Some(s.into()),
-    };
-    PieceId::declare_pair(&spell("'other"), &spell("'OTHER"))
-        .expect("the stand-in pair can always be declared")
-        .0
+    PieceId::all()
+        .into_iter()
+        .find(|p| !named.contains(p))
+        .unwrap_or(PieceId::OTHER)
 }
 
 /// Which states a search starts from.
@@ -305,7 +303,11 @@ pub fn compare(
 ) -> Outcome {
     let mut named = left.pieces();
     named.extend(right.pieces());
-    let universe = Universe::new(&named, other_piece(&named));
+    named.sort();
+    named.dedup();
+    let Some(universe) = Universe::new(&named, other_piece(&named)) else {
+        return Outcome::TooManyPieces { pieces: named.len() };
+    };
     let deadline = options.timeout.map(|t| Instant::now() + t);
     if !open && options.decompose {
         if let (Some(l), Some(r)) = (decompose(left), decompose(right)) {

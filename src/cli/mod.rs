@@ -20,6 +20,8 @@ pub const OK: i32 = 0;
 pub const DISAGREE: i32 = 1;
 /// Exit status: bad input.
 pub const BAD_INPUT: i32 = 2;
+/// Exit status: a bug in algchess (a panic), never the input's fault.
+pub const INTERNAL: i32 = 3;
 
 #[derive(Parser)]
 #[command(
@@ -62,12 +64,26 @@ pub fn main() -> i32 {
     // command thread; both get stacks for deep terms (see `elab`'s depth
     // limit), small enough to stay well inside a 4 GB address space.
     let _ = rayon::ThreadPoolBuilder::new().stack_size(STACK).build_global();
+    // Writing to a closed pipe (`algchess ... | head`) ends the process
+    // quietly, as it does for other command-line tools.
+    #[cfg(unix)]
+    // SAFETY: restores the default action of one signal, before any thread
+    // that writes has started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!(
+            "internal error: {info}\nThis is a bug in algchess, not in your input. Please report it, with the \
+             command you ran and its input files."
+        );
+    }));
     std::thread::Builder::new()
         .stack_size(STACK)
         .spawn(run)
         .expect("a thread for the command")
         .join()
-        .unwrap_or(BAD_INPUT)
+        .unwrap_or(INTERNAL)
 }
 
 fn run() -> i32 {

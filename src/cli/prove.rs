@@ -8,7 +8,7 @@ use crate::check::ClaimOptions;
 use crate::diag::Diags;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
-use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rules, Verdict};
+use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rules, Stop, Verdict};
 use std::path::PathBuf;
 
 /// The positions a replayed proof is confirmed on, unless `--full-check`.
@@ -186,16 +186,22 @@ pub fn describe(r: &ProofReport, played: Option<&PositionsReport>, explain: bool
             };
             format!("{mark} {} ({}): refuted{on} [{}]\n", r.name, r.relation, ms(r.ms))
         }
-        Verdict::Unknown => format!(
-            "{mark} {} ({}): unknown: no proof (saturation stopped: {}), no counterexample on boards of up to {} squares{} [{}; {graph}]\n",
-            r.name,
-            r.relation,
-            r.stop.as_ref().map_or("the sides did not meet".to_string(), |s| s.to_string()),
-            r.cells,
-            positions_phrase(on_positions, "or on"),
-            ms(r.ms)
-        ),
-        };
+        Verdict::Unknown => {
+            let proof = match &r.stop {
+                Some(Stop::Met) => "a proof, not confirmed".to_string(),
+                Some(s) => format!("no proof (saturation stopped: {s})"),
+                None => "no proof".to_string(),
+            };
+            format!(
+                "{mark} {} ({}): unknown: {proof}, no counterexample on boards of up to {} squares{} [{}; {graph}]\n",
+                r.name,
+                r.relation,
+                r.cells,
+                positions_phrase(on_positions, "or on"),
+                ms(r.ms)
+            )
+        }
+    };
     if let Some(note) = &r.note {
         out.push_str(&format!("    note: {note}\n"));
     }

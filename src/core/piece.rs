@@ -16,6 +16,13 @@ pub struct PieceId(pub(crate) u8);
 /// Ids above this are reserved for board encodings.
 pub const MAX_PIECES: usize = 240;
 
+impl PieceId {
+    /// A piece outside the registry, never declared or read: the checker's
+    /// stand-in for "any piece neither side names" when a file declares so
+    /// many that none is left over. Movements leave it alone.
+    pub const OTHER: PieceId = PieceId(MAX_PIECES as u8);
+}
+
 #[derive(Clone, Debug)]
 struct Info {
     glyph: String,
@@ -178,10 +185,16 @@ impl PieceId {
     }
 
     pub fn glyph(self) -> String {
+        if self == PieceId::OTHER {
+            return "◌".into();
+        }
         registry().read().unwrap().pieces[self.0 as usize].glyph.clone()
     }
 
     pub fn ascii(self) -> Option<String> {
+        if self == PieceId::OTHER {
+            return None;
+        }
         registry().read().unwrap().pieces[self.0 as usize].ascii.clone()
     }
 
@@ -199,6 +212,9 @@ impl PieceId {
     /// The letter of the ASCII spelling: `P` for `'P`, and for a marker
     /// such as `'Pe` too.
     pub fn letter(self) -> Option<char> {
+        if self == PieceId::OTHER {
+            return None;
+        }
         registry().read().unwrap().pieces[self.0 as usize]
             .ascii
             .as_deref()
@@ -206,12 +222,15 @@ impl PieceId {
     }
 
     pub fn twin(self) -> PieceId {
+        if self == PieceId::OTHER {
+            return self;
+        }
         registry().read().unwrap().pieces[self.0 as usize].twin
     }
 
     /// The piece a movement turns this one into: `F`, then `R`s, then `C`.
     pub fn moved(self, m: &Movement) -> PieceId {
-        if !m.flip && m.rot == 0 && !m.colour {
+        if (!m.flip && m.rot == 0 && !m.colour) || self == PieceId::OTHER {
             return self;
         }
         let reg = registry().read().unwrap();

@@ -326,6 +326,7 @@ pub fn prove_claim(
                 }
                 // A cross-check that covered no board confirms nothing.
                 Some(c) if !c.exact && c.cells == 0 => {
+                    report.stop = Some(Stop::Met);
                     report.note =
                         Some("a proof was found, but the enumeration that must confirm it checked no board".into());
                 }
