@@ -74,7 +74,7 @@ fn appendix_a(c: &mut Criterion) {
 fn stats(outcome: &Outcome) -> Option<&Stats> {
     match outcome {
         Outcome::HoldsUpTo { stats, .. } | Outcome::Refuted { stats, .. } => Some(stats),
-        Outcome::TooBig { .. } | Outcome::OutOfMemory { .. } => None,
+        Outcome::TooBig { .. } | Outcome::OutOfMemory { .. } | Outcome::TooManyPieces { .. } => None,
     }
 }
 

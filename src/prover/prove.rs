@@ -327,8 +327,10 @@ pub fn prove_claim(
                 // A cross-check that covered no board confirms nothing.
                 Some(c) if !c.exact && c.cells == 0 => {
                     report.stop = Some(Stop::Met);
-                    report.note =
-                        Some("a proof was found, but the enumeration that must confirm it checked no board".into());
+                    let why = c.note.map_or(String::new(), |n| format!(" ({n})"));
+                    report.note = Some(format!(
+                        "a proof was found, but the enumeration that must confirm it checked no board{why}"
+                    ));
                 }
                 _ => {
                     report.verdict = Verdict::Proved;
