@@ -40,17 +40,6 @@ pub struct Args {
     memory_limit: MemoryLimit,
 }
 
-/// Parses `x,y` or a square name such as `e2`.
-pub fn parse_square(s: &str) -> Option<Square> {
-    if let Some((x, y)) = s.split_once(',') {
-        return Some(Square::new(x.trim().parse().ok()?, y.trim().parse().ok()?));
-    }
-    let mut chars = s.chars();
-    let file = chars.next().filter(|c| c.is_ascii_lowercase())?;
-    let rank: i32 = chars.as_str().parse().ok()?;
-    (rank >= 1).then(|| Square::new(file as i32 - 'a' as i32, rank - 1))
-}
-
 pub fn read_board(board: Option<&str>, fen: Option<&str>) -> Result<Grid, Diags> {
     if let Some(fen) = fen {
         if let Some(dropped) = Grid::fen_state_dropped(fen) {
@@ -99,7 +88,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let poi = match &args.poi {
         None => None,
         Some(p) => {
-            let q = parse_square(p).ok_or_else(|| {
+            let q = p.parse::<Square>().map_err(|_| {
                 arg_error(
                     "--poi",
                     p,

@@ -165,7 +165,7 @@ pub fn legal_moves(rules: &Rules, pos: &Position) -> Result<Vec<(String, Positio
 
 /// The file letters of column `x`: `e` for 4.
 fn file_name(x: i32) -> String {
-    let name = notation::square_name(Square::new(x, 0));
+    let name = Square::new(x, 0).name();
     name.strip_suffix('1').unwrap_or(&name).to_string()
 }
 
@@ -255,26 +255,6 @@ pub enum Action {
     Say(String),
 }
 
-/// The first square name at the start of `s` and the rest: `e2` of `e2e4`.
-fn parse_square(s: &str) -> Option<(Square, &str)> {
-    let (x, rest) = if let Some(r) = s.strip_prefix('[') {
-        let end = r.find(']')?;
-        (r[..end].parse::<i32>().ok()?, &r[end + 1..])
-    } else {
-        let c = s.chars().next()?;
-        if !c.is_ascii_lowercase() {
-            return None;
-        }
-        ((c as u8 - b'a') as i32, &s[1..])
-    };
-    let digits = rest
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
-        .map_or(rest.len(), |(i, _)| i);
-    let rank: i32 = rest[..digits].parse().ok()?;
-    Some((Square::new(x, rank - 1), &rest[digits..]))
-}
-
 /// The input, and the input with ASCII piece spellings after `=` written
 /// as glyphs (`e7e8=Q` and `e7e8=q` as `e7e8=♕` and `e7e8=♛`).
 fn spellings(input: &str) -> Vec<String> {
@@ -357,9 +337,9 @@ pub fn interpret(line: &str, before: &Grid, moves: &[(String, Position)]) -> Act
     }
     // Two squares: a piece leaves the first and lands on the second
     // (castling's `e1g1`).
-    if let Some((from, rest)) = parse_square(input) {
+    if let Some((from, rest)) = Square::parse_prefix(input) {
         let rest = rest.trim_start_matches(['-', 'x', ' ']);
-        if let Some((to, "")) = parse_square(rest) {
+        if let Some((to, "")) = Square::parse_prefix(rest) {
             let found: Vec<usize> = (0..moves.len())
                 .filter(|&i| {
                     let after = &moves[i].1.board;
@@ -382,8 +362,8 @@ pub fn interpret(line: &str, before: &Grid, moves: &[(String, Position)]) -> Act
             }
             return Action::Say(format!(
                 "no legal move takes a piece from {} to {}; type `moves` for the list",
-                notation::square_name(from),
-                notation::square_name(to)
+                from.name(),
+                to.name()
             ));
         }
     }
@@ -417,7 +397,7 @@ impl<W: Write> Session<'_, W> {
         if let Some(p) = previous {
             write!(self.out, "last move: {}", move_name(&p.board, &pos.board))?;
             if !self.style.colour {
-                let squares: Vec<String> = changed.iter().map(|q| notation::square_name(*q)).collect();
+                let squares: Vec<String> = changed.iter().map(|q| q.name()).collect();
                 write!(self.out, "   changed: {}", squares.join(" "))?;
             }
             writeln!(self.out)?;
@@ -602,8 +582,8 @@ game pawns(start) = step, // white
     fn promotions_take_ascii_spellings() {
         assert_eq!(spellings("e7e8=Q"), ["e7e8=Q", "e7e8=♕", "e7e8=♛"]);
         assert_eq!(spellings("e7e8=♕"), ["e7e8=♕"]);
-        assert_eq!(parse_square("e10x"), Some((Square::new(4, 9), "x")));
-        assert_eq!(parse_square("[30]2"), Some((Square::new(30, 1), "")));
+        assert_eq!(Square::parse_prefix("e10x"), Some((Square::new(4, 9), "x")));
+        assert_eq!(Square::parse_prefix("[30]2"), Some((Square::new(30, 1), "")));
     }
 
     #[test]

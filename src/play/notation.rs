@@ -13,24 +13,6 @@ pub fn looks(c: Content) -> Content {
     }
 }
 
-/// `e2` for `(4, 1)`.
-pub fn square_name(q: Square) -> String {
-    let file = if (0..26).contains(&q.x) {
-        ((b'a' + q.x as u8) as char).to_string()
-    } else {
-        format!("[{}]", q.x)
-    };
-    format!("{file}{}", q.y + 1)
-}
-
-/// The square named `e2`: files `a`.. and ranks from 1.
-pub fn parse_square(s: &str) -> Option<Square> {
-    let mut chars = s.chars();
-    let file = chars.next().filter(|c| c.is_ascii_lowercase())?;
-    let rank: i32 = chars.as_str().parse().ok()?;
-    (rank >= 1).then(|| Square::new(file as i32 - 'a' as i32, rank - 1))
-}
-
 /// A chess move in the notation engines use (`e2e4`, `e7e8q`, castling as
 /// the king's move `e1g1`), read off the two boards; `None` when the change
 /// is not one piece moving. Pieces are told apart by the letter of their
@@ -62,7 +44,7 @@ pub fn uci(before: &Grid, after: &Grid) -> Option<String> {
     } else {
         String::new()
     };
-    Some(format!("{}{}{promotion}", square_name(from), square_name(to)))
+    Some(format!("{}{}{promotion}", from.name(), to.name()))
 }
 
 /// A move named by what changed: `e2e4` when one piece moved to an empty
@@ -84,7 +66,7 @@ pub fn describe(before: &Grid, after: &Grid) -> String {
             let moved = holds(before, from);
             if holds(after, from) == Content::Empty && moved != Content::Empty {
                 let now = holds(after, to);
-                let name = format!("{}{}", square_name(from), square_name(to));
+                let name = format!("{}{}", from.name(), to.name());
                 return if looks(now) == looks(moved) {
                     name
                 } else {
@@ -95,7 +77,7 @@ pub fn describe(before: &Grid, after: &Grid) -> String {
     }
     changed
         .iter()
-        .map(|q| format!("{}={}", square_name(*q), looks(holds(after, *q))))
+        .map(|q| format!("{}={}", q.name(), looks(holds(after, *q))))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -113,9 +95,6 @@ mod tests {
         assert_eq!(describe(&before, &promoted), "a1a2=♕");
         let both = Grid::parse("♙♙\n..").unwrap();
         assert_eq!(describe(&before, &both), "a1=. a2=♙ b2=♙");
-        assert_eq!(square_name(Square::new(4, 1)), "e2");
-        assert_eq!(parse_square("e2"), Some(Square::new(4, 1)));
-        assert_eq!(parse_square("E2"), None);
     }
 
     #[test]

@@ -314,7 +314,7 @@ impl Grid {
                                 } else {
                                     "rook"
                                 },
-                                crate::play::notation::square_name(Square::new(x, y))
+                                Square::new(x, y).name()
                             ),
                             at: at(2) + i,
                         });
@@ -331,7 +331,9 @@ impl Grid {
             let bad = |m: String| BoardError { message: m, at: at(3) };
             // The square lies behind a pawn of the side that just moved.
             let (rank, side) = if black { (2, "black") } else { (5, "white") };
-            let sq = crate::play::notation::parse_square(ep)
+            let sq = Square::parse_prefix(ep)
+                .filter(|(_, rest)| rest.is_empty())
+                .map(|(q, _)| q)
                 .filter(|q| q.y == rank && (0..8).contains(&q.x))
                 .ok_or_else(|| {
                     bad(format!(
@@ -347,10 +349,7 @@ impl Grid {
             };
             let q = Square::new(sq.x, y);
             if g.letter(q) != Some(letter) {
-                return Err(bad(format!(
-                    "en passant `{ep}` needs a pawn on {}",
-                    crate::play::notation::square_name(q)
-                )));
+                return Err(bad(format!("en passant `{ep}` needs a pawn on {}", q.name())));
             }
             g.put(q, piece(pawn));
         }
@@ -414,10 +413,10 @@ impl Grid {
             // passant: the other side's marker is cleared by its next ply.
             for x in 0..8 {
                 if black_to_move && is(x, 3, m.pawn[0]) {
-                    ep = crate::play::notation::square_name(Square::new(x, 2));
+                    ep = Square::new(x, 2).name();
                 }
                 if !black_to_move && is(x, 4, m.pawn[1]) {
-                    ep = crate::play::notation::square_name(Square::new(x, 5));
+                    ep = Square::new(x, 5).name();
                 }
             }
         }
