@@ -48,7 +48,7 @@ fn prog(program: &Program, name: &str) -> Prog {
 
 fn state(fen: &str) -> State<Grid> {
     State {
-        board: Grid::from_fen(fen).unwrap_or_else(|e| panic!("bad FEN `{fen}`: {e}")),
+        board: algchess::play::fen::placement(fen).unwrap_or_else(|e| panic!("bad FEN `{fen}`: {e}")),
         poi: None,
     }
 }

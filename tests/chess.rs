@@ -6,8 +6,7 @@
 //! `cargo test --release --test chess -- --ignored`.
 
 use algchess::elab::Program;
-use algchess::play::{divide, notation, perft, Position, Rules};
-use algchess::semantics::Grid;
+use algchess::play::{divide, fen, notation, perft, Position, Rules};
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -23,7 +22,7 @@ fn rules() -> Rules {
 }
 
 fn position(fen: &str) -> Position {
-    let (board, black) = Grid::from_fen_state(fen).expect("a valid FEN");
+    let (board, black) = fen::read(fen).expect("a valid FEN");
     Position {
         board,
         turn: usize::from(black),
@@ -120,12 +119,21 @@ fn castling_needs_rights_and_safe_squares() {
     assert!(!blocked.contains("e1g1") && !blocked.contains("e1c1"));
     // Castling moves the rook too, and a king that moved loses its rights.
     let castled = play(&r, &position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "e1g1");
-    assert_eq!(castled.board.to_fen(true).unwrap(), "4k3/8/8/8/8/8/8/R4RK1 b - - 0 1");
+    assert_eq!(
+        fen::write(&castled.board, true).unwrap(),
+        "4k3/8/8/8/8/8/8/R4RK1 b - - 0 1"
+    );
     let walked = play(&r, &position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "e1e2");
-    assert_eq!(walked.board.to_fen(true).unwrap(), "4k3/8/8/8/8/8/4K3/R6R b - - 0 1");
+    assert_eq!(
+        fen::write(&walked.board, true).unwrap(),
+        "4k3/8/8/8/8/8/4K3/R6R b - - 0 1"
+    );
     // A rook that moves gives up its side only.
     let rook = play(&r, &position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "h1h2");
-    assert_eq!(rook.board.to_fen(true).unwrap(), "4k3/8/8/8/8/8/7R/R3K3 b Q - 0 1");
+    assert_eq!(
+        fen::write(&rook.board, true).unwrap(),
+        "4k3/8/8/8/8/8/7R/R3K3 b Q - 0 1"
+    );
 }
 
 #[test]
@@ -133,9 +141,15 @@ fn en_passant_is_open_for_one_ply_only() {
     let r = rules();
     let start = position("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
     let pushed = play(&r, &start, "d7d5");
-    assert_eq!(pushed.board.to_fen(false).unwrap(), "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    assert_eq!(
+        fen::write(&pushed.board, false).unwrap(),
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
+    );
     let taken = play(&r, &pushed, "e5d6");
-    assert_eq!(taken.board.to_fen(true).unwrap(), "4k3/8/3P4/8/8/8/8/4K3 b - - 0 1");
+    assert_eq!(
+        fen::write(&taken.board, true).unwrap(),
+        "4k3/8/3P4/8/8/8/8/4K3 b - - 0 1"
+    );
     // A move later the chance is gone.
     let waited = play(&r, &play(&r, &pushed, "e1d1"), "e8d8");
     assert!(!moves(&r, &waited).contains("e5d6"), "{:?}", moves(&r, &waited));
@@ -186,13 +200,13 @@ fn fen_round_trips_through_the_markers() {
         POSITION_4,
         "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
     ] {
-        let (board, black) = Grid::from_fen_state(fen).unwrap();
-        assert_eq!(board.to_fen(black).unwrap(), fen);
+        let (board, black) = fen::read(fen).unwrap();
+        assert_eq!(fen::write(&board, black).unwrap(), fen);
     }
     // The move counters are not kept.
-    let (board, black) = Grid::from_fen_state(POSITION_5).unwrap();
+    let (board, black) = fen::read(POSITION_5).unwrap();
     assert_eq!(
-        board.to_fen(black).unwrap(),
+        fen::write(&board, black).unwrap(),
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 0 1"
     );
     for (bad, why) in [
@@ -202,7 +216,7 @@ fn fen_round_trips_through_the_markers() {
         ("8/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"),
         ("8/8/8/8/4P3/8/8/4K3 w - e3 0 1", "with white to move it is on rank 6"),
     ] {
-        let e = Grid::from_fen_state(bad).unwrap_err();
+        let e = fen::read(bad).unwrap_err();
         assert!(e.message.contains(why), "{bad}: {}", e.message);
     }
 }

@@ -11,7 +11,7 @@
 //! behaves alike, and one run covers them all.
 
 use crate::core::{Cell, Content, PieceId};
-use crate::geometry::Square;
+use crate::geometry::{Rect, Square};
 use crate::semantics::{CellSet, Grid, Store};
 use std::hash::{Hash, Hasher};
 
@@ -263,8 +263,8 @@ impl Store for Sym<'_> {
     type Unknown = Split;
     type Value = Val;
 
-    fn squares(&self) -> &[Square] {
-        &self.cube.squares
+    fn squares(&self) -> Rect {
+        Rect::new(Square::ORIGIN, self.cube.width, self.cube.height)
     }
 
     fn on_board(&self, q: Square) -> Result<bool, Split> {

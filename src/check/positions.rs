@@ -79,7 +79,7 @@ pub struct Sample {
 impl Sample {
     /// The position in FEN, when the board is a chess board.
     pub fn fen(&self) -> Option<String> {
-        self.board.to_fen(self.turn == 1).ok()
+        crate::play::fen::write(&self.board, self.turn == 1).ok()
     }
 }
 
@@ -100,12 +100,12 @@ fn roots(rules: &[Rules]) -> Vec<Root> {
         });
         // A game that starts from chess's start position (markers and all)
         // is chess: the perft positions are positions of it.
-        let is_chess = Grid::from_fen_state(PERFT_POSITIONS[0].1).is_ok_and(|(b, _)| b == r.start);
+        let is_chess = crate::play::fen::read(PERFT_POSITIONS[0].1).is_ok_and(|(b, _)| b == r.start);
         if !is_chess {
             continue;
         }
         for (name, fen) in &PERFT_POSITIONS[1..] {
-            let (board, black) = Grid::from_fen_state(fen).expect("the perft positions are valid FEN");
+            let (board, black) = crate::play::fen::read(fen).expect("the perft positions are valid FEN");
             out.push(Root {
                 rules: i,
                 pos: Position {
@@ -287,7 +287,6 @@ pub fn check_positions(
             let b = &sample.board;
             b.squares()
                 .iter()
-                .copied()
                 .filter(|q| b.on_board(*q).unwrap_or(false))
                 .map(Some)
                 .collect()

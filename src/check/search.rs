@@ -580,11 +580,7 @@ mod tests {
     fn differ_somewhere(l: &Prog, r: &Prog, boards: &[Grid], open: bool) -> bool {
         boards.iter().any(|b| {
             let pois: Vec<Option<Square>> = if open {
-                b.squares()
-                    .iter()
-                    .filter(|q| b.get(**q).is_some())
-                    .map(|q| Some(*q))
-                    .collect()
+                b.squares().iter().filter(|q| b.get(*q).is_some()).map(Some).collect()
             } else {
                 vec![None]
             };

@@ -42,12 +42,12 @@ pub struct Args {
 
 pub fn read_board(board: Option<&str>, fen: Option<&str>) -> Result<Grid, Diags> {
     if let Some(fen) = fen {
-        if let Some(dropped) = Grid::fen_state_dropped(fen) {
+        if let Some(dropped) = crate::play::fen::dropped(fen) {
             eprintln!(
                 "warning: `{dropped}` is not kept: these rules declare no marker pieces ('Kc 'kc 'Rc 'rc 'Pe 'pe) to hold castling rights and en passant"
             );
         }
-        return Grid::from_fen_state(fen).map(|(g, _)| g).map_err(|e| {
+        return crate::play::fen::read(fen).map(|(g, _)| g).map_err(|e| {
             let at = e.at.min(fen.len());
             arg_error("--fen", fen, Span::new(at, (at + 1).min(fen.len())), e.message)
         });

@@ -189,7 +189,7 @@ mod tests {
                 Fusion::None => continue,
             };
             let board = gen::board(&mut g, 3, 3);
-            for &q in board.squares() {
+            for q in board.squares().iter() {
                 if board.get(q).is_none() {
                     continue;
                 }

@@ -390,7 +390,7 @@ impl<W: Write> Session<'_, W> {
         // (castling rights, the en passant square) and can be pasted into
         // `perft --fen`. The move counters are not kept: `0 1`.
         if self.rules.turns.len() == 2 {
-            if let Ok(fen) = pos.board.to_fen(pos.turn == 1) {
+            if let Ok(fen) = crate::play::fen::write(&pos.board, pos.turn == 1) {
                 writeln!(self.out, "fen: {fen}")?;
             }
         }

@@ -1,5 +1,7 @@
-//! Playing games: positions, perft, move names, and the interactive loop.
+//! Playing games: positions, perft, move names, FEN, and the interactive
+//! loop.
 
+pub mod fen;
 mod game;
 pub mod interactive;
 pub mod notation;

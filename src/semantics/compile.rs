@@ -508,13 +508,7 @@ mod tests {
             for b in 0..6 {
                 let board: Grid = gen::board(&mut g, 1 + (b % 3), 1 + (b / 3));
                 let mut pois: Vec<Option<crate::geometry::Square>> = vec![None];
-                pois.extend(
-                    board
-                        .squares()
-                        .iter()
-                        .filter(|q| board.get(**q).is_some())
-                        .map(|q| Some(*q)),
-                );
+                pois.extend(board.squares().iter().filter(|q| board.get(*q).is_some()).map(Some));
                 for poi in pois {
                     let s = State {
                         board: board.clone(),

@@ -371,14 +371,14 @@ impl Eval {
             }
             Pivot::GuardAny(at) => {
                 let set = r.guard[0].1;
-                for &q in s.board.squares() {
+                for q in s.board.squares().iter() {
                     if Some(q) != s.poi && s.board.reads(q, &set)? && each(self, q - at)? {
                         break;
                     }
                 }
             }
             Pivot::Write(at) => {
-                for &q in s.board.squares() {
+                for q in s.board.squares().iter() {
                     if s.board.on_board(q)? && each(self, q - at)? {
                         break;
                     }
@@ -550,12 +550,7 @@ mod tests {
         let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
         let m = crate::core::gen::a_move(&mut g, 2);
         let board = crate::core::gen::board(&mut g, 3, 3);
-        let on: Vec<Square> = board
-            .squares()
-            .iter()
-            .copied()
-            .filter(|q| board.get(*q).is_some())
-            .collect();
+        let on: Vec<Square> = board.squares().iter().filter(|q| board.get(*q).is_some()).collect();
         let poi = if m.is_open() && !on.is_empty() {
             Some(on[seed as usize % on.len()])
         } else {

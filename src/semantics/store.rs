@@ -3,7 +3,7 @@
 
 use super::compile::CellSet;
 use crate::core::Content;
-use crate::geometry::Square;
+use crate::geometry::{Rect, Square};
 use std::hash::Hash;
 
 /// A board as the evaluator sees it: a finite set of on-board squares, each
@@ -21,12 +21,12 @@ pub trait Store: Clone + Eq + Hash {
 
     /// Every square that may be on the board, in a fixed order. A superset
     /// of the board: callers still ask `on_board`.
-    fn squares(&self) -> &[Square];
+    fn squares(&self) -> Rect;
     /// The squares that may hold `c`: a superset, in the order of
     /// `squares`. A concrete board finds them directly.
     fn candidates(&self, c: Content) -> smallvec::SmallVec<[Square; 16]> {
         let _ = c;
-        self.squares().iter().copied().collect()
+        self.squares().iter().collect()
     }
     /// Whether `q` is a square of the board.
     fn on_board(&self, q: Square) -> Result<bool, Self::Unknown>;
