@@ -131,18 +131,3 @@ pub fn term(g: &mut Gen, sort: Sort) -> Term {
         Sort::Count => Term::raw(super::Node::Num(below(g, 4))),
     }
 }
-
-/// A random concrete board of the given box, over `.`, `#` and the palette.
-pub fn board(g: &mut Gen, width: i32, height: i32) -> crate::semantics::Grid {
-    let mut b = crate::semantics::Grid::off(Square::ORIGIN, width, height);
-    for y in 0..height {
-        for x in 0..width {
-            let c = match below(g, 5) {
-                0 => None,
-                _ => Some(content(g)),
-            };
-            b.put(Square::new(x, y), c);
-        }
-    }
-    b
-}

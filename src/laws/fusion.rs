@@ -188,7 +188,7 @@ mod tests {
                 Fusion::Fail => compile(&Term::fail()).unwrap(),
                 Fusion::None => continue,
             };
-            let board = gen::board(&mut g, 3, 3);
+            let board = crate::semantics::Grid::random(&mut g, 3, 3);
             for q in board.squares().iter() {
                 if board.get(q).is_none() {
                     continue;

@@ -447,7 +447,7 @@ mod tests {
             let fast = nested(Prog::Repeat(Box::new(m), ib), ob);
             flattened += !matches!(&fast, Prog::Repeat(x, _) if matches!(**x, Prog::Repeat(..))) as usize;
             for b in 0..4 {
-                let board: Grid = gen::board(&mut g, 1 + (b % 2), 1 + (b / 2));
+                let board: Grid = Grid::random(&mut g, 1 + (b % 2), 1 + (b / 2));
                 let s = State { board, poi: None };
                 let mut e = Eval::default();
                 let set = |v: Vec<State<Grid>>| v.into_iter().collect::<std::collections::BTreeSet<_>>();
@@ -506,7 +506,7 @@ mod tests {
             let slow = plain(&fast);
             probed += probes(&fast);
             for b in 0..6 {
-                let board: Grid = gen::board(&mut g, 1 + (b % 3), 1 + (b / 3));
+                let board: Grid = Grid::random(&mut g, 1 + (b % 3), 1 + (b / 3));
                 let mut pois: Vec<Option<crate::geometry::Square>> = vec![None];
                 pois.extend(board.squares().iter().filter(|q| board.get(*q).is_some()).map(Some));
                 for poi in pois {

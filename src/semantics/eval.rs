@@ -549,7 +549,7 @@ mod tests {
     fn sample(seed: u64) -> (crate::core::Term, State<Grid>) {
         let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
         let m = crate::core::gen::a_move(&mut g, 2);
-        let board = crate::core::gen::board(&mut g, 3, 3);
+        let board = crate::semantics::Grid::random(&mut g, 3, 3);
         let on: Vec<Square> = board.squares().iter().filter(|q| board.get(*q).is_some()).collect();
         let poi = if m.is_open() && !on.is_empty() {
             Some(on[seed as usize % on.len()])
