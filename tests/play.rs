@@ -2,50 +2,18 @@
 //! piped to stdin, and the printed boards are read back.
 
 use std::collections::HashMap;
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-/// What one run of the binary printed.
-#[derive(Debug)]
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+mod common;
+
+use common::{run_input, Out, TempDir};
 
 fn chess() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")
 }
 
-/// Runs `algchess ARGS...` with `input` on stdin.
-fn run(args: &[&str], input: &str) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_algchess"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the algchess binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    // Write from a thread so a full stdout pipe cannot block the writer.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("the binary finishes");
-    writer.join().unwrap();
-    Out {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
-}
-
 fn play(file: &Path, input: &str) -> Out {
-    run(&["play", file.to_str().unwrap()], input)
+    run_input(&["play", file.to_str().unwrap()], input)
 }
 
 /// A drawn board: square name to what it holds (`·` empty), read from the
@@ -95,30 +63,6 @@ fn number_of(stdout: &str, name: &str) -> usize {
     let words: Vec<&str> = list.split_whitespace().collect();
     let at = words.iter().position(|w| *w == name).expect("the move is listed");
     words[at - 1].trim_end_matches('.').parse().unwrap()
-}
-
-/// A scratch directory under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("algchess-play-{test}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("create a temp dir");
-        TempDir(dir)
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.0.join(name);
-        fs::write(&path, text).expect("write a fixture");
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 #[test]
@@ -206,7 +150,7 @@ fn ambiguous_and_unknown_input_is_reported_and_play_goes_on() {
     assert_eq!(last_board(&out)["e4"], "♙");
     // Promotions need the full name (or an ASCII spelling).
     let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
-    let out = run(&["play", chess().to_str().unwrap(), "--fen", fen], "a7a8\na7a8=N\n");
+    let out = run_input(&["play", chess().to_str().unwrap(), "--fen", fen], "a7a8\na7a8=N\n");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stdout.contains("`a7a8` could be any of 4 moves"), "{}", out.stdout);
     assert!(out.stdout.contains("a7a8=♕, 2. a7a8=♖"), "{}", out.stdout);
@@ -268,7 +212,7 @@ fn the_game_ends_when_the_side_to_move_has_no_moves() {
         .ends_with("game over: no moves for turn 2 of 2 (down)"));
 
     // A board with a square off it, and a side with no moves at the start.
-    let out = run(
+    let out = run_input(
         &["play", file.to_str().unwrap(), "--board", "♟#/♙./..", "--turn", "1"],
         "",
     );
@@ -283,28 +227,28 @@ fn the_game_ends_when_the_side_to_move_has_no_moves() {
 
 #[test]
 fn help_flags_and_errors() {
-    let out = run(&["play", "--help"], "");
+    let out = run_input(&["play", "--help"], "");
     assert_eq!(out.code, Some(0));
     assert!(
         out.stdout.contains("--game") && out.stdout.contains("--fen"),
         "{}",
         out.stdout
     );
-    let out = run(&["--help"], "");
+    let out = run_input(&["--help"], "");
     assert!(out.stdout.contains("play"));
-    let out = run(&["play", chess().to_str().unwrap(), "--bogus"], "");
+    let out = run_input(&["play", chess().to_str().unwrap(), "--bogus"], "");
     assert_eq!(out.code, Some(2));
-    let out = run(&["play"], "");
+    let out = run_input(&["play"], "");
     assert_eq!(out.code, Some(2));
-    let out = run(&["play", chess().to_str().unwrap(), "--game", "draughts"], "");
+    let out = run_input(&["play", chess().to_str().unwrap(), "--game", "draughts"], "");
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("declares no game `draughts`"), "{}", out.stderr);
-    let out = run(&["play", chess().to_str().unwrap(), "--turn", "2"], "");
+    let out = run_input(&["play", chess().to_str().unwrap(), "--turn", "2"], "");
     assert_eq!(out.code, Some(2));
 
     let dir = TempDir::new("errors");
     let bad = dir.write("bad.alg", "start = ♙\ngame g(start) = nowhere\n");
-    let out = run(&["play", bad.to_str().unwrap()], "");
+    let out = run_input(&["play", bad.to_str().unwrap()], "");
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("nowhere"), "{}", out.stderr);
 }

@@ -4,6 +4,7 @@
 
 use std::ffi::OsStr;
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -22,6 +23,31 @@ where
     S: AsRef<OsStr>,
 {
     output(Command::new(env!("CARGO_BIN_EXE_algchess")).args(args))
+}
+
+/// Runs `algchess ARGS...` with `input` on its stdin, and colour off.
+pub fn run_input(args: &[&str], input: &str) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_algchess"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the algchess binary runs");
+    let mut stdin = child.stdin.take().expect("a piped stdin");
+    let input = input.to_string();
+    // Write from a thread so a full stdout pipe cannot block the writer.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("the binary finishes");
+    writer.join().expect("the writer finishes");
+    Out {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
 }
 
 /// Runs `algchess` under a shell `ulimit` (for example `-v 3000000`, an
@@ -56,8 +82,12 @@ impl TempDir {
         TempDir(dir)
     }
 
+    /// Writes a file, and the folders it is in.
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
         let path = self.0.join(name);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).expect("create a fixture directory");
+        }
         fs::write(&path, text).expect("write a fixture");
         path
     }
