@@ -4,6 +4,7 @@
 pub mod analysis;
 mod choices;
 mod cost;
+mod decide;
 pub mod lang;
 mod proof;
 mod prove;

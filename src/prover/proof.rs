@@ -11,6 +11,7 @@
 
 use super::analysis::NORMALISE;
 use super::choices::{sorted, CHOICES};
+use super::decide;
 use super::lang::{node_of, term_of, with_children, ENode};
 use super::rules::{LawRule, Rules};
 use crate::core::{Node, Term};
@@ -26,6 +27,8 @@ pub enum Why {
     /// Choices regrouped, reordered or repeated, and rules placed:
     /// `alt_assoc`, `alt_comm`, `alt_idem` and `rule_place`.
     Choices,
+    /// Both terms have one normal form (src/prover/decide.rs).
+    Decided,
     /// A law, used left to right or right to left, with the side
     /// conditions that held.
     Law {
@@ -150,6 +153,10 @@ pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rules) -> Result<Vec
                 return Err(format!("`{a}` and `{b}` are not the same set of choices"));
             }
             Why::Choices
+        } else if name == decide::DECIDE {
+            let (first, last) = (flat_term(&flat[0]), flat_term(&flat[flat.len() - 1]));
+            decide::replay(&first, &last, &before, &path, a, b)?;
+            Why::Decided
         } else if name == NORMALISE {
             if canonical(a).is_none() || canonical(a) != canonical(b) {
                 return Err(format!("`{a}` and `{b}` do not fold to the same term"));
@@ -187,6 +194,7 @@ pub fn render(steps: &[Step]) -> String {
             Some(Why::Choices) => {
                 out.push_str("         by choices as a set (alt_assoc, alt_comm, alt_idem, rule_place)\n")
             }
+            Some(Why::Decided) => out.push_str("         by normal forms (src/prover/decide.rs)\n"),
             Some(Why::Law {
                 name,
                 location,
