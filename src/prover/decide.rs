@@ -37,6 +37,7 @@ use super::lang::to_expr;
 use crate::core::{Cell, Fragment, Node, Pattern, Sort, Term};
 use crate::elab::Claim;
 use crate::geometry::Movement;
+use crate::laws::fusion::Fusion;
 use egg::{ENodeOrVar, PatternAst, RecExpr};
 
 /// The name proof steps give the union of a term with its normal form.
@@ -271,6 +272,23 @@ fn frag(t: &Term) -> Term {
         Node::Glue(..) => {
             let mut leaves = vec![];
             glue_leaves(t, &mut leaves);
+            // Gluing distributes over choice: `(P | Q) + f` is
+            // `(P + f) | (Q + f)`.
+            if let Some(i) = leaves.iter().position(|x| matches!(x.node(), Node::Union(..))) {
+                let mut members = vec![];
+                union_leaves(&leaves[i], &mut members);
+                let each = members.iter().map(|m| {
+                    let mut l = leaves.clone();
+                    l[i] = m.clone();
+                    l.into_iter()
+                        .reduce(|a, b| Term::raw(Node::Glue(a, b)))
+                        .expect("a glue has leaves")
+                });
+                let union = each
+                    .reduce(|a, b| Term::raw(Node::Union(a, b)))
+                    .expect("a choice has members");
+                return frag(&union);
+            }
             let (consts, mut rest): (Vec<Term>, Vec<Term>) = leaves.into_iter().partition(|x| x.as_pattern().is_some());
             let Ok(c) = consts
                 .iter()
@@ -420,6 +438,55 @@ fn unbind(c: &Term, m: &Term) -> Option<Term> {
     Some(Term::rule(&each(&p)?, &each(&q)?))
 }
 
+/// An anchored rule between fragments, as fusion takes it.
+fn fusable(t: &Term) -> Option<(Fragment, Fragment)> {
+    let Node::Rule(f, g) = t.node() else { return None };
+    let (Node::Frag(f), Node::Frag(g)) = (f.node(), g.node()) else {
+        return None;
+    };
+    f.poi().is_some().then(|| (f.clone(), g.clone()))
+}
+
+/// Anchored rules one after the other as one rule (src/laws/fusion.rs);
+/// `None` when a pair never applies together.
+fn fused(items: Vec<Term>) -> Option<Vec<Term>> {
+    let mut out: Vec<Term> = vec![];
+    for x in items {
+        if matches!(x.node(), Node::Fail) {
+            return None;
+        }
+        if let (Some((f1, g1)), Some((f2, g2))) = (out.last().and_then(fusable), fusable(&x)) {
+            match crate::laws::fusion::fuse(&f1, &g1, &f2, &g2) {
+                Fusion::Rule(f, g) => {
+                    *out.last_mut().expect("a rule to fuse with") = Term::rule(&Term::fragment(f), &Term::fragment(g));
+                    continue;
+                }
+                Fusion::Fail => return None,
+                Fusion::None => {}
+            }
+        }
+        out.push(x);
+    }
+    Some(out)
+}
+
+/// Whether `x` having a result on a state implies that guard `h` holds
+/// there.
+fn entails(x: &Term, h: &Fragment) -> bool {
+    match x.node() {
+        Node::Rule(f, _) => f.as_pattern().is_some_and(|p| p.members().all(|f| implies(f, h))),
+        // Some square other than the POI's holds the binder's piece.
+        Node::Bind(c, _) => match c.node() {
+            Node::Cell(c) => implies(&Fragment::single(Cell::Is(*c)), h),
+            _ => false,
+        },
+        Node::Alt(a, b) => entails(a, h) && entails(b, h),
+        Node::Seq(a, _) => entails(a, h),
+        Node::Repeat(a, lo, _) => num(lo).is_some_and(|k| k > 0) && entails(a, h),
+        _ => false,
+    }
+}
+
 fn norm(t: &Term, ctx: Ctx) -> Term {
     match t.node() {
         Node::Seq(..) => {
@@ -431,10 +498,10 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
                 seq_items(&norm(x, c), &mut out);
                 c = after(c, x);
             }
-            if out.iter().any(|x| matches!(x.node(), Node::Fail)) {
-                return Term::fail();
-            }
             out.retain(|x| !matches!(x.node(), Node::Nil));
+            let Some(out) = fused(out) else {
+                return Term::fail();
+            };
             let mut result = vec![];
             let mut run = vec![];
             for x in out {
@@ -442,10 +509,15 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
                     run.push(x);
                     continue;
                 }
-                match test_run(std::mem::take(&mut run)) {
-                    Some(r) => result.extend(r),
-                    None => return Term::fail(),
-                }
+                let Some(tests) = test_run(std::mem::take(&mut run)) else {
+                    return Term::fail();
+                };
+                // A guard that the next move's applying implies adds nothing.
+                result.extend(
+                    tests
+                        .into_iter()
+                        .filter(|t| !guard_fragment(t).is_some_and(|h| entails(&x, &h))),
+                );
                 result.push(x);
             }
             match test_run(run) {
@@ -468,10 +540,22 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
             if out.iter().any(|x| is_test(x) && out.contains(&Term::not(x))) {
                 out.push(Term::nil());
             }
-            if out.iter().any(|x| matches!(x.node(), Node::Nil)) {
-                out.retain(|x| !is_test(x));
-                out.insert(0, Term::nil());
-            }
+            // `T M | M` is `M` for a test `T`: drop a choice that is
+            // another with tests inserted (`nil` absorbs tests).
+            let stripped = |y: &Term| {
+                let mut items = vec![];
+                seq_items(y, &mut items);
+                items.retain(|x| !is_test(x));
+                seq_of(items)
+            };
+            let keep: Vec<bool> = out
+                .iter()
+                .map(|y| {
+                    let s = stripped(y);
+                    s == *y || !out.contains(&s)
+                })
+                .collect();
+            let out: Vec<Term> = out.into_iter().zip(keep).filter(|(_, k)| *k).map(|(y, _)| y).collect();
             alt_of(out)
         }
         Node::Not(x) => {
@@ -488,6 +572,12 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
             }
         }
         Node::Repeat(x, lo, hi) => {
+            // A few steps of an anchored rule, written out, fuse.
+            if let (Some(k @ 2..=4), Some(h)) = (num(lo), num(hi)) {
+                if k == h && fusable(x).is_some() {
+                    return norm(&seq_of(vec![x.clone(); k as usize]), ctx);
+                }
+            }
             let body = norm(x, after(ctx, x));
             if num(hi) == Some(0) {
                 return Term::nil();
@@ -582,4 +672,244 @@ pub fn unite(egraph: &mut Graph, claim: &Claim) {
         }
     }
     egraph.rebuild();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{check_claim, ClaimOptions, Options, Verdict};
+    use crate::core::{gen, Bounds, Content};
+    use crate::elab::Program;
+    use crate::geometry::Square;
+    use quickcheck::Gen;
+
+    fn below(g: &mut Gen, n: u32) -> u32 {
+        <u32 as quickcheck::Arbitrary>::arbitrary(g) % n
+    }
+
+    fn fragment(cells: &[(i32, i32, Cell)]) -> Term {
+        Term::fragment(Fragment::from_cells(cells.iter().map(|&(x, y, c)| (Square::new(x, y), c))).unwrap())
+    }
+
+    fn zero() -> Term {
+        Term::fragment(Fragment::empty())
+    }
+
+    fn piece(g: &mut Gen) -> Cell {
+        Cell::Is(gen::content(g))
+    }
+
+    /// Rules of the shapes the normal forms touch: guards, rules of `#`
+    /// cells, rules that read only the POI, anchored rules, and rules that
+    /// write where the POI may be.
+    fn a_rule(g: &mut Gen) -> Term {
+        let f = Term::fragment(gen::fragment(g, true));
+        match below(g, 9) {
+            0 => Term::rule(&f, &f),
+            1 => Term::rule(&f, &zero()),
+            2 => {
+                // Some of what `f` reads written back, and a square off the
+                // board.
+                let Node::Frag(x) = f.node() else { unreachable!() };
+                let keep = x.cells().filter(|_| below(g, 2) == 0);
+                let back = Fragment::from_cells(keep).unwrap();
+                let back = back.glue(&Fragment::from_cells([(Square::new(3, 0), Cell::Off)]).unwrap());
+                Term::rule(&f, &Term::fragment(back.unwrap_or_default()))
+            }
+            3 => Term::rule(
+                &fragment(&[(0, 0, Cell::Off), (1, 0, Cell::Off)]),
+                &fragment(&[(0, 1, Cell::Off)]),
+            ),
+            4 => match below(g, 3) {
+                0 => Term::rule(&fragment(&[(0, 0, Cell::Poi)]), &zero()),
+                1 => Term::rule(&fragment(&[(0, 0, Cell::Poi)]), &fragment(&[(0, 0, Cell::Poi)])),
+                _ => Term::rule(&fragment(&[(0, 1, Cell::Poi)]), &zero()),
+            },
+            5 => {
+                // `% + u x -> y + u%`, or with `%` left in place.
+                let (x, y) = (piece(g), piece(g));
+                let to = if below(g, 2) == 0 {
+                    fragment(&[(0, 0, y), (0, 1, Cell::Poi)])
+                } else {
+                    fragment(&[(0, 1, y)])
+                };
+                Term::rule(&fragment(&[(0, 0, Cell::Poi), (0, 1, x)]), &to)
+            }
+            6 => {
+                // Writes that may land on the POI's square.
+                let c = piece(g);
+                match below(g, 3) {
+                    0 => Term::rule(&fragment(&[(0, 0, Cell::Poi)]), &fragment(&[(0, 0, c)])),
+                    1 => Term::rule(&zero(), &fragment(&[(0, 0, c)])),
+                    _ => Term::rule(&fragment(&[(0, 0, piece(g))]), &fragment(&[(1, 0, c)])),
+                }
+            }
+            _ => gen::a_move(g, 0),
+        }
+    }
+
+    fn a_move(g: &mut Gen, depth: u32) -> Term {
+        if depth == 0 {
+            return a_rule(g);
+        }
+        let d = depth - 1;
+        match below(g, 13) {
+            0 | 1 => Term::seq(&a_move(g, d), &a_move(g, d)),
+            2 => Term::alt(&a_move(g, d), &a_move(g, d)),
+            3 => Term::not(&a_move(g, d)),
+            4 => {
+                let lo = below(g, 3);
+                let hi = if below(g, 2) == 0 { None } else { Some(lo + below(g, 2)) };
+                Term::repeat(&a_move(g, d), Bounds { lo, hi })
+            }
+            5 => Term::greedy(&a_move(g, d)),
+            6 | 7 => Term::bind(&Term::content(gen::content(g)), &a_move(g, d)),
+            // A move with tests inserted, beside the move itself; and a
+            // guard on part of what the next rule reads.
+            9 => {
+                let m = a_move(g, d);
+                let t = a_rule(g);
+                Term::alt(&Term::seq(&Term::seq(&t, &m), &Term::not(&t)), &m)
+            }
+            10 => {
+                let r = a_rule(g);
+                let part = match r.node() {
+                    Node::Rule(f, _) => match f.node() {
+                        Node::Frag(f) => Fragment::from_cells(f.cells().filter(|_| below(g, 2) == 0)).unwrap(),
+                        _ => Fragment::empty(),
+                    },
+                    _ => Fragment::empty(),
+                };
+                // Now and then with a cell the rule does not read.
+                let extra = Fragment::from_cells([(Square::new(0, 2), piece(g))]).unwrap();
+                let part = match below(g, 2) {
+                    0 => part.glue(&extra).unwrap_or(part),
+                    _ => part,
+                };
+                Term::seq(&Term::rule(&Term::fragment(part), &zero()), &r)
+            }
+            8 => Term::apply(&Term::movement(gen::movement(g)), &a_move(g, d)),
+            _ => a_rule(g),
+        }
+    }
+
+    fn holds(lhs: &Term, rhs: &Term) -> Result<(), String> {
+        let template = Program::from_text("t.alg", "theorem t: nil = nil\n").unwrap();
+        let mut claim = template.claims()[0].clone();
+        claim.lhs = lhs.clone();
+        claim.rhs = rhs.clone();
+        let options = ClaimOptions {
+            search: Options {
+                max_cells: 5,
+                ..Options::default()
+            },
+            instances: 24,
+            instance_cells: 5,
+            ..ClaimOptions::default()
+        };
+        let r = check_claim(&claim, &options, &|_, _, _| {});
+        match r.verdict {
+            Verdict::HoldsUpTo => Ok(()),
+            Verdict::Refuted => Err(format!("{lhs}  ≠  {rhs}: {:?}", r.counterexample)),
+        }
+    }
+
+    /// The normal form means what the term means, in the context the
+    /// claim gives it, alone and inside a binder: random moves and their
+    /// normal forms agree on every board of up to 5 squares.
+    #[test]
+    fn normal_forms_keep_meaning() {
+        let mut changed = 0;
+        let mut failures = vec![];
+        for seed in 0..400 {
+            let mut g = Gen::from_size_and_seed(6, seed);
+            let depth = 1 + below(&mut g, 3);
+            let t = a_move(&mut g, depth);
+            let n = normal(&t, top(&t, &t));
+            if n != t {
+                changed += 1;
+                failures.extend(holds(&t, &n).err());
+            }
+            // Inside a binder the POI is bound.
+            let c = Term::content(gen::content(&mut g));
+            let (b, nb) = (Term::bind(&c, &t), normal(&Term::bind(&c, &t), Ctx::Unbound));
+            if nb != b {
+                failures.extend(holds(&b, &nb).err());
+            }
+            // Idempotent, as replay needs.
+            assert_eq!(normal(&n, top(&t, &t)), n, "{t}");
+            // A guard before a rule or a binder, which may or may not imply
+            // it.
+            let guard = Term::rule(&Term::fragment(gen::fragment(&mut g, true)), &zero());
+            let next = match below(&mut g, 3) {
+                0 => Term::bind(&Term::content(gen::content(&mut g)), &a_rule(&mut g)),
+                _ => a_rule(&mut g),
+            };
+            let s = Term::seq(&guard, &next);
+            let n = normal(&s, top(&s, &s));
+            if n != s {
+                failures.extend(holds(&s, &n).err());
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert!(changed >= 200, "most random moves change: {changed}");
+    }
+
+    /// With metavariables, the forms hold for every instance (claims with a
+    /// free `%` are compared with a POI, the others with or without one).
+    #[test]
+    fn normal_forms_of_laws_hold_on_instances() {
+        let sides = [
+            "(f -> f) (g -> g) M (g -> 0) (f -> f)",
+            "(f -> 0) not M (f -> 0) | nil | M",
+            "%p: (% + u. -> . + u%)",
+            "%p: (M (% -> 0))",
+            "%p: ((% -> %) M (% -> 0))",
+            "(% -> %) M",
+            "M (% -> %)",
+            "not (M | (0 -> 0)) | not not not M",
+            "m (0 -> 0) M | m(f -> f)",
+            "(f + g) + u(h + f) -> f",
+            "P | (Q | P) -> g + f",
+            "u(f + P) | Q -> 0",
+            "%p: ((% + u. -> . + u%) | (% + r♟ -> .)) M",
+            "(%♖: ((% + u. -> . + u%) | (% + r. -> . + r%))) m(%p: nil)",
+            "(P | f) + (g | Q) -> (h | f) + u g",
+            "%♖: (% + u. -> . + u%){3} (% + d. -> . + d%)",
+            "(f -> f) M | M | (M not M)",
+            "(♖ + u. -> 0) (♖ + u. + r♟ -> ♖ + u♖) (%♟: M)",
+            "(f -> f)* M (g -> 0)+ (not M)*!",
+            "(%p: not (% -> 0)) | (%q: (% -> %))",
+        ];
+        let mut failures = vec![];
+        let mut changed = 0;
+        for s in sides {
+            let p = Program::from_text("t.alg", &format!("theorem t: {s} = nil\n")).unwrap();
+            let t = &p.claims()[0].lhs;
+            let n = normal(t, top(t, t));
+            changed += (&n != t) as usize;
+            failures.extend(holds(t, &n).err());
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        // `%p: (M (% -> 0))` keeps its test: `M` may unbind the POI.
+        assert_eq!(changed, sides.len() - 1);
+    }
+
+    #[test]
+    fn contexts() {
+        let p = Program::from_text(
+            "t.alg",
+            "theorem a: (0 -> ♖) (% -> 0) = nil\ntheorem b: (% + u. -> . + u%) (% -> 0) = nil\ntheorem c: M = nil\n",
+        )
+        .unwrap();
+        let [a, b, c] = [0, 1, 2].map(|i| p.claims()[i].lhs.clone());
+        // Writing over the POI unbinds it; moving it does not.
+        assert_eq!(context_at(&a, &[1], top(&a, &a)), Ctx::Unknown);
+        assert_eq!(context_at(&b, &[1], top(&b, &b)), Ctx::Bound);
+        assert_eq!(normal(&a, Ctx::Bound), a);
+        assert_eq!(top(&c, &c), Ctx::Unknown);
+        let closed = Term::bind(&Term::content(Content::Empty), &c);
+        assert_eq!(top(&closed, &closed), Ctx::Unbound);
+        assert_eq!(context_at(&closed, &[1], Ctx::Unbound), Ctx::Bound);
+    }
 }
