@@ -216,14 +216,40 @@ fn implies(h1: &Fragment, h2: &Fragment) -> bool {
     })
 }
 
-fn guard_fragment(t: &Term) -> Option<Fragment> {
+/// A guard's fragment: the `h` of `h -> 0`.
+fn guard_fragment(t: &Term) -> Option<Term> {
     match t.node() {
-        Node::Rule(f, g) if is_empty_fragment(g) => match f.node() {
-            Node::Frag(f) => Some(f.clone()),
-            _ => None,
-        },
+        Node::Rule(f, g) if is_empty_fragment(g) && f.sort() != Sort::Pattern => Some(f.clone()),
         _ => None,
     }
+}
+
+/// A fragment term as its known cells and its other parts glued on.
+fn parts(h: &Term) -> Option<(Fragment, Vec<Term>)> {
+    match h.node() {
+        Node::Frag(f) => Some((f.clone(), vec![])),
+        Node::Glue(a, b) => {
+            let (fa, mut ma) = parts(a)?;
+            let (fb, mb) = parts(b)?;
+            ma.extend(mb);
+            Some((fa.glue(&fb).ok()?, ma))
+        }
+        _ if h.sort() == Sort::Fragment => Some((Fragment::empty(), vec![h.clone()])),
+        _ => None,
+    }
+}
+
+/// `implies` on fragment terms: with parts unknown, `h2`'s must be among
+/// `h1`'s and its cells on the same squares, so the same translation
+/// serves both.
+fn implies_term(h1: &Term, h2: &Term) -> bool {
+    let (Some((c1, m1)), Some((c2, m2))) = (parts(h1), parts(h2)) else {
+        return false;
+    };
+    if m2.is_empty() {
+        return implies(&c1, &c2);
+    }
+    m2.iter().all(|m| m1.contains(m)) && c2.cells().all(|(q, c)| c1.get(q) == Some(c))
 }
 
 /// A run of tests as a set: `None` when it fails.
@@ -235,7 +261,7 @@ fn test_run(run: Vec<Term>) -> Option<Vec<Term>> {
     if run.iter().any(negated) {
         return None;
     }
-    let guards: Vec<(usize, Fragment)> = run
+    let guards: Vec<(usize, Term)> = run
         .iter()
         .enumerate()
         .filter_map(|(i, t)| guard_fragment(t).map(|h| (i, h)))
@@ -245,7 +271,7 @@ fn test_run(run: Vec<Term>) -> Option<Vec<Term>> {
         .filter(|(i, h2)| {
             guards
                 .iter()
-                .any(|(j, h1)| j != i && implies(h1, h2) && (!implies(h2, h1) || j < i))
+                .any(|(j, h1)| j != i && implies_term(h1, h2) && (!implies_term(h2, h1) || j < i))
         })
         .map(|(i, _)| *i)
         .collect();
@@ -438,6 +464,18 @@ fn unbind(c: &Term, m: &Term) -> Option<Term> {
     Some(Term::rule(&each(&p)?, &each(&q)?))
 }
 
+/// Whether the move gives the state itself (among others) on every state.
+fn has_nil(t: &Term) -> bool {
+    match t.node() {
+        Node::Nil => true,
+        Node::Alt(a, b) => has_nil(a) || has_nil(b),
+        Node::Seq(a, b) => has_nil(a) && has_nil(b),
+        Node::Repeat(a, lo, _) => num(lo) == Some(0) || has_nil(a),
+        Node::Apply(_, a) => has_nil(a),
+        _ => false,
+    }
+}
+
 /// An anchored rule between fragments, as fusion takes it.
 fn fusable(t: &Term) -> Option<(Fragment, Fragment)> {
     let Node::Rule(f, g) = t.node() else { return None };
@@ -472,12 +510,15 @@ fn fused(items: Vec<Term>) -> Option<Vec<Term>> {
 
 /// Whether `x` having a result on a state implies that guard `h` holds
 /// there.
-fn entails(x: &Term, h: &Fragment) -> bool {
+fn entails(x: &Term, h: &Term) -> bool {
     match x.node() {
-        Node::Rule(f, _) => f.as_pattern().is_some_and(|p| p.members().all(|f| implies(f, h))),
+        Node::Rule(f, _) => match f.as_pattern() {
+            Some(p) => p.members().all(|f| implies_term(&Term::fragment(f.clone()), h)),
+            None => implies_term(f, h),
+        },
         // Some square other than the POI's holds the binder's piece.
         Node::Bind(c, _) => match c.node() {
-            Node::Cell(c) => implies(&Fragment::single(Cell::Is(*c)), h),
+            Node::Cell(c) => implies_term(&Term::fragment(Fragment::single(Cell::Is(*c))), h),
             _ => false,
         },
         Node::Alt(a, b) => entails(a, h) && entails(b, h),
@@ -560,10 +601,25 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
         }
         Node::Not(x) => {
             let x = norm(x, ctx);
-            let mut members = vec![];
-            alt_items(&x, &mut members);
-            if members.iter().any(|m| matches!(m.node(), Node::Nil)) {
+            if has_nil(&x) {
                 return Term::fail();
+            }
+            // `M K` has a result exactly when `M` has, if `K` offers `nil`;
+            // `M{1,j}` is `M M{0,j-1}`.
+            let mut items = vec![];
+            seq_items(&x, &mut items);
+            while items.len() > 1 && items.last().is_some_and(has_nil) {
+                items.pop();
+            }
+            let mut y = seq_of(items);
+            while let Node::Repeat(z, lo, _) = y.node() {
+                if num(lo) != Some(1) {
+                    break;
+                }
+                y = z.clone();
+            }
+            if y != x {
+                return norm(&Term::not(&y), ctx);
             }
             match x.node() {
                 Node::Fail => Term::nil(),
@@ -579,7 +635,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
                 }
             }
             let body = norm(x, after(ctx, x));
-            if num(hi) == Some(0) {
+            if num(hi) == Some(0) || matches!(body.node(), Node::Nil) {
                 return Term::nil();
             }
             if is_test(&body) {
@@ -878,6 +934,8 @@ mod tests {
             "%♖: (% + u. -> . + u%){3} (% + d. -> . + d%)",
             "(f -> f) M | M | (M not M)",
             "(♖ + u. -> 0) (♖ + u. + r♟ -> ♖ + u♖) (%♟: M)",
+            "not (M+ N*) | not (M (nil | K) N?) | nil{i} M",
+            "(f -> f) (f + u g -> 0) (g -> g) (u g + ♖ -> .)",
             "(f -> f)* M (g -> 0)+ (not M)*!",
             "(%p: not (% -> 0)) | (%q: (% -> %))",
         ];
