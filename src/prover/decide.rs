@@ -6,17 +6,21 @@
 //!   `not M`, a guard (a rule that writes back only what it reads, in the
 //!   form `f -> 0`), and anything built from tests. Tests commute and are
 //!   idempotent, so a run of tests in a sequence is a set (with `T not T`
-//!   failing and a guard implied by another dropped); a choice that
-//!   offers `nil` absorbs its tests; `T | not T` is `nil`; `not not T` is
-//!   `T`; a repeated test is `nil` or itself, and `T*!` is `not T`.
+//!   failing, and a guard dropped when another guard, or the next move's
+//!   applying, implies it); `T | not T` is `nil`; a choice drops a member
+//!   that is another with tests inserted (`T M | M` is `M`, and `nil`
+//!   absorbs tests); `not not T` is `T`; `not (M K)` is `not M` when `K`
+//!   offers `nil`; a repeated test is `nil` or itself, and `T*!` is
+//!   `not T`.
 //! - **Rules.** A rule of `#` cells only is `nil` (§6); one that needs a
 //!   square both on and off the board is `fail`; a guard becomes `h -> 0`
-//!   with every cell it checks in `h`.
+//!   with every cell it checks in `h`; anchored rules in a row fuse
+//!   (src/laws/fusion.rs), and so do a few counted steps of one.
 //! - **Binders.** `%p: nil` is `p -> p`, and a binder distributes over
 //!   choice.
 //! - **Fragments and patterns** built around metavariables: gluing and
 //!   choice as sets (flattened, sorted, constants folded together), with
-//!   movements pushed into them.
+//!   movements pushed into them and gluing spread over choice.
 //!
 //! Two forms depend on where a subterm stands, which `Ctx` tracks: whether
 //! every state reaching it has a POI (inside a binder, or in a claim with a
