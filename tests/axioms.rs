@@ -45,6 +45,37 @@ fn every_axiom_holds_on_its_instances() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The prover rewrites inside binders, where a POI is bound, so every law
+/// of moves must hold there too, not only on the states its claim is
+/// compared on (closed instances are compared without a POI): `A = B` is
+/// checked as `%q: A = %q: B`, for random pieces `q`.
+#[test]
+fn every_axiom_holds_where_a_poi_is_bound() {
+    use algchess::core::{Sort, Term};
+    use rayon::prelude::*;
+    let laws = Laws::load(&Laws::default_dir()).unwrap();
+    let failures: Vec<String> = laws
+        .laws
+        .par_iter()
+        .filter(|law| law.claim.lhs.sort() == Sort::Move)
+        .filter_map(|law| {
+            let mut claim = law.claim.clone();
+            let q = Term::var("q_0", Sort::Cell);
+            claim.lhs = Term::bind(&q, &claim.lhs);
+            claim.rhs = Term::bind(&q, &claim.rhs);
+            let options = ClaimOptions {
+                instances: 32,
+                instance_cells: 5,
+                ..ClaimOptions::default()
+            };
+            let report = check_claim(&claim, &options, &|_, _, _| {});
+            (report.verdict != Verdict::HoldsUpTo)
+                .then(|| format!("{} ({}): {:?}", law.name(), law.location(), report.counterexample))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Laws that look right and are not. Each must be refuted, with a
 /// counterexample board.
 const FALSE_LAWS: &str = "

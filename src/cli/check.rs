@@ -45,7 +45,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let mut search = claims::search(args.max_cells, args.timeout)?;
     search.memory = args.memory_limit;
     let programs = claims::load(&args.paths)?;
-    let mut positions = Positions::new(&programs, args.run.positions)?;
+    let positions = Positions::new(&programs, args.run.positions)?;
     let on_positions = PositionOptions {
         eval_budget: search.eval_budget,
         timeout: search.timeout,

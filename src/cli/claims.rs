@@ -12,7 +12,8 @@ use crate::semantics::Grid;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The flags `check` and `prove` share for runs in CI.
@@ -102,7 +103,7 @@ pub struct Positions {
     /// The games of each program, read before any claim runs, so a file
     /// that cannot be read is bad input, not a failure half-way.
     games: Vec<Vec<Game>>,
-    cache: HashMap<GamesKey, Arc<Vec<Sample>>>,
+    cache: Mutex<HashMap<GamesKey, Arc<Vec<Sample>>>>,
 }
 
 impl Positions {
@@ -115,13 +116,13 @@ impl Positions {
         Ok(Positions {
             n,
             games,
-            cache: HashMap::new(),
+            cache: Mutex::new(HashMap::new()),
         })
     }
 
     /// The positions claim `claim` of program `prog` is checked on: none
     /// when it is not checked on positions.
-    pub fn for_claim(&mut self, prog: usize, claim: &Claim) -> Arc<Vec<Sample>> {
+    pub fn for_claim(&self, prog: usize, claim: &Claim) -> Arc<Vec<Sample>> {
         let games = &self.games[prog];
         if self.n == 0 || games.is_empty() || !positions::applies(claim) {
             return Arc::new(vec![]);
@@ -132,6 +133,8 @@ impl Positions {
             .collect();
         let n = self.n;
         self.cache
+            .lock()
+            .expect("no sampler panicked")
             .entry(key)
             .or_insert_with(|| Arc::new(positions::sample(games, n, POSITIONS_SEED)))
             .clone()
@@ -142,11 +145,11 @@ impl Positions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// The verdict the relation asks for.
-    Agrees,
+    Agrees = 0,
     /// The opposite verdict.
-    Disagrees,
+    Disagrees = 1,
     /// Neither: no proof and no counterexample, or no evidence at all.
-    Unknown,
+    Unknown = 2,
 }
 
 /// One claim decided: its verdict's name (for the summary), how it stands,
@@ -167,55 +170,86 @@ pub struct Run<'a> {
     pub verdicts: &'static [&'static str],
 }
 
-/// Runs `decide` on every claim selected by `--only` and `--shard`, under
-/// a progress bar, prints each account as soon as it is decided (flushed,
-/// so a run stopped from outside keeps what it printed), then a summary.
-/// Returns the exit status.
-pub fn run_each(programs: &[Program], run: &Run, mut decide: impl FnMut(usize, &Claim, &Progress) -> Decided) -> i32 {
+/// Runs `decide` on every claim selected by `--only` and `--shard`, as
+/// many at a time as there are cores, taken in order, each under a
+/// progress bar; prints each account in claim order as soon as it and the
+/// ones before it are decided (flushed, so a run stopped from outside keeps
+/// what it printed), then a summary. Returns the exit status.
+pub fn run_each(programs: &[Program], run: &Run, decide: impl Fn(usize, &Claim, &Progress) -> Decided + Sync) -> i32 {
     let start = Instant::now();
-    let mut counts: Vec<(&'static str, usize)> = run.verdicts.iter().map(|v| (*v, 0)).collect();
-    let (mut agree, mut disagree, mut unknown) = (0, 0, 0);
-    let stdout = std::io::stdout();
-    // A closed pipe (`| head`) ends the run quietly.
-    let emit = |text: &str| -> bool {
-        let mut out = stdout.lock();
-        out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_ok()
-    };
+    let mut selected: Vec<(usize, &Claim)> = vec![];
     let mut index = 0;
-    'files: for (p, prog) in programs.iter().enumerate() {
-        let mut header = !run.json && programs.len() > 1;
+    for (p, prog) in programs.iter().enumerate() {
         for claim in prog.claims() {
             if run.only.is_some_and(|o| !claim.name.contains(o)) {
                 continue;
             }
-            let i = index;
+            if run.shard.is_none_or(|s| s.holds(index)) {
+                selected.push((p, claim));
+            }
             index += 1;
-            if run.shard.is_some_and(|s| !s.holds(i)) {
-                continue;
-            }
-            if header {
-                header = false;
-                if !emit(&format!("{}\n", prog.source().name)) {
-                    break 'files;
-                }
-            }
-            let bar = Progress::start(&claim.name);
-            let decided = decide(p, claim, &bar);
-            bar.finish();
-            match counts.iter_mut().find(|(v, _)| *v == decided.verdict) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((decided.verdict, 1)),
-            }
-            match decided.status {
-                Status::Agrees => agree += 1,
-                Status::Disagrees => disagree += 1,
-                Status::Unknown => unknown += 1,
-            }
-            if !emit(&decided.text) {
-                break 'files;
-            }
         }
     }
+    let screen = super::output::bars();
+    let stdout = std::io::stdout();
+    let emit = |text: &str| {
+        let write = || {
+            let mut out = stdout.lock();
+            let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+        };
+        match &screen {
+            Some(s) => s.suspend(write),
+            None => write(),
+        }
+    };
+    struct Printed {
+        next: usize,
+        ready: std::collections::BTreeMap<usize, Decided>,
+        file: Option<usize>,
+        counts: Vec<(&'static str, usize)>,
+        statuses: [usize; 3],
+    }
+    let printed = Mutex::new(Printed {
+        next: 0,
+        ready: Default::default(),
+        file: None,
+        counts: run.verdicts.iter().map(|v| (*v, 0)).collect(),
+        statuses: [0; 3],
+    });
+    let taken = AtomicUsize::new(0);
+    let work = || loop {
+        let k = taken.fetch_add(1, Ordering::Relaxed);
+        let Some(&(p, claim)) = selected.get(k) else { break };
+        let bar = Progress::start(&claim.name, screen.as_ref());
+        let decided = decide(p, claim, &bar);
+        bar.finish();
+        let mut pr = printed.lock().expect("no printer panicked");
+        pr.ready.insert(k, decided);
+        loop {
+            let next = pr.next;
+            let Some(d) = pr.ready.remove(&next) else { break };
+            let p = selected[next].0;
+            if !run.json && programs.len() > 1 && pr.file != Some(p) {
+                emit(&format!("{}\n", programs[p].source().name));
+            }
+            pr.file = Some(p);
+            match pr.counts.iter_mut().find(|(v, _)| *v == d.verdict) {
+                Some((_, n)) => *n += 1,
+                None => pr.counts.push((d.verdict, 1)),
+            }
+            pr.statuses[d.status as usize] += 1;
+            emit(&d.text);
+            pr.next += 1;
+        }
+    };
+    rayon::scope(|s| {
+        for _ in 0..rayon::current_num_threads() {
+            s.spawn(|_| work());
+        }
+    });
+    let printed = printed.into_inner().expect("no printer panicked");
+    let counts = printed.counts;
+    let [agree, disagree, unknown] = printed.statuses;
     let code = if disagree > 0 || (unknown > 0 && !run.allow_unknown) {
         super::DISAGREE
     } else {

@@ -2,7 +2,7 @@
 
 use crate::diag::{Diag, Diags, Source};
 use crate::parse::ast::Span;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
@@ -74,22 +74,27 @@ pub const PROGRESS_DELAY: Duration = Duration::from_secs(1);
 /// the output.
 pub struct Progress {
     bar: ProgressBar,
+    screen: Option<MultiProgress>,
     stop: Option<mpsc::Sender<()>>,
     waiter: Option<JoinHandle<()>>,
 }
 
+/// Where the bars of claims decided side by side are drawn, one line each:
+/// stderr when it is a terminal, else nowhere.
+pub fn bars() -> Option<MultiProgress> {
+    std::io::stderr()
+        .is_terminal()
+        .then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()))
+}
+
 impl Progress {
-    /// A bar labelled `label` on stderr, when stderr is a terminal.
-    pub fn start(label: &str) -> Progress {
-        Progress::start_on(
-            label,
-            std::io::stderr().is_terminal().then(ProgressDrawTarget::stderr),
-            PROGRESS_DELAY,
-        )
+    /// A bar labelled `label` on `screen`, if there is one.
+    pub fn start(label: &str, screen: Option<&MultiProgress>) -> Progress {
+        Progress::start_on(label, screen, PROGRESS_DELAY)
     }
 
-    /// A bar that draws on `target` (none: never) after `delay`.
-    pub fn start_on(label: &str, target: Option<ProgressDrawTarget>, delay: Duration) -> Progress {
+    /// A bar that appears on `screen` (none: never) after `delay`.
+    pub fn start_on(label: &str, screen: Option<&MultiProgress>, delay: Duration) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template("{spinner} {prefix} {msg} [{bar:30}] {pos}/{len} {elapsed}")
@@ -97,24 +102,25 @@ impl Progress {
                 .progress_chars("=> "),
         );
         bar.set_prefix(label.to_string());
-        let Some(target) = target else {
+        let Some(screen) = screen.cloned() else {
             return Progress {
                 bar,
+                screen: None,
                 stop: None,
                 waiter: None,
             };
         };
         let (stop, stopped) = mpsc::channel::<()>();
-        let shown = bar.clone();
+        let (shown, on) = (bar.clone(), screen.clone());
         let waiter = std::thread::spawn(move || {
             // Only a timeout shows the bar: `finish` sends or hangs up.
             if let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(delay) {
-                shown.set_draw_target(target);
-                shown.enable_steady_tick(Duration::from_millis(120));
+                on.add(shown).enable_steady_tick(Duration::from_millis(120));
             }
         });
         Progress {
             bar,
+            screen: Some(screen),
             stop: Some(stop),
             waiter: Some(waiter),
         }
@@ -136,6 +142,9 @@ impl Progress {
             let _ = w.join();
         }
         self.bar.finish_and_clear();
+        if let Some(screen) = &self.screen {
+            screen.remove(&self.bar);
+        }
     }
 }
 
@@ -215,14 +224,14 @@ mod tests {
         }
     }
 
-    fn on(screen: &Screen) -> Option<ProgressDrawTarget> {
-        Some(ProgressDrawTarget::term_like(Box::new(screen.clone())))
+    fn on(screen: &Screen) -> MultiProgress {
+        MultiProgress::with_draw_target(ProgressDrawTarget::term_like(Box::new(screen.clone())))
     }
 
     #[test]
     fn a_quick_claim_draws_no_bar() {
         let screen = Screen::default();
-        let bar = Progress::start_on("quick", on(&screen), Duration::from_millis(300));
+        let bar = Progress::start_on("quick", Some(&on(&screen)), Duration::from_millis(300));
         bar.set("1 cells".into(), 1, 2);
         bar.finish();
         std::thread::sleep(Duration::from_millis(400));
@@ -232,7 +241,7 @@ mod tests {
     #[test]
     fn a_slow_claim_draws_its_bar_after_the_delay_and_clears_it() {
         let screen = Screen::default();
-        let bar = Progress::start_on("slow", on(&screen), Duration::from_millis(50));
+        let bar = Progress::start_on("slow", Some(&on(&screen)), Duration::from_millis(50));
         bar.set("4 cells".into(), 3, 7);
         assert_eq!(screen.drawn(), "", "nothing before the delay");
         std::thread::sleep(Duration::from_millis(500));

@@ -67,7 +67,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
     let rules = Rules::new(&laws);
     let programs = claims::load(&args.paths)?;
-    let mut positions = Positions::new(&programs, args.run.positions)?;
+    let positions = Positions::new(&programs, args.run.positions)?;
     let on_positions = PositionOptions {
         eval_budget: search.eval_budget,
         timeout: search.timeout,

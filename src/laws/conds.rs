@@ -21,7 +21,7 @@ pub struct CondSpec {
 
 use Sort::{Cell, Count, Fragment, Move, Movement, Pattern};
 
-pub const CONDITIONS: [CondSpec; 9] = [
+pub const CONDITIONS: [CondSpec; 11] = [
     CondSpec {
         name: "translation",
         args: &[Movement],
@@ -77,6 +77,19 @@ pub const CONDITIONS: [CondSpec; 9] = [
         args: &[Fragment, Fragment, Fragment, Fragment, Fragment, Fragment],
         outputs: 2,
         doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 are the one rule f -> g (src/laws/fusion.rs)",
+    },
+    CondSpec {
+        name: "guard",
+        args: &[Fragment, Fragment, Fragment],
+        outputs: 1,
+        doc: "the rule f -> g writes back only what f reads, and asks off the board only for squares f does not \
+              name: it is the guard h -> 0, where h is f with g's `#` cells; it fails when g is `0` already",
+    },
+    CondSpec {
+        name: "off_only",
+        args: &[Fragment, Fragment],
+        outputs: 0,
+        doc: "f and g hold only `#` cells (or none): the rule f -> g is the identity (§6)",
     },
 ];
 
@@ -156,6 +169,27 @@ pub fn decide(name: &str, inputs: &[Term]) -> Option<Vec<Term>> {
             Fusion::Rule(f, g) => Some(vec![Term::fragment(f), Term::fragment(g)]),
             _ => None,
         },
+        "guard" => {
+            let (f, g) = (frag(0)?, frag(1)?);
+            if g.is_empty() {
+                return None;
+            }
+            let mut h = f.clone();
+            for (s, c) in g.cells() {
+                match f.get(s) {
+                    Some(r) if r == c => {}
+                    None if c == crate::core::Cell::Off => {
+                        h = h.glue(&crate::core::Fragment::from_cells([(s, c)]).ok()?).ok()?
+                    }
+                    _ => return None,
+                }
+            }
+            Some(vec![Term::fragment(h)])
+        }
+        "off_only" => {
+            let off = |f: &crate::core::Fragment| f.cells().all(|(_, c)| c == crate::core::Cell::Off);
+            (off(&frag(0)?) && off(&frag(1)?)).then(Vec::new)
+        }
         "clash" => (fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) == Fusion::Fail).then(Vec::new),
         _ => None,
     }
@@ -174,6 +208,7 @@ pub fn verify(name: &str, inputs: &[Term], outputs: &[Term]) -> bool {
 /// leaves the argument to the generator of its sort.
 pub fn sample_input(name: &str, arg: usize, g: &mut quickcheck::Gen) -> Option<Term> {
     use crate::core::{gen, Cell as C, Fragment as F};
+    use crate::geometry::Square;
     match (name, arg) {
         ("translation", 0) => {
             let m = gen::movement(g);
@@ -184,6 +219,30 @@ pub fn sample_input(name: &str, arg: usize, g: &mut quickcheck::Gen) -> Option<T
         // A square the guard needs on the board and the write off it.
         ("never", 0) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::EMPTY)).ok()?)),
         ("never", 1) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::Off)).ok()?)),
+        // A guard: `f` reads three known cells beside random ones, and `g`
+        // writes back some of them or asks for a square off the board.
+        ("guard", 0 | 1) => {
+            let [_, pawn] = gen::palette();
+            let known = [
+                (Square::new(2, 0), C::EMPTY),
+                (Square::new(2, 1), C::Is(crate::core::Content::Piece(pawn))),
+                (Square::new(2, -1), C::Poi),
+                (Square::new(3, 0), C::Off),
+            ];
+            if arg == 0 {
+                let extra = F::from_cells(known[..3].iter().copied()).ok()?;
+                return Some(Term::fragment(gen::fragment(g, false).glue(&extra).ok()?));
+            }
+            let bits = 1 + <u8 as quickcheck::Arbitrary>::arbitrary(g) % 15;
+            let chosen = known.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0);
+            Some(Term::fragment(F::from_cells(chosen.map(|(_, c)| *c)).ok()?))
+        }
+        ("off_only", _) => {
+            let n = gen::fragment(g, false).len();
+            Some(Term::fragment(
+                F::from_cells((0..n as i32).map(|x| (Square::new(x, 0), C::Off))).ok()?,
+            ))
+        }
         ("fuse" | "clash", 0 | 2) => {
             let f = gen::fragment(g, false);
             Some(Term::fragment(

@@ -4,6 +4,7 @@
 pub mod analysis;
 mod choices;
 mod cost;
+mod decide;
 mod guard;
 pub mod lang;
 mod proof;

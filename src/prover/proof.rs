@@ -24,6 +24,7 @@ mod shortest;
 
 use super::analysis::NORMALISE;
 use super::choices::{sorted, CHOICES};
+use super::decide;
 use super::lang::{node_of, term_of, with_children, ENode};
 use super::rules::{LawRule, Rules};
 use crate::core::{Node, Sort, Term};
@@ -39,6 +40,8 @@ pub enum Why {
     /// Choices regrouped, reordered or repeated, and rules placed:
     /// `alt_assoc`, `alt_comm`, `alt_idem` and `rule_place`.
     Choices,
+    /// Both terms have one normal form (src/prover/decide.rs).
+    Decided,
     /// A law, used left to right or right to left, with the side
     /// conditions that held.
     Law {
@@ -62,6 +65,8 @@ pub struct Step {
 enum By {
     Normalise,
     Choices,
+    /// Both sides have one normal form where they stand (`decide.rs`).
+    Decided,
     /// A rewrite of `Rules`, run forward (its `from` to its `to`) or
     /// backward.
     Rewrite {
@@ -220,13 +225,22 @@ fn replay_law(rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, String>
 
 /// Checks that `by` rewrites `a` to `b`, and says why in the terms of the
 /// laws.
-fn justify(a: &Term, b: &Term, by: &By, laws: &Laws, rules: &Rules) -> Result<Why, String> {
+/// The claim's two sides, the whole term before the step and the path to
+/// the rewritten subterm: where a step stands, which a `decide` step needs.
+type Site<'a> = (&'a Term, &'a Term, &'a Term, &'a [usize]);
+
+fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rules) -> Result<Why, String> {
     match by {
         By::Choices => {
             if sorted(a) != sorted(b) {
                 return Err(format!("`{a}` and `{b}` are not the same set of choices"));
             }
             Ok(Why::Choices)
+        }
+        By::Decided => {
+            let (first, last, before, path) = site;
+            decide::replay(first, last, before, path, a, b)?;
+            Ok(Why::Decided)
         }
         By::Normalise => {
             if folded_values(a) != folded_values(b) {
@@ -263,7 +277,8 @@ fn replay(draft: &Draft, laws: &Laws, rules: &Rules) -> Result<Vec<Step>, String
         if replace(before, path, b) != *after {
             return Err(format!("step {} changes more than the rewritten subterm", k + 1));
         }
-        let why = justify(a, b, by, laws, rules).map_err(|e| format!("step {}: {e}", k + 1))?;
+        let site = (&draft.terms[0], &draft.terms[draft.terms.len() - 1], before, &path[..]);
+        let why = justify(a, b, by, site, laws, rules).map_err(|e| format!("step {}: {e}", k + 1))?;
         out.push(Step {
             term: after.clone(),
             why: Some(why),
@@ -280,6 +295,7 @@ fn draft(flat: &[FlatTerm<ENode>]) -> Result<Draft, String> {
         let by = match name.as_str() {
             CHOICES => By::Choices,
             NORMALISE => By::Normalise,
+            decide::DECIDE => By::Decided,
             _ => By::Rewrite { name, forward },
         };
         rewrites.push((path, by));
@@ -352,12 +368,16 @@ fn choices_merged(d: &Draft) -> Draft {
 /// replayed, then the proof is shortened and the short proof replayed.
 pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rules) -> Result<Vec<Step>, String> {
     let given = draft(flat)?;
-    replay(&given, laws, rules)?;
-    let best = shortest::path(&given, rules)
+    let replayed = replay(&given, laws, rules)?;
+    // A `decide` step holds where it stands, so a shorter path that moves
+    // one elsewhere may not replay; then the proof is shortened less.
+    let shortest = shortest::path(&given, rules)
         .filter(|found| found.rewrites.len() <= given.rewrites.len())
-        .unwrap_or(given);
-    let best = without_detours(&best);
-    let checked = replay(&best, laws, rules).map_err(|e| format!("the shortened proof: {e}"))?;
+        .map(|found| without_detours(&found));
+    let checked = shortest
+        .and_then(|d| replay(&d, laws, rules).ok())
+        .or_else(|| replay(&without_detours(&given), laws, rules).ok())
+        .unwrap_or(replayed);
     Ok(visible(checked))
 }
 
@@ -389,6 +409,7 @@ pub fn render(steps: &[Step]) -> String {
             Some(Why::Choices) => {
                 out.push_str("         by choices as a set (alt_assoc, alt_comm, alt_idem, rule_place)\n")
             }
+            Some(Why::Decided) => out.push_str("         by normal forms (src/prover/decide.rs)\n"),
             Some(Why::Law {
                 name,
                 location,
@@ -562,7 +583,7 @@ mod tests {
             panic!()
         };
         let glued = Term::raw(Node::Glue(def(&defs("y = ♙\n"), "y"), def(&defs("y = u.\n"), "y")));
-        let check = |a: &Term, b: &Term| justify(a, b, &By::Normalise, &laws, &rules);
+        let check = |a: &Term, b: &Term| justify(a, b, &By::Normalise, (a, b, a, &[]), &laws, &rules);
         assert_eq!(check(&Term::rule(&glued, &g), &Term::rule(&f, &g)), Ok(Why::Normalise));
         // Different values.
         assert!(check(&def(&p, "x"), &def(&p, "y")).is_err());

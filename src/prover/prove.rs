@@ -10,6 +10,7 @@
 
 use super::analysis::Algebra;
 use super::choices;
+use super::decide;
 use super::guard::{Guard, Guarded, Stop};
 use super::lang::{to_expr, ENode};
 use super::proof::{steps, Step};
@@ -211,6 +212,7 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOption
         }
     }
     first.egraph.rebuild();
+    decide::unite(&mut first.egraph, claim);
     let mut runner = stage(first, &rules.rewrites[..rules.tidy], options.iter_limit);
     let mut iterations = runner.iterations.len();
     // The second stage gets what the first left of the limits.
