@@ -374,6 +374,28 @@ mod tests {
     use crate::elab::Program;
     use crate::prover::Why;
 
+    /// Subproofs shared in the tree are counted each time flattening
+    /// repeats them: a chain of `n` nodes, each using the one below twice
+    /// in a two-step proof, flattens to about `2^n` steps.
+    #[test]
+    fn explanation_cost_counts_shared_subproofs_as_flattened() {
+        use std::rc::Rc;
+        let leaf = Rc::new(TreeTerm::new(ENode::Nil, vec![]));
+        let mut step = Rc::new(TreeTerm::new(ENode::Nil, vec![]));
+        let mut node = leaf;
+        for _ in 0..40 {
+            let twice: TreeExplanation<ENode> = vec![node.clone(), step.clone(), node.clone()];
+            node = Rc::new(TreeTerm::new(ENode::Not([egg::Id::from(0usize)]), vec![twice]));
+            step = node.clone();
+        }
+        let e = Explanation::new(vec![node]);
+        let (steps, work) = explanation_cost(&e, 10, 10);
+        assert!(steps > 1 << 40, "{steps}");
+        assert!(work > EXPLANATION_WORK);
+        let small = Explanation::new(vec![Rc::new(TreeTerm::new(ENode::Nil, vec![]))]);
+        assert_eq!(explanation_cost(&small, 10, 10), (1, 100));
+    }
+
     fn small() -> ProveOptions {
         ProveOptions {
             check: ClaimOptions {
