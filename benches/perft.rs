@@ -35,7 +35,7 @@ fn one_core<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 
 fn chess(c: &mut Criterion) {
     let raw = std::fs::read_to_string("rules/chess.alg").expect("run from the crate root");
-    let laws = Laws::load(&Laws::default_dir()).unwrap();
+    let laws = Laws::bundled();
     let start = Instant::now();
     let simplified = simplify_text("chess.alg", &raw, &LawRules::new(&laws), &SimplifyOptions::default())
         .unwrap()

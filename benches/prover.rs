@@ -51,8 +51,7 @@ struct Fixture {
 
 impl Fixture {
     fn load() -> Fixture {
-        let dir = Laws::default_dir();
-        let laws = Laws::load(&dir).unwrap_or_else(|e| panic!("cannot load the axioms in {}: {e}", dir.display()));
+        let laws = Laws::bundled();
         let rules = Rules::new(&laws);
         let theorems = Path::new(env!("CARGO_MANIFEST_DIR")).join(THEOREMS);
         let mut files: Vec<PathBuf> = std::fs::read_dir(&theorems)

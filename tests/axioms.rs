@@ -17,7 +17,7 @@ fn options(instances: usize) -> ClaimOptions {
 
 #[test]
 fn every_axiom_holds_on_its_instances() {
-    let laws = Laws::load(&Laws::default_dir()).unwrap();
+    let laws = Laws::bundled();
     assert!(laws.laws.len() >= 40, "{} laws", laws.laws.len());
     let mut failures = vec![];
     for law in &laws.laws {
@@ -53,7 +53,7 @@ fn every_axiom_holds_on_its_instances() {
 fn every_axiom_holds_where_a_poi_is_bound() {
     use algchess::core::{Sort, Term};
     use rayon::prelude::*;
-    let laws = Laws::load(&Laws::default_dir()).unwrap();
+    let laws = Laws::bundled();
     let failures: Vec<String> = laws
         .laws
         .par_iter()

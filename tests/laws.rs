@@ -16,7 +16,7 @@ use std::time::Duration;
 #[test]
 fn laws_are_proved_and_false_ones_refuted() {
     let program = Program::load(Path::new("theorems/laws.alg")).unwrap();
-    let laws = Laws::load(&Laws::default_dir()).unwrap();
+    let laws = Laws::bundled();
     let rules = Rules::new(&laws);
     let options = ProveOptions {
         check: ClaimOptions {

@@ -8,7 +8,7 @@ use algchess::play::{perft, Rules};
 use algchess::prover::{simplify_text, Rules as LawRules, SimplifyOptions};
 
 fn simplify(text: &str) -> String {
-    let laws = Laws::load(&Laws::default_dir()).unwrap();
+    let laws = Laws::bundled();
     let rules = LawRules::new(&laws);
     simplify_text("t.alg", text, &rules, &SimplifyOptions::default())
         .unwrap()

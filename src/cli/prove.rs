@@ -64,7 +64,10 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let mut search = claims::search(args.max_cells, args.timeout)?;
     search.memory = args.memory_limit;
     let time_limit = super::output::seconds("--time-limit", args.time_limit, false)?;
-    let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
+    let laws = match &args.axioms {
+        Some(dir) => Laws::load(dir)?,
+        None => Laws::bundled(),
+    };
     let rules = Rules::new(&laws);
     let programs = claims::load(&args.paths)?;
     let positions = Positions::new(&programs, args.run.positions)?;

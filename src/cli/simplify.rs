@@ -33,7 +33,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    let laws = Laws::load(&args.axioms.clone().unwrap_or_else(Laws::default_dir))?;
+    let laws = match &args.axioms {
+        Some(dir) => Laws::load(dir)?,
+        None => Laws::bundled(),
+    };
     let rules = Rules::new(&laws);
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;

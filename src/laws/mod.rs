@@ -122,7 +122,19 @@ pub struct Laws {
     pub laws: Vec<Law>,
 }
 
+/// The bundled axiom files, built into the binary so that a copied or
+/// installed `algchess` has them: `(path, text)`, in name order.
+const BUNDLED: [(&str, &str); 5] = [
+    ("axioms/guards.alg", include_str!("../../axioms/guards.alg")),
+    ("axioms/kleene.alg", include_str!("../../axioms/kleene.alg")),
+    ("axioms/movements.alg", include_str!("../../axioms/movements.alg")),
+    ("axioms/rules.alg", include_str!("../../axioms/rules.alg")),
+    ("axioms/tests.alg", include_str!("../../axioms/tests.alg")),
+];
+
 impl Laws {
+    /// The axioms of the `.alg` files in `dir`, in name order (`prove
+    /// --axioms DIR`).
     pub fn load(dir: &Path) -> Result<Laws, Diags> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
             .map_err(|e| {
@@ -137,10 +149,23 @@ impl Laws {
             .filter(|p| p.extension().is_some_and(|x| x == "alg"))
             .collect();
         files.sort();
+        let programs = files.iter().map(|f| Program::load(f));
+        Laws::of(programs)
+    }
+
+    /// The bundled axioms of `axioms/`, as built into the binary.
+    pub fn bundled() -> Laws {
+        let programs = BUNDLED.iter().map(|(name, text)| Program::from_text(name, text));
+        Laws::of(programs).expect("the bundled axioms elaborate (a test checks them)")
+    }
+
+    /// The axioms of elaborated files: each claim must be an `axiom`, each
+    /// name stated once.
+    fn of(programs: impl Iterator<Item = Result<Program, Diags>>) -> Result<Laws, Diags> {
         let mut laws = vec![];
         let mut errors = vec![];
-        for f in files {
-            match Program::load(&f) {
+        for p in programs {
+            match p {
                 Ok(p) => {
                     for c in p.claims() {
                         if c.kind != ClaimKind::Axiom {
@@ -167,16 +192,6 @@ impl Laws {
         Ok(Laws { laws })
     }
 
-    /// The bundled `axioms/` directory: beside the working directory, else
-    /// in the source tree the binary was built from.
-    pub fn default_dir() -> PathBuf {
-        let here = PathBuf::from("axioms");
-        if here.is_dir() {
-            return here;
-        }
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("axioms")
-    }
-
     pub fn get(&self, name: &str) -> Option<&Law> {
         self.laws.iter().find(|l| l.name() == name)
     }
@@ -186,9 +201,33 @@ impl Laws {
 mod tests {
     use super::*;
 
+    /// The axioms built into the binary are the files of `axioms/`, all of
+    /// them, as they are now.
+    #[test]
+    fn the_built_in_axioms_are_the_axiom_files() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("axioms");
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| format!("axioms/{}", e.unwrap().file_name().to_string_lossy()))
+            .filter(|n| n.ends_with(".alg"))
+            .collect();
+        names.sort();
+        let bundled: Vec<String> = BUNDLED.iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(bundled, names, "list every file of axioms/ in BUNDLED");
+        let from_disk = Laws::load(&dir).unwrap();
+        let built_in = Laws::bundled();
+        let claims = |l: &Laws| {
+            l.laws
+                .iter()
+                .map(|x| (x.claim.lhs.clone(), x.claim.rhs.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(claims(&from_disk), claims(&built_in));
+    }
+
     #[test]
     fn bundled_axioms_load_with_usable_directions() {
-        let laws = Laws::load(&Laws::default_dir()).unwrap();
+        let laws = Laws::bundled();
         assert!(laws.laws.len() >= 40);
         let dirs = |n: &str| laws.get(n).unwrap().directions().len();
         assert_eq!(dirs("seq_assoc"), 2);

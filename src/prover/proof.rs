@@ -436,7 +436,7 @@ mod tests {
     use crate::prover::{saturate, ProveOptions};
 
     fn setup() -> (Laws, Rules) {
-        let laws = Laws::load(&Laws::default_dir()).unwrap();
+        let laws = Laws::bundled();
         let rules = Rules::new(&laws);
         (laws, rules)
     }

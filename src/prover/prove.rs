@@ -412,7 +412,7 @@ mod tests {
     }
 
     fn setup() -> (Laws, Rules) {
-        let laws = Laws::load(&Laws::default_dir()).unwrap();
+        let laws = Laws::bundled();
         let rules = Rules::new(&laws);
         (laws, rules)
     }

@@ -463,7 +463,7 @@ game g(♙;.) = white_move, flip(white), bound
 
     #[test]
     fn definitions_are_rewritten_in_terms_of_the_others() {
-        let laws = crate::laws::Laws::load(&crate::laws::Laws::default_dir()).unwrap();
+        let laws = crate::laws::Laws::bundled();
         let rules = Rules::new(&laws);
         let text = "
 step = ♘ -> . + uur♘
