@@ -405,7 +405,7 @@ fn empty_axioms(dir: &TempDir) -> PathBuf {
 
 #[test]
 fn prove_theorems_json_confirms_every_claim() {
-    let (code, reports) = prove_json(&os(&[THEOREMS, "--positions", "200"]));
+    let (code, reports) = prove_json(&os(&[THEOREMS, "--positions", "200", "--timeout", "1"]));
     assert!(reports.len() >= 40, "at least 40 claims, got {}", reports.len());
     for r in &reports {
         assert!(confirmed(r), "every bundled claim is confirmed: {r}");
@@ -434,7 +434,7 @@ fn prove_theorems_json_confirms_every_claim() {
 /// term twice, and stays short where it is known to be short.
 #[test]
 fn every_cited_location_in_the_bundled_proofs_is_its_axiom() {
-    let (code, reports) = prove_json(&os(&[THEOREMS, "--explain", "--positions", "200"]));
+    let (code, reports) = prove_json(&os(&[THEOREMS, "--explain", "--positions", "200", "--timeout", "1"]));
     assert_eq!(code, Some(0));
     let mut cited = BTreeSet::new();
     let mut proofs = 0;

@@ -384,7 +384,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         let found = compare_terms(&claim.lhs, &claim.rhs, &options.search, None, progress);
         absorb(&mut report, found);
     } else {
-        let per_instance = Options {
+        let mut per_instance = Options {
             max_cells: options.search.max_cells.min(options.instance_cells),
             ..options.search.clone()
         };
@@ -396,8 +396,39 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
             let Some((l, r, shown)) = instance(claim, &metas, &mut g) else {
                 continue;
             };
+            // The timeout is the claim's, shared by its instances.
+            if let Some(limit) = options.search.timeout {
+                let left = limit.saturating_sub(start.elapsed());
+                if left.is_zero() {
+                    report.complete = false;
+                    report.stopped_by = Some(Limit::Timeout);
+                    report.note = Some(format!(
+                        "the enumeration's timeout ({} s) stopped it after {tried} instances",
+                        limit.as_secs_f64()
+                    ));
+                    break;
+                }
+                per_instance.timeout = Some(left);
+            }
             tried += 1;
             let found = compare_terms(&l, &r, &per_instance, Some(shown), &|_, _, _| {});
+            // An instance the timeout stopped before it covered any board
+            // says nothing; the instances before it stand.
+            if tried > 1
+                && matches!(
+                    found,
+                    Found::Same {
+                        cells: 0,
+                        exact: false,
+                        ..
+                    }
+                )
+            {
+                tried -= 1;
+                report.complete = false;
+                report.stopped_by = Some(Limit::Timeout);
+                break;
+            }
             progress(per_instance.max_cells, tried, options.instances);
             if absorb(&mut report, found) {
                 break;
