@@ -4,7 +4,7 @@
 
 use super::cube::MAX_NAMED;
 use super::search::{compare, Counterexample, Options, Outcome};
-use crate::core::{gen, Meta, Sort, Term};
+use crate::core::{gen, Meta, Rel, Sort, Term};
 use crate::elab::Claim;
 use crate::semantics::{compile, Grid, State};
 use serde::Serialize;
@@ -95,7 +95,7 @@ pub enum CounterReport {
 #[derive(Serialize, Clone, Debug)]
 pub struct Report {
     pub name: String,
-    pub relation: &'static str,
+    pub relation: Rel,
     pub verdict: Verdict,
     pub counterexample: Option<CounterReport>,
     /// The largest box searched in full, in squares (0 when the claim was
@@ -125,8 +125,8 @@ impl Report {
     /// covered no board agrees with nothing.
     pub fn agrees(&self) -> bool {
         match (self.relation, self.verdict) {
-            ("=" | "=>", Verdict::HoldsUpTo) => self.exact || self.cells > 0,
-            ("!=", Verdict::Refuted) => true,
+            (Rel::Eq | Rel::Oriented, Verdict::HoldsUpTo) => self.exact || self.cells > 0,
+            (Rel::Ne, Verdict::Refuted) => true,
             _ => false,
         }
     }
@@ -277,29 +277,23 @@ fn compare_terms(
 /// its side conditions suggest), outputs computed by the conditions. `None`
 /// when a condition fails on the draw.
 fn instance(claim: &Claim, metas: &[Meta], g: &mut quickcheck::Gen) -> Option<(Term, Term, BTreeMap<String, String>)> {
-    let output = |m: &Meta| {
-        claim.conds.iter().any(|c| {
-            let spec = crate::laws::conds::spec(&c.pred).expect("elaboration checked the name");
-            c.args[c.args.len() - spec.outputs..].contains(m)
-        })
-    };
+    let output = |m: &Meta| claim.conds.iter().any(|c| c.outputs().contains(m));
     let mut chosen: BTreeMap<String, Term> = BTreeMap::new();
     for m in metas.iter().filter(|m| !output(m)) {
         let hinted = claim.conds.iter().find_map(|c| {
             let i = c.args.iter().position(|a| a == m)?;
-            crate::laws::conds::sample_input(&c.pred, i, g)
+            crate::laws::conds::sample_input(c.pred, i, g)
         });
         chosen.insert(m.name.to_string(), hinted.unwrap_or_else(|| gen::term(g, m.sort)));
     }
     for c in &claim.conds {
-        let spec = crate::laws::conds::spec(&c.pred).expect("elaboration checked the name");
-        let n = c.args.len() - spec.outputs;
-        let inputs: Vec<Term> = c.args[..n]
+        let inputs: Vec<Term> = c
+            .inputs()
             .iter()
             .map(|a| chosen.get(&*a.name).cloned())
             .collect::<Option<_>>()?;
-        let outputs = crate::laws::conds::decide(&c.pred, &inputs)?;
-        for (a, v) in c.args[n..].iter().zip(outputs) {
+        let outputs = crate::laws::conds::decide(c.pred, &inputs)?;
+        for (a, v) in c.outputs().iter().zip(outputs) {
             chosen.insert(a.name.to_string(), v);
         }
     }
@@ -323,7 +317,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
     };
     let mut report = Report {
         name: claim.name.clone(),
-        relation: claim.rel.symbol(),
+        relation: claim.rel,
         verdict: Verdict::HoldsUpTo,
         counterexample: None,
         cells: 0,

@@ -5,6 +5,7 @@ use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use super::output::side_by_side;
 use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
 use crate::check::{check_claim, ClaimOptions, CounterReport, Limit, Report, StateReport, Verdict};
+use crate::core::Rel;
 use crate::diag::Diags;
 use crate::memory::MemoryLimit;
 use std::path::PathBuf;
@@ -106,7 +107,7 @@ fn status(r: &Report, played: Option<&PositionsReport>) -> Status {
     let evidence = r.exact || r.cells > 0 || played.is_some_and(|p| p.checked > 0);
     match (r.relation, r.verdict) {
         (_, Verdict::HoldsUpTo) if !evidence => Status::Unknown,
-        ("=" | "=>", Verdict::HoldsUpTo) | ("!=", Verdict::Refuted) => Status::Agrees,
+        (Rel::Eq | Rel::Oriented, Verdict::HoldsUpTo) | (Rel::Ne, Verdict::Refuted) => Status::Agrees,
         _ => Status::Disagrees,
     }
 }

@@ -1,6 +1,7 @@
 //! The typed core IR that the evaluator, the checker and the prover share.
 
 mod cell;
+mod claim;
 mod fragment;
 pub mod gen;
 mod piece;
@@ -8,6 +9,7 @@ pub mod print;
 mod term;
 
 pub use cell::{Cell, Content};
+pub use claim::{ClaimKind, Rel};
 pub use fragment::{Fragment, GlueError, Pattern};
 pub use piece::{PieceId, Spelling, MAX_PIECES};
 pub use term::{Bounds, Meta, Node, Sort, Term, MAX_DEPTH};

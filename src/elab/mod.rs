@@ -4,15 +4,17 @@
 //! definition is expanded and sort-checked, then every claim. Function bodies
 //! are checked at each call, since their sorts depend on the arguments.
 
+mod cond;
 mod expr;
 mod metas;
 
+pub use cond::{Condition, Pred, Signature};
 pub use metas::{meta_sort, META_TABLE};
 
-use crate::core::{Meta, Sort, Spelling, Term};
+use crate::core::{ClaimKind, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::geometry::Movement;
-use crate::parse::ast::{ClaimKind, Expr, Ident, Rel, Span, StmtKind};
+use crate::parse::ast::{Expr, Ident, Span, StmtKind};
 use crate::parse::{self, lexer::KEYWORDS};
 use expr::{Elab, Scope, Stop};
 use std::cell::RefCell;
@@ -24,14 +26,6 @@ pub(crate) struct Def {
     pub name: Ident,
     pub params: Option<Vec<Ident>>,
     pub body: Expr,
-}
-
-/// A side condition of a law, decided by the analysis, such as
-/// `translation(t)`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Condition {
-    pub pred: String,
-    pub args: Vec<Meta>,
 }
 
 /// A `theorem` or `axiom`: two elaborated sides and a relation.
@@ -500,13 +494,15 @@ fn claim(
     let metas: Vec<Meta> = l.metas().into_iter().chain(r.metas()).collect();
     let mut out = vec![];
     for c in conds {
-        let Some(spec) = crate::laws::conds::spec(&c.pred.name) else {
+        let Some(pred) = Pred::named(&c.pred.name) else {
+            let names: Vec<&str> = Pred::ALL.iter().map(|p| p.name()).collect();
             return Err(
                 Diag::new(source, c.pred.span, format!("unknown side condition `{}`", c.pred.name))
-                    .help(format!("known conditions: {}", crate::laws::conds::names().join(", ")))
+                    .help(format!("known conditions: {}", names.join(", ")))
                     .into(),
             );
         };
+        let spec = pred.signature();
         if spec.args.len() != c.args.len() {
             return Err(Diag::new(
                 source,
@@ -543,10 +539,7 @@ fn claim(
                 }
             }
         }
-        out.push(Condition {
-            pred: c.pred.name.clone(),
-            args,
-        });
+        out.push(Condition { pred, args });
     }
     Ok(Claim {
         name: name.name.clone(),

@@ -1,5 +1,5 @@
-//! Side conditions of laws, such as `translation(t)` or
-//! `fuse(f_1, g_1, f_2, g_2, f, g)`.
+//! What the side conditions of laws decide. Their names and signatures
+//! are `elab::Pred`'s, which elaboration resolves.
 //!
 //! A condition looks at closed values (the analysis data of an e-class, or
 //! an instance of a law) and either fails or holds; some also compute the
@@ -8,115 +8,8 @@
 //! e-graph grows.
 
 use super::fusion::{fuse, Fusion};
-use crate::core::{Node, Sort, Term};
-
-/// A side condition a law may state.
-pub struct CondSpec {
-    pub name: &'static str,
-    pub args: &'static [Sort],
-    /// How many of the last arguments the condition computes.
-    pub outputs: usize,
-    pub doc: &'static str,
-}
-
-use Sort::{Cell, Count, Fragment, Move, Movement, Pattern};
-
-pub const CONDITIONS: [CondSpec; 11] = [
-    CondSpec {
-        name: "translation",
-        args: &[Movement],
-        outputs: 0,
-        doc: "the movement is a pure translation",
-    },
-    CondSpec {
-        name: "moved",
-        args: &[Movement, Cell, Cell],
-        outputs: 1,
-        doc: "the third is the piece the movement makes of the second",
-    },
-    CondSpec {
-        name: "succ",
-        args: &[Count, Count],
-        outputs: 1,
-        doc: "the second count is the first plus one",
-    },
-    CondSpec {
-        name: "pred",
-        args: &[Count, Count],
-        outputs: 1,
-        doc: "the first count is positive and the second is one less",
-    },
-    CondSpec {
-        name: "less",
-        args: &[Count, Count],
-        outputs: 0,
-        doc: "the first count is less than the second",
-    },
-    CondSpec {
-        name: "placed",
-        args: &[Pattern, Pattern, Movement],
-        outputs: 1,
-        doc: "the translation t moves the rule P -> Q so that its lowest, leftmost cell is on (0, 0); \
-              it fails when the rule is there already",
-    },
-    CondSpec {
-        name: "before",
-        args: &[Move, Move],
-        outputs: 0,
-        doc: "M comes before N in a fixed order of terms (of e-classes, in the prover); it only decides \
-              which way to sort a chain of `|`, and bears on no law's truth",
-    },
-    CondSpec {
-        name: "never",
-        args: &[Fragment, Fragment],
-        outputs: 0,
-        doc: "the rule f -> g never applies: a square f needs on the board g needs off it, or the reverse",
-    },
-    CondSpec {
-        name: "fuse",
-        args: &[Fragment, Fragment, Fragment, Fragment, Fragment, Fragment],
-        outputs: 2,
-        doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 are the one rule f -> g (src/laws/fusion.rs)",
-    },
-    CondSpec {
-        name: "guard",
-        args: &[Fragment, Fragment, Fragment],
-        outputs: 1,
-        doc: "the rule f -> g writes back only what f reads, and asks off the board only for squares f does not \
-              name: it is the guard h -> 0, where h is f with g's `#` cells; it fails when g is `0` already",
-    },
-    CondSpec {
-        name: "off_only",
-        args: &[Fragment, Fragment],
-        outputs: 0,
-        doc: "f and g hold only `#` cells (or none): the rule f -> g is the identity (§6)",
-    },
-];
-
-/// A seventh condition, kept apart because it only fails: the fused pair
-/// never applies.
-pub const CLASH: CondSpec = CondSpec {
-    name: "clash",
-    args: &[Fragment, Fragment, Fragment, Fragment],
-    outputs: 0,
-    doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 never apply together (src/laws/fusion.rs)",
-};
-
-pub fn spec(name: &str) -> Option<&'static CondSpec> {
-    CONDITIONS
-        .iter()
-        .chain(std::iter::once(&CLASH))
-        .find(|c| c.name == name)
-}
-
-/// Every condition's name, for messages.
-pub fn names() -> Vec<&'static str> {
-    CONDITIONS
-        .iter()
-        .chain(std::iter::once(&CLASH))
-        .map(|c| c.name)
-        .collect()
-}
+use crate::core::{Node, Term};
+use crate::elab::Pred;
 
 fn count(t: &Term) -> Option<u32> {
     match t.node() {
@@ -131,24 +24,24 @@ fn num(n: u32) -> Term {
 
 /// Decides a condition on closed inputs (its arguments but the outputs):
 /// the outputs when it holds, `None` when it fails or cannot be decided.
-pub fn decide(name: &str, inputs: &[Term]) -> Option<Vec<Term>> {
+pub fn decide(pred: Pred, inputs: &[Term]) -> Option<Vec<Term>> {
     let frag = |i: usize| match inputs[i].node() {
         Node::Frag(f) => Some(f.clone()),
         _ => None,
     };
-    match name {
-        "translation" => match inputs[0].node() {
+    match pred {
+        Pred::Translation => match inputs[0].node() {
             Node::Mov(m) if m.is_translation() => Some(vec![]),
             _ => None,
         },
-        "moved" => match (inputs[0].node(), inputs[1].node()) {
+        Pred::Moved => match (inputs[0].node(), inputs[1].node()) {
             (Node::Mov(m), Node::Cell(c)) => Some(vec![Term::content(c.moved(m))]),
             _ => None,
         },
-        "succ" => count(&inputs[0]).and_then(|i| i.checked_add(1)).map(|j| vec![num(j)]),
-        "pred" => count(&inputs[0]).and_then(|i| i.checked_sub(1)).map(|j| vec![num(j)]),
-        "less" => (count(&inputs[0])? < count(&inputs[1])?).then(Vec::new),
-        "placed" => {
+        Pred::Succ => count(&inputs[0]).and_then(|i| i.checked_add(1)).map(|j| vec![num(j)]),
+        Pred::Pred => count(&inputs[0]).and_then(|i| i.checked_sub(1)).map(|j| vec![num(j)]),
+        Pred::Less => (count(&inputs[0])? < count(&inputs[1])?).then(Vec::new),
+        Pred::Placed => {
             let cells = |t: &Term| -> Option<Vec<crate::geometry::Square>> {
                 let p = t.as_pattern()?;
                 Some(
@@ -163,13 +56,13 @@ pub fn decide(name: &str, inputs: &[Term]) -> Option<Vec<Term>> {
             let t = crate::geometry::Movement::translation(-low.x, -low.y);
             (!t.is_identity()).then(|| vec![Term::movement(t)])
         }
-        "before" => (inputs[0] < inputs[1]).then(Vec::new),
-        "never" => super::fusion::contradictory(&frag(0)?, &frag(1)?).then(Vec::new),
-        "fuse" => match fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) {
+        Pred::Before => (inputs[0] < inputs[1]).then(Vec::new),
+        Pred::Never => super::fusion::contradictory(&frag(0)?, &frag(1)?).then(Vec::new),
+        Pred::Fuse => match fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) {
             Fusion::Rule(f, g) => Some(vec![Term::fragment(f), Term::fragment(g)]),
             _ => None,
         },
-        "guard" => {
+        Pred::Guard => {
             let (f, g) = (frag(0)?, frag(1)?);
             if g.is_empty() {
                 return None;
@@ -186,12 +79,11 @@ pub fn decide(name: &str, inputs: &[Term]) -> Option<Vec<Term>> {
             }
             Some(vec![Term::fragment(h)])
         }
-        "off_only" => {
+        Pred::OffOnly => {
             let off = |f: &crate::core::Fragment| f.cells().all(|(_, c)| c == crate::core::Cell::Off);
             (off(&frag(0)?) && off(&frag(1)?)).then(Vec::new)
         }
-        "clash" => (fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) == Fusion::Fail).then(Vec::new),
-        _ => None,
+        Pred::Clash => (fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) == Fusion::Fail).then(Vec::new),
     }
 }
 
@@ -199,29 +91,29 @@ pub fn decide(name: &str, inputs: &[Term]) -> Option<Vec<Term>> {
 /// claims: the outputs must be what `decide` computes. `before` is only an
 /// order for sorting (the prover's is by e-class, not by term), so any step
 /// may claim it.
-pub fn verify(name: &str, inputs: &[Term], outputs: &[Term]) -> bool {
-    name == "before" || decide(name, inputs).is_some_and(|o| o == outputs)
+pub fn verify(pred: Pred, inputs: &[Term], outputs: &[Term]) -> bool {
+    pred == Pred::Before || decide(pred, inputs).is_some_and(|o| o == outputs)
 }
 
 /// A random input for argument `arg` of a condition, drawn so that the
 /// condition is likely to hold, for checking laws on instances; `None`
 /// leaves the argument to the generator of its sort.
-pub fn sample_input(name: &str, arg: usize, g: &mut quickcheck::Gen) -> Option<Term> {
+pub fn sample_input(pred: Pred, arg: usize, g: &mut quickcheck::Gen) -> Option<Term> {
     use crate::core::{gen, Cell as C, Fragment as F};
     use crate::geometry::Square;
-    match (name, arg) {
-        ("translation", 0) => {
+    match (pred, arg) {
+        (Pred::Translation, 0) => {
             let m = gen::movement(g);
             Some(Term::movement(crate::geometry::Movement::translation(
                 m.shift.x, m.shift.y,
             )))
         }
         // A square the guard needs on the board and the write off it.
-        ("never", 0) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::EMPTY)).ok()?)),
-        ("never", 1) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::Off)).ok()?)),
+        (Pred::Never, 0) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::EMPTY)).ok()?)),
+        (Pred::Never, 1) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::Off)).ok()?)),
         // A guard: `f` reads three known cells beside random ones, and `g`
         // writes back some of them or asks for a square off the board.
-        ("guard", 0 | 1) => {
+        (Pred::Guard, 0 | 1) => {
             let [_, pawn] = gen::palette();
             let known = [
                 (Square::new(2, 0), C::EMPTY),
@@ -237,13 +129,13 @@ pub fn sample_input(name: &str, arg: usize, g: &mut quickcheck::Gen) -> Option<T
             let chosen = known.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0);
             Some(Term::fragment(F::from_cells(chosen.map(|(_, c)| *c)).ok()?))
         }
-        ("off_only", _) => {
+        (Pred::OffOnly, _) => {
             let n = gen::fragment(g, false).len();
             Some(Term::fragment(
                 F::from_cells((0..n as i32).map(|x| (Square::new(x, 0), C::Off))).ok()?,
             ))
         }
-        ("fuse" | "clash", 0 | 2) => {
+        (Pred::Fuse | Pred::Clash, 0 | 2) => {
             let f = gen::fragment(g, false);
             Some(Term::fragment(
                 f.glue(&F::single(C::Poi)).unwrap_or_else(|_| F::single(C::Poi)),
@@ -260,15 +152,12 @@ mod tests {
 
     #[test]
     fn conditions_decide() {
-        assert!(decide("translation", &[Term::movement(Mv::U)]).is_some());
-        assert!(decide("translation", &[Term::movement(Mv::ROTATE)]).is_none());
-        assert_eq!(decide("pred", &[num(3)]), Some(vec![num(2)]));
-        assert_eq!(decide("pred", &[num(0)]), None);
-        assert_eq!(decide("succ", &[num(3)]), Some(vec![num(4)]));
-        assert!(decide("less", &[num(1), num(2)]).is_some());
-        assert!(decide("less", &[num(2), num(2)]).is_none());
-        for c in CONDITIONS.iter().chain(std::iter::once(&CLASH)) {
-            assert!(c.outputs < c.args.len() || c.args.is_empty());
-        }
+        assert!(decide(Pred::Translation, &[Term::movement(Mv::U)]).is_some());
+        assert!(decide(Pred::Translation, &[Term::movement(Mv::ROTATE)]).is_none());
+        assert_eq!(decide(Pred::Pred, &[num(3)]), Some(vec![num(2)]));
+        assert_eq!(decide(Pred::Pred, &[num(0)]), None);
+        assert_eq!(decide(Pred::Succ, &[num(3)]), Some(vec![num(4)]));
+        assert!(decide(Pred::Less, &[num(1), num(2)]).is_some());
+        assert!(decide(Pred::Less, &[num(2), num(2)]).is_none());
     }
 }

@@ -9,10 +9,9 @@
 pub mod conds;
 pub mod fusion;
 
-use crate::core::{Meta, Node, Term};
+use crate::core::{ClaimKind, Meta, Node, Rel, Term};
 use crate::diag::{Diag, Diags};
 use crate::elab::{Claim, Condition, Program};
-use crate::parse::ast::{ClaimKind, Rel};
 use std::path::{Path, PathBuf};
 
 /// One axiom.
@@ -105,10 +104,7 @@ fn order(from: &Term, to: &Term, conds: &[Condition]) -> Option<Vec<Condition>> 
     let mut left: Vec<&Condition> = conds.iter().collect();
     let mut out = vec![];
     while !left.is_empty() {
-        let pos = left.iter().position(|c| {
-            let spec = conds::spec(&c.pred).expect("elaboration checked the name");
-            c.args[..c.args.len() - spec.outputs].iter().all(|a| bound.contains(a))
-        })?;
+        let pos = left.iter().position(|c| c.inputs().iter().all(|a| bound.contains(a)))?;
         let c = left.remove(pos);
         bound.extend(c.args.iter().cloned());
         out.push(c.clone());

@@ -1,5 +1,8 @@
 //! The surface syntax tree, as written: names unexpanded, sorts unknown.
 
+/// What a claim states is core vocabulary; the syntax tree holds it as read.
+pub use crate::core::{ClaimKind, Rel};
+
 /// Byte offsets into one source text.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Span {
@@ -141,30 +144,6 @@ pub enum PostOp {
     AtLeast(CountArg),
     /// `^k` or a superscript.
     Pow(i64, bool),
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ClaimKind {
-    Theorem,
-    Axiom,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Rel {
-    Eq,
-    Ne,
-    /// `=>`: equal, and the prover rewrites only from left to right.
-    Oriented,
-}
-
-impl Rel {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Rel::Eq => "=",
-            Rel::Ne => "!=",
-            Rel::Oriented => "=>",
-        }
-    }
 }
 
 /// A side condition of a law, such as `translation(t)`.

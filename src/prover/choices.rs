@@ -11,6 +11,7 @@
 
 use super::lang::with_children;
 use crate::core::{Node, Term};
+use crate::elab::Pred;
 use crate::laws::conds;
 
 /// The name proof steps give the union of a term with its sorted form.
@@ -39,7 +40,7 @@ pub fn sorted(t: &Term) -> Term {
         return all.into_iter().rev().fold(last, |rest, a| Term::alt(&a, &rest));
     }
     if let Node::Rule(p, q) = t.node() {
-        if let Some(moved) = conds::decide("placed", &[p.clone(), q.clone()]) {
+        if let Some(moved) = conds::decide(Pred::Placed, &[p.clone(), q.clone()]) {
             return Term::rule(&Term::apply(&moved[0], p), &Term::apply(&moved[0], q));
         }
     }

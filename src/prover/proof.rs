@@ -210,11 +210,10 @@ fn replay_law(rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, String>
     }
     let mut shown = vec![];
     for c in &rule.conds {
-        let spec = conds::spec(&c.pred).expect("elaboration checked the name");
-        let n = c.args.len() - spec.outputs;
+        let n = c.inputs().len();
         let values: Option<Vec<Term>> = c.args.iter().map(|m| s.get(&*m.name).and_then(canonical)).collect();
         let values = values.ok_or_else(|| format!("`{}` has an unbound argument", c.pred))?;
-        if !conds::verify(&c.pred, &values[..n], &values[n..]) {
+        if !conds::verify(c.pred, &values[..n], &values[n..]) {
             return Err(format!("`{}` does not hold", c.pred));
         }
         let args: Vec<String> = c.args.iter().map(|m| s[&*m.name].to_string()).collect();

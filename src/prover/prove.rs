@@ -16,10 +16,10 @@ use super::lang::{to_expr, ENode};
 use super::proof::{steps, Step};
 use super::rules::Rules;
 use crate::check::{check_claim, ClaimOptions, CounterReport, Report, Verdict as CheckVerdict};
+use crate::core::Rel;
 use crate::elab::Claim;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
-use crate::parse::ast::Rel;
 use egg::{
     BackoffScheduler, ENodeOrVar, Explanation, PatternAst, RecExpr, Runner, StopReason, TreeExplanation, TreeTerm,
 };
@@ -85,7 +85,7 @@ pub enum Verdict {
 #[derive(Serialize, Clone, Debug)]
 pub struct ProofReport {
     pub name: String,
-    pub relation: &'static str,
+    pub relation: Rel,
     pub verdict: Verdict,
     pub counterexample: Option<CounterReport>,
     /// The bound the enumeration reached, in squares.
@@ -109,7 +109,7 @@ impl ProofReport {
     pub fn agrees(&self) -> bool {
         matches!(
             (self.relation, self.verdict),
-            ("=" | "=>", Verdict::Proved) | ("!=", Verdict::Refuted)
+            (Rel::Eq | Rel::Oriented, Verdict::Proved) | (Rel::Ne, Verdict::Refuted)
         )
     }
 }
@@ -277,7 +277,7 @@ pub fn prove_claim(
     let start = Instant::now();
     let mut report = ProofReport {
         name: claim.name.clone(),
-        relation: claim.rel.symbol(),
+        relation: claim.rel,
         verdict: Verdict::Unknown,
         counterexample: None,
         cells: 0,

@@ -10,7 +10,7 @@
 use super::analysis::{Algebra, Graph};
 use super::lang::{node_of, ENode};
 use crate::core::{Meta, Node, Sort, Term};
-use crate::elab::Condition;
+use crate::elab::{Condition, Pred};
 use crate::laws::{conds, Law, Laws};
 use egg::{Applier, ENodeOrVar, Id, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var};
 
@@ -93,7 +93,7 @@ impl Applier<ENode, Algebra> for LawRule {
         }
         let mut subst = subst.clone();
         for c in &self.conds {
-            if c.pred == "before" {
+            if c.pred == Pred::Before {
                 // Chains of `|` are sorted by e-class.
                 let (m, n) = (subst[var(&c.args[0])], subst[var(&c.args[1])]);
                 if egraph.find(m) < egraph.find(n) {
@@ -101,16 +101,15 @@ impl Applier<ENode, Algebra> for LawRule {
                 }
                 return vec![];
             }
-            let spec = conds::spec(&c.pred).expect("elaboration checked the name");
-            let n = c.args.len() - spec.outputs;
-            let inputs: Option<Vec<Term>> = c.args[..n]
+            let inputs: Option<Vec<Term>> = c
+                .inputs()
                 .iter()
                 .map(|a| egraph[subst[var(a)]].data.constant.clone())
                 .collect();
-            let Some(outputs) = inputs.and_then(|i| conds::decide(&c.pred, &i)) else {
+            let Some(outputs) = inputs.and_then(|i| conds::decide(c.pred, &i)) else {
                 return vec![];
             };
-            for (a, value) in c.args[n..].iter().zip(outputs) {
+            for (a, value) in c.outputs().iter().zip(outputs) {
                 let id = egraph.add(node_of(&value, &[]));
                 match subst.get(var(a)) {
                     // Already bound by the match: the condition must agree.

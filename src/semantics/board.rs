@@ -6,29 +6,12 @@
 //! `#` for a square of the box that is off the board. The bottom-left square
 //! is `(0, 0)`. Rows are separated by line breaks or `/`.
 
+use super::code::Code;
 use super::store::Store;
 use crate::core::{Content, PieceId};
 use crate::geometry::{Rect, Square};
 use std::convert::Infallible;
 use std::fmt;
-
-const OFF: u8 = u8::MAX;
-const EMPTY: u8 = 0;
-
-fn encode(c: Content) -> u8 {
-    match c {
-        Content::Empty => EMPTY,
-        Content::Piece(p) => p.index() as u8 + 1,
-    }
-}
-
-fn decode(v: u8) -> Option<Content> {
-    match v {
-        OFF => None,
-        EMPTY => Some(Content::Empty),
-        v => Some(Content::Piece(PieceId(v - 1))),
-    }
-}
 
 /// A concrete board over the box `[x0, x0 + width) × [y0, y0 + height)`.
 /// Equality, order and hashing look at the box and the cells only; the
@@ -61,7 +44,7 @@ impl Grid {
             origin,
             width,
             height,
-            cells: smallvec::smallvec![OFF; (width * height) as usize],
+            cells: smallvec::smallvec![Code::OFF; (width * height) as usize],
         }
     }
 
@@ -72,7 +55,7 @@ impl Grid {
 
     /// What `q` holds, or `None` off the board.
     pub fn get(&self, q: Square) -> Option<Content> {
-        self.index(q).and_then(|i| decode(self.cells[i]))
+        self.index(q).and_then(|i| Code::to_content(self.cells[i]))
     }
 
     /// The letter of the piece on `q` (see [`PieceId::letter`]).
@@ -87,7 +70,7 @@ impl Grid {
     /// `q` must lie in the box.
     pub fn put(&mut self, q: Square, c: Option<Content>) {
         let i = self.index(q).expect("square inside the box");
-        self.cells[i] = c.map_or(OFF, encode);
+        self.cells[i] = c.map_or(Code::OFF, Code::content);
     }
 
     pub fn width(&self) -> i32 {
@@ -104,7 +87,7 @@ impl Grid {
 
     /// Number of on-board squares.
     pub fn size(&self) -> usize {
-        self.cells.iter().filter(|&&v| v != OFF).count()
+        self.cells.iter().filter(|&&v| v != Code::OFF).count()
     }
 
     /// Parses board text. Pieces must already be registered.
@@ -337,7 +320,7 @@ impl Store for Grid {
     }
 
     fn candidates(&self, c: Content) -> smallvec::SmallVec<[Square; 16]> {
-        memchr::memchr_iter(encode(c), &self.cells)
+        memchr::memchr_iter(Code::content(c), &self.cells)
             .map(|i| {
                 Square::new(
                     self.origin.x + i as i32 % self.width,
@@ -350,17 +333,17 @@ impl Store for Grid {
     #[inline]
     fn reads(&self, q: Square, set: &super::compile::CellSet) -> Result<bool, Infallible> {
         // Stored bytes are the set's codes: `.` 0, pieces 1.., `#` 255.
-        Ok(set.contains_code(self.index(q).map_or(OFF, |i| self.cells[i])))
+        Ok(set.contains_code(self.index(q).map_or(Code::OFF, |i| self.cells[i])))
     }
 
     #[inline]
     fn on_board(&self, q: Square) -> Result<bool, Infallible> {
-        Ok(self.index(q).is_some_and(|i| self.cells[i] != OFF))
+        Ok(self.index(q).is_some_and(|i| self.cells[i] != Code::OFF))
     }
 
     #[inline]
     fn holds(&self, q: Square, c: Content) -> Result<bool, Infallible> {
-        Ok(self.index(q).is_some_and(|i| self.cells[i] == encode(c)))
+        Ok(self.index(q).is_some_and(|i| self.cells[i] == Code::content(c)))
     }
 
     fn value(&self, q: Square) -> u8 {
@@ -369,7 +352,7 @@ impl Store for Grid {
 
     fn set(&mut self, q: Square, c: Content) {
         let i = self.index(q).expect("on the board");
-        self.cells[i] = encode(c);
+        self.cells[i] = Code::content(c);
     }
 
     fn set_value(&mut self, q: Square, v: u8) {

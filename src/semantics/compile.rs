@@ -1,6 +1,7 @@
 //! Closed core terms to a form the evaluator runs directly: patterns
 //! expanded into rule pairs, and each rule's cells sorted for matching.
 
+use super::code::Code;
 use super::probe::Probe;
 use crate::core::{Bounds, Cell, Content, Fragment, Node, PieceId, Term};
 use crate::geometry::Square;
@@ -32,20 +33,9 @@ pub enum Prog {
 pub struct CellSet([u64; 4]);
 
 impl CellSet {
-    /// The byte that stands for a cell: as stored on a concrete board for
-    /// `.` and pieces, with `%` and `#` at the top.
-    pub fn code(c: Cell) -> u8 {
-        match c {
-            Cell::Is(Content::Empty) => 0,
-            Cell::Is(Content::Piece(p)) => p.index() as u8 + 1,
-            Cell::Poi => 254,
-            Cell::Off => 255,
-        }
-    }
-
     pub fn single(c: Cell) -> CellSet {
         let mut s = CellSet::default();
-        s.insert_code(CellSet::code(c));
+        s.insert_code(Code::cell(c));
         s
     }
 
@@ -59,7 +49,7 @@ impl CellSet {
     }
 
     pub fn contains(&self, c: Cell) -> bool {
-        self.contains_code(CellSet::code(c))
+        self.contains_code(Code::cell(c))
     }
 
     pub fn union(&self, o: &CellSet) -> CellSet {
@@ -89,12 +79,7 @@ impl CellSet {
 
     /// The cells of the set.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        (0..=255u8).filter(|c| self.contains_code(*c)).map(|code| match code {
-            0 => Cell::EMPTY,
-            254 => Cell::Poi,
-            255 => Cell::Off,
-            p => Cell::Is(Content::Piece(PieceId(p - 1))),
-        })
+        (0..=u8::MAX).filter(|c| self.contains_code(*c)).map(Code::to_cell)
     }
 }
 

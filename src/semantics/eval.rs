@@ -1,14 +1,12 @@
 //! The evaluator: a compiled move maps a state to its finite set of result
 //! states, exactly as the reference semantics (§5–7) says.
 
+use super::code::Code;
 use super::compile::{Pivot, Prog, Rule};
 use super::store::{State, Store};
 use crate::core::{Bounds, Cell};
-use crate::memory::MemoryLimit;
-
-/// What the POI's square reads, as a `CellSet` code.
-const POI_CODE: u8 = 254;
 use crate::geometry::Square;
+use crate::memory::MemoryLimit;
 use rustc_hash::FxHashSet;
 
 /// Why evaluation stopped without a result.
@@ -397,7 +395,7 @@ impl Eval {
             let q = *at + t;
             // The POI's square reads `%` and nothing else.
             let ok = if Some(q) == s.poi {
-                set.contains_code(POI_CODE)
+                set.contains_code(Code::POI)
             } else {
                 b.reads(q, set)?
             };

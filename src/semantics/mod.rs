@@ -1,12 +1,14 @@
 //! The meaning of moves: boards, states and the evaluator.
 
 mod board;
+mod code;
 mod compile;
 mod eval;
 mod probe;
 mod store;
 
 pub use board::{BoardError, Grid};
+pub use code::Code;
 pub use compile::{compile, CellSet, CompileError, Pivot, Prog, Rule};
 pub use eval::{results, Eval, Halt};
 pub use store::{State, Store};

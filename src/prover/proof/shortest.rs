@@ -253,16 +253,12 @@ fn apply(rule: &LawRule, x: &Term) -> Option<Term> {
         return None;
     }
     for c in &rule.conds {
-        let n = c.args.len() - conds::spec(&c.pred)?.outputs;
-        if n == c.args.len() {
+        if c.outputs().is_empty() {
             continue;
         }
-        let inputs: Option<Vec<Term>> = c.args[..n]
-            .iter()
-            .map(|m| s.get(&*m.name).and_then(canonical))
-            .collect();
-        let outputs = conds::decide(&c.pred, &inputs?)?;
-        for (m, value) in c.args[n..].iter().zip(outputs) {
+        let inputs: Option<Vec<Term>> = c.inputs().iter().map(|m| s.get(&*m.name).and_then(canonical)).collect();
+        let outputs = conds::decide(c.pred, &inputs?)?;
+        for (m, value) in c.outputs().iter().zip(outputs) {
             s.entry(m.name.to_string()).or_insert(value);
         }
     }

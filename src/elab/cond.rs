@@ -1,0 +1,191 @@
+//! The side conditions a law may state, such as `translation(t)` or
+//! `fuse(f_1, g_1, f_2, g_2, f, g)`: their names and signatures, which
+//! elaboration checks. What each decides is in `laws::conds`.
+
+use crate::core::{Meta, Sort};
+use std::fmt;
+
+/// A side condition, resolved from its name during elaboration.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pred {
+    Translation,
+    Moved,
+    Succ,
+    Pred,
+    Less,
+    Placed,
+    Before,
+    Never,
+    Fuse,
+    Guard,
+    OffOnly,
+    /// Kept last because it only fails: the fused pair never applies.
+    Clash,
+}
+
+/// What a condition takes: its name as written, the sorts of its
+/// arguments, and how many of the last arguments it computes.
+pub struct Signature {
+    pub name: &'static str,
+    pub args: &'static [Sort],
+    pub outputs: usize,
+    pub doc: &'static str,
+}
+
+use Sort::{Cell, Count, Fragment, Move, Movement, Pattern};
+
+impl Pred {
+    /// Every condition, in the order messages list them.
+    pub const ALL: [Pred; 12] = [
+        Pred::Translation,
+        Pred::Moved,
+        Pred::Succ,
+        Pred::Pred,
+        Pred::Less,
+        Pred::Placed,
+        Pred::Before,
+        Pred::Never,
+        Pred::Fuse,
+        Pred::Guard,
+        Pred::OffOnly,
+        Pred::Clash,
+    ];
+
+    pub fn signature(self) -> &'static Signature {
+        match self {
+            Pred::Translation => &Signature {
+                name: "translation",
+                args: &[Movement],
+                outputs: 0,
+                doc: "the movement is a pure translation",
+            },
+            Pred::Moved => &Signature {
+                name: "moved",
+                args: &[Movement, Cell, Cell],
+                outputs: 1,
+                doc: "the third is the piece the movement makes of the second",
+            },
+            Pred::Succ => &Signature {
+                name: "succ",
+                args: &[Count, Count],
+                outputs: 1,
+                doc: "the second count is the first plus one",
+            },
+            Pred::Pred => &Signature {
+                name: "pred",
+                args: &[Count, Count],
+                outputs: 1,
+                doc: "the first count is positive and the second is one less",
+            },
+            Pred::Less => &Signature {
+                name: "less",
+                args: &[Count, Count],
+                outputs: 0,
+                doc: "the first count is less than the second",
+            },
+            Pred::Placed => &Signature {
+                name: "placed",
+                args: &[Pattern, Pattern, Movement],
+                outputs: 1,
+                doc: "the translation t moves the rule P -> Q so that its lowest, leftmost cell is on (0, 0); \
+                      it fails when the rule is there already",
+            },
+            Pred::Before => &Signature {
+                name: "before",
+                args: &[Move, Move],
+                outputs: 0,
+                doc: "M comes before N in a fixed order of terms (of e-classes, in the prover); it only decides \
+                      which way to sort a chain of `|`, and bears on no law's truth",
+            },
+            Pred::Never => &Signature {
+                name: "never",
+                args: &[Fragment, Fragment],
+                outputs: 0,
+                doc: "the rule f -> g never applies: a square f needs on the board g needs off it, or the reverse",
+            },
+            Pred::Fuse => &Signature {
+                name: "fuse",
+                args: &[Fragment, Fragment, Fragment, Fragment, Fragment, Fragment],
+                outputs: 2,
+                doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 are the one rule f -> g (src/laws/fusion.rs)",
+            },
+            Pred::Guard => &Signature {
+                name: "guard",
+                args: &[Fragment, Fragment, Fragment],
+                outputs: 1,
+                doc: "the rule f -> g writes back only what f reads, and asks off the board only for squares f \
+                      does not name: it is the guard h -> 0, where h is f with g's `#` cells; it fails when g is \
+                      `0` already",
+            },
+            Pred::OffOnly => &Signature {
+                name: "off_only",
+                args: &[Fragment, Fragment],
+                outputs: 0,
+                doc: "f and g hold only `#` cells (or none): the rule f -> g is the identity (§6)",
+            },
+            Pred::Clash => &Signature {
+                name: "clash",
+                args: &[Fragment, Fragment, Fragment, Fragment],
+                outputs: 0,
+                doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 never apply together (src/laws/fusion.rs)",
+            },
+        }
+    }
+
+    /// The condition of this name, if there is one.
+    pub fn named(name: &str) -> Option<Pred> {
+        Pred::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.signature().name
+    }
+
+    /// How many of the last arguments the condition computes.
+    pub fn outputs(self) -> usize {
+        self.signature().outputs
+    }
+}
+
+impl fmt::Display for Pred {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A side condition of a law, decided by the analysis, such as
+/// `translation(t)`: its arguments are metavariables of the law, of the
+/// sorts its signature names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub pred: Pred,
+    pub args: Vec<Meta>,
+}
+
+impl Condition {
+    /// The arguments the condition reads; the rest it computes.
+    pub fn inputs(&self) -> &[Meta] {
+        &self.args[..self.args.len() - self.pred.outputs()]
+    }
+
+    /// The arguments the condition computes.
+    pub fn outputs(&self) -> &[Meta] {
+        &self.args[self.args.len() - self.pred.outputs()..]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_resolve_to_their_conditions() {
+        for p in Pred::ALL {
+            assert_eq!(Pred::named(p.name()), Some(p));
+            assert_eq!(p.to_string(), p.name());
+            let s = p.signature();
+            assert!(s.outputs < s.args.len(), "{p} computes all its arguments");
+        }
+        assert_eq!(Pred::named("fusion"), None);
+    }
+}
