@@ -142,7 +142,7 @@ fn table(_: &mut Criterion) {
         // The parts, apart: saturation only where `prove_claim` saturated
         // (a refuted `!=` claim never reaches it).
         let sat = (report.iterations > 0).then(|| timed(|| saturate_explain(&fx, claim)));
-        let (_, t_enum) = timed(|| check_claim(claim, &fx.options.check, &|_, _, _| {}));
+        let (_, t_enum) = timed(|| check_claim(claim, &fx.options.cross_check, &|_, _, _| {}));
 
         let t_sat = sat.as_ref().map_or(0.0, |(_, t)| *t);
         total += t;
