@@ -660,3 +660,28 @@ impl Term {
         1 + self.children().iter().map(Term::size).sum::<usize>()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generic operations agree with each other, and rebuilding a
+    /// canonical node through the constructors gives the same term.
+    #[test]
+    fn nodes_rebuild_as_they_were() {
+        for seed in 0..300 {
+            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            for sort in [Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move] {
+                let t = super::super::gen::term(&mut g, sort);
+                let mut i = 0;
+                let numbered = t.node().map_children(|_| {
+                    i += 1;
+                    i
+                });
+                assert_eq!(numbered.children(), (1..=t.children().len()).collect::<Vec<_>>());
+                assert_eq!(t.node().as_leaf::<()>().is_some(), t.children().is_empty());
+                assert_eq!(Term::build(t.node().clone()).as_ref(), Ok(&t), "{t}");
+            }
+        }
+    }
+}
