@@ -157,7 +157,7 @@ fn drawn(expr: &str, picture: &Cells, expected: &[(i32, i32, &str)]) {
 
 fn rule_sides(t: &Term) -> (&Term, &Term) {
     match t.node() {
-        Node::Rule(f, g) => (f, g),
+        Node::Rule([f, g]) => (f, g),
         other => panic!("not a rule: {other:?}"),
     }
 }
@@ -1218,7 +1218,7 @@ fn rules_have_the_cells_written() {
 #[test]
 fn sequences_repetitions_and_binders() {
     let kings = elab("(♔ + u. -> . + u♔)(♔ + r. -> . + r♔)");
-    let Node::Seq(a, b) = kings.node() else {
+    let Node::Seq([a, b]) = kings.node() else {
         panic!("not a sequence: {kings:?}")
     };
     assert_eq!(rule(a), rule(&elab("♔ + u. -> . + u♔")));
@@ -1229,7 +1229,7 @@ fn sequences_repetitions_and_binders() {
     assert!(matches!(rooks.node(), Node::Seq(..)));
 
     let plus = elab("(♖ + u. -> . + u♖)+");
-    let (Node::Repeat(body, ..), Some(bounds)) = (plus.node(), plus.bounds()) else {
+    let (Node::Repeat([body, ..]), Some(bounds)) = (plus.node(), plus.bounds()) else {
         panic!("not a repetition: {plus:?}")
     };
     assert_eq!(bounds, Bounds::PLUS);
@@ -1241,7 +1241,7 @@ fn sequences_repetitions_and_binders() {
     assert!(poi_twice.is_open(), "`%` outside a binder");
     let bound = elab("%♖: (% + u. -> . + u%){2}");
     assert!(!bound.is_open());
-    let Node::Bind(c, body) = bound.node() else {
+    let Node::Bind([c, body]) = bound.node() else {
         panic!("not a binder: {bound:?}")
     };
     assert_eq!(c.node(), &Node::Cell(piece("♖")));
@@ -1253,11 +1253,11 @@ fn sequences_repetitions_and_binders() {
     );
 
     let both = elab("(%♖: (% + u. -> . + u%){2})(%♙: (% + u. -> . + u%){2})");
-    let Node::Seq(first, second) = both.node() else {
+    let Node::Seq([first, second]) = both.node() else {
         panic!("not a sequence: {both:?}")
     };
     assert_eq!(first, &bound);
-    assert!(matches!(second.node(), Node::Bind(c, b) if c.node() == &Node::Cell(piece("♙")) && b == &poi_twice));
+    assert!(matches!(second.node(), Node::Bind([c, b]) if c.node() == &Node::Cell(piece("♙")) && b == &poi_twice));
 }
 
 #[test]
@@ -1369,7 +1369,7 @@ fn rook_definitions() {
 
     // `rook_move` binds a rook and steps it in the four directions.
     let rook_move = p.definition("rook_move").unwrap();
-    let Node::Bind(c, _) = rook_move.node() else {
+    let Node::Bind([c, _]) = rook_move.node() else {
         panic!("not a binder")
     };
     assert_eq!(c.node(), &Node::Cell(piece("♖")));
@@ -1387,7 +1387,7 @@ fn rook_definitions() {
 
     // `rook_take_u`: slide, then take a black pawn.
     let take = p.definition("rook_take_u").unwrap();
-    let Node::Seq(slide, capture) = take.node() else {
+    let Node::Seq([slide, capture]) = take.node() else {
         panic!("not a sequence")
     };
     assert_eq!(slide.bounds(), Some(Bounds::STAR));
@@ -1413,7 +1413,7 @@ fn rook_definitions() {
     assert_eq!(members(p.definition("unfilled").unwrap()), white);
     assert_eq!(members(p.definition("filled").unwrap()), black);
     let takes = p.definition("pawn_takes").unwrap();
-    let Node::Alt(right, left) = takes.node() else {
+    let Node::Alt([right, left]) = takes.node() else {
         panic!("not a choice")
     };
     for (side, dx) in [(right, 1), (left, -1)] {

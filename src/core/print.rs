@@ -148,19 +148,19 @@ fn term(t: &Term, names: Names) -> Doc {
         Node::Frag(f) => frag_doc(f),
         Node::Pat(p) => pattern(p),
         Node::Var(m) => doc(m.name.to_string(), ATOM),
-        Node::Compose(n, m) => doc(format!("{} {}", at(term(n), PREFIX), at(term(m), JUXT)), JUXT),
-        Node::Power(m, k) => doc(format!("{}^{k}", at(term(m), POSTFIX)), POSTFIX),
-        Node::Apply(m, x) => doc(format!("{} {}", at(term(m), PREFIX), at(term(x), JUXT)), JUXT),
-        Node::Single(c) => term(c),
-        Node::Glue(a, b) => doc(format!("{} + {}", at(term(a), GLUE), at(term(b), SEMI)), GLUE),
-        Node::Union(a, b) => doc(format!("{} | {}", at(term(a), CHOICE), at(term(b), GLUE)), CHOICE),
+        Node::Compose([n, m]) => doc(format!("{} {}", at(term(n), PREFIX), at(term(m), JUXT)), JUXT),
+        Node::Power([m], k) => doc(format!("{}^{k}", at(term(m), POSTFIX)), POSTFIX),
+        Node::Apply([m, x]) => doc(format!("{} {}", at(term(m), PREFIX), at(term(x), JUXT)), JUXT),
+        Node::Single([c]) => term(c),
+        Node::Glue([a, b]) => doc(format!("{} + {}", at(term(a), GLUE), at(term(b), SEMI)), GLUE),
+        Node::Union([a, b]) => doc(format!("{} | {}", at(term(a), CHOICE), at(term(b), GLUE)), CHOICE),
         Node::Nil => doc("nil", ATOM),
         Node::Fail => doc("fail", ATOM),
-        Node::Rule(f, g) => doc(format!("{} -> {}", at(term(f), CHOICE), at(term(g), CHOICE)), RULE),
-        Node::Bind(c, body) => doc(format!("%{}: {}", at(term(c), ATOM), at(term(body), BINDER)), BINDER),
-        Node::Seq(a, b) => doc(format!("{} {}", at(term(a), PREFIX), at(term(b), JUXT)), JUXT),
-        Node::Alt(a, b) => doc(format!("{} | {}", at(term(a), CHOICE), at(term(b), GLUE)), CHOICE),
-        Node::Repeat(a, lo, hi) => {
+        Node::Rule([f, g]) => doc(format!("{} -> {}", at(term(f), CHOICE), at(term(g), CHOICE)), RULE),
+        Node::Bind([c, body]) => doc(format!("%{}: {}", at(term(c), ATOM), at(term(body), BINDER)), BINDER),
+        Node::Seq([a, b]) => doc(format!("{} {}", at(term(a), PREFIX), at(term(b), JUXT)), JUXT),
+        Node::Alt([a, b]) => doc(format!("{} | {}", at(term(a), CHOICE), at(term(b), GLUE)), CHOICE),
+        Node::Repeat([a, lo, hi]) => {
             let ops = match t.bounds() {
                 Some(b) => bounds(b),
                 None if lo == hi => format!("{{{}}}", term(lo).text),
@@ -169,8 +169,8 @@ fn term(t: &Term, names: Names) -> Doc {
             };
             doc(format!("{}{ops}", at(term(a), POSTFIX)), POSTFIX)
         }
-        Node::Not(a) => doc(format!("not {}", at(term(a), PREFIX)), PREFIX),
-        Node::Greedy(a) => doc(format!("{}*!", at(term(a), POSTFIX)), POSTFIX),
+        Node::Not([a]) => doc(format!("not {}", at(term(a), PREFIX)), PREFIX),
+        Node::Greedy([a]) => doc(format!("{}*!", at(term(a), POSTFIX)), POSTFIX),
         Node::Num(n) => doc(n.to_string(), ATOM),
         Node::Inf => doc("∞", ATOM),
     }

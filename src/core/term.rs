@@ -78,8 +78,12 @@ impl Bounds {
     }
 }
 
+/// One node of a term, generic over what stands for its children: a core
+/// term's node is a `Node<Term>` (the default), the prover's e-node a
+/// `Node<egg::Id>`. Children sit in arrays so that every node can show them
+/// as one slice, which egg needs.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub enum Node {
+pub enum Node<C = Term> {
     // Constants of the cheap algebra.
     Mov(Movement),
     Cell(Content),
@@ -93,29 +97,155 @@ pub enum Node {
     Inf,
     // Structure that only survives around metavariables.
     /// `n m` on open movements: do `m`, then `n`.
-    Compose(Term, Term),
-    Power(Term, i64),
+    Compose([C; 2]),
+    Power([C; 1], i64),
     /// A movement applied to a cell, fragment, pattern or move.
-    Apply(Term, Term),
+    Apply([C; 2]),
     /// A cell used as a fragment: that cell on square `(0, 0)`. Only a
     /// metavariable cell needs it; a known cell folds to a `Frag`.
-    Single(Term),
-    Glue(Term, Term),
-    Union(Term, Term),
+    Single([C; 1]),
+    Glue([C; 2]),
+    Union([C; 2]),
     // Moves.
     Nil,
     Fail,
-    Rule(Term, Term),
+    Rule([C; 2]),
     /// `%c: M`: the first child is the binder's cell.
-    Bind(Term, Term),
-    Seq(Term, Term),
-    Alt(Term, Term),
+    Bind([C; 2]),
+    Seq([C; 2]),
+    Alt([C; 2]),
     /// `M{lo,hi}`; the counts are `Num`, `Inf` or count metavariables.
-    Repeat(Term, Term, Term),
+    Repeat([C; 3]),
     /// `not M`: the state itself when `M` has no result on it, else nothing.
-    Not(Term),
+    Not([C; 1]),
     /// `M*!`: repeat `M` while it applies; the states where it stops.
-    Greedy(Term),
+    Greedy([C; 1]),
+}
+
+/// The children array of `$node` as a slice, or `$none` for a leaf:
+/// `children` and `children_mut` in one place.
+macro_rules! kids {
+    ($node:expr, $none:expr) => {
+        match $node {
+            Node::Mov(_)
+            | Node::Cell(_)
+            | Node::Frag(_)
+            | Node::Pat(_)
+            | Node::Var(_)
+            | Node::Num(_)
+            | Node::Inf
+            | Node::Nil
+            | Node::Fail => $none,
+            Node::Power(c, _) | Node::Single(c) | Node::Not(c) | Node::Greedy(c) => c,
+            Node::Compose(c)
+            | Node::Apply(c)
+            | Node::Glue(c)
+            | Node::Union(c)
+            | Node::Rule(c)
+            | Node::Bind(c)
+            | Node::Seq(c)
+            | Node::Alt(c) => c,
+            Node::Repeat(c) => c,
+        }
+    };
+}
+
+impl<C> Node<C> {
+    /// The children, in order.
+    pub fn children(&self) -> &[C] {
+        kids!(self, &[])
+    }
+
+    pub fn children_mut(&mut self) -> &mut [C] {
+        kids!(self, &mut [])
+    }
+
+    /// The same node over other children, each computed from the one it
+    /// replaces, in order; the first error stops it.
+    pub fn try_map_children<D, E>(&self, mut f: impl FnMut(&C) -> Result<D, E>) -> Result<Node<D>, E> {
+        Ok(match self {
+            Node::Mov(m) => Node::Mov(*m),
+            Node::Cell(c) => Node::Cell(*c),
+            Node::Frag(x) => Node::Frag(x.clone()),
+            Node::Pat(p) => Node::Pat(p.clone()),
+            Node::Var(m) => Node::Var(m.clone()),
+            Node::Num(n) => Node::Num(*n),
+            Node::Inf => Node::Inf,
+            Node::Nil => Node::Nil,
+            Node::Fail => Node::Fail,
+            Node::Power([a], k) => Node::Power([f(a)?], *k),
+            Node::Single([a]) => Node::Single([f(a)?]),
+            Node::Not([a]) => Node::Not([f(a)?]),
+            Node::Greedy([a]) => Node::Greedy([f(a)?]),
+            Node::Compose([a, b]) => Node::Compose([f(a)?, f(b)?]),
+            Node::Apply([a, b]) => Node::Apply([f(a)?, f(b)?]),
+            Node::Glue([a, b]) => Node::Glue([f(a)?, f(b)?]),
+            Node::Union([a, b]) => Node::Union([f(a)?, f(b)?]),
+            Node::Rule([a, b]) => Node::Rule([f(a)?, f(b)?]),
+            Node::Bind([a, b]) => Node::Bind([f(a)?, f(b)?]),
+            Node::Seq([a, b]) => Node::Seq([f(a)?, f(b)?]),
+            Node::Alt([a, b]) => Node::Alt([f(a)?, f(b)?]),
+            Node::Repeat([a, lo, hi]) => Node::Repeat([f(a)?, f(lo)?, f(hi)?]),
+        })
+    }
+
+    /// The same node over other children, each computed from the one it
+    /// replaces, in order.
+    pub fn map_children<D>(&self, mut f: impl FnMut(&C) -> D) -> Node<D> {
+        match self.try_map_children(|c| Ok::<_, std::convert::Infallible>(f(c))) {
+            Ok(n) => n,
+            Err(never) => match never {},
+        }
+    }
+
+    /// The node as a node of any child type, when it has no children.
+    pub fn as_leaf<D>(&self) -> Option<Node<D>> {
+        self.try_map_children(|_| Err(())).ok()
+    }
+
+    /// Whether two nodes have the same operator: the same variant with the
+    /// same constant or exponent, whatever their children.
+    pub fn same_op(&self, o: &Self) -> bool {
+        match (self, o) {
+            (Node::Mov(a), Node::Mov(b)) => a == b,
+            (Node::Cell(a), Node::Cell(b)) => a == b,
+            (Node::Frag(a), Node::Frag(b)) => a == b,
+            (Node::Pat(a), Node::Pat(b)) => a == b,
+            (Node::Var(a), Node::Var(b)) => a == b,
+            (Node::Num(a), Node::Num(b)) => a == b,
+            (Node::Power(_, a), Node::Power(_, b)) => a == b,
+            _ => std::mem::discriminant(self) == std::mem::discriminant(o),
+        }
+    }
+
+    /// The node's sort, given its children's.
+    pub fn sort(&self, child: impl Fn(&C) -> Sort) -> Sort {
+        match self {
+            Node::Mov(_) | Node::Compose(..) | Node::Power(..) => Sort::Movement,
+            Node::Cell(_) => Sort::Cell,
+            Node::Frag(_) | Node::Single(_) => Sort::Fragment,
+            Node::Pat(_) | Node::Union(..) => Sort::Pattern,
+            Node::Var(m) => m.sort,
+            Node::Num(_) | Node::Inf => Sort::Count,
+            Node::Apply([_, x]) => child(x),
+            Node::Glue([a, b]) => {
+                if child(a) == Sort::Pattern || child(b) == Sort::Pattern {
+                    Sort::Pattern
+                } else {
+                    Sort::Fragment
+                }
+            }
+            Node::Nil
+            | Node::Fail
+            | Node::Rule(..)
+            | Node::Bind(..)
+            | Node::Seq(..)
+            | Node::Alt(..)
+            | Node::Repeat(..)
+            | Node::Not(_)
+            | Node::Greedy(_) => Sort::Move,
+        }
+    }
 }
 
 /// The deepest nesting a term may have. Every consumer of terms recurses
@@ -177,21 +307,9 @@ impl std::ops::Deref for Term {
 impl Term {
     /// Wraps a node as it is, without folding. Prefer the smart
     /// constructors; this exists for code that rebuilds terms node by node
-    /// from already-canonical parts (the prover's extraction).
-    pub fn raw(node: Node) -> Term {
-        let below = match &node {
-            Node::Power(a, _) | Node::Single(a) | Node::Not(a) | Node::Greedy(a) => a.depth(),
-            Node::Repeat(a, lo, hi) => a.depth().max(lo.depth()).max(hi.depth()),
-            Node::Compose(a, b)
-            | Node::Apply(a, b)
-            | Node::Glue(a, b)
-            | Node::Union(a, b)
-            | Node::Rule(a, b)
-            | Node::Bind(a, b)
-            | Node::Seq(a, b)
-            | Node::Alt(a, b) => a.depth().max(b.depth()),
-            _ => 0,
-        };
+    /// from already-canonical parts (the prover's extraction and proofs).
+    pub(crate) fn raw(node: Node) -> Term {
+        let below = node.children().iter().map(Term::depth).max().unwrap_or(0);
         Term(Arc::new(Inner {
             node,
             depth: below.saturating_add(1),
@@ -243,61 +361,12 @@ impl Term {
     }
 
     pub fn sort(&self) -> Sort {
-        match self.node() {
-            Node::Mov(_) | Node::Compose(..) | Node::Power(..) => Sort::Movement,
-            Node::Cell(_) => Sort::Cell,
-            Node::Frag(_) | Node::Single(_) => Sort::Fragment,
-            Node::Pat(_) | Node::Union(..) => Sort::Pattern,
-            Node::Var(m) => m.sort,
-            Node::Num(_) | Node::Inf => Sort::Count,
-            Node::Apply(_, x) => x.sort(),
-            Node::Glue(a, b) => {
-                if a.sort() == Sort::Pattern || b.sort() == Sort::Pattern {
-                    Sort::Pattern
-                } else {
-                    Sort::Fragment
-                }
-            }
-            Node::Nil
-            | Node::Fail
-            | Node::Rule(..)
-            | Node::Bind(..)
-            | Node::Seq(..)
-            | Node::Alt(..)
-            | Node::Repeat(..)
-            | Node::Not(_)
-            | Node::Greedy(_) => Sort::Move,
-        }
-    }
-
-    /// The immediate subterms, in order.
-    pub fn children(&self) -> Vec<&Term> {
-        match self.node() {
-            Node::Mov(_)
-            | Node::Cell(_)
-            | Node::Frag(_)
-            | Node::Pat(_)
-            | Node::Var(_)
-            | Node::Num(_)
-            | Node::Inf
-            | Node::Nil
-            | Node::Fail => vec![],
-            Node::Power(a, _) | Node::Single(a) | Node::Not(a) | Node::Greedy(a) => vec![a],
-            Node::Repeat(a, lo, hi) => vec![a, lo, hi],
-            Node::Compose(a, b)
-            | Node::Apply(a, b)
-            | Node::Glue(a, b)
-            | Node::Union(a, b)
-            | Node::Rule(a, b)
-            | Node::Bind(a, b)
-            | Node::Seq(a, b)
-            | Node::Alt(a, b) => vec![a, b],
-        }
+        self.node().sort(Term::sort)
     }
 
     /// True when the term has no metavariables.
     pub fn is_closed(&self) -> bool {
-        !matches!(self.node(), Node::Var(_)) && self.children().into_iter().all(Term::is_closed)
+        !matches!(self.node(), Node::Var(_)) && self.children().iter().all(Term::is_closed)
     }
 
     /// Every metavariable, each once, in order of first occurrence.
@@ -324,7 +393,7 @@ impl Term {
             Node::Frag(f) => f.poi().is_some(),
             Node::Pat(p) => p.members().any(|f| f.poi().is_some()),
             Node::Bind(..) => false,
-            _ => self.children().into_iter().any(Term::is_open),
+            _ => self.children().iter().any(Term::is_open),
         }
     }
 
@@ -344,7 +413,7 @@ impl Term {
     pub fn as_fragment_term(&self) -> Term {
         match self.node() {
             Node::Cell(c) => Term::fragment(Fragment::single(Cell::Is(*c))),
-            _ if self.sort() == Sort::Cell => Term::raw(Node::Single(self.clone())),
+            _ if self.sort() == Sort::Cell => Term::raw(Node::Single([self.clone()])),
             _ => self.clone(),
         }
     }
@@ -357,7 +426,7 @@ impl Term {
     pub fn compose(n: &Term, m: &Term) -> Term {
         fn factors(t: &Term, out: &mut Vec<Term>) {
             match t.node() {
-                Node::Compose(a, b) => {
+                Node::Compose([a, b]) => {
                     factors(a, out);
                     factors(b, out);
                 }
@@ -387,7 +456,7 @@ impl Term {
             return Term::movement(Movement::IDENTITY);
         };
         for f in iter {
-            acc = Term::raw(Node::Compose(f, acc));
+            acc = Term::raw(Node::Compose([f, acc]));
         }
         acc
     }
@@ -398,16 +467,16 @@ impl Term {
             // A power beyond the bounded range stays unfolded.
             Node::Mov(a) => match a.checked_pow(k) {
                 Some(p) => Term::movement(p),
-                None => Term::raw(Node::Power(m.clone(), k)),
+                None => Term::raw(Node::Power([m.clone()], k)),
             },
-            _ => Term::raw(Node::Power(m.clone(), k)),
+            _ => Term::raw(Node::Power([m.clone()], k)),
         }
     }
 
     /// `m x` for a movement `m` and a cell, fragment, pattern or move `x`.
     pub fn apply(m: &Term, x: &Term) -> Term {
         let Node::Mov(mv) = m.node() else {
-            return Term::raw(Node::Apply(m.clone(), x.clone()));
+            return Term::raw(Node::Apply([m.clone(), x.clone()]));
         };
         if mv.is_identity() {
             return x.clone();
@@ -417,30 +486,30 @@ impl Term {
             Node::Cell(c) => Term::content(c.moved(mv)),
             Node::Frag(f) => Term::fragment(f.moved(mv)),
             Node::Pat(p) => Term::pattern(p.moved(mv)),
-            Node::Apply(n, y) => match n.node() {
+            Node::Apply([n, y]) => match n.node() {
                 Node::Mov(inner) => match inner.checked_then(mv) {
                     Some(both) => Term::apply(&Term::movement(both), y),
-                    None => Term::raw(Node::Apply(m.clone(), x.clone())),
+                    None => Term::raw(Node::Apply([m.clone(), x.clone()])),
                 },
-                _ => Term::raw(Node::Apply(m.clone(), x.clone())),
+                _ => Term::raw(Node::Apply([m.clone(), x.clone()])),
             },
             // Movements of movements are compositions; elaboration never
             // asks for them, but the constructor stays total.
             Node::Mov(_) | Node::Compose(..) | Node::Power(..) => Term::compose(m, x),
-            Node::Var(_) | Node::Single(_) => Term::raw(Node::Apply(m.clone(), x.clone())),
-            Node::Glue(a, b) => Term::raw(Node::Glue(go(a), go(b))),
-            Node::Union(a, b) => Term::raw(Node::Union(go(a), go(b))),
+            Node::Var(_) | Node::Single(_) => Term::raw(Node::Apply([m.clone(), x.clone()])),
+            Node::Glue([a, b]) => Term::raw(Node::Glue([go(a), go(b)])),
+            Node::Union([a, b]) => Term::raw(Node::Union([go(a), go(b)])),
             Node::Nil | Node::Fail => x.clone(),
-            Node::Rule(f, g) => Term::rule(&go(f), &go(g)),
+            Node::Rule([f, g]) => Term::rule(&go(f), &go(g)),
             // A binder whose piece is a metavariable keeps the movement
             // outside, where it can be printed: `m(%p: M)`.
-            Node::Bind(c, _) if !c.is_closed() => Term::raw(Node::Apply(m.clone(), x.clone())),
-            Node::Bind(c, body) => Term::bind(&go(c), &go(body)),
-            Node::Seq(a, b) => Term::seq(&go(a), &go(b)),
-            Node::Alt(a, b) => Term::alt(&go(a), &go(b)),
-            Node::Repeat(a, lo, hi) => Term::repeat_counts(&go(a), lo, hi),
-            Node::Not(a) => Term::not(&go(a)),
-            Node::Greedy(a) => Term::greedy(&go(a)),
+            Node::Bind([c, _]) if !c.is_closed() => Term::raw(Node::Apply([m.clone(), x.clone()])),
+            Node::Bind([c, body]) => Term::bind(&go(c), &go(body)),
+            Node::Seq([a, b]) => Term::seq(&go(a), &go(b)),
+            Node::Alt([a, b]) => Term::alt(&go(a), &go(b)),
+            Node::Repeat([a, lo, hi]) => Term::repeat_counts(&go(a), lo, hi),
+            Node::Not([a]) => Term::not(&go(a)),
+            Node::Greedy([a]) => Term::greedy(&go(a)),
             Node::Num(_) | Node::Inf => x.clone(),
         }
     }
@@ -454,7 +523,7 @@ impl Term {
             (_, Node::Frag(b)) if b.is_empty() => Ok(f),
             _ => match (f.as_pattern(), g.as_pattern()) {
                 (Some(a), Some(b)) => Ok(Term::pattern(a.glue(&b)?)),
-                _ => Ok(Term::raw(Node::Glue(f, g))),
+                _ => Ok(Term::raw(Node::Glue([f, g]))),
             },
         }
     }
@@ -464,32 +533,32 @@ impl Term {
         let (p, q) = (p.as_fragment_term(), q.as_fragment_term());
         match (p.as_pattern(), q.as_pattern()) {
             (Some(a), Some(b)) => Term::pattern(a.union(&b)),
-            _ => Term::raw(Node::Union(p, q)),
+            _ => Term::raw(Node::Union([p, q])),
         }
     }
 
     pub fn rule(f: &Term, g: &Term) -> Term {
-        Term::raw(Node::Rule(f.as_fragment_term(), g.as_fragment_term()))
+        Term::raw(Node::Rule([f.as_fragment_term(), g.as_fragment_term()]))
     }
 
     pub fn bind(cell: &Term, body: &Term) -> Term {
-        Term::raw(Node::Bind(cell.clone(), body.clone()))
+        Term::raw(Node::Bind([cell.clone(), body.clone()]))
     }
 
     pub fn seq(a: &Term, b: &Term) -> Term {
-        Term::raw(Node::Seq(a.clone(), b.clone()))
+        Term::raw(Node::Seq([a.clone(), b.clone()]))
     }
 
     pub fn alt(a: &Term, b: &Term) -> Term {
-        Term::raw(Node::Alt(a.clone(), b.clone()))
+        Term::raw(Node::Alt([a.clone(), b.clone()]))
     }
 
     pub fn not(a: &Term) -> Term {
-        Term::raw(Node::Not(a.clone()))
+        Term::raw(Node::Not([a.clone()]))
     }
 
     pub fn greedy(a: &Term) -> Term {
-        Term::raw(Node::Greedy(a.clone()))
+        Term::raw(Node::Greedy([a.clone()]))
     }
 
     /// `a{lo,hi}` with literal bounds.
@@ -503,12 +572,12 @@ impl Term {
 
     /// `a{lo,hi}` with count terms.
     pub fn repeat_counts(a: &Term, lo: &Term, hi: &Term) -> Term {
-        Term::raw(Node::Repeat(a.clone(), lo.clone(), hi.clone()))
+        Term::raw(Node::Repeat([a.clone(), lo.clone(), hi.clone()]))
     }
 
     /// The bounds of a repetition whose counts are literal.
     pub fn bounds(&self) -> Option<Bounds> {
-        let Node::Repeat(_, lo, hi) = self.node() else {
+        let Node::Repeat([_, lo, hi]) = self.node() else {
             return None;
         };
         let Node::Num(lo) = lo.node() else { return None };
@@ -520,33 +589,43 @@ impl Term {
         Some(Bounds { lo: *lo, hi })
     }
 
-    /// Replaces metavariables by terms of their sorts, re-folding as it goes.
-    pub fn substitute(&self, s: &dyn Fn(&Meta) -> Option<Term>) -> Result<Term, GlueError> {
-        let go = |t: &Term| t.substitute(s);
-        Ok(match self.node() {
-            Node::Var(m) => s(m).unwrap_or_else(|| self.clone()),
+    /// The term a node builds through the smart constructors, from
+    /// children that are already terms: canonical when they are. A leaf is
+    /// kept as it is.
+    pub fn build(node: Node) -> Result<Term, GlueError> {
+        Ok(match &node {
+            Node::Compose([a, b]) => Term::compose(a, b),
+            Node::Power([a], k) => Term::power(a, *k),
+            Node::Apply([m, x]) => Term::apply(m, x),
+            Node::Single([c]) => c.as_fragment_term(),
+            Node::Glue([a, b]) => Term::glue(a, b)?,
+            Node::Union([a, b]) => Term::union(a, b),
+            Node::Rule([a, b]) => Term::rule(a, b),
+            Node::Bind([a, b]) => Term::bind(a, b),
+            Node::Seq([a, b]) => Term::seq(a, b),
+            Node::Alt([a, b]) => Term::alt(a, b),
+            Node::Repeat([a, lo, hi]) => Term::repeat_counts(a, lo, hi),
+            Node::Not([a]) => Term::not(a),
+            Node::Greedy([a]) => Term::greedy(a),
             Node::Mov(_)
             | Node::Cell(_)
             | Node::Frag(_)
             | Node::Pat(_)
+            | Node::Var(_)
             | Node::Num(_)
             | Node::Inf
             | Node::Nil
-            | Node::Fail => self.clone(),
-            Node::Compose(a, b) => Term::compose(&go(a)?, &go(b)?),
-            Node::Power(a, k) => Term::power(&go(a)?, *k),
-            Node::Apply(m, x) => Term::apply(&go(m)?, &go(x)?),
-            Node::Single(c) => go(c)?.as_fragment_term(),
-            Node::Glue(a, b) => Term::glue(&go(a)?, &go(b)?)?,
-            Node::Union(a, b) => Term::union(&go(a)?, &go(b)?),
-            Node::Rule(a, b) => Term::rule(&go(a)?, &go(b)?),
-            Node::Bind(a, b) => Term::bind(&go(a)?, &go(b)?),
-            Node::Seq(a, b) => Term::seq(&go(a)?, &go(b)?),
-            Node::Alt(a, b) => Term::alt(&go(a)?, &go(b)?),
-            Node::Repeat(a, lo, hi) => Term::repeat_counts(&go(a)?, &go(lo)?, &go(hi)?),
-            Node::Not(a) => Term::not(&go(a)?),
-            Node::Greedy(a) => Term::greedy(&go(a)?),
+            | Node::Fail => Term::raw(node),
         })
+    }
+
+    /// Replaces metavariables by terms of their sorts, re-folding as it goes.
+    pub fn substitute(&self, s: &dyn Fn(&Meta) -> Option<Term>) -> Result<Term, GlueError> {
+        match self.node() {
+            Node::Var(m) => Ok(s(m).unwrap_or_else(|| self.clone())),
+            n if n.children().is_empty() => Ok(self.clone()),
+            n => Term::build(n.try_map_children(|c| c.substitute(s))?),
+        }
     }
 
     /// Every piece the term names, in fragments and binders.
@@ -578,6 +657,31 @@ impl Term {
 
     /// Number of nodes, counting constants as one.
     pub fn size(&self) -> usize {
-        1 + self.children().into_iter().map(Term::size).sum::<usize>()
+        1 + self.children().iter().map(Term::size).sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The generic operations agree with each other, and rebuilding a
+    /// canonical node through the constructors gives the same term.
+    #[test]
+    fn nodes_rebuild_as_they_were() {
+        for seed in 0..300 {
+            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            for sort in [Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move] {
+                let t = super::super::gen::term(&mut g, sort);
+                let mut i = 0;
+                let numbered = t.node().map_children(|_| {
+                    i += 1;
+                    i
+                });
+                assert_eq!(numbered.children(), (1..=t.children().len()).collect::<Vec<_>>());
+                assert_eq!(t.node().as_leaf::<()>().is_some(), t.children().is_empty());
+                assert_eq!(Term::build(t.node().clone()).as_ref(), Ok(&t), "{t}");
+            }
+        }
     }
 }

@@ -271,12 +271,12 @@ impl<'a> Elab<'a> {
     fn bounded(&self, sc: &Scope, span: Span, t: Term) -> Res<Term> {
         let constant = |t: &Term| matches!(t.node(), Node::Mov(_));
         let too_far = match t.node() {
-            Node::Power(m, _) => m.is_closed(),
-            Node::Compose(a, rest) => {
+            Node::Power([m], _) => m.is_closed(),
+            Node::Compose([a, rest]) => {
                 let mut pair = (a.clone(), rest.clone());
                 loop {
                     let next = match pair.1.node() {
-                        Node::Compose(b, c) => (b.clone(), c.clone()),
+                        Node::Compose([b, c]) => (b.clone(), c.clone()),
                         _ => break constant(&pair.0) && constant(&pair.1),
                     };
                     if constant(&pair.0) && constant(&next.0) {
@@ -285,7 +285,7 @@ impl<'a> Elab<'a> {
                     pair = next;
                 }
             }
-            Node::Apply(m, x) => constant(m) && matches!(x.node(), Node::Apply(n, _) if constant(n)),
+            Node::Apply([m, x]) => constant(m) && matches!(x.node(), Node::Apply([n, _]) if constant(n)),
             Node::Frag(f) => f.reach() > MAX_SHIFT,
             Node::Pat(p) => p.members().any(|f| f.reach() > MAX_SHIFT),
             _ => false,

@@ -730,7 +730,7 @@ mod tests {
     #[test]
     fn colour_reversal_reaches_binders() {
         let t = elab("", "C(%♖: % -> .)");
-        let Node::Bind(c, _) = t.node() else { panic!() };
+        let Node::Bind([c, _]) = t.node() else { panic!() };
         assert_eq!(**c, Node::Cell(Content::Piece(PieceId::lookup("♜").unwrap())));
         let f = Fragment::single(Cell::Poi);
         assert_eq!(f.poi(), Some(Square::ORIGIN));

@@ -11,7 +11,7 @@
 //! A pattern constant with several members is also given one node
 //! `first | rest`, so that laws written with `|` match it.
 
-use super::lang::{node_of, ENode};
+use super::lang::{leaf, ENode};
 use crate::core::{Node, Sort, Term};
 use egg::{Analysis, DidMerge, EGraph, ENodeOrVar, Id, Language, PatternAst, RecExpr};
 
@@ -39,62 +39,19 @@ pub type Graph = EGraph<ENode, Algebra>;
 /// The reason explanations give for a union made by the analysis.
 pub const NORMALISE: &str = "normalise";
 
-fn sort_of(egraph: &Graph, n: &ENode) -> Sort {
-    let child = |i: usize| egraph[n.children()[i]].data.sort;
-    match n {
-        ENode::Mov(_) | ENode::Compose(_) | ENode::Power(..) => Sort::Movement,
-        ENode::Cell(_) => Sort::Cell,
-        ENode::Frag(_) | ENode::Single(_) => Sort::Fragment,
-        ENode::Pat(_) | ENode::Union(_) => Sort::Pattern,
-        ENode::Var(m) => m.sort,
-        ENode::Num(_) | ENode::Inf => Sort::Count,
-        ENode::Apply(_) => child(1),
-        ENode::Glue(_) => {
-            if child(0) == Sort::Pattern || child(1) == Sort::Pattern {
-                Sort::Pattern
-            } else {
-                Sort::Fragment
-            }
-        }
-        ENode::Nil
-        | ENode::Fail
-        | ENode::Rule(_)
-        | ENode::Bind(_)
-        | ENode::Seq(_)
-        | ENode::Alt(_)
-        | ENode::Repeat(_)
-        | ENode::Not(_)
-        | ENode::Greedy(_) => Sort::Move,
-    }
-}
-
-/// A constant term as the single node of a pattern.
-fn leaf(t: &Term) -> ENode {
-    node_of(t, &[])
-}
-
 /// The value a node folds to, when its children have values.
 fn fold(egraph: &Graph, n: &ENode) -> Option<Term> {
-    let value = |i: usize| egraph[n.children()[i]].data.constant.clone();
-    let folded = match n {
-        ENode::Mov(_) | ENode::Cell(_) | ENode::Frag(_) | ENode::Pat(_) | ENode::Num(_) | ENode::Inf => {
-            let kids: [Term; 0] = [];
-            return Some(super::lang::term_of(n, &kids));
+    match n {
+        Node::Mov(_) | Node::Cell(_) | Node::Frag(_) | Node::Pat(_) | Node::Num(_) | Node::Inf => {
+            return n.as_leaf().map(Term::raw)
         }
-        ENode::Compose(_) => Term::compose(&value(0)?, &value(1)?),
-        ENode::Power(k, _) => Term::power(&value(0)?, *k),
-        ENode::Apply(_) => {
-            let (m, x) = (value(0)?, value(1)?);
-            if m.sort() != Sort::Movement {
-                return None;
-            }
-            Term::apply(&m, &x)
-        }
-        ENode::Single(_) => value(0)?.as_fragment_term(),
-        ENode::Glue(_) => Term::glue(&value(0)?, &value(1)?).ok()?,
-        ENode::Union(_) => Term::union(&value(0)?, &value(1)?),
+        Node::Compose(_) | Node::Power(..) | Node::Apply(_) | Node::Single(_) | Node::Glue(_) | Node::Union(_) => {}
         _ => return None,
-    };
+    }
+    let values = n
+        .try_map_children(|c| egraph[*c].data.constant.clone().ok_or(()))
+        .ok()?;
+    let folded = Term::build(values).ok()?;
     // Only leaves are constants; anything else is structure.
     matches!(
         folded.node(),
@@ -107,23 +64,14 @@ impl Analysis<ENode> for Algebra {
     type Data = Data;
 
     fn make(egraph: &mut Graph, enode: &ENode, _id: Id) -> Data {
-        let sort = sort_of(egraph, enode);
+        let sort = enode.sort(|c| egraph[*c].data.sort);
         let constant = fold(egraph, enode);
         let folded = match (&constant, enode.is_leaf()) {
             (Some(_), false) => {
                 let mut ast: RecExpr<ENodeOrVar<ENode>> = RecExpr::default();
-                let ids: Vec<Id> = enode
-                    .children()
-                    .iter()
-                    .map(|c| {
-                        let t = egraph[*c].data.constant.as_ref().expect("folded from constants");
-                        ast.add(ENodeOrVar::ENode(leaf(t)))
-                    })
-                    .collect();
-                let mut i = 0;
-                let node = enode.clone().map_children(|_| {
-                    i += 1;
-                    ids[i - 1]
+                let node = enode.map_children(|c| {
+                    let t = egraph[*c].data.constant.as_ref().expect("folded from constants");
+                    ast.add(ENodeOrVar::ENode(leaf(t)))
                 });
                 ast.add(ENodeOrVar::ENode(node));
                 Some(ast)
@@ -181,7 +129,7 @@ impl Analysis<ENode> for Algebra {
             let mut split: PatternAst<ENode> = RecExpr::default();
             let a = split.add(ENodeOrVar::ENode(leaf(&Term::fragment(first))));
             let b = split.add(ENodeOrVar::ENode(leaf(&rest)));
-            split.add(ENodeOrVar::ENode(ENode::Union([a, b])));
+            split.add(ENodeOrVar::ENode(Node::Union([a, b])));
             egraph.union_instantiations(&split, &constant, &Default::default(), NORMALISE);
         }
     }

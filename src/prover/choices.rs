@@ -9,7 +9,6 @@
 //! translation), and a proof replays it by computing the form again on both
 //! terms.
 
-use super::lang::with_children;
 use crate::core::{Node, Term};
 use crate::elab::Pred;
 use crate::laws::conds;
@@ -19,7 +18,7 @@ pub const CHOICES: &str = "choices as a set";
 
 fn leaves(t: &Term, out: &mut Vec<Term>) {
     match t.node() {
-        Node::Alt(a, b) => {
+        Node::Alt([a, b]) => {
             leaves(a, out);
             leaves(b, out);
         }
@@ -39,17 +38,15 @@ pub fn sorted(t: &Term) -> Term {
         let last = all.pop().expect("a choice has members");
         return all.into_iter().rev().fold(last, |rest, a| Term::alt(&a, &rest));
     }
-    if let Node::Rule(p, q) = t.node() {
+    if let Node::Rule([p, q]) = t.node() {
         if let Some(moved) = conds::decide(Pred::Placed, &[p.clone(), q.clone()]) {
             return Term::rule(&Term::apply(&moved[0], p), &Term::apply(&moved[0], q));
         }
     }
-    let kids = t.children();
-    if kids.is_empty() {
+    if t.children().is_empty() {
         return t.clone();
     }
-    let kids: Vec<Term> = kids.into_iter().map(sorted).collect();
-    with_children(t, &kids)
+    Term::raw(t.node().map_children(sorted))
 }
 
 #[cfg(test)]

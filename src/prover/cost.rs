@@ -15,7 +15,7 @@
 use super::analysis::Graph;
 use super::lang::ENode;
 use crate::core::Node;
-use egg::{CostFunction, Id, Language};
+use egg::{CostFunction, Id};
 use std::collections::HashMap;
 
 /// Squares of a typical board.

@@ -69,7 +69,7 @@ fn maybe_open(t: &Term) -> bool {
     match t.node() {
         Node::Var(m) => may_hold_poi(m.sort),
         Node::Bind(..) => false,
-        _ => t.children().into_iter().any(maybe_open),
+        _ => t.children().iter().any(maybe_open),
     }
 }
 
@@ -104,10 +104,10 @@ fn rule_keeps_poi(f: &Fragment, g: &Fragment) -> bool {
 pub fn keeps_poi(t: &Term) -> bool {
     match t.node() {
         Node::Nil | Node::Fail | Node::Not(_) | Node::Bind(..) => true,
-        Node::Seq(a, b) | Node::Alt(a, b) => keeps_poi(a) && keeps_poi(b),
-        Node::Repeat(a, ..) | Node::Greedy(a) => keeps_poi(a),
-        Node::Apply(_, a) => keeps_poi(a),
-        Node::Rule(f, g) => match (f.as_pattern(), g.as_pattern()) {
+        Node::Seq([a, b]) | Node::Alt([a, b]) => keeps_poi(a) && keeps_poi(b),
+        Node::Repeat([a, ..]) | Node::Greedy([a]) => keeps_poi(a),
+        Node::Apply([_, a]) => keeps_poi(a),
+        Node::Rule([f, g]) => match (f.as_pattern(), g.as_pattern()) {
             (Some(p), Some(q)) => p.members().all(|f| q.members().all(|g| rule_keeps_poi(f, g))),
             _ => is_empty_fragment(g) || (f == g && f.sort() != Sort::Pattern),
         },
@@ -132,11 +132,11 @@ pub fn context_at(root: &Term, path: &[usize], ctx: Ctx) -> Ctx {
     let kids = root.children();
     let inner = match (root.node(), i) {
         (Node::Bind(..), 1) => Ctx::Bound,
-        (Node::Seq(a, _), 1) => after(ctx, a),
-        (Node::Repeat(a, ..) | Node::Greedy(a), 0) => after(ctx, a),
+        (Node::Seq([a, _]), 1) => after(ctx, a),
+        (Node::Repeat([a, ..]) | Node::Greedy([a]), 0) => after(ctx, a),
         _ => ctx,
     };
-    context_at(kids[i], rest, inner)
+    context_at(&kids[i], rest, inner)
 }
 
 fn is_empty_fragment(t: &Term) -> bool {
@@ -147,16 +147,16 @@ fn is_empty_fragment(t: &Term) -> bool {
 pub fn is_test(t: &Term) -> bool {
     match t.node() {
         Node::Nil | Node::Fail | Node::Not(_) => true,
-        Node::Rule(f, g) => is_empty_fragment(g) || (f == g && f.sort() != Sort::Pattern),
-        Node::Seq(a, b) | Node::Alt(a, b) => is_test(a) && is_test(b),
-        Node::Repeat(a, ..) | Node::Greedy(a) | Node::Bind(_, a) | Node::Apply(_, a) => is_test(a),
+        Node::Rule([f, g]) => is_empty_fragment(g) || (f == g && f.sort() != Sort::Pattern),
+        Node::Seq([a, b]) | Node::Alt([a, b]) => is_test(a) && is_test(b),
+        Node::Repeat([a, ..]) | Node::Greedy([a]) | Node::Bind([_, a]) | Node::Apply([_, a]) => is_test(a),
         _ => false,
     }
 }
 
 fn seq_items(t: &Term, out: &mut Vec<Term>) {
     match t.node() {
-        Node::Seq(a, b) => {
+        Node::Seq([a, b]) => {
             seq_items(a, out);
             seq_items(b, out);
         }
@@ -166,7 +166,7 @@ fn seq_items(t: &Term, out: &mut Vec<Term>) {
 
 fn alt_items(t: &Term, out: &mut Vec<Term>) {
     match t.node() {
-        Node::Alt(a, b) => {
+        Node::Alt([a, b]) => {
             alt_items(a, out);
             alt_items(b, out);
         }
@@ -223,7 +223,7 @@ fn implies(h1: &Fragment, h2: &Fragment) -> bool {
 /// A guard's fragment: the `h` of `h -> 0`.
 fn guard_fragment(t: &Term) -> Option<Term> {
     match t.node() {
-        Node::Rule(f, g) if is_empty_fragment(g) && f.sort() != Sort::Pattern => Some(f.clone()),
+        Node::Rule([f, g]) if is_empty_fragment(g) && f.sort() != Sort::Pattern => Some(f.clone()),
         _ => None,
     }
 }
@@ -232,7 +232,7 @@ fn guard_fragment(t: &Term) -> Option<Term> {
 fn parts(h: &Term) -> Option<(Fragment, Vec<Term>)> {
     match h.node() {
         Node::Frag(f) => Some((f.clone(), vec![])),
-        Node::Glue(a, b) => {
+        Node::Glue([a, b]) => {
             let (fa, mut ma) = parts(a)?;
             let (fb, mb) = parts(b)?;
             ma.extend(mb);
@@ -261,7 +261,7 @@ fn test_run(run: Vec<Term>) -> Option<Vec<Term>> {
     let mut run = run;
     run.sort();
     run.dedup();
-    let negated = |x: &Term| run.iter().any(|y| matches!(y.node(), Node::Not(z) if z == x));
+    let negated = |x: &Term| run.iter().any(|y| matches!(y.node(), Node::Not([z]) if z == x));
     if run.iter().any(negated) {
         return None;
     }
@@ -311,11 +311,11 @@ fn frag(t: &Term) -> Term {
                     let mut l = leaves.clone();
                     l[i] = m.clone();
                     l.into_iter()
-                        .reduce(|a, b| Term::raw(Node::Glue(a, b)))
+                        .reduce(|a, b| Term::raw(Node::Glue([a, b])))
                         .expect("a glue has leaves")
                 });
                 let union = each
-                    .reduce(|a, b| Term::raw(Node::Union(a, b)))
+                    .reduce(|a, b| Term::raw(Node::Union([a, b])))
                     .expect("a choice has members");
                 return frag(&union);
             }
@@ -350,11 +350,11 @@ fn frag(t: &Term) -> Term {
             let last = it.next().expect("a union has members");
             it.fold(last, |acc, x| Term::union(&x, &acc))
         }
-        Node::Apply(m, x) if x.sort() != Sort::Movement => {
+        Node::Apply([m, x]) if x.sort() != Sort::Movement => {
             let x = frag(x);
             match x.node() {
-                Node::Glue(a, b) => frag(&Term::raw(Node::Glue(Term::apply(m, a), Term::apply(m, b)))),
-                Node::Union(a, b) => frag(&Term::raw(Node::Union(Term::apply(m, a), Term::apply(m, b)))),
+                Node::Glue([a, b]) => frag(&Term::raw(Node::Glue([Term::apply(m, a), Term::apply(m, b)]))),
+                Node::Union([a, b]) => frag(&Term::raw(Node::Union([Term::apply(m, a), Term::apply(m, b)]))),
                 _ => Term::apply(m, &x),
             }
         }
@@ -364,7 +364,7 @@ fn frag(t: &Term) -> Term {
 
 fn glue_leaves(t: &Term, out: &mut Vec<Term>) {
     match t.node() {
-        Node::Glue(a, b) => {
+        Node::Glue([a, b]) => {
             glue_leaves(a, out);
             glue_leaves(b, out);
         }
@@ -381,7 +381,7 @@ fn glue_leaves(t: &Term, out: &mut Vec<Term>) {
 
 fn union_leaves(t: &Term, out: &mut Vec<Term>) {
     match t.node() {
-        Node::Union(a, b) => {
+        Node::Union([a, b]) => {
             union_leaves(a, out);
             union_leaves(b, out);
         }
@@ -445,7 +445,7 @@ fn put(f: &Fragment, c: &Term) -> Option<Term> {
 /// `%c: m` without a POI bound outside: the rule itself, with `c` for `%`,
 /// when `m` is a rule whose guard always holds `%`.
 fn unbind(c: &Term, m: &Term) -> Option<Term> {
-    let Node::Rule(f, g) = m.node() else { return None };
+    let Node::Rule([f, g]) = m.node() else { return None };
     let (p, q) = (f.as_pattern()?, g.as_pattern()?);
     if !p.members().all(|x| x.poi().is_some()) {
         return None;
@@ -472,17 +472,17 @@ fn unbind(c: &Term, m: &Term) -> Option<Term> {
 fn has_nil(t: &Term) -> bool {
     match t.node() {
         Node::Nil => true,
-        Node::Alt(a, b) => has_nil(a) || has_nil(b),
-        Node::Seq(a, b) => has_nil(a) && has_nil(b),
-        Node::Repeat(a, lo, _) => num(lo) == Some(0) || has_nil(a),
-        Node::Apply(_, a) => has_nil(a),
+        Node::Alt([a, b]) => has_nil(a) || has_nil(b),
+        Node::Seq([a, b]) => has_nil(a) && has_nil(b),
+        Node::Repeat([a, lo, _]) => num(lo) == Some(0) || has_nil(a),
+        Node::Apply([_, a]) => has_nil(a),
         _ => false,
     }
 }
 
 /// An anchored rule between fragments, as fusion takes it.
 fn fusable(t: &Term) -> Option<(Fragment, Fragment)> {
-    let Node::Rule(f, g) = t.node() else { return None };
+    let Node::Rule([f, g]) = t.node() else { return None };
     let (Node::Frag(f), Node::Frag(g)) = (f.node(), g.node()) else {
         return None;
     };
@@ -516,18 +516,18 @@ fn fused(items: Vec<Term>) -> Option<Vec<Term>> {
 /// there.
 fn entails(x: &Term, h: &Term) -> bool {
     match x.node() {
-        Node::Rule(f, _) => match f.as_pattern() {
+        Node::Rule([f, _]) => match f.as_pattern() {
             Some(p) => p.members().all(|f| implies_term(&Term::fragment(f.clone()), h)),
             None => implies_term(f, h),
         },
         // Some square other than the POI's holds the binder's piece.
-        Node::Bind(c, _) => match c.node() {
+        Node::Bind([c, _]) => match c.node() {
             Node::Cell(c) => implies_term(&Term::fragment(Fragment::single(Cell::Is(*c))), h),
             _ => false,
         },
-        Node::Alt(a, b) => entails(a, h) && entails(b, h),
-        Node::Seq(a, _) => entails(a, h),
-        Node::Repeat(a, lo, _) => num(lo).is_some_and(|k| k > 0) && entails(a, h),
+        Node::Alt([a, b]) => entails(a, h) && entails(b, h),
+        Node::Seq([a, _]) => entails(a, h),
+        Node::Repeat([a, lo, _]) => num(lo).is_some_and(|k| k > 0) && entails(a, h),
         _ => false,
     }
 }
@@ -603,7 +603,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
             let out: Vec<Term> = out.into_iter().zip(keep).filter(|(_, k)| *k).map(|(y, _)| y).collect();
             alt_of(out)
         }
-        Node::Not(x) => {
+        Node::Not([x]) => {
             let x = norm(x, ctx);
             if has_nil(&x) {
                 return Term::fail();
@@ -616,7 +616,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
                 items.pop();
             }
             let mut y = seq_of(items);
-            while let Node::Repeat(z, lo, _) = y.node() {
+            while let Node::Repeat([z, lo, _]) = y.node() {
                 if num(lo) != Some(1) {
                     break;
                 }
@@ -627,11 +627,11 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
             }
             match x.node() {
                 Node::Fail => Term::nil(),
-                Node::Not(y) if is_test(y) => y.clone(),
+                Node::Not([y]) if is_test(y) => y.clone(),
                 _ => Term::not(&x),
             }
         }
-        Node::Repeat(x, lo, hi) => {
+        Node::Repeat([x, lo, hi]) => {
             // A few steps of an anchored rule, written out, fuse.
             if let (Some(k @ 2..=4), Some(h)) = (num(lo), num(hi)) {
                 if k == h && fusable(x).is_some() {
@@ -651,14 +651,14 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
             }
             Term::repeat_counts(&body, lo, hi)
         }
-        Node::Greedy(x) => {
+        Node::Greedy([x]) => {
             let body = norm(x, after(ctx, x));
             if is_test(&body) {
                 return norm(&Term::not(&body), ctx);
             }
             Term::greedy(&body)
         }
-        Node::Bind(c, body) => {
+        Node::Bind([c, body]) => {
             let body = norm(body, Ctx::Bound);
             let mut members = vec![];
             alt_items(&body, &mut members);
@@ -675,14 +675,14 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
                 .collect();
             alt_of(out)
         }
-        Node::Apply(m, x) if t.sort() == Sort::Move => {
+        Node::Apply([m, x]) if t.sort() == Sort::Move => {
             let x = norm(x, ctx);
             match x.node() {
                 Node::Nil | Node::Fail => x,
                 _ => Term::apply(m, &x),
             }
         }
-        Node::Rule(f, g) => rule(f, g, ctx),
+        Node::Rule([f, g]) => rule(f, g, ctx),
         Node::Glue(..) | Node::Union(..) | Node::Apply(..) => frag(t),
         _ => t.clone(),
     }
@@ -834,7 +834,7 @@ mod tests {
             10 => {
                 let r = a_rule(g);
                 let part = match r.node() {
-                    Node::Rule(f, _) => match f.node() {
+                    Node::Rule([f, _]) => match f.node() {
                         Node::Frag(f) => Fragment::from_cells(f.cells().filter(|_| below(g, 2) == 0)).unwrap(),
                         _ => Fragment::empty(),
                     },

@@ -25,11 +25,11 @@ mod shortest;
 use super::analysis::NORMALISE;
 use super::choices::{sorted, CHOICES};
 use super::decide;
-use super::lang::{node_of, term_of, with_children, ENode};
+use super::lang::ENode;
 use super::rules::{LawRule, Rules};
 use crate::core::{Node, Sort, Term};
 use crate::laws::{conds, Laws};
-use egg::{FlatTerm, Language};
+use egg::FlatTerm;
 use std::collections::{BTreeMap, HashMap};
 
 /// How a step was justified.
@@ -97,8 +97,11 @@ struct Draft {
 }
 
 fn flat_term(f: &FlatTerm<ENode>) -> Term {
-    let kids: Vec<Term> = f.children.iter().map(flat_term).collect();
-    term_of(&f.node, &kids)
+    let mut kids = f.children.iter();
+    Term::raw(
+        f.node
+            .map_children(|_| flat_term(kids.next().expect("one flat term per child"))),
+    )
 }
 
 /// The path to the one rewritten subterm, its rule, and whether it runs
@@ -118,20 +121,17 @@ fn rewrite_at(f: &FlatTerm<ENode>) -> Option<(Vec<usize>, String, bool)> {
 }
 
 fn at<'a>(t: &'a Term, path: &[usize]) -> &'a Term {
-    path.iter().fold(t, |t, &i| t.children()[i])
+    path.iter().fold(t, |t, &i| &t.children()[i])
 }
 
 fn replace(t: &Term, path: &[usize], new: &Term) -> Term {
     let Some((&i, rest)) = path.split_first() else {
         return new.clone();
     };
-    let kids: Vec<Term> = t
-        .children()
-        .into_iter()
-        .enumerate()
-        .map(|(k, c)| if k == i { replace(c, rest, new) } else { c.clone() })
-        .collect();
-    with_children(t, &kids)
+    let mut node = t.node().clone();
+    let kid = &mut node.children_mut()[i];
+    *kid = replace(kid, rest, new);
+    Term::raw(node)
 }
 
 /// The folded form: rebuilt through the core constructors.
@@ -153,13 +153,11 @@ fn folded_values(t: &Term) -> Term {
     if is_value(t) {
         return canonical(t).unwrap_or_else(|| t.clone());
     }
-    let kids = t.children();
-    if kids.is_empty() {
+    if t.children().is_empty() {
         return t.clone();
     }
-    let kids: Vec<Term> = kids.into_iter().map(folded_values).collect();
-    // `with_children` rebuilds the move as it is, without folding.
-    with_children(t, &kids)
+    // The move is rebuilt as it is, without folding.
+    Term::raw(t.node().map_children(folded_values))
 }
 
 /// Larger terms are compared as they are, not by folded values or by
@@ -191,11 +189,7 @@ fn matches(p: &Term, t: &Term, s: &mut BTreeMap<String, Term>) -> bool {
             }
         };
     }
-    let (pn, tn) = (p.children(), t.children());
-    let dummy = |n: usize| vec![egg::Id::from(0usize); n];
-    node_of(p, &dummy(pn.len())).matches(&node_of(t, &dummy(tn.len())))
-        && pn.len() == tn.len()
-        && pn.iter().zip(&tn).all(|(a, b)| matches(a, b, s))
+    p.same_op(t) && p.children().iter().zip(t.children()).all(|(a, b)| matches(a, b, s))
 }
 
 /// Replays one law rewrite from `a` to `b`: both sides match, and the side
@@ -549,8 +543,8 @@ mod tests {
         assert_eq!(short.rewrites, vec![law("r")]);
         // A fragment built by gluing, then folded: the two ends fold alike,
         // so the stretch is one `normalise` step.
-        let Node::Rule(f, g) = x.node() else { panic!("{x}") };
-        let glued = Term::raw(Node::Glue(def(&defs("y = ♙\n"), "y"), def(&defs("y = u.\n"), "y")));
+        let Node::Rule([f, g]) = x.node() else { panic!("{x}") };
+        let glued = Term::raw(Node::Glue([def(&defs("y = ♙\n"), "y"), def(&defs("y = u.\n"), "y")]));
         let unfolded = Term::rule(&glued, g);
         assert_ne!(&glued, f);
         let d = Draft {
@@ -578,17 +572,17 @@ mod tests {
     fn normalise_steps_are_checked() {
         let (laws, rules) = setup();
         let p = defs("x = ♙ + u. -> .\ny = ♙ + u. -> ♘\nturn = R\nstep = ♙ -> .\nw = R♙ -> R.\nv = u♙ -> .\n");
-        let Node::Rule(f, g) = def(&p, "x").node().clone() else {
+        let Node::Rule([f, g]) = def(&p, "x").node().clone() else {
             panic!()
         };
-        let glued = Term::raw(Node::Glue(def(&defs("y = ♙\n"), "y"), def(&defs("y = u.\n"), "y")));
+        let glued = Term::raw(Node::Glue([def(&defs("y = ♙\n"), "y"), def(&defs("y = u.\n"), "y")]));
         let check = |a: &Term, b: &Term| justify(a, b, &By::Normalise, (a, b, a, &[]), &laws, &rules);
         assert_eq!(check(&Term::rule(&glued, &g), &Term::rule(&f, &g)), Ok(Why::Normalise));
         // Different values.
         assert!(check(&def(&p, "x"), &def(&p, "y")).is_err());
         assert!(check(&def(&p, "x"), &def(&p, "v")).is_err());
         // Equal moves, but a movement pushed into a rule is not folding.
-        let turned = Term::raw(Node::Apply(def(&p, "turn"), def(&p, "step")));
+        let turned = Term::raw(Node::Apply([def(&p, "turn"), def(&p, "step")]));
         assert_eq!(canonical(&turned).as_ref(), Some(&def(&p, "w")));
         assert!(check(&turned, &def(&p, "w")).is_err());
         // A whole draft with a forged step does not replay.
@@ -603,7 +597,7 @@ mod tests {
     fn steps_that_print_alike_are_not_shown() {
         let p = defs("a = nil\nb = fail\n");
         let (a, b) = (def(&p, "a"), def(&p, "b"));
-        let twin = Term::raw(Node::Seq(a.clone(), b.clone()));
+        let twin = Term::raw(Node::Seq([a.clone(), b.clone()]));
         let law = Some(Why::Choices);
         let step = |term: &Term, why: Option<Why>| Step {
             term: term.clone(),

@@ -8,7 +8,7 @@
 //! explanation names the law.
 
 use super::analysis::{Algebra, Graph};
-use super::lang::{node_of, ENode};
+use super::lang::{leaf, ENode};
 use crate::core::{Meta, Node, Sort, Term};
 use crate::elab::{Condition, Pred};
 use crate::laws::{conds, Law, Laws};
@@ -27,8 +27,8 @@ pub fn pattern_ast(t: &Term) -> PatternAst<ENode> {
         if let Node::Var(m) = t.node() {
             return out.add(ENodeOrVar::Var(var(m)));
         }
-        let ids: Vec<Id> = t.children().into_iter().map(|c| go(c, out)).collect();
-        out.add(ENodeOrVar::ENode(node_of(t, &ids)))
+        let n = t.node().map_children(|c| go(c, out));
+        out.add(ENodeOrVar::ENode(n))
     }
     let mut out = RecExpr::default();
     go(t, &mut out);
@@ -110,7 +110,7 @@ impl Applier<ENode, Algebra> for LawRule {
                 return vec![];
             };
             for (a, value) in c.outputs().iter().zip(outputs) {
-                let id = egraph.add(node_of(&value, &[]));
+                let id = egraph.add(leaf(&value));
                 match subst.get(var(a)) {
                     // Already bound by the match: the condition must agree.
                     Some(bound) if egraph.find(*bound) != egraph.find(id) => return vec![],

@@ -283,7 +283,7 @@ fn alternatives(v: &[Term]) -> Term {
 /// Flattens a chain of `|`.
 fn flatten(t: &Term, out: &mut Vec<Term>) {
     match t.node() {
-        Node::Alt(a, b) => {
+        Node::Alt([a, b]) => {
             flatten(a, out);
             flatten(b, out);
         }
@@ -295,7 +295,7 @@ fn flatten(t: &Term, out: &mut Vec<Term>) {
 /// become binders, and binders on one cell side by side merge into one.
 pub fn hoist(t: &Term) -> Term {
     match t.node() {
-        Node::Rule(f, g) => as_binders(f, g).unwrap_or_else(|| t.clone()),
+        Node::Rule([f, g]) => as_binders(f, g).unwrap_or_else(|| t.clone()),
         Node::Alt(..) => {
             let mut items = vec![];
             flatten(t, &mut items);
@@ -305,12 +305,12 @@ pub fn hoist(t: &Term) -> Term {
                 flatten(&item, &mut parts);
                 for p in parts {
                     // `(%c: M) | (%c: N)` is `%c: (M | N)` everywhere.
-                    if let Node::Bind(c, body) = p.node() {
+                    if let Node::Bind([c, body]) = p.node() {
                         if let Some(k) = merged
                             .iter()
-                            .position(|m| matches!(m.node(), Node::Bind(d, _) if d == c))
+                            .position(|m| matches!(m.node(), Node::Bind([d, _]) if d == c))
                         {
-                            let Node::Bind(_, old) = merged[k].node() else {
+                            let Node::Bind([_, old]) = merged[k].node() else {
                                 unreachable!()
                             };
                             merged[k] = Term::bind(c, &Term::alt(old, body));
@@ -322,10 +322,10 @@ pub fn hoist(t: &Term) -> Term {
             }
             alternatives(&merged)
         }
-        Node::Seq(a, b) => Term::seq(&hoist(a), &hoist(b)),
-        Node::Repeat(a, lo, hi) => Term::repeat_counts(&hoist(a), lo, hi),
-        Node::Not(a) => Term::not(&hoist(a)),
-        Node::Greedy(a) => Term::greedy(&hoist(a)),
+        Node::Seq([a, b]) => Term::seq(&hoist(a), &hoist(b)),
+        Node::Repeat([a, lo, hi]) => Term::repeat_counts(&hoist(a), lo, hi),
+        Node::Not([a]) => Term::not(&hoist(a)),
+        Node::Greedy([a]) => Term::greedy(&hoist(a)),
         _ => t.clone(),
     }
 }

@@ -345,7 +345,7 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
     Ok(match t.node() {
         Node::Nil => Prog::Nil,
         Node::Fail => Prog::Fail,
-        Node::Rule(f, g) => {
+        Node::Rule([f, g]) => {
             let (fs, gs) = (members(f)?, members(g)?);
             Prog::Rules(merged(
                 fs.iter()
@@ -353,12 +353,12 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
                     .collect(),
             ))
         }
-        Node::Bind(c, body) => match c.node() {
+        Node::Bind([c, body]) => match c.node() {
             Node::Cell(c) => Prog::Bind(*c, Box::new(compile(body)?)),
             _ => return Err(CompileError::Open),
         },
-        Node::Seq(a, b) => Prog::Seq(Box::new(compile(a)?), Box::new(compile(b)?)),
-        Node::Alt(a, b) => {
+        Node::Seq([a, b]) => Prog::Seq(Box::new(compile(a)?), Box::new(compile(b)?)),
+        Node::Alt([a, b]) => {
             let mut arms = vec![];
             for x in [a, b] {
                 match compile(x)? {
@@ -368,9 +368,9 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
             }
             Prog::Alt(arms)
         }
-        Node::Repeat(a, ..) => nested(compile(a)?, t.bounds().ok_or(CompileError::Open)?),
-        Node::Not(a) => Prog::Not(Box::new(compile(a)?.for_existence())),
-        Node::Greedy(a) => Prog::Greedy(Box::new(compile(a)?)),
+        Node::Repeat([a, ..]) => nested(compile(a)?, t.bounds().ok_or(CompileError::Open)?),
+        Node::Not([a]) => Prog::Not(Box::new(compile(a)?.for_existence())),
+        Node::Greedy([a]) => Prog::Greedy(Box::new(compile(a)?)),
         Node::Var(_) | Node::Apply(..) => return Err(CompileError::Open),
         _ => return Err(CompileError::NotAMove),
     })

@@ -14,12 +14,10 @@
 //! replays like any other.
 
 use super::super::choices::sorted;
-use super::super::lang::{node_of, ENode};
 use super::super::rules::{LawRule, Rules};
-use super::{at, canonical, folded_values, matches, replace, replay_law, with_children, By, Draft, MAX_KEYED};
+use super::{at, canonical, folded_values, matches, replace, replay_law, By, Draft, MAX_KEYED};
 use crate::core::{Node, Term};
 use crate::laws::conds;
-use egg::Id;
 use std::collections::{BTreeMap, HashMap};
 
 /// Larger classes are not searched: Floyd–Warshall is cubic in their size.
@@ -34,23 +32,23 @@ struct Terms {
     term: Vec<Term>,
     kids: Vec<Vec<usize>>,
     /// The node with its children left out, to compare operators.
-    op: Vec<ENode>,
+    op: Vec<Node<()>>,
     /// How many nodes each term has.
     size: Vec<usize>,
-    index: HashMap<ENode, usize>,
+    /// Each term as its node over the numbers of its children.
+    index: HashMap<Node<usize>, usize>,
 }
 
 impl Terms {
     fn add(&mut self, t: &Term) -> usize {
-        let kids: Vec<usize> = t.children().into_iter().map(|c| self.add(c)).collect();
-        let ids: Vec<Id> = kids.iter().map(|&k| Id::from(k)).collect();
-        let key = node_of(t, &ids);
+        let key = t.node().map_children(|c| self.add(c));
         if let Some(&i) = self.index.get(&key) {
             return i;
         }
+        let kids = key.children().to_vec();
         let i = self.term.len();
         self.term.push(t.clone());
-        self.op.push(node_of(t, &vec![Id::from(0usize); kids.len()]));
+        self.op.push(key.map_children(|_| ()));
         self.size.push(1 + kids.iter().map(|&k| self.size[k]).sum::<usize>());
         self.kids.push(kids);
         self.index.insert(key, i);
@@ -59,8 +57,8 @@ impl Terms {
 
     /// The number of a term, if it is one of the proof's.
     fn find(&self, t: &Term) -> Option<usize> {
-        let kids: Option<Vec<Id>> = t.children().into_iter().map(|c| self.find(c).map(Id::from)).collect();
-        self.index.get(&node_of(t, &kids?)).copied()
+        let key = t.node().try_map_children(|c| self.find(c).ok_or(())).ok()?;
+        self.index.get(&key).copied()
     }
 }
 
@@ -266,12 +264,10 @@ fn apply(rule: &LawRule, x: &Term) -> Option<Term> {
         if let Node::Var(m) = t.node() {
             return s.get(&*m.name).cloned();
         }
-        let kids = t.children();
-        if kids.is_empty() {
+        if t.children().is_empty() {
             return Some(t.clone());
         }
-        let kids: Option<Vec<Term>> = kids.into_iter().map(|k| build(k, s)).collect();
-        Some(with_children(t, &kids?))
+        t.node().try_map_children(|k| build(k, s).ok_or(())).ok().map(Term::raw)
     }
     build(&rule.to, &s)
 }
@@ -333,7 +329,7 @@ pub(super) fn path(d: &Draft, rules: &Rules) -> Option<Draft> {
     // Congruence closure: terms with one operator and equal children are
     // equal.
     loop {
-        let mut seen: HashMap<(ENode, Vec<usize>), usize> = HashMap::new();
+        let mut seen: HashMap<(Node<()>, Vec<usize>), usize> = HashMap::new();
         let mut changed = false;
         for i in 0..n {
             if g.kids[i].is_empty() {
