@@ -7,7 +7,7 @@
 //!   number of concrete states the verdict covers (`Report.boards`), so the
 //!   report reads in boards per second.
 //! * `checker/full_search`: the same comparison with the binder
-//!   decomposition turned off (`Options::decompose`), so `compare` runs the
+//!   decomposition turned off (`SearchOptions::decompose`), so `compare` runs the
 //!   full search over cubes. It is exponential in the box size, so it runs at
 //!   8 and 10 squares only. Throughput is the number of symbolic leaves
 //!   (`Stats.leaves`).
@@ -19,9 +19,9 @@
 //! cargo bench --bench checker -- --warm-up-time 1 --measurement-time 3
 //! ```
 
-use algchess::check::{check_claim, compare, ClaimOptions, Options, Outcome, Stats};
-use algchess::elab::Program;
-use algchess::semantics::compile;
+use algchess::{check_claim, compare, ClaimOptions, SearchOptions, Outcome, Stats};
+use algchess::Program;
+use algchess::compile;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
@@ -35,9 +35,9 @@ fn load() -> Program {
 
 fn claim_options(max_cells: usize) -> ClaimOptions {
     ClaimOptions {
-        search: Options {
+        search: SearchOptions {
             max_cells,
-            ..Options::default()
+            ..SearchOptions::default()
         },
         ..ClaimOptions::default()
     }
@@ -91,10 +91,10 @@ fn full_search(c: &mut Criterion) {
         let (lp, rp) = (compile(&l).expect("lhs compiles"), compile(&r).expect("rhs compiles"));
         let open = l.is_open() || r.is_open();
         for max_cells in [8, 10] {
-            let options = Options {
+            let options = SearchOptions {
                 max_cells,
                 decompose: false,
-                ..Options::default()
+                ..SearchOptions::default()
             };
             let outcome = compare(&lp, &rp, open, &options, &|_, _, _| {});
             assert!(

@@ -18,8 +18,8 @@
 //! cargo bench --bench evaluator -- --warm-up-time 1 --measurement-time 3
 //! ```
 
-use algchess::elab::Program;
-use algchess::semantics::{compile, results, Grid, Prog, State};
+use algchess::Program;
+use algchess::{compile, results, Grid, Prog, State};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -48,7 +48,7 @@ fn prog(program: &Program, name: &str) -> Prog {
 
 fn state(fen: &str) -> State<Grid> {
     State {
-        board: algchess::play::fen::placement(fen).unwrap_or_else(|e| panic!("bad FEN `{fen}`: {e}")),
+        board: algchess::fen::placement(fen).unwrap_or_else(|e| panic!("bad FEN `{fen}`: {e}")),
         poi: None,
     }
 }

@@ -11,10 +11,11 @@
 //! cargo bench --bench perft -- --warm-up-time 1 --measurement-time 5
 //! ```
 
-use algchess::elab::Program;
-use algchess::laws::Laws;
-use algchess::play::{perft, Rules};
-use algchess::prover::{simplify_text, Rules as LawRules, SimplifyOptions};
+use algchess::Program;
+use algchess::Laws;
+use algchess::{perft, Rules};
+use algchess::Rewrites;
+use algchess::{simplify_text, SimplifyOptions};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Instant;
@@ -37,7 +38,7 @@ fn chess(c: &mut Criterion) {
     let raw = std::fs::read_to_string("rules/chess.alg").expect("run from the crate root");
     let laws = Laws::bundled();
     let start = Instant::now();
-    let simplified = simplify_text("chess.alg", &raw, &LawRules::new(&laws), &SimplifyOptions::default())
+    let simplified = simplify_text("chess.alg", &raw, &Rewrites::new(&laws), &SimplifyOptions::default())
         .unwrap()
         .text;
     eprintln!("simplify rules/chess.alg: {:.2} s", start.elapsed().as_secs_f64());

@@ -9,8 +9,8 @@
 //! cargo bench --bench positions
 //! ```
 
-use algchess::check::positions::{applies, check_positions, games, sample, PositionOptions};
-use algchess::elab::Program;
+use algchess::positions::{applies, check_positions, games, sample, PositionOptions};
+use algchess::Program;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;

@@ -26,10 +26,10 @@
 //! cargo bench --bench prover -- --warm-up-time 1 --measurement-time 3
 //! ```
 
-use algchess::check::check_claim;
-use algchess::elab::{Claim, Program};
-use algchess::laws::Laws;
-use algchess::prover::{prove_claim, saturate, ProofReport, ProveOptions, Rules, Saturation, Verdict};
+use algchess::check_claim;
+use algchess::{Claim, Program};
+use algchess::Laws;
+use algchess::{prove_claim, saturate, ProofReport, ProveOptions, Rewrites, Saturation, Verdict};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -44,7 +44,7 @@ const MAX_NODES: usize = 100_000;
 /// The laws, their rewrites, and every file of `theorems/`.
 struct Fixture {
     laws: Laws,
-    rules: Rules,
+    rules: Rewrites,
     programs: Vec<Program>,
     options: ProveOptions,
 }
@@ -52,7 +52,7 @@ struct Fixture {
 impl Fixture {
     fn load() -> Fixture {
         let laws = Laws::bundled();
-        let rules = Rules::new(&laws);
+        let rules = Rewrites::new(&laws);
         let theorems = Path::new(env!("CARGO_MANIFEST_DIR")).join(THEOREMS);
         let mut files: Vec<PathBuf> = std::fs::read_dir(&theorems)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", theorems.display()))

@@ -2,10 +2,26 @@
 //! status of 2. Rendering (with `file:line:col` and the span underlined) is
 //! miette's.
 
-use crate::parse::ast::Span;
 use miette::{Diagnostic, LabeledSpan, SourceSpan};
 use std::fmt;
 use std::sync::Arc;
+
+/// Byte offsets into one source text.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
 
 /// A named source text: a rule file, or an expression given on the command
 /// line.

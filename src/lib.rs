@@ -1,13 +1,16 @@
 //! # algchess
 //!
 //! The algebra of chess: board fragments, movements and moves written as
-//! algebraic rewrite rules, with a checker that decides claims about them on
-//! every small board.
+//! algebraic rewrite rules. algchess runs them on boards, proves that two
+//! moves are the same by equality saturation, and refutes false claims with
+//! a counterexample board found by exhaustive search.
 //!
-//! A rule file defines moves and states claims:
+//! A rule file defines moves and states claims. The prover proves the seed's
+//! Appendix A from the bundled axioms, with a proof whose every step
+//! replays; the checker refutes the tempting claim beside it:
 //!
 //! ```
-//! use algchess::{check_claim, ClaimOptions, Program, Verdict};
+//! use algchess::{check_claim, prove_claim, render, ClaimOptions, Finding, Laws, Program, ProveOptions, Rewrites, Verdict};
 //!
 //! let file = "
 //! A = (% + u. -> . + u%)
@@ -17,34 +20,51 @@
 //! let program = Program::from_text("appendix.alg", file).unwrap();
 //! let [equal, differ] = program.claims() else { panic!() };
 //!
-//! let report = check_claim(equal, &ClaimOptions::default(), &|_, _, _| {});
-//! assert_eq!(report.verdict, Verdict::HoldsUpTo);
-//! assert_eq!(report.cells, 16);
+//! let laws = Laws::bundled();
+//! let rewrites = Rewrites::new(&laws);
+//! let proof = prove_claim(equal, &laws, &rewrites, &ProveOptions::default(), &|_, _, _| {});
+//! assert_eq!(proof.verdict, Verdict::Proved);
+//! let steps = render(proof.proof.as_ref().unwrap());
+//! assert!(steps.contains("by fuse"), "{steps}");
 //!
+//! let report = check_claim(equal, &ClaimOptions::default(), &|_, _, _| {});
+//! assert_eq!((report.verdict, report.cells), (Finding::HoldsUpTo, 16));
 //! let report = check_claim(differ, &ClaimOptions::default(), &|_, _, _| {});
-//! assert_eq!(report.verdict, Verdict::Refuted);
+//! assert_eq!(report.verdict, Finding::Refuted);
 //! ```
 //!
-//! The path through the crate: text is lexed and parsed ([`parse`]) into a
-//! syntax tree, elaborated ([`elab`]) into one typed core IR ([`core`]),
-//! which the evaluator ([`semantics`]) runs and the checker ([`check`])
-//! searches. `ARCHITECTURE.md` describes each part and its invariants.
+//! The path through the crate: text is parsed into a syntax tree,
+//! elaborated ([`Program`]) into one typed core IR ([`Term`]), which the
+//! evaluator ([`compile`], [`Eval`]) runs, the checker ([`check_claim`])
+//! searches and the prover ([`prove_claim`]) rewrites. `ARCHITECTURE.md`
+//! describes each part and its invariants.
 
-pub mod check;
+mod check;
 pub mod cli;
-pub mod core;
-pub mod diag;
-pub mod elab;
-pub mod geometry;
-pub mod laws;
-pub mod memory;
-pub mod parse;
-pub mod play;
-pub mod prover;
-pub mod semantics;
+mod core;
+mod diag;
+mod elab;
+mod geometry;
+mod laws;
+mod memory;
+mod parse;
+mod play;
+mod prover;
+mod semantics;
+mod simplify;
 
-pub use check::{check_claim, ClaimOptions, Report, Verdict};
-pub use core::{Sort, Term};
-pub use diag::{Diag, Diags};
+pub use check::positions;
+pub use check::{
+    check_claim, compare, ClaimOptions, CounterReport, Finding, Outcome, Report, SearchOptions, Stats,
+};
+pub use core::{print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Rel, Sort, Term};
+pub use diag::{Diag, Diags, Span};
 pub use elab::{Claim, Program};
-pub use semantics::{compile, results, Grid, State};
+pub use geometry::{Movement, Square};
+pub use laws::Laws;
+pub use memory::{Counting, MemoryLimit};
+pub use parse::{format_file, parse_expr, parse_file};
+pub use play::{divide, fen, notation, perft, Position, Rules};
+pub use prover::{prove_claim, render, saturate, ProofReport, ProveOptions, Rewrites, Saturation, Step, Stop, Verdict, Why};
+pub use semantics::{compile, results, Eval, Grid, Halt, Prog, State, Store};
+pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

@@ -1,5 +1,5 @@
 #[global_allocator]
-static ALLOCATOR: algchess::memory::Counting = algchess::memory::Counting;
+static ALLOCATOR: algchess::Counting = algchess::Counting;
 
 fn main() {
     std::process::exit(algchess::cli::main());

@@ -3,9 +3,9 @@
 //! generator), each instance on every board of up to 6 squares; and
 //! tempting laws that are false must be refuted.
 
-use algchess::check::{check_claim, ClaimOptions, CounterReport, Verdict};
-use algchess::elab::Program;
-use algchess::laws::Laws;
+use algchess::{check_claim, ClaimOptions, CounterReport, Finding};
+use algchess::Program;
+use algchess::Laws;
 
 fn options(instances: usize) -> ClaimOptions {
     ClaimOptions {
@@ -22,7 +22,7 @@ fn every_axiom_holds_on_its_instances() {
     let mut failures = vec![];
     for law in &laws.laws {
         let report = check_claim(&law.claim, &options(48), &|_, _, _| {});
-        if report.verdict != Verdict::HoldsUpTo {
+        if report.verdict != Finding::HoldsUpTo {
             failures.push(format!(
                 "{} ({}): {:?}",
                 law.name(),
@@ -51,7 +51,7 @@ fn every_axiom_holds_on_its_instances() {
 /// checked as `%q: A = %q: B`, for random pieces `q`.
 #[test]
 fn every_axiom_holds_where_a_poi_is_bound() {
-    use algchess::core::{Sort, Term};
+    use algchess::{Sort, Term};
     use rayon::prelude::*;
     let laws = Laws::bundled();
     let failures: Vec<String> = laws
@@ -69,7 +69,7 @@ fn every_axiom_holds_where_a_poi_is_bound() {
                 ..ClaimOptions::default()
             };
             let report = check_claim(&claim, &options, &|_, _, _| {});
-            (report.verdict != Verdict::HoldsUpTo)
+            (report.verdict != Finding::HoldsUpTo)
                 .then(|| format!("{} ({}): {:?}", law.name(), law.location(), report.counterexample))
         })
         .collect();
@@ -101,7 +101,7 @@ fn tempting_false_laws_are_refuted() {
     assert_eq!(program.claims().len(), 7);
     for claim in program.claims() {
         let report = check_claim(claim, &options(64), &|_, _, _| {});
-        assert_eq!(report.verdict, Verdict::Refuted, "{} was not refuted", claim.name);
+        assert_eq!(report.verdict, Finding::Refuted, "{} was not refuted", claim.name);
         assert!(
             matches!(report.counterexample, Some(CounterReport::Board { .. })),
             "{}: {:?}",

@@ -5,8 +5,8 @@
 //! Perft 6 of the start position takes minutes and is ignored by default:
 //! `cargo test --release --test chess -- --ignored`.
 
-use algchess::elab::Program;
-use algchess::play::{divide, fen, notation, perft, Position, Rules};
+use algchess::Program;
+use algchess::{divide, fen, notation, perft, Position, Rules};
 use std::collections::BTreeSet;
 use std::process::Command;
 

@@ -8,11 +8,11 @@
 //! (500 by default), and `ALGCHESS_FUZZ_SEED` starts elsewhere, for longer
 //! runs by hand.
 
-use algchess::check::{check_claim, ClaimOptions, Options};
-use algchess::elab::Program;
-use algchess::laws::Laws;
-use algchess::prover::{prove_claim, ProveOptions, Rules};
-use algchess::semantics::{compile, Eval, Grid, State};
+use algchess::{check_claim, ClaimOptions, SearchOptions};
+use algchess::Program;
+use algchess::Laws;
+use algchess::{prove_claim, ProveOptions, Rewrites};
+use algchess::{compile, Eval, Grid, State};
 use quickcheck::{Arbitrary, Gen};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -124,9 +124,9 @@ fn mutate(text: &str, g: &mut Gen) -> String {
 
 /// Everything a user could do with a file, with tiny limits; whether it
 /// elaborated.
-fn exercise(text: &str, laws: &Laws, rules: &Rules) -> bool {
-    if let Ok(file) = algchess::parse::parse_file(text) {
-        let _ = algchess::parse::format_file(&file, text);
+fn exercise(text: &str, laws: &Laws, rules: &Rewrites) -> bool {
+    if let Ok(file) = algchess::parse_file(text) {
+        let _ = algchess::format_file(&file, text);
     }
     // Named beside the bundled files, so that relative imports resolve.
     let Ok(program) = Program::from_text("theorems/fuzzed.alg", text) else {
@@ -142,11 +142,11 @@ fn exercise(text: &str, laws: &Laws, rules: &Rules) -> bool {
             let _ = Eval::new(20_000).run(&prog, &s);
         }
     }
-    let search = Options {
+    let search = SearchOptions {
         max_cells: 3,
         timeout: Some(Duration::from_millis(50)),
         eval_budget: 20_000,
-        ..Options::default()
+        ..SearchOptions::default()
     };
     let check = ClaimOptions {
         search,
@@ -180,7 +180,7 @@ fn mutated_rule_files_never_panic() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     let laws = Laws::bundled();
-    let rules = Rules::new(&laws);
+    let rules = Rewrites::new(&laws);
     let mut corpus = vec![];
     for dir in ["rules", "theorems", "axioms"] {
         let mut files: Vec<_> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))

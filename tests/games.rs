@@ -3,10 +3,10 @@
 //! or (for tic-tac-toe) computed by the small enumerator below, which knows
 //! nothing of the algebra.
 
-use algchess::elab::Program;
-use algchess::geometry::Square;
-use algchess::play::{perft, Position, Rules};
-use algchess::semantics::{compile, results, Grid, State};
+use algchess::Program;
+use algchess::Square;
+use algchess::{perft, Position, Rules};
+use algchess::{compile, results, Grid, State};
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -4,10 +4,10 @@
 //! refuted, and no claim gets the wrong verdict. The enumeration that
 //! confirms each proof uses small boxes, so the run takes seconds.
 
-use algchess::check::{ClaimOptions, Options};
-use algchess::laws::Laws;
-use algchess::parse::ast::Rel;
-use algchess::prover::{prove_claim, ProveOptions, Rules, Verdict};
+use algchess::{ClaimOptions, SearchOptions};
+use algchess::Laws;
+use algchess::Rel;
+use algchess::{prove_claim, ProveOptions, Rewrites, Verdict};
 use algchess::Program;
 use rayon::prelude::*;
 use std::path::Path;
@@ -17,13 +17,13 @@ use std::time::Duration;
 fn laws_are_proved_and_false_ones_refuted() {
     let program = Program::load(Path::new("theorems/laws.alg")).unwrap();
     let laws = Laws::bundled();
-    let rules = Rules::new(&laws);
+    let rules = Rewrites::new(&laws);
     let options = ProveOptions {
         check: ClaimOptions {
-            search: Options {
+            search: SearchOptions {
                 max_cells: 6,
                 timeout: Some(Duration::from_secs(1)),
-                ..Options::default()
+                ..SearchOptions::default()
             },
             instances: 32,
             instance_cells: 6,

@@ -1,15 +1,16 @@
 //! `simplify`: the simplified file means the same and is a fixpoint.
 
-use algchess::check::{check_claim, ClaimOptions, Options, Verdict};
-use algchess::elab::{Claim, Program};
-use algchess::laws::Laws;
-use algchess::parse::ast::{ClaimKind, Rel};
-use algchess::play::{perft, Rules};
-use algchess::prover::{simplify_text, Rules as LawRules, SimplifyOptions};
+use algchess::{check_claim, ClaimOptions, SearchOptions, Finding};
+use algchess::{Claim, Program};
+use algchess::Laws;
+use algchess::{ClaimKind, Rel};
+use algchess::{perft, Rules};
+use algchess::Rewrites;
+use algchess::{simplify_text, SimplifyOptions};
 
 fn simplify(text: &str) -> String {
     let laws = Laws::bundled();
-    let rules = LawRules::new(&laws);
+    let rules = Rewrites::new(&laws);
     simplify_text("t.alg", text, &rules, &SimplifyOptions::default())
         .unwrap()
         .text
@@ -36,16 +37,16 @@ fn same_definitions(before: &Program, after: &Program, cells: usize) -> usize {
             span: Default::default(),
         };
         let options = ClaimOptions {
-            search: Options {
+            search: SearchOptions {
                 max_cells: cells,
-                ..Options::default()
+                ..SearchOptions::default()
             },
             ..ClaimOptions::default()
         };
         let r = check_claim(&claim, &options, &|_, _, _| {});
         assert_eq!(
             r.verdict,
-            Verdict::HoldsUpTo,
+            Finding::HoldsUpTo,
             "`{name}` changed meaning: {:?}",
             r.counterexample
         );

@@ -3,7 +3,7 @@
 //! random instances of their metavariables.
 
 use super::cube::MAX_NAMED;
-use super::search::{compare, Counterexample, Options, Outcome};
+use super::search::{compare, Counterexample, SearchOptions, Outcome};
 use crate::core::{gen, Meta, Rel, Sort, Term};
 use crate::elab::Claim;
 use crate::semantics::{compile, Grid, State};
@@ -14,7 +14,7 @@ use std::time::Instant;
 /// Limits for checking claims.
 #[derive(Clone, Debug)]
 pub struct ClaimOptions {
-    pub search: Options,
+    pub search: SearchOptions,
     /// Random instances tried for a law.
     pub instances: usize,
     /// The largest box for each instance of a law.
@@ -25,7 +25,7 @@ pub struct ClaimOptions {
 impl Default for ClaimOptions {
     fn default() -> Self {
         ClaimOptions {
-            search: Options::default(),
+            search: SearchOptions::default(),
             instances: 32,
             instance_cells: 6,
             seed: 0x5eed,
@@ -35,7 +35,7 @@ impl Default for ClaimOptions {
 
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
-pub enum Verdict {
+pub enum Finding {
     Refuted,
     HoldsUpTo,
 }
@@ -96,7 +96,7 @@ pub enum CounterReport {
 pub struct Report {
     pub name: String,
     pub relation: Rel,
-    pub verdict: Verdict,
+    pub verdict: Finding,
     pub counterexample: Option<CounterReport>,
     /// The largest box searched in full, in squares (0 when the claim was
     /// decided by normal forms).
@@ -125,8 +125,8 @@ impl Report {
     /// covered no board agrees with nothing.
     pub fn agrees(&self) -> bool {
         match (self.relation, self.verdict) {
-            (Rel::Eq | Rel::Oriented, Verdict::HoldsUpTo) => self.exact || self.cells > 0,
-            (Rel::Ne, Verdict::Refuted) => true,
+            (Rel::Eq | Rel::Oriented, Finding::HoldsUpTo) => self.exact || self.cells > 0,
+            (Rel::Ne, Finding::Refuted) => true,
             _ => false,
         }
     }
@@ -165,7 +165,7 @@ fn counter_board(c: &Counterexample, instance: Option<BTreeMap<String, String>>)
 fn compare_terms(
     lhs: &Term,
     rhs: &Term,
-    options: &Options,
+    options: &SearchOptions,
     instance: Option<BTreeMap<String, String>>,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Found {
@@ -318,7 +318,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
     let mut report = Report {
         name: claim.name.clone(),
         relation: claim.rel,
-        verdict: Verdict::HoldsUpTo,
+        verdict: Finding::HoldsUpTo,
         counterexample: None,
         cells: 0,
         ms: 0,
@@ -365,7 +365,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 leaves,
                 boards,
             } => {
-                report.verdict = Verdict::Refuted;
+                report.verdict = Finding::Refuted;
                 report.cells = cells;
                 report.counterexample = Some(c);
                 report.leaves += leaves;
@@ -378,7 +378,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         let found = compare_terms(&claim.lhs, &claim.rhs, &options.search, None, progress);
         absorb(&mut report, found);
     } else {
-        let mut per_instance = Options {
+        let mut per_instance = SearchOptions {
             max_cells: options.search.max_cells.min(options.instance_cells),
             ..options.search.clone()
         };

@@ -6,5 +6,5 @@ pub mod cube;
 pub mod positions;
 mod search;
 
-pub use claim::{check_claim, ClaimOptions, CounterReport, Limit, Report, StateReport, Verdict};
-pub use search::{boxes, compare, other_piece, Counterexample, Options, Outcome, Stats};
+pub use claim::{check_claim, ClaimOptions, CounterReport, Limit, Report, StateReport, Finding};
+pub use search::{compare, Outcome, SearchOptions, Stats};

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 /// Limits of a search.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct SearchOptions {
     /// The largest box, in squares.
     pub max_cells: usize,
     /// Give up (reporting the last complete budget) after this long.
@@ -40,9 +40,9 @@ pub struct Options {
     pub memory: MemoryLimit,
 }
 
-impl Default for Options {
+impl Default for SearchOptions {
     fn default() -> Self {
-        Options {
+        SearchOptions {
             max_cells: 16,
             timeout: None,
             eval_budget: 1_000_000,
@@ -160,7 +160,7 @@ struct Search<'a> {
     left: &'a Prog,
     right: &'a Prog,
     universe: &'a Universe,
-    options: &'a Options,
+    options: &'a SearchOptions,
     deadline: Option<Instant>,
     best: Mutex<Option<Best>>,
     timed_out: AtomicBool,
@@ -298,7 +298,7 @@ pub fn compare(
     left: &Prog,
     right: &Prog,
     open: bool,
-    options: &Options,
+    options: &SearchOptions,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Outcome {
     let mut named = left.pieces();
@@ -416,7 +416,7 @@ fn search(
     left: &Prog,
     right: &Prog,
     universe: &Universe,
-    options: &Options,
+    options: &SearchOptions,
     deadline: Option<Instant>,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Outcome {
@@ -621,10 +621,10 @@ mod tests {
             let truth = differ_somewhere(&l, &r, &all_boards(4, &named), open);
             SEEN[truth as usize].fetch_add(1, Ordering::Relaxed);
             for decompose in [true, false] {
-                let options = Options {
+                let options = SearchOptions {
                     max_cells: 4,
                     decompose,
-                    ..Options::default()
+                    ..SearchOptions::default()
                 };
                 let found = matches!(compare(&l, &r, open, &options, &|_, _, _| {}), Outcome::Refuted { .. });
                 if found != truth {

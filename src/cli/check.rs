@@ -4,7 +4,7 @@
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use super::output::side_by_side;
 use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
-use crate::check::{check_claim, ClaimOptions, CounterReport, Limit, Report, StateReport, Verdict};
+use crate::check::{check_claim, ClaimOptions, CounterReport, Limit, Report, StateReport, Finding};
 use crate::core::Rel;
 use crate::diag::Diags;
 use crate::memory::MemoryLimit;
@@ -69,14 +69,14 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             bar.set(format!("{cells} cells"), done, total)
         });
         let samples = positions.for_claim(p, claim);
-        let played = (!samples.is_empty() && report.verdict != Verdict::Refuted).then(|| {
+        let played = (!samples.is_empty() && report.verdict != Finding::Refuted).then(|| {
             bar.set("positions".into(), 0, samples.len());
             check_positions(claim, &samples, &on_positions, &|done, total| {
                 bar.set("positions".into(), done, total)
             })
         });
         if let Some(cx) = played.as_ref().and_then(|p| p.counterexample.clone()) {
-            report.verdict = Verdict::Refuted;
+            report.verdict = Finding::Refuted;
             report.counterexample = Some(cx);
         }
         if let Some(p) = &played {
@@ -92,8 +92,8 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         };
         Decided {
             verdict: match report.verdict {
-                Verdict::HoldsUpTo => "holds",
-                Verdict::Refuted => "refuted",
+                Finding::HoldsUpTo => "holds",
+                Finding::Refuted => "refuted",
             },
             status,
             text,
@@ -106,8 +106,8 @@ pub fn run(args: Args) -> Result<i32, Diags> {
 fn status(r: &Report, played: Option<&PositionsReport>) -> Status {
     let evidence = r.exact || r.cells > 0 || played.is_some_and(|p| p.checked > 0);
     match (r.relation, r.verdict) {
-        (_, Verdict::HoldsUpTo) if !evidence => Status::Unknown,
-        (Rel::Eq | Rel::Oriented, Verdict::HoldsUpTo) | (Rel::Ne, Verdict::Refuted) => Status::Agrees,
+        (_, Finding::HoldsUpTo) if !evidence => Status::Unknown,
+        (Rel::Eq | Rel::Oriented, Finding::HoldsUpTo) | (Rel::Ne, Finding::Refuted) => Status::Agrees,
         _ => Status::Disagrees,
     }
 }
@@ -195,7 +195,7 @@ pub fn describe(r: &Report, played: Option<&PositionsReport>, status: Status) ->
     let mark = if status == Status::Agrees { "✓" } else { "✗" };
     let on_positions = played.filter(|p| p.counterexample.is_none());
     let mut out = match r.verdict {
-        Verdict::HoldsUpTo if r.exact => {
+        Finding::HoldsUpTo if r.exact => {
             format!(
                 "{mark} {} ({}): equal normal forms [{}]\n",
                 r.name,
@@ -203,7 +203,7 @@ pub fn describe(r: &Report, played: Option<&PositionsReport>, status: Status) ->
                 ms(r.ms)
             )
         }
-        Verdict::HoldsUpTo => {
+        Finding::HoldsUpTo => {
             let on = match r.instances {
                 Some(n) => format!("{n} random instances, each on"),
                 None => "every board of".to_string(),
@@ -218,7 +218,7 @@ pub fn describe(r: &Report, played: Option<&PositionsReport>, status: Status) ->
                 ms(r.ms)
             )
         }
-        Verdict::Refuted => {
+        Finding::Refuted => {
             let on = if played.is_some_and(|p| p.counterexample.is_some()) {
                 " on a reachable position"
             } else {

@@ -5,7 +5,7 @@
 
 use super::output::{plain_error, seconds, Progress};
 use crate::check::positions::{self, Sample};
-use crate::check::Options;
+use crate::check::SearchOptions;
 use crate::diag::Diags;
 use crate::elab::{Claim, Game, Program};
 use crate::semantics::Grid;
@@ -79,14 +79,14 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<Program>, Diags> {
 }
 
 /// The enumeration's limits, from `--max-cells` and `--timeout`.
-pub fn search(max_cells: usize, timeout: f64) -> Result<Options, Diags> {
+pub fn search(max_cells: usize, timeout: f64) -> Result<SearchOptions, Diags> {
     if max_cells == 0 || max_cells > 64 {
         return Err(plain_error("--max-cells must be between 1 and 64".into()));
     }
-    Ok(Options {
+    Ok(SearchOptions {
         max_cells,
         timeout: Some(seconds("--timeout", timeout, true)?),
-        ..Options::default()
+        ..SearchOptions::default()
     })
 }
 

@@ -8,7 +8,7 @@ use crate::check::ClaimOptions;
 use crate::diag::Diags;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
-use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rules, Stop, Verdict};
+use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rewrites, Stop, Verdict};
 use std::path::PathBuf;
 
 /// The positions a replayed proof is confirmed on, unless `--full-check`.
@@ -68,7 +68,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         Some(dir) => Laws::load(dir)?,
         None => Laws::bundled(),
     };
-    let rules = Rules::new(&laws);
+    let rules = Rewrites::new(&laws);
     let programs = claims::load(&args.paths)?;
     let positions = Positions::new(&programs, args.run.positions)?;
     let on_positions = PositionOptions {

@@ -3,7 +3,8 @@
 use super::output::plain_error;
 use crate::diag::Diags;
 use crate::laws::Laws;
-use crate::prover::{simplify_text, Rules, SimplifyOptions};
+use crate::prover::Rewrites;
+use crate::simplify::{simplify_text, SimplifyOptions};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -37,7 +38,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         Some(dir) => Laws::load(dir)?,
         None => Laws::bundled(),
     };
-    let rules = Rules::new(&laws);
+    let rules = Rewrites::new(&laws);
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;
     let options = SimplifyOptions {
@@ -53,7 +54,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         None if !args.json => print!("{}", out.text),
         None => {}
     }
-    let report = |c: &crate::prover::Change| {
+    let report = |c: &crate::simplify::Change| {
         format!(
             "{}: cost {:.0} -> {:.0}{}",
             c.name,

@@ -4,12 +4,12 @@ mod cell;
 mod claim;
 mod fragment;
 pub mod gen;
-mod piece;
+pub(crate) mod piece;
 pub mod print;
 mod term;
 
 pub use cell::{Cell, Content};
 pub use claim::{ClaimKind, Rel};
 pub use fragment::{Fragment, GlueError, Pattern};
-pub use piece::{PieceId, Spelling, MAX_PIECES};
+pub use piece::{PieceId, Spelling};
 pub use term::{Bounds, Meta, Node, Sort, Term, MAX_DEPTH};

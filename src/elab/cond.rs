@@ -7,7 +7,7 @@ use std::fmt;
 
 /// A side condition, resolved from its name during elaboration.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Pred {
+pub enum Predicate {
     Translation,
     Moved,
     Succ,
@@ -34,82 +34,82 @@ pub struct Signature {
 
 use Sort::{Cell, Count, Fragment, Move, Movement, Pattern};
 
-impl Pred {
+impl Predicate {
     /// Every condition, in the order messages list them.
-    pub const ALL: [Pred; 12] = [
-        Pred::Translation,
-        Pred::Moved,
-        Pred::Succ,
-        Pred::Pred,
-        Pred::Less,
-        Pred::Placed,
-        Pred::Before,
-        Pred::Never,
-        Pred::Fuse,
-        Pred::Guard,
-        Pred::OffOnly,
-        Pred::Clash,
+    pub const ALL: [Predicate; 12] = [
+        Predicate::Translation,
+        Predicate::Moved,
+        Predicate::Succ,
+        Predicate::Pred,
+        Predicate::Less,
+        Predicate::Placed,
+        Predicate::Before,
+        Predicate::Never,
+        Predicate::Fuse,
+        Predicate::Guard,
+        Predicate::OffOnly,
+        Predicate::Clash,
     ];
 
     pub fn signature(self) -> &'static Signature {
         match self {
-            Pred::Translation => &Signature {
+            Predicate::Translation => &Signature {
                 name: "translation",
                 args: &[Movement],
                 outputs: 0,
                 doc: "the movement is a pure translation",
             },
-            Pred::Moved => &Signature {
+            Predicate::Moved => &Signature {
                 name: "moved",
                 args: &[Movement, Cell, Cell],
                 outputs: 1,
                 doc: "the third is the piece the movement makes of the second",
             },
-            Pred::Succ => &Signature {
+            Predicate::Succ => &Signature {
                 name: "succ",
                 args: &[Count, Count],
                 outputs: 1,
                 doc: "the second count is the first plus one",
             },
-            Pred::Pred => &Signature {
+            Predicate::Pred => &Signature {
                 name: "pred",
                 args: &[Count, Count],
                 outputs: 1,
                 doc: "the first count is positive and the second is one less",
             },
-            Pred::Less => &Signature {
+            Predicate::Less => &Signature {
                 name: "less",
                 args: &[Count, Count],
                 outputs: 0,
                 doc: "the first count is less than the second",
             },
-            Pred::Placed => &Signature {
+            Predicate::Placed => &Signature {
                 name: "placed",
                 args: &[Pattern, Pattern, Movement],
                 outputs: 1,
                 doc: "the translation t moves the rule P -> Q so that its lowest, leftmost cell is on (0, 0); \
                       it fails when the rule is there already",
             },
-            Pred::Before => &Signature {
+            Predicate::Before => &Signature {
                 name: "before",
                 args: &[Move, Move],
                 outputs: 0,
                 doc: "M comes before N in a fixed order of terms (of e-classes, in the prover); it only decides \
                       which way to sort a chain of `|`, and bears on no law's truth",
             },
-            Pred::Never => &Signature {
+            Predicate::Never => &Signature {
                 name: "never",
                 args: &[Fragment, Fragment],
                 outputs: 0,
                 doc: "the rule f -> g never applies: a square f needs on the board g needs off it, or the reverse",
             },
-            Pred::Fuse => &Signature {
+            Predicate::Fuse => &Signature {
                 name: "fuse",
                 args: &[Fragment, Fragment, Fragment, Fragment, Fragment, Fragment],
                 outputs: 2,
                 doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 are the one rule f -> g (src/laws/fusion.rs)",
             },
-            Pred::Guard => &Signature {
+            Predicate::Guard => &Signature {
                 name: "guard",
                 args: &[Fragment, Fragment, Fragment],
                 outputs: 1,
@@ -117,13 +117,13 @@ impl Pred {
                       does not name: it is the guard h -> 0, where h is f with g's `#` cells; it fails when g is \
                       `0` already",
             },
-            Pred::OffOnly => &Signature {
+            Predicate::OffOnly => &Signature {
                 name: "off_only",
                 args: &[Fragment, Fragment],
                 outputs: 0,
                 doc: "f and g hold only `#` cells (or none): the rule f -> g is the identity (§6)",
             },
-            Pred::Clash => &Signature {
+            Predicate::Clash => &Signature {
                 name: "clash",
                 args: &[Fragment, Fragment, Fragment, Fragment],
                 outputs: 0,
@@ -133,8 +133,8 @@ impl Pred {
     }
 
     /// The condition of this name, if there is one.
-    pub fn named(name: &str) -> Option<Pred> {
-        Pred::ALL.into_iter().find(|p| p.name() == name)
+    pub fn named(name: &str) -> Option<Predicate> {
+        Predicate::ALL.into_iter().find(|p| p.name() == name)
     }
 
     pub fn name(self) -> &'static str {
@@ -147,7 +147,7 @@ impl Pred {
     }
 }
 
-impl fmt::Display for Pred {
+impl fmt::Display for Predicate {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -158,7 +158,7 @@ impl fmt::Display for Pred {
 /// sorts its signature names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Condition {
-    pub pred: Pred,
+    pub pred: Predicate,
     pub args: Vec<Meta>,
 }
 
@@ -180,12 +180,12 @@ mod tests {
 
     #[test]
     fn names_resolve_to_their_conditions() {
-        for p in Pred::ALL {
-            assert_eq!(Pred::named(p.name()), Some(p));
+        for p in Predicate::ALL {
+            assert_eq!(Predicate::named(p.name()), Some(p));
             assert_eq!(p.to_string(), p.name());
             let s = p.signature();
             assert!(s.outputs < s.args.len(), "{p} computes all its arguments");
         }
-        assert_eq!(Pred::named("fusion"), None);
+        assert_eq!(Predicate::named("fusion"), None);
     }
 }

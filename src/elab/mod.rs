@@ -8,8 +8,7 @@ mod cond;
 mod expr;
 mod metas;
 
-pub use cond::{Condition, Pred, Signature};
-pub use metas::{meta_sort, META_TABLE};
+pub use cond::{Condition, Predicate};
 
 use crate::core::{ClaimKind, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
@@ -494,8 +493,8 @@ fn claim(
     let metas: Vec<Meta> = l.metas().into_iter().chain(r.metas()).collect();
     let mut out = vec![];
     for c in conds {
-        let Some(pred) = Pred::named(&c.pred.name) else {
-            let names: Vec<&str> = Pred::ALL.iter().map(|p| p.name()).collect();
+        let Some(pred) = Predicate::named(&c.pred.name) else {
+            let names: Vec<&str> = Predicate::ALL.iter().map(|p| p.name()).collect();
             return Err(
                 Diag::new(source, c.pred.span, format!("unknown side condition `{}`", c.pred.name))
                     .help(format!("known conditions: {}", names.join(", ")))

@@ -1,5 +1,5 @@
 //! What the side conditions of laws decide. Their names and signatures
-//! are `elab::Pred`'s, which elaboration resolves.
+//! are `elab::Predicate`'s, which elaboration resolves.
 //!
 //! A condition looks at closed values (the analysis data of an e-class, or
 //! an instance of a law) and either fails or holds; some also compute the
@@ -9,7 +9,7 @@
 
 use super::fusion::{fuse, Fusion};
 use crate::core::{Node, Term};
-use crate::elab::Pred;
+use crate::elab::Predicate;
 
 fn count(t: &Term) -> Option<u32> {
     match t.node() {
@@ -24,24 +24,24 @@ fn num(n: u32) -> Term {
 
 /// Decides a condition on closed inputs (its arguments but the outputs):
 /// the outputs when it holds, `None` when it fails or cannot be decided.
-pub fn decide(pred: Pred, inputs: &[Term]) -> Option<Vec<Term>> {
+pub fn decide(pred: Predicate, inputs: &[Term]) -> Option<Vec<Term>> {
     let frag = |i: usize| match inputs[i].node() {
         Node::Frag(f) => Some(f.clone()),
         _ => None,
     };
     match pred {
-        Pred::Translation => match inputs[0].node() {
+        Predicate::Translation => match inputs[0].node() {
             Node::Mov(m) if m.is_translation() => Some(vec![]),
             _ => None,
         },
-        Pred::Moved => match (inputs[0].node(), inputs[1].node()) {
+        Predicate::Moved => match (inputs[0].node(), inputs[1].node()) {
             (Node::Mov(m), Node::Cell(c)) => Some(vec![Term::content(c.moved(m))]),
             _ => None,
         },
-        Pred::Succ => count(&inputs[0]).and_then(|i| i.checked_add(1)).map(|j| vec![num(j)]),
-        Pred::Pred => count(&inputs[0]).and_then(|i| i.checked_sub(1)).map(|j| vec![num(j)]),
-        Pred::Less => (count(&inputs[0])? < count(&inputs[1])?).then(Vec::new),
-        Pred::Placed => {
+        Predicate::Succ => count(&inputs[0]).and_then(|i| i.checked_add(1)).map(|j| vec![num(j)]),
+        Predicate::Pred => count(&inputs[0]).and_then(|i| i.checked_sub(1)).map(|j| vec![num(j)]),
+        Predicate::Less => (count(&inputs[0])? < count(&inputs[1])?).then(Vec::new),
+        Predicate::Placed => {
             let cells = |t: &Term| -> Option<Vec<crate::geometry::Square>> {
                 let p = t.as_pattern()?;
                 Some(
@@ -56,13 +56,13 @@ pub fn decide(pred: Pred, inputs: &[Term]) -> Option<Vec<Term>> {
             let t = crate::geometry::Movement::translation(-low.x, -low.y);
             (!t.is_identity()).then(|| vec![Term::movement(t)])
         }
-        Pred::Before => (inputs[0] < inputs[1]).then(Vec::new),
-        Pred::Never => super::fusion::contradictory(&frag(0)?, &frag(1)?).then(Vec::new),
-        Pred::Fuse => match fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) {
+        Predicate::Before => (inputs[0] < inputs[1]).then(Vec::new),
+        Predicate::Never => super::fusion::contradictory(&frag(0)?, &frag(1)?).then(Vec::new),
+        Predicate::Fuse => match fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) {
             Fusion::Rule(f, g) => Some(vec![Term::fragment(f), Term::fragment(g)]),
             _ => None,
         },
-        Pred::Guard => {
+        Predicate::Guard => {
             let (f, g) = (frag(0)?, frag(1)?);
             if g.is_empty() {
                 return None;
@@ -79,11 +79,11 @@ pub fn decide(pred: Pred, inputs: &[Term]) -> Option<Vec<Term>> {
             }
             Some(vec![Term::fragment(h)])
         }
-        Pred::OffOnly => {
+        Predicate::OffOnly => {
             let off = |f: &crate::core::Fragment| f.cells().all(|(_, c)| c == crate::core::Cell::Off);
             (off(&frag(0)?) && off(&frag(1)?)).then(Vec::new)
         }
-        Pred::Clash => (fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) == Fusion::Fail).then(Vec::new),
+        Predicate::Clash => (fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) == Fusion::Fail).then(Vec::new),
     }
 }
 
@@ -91,29 +91,29 @@ pub fn decide(pred: Pred, inputs: &[Term]) -> Option<Vec<Term>> {
 /// claims: the outputs must be what `decide` computes. `before` is only an
 /// order for sorting (the prover's is by e-class, not by term), so any step
 /// may claim it.
-pub fn verify(pred: Pred, inputs: &[Term], outputs: &[Term]) -> bool {
-    pred == Pred::Before || decide(pred, inputs).is_some_and(|o| o == outputs)
+pub fn verify(pred: Predicate, inputs: &[Term], outputs: &[Term]) -> bool {
+    pred == Predicate::Before || decide(pred, inputs).is_some_and(|o| o == outputs)
 }
 
 /// A random input for argument `arg` of a condition, drawn so that the
 /// condition is likely to hold, for checking laws on instances; `None`
 /// leaves the argument to the generator of its sort.
-pub fn sample_input(pred: Pred, arg: usize, g: &mut quickcheck::Gen) -> Option<Term> {
+pub fn sample_input(pred: Predicate, arg: usize, g: &mut quickcheck::Gen) -> Option<Term> {
     use crate::core::{gen, Cell as C, Fragment as F};
     use crate::geometry::Square;
     match (pred, arg) {
-        (Pred::Translation, 0) => {
+        (Predicate::Translation, 0) => {
             let m = gen::movement(g);
             Some(Term::movement(crate::geometry::Movement::translation(
                 m.shift.x, m.shift.y,
             )))
         }
         // A square the guard needs on the board and the write off it.
-        (Pred::Never, 0) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::EMPTY)).ok()?)),
-        (Pred::Never, 1) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::Off)).ok()?)),
+        (Predicate::Never, 0) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::EMPTY)).ok()?)),
+        (Predicate::Never, 1) => Some(Term::fragment(gen::fragment(g, true).glue(&F::single(C::Off)).ok()?)),
         // A guard: `f` reads three known cells beside random ones, and `g`
         // writes back some of them or asks for a square off the board.
-        (Pred::Guard, 0 | 1) => {
+        (Predicate::Guard, 0 | 1) => {
             let [_, pawn] = gen::palette();
             let known = [
                 (Square::new(2, 0), C::EMPTY),
@@ -129,13 +129,13 @@ pub fn sample_input(pred: Pred, arg: usize, g: &mut quickcheck::Gen) -> Option<T
             let chosen = known.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0);
             Some(Term::fragment(F::from_cells(chosen.map(|(_, c)| *c)).ok()?))
         }
-        (Pred::OffOnly, _) => {
+        (Predicate::OffOnly, _) => {
             let n = gen::fragment(g, false).len();
             Some(Term::fragment(
                 F::from_cells((0..n as i32).map(|x| (Square::new(x, 0), C::Off))).ok()?,
             ))
         }
-        (Pred::Fuse | Pred::Clash, 0 | 2) => {
+        (Predicate::Fuse | Predicate::Clash, 0 | 2) => {
             let f = gen::fragment(g, false);
             Some(Term::fragment(
                 f.glue(&F::single(C::Poi)).unwrap_or_else(|_| F::single(C::Poi)),
@@ -152,12 +152,12 @@ mod tests {
 
     #[test]
     fn conditions_decide() {
-        assert!(decide(Pred::Translation, &[Term::movement(Mv::U)]).is_some());
-        assert!(decide(Pred::Translation, &[Term::movement(Mv::ROTATE)]).is_none());
-        assert_eq!(decide(Pred::Pred, &[num(3)]), Some(vec![num(2)]));
-        assert_eq!(decide(Pred::Pred, &[num(0)]), None);
-        assert_eq!(decide(Pred::Succ, &[num(3)]), Some(vec![num(4)]));
-        assert!(decide(Pred::Less, &[num(1), num(2)]).is_some());
-        assert!(decide(Pred::Less, &[num(2), num(2)]).is_none());
+        assert!(decide(Predicate::Translation, &[Term::movement(Mv::U)]).is_some());
+        assert!(decide(Predicate::Translation, &[Term::movement(Mv::ROTATE)]).is_none());
+        assert_eq!(decide(Predicate::Pred, &[num(3)]), Some(vec![num(2)]));
+        assert_eq!(decide(Predicate::Pred, &[num(0)]), None);
+        assert_eq!(decide(Predicate::Succ, &[num(3)]), Some(vec![num(4)]));
+        assert!(decide(Predicate::Less, &[num(1), num(2)]).is_some());
+        assert!(decide(Predicate::Less, &[num(2), num(2)]).is_none());
     }
 }

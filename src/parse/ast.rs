@@ -3,22 +3,7 @@
 /// What a claim states is core vocabulary; the syntax tree holds it as read.
 pub use crate::core::{ClaimKind, Rel};
 
-/// Byte offsets into one source text.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-
-    pub fn to(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
-    }
-}
+pub use crate::diag::Span;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {

@@ -10,7 +10,7 @@
 //! terms.
 
 use crate::core::{Node, Term};
-use crate::elab::Pred;
+use crate::elab::Predicate;
 use crate::laws::conds;
 
 /// The name proof steps give the union of a term with its sorted form.
@@ -39,7 +39,7 @@ pub fn sorted(t: &Term) -> Term {
         return all.into_iter().rev().fold(last, |rest, a| Term::alt(&a, &rest));
     }
     if let Node::Rule([p, q]) = t.node() {
-        if let Some(moved) = conds::decide(Pred::Placed, &[p.clone(), q.clone()]) {
+        if let Some(moved) = conds::decide(Predicate::Placed, &[p.clone(), q.clone()]) {
             return Term::rule(&Term::apply(&moved[0], p), &Term::apply(&moved[0], q));
         }
     }
@@ -85,12 +85,12 @@ mod tests {
     /// forms agree on every board of up to 6 squares.
     #[test]
     fn sorted_forms_keep_meaning() {
-        use crate::check::{check_claim, ClaimOptions, Options, Verdict};
+        use crate::check::{check_claim, ClaimOptions, SearchOptions, Finding};
         let template = Program::from_text("t.alg", "theorem t: nil = nil\n").unwrap();
         let options = ClaimOptions {
-            search: Options {
+            search: SearchOptions {
                 max_cells: 6,
-                ..Options::default()
+                ..SearchOptions::default()
             },
             ..ClaimOptions::default()
         };
@@ -107,7 +107,7 @@ mod tests {
             changed += (claim.rhs != t) as usize;
             claim.lhs = t;
             let r = check_claim(&claim, &options, &|_, _, _| {});
-            assert_eq!(r.verdict, Verdict::HoldsUpTo, "{} vs {}", claim.lhs, claim.rhs);
+            assert_eq!(r.verdict, Finding::HoldsUpTo, "{} vs {}", claim.lhs, claim.rhs);
         }
         assert!(changed >= 20, "most random choices get reordered: {changed}");
     }

@@ -737,7 +737,7 @@ pub fn unite(egraph: &mut Graph, claim: &Claim) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{check_claim, ClaimOptions, Options, Verdict};
+    use crate::check::{check_claim, ClaimOptions, SearchOptions, Finding};
     use crate::core::{gen, Bounds, Content};
     use crate::elab::Program;
     use crate::geometry::Square;
@@ -859,9 +859,9 @@ mod tests {
         claim.lhs = lhs.clone();
         claim.rhs = rhs.clone();
         let options = ClaimOptions {
-            search: Options {
+            search: SearchOptions {
                 max_cells: 5,
-                ..Options::default()
+                ..SearchOptions::default()
             },
             instances: 24,
             instance_cells: 5,
@@ -869,8 +869,8 @@ mod tests {
         };
         let r = check_claim(&claim, &options, &|_, _, _| {});
         match r.verdict {
-            Verdict::HoldsUpTo => Ok(()),
-            Verdict::Refuted => Err(format!("{lhs}  ≠  {rhs}: {:?}", r.counterexample)),
+            Finding::HoldsUpTo => Ok(()),
+            Finding::Refuted => Err(format!("{lhs}  ≠  {rhs}: {:?}", r.counterexample)),
         }
     }
 

@@ -3,17 +3,14 @@
 
 pub mod analysis;
 mod choices;
-mod cost;
 mod decide;
 mod guard;
 pub mod lang;
 mod proof;
 mod prove;
 pub mod rules;
-mod simplify;
 
 pub use guard::Stop;
 pub use proof::{render, Step, Why};
 pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
-pub use rules::Rules;
-pub use simplify::{cost, hoist, simplify_text, top_level_definitions, Change, Simplified, SimplifyOptions};
+pub use rules::Rewrites;

@@ -26,7 +26,7 @@ use super::analysis::NORMALISE;
 use super::choices::{sorted, CHOICES};
 use super::decide;
 use super::lang::ENode;
-use super::rules::{LawRule, Rules};
+use super::rules::{LawRule, Rewrites};
 use crate::core::{Node, Sort, Term};
 use crate::laws::{conds, Laws};
 use egg::FlatTerm;
@@ -67,7 +67,7 @@ enum By {
     Choices,
     /// Both sides have one normal form where they stand (`decide.rs`).
     Decided,
-    /// A rewrite of `Rules`, run forward (its `from` to its `to`) or
+    /// A rewrite of `Rewrites`, run forward (its `from` to its `to`) or
     /// backward.
     Rewrite {
         name: String,
@@ -222,7 +222,7 @@ fn replay_law(rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, String>
 /// the rewritten subterm: where a step stands, which a `decide` step needs.
 type Site<'a> = (&'a Term, &'a Term, &'a Term, &'a [usize]);
 
-fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rules) -> Result<Why, String> {
+fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rewrites) -> Result<Why, String> {
     match by {
         By::Choices => {
             if sorted(a) != sorted(b) {
@@ -259,7 +259,7 @@ fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rules) 
 
 /// Replays every step of a draft: each changes only the subterm it names,
 /// as its justification allows.
-fn replay(draft: &Draft, laws: &Laws, rules: &Rules) -> Result<Vec<Step>, String> {
+fn replay(draft: &Draft, laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, String> {
     let mut out = vec![Step {
         term: draft.terms[0].clone(),
         why: None,
@@ -359,7 +359,7 @@ fn choices_merged(d: &Draft) -> Draft {
 
 /// Turns egg's flat explanation into steps: every step egg gave is
 /// replayed, then the proof is shortened and the short proof replayed.
-pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rules) -> Result<Vec<Step>, String> {
+pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, String> {
     let given = draft(flat)?;
     let replayed = replay(&given, laws, rules)?;
     // A `decide` step holds where it stands, so a shorter path that moves
@@ -428,9 +428,9 @@ mod tests {
     use crate::elab::Program;
     use crate::prover::{saturate, ProveOptions};
 
-    fn setup() -> (Laws, Rules) {
+    fn setup() -> (Laws, Rewrites) {
         let laws = Laws::bundled();
-        let rules = Rules::new(&laws);
+        let rules = Rewrites::new(&laws);
         (laws, rules)
     }
 

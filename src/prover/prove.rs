@@ -14,8 +14,8 @@ use super::decide;
 use super::guard::{Guard, Guarded, Stop};
 use super::lang::{to_expr, ENode};
 use super::proof::{steps, Step};
-use super::rules::Rules;
-use crate::check::{check_claim, ClaimOptions, CounterReport, Report, Verdict as CheckVerdict};
+use super::rules::Rewrites;
+use crate::check::{check_claim, ClaimOptions, CounterReport, Report, Finding};
 use crate::core::Rel;
 use crate::elab::Claim;
 use crate::laws::Laws;
@@ -47,11 +47,11 @@ impl ProveOptions {
     /// of a law, and at most a quarter of a second.
     pub fn quick_check(memory: MemoryLimit) -> ClaimOptions {
         ClaimOptions {
-            search: crate::check::Options {
+            search: crate::check::SearchOptions {
                 max_cells: 6,
                 timeout: Some(Duration::from_millis(250)),
                 memory,
-                ..crate::check::Options::default()
+                ..crate::check::SearchOptions::default()
             },
             instances: 8,
             instance_cells: 4,
@@ -170,7 +170,7 @@ fn egg_stop(reason: &Option<StopReason>) -> Stop {
 /// time, node and memory limits during each iteration. When the sides
 /// meet, the explanation is turned into replayed steps, unless it is too
 /// long to write out within the limits.
-pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rules, options: &ProveOptions) -> Saturation {
+pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rewrites, options: &ProveOptions) -> Saturation {
     let (l, r) = (to_expr(&claim.lhs), to_expr(&claim.rhs));
     let start = Instant::now();
     let met =
@@ -261,7 +261,7 @@ fn ground(e: &RecExpr<ENode>) -> PatternAst<ENode> {
 }
 
 fn counterexample(report: &Report) -> Option<CounterReport> {
-    (report.verdict == CheckVerdict::Refuted)
+    (report.verdict == Finding::Refuted)
         .then(|| report.counterexample.clone())
         .flatten()
 }
@@ -270,7 +270,7 @@ fn counterexample(report: &Report) -> Option<CounterReport> {
 pub fn prove_claim(
     claim: &Claim,
     laws: &Laws,
-    rules: &Rules,
+    rules: &Rewrites,
     options: &ProveOptions,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> ProofReport {
@@ -300,7 +300,7 @@ pub fn prove_claim(
     // A `!=` claim is confirmed by a counterexample; look for one first.
     if claim.rel == Rel::Ne {
         let checked = enumerate(&mut report, &options.check);
-        if checked.verdict == CheckVerdict::Refuted {
+        if checked.verdict == Finding::Refuted {
             report.verdict = Verdict::Refuted;
             report.counterexample = counterexample(&checked);
             report.ms = start.elapsed().as_millis() as u64;
@@ -320,7 +320,7 @@ pub fn prove_claim(
                 Some(enumerate(&mut report, &options.cross_check))
             };
             match checked {
-                Some(c) if c.verdict == CheckVerdict::Refuted => {
+                Some(c) if c.verdict == Finding::Refuted => {
                     report.verdict = Verdict::Refuted;
                     report.counterexample = counterexample(&c);
                     report.note =
@@ -345,7 +345,7 @@ pub fn prove_claim(
             report.note = Some(format!("the proof did not replay: {e}"));
             if claim.rel != Rel::Ne {
                 let checked = enumerate(&mut report, &options.check);
-                if checked.verdict == CheckVerdict::Refuted {
+                if checked.verdict == Finding::Refuted {
                     report.verdict = Verdict::Refuted;
                     report.counterexample = counterexample(&checked);
                 }
@@ -355,7 +355,7 @@ pub fn prove_claim(
             report.stop = Some(sat.stop);
             if claim.rel != Rel::Ne {
                 let checked = enumerate(&mut report, &options.check);
-                if checked.verdict == CheckVerdict::Refuted {
+                if checked.verdict == Finding::Refuted {
                     report.verdict = Verdict::Refuted;
                     report.counterexample = counterexample(&checked);
                 }
@@ -369,7 +369,7 @@ pub fn prove_claim(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Options;
+    use crate::check::SearchOptions;
     use crate::core::{gen, Term};
     use crate::elab::Program;
     use crate::prover::Why;
@@ -399,9 +399,9 @@ mod tests {
     fn small() -> ProveOptions {
         ProveOptions {
             check: ClaimOptions {
-                search: Options {
+                search: SearchOptions {
                     max_cells: 4,
-                    ..Options::default()
+                    ..SearchOptions::default()
                 },
                 instances: 16,
                 instance_cells: 4,
@@ -411,9 +411,9 @@ mod tests {
         }
     }
 
-    fn setup() -> (Laws, Rules) {
+    fn setup() -> (Laws, Rewrites) {
         let laws = Laws::bundled();
-        let rules = Rules::new(&laws);
+        let rules = Rewrites::new(&laws);
         (laws, rules)
     }
 

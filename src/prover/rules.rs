@@ -10,8 +10,8 @@
 use super::analysis::{Algebra, Graph};
 use super::lang::{leaf, ENode};
 use crate::core::{Meta, Node, Sort, Term};
-use crate::elab::{Condition, Pred};
-use crate::laws::{conds, Law, Laws};
+use crate::elab::{Condition, Predicate};
+use crate::laws::{conds, Laws};
 use egg::{Applier, ENodeOrVar, Id, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var};
 
 /// The egg variable of a metavariable.
@@ -93,7 +93,7 @@ impl Applier<ENode, Algebra> for LawRule {
         }
         let mut subst = subst.clone();
         for c in &self.conds {
-            if c.pred == Pred::Before {
+            if c.pred == Predicate::Before {
                 // Chains of `|` are sorted by e-class.
                 let (m, n) = (subst[var(&c.args[0])], subst[var(&c.args[1])]);
                 if egraph.find(m) < egraph.find(n) {
@@ -144,7 +144,7 @@ impl Applier<ENode, Algebra> for LawRule {
 
 /// Every rewrite of every law, with the table that maps rewrite names back
 /// to laws.
-pub struct Rules {
+pub struct Rewrites {
     /// Every rewrite, the growing ones last.
     pub rewrites: Vec<Rewrite<ENode, Algebra>>,
     /// How many of `rewrites`, from the start, do not grow terms.
@@ -152,8 +152,8 @@ pub struct Rules {
     pub table: Vec<(String, LawRule)>,
 }
 
-impl Rules {
-    pub fn new(laws: &Laws) -> Rules {
+impl Rewrites {
+    pub fn new(laws: &Laws) -> Rewrites {
         let mut rewrites = vec![];
         let mut growing = vec![];
         let mut table = vec![];
@@ -182,15 +182,10 @@ impl Rules {
         }
         let tidy = rewrites.len();
         rewrites.extend(growing);
-        Rules { rewrites, tidy, table }
+        Rewrites { rewrites, tidy, table }
     }
 
     pub fn get(&self, name: &str) -> Option<&LawRule> {
         self.table.iter().find(|(n, _)| n == name).map(|(_, r)| r)
     }
-}
-
-/// The law a rewrite name refers to.
-pub fn law_of<'a>(laws: &'a Laws, rules: &Rules, name: &str) -> Option<&'a Law> {
-    rules.get(name).map(|r| &laws.laws[r.law])
 }

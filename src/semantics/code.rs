@@ -55,7 +55,7 @@ impl Code {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::MAX_PIECES;
+    use crate::core::piece::MAX_PIECES;
 
     #[test]
     fn codes_round_trip_and_pieces_stay_below_the_poi() {

@@ -8,7 +8,6 @@ mod probe;
 mod store;
 
 pub use board::{BoardError, Grid};
-pub use code::Code;
-pub use compile::{compile, CellSet, CompileError, Pivot, Prog, Rule};
+pub use compile::{compile, CellSet, Pivot, Prog};
 pub use eval::{results, Eval, Halt};
 pub use store::{State, Store};

@@ -14,7 +14,7 @@
 //! replays like any other.
 
 use super::super::choices::sorted;
-use super::super::rules::{LawRule, Rules};
+use super::super::rules::{LawRule, Rewrites};
 use super::{at, canonical, folded_values, matches, replace, replay_law, By, Draft, MAX_KEYED};
 use crate::core::{Node, Term};
 use crate::laws::conds;
@@ -275,7 +275,7 @@ fn apply(rule: &LawRule, x: &Term) -> Option<Term> {
 /// Edges found between members of one class: values that fold alike,
 /// choices that are the same set, and single law instances. Each law
 /// instance found is replayed before it becomes an edge.
-fn discover(g: &Terms, classes: &[Vec<usize>], class_of: &[usize], direct: &mut Direct, rules: &Rules) {
+fn discover(g: &Terms, classes: &[Vec<usize>], class_of: &[usize], direct: &mut Direct, rules: &Rewrites) {
     for m in classes {
         for (by, key) in [
             (By::Normalise, folded_values as fn(&Term) -> Term),
@@ -313,7 +313,7 @@ fn discover(g: &Terms, classes: &[Vec<usize>], class_of: &[usize], direct: &mut 
 /// The cheapest proof of the draft's first term equal to its last, through
 /// the terms and equations the draft uses; `None` when a class is too large
 /// to search.
-pub(super) fn path(d: &Draft, rules: &Rules) -> Option<Draft> {
+pub(super) fn path(d: &Draft, rules: &Rewrites) -> Option<Draft> {
     let mut g = Terms::default();
     let tops: Vec<usize> = d.terms.iter().map(|t| g.add(t)).collect();
     let mut direct = Direct::new();

@@ -1,89 +1,12 @@
-//! Simplifying rule files before play: every definition of a move is
-//! saturated with the laws and the cheapest equal move, by the cost model of
-//! `cost.rs`, is written back in its place.
-//!
-//! Two steps, in order:
-//!
-//! 1. **Binders at the top.** Unanchored rules try every square as their
-//!    pivot, once per rule; a binder scans the board once for all the rules
-//!    under it. Where no piece of interest can be bound (a game's turns, and
-//!    the unions and sequences that make them up), an unanchored rule `f -> g`
-//!    is the binder `%c: f' -> g'` on its pivot cell `c`, with `%` in the
-//!    pivot's place: the lemma the checker's decomposition rests on. Whether a
-//!    definition is only ever used there is read off the syntax tree; inside a
-//!    binder the lemma does not hold, and nothing is changed.
-//! 2. **Saturation.** The laws of `axioms/` rewrite the definition; the
-//!    extraction picks the cheapest term.
-//!
-//! Each definition is rewritten on its own: the move definitions it names
-//! stay names (metavariables costed as their bodies), so a rewrite never
-//! reaches into another definition and the result still reads in the
-//! file's own words. A definition changes only when its cost strictly goes
-//! down, so a simplified file simplifies to itself.
+//! Step 1 of simplification: binders at the top. Where no piece of
+//! interest can be bound, an unanchored rule is the binder on its pivot
+//! cell, which scans the board once; where that holds is read off the
+//! syntax tree.
 
-use super::analysis::{Algebra, Graph};
-use super::cost::{Cost, Work};
-use super::lang::{from_expr, to_expr};
-use super::rules::Rules;
-use crate::core::{Cell, Content, Fragment, Node, Sort, Term};
-use crate::diag::{Diag, Diags, Source};
-use crate::elab::Program;
+use crate::core::{Cell, Content, Fragment, Node, Term};
 use crate::geometry::Movement;
 use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
-use egg::{Extractor, Runner};
 use std::collections::{BTreeSet, HashMap};
-use std::time::Duration;
-
-/// Limits of saturation, per definition.
-#[derive(Clone, Debug)]
-pub struct SimplifyOptions {
-    pub iter_limit: usize,
-    pub node_limit: usize,
-    pub time_limit: Duration,
-}
-
-impl Default for SimplifyOptions {
-    fn default() -> Self {
-        SimplifyOptions {
-            iter_limit: 12,
-            node_limit: 20_000,
-            time_limit: Duration::from_secs(1),
-        }
-    }
-}
-
-/// One definition that changed.
-#[derive(Clone, Debug)]
-pub struct Change {
-    pub name: String,
-    pub before: Term,
-    pub after: Term,
-    pub cost_before: f64,
-    pub cost_after: f64,
-    /// Its unanchored rules became binders (step 1).
-    pub hoisted: bool,
-}
-
-/// A simplified rule file.
-pub struct Simplified {
-    pub text: String,
-    pub changes: Vec<Change>,
-}
-
-/// The estimated work of evaluating a term once.
-pub fn cost(t: &Term) -> f64 {
-    cost_over(t, &HashMap::new()).work
-}
-
-/// The estimated cost of a term whose metavariables stand for named
-/// definitions of the given costs.
-fn cost_over(t: &Term, named: &HashMap<String, Cost>) -> Cost {
-    let mut g = Graph::new(Algebra::default());
-    let id = g.add_expr(&to_expr(t));
-    g.rebuild();
-    let (c, _): (Cost, _) = Extractor::new(&g, Work { egraph: &g, named }).find_best(id);
-    c
-}
 
 /// Move definitions used only where no piece of interest is bound: in game
 /// turns, and at the top of other such definitions (under `|`, in
@@ -330,108 +253,6 @@ pub fn hoist(t: &Term) -> Term {
     }
 }
 
-/// Step 2: the cheapest term the laws reach from `t`.
-fn saturate(t: &Term, rules: &Rules, options: &SimplifyOptions, named: &HashMap<String, Cost>) -> Term {
-    let runner: Runner<_, Algebra> = Runner::new(Algebra::default())
-        .with_iter_limit(options.iter_limit)
-        .with_node_limit(options.node_limit)
-        .with_time_limit(options.time_limit)
-        .with_expr(&to_expr(t))
-        .run(&rules.rewrites);
-    let root = runner.roots[0];
-    let work = Work {
-        egraph: &runner.egraph,
-        named,
-    };
-    let (_, best) = Extractor::new(&runner.egraph, work).find_best(root);
-    let best = from_expr(&best);
-    // Rebuilt through the core constructors: the canonical form.
-    best.substitute(&|_| None).unwrap_or(best)
-}
-
-/// Simplifies a rule file's text.
-pub fn simplify_text(name: &str, text: &str, rules: &Rules, options: &SimplifyOptions) -> Result<Simplified, Diags> {
-    let source = Source::new(name, text);
-    let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
-    let prog = Program::from_text(name, text)?;
-    let top = top_level_definitions(&file);
-    // Each definition is rewritten on its own, with the move definitions
-    // it names left as names: the rewrite stays local and the result
-    // still reads in the file's own words. A name costs what its body
-    // does.
-    let mut named: HashMap<String, Cost> = prog
-        .definitions()
-        .filter(|(_, t)| t.sort() == Sort::Move)
-        .map(|(n, t)| (n.to_string(), cost_over(t, &HashMap::new())))
-        .collect();
-    let mut changes = vec![];
-    let mut texts: HashMap<String, String> = HashMap::new();
-    // Other definitions (patterns, fragments) are named where their exact
-    // terms occur.
-    let names: HashMap<Term, String> = prog
-        .definitions()
-        .filter(|(_, t)| t.sort() != Sort::Move)
-        .map(|(n, t)| (t.clone(), n.to_string()))
-        .collect();
-    for (name, t) in prog.definitions() {
-        if t.sort() != Sort::Move {
-            continue;
-        }
-        let Some(written) = prog.definition_over_names(name) else {
-            continue;
-        };
-        let hoisted = top.contains(name);
-        let start = if hoisted { hoist(&written) } else { written.clone() };
-        let best = saturate(&start, rules, options, &named);
-        let (before, after) = (cost_over(&written, &named).work, cost_over(&best, &named).work);
-        // Only a real gain changes a definition: ties and rounding leave
-        // it as written.
-        if after >= before * 0.99 {
-            continue;
-        }
-        // What the new body means, its names expanded.
-        let meaning = best.substitute(&|m| prog.definition(&m.name).cloned()).map_err(|e| {
-            Diag::new(
-                &source,
-                Default::default(),
-                format!("`{name}` no longer elaborates: {e:?}"),
-            )
-        })?;
-        named.insert(name.to_string(), cost_over(&meaning, &HashMap::new()));
-        texts.insert(
-            name.to_string(),
-            crate::core::print::with_names(&best, &|u| (*u != best).then(|| names.get(u).cloned()).flatten()),
-        );
-        changes.push(Change {
-            name: name.to_string(),
-            before: t.clone(),
-            after: meaning,
-            cost_before: before,
-            cost_after: after,
-            hoisted: hoisted && hoist(&written) != written,
-        });
-    }
-    let mut edits: Vec<(crate::parse::ast::Span, String)> = vec![];
-    for s in &file.stmts {
-        if let StmtKind::Def {
-            name,
-            params: None,
-            body,
-        } = &s.kind
-        {
-            if let Some(text) = texts.get(&name.name) {
-                edits.push((body.span, text.clone()));
-            }
-        }
-    }
-    let mut out = text.to_string();
-    edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
-    for (span, new) in edits {
-        out.replace_range(span.start..span.end, &new);
-    }
-    Ok(Simplified { text: out, changes })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,21 +280,5 @@ game g(♙;.) = white_move, flip(white), bound
         );
         assert!(t.contains("bound"));
         assert!(!t.contains("inner"), "used inside a binder: {t:?}");
-    }
-
-    #[test]
-    fn definitions_are_rewritten_in_terms_of_the_others() {
-        let laws = crate::laws::Laws::bundled();
-        let rules = Rules::new(&laws);
-        let text = "
-step = ♘ -> . + uur♘
-both = step | R step
-game g(♘..;...;...) = both
-";
-        let out = simplify_text("t.alg", text, &rules, &SimplifyOptions::default()).unwrap();
-        // `step` becomes a binder; `both` still names it.
-        assert!(out.text.contains("step = %♘:"), "{}", out.text);
-        assert!(out.text.contains("both = step | R step"), "{}", out.text);
-        assert_eq!(out.changes.len(), 1);
     }
 }

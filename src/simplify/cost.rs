@@ -12,8 +12,10 @@
 //! (movements applied, fragments glued) costs a great deal, so extraction
 //! always prefers the folded form.
 
-use super::analysis::Graph;
-use super::lang::ENode;
+use crate::core::Term;
+use crate::prover::analysis::{Algebra, Graph};
+use crate::prover::lang::{to_expr, ENode};
+use egg::Extractor;
 use crate::core::Node;
 use egg::{CostFunction, Id};
 use std::collections::HashMap;
@@ -156,4 +158,14 @@ impl CostFunction<ENode> for Work<'_> {
             }
         }
     }
+}
+
+/// The estimated cost of a term whose metavariables stand for named
+/// definitions of the given costs.
+pub(super) fn cost_over(t: &Term, named: &HashMap<String, Cost>) -> Cost {
+    let mut g = Graph::new(Algebra::default());
+    let id = g.add_expr(&to_expr(t));
+    g.rebuild();
+    let (c, _): (Cost, _) = Extractor::new(&g, Work { egraph: &g, named }).find_best(id);
+    c
 }
