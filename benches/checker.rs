@@ -19,9 +19,9 @@
 //! cargo bench --bench checker -- --warm-up-time 1 --measurement-time 3
 //! ```
 
-use algchess::{check_claim, compare, ClaimOptions, SearchOptions, Outcome, Stats};
-use algchess::Program;
 use algchess::compile;
+use algchess::Program;
+use algchess::{check_claim, compare, ClaimOptions, Outcome, SearchOptions, Stats};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;

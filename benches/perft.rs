@@ -11,10 +11,10 @@
 //! cargo bench --bench perft -- --warm-up-time 1 --measurement-time 5
 //! ```
 
-use algchess::Program;
 use algchess::Laws;
-use algchess::{perft, Rules};
+use algchess::Program;
 use algchess::Rewrites;
+use algchess::{perft, Rules};
 use algchess::{simplify_text, SimplifyOptions};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;

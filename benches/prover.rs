@@ -27,9 +27,9 @@
 //! ```
 
 use algchess::check_claim;
-use algchess::{Claim, Program};
 use algchess::Laws;
 use algchess::{prove_claim, saturate, ProofReport, ProveOptions, Rewrites, Saturation, Verdict};
+use algchess::{Claim, Program};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

@@ -54,9 +54,7 @@ mod semantics;
 mod simplify;
 
 pub use check::positions;
-pub use check::{
-    check_claim, compare, ClaimOptions, CounterReport, Finding, Outcome, Report, SearchOptions, Stats,
-};
+pub use check::{check_claim, compare, ClaimOptions, CounterReport, Finding, Outcome, Report, SearchOptions, Stats};
 pub use core::{print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Rel, Sort, Term};
 pub use diag::{Diag, Diags, Span};
 pub use elab::{Claim, Program};
@@ -65,6 +63,8 @@ pub use laws::Laws;
 pub use memory::{Counting, MemoryLimit};
 pub use parse::{format_file, parse_expr, parse_file};
 pub use play::{divide, fen, notation, perft, Position, Rules};
-pub use prover::{prove_claim, render, saturate, ProofReport, ProveOptions, Rewrites, Saturation, Step, Stop, Verdict, Why};
+pub use prover::{
+    prove_claim, render, saturate, ProofReport, ProveOptions, Rewrites, Saturation, Step, Stop, Verdict, Why,
+};
 pub use semantics::{compile, results, Eval, Grid, Halt, Prog, State, Store};
 pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

@@ -7,7 +7,18 @@ use std::path::Path;
 
 /// The layers, lowest first.
 const LAYERS: [&str; 13] = [
-    "geometry", "memory", "core", "semantics", "diag", "parse", "elab", "play", "laws", "check", "prover", "simplify",
+    "geometry",
+    "memory",
+    "core",
+    "semantics",
+    "diag",
+    "parse",
+    "elab",
+    "play",
+    "laws",
+    "check",
+    "prover",
+    "simplify",
     "cli",
 ];
 
@@ -54,7 +65,10 @@ fn modules_import_only_the_layers_below_them() {
         let module = first.trim_end_matches(".rs");
         let Some(level) = LAYERS.iter().position(|l| *l == module) else {
             // lib.rs and main.rs tie the layers together.
-            assert!(["lib", "main"].contains(&module), "{module} is in no layer: add it to LAYERS");
+            assert!(
+                ["lib", "main"].contains(&module),
+                "{module} is in no layer: add it to LAYERS"
+            );
             continue;
         };
         seen += 1;
@@ -66,7 +80,11 @@ fn modules_import_only_the_layers_below_them() {
         }
     }
     assert!(seen > 40, "only {seen} files read");
-    assert!(violations.is_empty(), "imports up the layers:\n{}", violations.join("\n"));
+    assert!(
+        violations.is_empty(),
+        "imports up the layers:\n{}",
+        violations.join("\n")
+    );
 }
 
 #[test]

@@ -3,9 +3,9 @@
 //! generator), each instance on every board of up to 6 squares; and
 //! tempting laws that are false must be refuted.
 
-use algchess::{check_claim, ClaimOptions, CounterReport, Finding};
-use algchess::Program;
 use algchess::Laws;
+use algchess::Program;
+use algchess::{check_claim, ClaimOptions, CounterReport, Finding};
 
 fn options(instances: usize) -> ClaimOptions {
     ClaimOptions {

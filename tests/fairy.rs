@@ -6,10 +6,10 @@
 //! bottom-left square. The white piece stands on the centre square (7, 7)
 //! unless a test says otherwise.
 
-use algchess::{Content, PieceId};
 use algchess::Program;
 use algchess::Square;
 use algchess::{compile, results, Grid, State};
+use algchess::{Content, PieceId};
 use std::collections::BTreeSet;
 use std::path::Path;
 

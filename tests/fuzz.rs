@@ -8,11 +8,11 @@
 //! (500 by default), and `ALGCHESS_FUZZ_SEED` starts elsewhere, for longer
 //! runs by hand.
 
-use algchess::{check_claim, ClaimOptions, SearchOptions};
-use algchess::Program;
 use algchess::Laws;
-use algchess::{prove_claim, ProveOptions, Rewrites};
+use algchess::Program;
+use algchess::{check_claim, ClaimOptions, SearchOptions};
 use algchess::{compile, Eval, Grid, State};
+use algchess::{prove_claim, ProveOptions, Rewrites};
 use quickcheck::{Arbitrary, Gen};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;

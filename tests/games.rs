@@ -5,8 +5,8 @@
 
 use algchess::Program;
 use algchess::Square;
-use algchess::{perft, Position, Rules};
 use algchess::{compile, results, Grid, State};
+use algchess::{perft, Position, Rules};
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -4,11 +4,11 @@
 //! refuted, and no claim gets the wrong verdict. The enumeration that
 //! confirms each proof uses small boxes, so the run takes seconds.
 
-use algchess::{ClaimOptions, SearchOptions};
 use algchess::Laws;
+use algchess::Program;
 use algchess::Rel;
 use algchess::{prove_claim, ProveOptions, Rewrites, Verdict};
-use algchess::Program;
+use algchess::{ClaimOptions, SearchOptions};
 use rayon::prelude::*;
 use std::path::Path;
 use std::time::Duration;

@@ -17,10 +17,10 @@
 //! Coordinates follow `semantics.md`: square `(x, y)` is `[x,x+1]×[y,y+1]`,
 //! `y` grows upwards, and the centre `@` is the point `(0, 0)`.
 
+use algchess::{compile, results, Grid, State};
+use algchess::{parse_expr, parse_file};
 use algchess::{print, Bounds, Content, Fragment, Meta, Node, PieceId, Sort, Term};
 use algchess::{Claim, Program};
-use algchess::{parse_expr, parse_file};
-use algchess::{compile, results, Grid, State};
 use std::collections::BTreeSet;
 
 /// A fragment as a set of `(x, y, cell)` triples.

@@ -1,12 +1,12 @@
 //! `simplify`: the simplified file means the same and is a fixpoint.
 
-use algchess::{check_claim, ClaimOptions, SearchOptions, Finding};
-use algchess::{Claim, Program};
 use algchess::Laws;
-use algchess::{ClaimKind, Rel};
-use algchess::{perft, Rules};
 use algchess::Rewrites;
+use algchess::{check_claim, ClaimOptions, Finding, SearchOptions};
+use algchess::{perft, Rules};
 use algchess::{simplify_text, SimplifyOptions};
+use algchess::{Claim, Program};
+use algchess::{ClaimKind, Rel};
 
 fn simplify(text: &str) -> String {
     let laws = Laws::bundled();

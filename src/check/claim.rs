@@ -3,7 +3,7 @@
 //! random instances of their metavariables.
 
 use super::cube::MAX_NAMED;
-use super::search::{compare, Counterexample, SearchOptions, Outcome};
+use super::search::{compare, Counterexample, Outcome, SearchOptions};
 use crate::core::{gen, Meta, Rel, Sort, Term};
 use crate::elab::Claim;
 use crate::semantics::{compile, Grid, State};

@@ -6,5 +6,5 @@ pub mod cube;
 pub mod positions;
 mod search;
 
-pub use claim::{check_claim, ClaimOptions, CounterReport, Limit, Report, StateReport, Finding};
+pub use claim::{check_claim, ClaimOptions, CounterReport, Finding, Limit, Report, StateReport};
 pub use search::{compare, Outcome, SearchOptions, Stats};

@@ -4,7 +4,7 @@
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use super::output::side_by_side;
 use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
-use crate::check::{check_claim, ClaimOptions, CounterReport, Limit, Report, StateReport, Finding};
+use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, Limit, Report, StateReport};
 use crate::core::Rel;
 use crate::diag::Diags;
 use crate::memory::MemoryLimit;

@@ -85,7 +85,7 @@ mod tests {
     /// forms agree on every board of up to 6 squares.
     #[test]
     fn sorted_forms_keep_meaning() {
-        use crate::check::{check_claim, ClaimOptions, SearchOptions, Finding};
+        use crate::check::{check_claim, ClaimOptions, Finding, SearchOptions};
         let template = Program::from_text("t.alg", "theorem t: nil = nil\n").unwrap();
         let options = ClaimOptions {
             search: SearchOptions {

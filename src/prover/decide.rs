@@ -737,7 +737,7 @@ pub fn unite(egraph: &mut Graph, claim: &Claim) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{check_claim, ClaimOptions, SearchOptions, Finding};
+    use crate::check::{check_claim, ClaimOptions, Finding, SearchOptions};
     use crate::core::{gen, Bounds, Content};
     use crate::elab::Program;
     use crate::geometry::Square;

@@ -15,7 +15,7 @@ use super::guard::{Guard, Guarded, Stop};
 use super::lang::{to_expr, ENode};
 use super::proof::{steps, Step};
 use super::rules::Rewrites;
-use crate::check::{check_claim, ClaimOptions, CounterReport, Report, Finding};
+use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, Report};
 use crate::core::Rel;
 use crate::elab::Claim;
 use crate::laws::Laws;

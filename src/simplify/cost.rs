@@ -12,11 +12,11 @@
 //! (movements applied, fragments glued) costs a great deal, so extraction
 //! always prefers the folded form.
 
+use crate::core::Node;
 use crate::core::Term;
 use crate::prover::analysis::{Algebra, Graph};
 use crate::prover::lang::{to_expr, ENode};
 use egg::Extractor;
-use crate::core::Node;
 use egg::{CostFunction, Id};
 use std::collections::HashMap;
 

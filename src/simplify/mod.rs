@@ -74,7 +74,6 @@ pub struct Simplified {
     pub changes: Vec<Change>,
 }
 
-
 /// Step 2: the cheapest term the laws reach from `t`.
 fn saturate(t: &Term, rules: &Rewrites, options: &SimplifyOptions, named: &HashMap<String, Cost>) -> Term {
     let runner: Runner<_, Algebra> = Runner::new(Algebra::default())
