@@ -37,7 +37,8 @@
 //! elaborated ([`Program`]) into one typed core IR ([`Term`]), which the
 //! evaluator ([`compile`], [`Eval`]) runs, the checker ([`check_claim`])
 //! searches and the prover ([`prove_claim`]) rewrites. `ARCHITECTURE.md`
-//! describes each part and its invariants.
+//! describes each part and its invariants; the [`tutorial`] walks through
+//! the four jobs with examples that run as tests.
 
 mod check;
 pub mod cli;
@@ -52,6 +53,7 @@ mod play;
 mod prover;
 mod semantics;
 mod simplify;
+pub mod tutorial;
 
 pub use check::positions;
 pub use check::{check_claim, compare, ClaimOptions, CounterReport, Finding, Outcome, Report, SearchOptions, Stats};

@@ -18,7 +18,7 @@ use crate::parse::{self, lexer::KEYWORDS};
 use expr::{Elab, Scope, Stop};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub(crate) struct Def {
     pub src: usize,
@@ -86,11 +86,20 @@ impl Program {
             let src = Source::new(path.display().to_string(), "");
             Diag::new(&src, Span::default(), format!("cannot read {}: {e}", path.display()))
         })?;
-        Program::from_text(&path.display().to_string(), &text)
+        let origin = std::fs::canonicalize(path).ok();
+        Program::elaborate(&path.display().to_string(), &text, origin)
     }
 
-    /// Parses and elaborates rule-file text.
+    /// Parses and elaborates rule-file text. `name` is only the text's name
+    /// in diagnostics (and the base of relative imports); the disk is read
+    /// only for the files the text imports.
     pub fn from_text(name: &str, text: &str) -> Result<Program, Diags> {
+        Program::elaborate(name, text, None)
+    }
+
+    /// `origin` is the file's canonical path, so that a file importing
+    /// itself (or a cycle back to it) adds nothing.
+    fn elaborate(name: &str, text: &str, origin: Option<PathBuf>) -> Result<Program, Diags> {
         let source = Source::new(name, text);
         let file = parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
         let mut prog = Program {
@@ -104,7 +113,7 @@ impl Program {
         let mut errors = vec![];
         let mut claims = vec![];
         let mut imported = std::collections::HashSet::new();
-        imported.extend(std::fs::canonicalize(name).ok());
+        imported.extend(origin);
         prog.gather(0, file.stmts, &mut imported, &mut claims, &mut errors);
         let el = Elab {
             prog: &prog,
