@@ -70,6 +70,11 @@ pub struct Start {
 }
 
 impl Start {
+    /// The FEN asked for, if any.
+    pub fn fen(&self) -> Option<&str> {
+        self.fen.as_deref()
+    }
+
     /// The starting position asked for: the game's, or one given.
     pub fn position(&self, rules: &Rules) -> Result<Position, Diags> {
         let (board, fen, turn) = (self.board.as_deref(), self.fen.as_deref(), self.turn);

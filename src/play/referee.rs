@@ -12,6 +12,7 @@ use crate::semantics::Grid;
 use std::collections::HashMap;
 
 /// A game being played or checked.
+#[derive(Clone)]
 pub struct Match<'a> {
     pub rules: &'a Rules,
     pub pos: Position,
@@ -283,7 +284,12 @@ impl<'a> Match<'a> {
             let mut three = count(&self.key) >= 3;
             if !three {
                 for next in &self.legal {
-                    let legal = self.rules.successors(next)?;
+                    // The moves after `next` matter only to an en passant
+                    // marker (see `identity`).
+                    let marked = fen::en_passant_markers().is_some_and(|mk| {
+                        squares(&next.board).any(|q| matches!(next.board.get(q), Some(Content::Piece(p)) if mk.contains(&p)))
+                    });
+                    let legal = if marked { self.rules.successors(next)? } else { vec![] };
                     if count(&self.key_of(next, &legal)?) >= 2 {
                         three = true;
                         break;
@@ -372,6 +378,11 @@ impl Report {
 /// Checks every ply of a PGN game against the rules, from the FEN tag's
 /// position when there is one. Errs on a FEN tag that is not a position.
 pub fn referee(rules: &Rules, game: &super::pgn::Game) -> Result<Report, String> {
+    replay(rules, game).map(|(r, _)| r)
+}
+
+/// [`referee`], with the game as it stands after its last legal ply.
+pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, Match<'a>), String> {
     let mut m = match game.tag("FEN") {
         Some(f) => Match::from_fen(rules, f).map_err(|e| format!("the FEN tag `{f}`: {e}"))?,
         None => Match::new(rules, rules.start(), 0, 1).map_err(|e| e.to_string())?,
@@ -417,5 +428,58 @@ pub fn referee(rules: &Rules, game: &super::pgn::Game) -> Result<Report, String>
     report.end = m.end().map_err(too_big)?;
     report.claimable = m.claimable().map_err(too_big)?;
     report.final_fen = m.fen();
-    Ok(report)
+    Ok((report, m))
+}
+
+/// A game in PGN: the seven tags (and the FEN tag when it starts from
+/// `start_fen`), the plies in SAN with move numbers, and the result.
+pub fn write_pgn(start_fen: Option<&str>, first_fullmove: u32, black_first: bool, san: &[String], result: &str) -> String {
+    let mut out = String::new();
+    for (tag, value) in [
+        ("Event", "algchess play"),
+        ("Site", "?"),
+        ("Date", "????.??.??"),
+        ("Round", "?"),
+        ("White", "?"),
+        ("Black", "?"),
+        ("Result", result),
+    ] {
+        out.push_str(&format!("[{tag} \"{value}\"]\n"));
+    }
+    if let Some(f) = start_fen {
+        out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
+    }
+    out.push('\n');
+    let mut words = vec![];
+    let mut number = first_fullmove;
+    let mut black = black_first;
+    for (i, s) in san.iter().enumerate() {
+        if !black {
+            words.push(format!("{number}."));
+        } else if i == 0 {
+            words.push(format!("{number}..."));
+        }
+        words.push(s.clone());
+        if black {
+            number += 1;
+        }
+        black = !black;
+    }
+    words.push(result.to_string());
+    // Lines of at most 80 characters, as PGN asks.
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
