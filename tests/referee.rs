@@ -54,15 +54,26 @@ fn replay(stride: usize) -> usize {
             if fen.contains('/') {
                 assert_eq!(after, fen.replace('_', " "), "{at}");
             } else {
-                assert_eq!(fnv(&after), *fen, "{at}: after it {after}, not python-chess's (before: {ours})");
+                assert_eq!(
+                    fnv(&after),
+                    *fen,
+                    "{at}: after it {after}, not python-chess's (before: {ours})"
+                );
             }
             plies += 1;
         }
-        let end = m.end().unwrap().unwrap_or_else(|| panic!("game {n}: no end, python-chess: {ending}"));
+        let end = m
+            .end()
+            .unwrap()
+            .unwrap_or_else(|| panic!("game {n}: no end, python-chess: {ending}"));
         assert_eq!(end.ending.name(), ending, "game {n}");
         assert_eq!(end.result(), result, "game {n}");
         let ours: Vec<&str> = m.claimable().unwrap().iter().map(|c| c.name()).collect();
-        let theirs: Vec<&str> = if claims == "-" { vec![] } else { claims.split(',').collect() };
+        let theirs: Vec<&str> = if claims == "-" {
+            vec![]
+        } else {
+            claims.split(',').collect()
+        };
         assert_eq!(ours, theirs, "game {n}: claimable draws");
         assert_eq!(m.fen().unwrap(), final_fen, "game {n}");
         endings.insert(ending.to_string());
@@ -106,7 +117,13 @@ fn the_seed_s_scholar_s_mate() {
 fn san_and_uci_are_read_with_their_errors() {
     let rules = chess();
     let m = Match::new(&rules, rules.start(), 0, 1).unwrap();
-    for (text, san) in [("e4", "e4"), ("e2e4", "e4"), ("Nf3!?", "Nf3"), ("g1f3", "Nf3"), ("Ngf3", "Nf3")] {
+    for (text, san) in [
+        ("e4", "e4"),
+        ("e2e4", "e4"),
+        ("Nf3!?", "Nf3"),
+        ("g1f3", "Nf3"),
+        ("Ngf3", "Nf3"),
+    ] {
         let i = m.find(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(m.san(i).unwrap(), san);
     }
@@ -114,7 +131,13 @@ fn san_and_uci_are_read_with_their_errors() {
     assert!(m.find("Zz9").unwrap_err().contains("not a move in SAN"));
     // Two knights reach d3: the file tells them apart.
     let m = Match::from_fen(&rules, "4k3/8/8/8/8/8/1N3N2/4K3 w - - 0 1").unwrap();
-    assert!(m.find("Nd3").unwrap_err().contains("ambiguous: it could be Nbd3 or Nfd3"), "{:?}", m.find("Nd3"));
+    assert!(
+        m.find("Nd3")
+            .unwrap_err()
+            .contains("ambiguous: it could be Nbd3 or Nfd3"),
+        "{:?}",
+        m.find("Nd3")
+    );
     let i = m.find("Nfd3").unwrap();
     assert_eq!(m.san(i).unwrap(), "Nfd3");
 }
@@ -129,7 +152,9 @@ fn fen_that_is_not_a_position_is_rejected() {
         ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "not to move is in check"),
         ("4k3/8/8/8/8/8/8/4K3 w - - x 1", "half-move clock"),
     ] {
-        let e = Match::from_fen(&rules, fen).err().unwrap_or_else(|| panic!("{fen} accepted"));
+        let e = Match::from_fen(&rules, fen)
+            .err()
+            .unwrap_or_else(|| panic!("{fen} accepted"));
         assert!(e.contains(why), "{fen}: {e}");
     }
     let m = Match::from_fen(&rules, "4k3/8/8/8/8/8/8/4K3 b - - 12 40").unwrap();

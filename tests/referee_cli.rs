@@ -33,7 +33,10 @@ fn referee_reports_each_game_as_json() {
     assert_eq!(games[1]["illegal"]["ply"], 3);
     assert_eq!(games[1]["illegal"]["text"], "2. Ke3");
     assert_eq!(games[1]["illegal"]["line"], 4);
-    assert!(games[1]["illegal"]["why"].as_str().unwrap().contains("not a legal move"));
+    assert!(games[1]["illegal"]["why"]
+        .as_str()
+        .unwrap()
+        .contains("not a legal move"));
     assert_eq!(games[2]["end"], "checkmate");
     assert_eq!(games[2]["result"], "0-1");
     assert_eq!(games[2]["result_matches"], false);
@@ -56,7 +59,12 @@ fn referee_passes_legal_games_and_names_bad_pgn() {
     let bad = dir.write("bad.pgn", "[Event \"x]\n1. e4\n");
     let out = run(["referee".as_ref(), bad.as_os_str()]);
     assert_eq!(out.code, Some(2));
-    assert!(out.stderr.contains("bad.pgn:1:2: the value of tag `Event` is not closed"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("bad.pgn:1:2: the value of tag `Event` is not closed"),
+        "{}",
+        out.stderr
+    );
     let fen = dir.write("fen.pgn", "[FEN \"8/8/8/8/8/8/8/4K3 w - - 0 1\"]\n1. Kd1 *\n");
     let out = run(["referee".as_ref(), fen.as_os_str()]);
     assert_eq!(out.code, Some(2));
@@ -68,13 +76,25 @@ fn play_announces_mate_and_saves_pgn_that_the_referee_accepts() {
     let dir = TempDir::new("play-save");
     let saved = dir.path().join("game.pgn");
     let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/chess.alg");
-    let out = run_input(&["play", rules, "--save", saved.to_str().unwrap()], "f3\ne7e5\ng2g4\nQh4\n");
+    let out = run_input(
+        &["play", rules, "--save", saved.to_str().unwrap()],
+        "f3\ne7e5\ng2g4\nQh4\n",
+    );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stdout.contains("played d8h4: 2... Qh4#"), "{}", out.stdout);
-    assert!(out.stdout.contains("game over: checkmate; result 0-1"), "{}", out.stdout);
-    assert!(out.stdout.contains("fen: rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"));
+    assert!(
+        out.stdout.contains("game over: checkmate; result 0-1"),
+        "{}",
+        out.stdout
+    );
+    assert!(out
+        .stdout
+        .contains("fen: rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"));
     let pgn = std::fs::read_to_string(&saved).unwrap();
-    assert!(pgn.contains("[Result \"0-1\"]") && pgn.contains("1. f3 e5 2. g4 Qh4# 0-1"), "{pgn}");
+    assert!(
+        pgn.contains("[Result \"0-1\"]") && pgn.contains("1. f3 e5 2. g4 Qh4# 0-1"),
+        "{pgn}"
+    );
     let out = run(["referee".as_ref(), saved.as_os_str()]);
     assert_eq!(out.code, Some(0), "{}", out.stdout);
     // Starting from the saved game's end, the game is already over.
@@ -88,7 +108,15 @@ fn play_takes_a_draw_claim_and_fen_counters() {
     let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 99 70";
     let out = run_input(&["play", rules, "--fen", fen], "claim\nRa2\nclaim\n");
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(out.stdout.contains("a draw may be claimed (fifty moves)"), "{}", out.stdout);
-    assert!(out.stdout.contains("draw claimed: fifty moves; result 1/2-1/2"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("a draw may be claimed (fifty moves)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("draw claimed: fifty moves; result 1/2-1/2"),
+        "{}",
+        out.stdout
+    );
     assert!(out.stdout.contains(&format!("fen: {fen}")), "{}", out.stdout);
 }

@@ -46,9 +46,8 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         (Some(path), _) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
-            let games = pgn::read(&text).map_err(|e| {
-                plain_error(format!("{}:{}:{}: {}", path.display(), e.at.line, e.at.col, e.message))
-            })?;
+            let games = pgn::read(&text)
+                .map_err(|e| plain_error(format!("{}:{}:{}: {}", path.display(), e.at.line, e.at.col, e.message)))?;
             let first = games
                 .first()
                 .ok_or_else(|| plain_error(format!("{} holds no game", path.display())))?;
@@ -85,10 +84,17 @@ pub fn run(args: Args) -> Result<i32, Diags> {
                 let standard = first_fen.as_deref() == Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
                 let fen = first_fen.as_deref().filter(|_| !standard);
                 let text = write_pgn(fen, first_move.0, first_move.1, &played.san, &played.result);
-                std::fs::write(path, text)
-                    .map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?;
-                let state = if matches!(played.end, End::Quit | End::Eof) { "unfinished" } else { "finished" };
-                eprintln!("saved the {state} game, {} plies, to {}", played.san.len(), path.display());
+                std::fs::write(path, text).map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?;
+                let state = if matches!(played.end, End::Quit | End::Eof) {
+                    "unfinished"
+                } else {
+                    "finished"
+                };
+                eprintln!(
+                    "saved the {state} game, {} plies, to {}",
+                    played.san.len(),
+                    path.display()
+                );
             }
             Ok(super::OK)
         }

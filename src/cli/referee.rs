@@ -43,20 +43,19 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let rules = Rules::new(game);
     let mut status = super::OK;
     for file in &args.files {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| plain_error(format!("cannot read {}: {e}", file.display())))?;
-        let games = pgn::read(&text).map_err(|e| {
-            plain_error(format!(
-                "{}:{}:{}: {}",
-                file.display(),
-                e.at.line,
-                e.at.col,
-                e.message
-            ))
-        })?;
+        let text =
+            std::fs::read_to_string(file).map_err(|e| plain_error(format!("cannot read {}: {e}", file.display())))?;
+        let games = pgn::read(&text)
+            .map_err(|e| plain_error(format!("{}:{}:{}: {}", file.display(), e.at.line, e.at.col, e.message)))?;
         for (n, g) in games.iter().enumerate() {
             let report = referee(&rules, g).map_err(|e| {
-                plain_error(format!("{}:{}:{}: game {}: {e}", file.display(), g.at.line, g.at.col, n + 1))
+                plain_error(format!(
+                    "{}:{}:{}: game {}: {e}",
+                    file.display(),
+                    g.at.line,
+                    g.at.col,
+                    n + 1
+                ))
             })?;
             if report.illegal.is_some() || !report.result_matches() {
                 status = super::DISAGREE;

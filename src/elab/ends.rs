@@ -79,7 +79,11 @@ pub(crate) fn declare(
                 return Err(Diag::new(
                     source,
                     kind.span,
-                    format!("`{}` takes one test for every turn, or one for all: {turns} or 1, not {}", kind.name, args.len()),
+                    format!(
+                        "`{}` takes one test for every turn, or one for all: {turns} or 1, not {}",
+                        kind.name,
+                        args.len()
+                    ),
                 )
                 .into());
             }
@@ -92,11 +96,18 @@ pub(crate) fn declare(
             for a in args {
                 let t = el.expr(&sc, a)?;
                 if t.sort() != Sort::Move || t.is_open() {
-                    return Err(bad(a, format!("a `{}` test is a closed move, not a {}", kind.name, t.sort())));
+                    return Err(bad(
+                        a,
+                        format!("a `{}` test is a closed move, not a {}", kind.name, t.sort()),
+                    ));
                 }
                 tests.push(t);
             }
-            let tests = if tests.len() == 1 { vec![tests[0].clone(); turns] } else { tests };
+            let tests = if tests.len() == 1 {
+                vec![tests[0].clone(); turns]
+            } else {
+                tests
+            };
             if kind.name == "check" {
                 ends.check = Some(tests);
             } else {
@@ -123,7 +134,10 @@ pub(crate) fn declare(
                         let mut ids = vec![];
                         for p in pieces {
                             let ExprKind::Piece(name) = &p.kind else {
-                                return Err(bad(p, "`fifty_moves` takes the pieces whose moves reset its count".into()));
+                                return Err(bad(
+                                    p,
+                                    "`fifty_moves` takes the pieces whose moves reset its count".into(),
+                                ));
                             };
                             ids.push(PieceId::lookup(name).ok_or_else(|| bad(p, format!("`{name}` is not a piece")))?);
                         }

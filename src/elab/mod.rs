@@ -167,7 +167,11 @@ impl Program {
                 unreachable!()
             };
             let Some(g) = games.iter_mut().find(|g| g.name == game.name) else {
-                errors.push(Diag::new(&source, game.span, format!("no game `{}` is declared in this file", game.name)));
+                errors.push(Diag::new(
+                    &source,
+                    game.span,
+                    format!("no game `{}` is declared in this file", game.name),
+                ));
                 continue;
             };
             let turns = g.turns.len();

@@ -172,13 +172,21 @@ pub fn counters(fen: &str) -> Result<(u32, u32), BoardError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let mut out = [0, 1];
     for (i, f) in fields.iter().enumerate().skip(4).take(2) {
-        out[i - 4] = f.parse::<u32>().ok().filter(|n| i == 4 || *n >= 1).ok_or_else(|| BoardError {
-            message: format!(
-                "`{f}` is not a {}",
-                if i == 4 { "half-move clock (0 or more)" } else { "full-move number (1 or more)" }
-            ),
-            at: fields[..i].iter().map(|f| f.len() + 1).sum(),
-        })?;
+        out[i - 4] = f
+            .parse::<u32>()
+            .ok()
+            .filter(|n| i == 4 || *n >= 1)
+            .ok_or_else(|| BoardError {
+                message: format!(
+                    "`{f}` is not a {}",
+                    if i == 4 {
+                        "half-move clock (0 or more)"
+                    } else {
+                        "full-move number (1 or more)"
+                    }
+                ),
+                at: fields[..i].iter().map(|f| f.len() + 1).sum(),
+            })?;
     }
     if fields.len() > 6 {
         return Err(BoardError {
@@ -262,7 +270,10 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
         castling.push('-');
     }
     let side = if black_to_move { "b" } else { "w" };
-    Ok(format!("{} {side} {castling} {ep} {halfmove} {fullmove}", ranks.join("/")))
+    Ok(format!(
+        "{} {side} {castling} {ep} {halfmove} {fullmove}",
+        ranks.join("/")
+    ))
 }
 
 /// The marker pieces a chess rule file declares for what FEN records beyond

@@ -485,7 +485,12 @@ pub fn play_match<R: BufRead, W: Write>(
                 s.out.flush()?;
                 return Ok(done(End::NoMoves(m.pos.turn), san, "*"));
             }
-            writeln!(s.out, "game over: {}; result {}", o.ending.name().replace('_', " "), o.result())?;
+            writeln!(
+                s.out,
+                "game over: {}; result {}",
+                o.ending.name().replace('_', " "),
+                o.result()
+            )?;
             s.out.flush()?;
             return Ok(done(End::Over(o), san, o.result()));
         }

@@ -161,7 +161,9 @@ pub fn read(text: &str) -> Result<Vec<Game>, Error> {
                     match r.bump() {
                         Some('\\') => value.extend(r.bump()),
                         Some('"') => break,
-                        Some('\n') | None => return r.err(name_at, format!("the value of tag `{name}` is not closed by `\"`")),
+                        Some('\n') | None => {
+                            return r.err(name_at, format!("the value of tag `{name}` is not closed by `\"`"))
+                        }
                         Some(c) => value.push(c),
                     }
                 }
@@ -196,9 +198,7 @@ pub fn read(text: &str) -> Result<Vec<Game>, Error> {
                                 break;
                             }
                         }
-                        Some('{') => {
-                            while r.bump().is_some_and(|c| c != '}') {}
-                        }
+                        Some('{') => while r.bump().is_some_and(|c| c != '}') {},
                         Some(';') => r.skip_line(),
                         Some(_) => {}
                         None => return r.err(at, "this variation is not closed by `)`"),

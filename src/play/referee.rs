@@ -70,15 +70,20 @@ impl<'a> Match<'a> {
             turn: usize::from(black) % rules.turns.len(),
         };
         for (king, side) in [('K', "white"), ('k', "black")] {
-            let n = squares(&pos.board).filter(|q| pos.board.letter(*q) == Some(king)).count();
+            let n = squares(&pos.board)
+                .filter(|q| pos.board.letter(*q) == Some(king))
+                .count();
             if n != 1 {
                 return Err(format!("a position has one {side} king, this one has {n}"));
             }
         }
-        if let Some(q) = squares(&pos.board).find(|q| {
-            pos.board.letter(*q).is_some_and(|l| l.eq_ignore_ascii_case(&'p')) && (q.y == 0 || q.y == 7)
-        }) {
-            return Err(format!("a pawn cannot stand on {}, on the first or last rank", q.name()));
+        if let Some(q) = squares(&pos.board)
+            .find(|q| pos.board.letter(*q).is_some_and(|l| l.eq_ignore_ascii_case(&'p')) && (q.y == 0 || q.y == 7))
+        {
+            return Err(format!(
+                "a pawn cannot stand on {}, on the first or last rank",
+                q.name()
+            ));
         }
         let other = (pos.turn + 1) % rules.turns.len();
         if rules.ends.in_check(&pos.board, other).map_err(|e| e.to_string())? {
@@ -114,7 +119,11 @@ impl<'a> Match<'a> {
     /// Whether a ply from `before` to `after` resets the fifty-move count:
     /// it takes a piece, or moves one the rules name.
     fn resets(&self, before: &Grid, after: &Grid) -> bool {
-        let count = |g: &Grid| squares(g).filter(|q| matches!(g.get(*q), Some(Content::Piece(_)))).count();
+        let count = |g: &Grid| {
+            squares(g)
+                .filter(|q| matches!(g.get(*q), Some(Content::Piece(_))))
+                .count()
+        };
         if count(after) < count(before) {
             return true;
         }
@@ -125,7 +134,8 @@ impl<'a> Match<'a> {
         squares(before).any(|q| match before.get(q) {
             // A marker coming off (`'Pe` to `♙`) is no move.
             Some(Content::Piece(p)) => {
-                looks.contains(&p.looks_like()) && after.get(q).map(super::notation::looks) != Some(Content::Piece(p.looks_like()))
+                looks.contains(&p.looks_like())
+                    && after.get(q).map(super::notation::looks) != Some(Content::Piece(p.looks_like()))
             }
             _ => false,
         })
@@ -195,8 +205,20 @@ impl<'a> Match<'a> {
         let turn = self.pos.turn;
         let n = self.rules.turns.len();
         let previous = (turn + n - 1) % n;
-        let win = |ending, w| Some(Outcome { ending, winner: Some(w), draw: false });
-        let draw = |ending| Some(Outcome { ending, winner: None, draw: true });
+        let win = |ending, w| {
+            Some(Outcome {
+                ending,
+                winner: Some(w),
+                draw: false,
+            })
+        };
+        let draw = |ending| {
+            Some(Outcome {
+                ending,
+                winner: None,
+                draw: true,
+            })
+        };
         if ends.lost(&self.pos.board, turn)? {
             return Ok(win(Ending::Lost, previous));
         }
@@ -287,7 +309,8 @@ impl<'a> Match<'a> {
                     // The moves after `next` matter only to an en passant
                     // marker (see `identity`).
                     let marked = fen::en_passant_markers().is_some_and(|mk| {
-                        squares(&next.board).any(|q| matches!(next.board.get(q), Some(Content::Piece(p)) if mk.contains(&p)))
+                        squares(&next.board)
+                            .any(|q| matches!(next.board.get(q), Some(Content::Piece(p)) if mk.contains(&p)))
                     });
                     let legal = if marked { self.rules.successors(next)? } else { vec![] };
                     if count(&self.key_of(next, &legal)?) >= 2 {
@@ -433,7 +456,13 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
 
 /// A game in PGN: the seven tags (and the FEN tag when it starts from
 /// `start_fen`), the plies in SAN with move numbers, and the result.
-pub fn write_pgn(start_fen: Option<&str>, first_fullmove: u32, black_first: bool, san: &[String], result: &str) -> String {
+pub fn write_pgn(
+    start_fen: Option<&str>,
+    first_fullmove: u32,
+    black_first: bool,
+    san: &[String],
+    result: &str,
+) -> String {
     let mut out = String::new();
     for (tag, value) in [
         ("Event", "algchess play"),

@@ -114,8 +114,20 @@ fn clean(text: &str) -> String {
 fn wanted(text: &str) -> Option<Wanted> {
     let t = clean(text);
     match t.as_str() {
-        "O-O" => return Some(Wanted { piece: 'K', castle: Some(true), ..Wanted::default() }),
-        "O-O-O" => return Some(Wanted { piece: 'K', castle: Some(false), ..Wanted::default() }),
+        "O-O" => {
+            return Some(Wanted {
+                piece: 'K',
+                castle: Some(true),
+                ..Wanted::default()
+            })
+        }
+        "O-O-O" => {
+            return Some(Wanted {
+                piece: 'K',
+                castle: Some(false),
+                ..Wanted::default()
+            })
+        }
         _ => {}
     }
     let b = t.as_bytes();
@@ -179,7 +191,12 @@ fn wanted(text: &str) -> Option<Wanted> {
 /// The legal move (an index into `legal`) that `text` names, in SAN or UCI;
 /// an error that says why when it names none or several.
 pub fn read(text: &str, before: &Grid, legal: &[Position]) -> Result<usize, String> {
-    let w = wanted(text).ok_or_else(|| format!("`{}` is not a move in SAN (`Nf3`, `exd5`, `O-O`) or UCI (`g1f3`)", text.trim()))?;
+    let w = wanted(text).ok_or_else(|| {
+        format!(
+            "`{}` is not a move in SAN (`Nf3`, `exd5`, `O-O`) or UCI (`g1f3`)",
+            text.trim()
+        )
+    })?;
     let fits = |p: &Parts| {
         if let Some(c) = w.castle {
             return p.castle == Some(c);
@@ -199,7 +216,11 @@ pub fn read(text: &str, before: &Grid, legal: &[Position]) -> Result<usize, Stri
         _ => {
             let mut names: Vec<String> = found.iter().map(|&i| write(before, legal, i)).collect();
             names.sort();
-            Err(format!("`{}` is ambiguous: it could be {}", text.trim(), names.join(" or ")))
+            Err(format!(
+                "`{}` is ambiguous: it could be {}",
+                text.trim(),
+                names.join(" or ")
+            ))
         }
     }
 }
