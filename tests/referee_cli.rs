@@ -120,3 +120,20 @@ fn play_takes_a_draw_claim_and_fen_counters() {
     );
     assert!(out.stdout.contains(&format!("fen: {fen}")), "{}", out.stdout);
 }
+
+#[test]
+fn perft_rejects_a_fen_that_is_not_a_position() {
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/chess.alg");
+    let out = run([
+        "perft",
+        rules,
+        "--fen",
+        "4k3/8/8/8/8/8/8/4K2P w - - 0 1",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("first or last rank"), "{}", out.stderr);
+    let out = run(["perft", rules, "--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "--depth", "1"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+}

@@ -86,6 +86,11 @@ impl Start {
             if f.split_whitespace().nth(1) == Some("b") {
                 pos.turn = 1 % rules.turns.len();
             }
+            // Rules that know check (chess) take only real positions.
+            if rules.ends.check.is_some() {
+                crate::play::referee::Match::from_fen(rules, f)
+                    .map_err(|e| plain_error(format!("--fen `{f}` is not a position: {e}")))?;
+            }
         }
         if let Some(t) = turn {
             if t >= rules.turns.len() {
