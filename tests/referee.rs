@@ -5,7 +5,7 @@
 //! the games with an illegal ply mixed in must be rejected there.
 
 use algchess::referee::{referee, Match};
-use algchess::{pgn, Program, Rules};
+use algchess::{notation, pgn, Program, Rules};
 use std::path::Path;
 use std::time::Instant;
 
@@ -48,6 +48,8 @@ fn replay(stride: usize) -> usize {
             let j = m.find(san).unwrap_or_else(|e| panic!("{at}: {e}"));
             assert_eq!(m.san(j).unwrap(), *san, "{at}");
             // Reading the move by its engine name finds the same one.
+            let uci = notation::uci(&m.pos.board, &m.legal()[j].board).expect("one piece moves");
+            assert_eq!(m.find(&uci), Ok(j), "{at}: {uci}");
             let ours = m.fen().unwrap();
             m.play(j).unwrap();
             let after = m.fen().unwrap();
@@ -62,6 +64,23 @@ fn replay(stride: usize) -> usize {
             }
             plies += 1;
         }
+        // The copy with the illegal ply mixed in, as PGN: the referee stops
+        // there and says which ply it is.
+        let mut words = vec![];
+        for (i, (san, _)) in moves.iter().enumerate().take(bad_at) {
+            if i % 2 == 0 {
+                words.push(format!("{}.", i / 2 + 1));
+            }
+            words.push(san.to_string());
+        }
+        words.push(bad.to_string());
+        words.extend(moves.iter().skip(bad_at).take(3).map(|(s, _)| s.to_string()));
+        let copy = pgn::read(&format!("[Event \"copy {n}\"]\n\n{} *\n", words.join(" "))).unwrap();
+        let report = referee(&rules, &copy[0]).unwrap();
+        let illegal = report
+            .illegal
+            .unwrap_or_else(|| panic!("game {n}: {bad} at ply {bad_at} accepted"));
+        assert_eq!((illegal.ply, report.plies), (bad_at + 1, bad_at), "game {n}");
         let end = m
             .end()
             .unwrap()
