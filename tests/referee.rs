@@ -54,7 +54,11 @@ fn replay(stride: usize) -> usize {
             m.play(j).unwrap();
             let after = m.fen().unwrap();
             if fen.contains('/') {
-                assert_eq!(after, fen.replace('_', " "), "{at}");
+                let full = fen.replace('_', " ");
+                assert_eq!(after, full, "{at}");
+                // FEN round-trips, counters, castling and en passant included.
+                let read = Match::from_fen(&rules, &full).unwrap_or_else(|e| panic!("{at}: {full}: {e}"));
+                assert_eq!(read.fen().as_deref(), Some(full.as_str()), "{at}");
             } else {
                 assert_eq!(
                     fnv(&after),
