@@ -512,3 +512,25 @@ pub fn write_pgn(
     out.push('\n');
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_is_written_with_move_numbers_and_the_fen_tag() {
+        let san: Vec<String> = ["e5", "Nf3", "Nc6"].iter().map(|s| s.to_string()).collect();
+        let text = write_pgn(Some("fen here"), 7, true, &san, "*");
+        assert!(
+            text.contains("[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"fen here\"]\n\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("7... e5 8. Nf3 Nc6 *\n"), "{text}");
+        let long: Vec<String> = (0..60).map(|_| "Nf3".to_string()).collect();
+        let text = write_pgn(None, 1, false, &long, "1/2-1/2");
+        assert!(text.lines().all(|l| l.len() < 80), "{text}");
+        let games = super::super::pgn::read(&text).unwrap();
+        assert_eq!(games[0].plies.len(), 60);
+        assert_eq!(games[0].result.as_deref(), Some("1/2-1/2"));
+    }
+}

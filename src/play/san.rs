@@ -224,3 +224,28 @@ pub fn read(text: &str, before: &Grid, legal: &[Position]) -> Result<usize, Stri
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotations_and_spellings_are_read() {
+        let w = wanted("exd8=Q+!?").unwrap();
+        assert_eq!(
+            (w.piece, w.from_file, w.to, w.promotion),
+            ('P', Some(4), Some(Square::new(3, 7)), Some('Q'))
+        );
+        let w = wanted("e8Q").unwrap();
+        assert_eq!((w.to, w.promotion), (Some(Square::new(4, 7)), Some('Q')));
+        assert_eq!(wanted("0-0-0#").unwrap().castle, Some(false));
+        assert_eq!(wanted("O-O??").unwrap().castle, Some(true));
+        let w = wanted("Nb1d2").unwrap();
+        assert_eq!((w.piece, w.from_file, w.from_rank), ('N', Some(1), Some(0)));
+        let w = wanted("e7e8n").unwrap();
+        assert_eq!((w.piece, w.promotion), ('?', Some('N')));
+        assert!(wanted("Nz9").is_none());
+        assert!(wanted("hello").is_none());
+        assert!(wanted("").is_none());
+    }
+}
