@@ -167,3 +167,42 @@ pub(crate) fn declare(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::elab::{Program, Stuck};
+
+    const GAME: &str = "b = ♙;.\nstep = %♙: (% + u. -> . + u%)\ngame g(b) = step, step\n";
+
+    fn error(decl: &str) -> String {
+        match Program::from_text("ends.alg", &format!("{GAME}{decl}\n")) {
+            Ok(_) => panic!("{decl} accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn end_declarations_are_read() {
+        let text = format!(
+            "{GAME}game g check: step\ngame g stuck: checkmate, stalemate\ngame g draws: fifty_moves(♙), repetition\n"
+        );
+        let prog = Program::from_text("ends.alg", &text).unwrap();
+        let ends = &prog.games()[0].ends;
+        assert_eq!(ends.check.as_ref().map(Vec::len), Some(2));
+        assert_eq!(ends.stuck, [Stuck::Checkmate, Stuck::Stalemate]);
+        assert_eq!(ends.fifty_moves.as_ref().map(Vec::len), Some(1));
+        assert!(ends.repetition && !ends.insufficient_material);
+    }
+
+    #[test]
+    fn bad_end_declarations_are_errors() {
+        assert!(error("game h stuck: draw").contains("no game `h`"));
+        assert!(error("game g wins: step").contains("not an end declaration"));
+        assert!(error("game g check: step, step, step").contains("one test for every turn"));
+        assert!(error("game g check: ♙").contains("closed move"));
+        assert!(error("game g stuck: resign").contains("a `stuck` end is one of"));
+        assert!(error("game g stuck: checkmate").contains("needs the game's `check`"));
+        assert!(error("game g draws: fifty_moves(step)").contains("pieces whose moves reset"));
+        assert!(error("game g draws: often").contains("a draw rule is"));
+    }
+}
