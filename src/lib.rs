@@ -64,7 +64,7 @@ pub use geometry::{Movement, Square};
 pub use laws::Laws;
 pub use memory::{Counting, MemoryLimit};
 pub use parse::{format_file, parse_expr, parse_file};
-pub use play::{divide, fen, notation, perft, Position, Rules};
+pub use play::{divide, fen, notation, perft, pgn, referee, Position, Rules};
 pub use prover::{
     prove_claim, render, saturate, ProofReport, ProveOptions, Rewrites, Saturation, Step, Stop, Verdict, Why,
 };

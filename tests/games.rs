@@ -212,6 +212,55 @@ fn othello_perft_from_the_start() {
     assert_eq!(perft_by_depth(&rules, &start, 6), vec![4, 12, 56, 244, 1396, 8200]);
 }
 
+/// Othello's published perft counts, a pass counted as a move.
+const OTHELLO_PERFT: [u64; 9] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288];
+
+#[test]
+#[ignore = "depth 9 takes minutes; run by hand"]
+fn othello_perft_to_depth_nine() {
+    let prog = load("othello.alg");
+    let rules = Rules::new(prog.game("othello").expect("declared"));
+    let start = rules.start();
+    let t = std::time::Instant::now();
+    assert_eq!(perft(&rules, &start, 9).unwrap(), OTHELLO_PERFT[8]);
+    eprintln!("othello perft 9 in {:.1} s", t.elapsed().as_secs_f64());
+}
+
+#[test]
+fn othello_passes_and_ends_by_count() {
+    use algchess::referee::Match;
+    let prog = load("othello.alg");
+    let rules = Rules::new(prog.game("othello").expect("declared"));
+    // Black cannot move: it passes, the board as it was, white to move.
+    let stuck = position(&["○●."], 0);
+    let next = rules.successors(&stuck).unwrap();
+    assert_eq!(next, vec![position(&["○●."], 1)]);
+    // White takes the disc; neither side can move: white has more discs.
+    let mut m = Match::new(&rules, stuck, 0, 1).unwrap();
+    assert_eq!(m.end().unwrap(), None);
+    m.play(0).unwrap();
+    assert_eq!(m.legal().len(), 1);
+    m.play(0).unwrap();
+    assert_eq!(m.pos.board.rows(), ["○○○"]);
+    let end = m.end().unwrap().expect("over");
+    assert_eq!((end.ending.name(), end.result()), ("most_pieces", "0-1"));
+    // With no move for either side, no pass.
+    assert!(rules.successors(&position(&["○○○"], 0)).unwrap().is_empty());
+}
+
+#[test]
+fn tictactoe_ends_in_a_line_or_a_draw() {
+    use algchess::referee::Match;
+    let prog = load("tictactoe.alg");
+    let rules = Rules::new(prog.game("tictactoe").expect("declared"));
+    let won = Match::new(&rules, position(&["'X'X'X", "'O'O.", "..."], 1), 0, 1).unwrap();
+    let end = won.end().unwrap().expect("over");
+    assert_eq!((end.ending.name(), end.result()), ("lost", "1-0"));
+    let full = Match::new(&rules, position(&["'X'O'X", "'X'O'O", "'O'X'X"], 1), 0, 1).unwrap();
+    let end = full.end().unwrap().expect("over");
+    assert_eq!((end.ending.name(), end.result()), ("no_moves", "1/2-1/2"));
+}
+
 #[test]
 fn othello_first_moves() {
     let mut prog = load("othello.alg");

@@ -8,6 +8,7 @@ mod output;
 mod perft;
 mod play;
 mod prove;
+mod referee;
 mod simplify;
 
 use crate::diag::Diags;
@@ -52,6 +53,8 @@ enum Command {
     Simplify(simplify::Args),
     /// Play a game in the terminal: pick moves by number or name, undo them.
     Play(play::Args),
+    /// Check games written in PGN: illegal plies, checkmate, draws, results.
+    Referee(referee::Args),
 }
 
 /// The stack of every thread that evaluates, checks or proves.
@@ -102,6 +105,7 @@ fn run() -> i32 {
         Command::Perft(a) => perft::run(a),
         Command::Simplify(a) => simplify::run(a),
         Command::Play(a) => play::run(a),
+        Command::Referee(a) => referee::run(a),
     };
     match result {
         Ok(code) => code,

@@ -70,6 +70,11 @@ pub struct Start {
 }
 
 impl Start {
+    /// The FEN asked for, if any.
+    pub fn fen(&self) -> Option<&str> {
+        self.fen.as_deref()
+    }
+
     /// The starting position asked for: the game's, or one given.
     pub fn position(&self, rules: &Rules) -> Result<Position, Diags> {
         let (board, fen, turn) = (self.board.as_deref(), self.fen.as_deref(), self.turn);
@@ -80,6 +85,11 @@ impl Start {
         if let Some(f) = fen {
             if f.split_whitespace().nth(1) == Some("b") {
                 pos.turn = 1 % rules.turns.len();
+            }
+            // Rules that know check (chess) take only real positions.
+            if rules.ends.check.is_some() {
+                crate::play::referee::Match::from_fen(rules, f)
+                    .map_err(|e| plain_error(format!("--fen `{f}` is not a position: {e}")))?;
             }
         }
         if let Some(t) = turn {

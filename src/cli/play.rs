@@ -4,8 +4,9 @@ use super::output::plain_error;
 use super::perft::{pick_game, Start};
 use crate::diag::Diags;
 use crate::elab::Program;
-use crate::play::interactive::{play, turn_names, PlayError, Style};
-use crate::play::Rules;
+use crate::play::interactive::{play_match, turn_names, End, PlayError, Style};
+use crate::play::referee::{replay, write_pgn, Match};
+use crate::play::{pgn, Rules};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -24,6 +25,13 @@ pub struct Args {
     game: Option<String>,
     #[command(flatten)]
     start: Start,
+    /// Start where the first game of this PGN file ends (its plies must
+    /// be legal).
+    #[arg(long, conflicts_with_all = ["board", "fen"])]
+    pgn: Option<PathBuf>,
+    /// Save the game played as PGN to this file (chess).
+    #[arg(long)]
+    save: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
@@ -32,14 +40,64 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let rules = Rules::new(game);
     let pos = args.start.position(&rules)?;
     let names = turn_names(&prog, game);
+    let too_big = |e: crate::play::TooBig| plain_error(e.to_string());
+    // A chess FEN keeps its move counters; any other board starts at 0 1.
+    let start = match (&args.pgn, args.start.fen()) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
+            let games = pgn::read(&text)
+                .map_err(|e| plain_error(format!("{}:{}:{}: {}", path.display(), e.at.line, e.at.col, e.message)))?;
+            let first = games
+                .first()
+                .ok_or_else(|| plain_error(format!("{} holds no game", path.display())))?;
+            let (report, m) = replay(&rules, first).map_err(plain_error)?;
+            if let Some(i) = report.illegal {
+                return Err(plain_error(format!(
+                    "{}:{}:{}: illegal ply {}, {}: {}",
+                    path.display(),
+                    i.at.line,
+                    i.at.col,
+                    i.ply,
+                    i.text,
+                    i.why
+                )));
+            }
+            m
+        }
+        (None, Some(f)) if crate::play::fen::write(&pos.board, pos.turn == 1).is_ok() => {
+            Match::from_fen(&rules, f).map_err(|e| plain_error(format!("--fen `{f}`: {e}")))?
+        }
+        _ => Match::new(&rules, pos, 0, 1).map_err(too_big)?,
+    };
+    let first_fen = start.fen();
+    let first_move = (start.fullmove, start.pos.turn == 1);
     let stdout = std::io::stdout();
     let style = Style {
         colour: stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         echo: !std::io::stdin().is_terminal(),
     };
     let stdin = std::io::stdin();
-    match play(&rules, &names, pos, stdin.lock(), stdout.lock(), style) {
-        Ok(_) => Ok(super::OK),
+    match play_match(&names, start, stdin.lock(), stdout.lock(), style) {
+        Ok(played) => {
+            if let Some(path) = &args.save {
+                let standard = first_fen.as_deref() == Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+                let fen = first_fen.as_deref().filter(|_| !standard);
+                let text = write_pgn(fen, first_move.0, first_move.1, &played.san, &played.result);
+                std::fs::write(path, text).map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?;
+                let state = if matches!(played.end, End::Quit | End::Eof) {
+                    "unfinished"
+                } else {
+                    "finished"
+                };
+                eprintln!(
+                    "saved the {state} game, {} plies, to {}",
+                    played.san.len(),
+                    path.display()
+                );
+            }
+            Ok(super::OK)
+        }
         Err(PlayError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(super::OK),
         Err(e) => Err(plain_error(e.to_string())),
     }

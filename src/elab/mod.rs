@@ -5,10 +5,12 @@
 //! are checked at each call, since their sorts depend on the arguments.
 
 mod cond;
+mod ends;
 mod expr;
 mod metas;
 
 pub use cond::{Condition, Predicate};
+pub use ends::{Ends, Stuck};
 
 use crate::core::{ClaimKind, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
@@ -67,6 +69,8 @@ pub struct Game {
     pub board: crate::semantics::Grid,
     pub turns: Vec<Term>,
     pub span: Span,
+    /// How the game ends (`game NAME KIND: ...` declarations).
+    pub ends: Ends,
 }
 
 /// An elaborated rule file.
@@ -134,8 +138,13 @@ impl Program {
             }
         }
         let mut elaborated = vec![];
-        let mut games = vec![];
+        let mut games: Vec<Game> = vec![];
+        let mut game_ends = vec![];
         for stmt in claims {
+            if let StmtKind::GameEnd { .. } = &stmt.kind {
+                game_ends.push(stmt);
+                continue;
+            }
             if let StmtKind::Game { name, board, turns } = &stmt.kind {
                 match game(&el, &source, name, board, turns, stmt.span) {
                     Ok(g) => games.push(g),
@@ -157,6 +166,26 @@ impl Program {
             };
             match claim(&el, &source, kind, &name, &lhs, rel, &rhs, &conds, stmt.span) {
                 Ok(c) => elaborated.push(c),
+                Err(Stop::Error(d)) => errors.push(d),
+                Err(Stop::Poisoned) => {}
+            }
+        }
+        // End declarations follow their game's, and apply to it.
+        for stmt in game_ends {
+            let StmtKind::GameEnd { game, kind, args } = &stmt.kind else {
+                unreachable!()
+            };
+            let Some(g) = games.iter_mut().find(|g| g.name == game.name) else {
+                errors.push(Diag::new(
+                    &source,
+                    game.span,
+                    format!("no game `{}` is declared in this file", game.name),
+                ));
+                continue;
+            };
+            let turns = g.turns.len();
+            match ends::declare(&el, &source, &mut g.ends, turns, kind, args) {
+                Ok(()) => {}
                 Err(Stop::Error(d)) => errors.push(d),
                 Err(Stop::Poisoned) => {}
             }
@@ -254,7 +283,7 @@ impl Program {
                         Err(e) => errors.push(Diag::new(&imported_source, e.span, e.message)),
                     }
                 }
-                StmtKind::Claim { .. } | StmtKind::Game { .. } => claims.push(stmt),
+                StmtKind::Claim { .. } | StmtKind::Game { .. } | StmtKind::GameEnd { .. } => claims.push(stmt),
             }
         }
     }
@@ -456,6 +485,7 @@ fn game(el: &Elab, source: &Source, name: &Ident, board: &Expr, turns: &[Expr], 
         board: grid.rebased(),
         turns: moves,
         span,
+        ends: Ends::default(),
     })
 }
 

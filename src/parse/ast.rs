@@ -164,6 +164,9 @@ pub enum StmtKind {
     /// `game NAME(BOARD) = M1, M2, ...`: a board to start from, and the
     /// moves of the sides in turn order.
     Game { name: Ident, board: Expr, turns: Vec<Expr> },
+    /// `game NAME KIND: A, B, ...`: how game NAME ends (`check`, `stuck`,
+    /// `lost`, `draws`); `src/elab/ends.rs` says what each kind takes.
+    GameEnd { game: Ident, kind: Ident, args: Vec<Expr> },
     /// `import "PATH"`: the pieces and definitions of another rule file,
     /// its path relative to this file's folder.
     Import { path: Ident },

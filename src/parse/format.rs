@@ -188,6 +188,10 @@ fn stmt(s: &Stmt, src: &str) -> String {
             let turns: Vec<String> = turns.iter().map(|t| expr(t, src)).collect();
             format!("game {}({}) = {}", name.name, expr(board, src), turns.join(", "))
         }
+        StmtKind::GameEnd { game, kind, args } => {
+            let args: Vec<String> = args.iter().map(|a| expr(a, src)).collect();
+            format!("game {} {}: {}", game.name, kind.name, args.join(", "))
+        }
         StmtKind::Import { path } => format!("import \"{}\"", path.name),
     }
 }

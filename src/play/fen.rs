@@ -160,8 +160,51 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
 }
 
 /// The board in FEN (an 8×8 chess board), with castling rights and the
-/// en passant square read off the marker pieces.
+/// en passant square read off the marker pieces, and the move counters
+/// `0 1` (see [`write_counted`]).
 pub fn write(g: &Grid, black_to_move: bool) -> Result<String, String> {
+    write_counted(g, black_to_move, 0, 1)
+}
+
+/// The half-move clock and the full-move number of a FEN: `0 1` when it
+/// leaves them out.
+pub fn counters(fen: &str) -> Result<(u32, u32), BoardError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let mut out = [0, 1];
+    for (i, f) in fields.iter().enumerate().skip(4).take(2) {
+        out[i - 4] = f
+            .parse::<u32>()
+            .ok()
+            .filter(|n| i == 4 || *n >= 1)
+            .ok_or_else(|| BoardError {
+                message: format!(
+                    "`{f}` is not a {}",
+                    if i == 4 {
+                        "half-move clock (0 or more)"
+                    } else {
+                        "full-move number (1 or more)"
+                    }
+                ),
+                at: fields[..i].iter().map(|f| f.len() + 1).sum(),
+            })?;
+    }
+    if fields.len() > 6 {
+        return Err(BoardError {
+            message: "a FEN has at most six fields".into(),
+            at: fields[..6].iter().map(|f| f.len() + 1).sum(),
+        });
+    }
+    Ok((out[0], out[1]))
+}
+
+/// The markers of a pawn that may be taken en passant, white's and
+/// black's, when the rules declare them.
+pub fn en_passant_markers() -> Option<[PieceId; 2]> {
+    Markers::declared().map(|m| m.pawn)
+}
+
+/// [`write`] with the half-move clock and full-move number given.
+pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32) -> Result<String, String> {
     if g.width() != 8 || g.height() != 8 {
         return Err("FEN describes 8×8 boards".into());
     }
@@ -227,7 +270,10 @@ pub fn write(g: &Grid, black_to_move: bool) -> Result<String, String> {
         castling.push('-');
     }
     let side = if black_to_move { "b" } else { "w" };
-    Ok(format!("{} {side} {castling} {ep} 0 1", ranks.join("/")))
+    Ok(format!(
+        "{} {side} {castling} {ep} {halfmove} {fullmove}",
+        ranks.join("/")
+    ))
 }
 
 /// The marker pieces a chess rule file declares for what FEN records beyond

@@ -8,6 +8,8 @@ pub struct Rules {
     pub name: String,
     pub start: Grid,
     pub turns: Vec<Prog>,
+    /// How the game ends (see [`super::end`]).
+    pub ends: super::end::EndRules,
 }
 
 /// A position: the board, and whose turn it is (an index into the turns).
@@ -31,6 +33,7 @@ impl Rules {
                 .iter()
                 .map(|t| compile(t).expect("elaboration checks that turns are closed moves"))
                 .collect(),
+            ends: super::end::EndRules::compile(&game.ends),
         }
     }
 
@@ -41,8 +44,26 @@ impl Rules {
         }
     }
 
-    /// The positions the side to move can reach, in a fixed order.
+    /// The positions the side to move can reach, in a fixed order. A side
+    /// with no move whose rules say it passes (Othello) has one: the same
+    /// board with the next side to move, unless that side cannot move
+    /// either, which ends the game.
     pub fn successors(&self, pos: &Position) -> Result<Vec<Position>, TooBig> {
+        let moves = self.moves(pos)?;
+        if moves.is_empty() && self.ends.passes() {
+            let passed = Position {
+                board: pos.board.clone(),
+                turn: (pos.turn + 1) % self.turns.len(),
+            };
+            if !self.moves(&passed)?.is_empty() {
+                return Ok(vec![passed]);
+            }
+        }
+        Ok(moves)
+    }
+
+    /// The positions the side to move reaches by its move, passes aside.
+    fn moves(&self, pos: &Position) -> Result<Vec<Position>, TooBig> {
         let prog = &self.turns[pos.turn];
         let start = State {
             board: pos.board.clone(),
@@ -67,5 +88,11 @@ impl Rules {
     /// The number of positions the side to move can reach.
     pub fn count(&self, pos: &Position) -> Result<u64, TooBig> {
         self.successors(pos).map(|v| v.len() as u64)
+    }
+}
+
+impl std::fmt::Display for TooBig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a move made more than {} intermediate states", self.0)
     }
 }

@@ -4,6 +4,8 @@
 //! The loop reads any [`BufRead`] and writes any [`Write`], so it runs the
 //! same on a terminal, on a pipe, and in tests.
 
+use super::end::Outcome;
+use super::referee::{Claim, Match};
 use super::{notation, Position, Rules, TooBig};
 use crate::core::{Content, PieceId};
 use crate::elab::{Game, Program};
@@ -32,6 +34,18 @@ pub enum End {
     Eof,
     /// The side to move had no moves; its turn index.
     NoMoves(usize),
+    /// The rules ended the game: checkmate, stalemate, an automatic draw.
+    Over(Outcome),
+    /// The side to move claimed a draw.
+    Claimed(Claim),
+}
+
+/// A game played: how it ended, its plies in SAN (for chess), its result.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub end: End,
+    pub san: Vec<String>,
+    pub result: String,
 }
 
 /// Why the loop stopped early.
@@ -68,7 +82,9 @@ Type a move's number from the list, or its name: `e2e4`, or any prefix of
 a name that only one move has (`e7e8=♕` needs the full name when several
 promotions exist; `=Q` and `=q` also spell the piece). Two squares, such as
 `e1g1`, also pick the move that takes a piece from the first to the second.
+Chess moves may also be written in SAN (`Nf3`, `exd5`, `e8=Q`, `O-O`).
 Commands:
+  claim   claim a draw (fifty moves, threefold repetition) when one may
   moves   list the legal moves again
   board   draw the board and the moves again
   undo    take back the last move
@@ -380,7 +396,7 @@ struct Session<'a, W: Write> {
 }
 
 impl<W: Write> Session<'_, W> {
-    fn show_board(&mut self, pos: &Position, previous: Option<&Position>) -> io::Result<()> {
+    fn show_board(&mut self, pos: &Position, previous: Option<&Position>, fen: Option<String>) -> io::Result<()> {
         let changed = previous.map_or(vec![], |p| p.board.diff(&pos.board));
         writeln!(self.out)?;
         for line in draw(&pos.board, &changed, self.style.colour) {
@@ -388,11 +404,9 @@ impl<W: Write> Session<'_, W> {
         }
         // A chess board also in FEN, which shows what its markers carry
         // (castling rights, the en passant square) and can be pasted into
-        // `perft --fen`. The move counters are not kept: `0 1`.
-        if self.rules.turns.len() == 2 {
-            if let Ok(fen) = crate::play::fen::write(&pos.board, pos.turn == 1) {
-                writeln!(self.out, "fen: {fen}")?;
-            }
+        // `perft --fen`.
+        if let Some(fen) = fen {
+            writeln!(self.out, "fen: {fen}")?;
         }
         if let Some(p) = previous {
             write!(self.out, "last move: {}", move_name(&p.board, &pos.board))?;
@@ -422,32 +436,76 @@ impl<W: Write> Session<'_, W> {
 /// Plays from `start`, reading commands from `input` until `quit`, the end
 /// of the input, or a position where the side to move has no moves.
 /// `names` are the turns' names (see [`turn_names`]).
+#[cfg(test)]
 pub fn play<R: BufRead, W: Write>(
     rules: &Rules,
     names: &[Option<String>],
     start: Position,
-    mut input: R,
+    input: R,
     out: W,
     style: Style,
 ) -> Result<End, PlayError> {
+    let m = Match::new(rules, start, 0, 1)?;
+    play_match(names, m, input, out, style).map(|p| p.end)
+}
+
+/// [`play`] from a game in progress (its move counters and the positions
+/// it has seen), announcing check, the end and claimable draws by name.
+pub fn play_match<R: BufRead, W: Write>(
+    names: &[Option<String>],
+    start: Match,
+    mut input: R,
+    out: W,
+    style: Style,
+) -> Result<Played, PlayError> {
+    let rules = start.rules;
     let mut s = Session {
         rules,
         names,
         out,
         style,
     };
-    let mut history: Vec<Position> = vec![];
-    let mut pos = start;
+    // SAN needs chess's boards: those FEN can write.
+    let chess = start.fen().is_some();
+    let mut history: Vec<Match> = vec![];
+    let mut san: Vec<String> = vec![];
+    let mut m = start;
+    let done = |end: End, san: Vec<String>, result: &str| Played {
+        end,
+        san,
+        result: result.to_string(),
+    };
     loop {
-        let moves = legal_moves(rules, &pos)?;
-        s.show_board(&pos, history.last())?;
+        let moves = legal_moves(rules, &m.pos)?;
+        s.show_board(&m.pos, history.last().map(|h| &h.pos), m.fen())?;
+        if let Some(o) = m.end()? {
+            let label = turn_label(m.pos.turn, rules.turns.len(), names);
+            if o.result() == "*" {
+                writeln!(s.out, "game over: no moves for {label}")?;
+                s.out.flush()?;
+                return Ok(done(End::NoMoves(m.pos.turn), san, "*"));
+            }
+            writeln!(
+                s.out,
+                "game over: {}; result {}",
+                o.ending.name().replace('_', " "),
+                o.result()
+            )?;
+            s.out.flush()?;
+            return Ok(done(End::Over(o), san, o.result()));
+        }
         if moves.is_empty() {
-            let label = turn_label(pos.turn, rules.turns.len(), names);
+            let label = turn_label(m.pos.turn, rules.turns.len(), names);
             writeln!(s.out, "game over: no moves for {label}")?;
             s.out.flush()?;
-            return Ok(End::NoMoves(pos.turn));
+            return Ok(done(End::NoMoves(m.pos.turn), san, "*"));
         }
-        s.show_moves(&pos, &moves)?;
+        let claimable = if chess { m.claimable()? } else { vec![] };
+        if !claimable.is_empty() {
+            let c: Vec<String> = claimable.iter().map(|c| c.name().replace('_', " ")).collect();
+            writeln!(s.out, "a draw may be claimed ({}): type `claim`", c.join(", "))?;
+        }
+        s.show_moves(&m.pos, &moves)?;
         loop {
             write!(s.out, "> ")?;
             s.out.flush()?;
@@ -455,38 +513,81 @@ pub fn play<R: BufRead, W: Write>(
             if input.read_until(b'\n', &mut bytes)? == 0 {
                 writeln!(s.out)?;
                 s.out.flush()?;
-                return Ok(End::Eof);
+                return Ok(done(End::Eof, san, "*"));
             }
             let line = String::from_utf8_lossy(&bytes);
             if style.echo {
                 writeln!(s.out, "{}", line.trim_end())?;
             }
-            match interpret(&line, &pos.board, &moves) {
+            if line.trim() == "claim" {
+                match claimable.first() {
+                    Some(c) => {
+                        writeln!(s.out, "draw claimed: {}; result 1/2-1/2", c.name().replace('_', " "))?;
+                        s.out.flush()?;
+                        return Ok(done(End::Claimed(*c), san, "1/2-1/2"));
+                    }
+                    None => {
+                        writeln!(s.out, "no draw can be claimed here")?;
+                        continue;
+                    }
+                }
+            }
+            // A chess move in SAN or UCI first: `e4` is a pawn's move, not
+            // a prefix of `e4e5`.
+            let by_san = if chess { m.find(&line).ok() } else { None };
+            let action = match by_san {
+                Some(j) => Action::Play(
+                    moves
+                        .iter()
+                        .position(|(_, p)| *p == m.legal()[j])
+                        .expect("the listed moves are the legal ones"),
+                ),
+                None => interpret(&line, &m.pos.board, &moves),
+            };
+            match action {
                 Action::Nothing => {}
                 Action::Quit => {
                     s.out.flush()?;
-                    return Ok(End::Quit);
+                    return Ok(done(End::Quit, san, "*"));
                 }
                 Action::Help => writeln!(s.out, "{HELP}")?,
-                Action::Moves => s.show_moves(&pos, &moves)?,
+                Action::Moves => s.show_moves(&m.pos, &moves)?,
                 Action::Board => {
-                    s.show_board(&pos, history.last())?;
-                    s.show_moves(&pos, &moves)?;
+                    s.show_board(&m.pos, history.last().map(|h| &h.pos), m.fen())?;
+                    s.show_moves(&m.pos, &moves)?;
                 }
                 Action::Undo => match history.pop() {
                     Some(p) => {
-                        writeln!(s.out, "took back {}", move_name(&p.board, &pos.board))?;
-                        pos = p;
+                        writeln!(s.out, "took back {}", move_name(&p.pos.board, &m.pos.board))?;
+                        m = p;
+                        san.pop();
                         break;
                     }
                     None => writeln!(s.out, "nothing to undo: no move has been played yet")?,
                 },
                 Action::Play(i) => {
-                    writeln!(s.out, "played {}", moves[i].0)?;
-                    history.push(std::mem::replace(&mut pos, moves[i].1.clone()));
+                    let j = m
+                        .legal()
+                        .iter()
+                        .position(|p| *p == moves[i].1)
+                        .expect("the listed moves are the legal ones");
+                    if chess {
+                        let number = if m.pos.turn == 0 {
+                            format!("{}.", m.fullmove)
+                        } else {
+                            format!("{}...", m.fullmove)
+                        };
+                        let ply = m.san(j)?;
+                        writeln!(s.out, "played {}: {number} {ply}", moves[i].0)?;
+                        san.push(ply);
+                    } else {
+                        writeln!(s.out, "played {}", moves[i].0)?;
+                    }
+                    history.push(m.clone());
+                    m.play(j)?;
                     break;
                 }
-                Action::Say(m) => writeln!(s.out, "{m}")?,
+                Action::Say(msg) => writeln!(s.out, "{msg}")?,
             }
         }
     }

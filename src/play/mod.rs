@@ -1,11 +1,15 @@
 //! Playing games: positions, perft, move names, FEN, and the interactive
 //! loop.
 
+pub mod end;
 pub mod fen;
 mod game;
 pub mod interactive;
 pub mod notation;
 mod perft;
+pub mod pgn;
+pub mod referee;
+pub mod san;
 
 pub use game::{Position, Rules, TooBig};
 pub use perft::{divide, perft};

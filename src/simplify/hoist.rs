@@ -111,6 +111,10 @@ pub fn top_level_definitions(file: &File) -> BTreeSet<String> {
                 walk(rhs, false, &params, &mut occ);
                 None
             }
+            StmtKind::GameEnd { args, .. } => {
+                args.iter().for_each(|a| walk(a, false, &params, &mut occ));
+                None
+            }
             StmtKind::Piece { .. } | StmtKind::Import { .. } => None,
         };
         for (w, top) in occ {

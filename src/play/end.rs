@@ -1,0 +1,207 @@
+//! How games end: the end declarations of a rule file compiled for play,
+//! the endings they lead to and their results.
+
+use super::game::TooBig;
+use crate::core::{Content, PieceId};
+use crate::elab::{Ends, Stuck};
+use crate::geometry::Square;
+use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
+
+/// A game's end declarations, with their tests compiled.
+pub struct EndRules {
+    pub check: Option<Vec<Prog>>,
+    pub lost: Option<Vec<Prog>>,
+    pub stuck: Vec<Stuck>,
+    pub fifty_moves: Option<Vec<PieceId>>,
+    pub repetition: bool,
+    pub insufficient_material: bool,
+}
+
+impl EndRules {
+    pub fn compile(e: &Ends) -> EndRules {
+        let progs = |ts: &Option<Vec<crate::core::Term>>| {
+            ts.as_ref().map(|ts| {
+                ts.iter()
+                    .map(|t| compile(t).expect("elaboration checks that end tests are closed moves"))
+                    .collect()
+            })
+        };
+        EndRules {
+            check: progs(&e.check),
+            lost: progs(&e.lost),
+            stuck: e.stuck.clone(),
+            fifty_moves: e.fifty_moves.clone(),
+            repetition: e.repetition,
+            insufficient_material: e.insufficient_material,
+        }
+    }
+
+    /// Whether a side with no move passes.
+    pub fn passes(&self) -> bool {
+        self.stuck.contains(&Stuck::Pass)
+    }
+
+    /// Whether turn `turn`'s side is in check on `board`; never without a
+    /// `check` declaration.
+    pub fn in_check(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        match &self.check {
+            Some(t) => holds(&t[turn], board),
+            None => Ok(false),
+        }
+    }
+
+    /// Whether turn `turn`'s side has lost on `board` by a `lost` test.
+    pub fn lost(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        match &self.lost {
+            Some(t) => holds(&t[turn], board),
+            None => Ok(false),
+        }
+    }
+}
+
+/// Whether test `prog` has a result on `board`.
+fn holds(prog: &Prog, board: &Grid) -> Result<bool, TooBig> {
+    let state = State {
+        board: board.clone(),
+        poi: None,
+    };
+    match Eval::default().run(prog, &state) {
+        Ok(r) => Ok(!r.is_empty()),
+        Err(Halt::Budget(n)) => Err(TooBig(n)),
+        Err(Halt::Unknown(never)) => match never {},
+        Err(Halt::Memory(_)) => unreachable!("games run without a memory limit"),
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Checkmate,
+    Stalemate,
+    SeventyFiveMoves,
+    FivefoldRepetition,
+    InsufficientMaterial,
+    /// A `lost` test held for the side to move.
+    Lost,
+    /// Neither side could move; the one with more pieces wins.
+    MostPieces,
+    /// The side to move has no move, and the rules say no more.
+    NoMoves,
+}
+
+impl Ending {
+    /// The name used in reports and JSON: `checkmate`, `seventyfive_moves`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::SeventyFiveMoves => "seventyfive_moves",
+            Ending::FivefoldRepetition => "fivefold_repetition",
+            Ending::InsufficientMaterial => "insufficient_material",
+            Ending::Lost => "lost",
+            Ending::MostPieces => "most_pieces",
+            Ending::NoMoves => "no_moves",
+        }
+    }
+}
+
+/// The end of a game and who won it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub ending: Ending,
+    /// The winner's turn index; `None` for a draw, or when the rules say
+    /// nothing of a winner.
+    pub winner: Option<usize>,
+    pub draw: bool,
+}
+
+impl Outcome {
+    /// The result in PGN's notation for a two-sided game: `1-0`, `0-1`,
+    /// `1/2-1/2`; `*` when unknown.
+    pub fn result(&self) -> &'static str {
+        match (self.winner, self.draw) {
+            (Some(0), _) => "1-0",
+            (Some(_), _) => "0-1",
+            (None, true) => "1/2-1/2",
+            (None, false) => "*",
+        }
+    }
+}
+
+/// Chess's insufficient material, as FIDE and python-chess read it: no
+/// sequence of legal moves can mate. This is a fact about which material
+/// can mate, not a move, so it is computed here from the pieces' FEN
+/// letters (and square colours) rather than written in the algebra: each
+/// side has no pawn, rook or queen, and either at most one knight and
+/// nothing else while the other side has only its king and queens, or
+/// bishops only, all bishops on the board on one square colour and no
+/// pawn or knight anywhere.
+pub fn insufficient_material(board: &Grid) -> bool {
+    let o = board.origin();
+    let mut pieces: Vec<(char, bool)> = vec![];
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let q = Square::new(o.x + x, o.y + y);
+            if let Some(Content::Piece(p)) = board.get(q) {
+                let Some(l) = p.letter() else {
+                    return false;
+                };
+                pieces.push((l, (x + y) % 2 == 0));
+            }
+        }
+    }
+    let has = |l: char| pieces.iter().any(|(p, _)| *p == l);
+    let side = |white: bool| -> bool {
+        let own: Vec<char> = pieces
+            .iter()
+            .map(|(l, _)| *l)
+            .filter(|l| l.is_ascii_uppercase() == white)
+            .map(|l| l.to_ascii_uppercase())
+            .collect();
+        if own.iter().any(|l| "PRQ".contains(*l)) {
+            return false;
+        }
+        if own.contains(&'N') {
+            let theirs = pieces
+                .iter()
+                .filter(|(l, _)| l.is_ascii_uppercase() != white)
+                .any(|(l, _)| !"KQ".contains(l.to_ascii_uppercase()));
+            return own.len() <= 2 && !theirs;
+        }
+        if own.contains(&'B') {
+            let bishops: Vec<bool> = pieces
+                .iter()
+                .filter(|(l, _)| l.eq_ignore_ascii_case(&'b'))
+                .map(|(_, dark)| *dark)
+                .collect();
+            let same = bishops.iter().all(|d| *d) || bishops.iter().all(|d| !*d);
+            return same && !has('P') && !has('p') && !has('N') && !has('n');
+        }
+        own.iter().all(|l| "K".contains(*l))
+    };
+    side(true) && side(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::fen;
+
+    fn insufficient(fen: &str) -> bool {
+        insufficient_material(&fen::placement(fen).unwrap())
+    }
+
+    #[test]
+    fn insufficient_material_as_fide_reads_it() {
+        assert!(insufficient("8/8/4k3/8/8/3K4/8/8"));
+        assert!(insufficient("8/8/4k3/8/8/3KN3/8/8"));
+        assert!(insufficient("8/8/4k3/8/8/3KB3/8/8"));
+        // Bishops on squares of one colour, on either side.
+        assert!(insufficient("8/8/4kb2/8/8/3KB3/8/8"));
+        assert!(!insufficient("8/8/4k1b1/8/8/3KB3/8/8"));
+        assert!(!insufficient("8/8/4k3/8/8/3KNN2/8/8"));
+        assert!(!insufficient("8/8/4kn2/8/8/3KN3/8/8"));
+        assert!(!insufficient("8/8/4k3/8/8/3KR3/8/8"));
+        assert!(!insufficient("8/8/4k3/8/8/3KP3/8/8"));
+    }
+}

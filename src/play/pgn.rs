@@ -1,0 +1,304 @@
+//! PGN, chess's notation for games: tag pairs, then the moves, with move
+//! numbers, comments (`{...}`, `; ...`), NAGs (`$1`), variations (`(...)`,
+//! skipped) and the result; several games a file. Move lists written as
+//! seed 002 writes them read too: a `...` standing for a ply left out, not
+//! after a move number, makes the rest of its line a comment.
+
+/// Where something is in the text: line and column, from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct At {
+    pub line: usize,
+    pub col: usize,
+}
+
+/// A ply as written, with the move number it follows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    pub text: String,
+    pub at: At,
+}
+
+/// One game read from PGN.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game {
+    pub tags: Vec<(String, String)>,
+    pub plies: Vec<Ply>,
+    /// The result that ends the move text (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: Option<String>,
+    pub at: At,
+}
+
+impl Game {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Malformed PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    pub at: At,
+    pub message: String,
+}
+
+struct Reader<'a> {
+    chars: Vec<char>,
+    i: usize,
+    line: usize,
+    col: usize,
+    _text: &'a str,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).copied()
+    }
+    fn at(&self) -> At {
+        At {
+            line: self.line,
+            col: self.col,
+        }
+    }
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.i += 1;
+        if c == '\n' {
+            self.line += 1;
+            self.col = 1;
+        } else {
+            self.col += 1;
+        }
+        Some(c)
+    }
+    fn skip_line(&mut self) {
+        while let Some(c) = self.peek() {
+            if c == '\n' {
+                break;
+            }
+            self.bump();
+        }
+    }
+    fn word(&mut self) -> String {
+        let mut w = String::new();
+        while let Some(c) = self.peek() {
+            if c.is_whitespace() || "{}()[];$".contains(c) {
+                break;
+            }
+            w.push(c);
+            self.bump();
+        }
+        w
+    }
+    fn err<T>(&self, at: At, message: impl Into<String>) -> Result<T, Error> {
+        Err(Error {
+            at,
+            message: message.into(),
+        })
+    }
+}
+
+/// Reads every game of a PGN text.
+pub fn read(text: &str) -> Result<Vec<Game>, Error> {
+    let mut r = Reader {
+        chars: text.chars().collect(),
+        i: 0,
+        line: 1,
+        col: 1,
+        _text: text,
+    };
+    let mut games = vec![];
+    let mut game = Game::default();
+    let mut started = false;
+    // Whether the last token was a move number, so that `...` after it
+    // continues with black's ply.
+    let mut after_number = false;
+    let finish = |games: &mut Vec<Game>, game: &mut Game, started: &mut bool| {
+        if *started {
+            games.push(std::mem::take(game));
+        }
+        *started = false;
+    };
+    while let Some(c) = r.peek() {
+        let at = r.at();
+        if c.is_whitespace() {
+            r.bump();
+            continue;
+        }
+        if !started {
+            game.at = at;
+        }
+        match c {
+            '%' if at.col == 1 => r.skip_line(),
+            ';' => r.skip_line(),
+            '[' => {
+                if !game.plies.is_empty() || game.result.is_some() {
+                    finish(&mut games, &mut game, &mut started);
+                    game.at = at;
+                }
+                started = true;
+                r.bump();
+                while r.peek().is_some_and(|c| c == ' ' || c == '\t') {
+                    r.bump();
+                }
+                let name_at = r.at();
+                let mut name = String::new();
+                while let Some(c) = r.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+                    name.push(c);
+                    r.bump();
+                }
+                if name.is_empty() {
+                    return r.err(name_at, "a tag pair is `[Name \"value\"]`: the tag has no name");
+                }
+                while r.peek().is_some_and(|c| c == ' ' || c == '\t') {
+                    r.bump();
+                }
+                if r.peek() != Some('"') {
+                    return r.err(r.at(), format!("tag `{name}` needs a value in double quotes"));
+                }
+                r.bump();
+                let mut value = String::new();
+                loop {
+                    match r.bump() {
+                        Some('\\') => value.extend(r.bump()),
+                        Some('"') => break,
+                        Some('\n') | None => {
+                            return r.err(name_at, format!("the value of tag `{name}` is not closed by `\"`"))
+                        }
+                        Some(c) => value.push(c),
+                    }
+                }
+                while r.peek().is_some_and(|c| c == ' ' || c == '\t') {
+                    r.bump();
+                }
+                if r.peek() != Some(']') {
+                    return r.err(r.at(), format!("tag `{name}` is not closed by `]`"));
+                }
+                r.bump();
+                game.tags.push((name, value));
+            }
+            '{' => {
+                r.bump();
+                loop {
+                    match r.bump() {
+                        Some('}') => break,
+                        None => return r.err(at, "this comment is not closed by `}`"),
+                        _ => {}
+                    }
+                }
+            }
+            '(' => {
+                // A variation: skipped, with the ones nested in it.
+                let mut depth = 0;
+                loop {
+                    match r.bump() {
+                        Some('(') => depth += 1,
+                        Some(')') => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        Some('{') => while r.bump().is_some_and(|c| c != '}') {},
+                        Some(';') => r.skip_line(),
+                        Some(_) => {}
+                        None => return r.err(at, "this variation is not closed by `)`"),
+                    }
+                }
+            }
+            ')' => return r.err(at, "`)` closes no variation"),
+            '$' => {
+                r.bump();
+                let n = r.word();
+                if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
+                    return r.err(at, "a NAG is `$` and a number, such as `$1`");
+                }
+            }
+            _ => {
+                started = true;
+                let w = r.word();
+                if w.is_empty() {
+                    return r.err(at, format!("unexpected `{c}`"));
+                }
+                if ["1-0", "0-1", "1/2-1/2", "*"].contains(&w.as_str()) {
+                    game.result = Some(w);
+                    finish(&mut games, &mut game, &mut started);
+                    after_number = false;
+                    continue;
+                }
+                if w.chars().all(|c| c == '.') {
+                    if !after_number {
+                        // A ply left out, as in `3. Qh5 ... Qf3 would also
+                        // serve.`: the rest of the line is commentary.
+                        r.skip_line();
+                    }
+                    after_number = false;
+                    continue;
+                }
+                // A move number, perhaps with the move glued on: `12.e4`.
+                let digits = w.chars().take_while(|c| c.is_ascii_digit()).count();
+                let dots = w[digits..].chars().take_while(|c| *c == '.').count();
+                if digits > 0 && dots > 0 {
+                    let rest = &w[digits + dots..];
+                    after_number = true;
+                    if !rest.is_empty() {
+                        let col = at.col + digits + dots;
+                        game.plies.push(Ply {
+                            text: rest.to_string(),
+                            at: At { line: at.line, col },
+                        });
+                        after_number = false;
+                    }
+                    continue;
+                }
+                after_number = false;
+                game.plies.push(Ply { text: w, at });
+            }
+        }
+    }
+    if started || !game.plies.is_empty() || !game.tags.is_empty() {
+        games.push(game);
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plies(g: &Game) -> Vec<&str> {
+        g.plies.iter().map(|p| p.text.as_str()).collect()
+    }
+
+    #[test]
+    fn reads_tags_comments_nags_variations_and_several_games() {
+        let text = "[Event \"One\"]\n[Site \"?\"]\n\n1. e4 {best by test} e5 $1 2. Nf3 (2. f4 exf4 (2... d5)) ; a comment\nNc6 3.Bb5 1-0\n\n[Event \"Two\"]\n1. d4 d5 *\n";
+        let games = read(text).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("Event"), Some("One"));
+        assert_eq!(plies(&games[0]), ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+        assert_eq!(games[0].result.as_deref(), Some("1-0"));
+        assert_eq!(games[0].plies[4].at, At { line: 5, col: 7 });
+        assert_eq!(plies(&games[1]), ["d4", "d5"]);
+        assert_eq!(games[1].result.as_deref(), Some("*"));
+    }
+
+    #[test]
+    fn reads_the_seed_s_scholar_s_mate() {
+        let text = "    1. e4     e5\n    2. Bc4    h6?\n    3. Qh5    ...    Qf3 would also serve.\n    3. ...    a5??\n    4. Qxf7#\n";
+        let games = read(text).unwrap();
+        assert_eq!(plies(&games[0]), ["e4", "e5", "Bc4", "h6?", "Qh5", "a5??", "Qxf7#"]);
+    }
+
+    #[test]
+    fn malformed_pgn_is_located() {
+        let e = read("[Event \"x]\n1. e4").unwrap_err();
+        assert_eq!(e.at, At { line: 1, col: 2 });
+        assert!(e.message.contains("not closed"), "{}", e.message);
+        let e = read("[Event x]").unwrap_err();
+        assert!(e.message.contains("double quotes"), "{}", e.message);
+        let e = read("1. e4 {open").unwrap_err();
+        assert_eq!(e.at, At { line: 1, col: 7 });
+        assert!(read("1. e4 ( e5").is_err());
+        assert!(read("1. e4 $x").is_err());
+    }
+}

@@ -1,0 +1,536 @@
+//! A game in progress as a referee follows it: the position, the legal
+//! moves, the move counters, the positions seen (for repetition), check,
+//! and the end reached or claimable.
+
+use super::end::{insufficient_material, Ending, Outcome};
+use super::game::{Position, Rules, TooBig};
+use super::{fen, san};
+use crate::core::{Content, PieceId};
+use crate::elab::Stuck;
+use crate::geometry::Square;
+use crate::semantics::Grid;
+use std::collections::HashMap;
+
+/// A game being played or checked.
+#[derive(Clone)]
+pub struct Match<'a> {
+    pub rules: &'a Rules,
+    pub pos: Position,
+    /// Plies since the last capture or move of a piece that resets the
+    /// fifty-move count.
+    pub halfmove: u32,
+    /// The move number: 1 at the start, one more after each round of turns.
+    pub fullmove: u32,
+    legal: Vec<Position>,
+    seen: HashMap<String, u32>,
+    key: String,
+}
+
+/// A draw a player may claim.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    FiftyMoves,
+    ThreefoldRepetition,
+}
+
+impl Claim {
+    pub fn name(self) -> &'static str {
+        match self {
+            Claim::FiftyMoves => "fifty_moves",
+            Claim::ThreefoldRepetition => "threefold_repetition",
+        }
+    }
+}
+
+impl<'a> Match<'a> {
+    /// A game from `pos` with the given counters.
+    pub fn new(rules: &'a Rules, pos: Position, halfmove: u32, fullmove: u32) -> Result<Match<'a>, TooBig> {
+        let legal = rules.successors(&pos)?;
+        let mut m = Match {
+            rules,
+            pos,
+            halfmove,
+            fullmove,
+            legal,
+            seen: HashMap::new(),
+            key: String::new(),
+        };
+        m.key = m.key_of(&m.pos, &m.legal)?;
+        m.seen.insert(m.key.clone(), 1);
+        Ok(m)
+    }
+
+    /// A chess game from a FEN, checked to be a position: one king a side,
+    /// no pawn on the first or last rank, the side not to move not in check.
+    pub fn from_fen(rules: &'a Rules, text: &str) -> Result<Match<'a>, String> {
+        let (board, black) = fen::read(text).map_err(|e| e.message)?;
+        let (halfmove, fullmove) = fen::counters(text).map_err(|e| e.message)?;
+        let pos = Position {
+            board,
+            turn: usize::from(black) % rules.turns.len(),
+        };
+        for (king, side) in [('K', "white"), ('k', "black")] {
+            let n = squares(&pos.board)
+                .filter(|q| pos.board.letter(*q) == Some(king))
+                .count();
+            if n != 1 {
+                return Err(format!("a position has one {side} king, this one has {n}"));
+            }
+        }
+        if let Some(q) = squares(&pos.board)
+            .find(|q| pos.board.letter(*q).is_some_and(|l| l.eq_ignore_ascii_case(&'p')) && (q.y == 0 || q.y == 7))
+        {
+            return Err(format!(
+                "a pawn cannot stand on {}, on the first or last rank",
+                q.name()
+            ));
+        }
+        let other = (pos.turn + 1) % rules.turns.len();
+        if rules.ends.in_check(&pos.board, other).map_err(|e| e.to_string())? {
+            return Err("the side not to move is in check: its king could be taken".into());
+        }
+        Match::new(rules, pos, halfmove, fullmove).map_err(|e| e.to_string())
+    }
+
+    /// The positions the side to move can reach.
+    pub fn legal(&self) -> &[Position] {
+        &self.legal
+    }
+
+    /// Plays legal move `i`.
+    pub fn play(&mut self, i: usize) -> Result<(), TooBig> {
+        let next = self.legal[i].clone();
+        let legal = self.rules.successors(&next)?;
+        self.halfmove = if self.resets(&self.pos.board, &next.board) {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if next.turn == 0 {
+            self.fullmove += 1;
+        }
+        self.key = self.key_of(&next, &legal)?;
+        *self.seen.entry(self.key.clone()).or_insert(0) += 1;
+        self.pos = next;
+        self.legal = legal;
+        Ok(())
+    }
+
+    /// Whether a ply from `before` to `after` resets the fifty-move count:
+    /// it takes a piece, or moves one the rules name.
+    fn resets(&self, before: &Grid, after: &Grid) -> bool {
+        let count = |g: &Grid| {
+            squares(g)
+                .filter(|q| matches!(g.get(*q), Some(Content::Piece(_))))
+                .count()
+        };
+        if count(after) < count(before) {
+            return true;
+        }
+        let Some(pieces) = &self.rules.ends.fifty_moves else {
+            return false;
+        };
+        let looks: Vec<PieceId> = pieces.iter().map(|p| p.looks_like()).collect();
+        squares(before).any(|q| match before.get(q) {
+            // A marker coming off (`'Pe` to `♙`) is no move.
+            Some(Content::Piece(p)) => {
+                looks.contains(&p.looks_like())
+                    && after.get(q).map(super::notation::looks) != Some(Content::Piece(p.looks_like()))
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> Result<bool, TooBig> {
+        self.rules.ends.in_check(&self.pos.board, self.pos.turn)
+    }
+
+    /// The board as FIDE compares positions: an en passant marker counts
+    /// only when taking en passant is a legal move. Taking the marker off
+    /// and comparing the moves tells, without knowing how pawns move.
+    fn identity(&self, pos: &Position, legal: &[Position]) -> Result<Grid, TooBig> {
+        let Some(markers) = fen::en_passant_markers() else {
+            return Ok(pos.board.clone());
+        };
+        let strip = |g: &Grid| {
+            let mut g = g.clone();
+            for q in squares(&g).collect::<Vec<_>>() {
+                if let Some(Content::Piece(p)) = g.get(q) {
+                    if markers.contains(&p) {
+                        g.put(q, Some(Content::Piece(p.looks_like())));
+                    }
+                }
+            }
+            g
+        };
+        let stripped = strip(&pos.board);
+        if stripped == pos.board {
+            return Ok(stripped);
+        }
+        let without = self.rules.successors(&Position {
+            board: stripped.clone(),
+            turn: pos.turn,
+        })?;
+        let mut a: Vec<Grid> = legal.iter().map(|p| strip(&p.board)).collect();
+        let mut b: Vec<Grid> = without.iter().map(|p| strip(&p.board)).collect();
+        a.sort();
+        b.sort();
+        Ok(if a == b { stripped } else { pos.board.clone() })
+    }
+
+    fn key_of(&self, pos: &Position, legal: &[Position]) -> Result<String, TooBig> {
+        let board = self.identity(pos, legal)?;
+        Ok(match fen::write(&board, pos.turn == 1) {
+            Ok(f) if self.rules.turns.len() == 2 => f.rsplitn(3, ' ').nth(2).unwrap_or(&f).to_string(),
+            _ => format!("{} {}", board.rows().join("/"), pos.turn),
+        })
+    }
+
+    /// The position in FEN, counters included, the en passant square only
+    /// when en passant is legal; `None` when the board is not chess's.
+    pub fn fen(&self) -> Option<String> {
+        if self.rules.turns.len() != 2 {
+            return None;
+        }
+        let board = self.identity(&self.pos, &self.legal).ok()?;
+        fen::write_counted(&board, self.pos.turn == 1, self.halfmove, self.fullmove).ok()
+    }
+
+    /// The end the game has reached, if any: checked in python-chess's
+    /// order (checkmate, insufficient material, no move, 75 moves,
+    /// fivefold repetition).
+    pub fn end(&self) -> Result<Option<Outcome>, TooBig> {
+        let ends = &self.rules.ends;
+        let turn = self.pos.turn;
+        let n = self.rules.turns.len();
+        let previous = (turn + n - 1) % n;
+        let win = |ending, w| {
+            Some(Outcome {
+                ending,
+                winner: Some(w),
+                draw: false,
+            })
+        };
+        let draw = |ending| {
+            Some(Outcome {
+                ending,
+                winner: None,
+                draw: true,
+            })
+        };
+        if ends.lost(&self.pos.board, turn)? {
+            return Ok(win(Ending::Lost, previous));
+        }
+        let stuck = self.legal.is_empty();
+        let check = stuck && self.in_check()?;
+        if check && ends.stuck.contains(&Stuck::Checkmate) {
+            return Ok(win(Ending::Checkmate, previous));
+        }
+        if ends.insufficient_material && insufficient_material(&self.pos.board) {
+            return Ok(draw(Ending::InsufficientMaterial));
+        }
+        if stuck {
+            for s in &ends.stuck {
+                match s {
+                    Stuck::Stalemate if !check => return Ok(draw(Ending::Stalemate)),
+                    Stuck::MostPieces => return Ok(self.most_pieces()),
+                    Stuck::Loss => return Ok(win(Ending::NoMoves, previous)),
+                    Stuck::Draw => return Ok(draw(Ending::NoMoves)),
+                    _ => {}
+                }
+            }
+            return Ok(Some(Outcome {
+                ending: Ending::NoMoves,
+                winner: None,
+                draw: false,
+            }));
+        }
+        if ends.fifty_moves.is_some() && self.halfmove >= 150 {
+            return Ok(draw(Ending::SeventyFiveMoves));
+        }
+        if ends.repetition && self.seen.get(&self.key).copied().unwrap_or(0) >= 5 {
+            return Ok(draw(Ending::FivefoldRepetition));
+        }
+        Ok(None)
+    }
+
+    /// More pieces of one's own side wins: turn 0 owns the pieces declared
+    /// first in each colour pair, turn 1 their twins.
+    fn most_pieces(&self) -> Option<Outcome> {
+        let b = &self.pos.board;
+        let mut count = [0usize; 2];
+        let firsts: Vec<PieceId> = PieceId::all();
+        for q in squares(b) {
+            if let Some(Content::Piece(p)) = b.get(q) {
+                if p.twin() != p {
+                    let first = firsts.iter().position(|x| *x == p) < firsts.iter().position(|x| *x == p.twin());
+                    count[usize::from(!first)] += 1;
+                }
+            }
+        }
+        let winner = match count[0].cmp(&count[1]) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        Some(Outcome {
+            ending: Ending::MostPieces,
+            winner,
+            draw: winner.is_none(),
+        })
+    }
+
+    /// The draws the side to move could claim now, as python-chess reads
+    /// FIDE: the count of fifty moves reached, or reached by a move it
+    /// could make; the position on the board for the third time, or a move
+    /// that makes it so.
+    pub fn claimable(&self) -> Result<Vec<Claim>, TooBig> {
+        let mut out = vec![];
+        if self.rules.ends.fifty_moves.is_some() && !self.legal.is_empty() {
+            let mut fifty = self.halfmove >= 100;
+            if !fifty && self.halfmove >= 99 {
+                for next in &self.legal {
+                    if !self.resets(&self.pos.board, &next.board) && !self.rules.successors(next)?.is_empty() {
+                        fifty = true;
+                        break;
+                    }
+                }
+            }
+            if fifty {
+                out.push(Claim::FiftyMoves);
+            }
+        }
+        if self.rules.ends.repetition {
+            let count = |k: &str| self.seen.get(k).copied().unwrap_or(0);
+            let mut three = count(&self.key) >= 3;
+            if !three {
+                for next in &self.legal {
+                    // The moves after `next` matter only to an en passant
+                    // marker (see `identity`).
+                    let marked = fen::en_passant_markers().is_some_and(|mk| {
+                        squares(&next.board)
+                            .any(|q| matches!(next.board.get(q), Some(Content::Piece(p)) if mk.contains(&p)))
+                    });
+                    let legal = if marked { self.rules.successors(next)? } else { vec![] };
+                    if count(&self.key_of(next, &legal)?) >= 2 {
+                        three = true;
+                        break;
+                    }
+                }
+            }
+            if three {
+                out.push(Claim::ThreefoldRepetition);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Legal move `i` in SAN, with `+` or `#` when it gives check or mate.
+    pub fn san(&self, i: usize) -> Result<String, TooBig> {
+        let base = san::write(&self.pos.board, &self.legal, i);
+        let next = &self.legal[i];
+        if self.rules.ends.in_check(&next.board, next.turn)? {
+            let mate = self.rules.successors(next)?.is_empty();
+            return Ok(format!("{base}{}", if mate { '#' } else { '+' }));
+        }
+        Ok(base)
+    }
+
+    /// The legal move that `text` names: SAN (`Nf3`, `exd5`, `e8=Q+`,
+    /// `O-O`, annotations such as `!?` ignored) or UCI (`g1f3`, `e7e8q`).
+    pub fn find(&self, text: &str) -> Result<usize, String> {
+        san::read(text, &self.pos.board, &self.legal)
+    }
+}
+
+/// Every square of a board's box.
+fn squares(g: &Grid) -> impl Iterator<Item = Square> + '_ {
+    let o = g.origin();
+    (0..g.height()).flat_map(move |y| (0..g.width()).map(move |x| Square::new(o.x + x, o.y + y)))
+}
+
+/// The first ply of a game that the rules do not allow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Illegal {
+    /// The ply's number, from 1.
+    pub ply: usize,
+    /// The ply with its move number: `3. Bxf7`, `3... a5`.
+    pub text: String,
+    pub why: String,
+    pub at: super::pgn::At,
+}
+
+/// What a referee says of a game.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub event: Option<String>,
+    /// The legal plies played.
+    pub plies: usize,
+    /// Each legal ply in SAN, with its check mark.
+    pub san: Vec<String>,
+    pub illegal: Option<Illegal>,
+    /// The end reached by the rules, automatic ones only.
+    pub end: Option<Outcome>,
+    pub claimable: Vec<Claim>,
+    /// The Result tag, or the result that ends the move text.
+    pub result_tag: Option<String>,
+    pub final_fen: Option<String>,
+}
+
+impl Report {
+    /// The result: the end's when the rules reached one, else the game's
+    /// own (a resignation, an agreed draw), else `*`.
+    pub fn result(&self) -> String {
+        match self.end {
+            Some(o) => o.result().to_string(),
+            None => self.result_tag.clone().unwrap_or_else(|| "*".into()),
+        }
+    }
+
+    /// Whether the end reached agrees with the Result tag; `true` when
+    /// either says nothing.
+    pub fn result_matches(&self) -> bool {
+        match (&self.end, self.result_tag.as_deref()) {
+            (Some(o), Some(tag)) if tag != "*" => o.result() == tag,
+            _ => true,
+        }
+    }
+}
+
+/// Checks every ply of a PGN game against the rules, from the FEN tag's
+/// position when there is one. Errs on a FEN tag that is not a position.
+pub fn referee(rules: &Rules, game: &super::pgn::Game) -> Result<Report, String> {
+    replay(rules, game).map(|(r, _)| r)
+}
+
+/// [`referee`], with the game as it stands after its last legal ply.
+pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, Match<'a>), String> {
+    let mut m = match game.tag("FEN") {
+        Some(f) => Match::from_fen(rules, f).map_err(|e| format!("the FEN tag `{f}`: {e}"))?,
+        None => Match::new(rules, rules.start(), 0, 1).map_err(|e| e.to_string())?,
+    };
+    let mut report = Report {
+        event: game.tag("Event").map(str::to_string),
+        plies: 0,
+        san: vec![],
+        illegal: None,
+        end: None,
+        claimable: vec![],
+        result_tag: game.tag("Result").map(str::to_string).or_else(|| game.result.clone()),
+        final_fen: None,
+    };
+    let too_big = |e: TooBig| e.to_string();
+    for (i, ply) in game.plies.iter().enumerate() {
+        let number = if m.pos.turn == 0 {
+            format!("{}. {}", m.fullmove, ply.text)
+        } else {
+            format!("{}... {}", m.fullmove, ply.text)
+        };
+        let found = match m.end().map_err(too_big)? {
+            Some(o) => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
+            None => m.find(&ply.text),
+        };
+        match found {
+            Ok(j) => {
+                report.san.push(m.san(j).map_err(too_big)?);
+                m.play(j).map_err(too_big)?;
+                report.plies += 1;
+            }
+            Err(why) => {
+                report.illegal = Some(Illegal {
+                    ply: i + 1,
+                    text: number,
+                    why,
+                    at: ply.at,
+                });
+                break;
+            }
+        }
+    }
+    report.end = m.end().map_err(too_big)?;
+    report.claimable = m.claimable().map_err(too_big)?;
+    report.final_fen = m.fen();
+    Ok((report, m))
+}
+
+/// A game in PGN: the seven tags (and the FEN tag when it starts from
+/// `start_fen`), the plies in SAN with move numbers, and the result.
+pub fn write_pgn(
+    start_fen: Option<&str>,
+    first_fullmove: u32,
+    black_first: bool,
+    san: &[String],
+    result: &str,
+) -> String {
+    let mut out = String::new();
+    for (tag, value) in [
+        ("Event", "algchess play"),
+        ("Site", "?"),
+        ("Date", "????.??.??"),
+        ("Round", "?"),
+        ("White", "?"),
+        ("Black", "?"),
+        ("Result", result),
+    ] {
+        out.push_str(&format!("[{tag} \"{value}\"]\n"));
+    }
+    if let Some(f) = start_fen {
+        out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
+    }
+    out.push('\n');
+    let mut words = vec![];
+    let mut number = first_fullmove;
+    let mut black = black_first;
+    for (i, s) in san.iter().enumerate() {
+        if !black {
+            words.push(format!("{number}."));
+        } else if i == 0 {
+            words.push(format!("{number}..."));
+        }
+        words.push(s.clone());
+        if black {
+            number += 1;
+        }
+        black = !black;
+    }
+    words.push(result.to_string());
+    // Lines of at most 80 characters, as PGN asks.
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_is_written_with_move_numbers_and_the_fen_tag() {
+        let san: Vec<String> = ["e5", "Nf3", "Nc6"].iter().map(|s| s.to_string()).collect();
+        let text = write_pgn(Some("fen here"), 7, true, &san, "*");
+        assert!(
+            text.contains("[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"fen here\"]\n\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("7... e5 8. Nf3 Nc6 *\n"), "{text}");
+        let long: Vec<String> = (0..60).map(|_| "Nf3".to_string()).collect();
+        let text = write_pgn(None, 1, false, &long, "1/2-1/2");
+        assert!(text.lines().all(|l| l.len() < 80), "{text}");
+        let games = super::super::pgn::read(&text).unwrap();
+        assert_eq!(games[0].plies.len(), 60);
+        assert_eq!(games[0].result.as_deref(), Some("1/2-1/2"));
+    }
+}

@@ -1,0 +1,139 @@
+//! `algchess referee` and `algchess play` as a chess player uses them:
+//! PGN files checked, JSON reports, exit statuses, saved games.
+
+mod common;
+use common::{run, run_input, TempDir};
+use serde_json::Value;
+
+const SEED: &str = "    1. e4     e5\n    2. Bc4    h6?\n    3. Qh5    ...    Qf3 would also serve.\n    3. ...    a5??\n    4. Qxf7#\n";
+
+const TWO: &str = "[Event \"Bad\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n\n\
+[Event \"Fool\"]\n[Result \"1-0\"]\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
+[Event \"Repeat\"]\n[Result \"*\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
+
+#[test]
+fn referee_reports_each_game_as_json() {
+    let dir = TempDir::new("referee-json");
+    let seed = dir.write("seed.pgn", SEED);
+    let two = dir.write("two.pgn", TWO);
+    let out = run(["referee".as_ref(), "--json".as_ref(), seed.as_os_str(), two.as_os_str()]);
+    assert_eq!(out.code, Some(1), "an illegal ply fails: {}", out.stderr);
+    let games: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0]["plies"], 7);
+    assert_eq!(games[0]["end"], "checkmate");
+    assert_eq!(games[0]["result"], "1-0");
+    assert_eq!(games[0]["illegal"], Value::Null);
+    assert_eq!(
+        games[0]["final_fen"],
+        "rnbqkbnr/1ppp1Qp1/7p/p3p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+    );
+    assert_eq!(games[1]["event"], "Bad");
+    assert_eq!(games[1]["plies"], 2);
+    assert_eq!(games[1]["illegal"]["ply"], 3);
+    assert_eq!(games[1]["illegal"]["text"], "2. Ke3");
+    assert_eq!(games[1]["illegal"]["line"], 4);
+    assert!(games[1]["illegal"]["why"]
+        .as_str()
+        .unwrap()
+        .contains("not a legal move"));
+    assert_eq!(games[2]["end"], "checkmate");
+    assert_eq!(games[2]["result"], "0-1");
+    assert_eq!(games[2]["result_matches"], false);
+    assert_eq!(games[3]["end"], Value::Null);
+    assert_eq!(games[3]["claimable"], serde_json::json!(["threefold_repetition"]));
+    for g in &games {
+        for field in ["event", "plies", "illegal", "end", "claimable", "result", "final_fen"] {
+            assert!(g.get(field).is_some(), "{field} in {g}");
+        }
+    }
+}
+
+#[test]
+fn referee_passes_legal_games_and_names_bad_pgn() {
+    let dir = TempDir::new("referee-text");
+    let seed = dir.write("seed.pgn", SEED);
+    let out = run(["referee".as_ref(), seed.as_os_str()]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("7 plies; checkmate 1-0"), "{}", out.stdout);
+    let bad = dir.write("bad.pgn", "[Event \"x]\n1. e4\n");
+    let out = run(["referee".as_ref(), bad.as_os_str()]);
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr
+            .contains("bad.pgn:1:2: the value of tag `Event` is not closed"),
+        "{}",
+        out.stderr
+    );
+    let fen = dir.write("fen.pgn", "[FEN \"8/8/8/8/8/8/8/4K3 w - - 0 1\"]\n1. Kd1 *\n");
+    let out = run(["referee".as_ref(), fen.as_os_str()]);
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("one black king"), "{}", out.stderr);
+}
+
+#[test]
+fn play_announces_mate_and_saves_pgn_that_the_referee_accepts() {
+    let dir = TempDir::new("play-save");
+    let saved = dir.path().join("game.pgn");
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/chess.alg");
+    let out = run_input(
+        &["play", rules, "--save", saved.to_str().unwrap()],
+        "f3\ne7e5\ng2g4\nQh4\n",
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("played d8h4: 2... Qh4#"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("game over: checkmate; result 0-1"),
+        "{}",
+        out.stdout
+    );
+    assert!(out
+        .stdout
+        .contains("fen: rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"));
+    let pgn = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        pgn.contains("[Result \"0-1\"]") && pgn.contains("1. f3 e5 2. g4 Qh4# 0-1"),
+        "{pgn}"
+    );
+    let out = run(["referee".as_ref(), saved.as_os_str()]);
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    // Starting from the saved game's end, the game is already over.
+    let out = run_input(&["play", rules, "--pgn", saved.to_str().unwrap()], "");
+    assert!(out.stdout.contains("game over: checkmate"), "{}", out.stdout);
+}
+
+#[test]
+fn play_takes_a_draw_claim_and_fen_counters() {
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/chess.alg");
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 99 70";
+    let out = run_input(&["play", rules, "--fen", fen], "claim\nRa2\nclaim\n");
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stdout.contains("a draw may be claimed (fifty moves)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("draw claimed: fifty moves; result 1/2-1/2"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains(&format!("fen: {fen}")), "{}", out.stdout);
+}
+
+#[test]
+fn perft_rejects_a_fen_that_is_not_a_position() {
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/chess.alg");
+    let out = run([
+        "perft",
+        rules,
+        "--fen",
+        "4k3/8/8/8/8/8/8/4K2P w - - 0 1",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("first or last rank"), "{}", out.stderr);
+    let out = run(["perft", rules, "--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "--depth", "1"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+}
