@@ -47,6 +47,7 @@ mod elab;
 mod geometry;
 mod laws;
 mod memory;
+mod notation;
 mod parse;
 mod play;
 mod prover;
@@ -61,8 +62,9 @@ pub use elab::{Claim, Program};
 pub use geometry::{Movement, Square};
 pub use laws::Laws;
 pub use memory::{Counting, MemoryLimit};
+pub use notation::Notation;
 pub use parse::{format_file, parse_expr, parse_file};
-pub use play::{divide, fen, notation, perft, Position, Rules};
+pub use play::{divide, fen, notation as move_names, perft, Position, Rules};
 pub use prover::{
     prove_claim, render, saturate, ProofReport, ProveOptions, Rewrites, Saturation, Step, Stop, Verdict, Why,
 };

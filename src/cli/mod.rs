@@ -9,6 +9,7 @@ mod perft;
 mod play;
 mod prove;
 mod simplify;
+mod translate;
 
 use crate::diag::Diags;
 use clap::{Parser, Subcommand};
@@ -52,6 +53,9 @@ enum Command {
     Simplify(simplify::Args),
     /// Play a game in the terminal: pick moves by number or name, undo them.
     Play(play::Args),
+    /// Translate a piece move from path, Parlett or Betza notation into
+    /// the algebra.
+    Translate(translate::Args),
 }
 
 /// The stack of every thread that evaluates, checks or proves.
@@ -102,6 +106,7 @@ fn run() -> i32 {
         Command::Perft(a) => perft::run(a),
         Command::Simplify(a) => simplify::run(a),
         Command::Play(a) => play::run(a),
+        Command::Translate(a) => translate::run(a),
     };
     match result {
         Ok(code) => code,
