@@ -328,7 +328,7 @@ mod tests {
         let pawn = "(alternatives (on-non-capture (on-initial (move 2 '>))) (on-non-capture (move 1 '>)) (on-capture (move 1 'X>)))";
         assert_eq!(
             algebra(pawn),
-            "((dd# + % -> dd# + %) ((% + uu. -> . + uu%))) | ((% + u. -> . + u%)) | ((% + ul enemy -> . + ul%)) | ((% + ur enemy -> . + ur%))"
+            "(dd# + % -> dd# + %) ((% + uu. -> . + uu%)) | (% + u. -> . + u%) | (% + ul enemy -> . + ul%) | (% + ur enemy -> . + ur%)"
         );
     }
 

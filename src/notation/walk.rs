@@ -61,7 +61,7 @@ pub fn movement(v: (i32, i32)) -> String {
 fn target(mode: Mode) -> &'static str {
     match mode {
         Mode::Both => "(. | enemy)",
-        Mode::Capture => "enemy",
+        Mode::Capture => " enemy",
         Mode::NonCapture => ".",
     }
 }
@@ -163,8 +163,8 @@ pub fn union_text(walks: &[Walk]) -> String {
     }
     match texts.len() {
         0 => "fail".into(),
-        1 => texts.pop().unwrap_or_default(),
-        _ => texts.iter().map(|t| format!("({t})")).collect::<Vec<_>>().join(" | "),
+        // `|` is associative and binds loosest, so no brackets are needed.
+        _ => texts.join(" | "),
     }
 }
 
