@@ -297,6 +297,25 @@ impl Mv {
         }
         v.sort();
         v.dedup();
+        // `x | y+ x?` is `y* (y | x)`: the slide of rules/chess.alg.
+        let slide = v.iter().enumerate().find_map(|(i, m)| match m {
+            Mv::Seq(s) => match s.as_slice() {
+                [Mv::Plus(y), Mv::Alt(w)] if w.len() == 2 && w.contains(&Mv::Nil) => {
+                    let x = w.iter().find(|m| **m != Mv::Nil)?;
+                    let j = v.iter().position(|m| m == x)?;
+                    Some((i, j, (**y).clone(), x.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        });
+        if let Some((i, j, y, x)) = slide {
+            let (a, b) = (v[i].clone(), v[j].clone());
+            v.retain(|m| *m != a && *m != b);
+            let rest = std::mem::take(&mut v);
+            let slid = Mv::seq(Mv::star(y.clone()), Mv::alt(y, x));
+            return rest.into_iter().fold(slid, Mv::alt);
+        }
         if v.len() == 1 {
             v.pop().unwrap_or(Mv::Nil)
         } else {
