@@ -50,8 +50,8 @@ fn unit(u: &str, (a, b): (i32, i32), p: (i32, i32)) -> bool {
         'r' => x > 0,
         // On an orthogonal or oblique atom `v` and `s` are the vertical
         // and sideways moves; on a diagonal one they select everything.
-        'v' => orth && x == 0 || !orth && a != b && narrow || a == b,
-        's' => orth && y == 0 || !orth && a != b && wide || a == b,
+        'v' => a == b || orth && x == 0 || !orth && narrow,
+        's' => a == b || orth && y == 0 || !orth && wide,
         _ => false,
     };
     let mut cs = u.chars();

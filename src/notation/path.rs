@@ -438,8 +438,13 @@ pub fn lower(text: &str) -> Result<String, Diags> {
                     'L' => stack.push((p + 1, (h + 1) % 4, o)),
                     'R' => stack.push((p + 1, (h + 3) % 4, o)),
                     _ => {
-                        let to = match nodes.iter().position(|&(q, g)| future(q, g) == future(p + 1, h)) {
-                            Some(i) => i,
+                        // The start is never a target: it has no loop.
+                        let to = match nodes
+                            .iter()
+                            .skip(1)
+                            .position(|&(q, g)| future(q, g) == future(p + 1, h))
+                        {
+                            Some(i) => i + 1,
                             None => {
                                 nodes.push((p + 1, h));
                                 nodes.len() - 1
@@ -513,6 +518,14 @@ mod tests {
         let r = lower("/L*(F$)+/").unwrap();
         assert!(r.contains("(% + u. -> . + u%)*"), "{r}");
         assert!(r.contains("(% + l enemy -> . + l%)"), "{r}");
+    }
+
+    #[test]
+    fn a_path_may_come_back_to_the_start_state() {
+        assert_eq!(
+            lower("(F$)*").unwrap(),
+            "((% + u. -> . + u%)* (% + u(. | enemy) -> . + u%))?"
+        );
     }
 
     #[test]
