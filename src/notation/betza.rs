@@ -390,7 +390,7 @@ mod tests {
         assert_eq!(read("Q").unwrap().len(), 8);
         assert!(dests("NN").iter().all(|d| d.1.is_none()));
         assert!(dests("W0").iter().all(|d| d.1.is_none()));
-        assert!(dests("R4").iter().all(|d| d.1.is_none()), "R is already a rider");
+        assert!(read("R4").is_err(), "R is already a rider: write W4");
         assert!(dests("W4").iter().all(|d| d.1 == Some(3)));
     }
 
@@ -454,6 +454,6 @@ mod tests {
         }
         assert_eq!(write(&read("Q").unwrap()).unwrap(), "Q");
         assert_eq!(write(&read("WF").unwrap()).unwrap(), "K");
-        assert_eq!(write(&read("mfWcfF").unwrap()).unwrap(), "cfFmfW");
+        assert_eq!(write(&read("mfWcfF").unwrap()).unwrap(), "mfWcfF");
     }
 }

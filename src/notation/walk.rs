@@ -109,11 +109,8 @@ impl Walk {
                                 None => format!("{}* ", step(leg.step)),
                                 Some(k) => power(&step(leg.step), 0, k - 1),
                             };
-                            format!(
-                                "{land} | {}{tail}{}",
-                                rule(leg.jump, ".", &leg.via),
-                                rule(leg.step, end, &[])
-                            )
+                            let mid = format!("{} {tail}", rule(leg.jump, ".", &leg.via));
+                            format!("{land} | {} {}", mid.trim_end(), rule(leg.step, end, &[]))
                         }
                     };
                     parts.push(if prefix.is_empty() {
