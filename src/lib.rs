@@ -48,6 +48,7 @@ mod elab;
 mod geometry;
 mod laws;
 mod memory;
+mod notation;
 mod parse;
 mod play;
 mod prover;
@@ -63,8 +64,9 @@ pub use elab::{Claim, Program};
 pub use geometry::{Movement, Square};
 pub use laws::Laws;
 pub use memory::{Counting, MemoryLimit};
+pub use notation::Notation;
 pub use parse::{format_file, parse_expr, parse_file};
-pub use play::{divide, fen, notation, perft, pgn, referee, Position, Rules};
+pub use play::{divide, fen, notation as move_names, perft, pgn, referee, Position, Rules};
 pub use prover::{
     prove_claim, render, saturate, ProofReport, ProveOptions, Rewrites, Saturation, Step, Stop, Verdict, Why,
 };

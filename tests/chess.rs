@@ -6,7 +6,7 @@
 //! `cargo test --release --test chess -- --ignored`.
 
 use algchess::Program;
-use algchess::{divide, fen, notation, perft, Position, Rules};
+use algchess::{divide, fen, move_names as notation, perft, Position, Rules};
 use std::collections::BTreeSet;
 use std::process::Command;
 

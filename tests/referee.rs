@@ -5,7 +5,7 @@
 //! the games with an illegal ply mixed in must be rejected there.
 
 use algchess::referee::{referee, Match};
-use algchess::{notation, pgn, Program, Rules};
+use algchess::{move_names, pgn, Program, Rules};
 use std::path::Path;
 use std::time::Instant;
 
@@ -48,7 +48,7 @@ fn replay(stride: usize) -> usize {
             let j = m.find(san).unwrap_or_else(|e| panic!("{at}: {e}"));
             assert_eq!(m.san(j).unwrap(), *san, "{at}");
             // Reading the move by its engine name finds the same one.
-            let uci = notation::uci(&m.pos.board, &m.legal()[j].board).expect("one piece moves");
+            let uci = move_names::uci(&m.pos.board, &m.legal()[j].board).expect("one piece moves");
             assert_eq!(m.find(&uci), Ok(j), "{at}: {uci}");
             let ours = m.fen().unwrap();
             m.play(j).unwrap();

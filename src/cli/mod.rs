@@ -10,6 +10,7 @@ mod play;
 mod prove;
 mod referee;
 mod simplify;
+mod translate;
 
 use crate::diag::Diags;
 use clap::{Parser, Subcommand};
@@ -55,6 +56,9 @@ enum Command {
     Play(play::Args),
     /// Check games written in PGN: illegal plies, checkmate, draws, results.
     Referee(referee::Args),
+    /// Translate a piece move from path, Parlett or Betza notation into
+    /// the algebra.
+    Translate(translate::Args),
 }
 
 /// The stack of every thread that evaluates, checks or proves.
@@ -106,6 +110,7 @@ fn run() -> i32 {
         Command::Simplify(a) => simplify::run(a),
         Command::Play(a) => play::run(a),
         Command::Referee(a) => referee::run(a),
+        Command::Translate(a) => translate::run(a),
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,7 @@ use super::{Def, Program};
 use crate::core::{Bounds, Content, GlueError, Node, PieceId, Sort, Term, MAX_DEPTH};
 use crate::diag::{Diag, Source};
 use crate::geometry::{Movement, MAX_SHIFT};
+use crate::notation::{self, Notation};
 use crate::parse::ast::{CountArg, Expr, ExprKind, Ident, PostOp, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -138,6 +139,10 @@ impl<'a> Elab<'a> {
                         .into());
                 }
                 Ok(Term::not(&t))
+            }
+            ExprKind::Notation(name, text) => {
+                let lowered = self.notation(sc, name, text, e.span)?;
+                self.expr(sc, &lowered)
             }
             ExprKind::Word(_) | ExprKind::Juxt(_) | ExprKind::Call(..) | ExprKind::Post(..) => {
                 let items = self.items(sc, e)?;
@@ -301,6 +306,28 @@ impl<'a> Elab<'a> {
                 .into());
         }
         Ok(t)
+    }
+
+    /// A notation literal such as `betza"NN"`, lowered into the algebra; its
+    /// errors point into the literal's text.
+    fn notation(&self, sc: &Scope, name: &Ident, text: &str, span: Span) -> Res<Expr> {
+        let Some(n) = Notation::from_name(&name.name) else {
+            let known: Vec<&str> = Notation::ALL.iter().map(|n| n.name()).collect();
+            return Err(self
+                .diag(sc, name.span, format!("unknown notation `{}`", name.name))
+                .help(format!("the notations are {}", known.join(", ")))
+                .into());
+        };
+        // The text starts after the name and its opening quote.
+        let at = name.span.end + 1;
+        notation::lower(n, text, span).map_err(|ds| {
+            let d = &ds.0[0];
+            let mut out = self.diag(sc, Span::new(at + d.span.start, at + d.span.end), d.message.clone());
+            if let Some(h) = &d.help {
+                out = out.help(h.clone());
+            }
+            out.into()
+        })
     }
 
     fn glue(&self, sc: &Scope, span: Span, a: &Term, b: &Term) -> Res<Term> {

@@ -44,6 +44,9 @@ pub enum ExprKind {
     /// `not M`: a test.
     Not(Box<Expr>),
     Paren(Box<Expr>),
+    /// `betza"NN"`: a move written in another notation, which elaboration
+    /// lowers into the algebra.
+    Notation(Ident, String),
 }
 
 impl Expr {
@@ -69,6 +72,34 @@ impl Expr {
             }
         }
         None
+    }
+}
+
+impl Expr {
+    /// Points every span of the tree at `at` (a lowered notation literal,
+    /// whose generated syntax has no text of its own).
+    pub fn respan(&mut self, at: Span) {
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            e.span = at;
+            match &mut e.kind {
+                ExprKind::Call(f, args) => {
+                    f.span = at;
+                    stack.extend(args.iter_mut());
+                }
+                ExprKind::Juxt(args) => stack.extend(args.iter_mut()),
+                ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                ExprKind::Bind(c, a) => {
+                    c.span = at;
+                    stack.push(a);
+                }
+                ExprKind::Post(a, _) | ExprKind::Not(a) | ExprKind::Paren(a) => stack.push(a),
+                _ => {}
+            }
+        }
     }
 }
 

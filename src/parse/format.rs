@@ -4,7 +4,7 @@
 //! user's parentheses survive. Items that touched in the source (`ur♟`,
 //! `♖..`) still touch; comments and blank lines between statements are kept.
 
-use super::ast::{ClaimKind, Cond, CountArg, Expr, ExprKind, File, PostOp, Stmt, StmtKind};
+use super::ast::{ClaimKind, Cond, CountArg, Expr, ExprKind, File, PostOp, Span, Stmt, StmtKind};
 
 const WIDTH: usize = 100;
 
@@ -86,7 +86,15 @@ fn expr(e: &Expr, src: &str) -> String {
         ExprKind::Post(x, op) => format!("{}{}", expr(x, src), postop(op)),
         ExprKind::Not(x) => format!("not {}", expr(x, src)),
         ExprKind::Paren(x) => format!("({})", expr(x, src)),
+        ExprKind::Notation(n, text) => format!("{}\"{text}\"", n.name),
     }
+}
+
+/// An expression as text (spacing in juxtapositions is a single space).
+pub fn format_expr(e: &Expr) -> String {
+    let mut e = e.clone();
+    e.respan(Span::default());
+    expr(&e, "")
 }
 
 /// The operands of a chain of one top-level operator, for line breaking.

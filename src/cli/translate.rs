@@ -1,0 +1,66 @@
+//! `algchess translate`: a piece move from another notation into the
+//! algebra (or into Betza's notation).
+
+use crate::diag::Diags;
+use crate::notation::{self, Notation};
+use serde_json::json;
+
+#[derive(Copy, Clone, clap::ValueEnum)]
+enum From {
+    /// Seed 001's path regexes: `/L*(F$)+/`.
+    Path,
+    /// Seed 002's Referee plies (not supported yet).
+    Referee,
+    /// Seed 003's piece language: `(move 'n 'X)`.
+    Parlett,
+    /// Betza's notation: `mfWcfF`.
+    Betza,
+}
+
+#[derive(Copy, Clone, Default, clap::ValueEnum)]
+enum To {
+    /// A move of the algebra, as `moves --move` takes it.
+    #[default]
+    Algebra,
+    /// Betza's notation, where the move lies in what it can name.
+    Betza,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The notation TEXT is written in.
+    #[arg(long, value_enum)]
+    from: From,
+    /// What to write.
+    #[arg(long, value_enum, default_value = "algebra")]
+    to: To,
+    /// The move. The algebra's version is white's (forward is up), for the
+    /// piece on the POI; it names the rule file's `enemy` (and `friend`, for
+    /// hoppers) patterns: `%♘: MOVE` in rules/chess.alg.
+    text: String,
+    /// Print `{"from", "to", "text", "result"}`.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<i32, Diags> {
+    let n = match args.from {
+        From::Path => Notation::Path,
+        From::Referee => Notation::Referee,
+        From::Parlett => Notation::Parlett,
+        From::Betza => Notation::Betza,
+    };
+    let (to, out) = match args.to {
+        To::Algebra => ("algebra", notation::to_algebra(n, &args.text)?),
+        To::Betza => ("betza", notation::to_betza(n, &args.text)?),
+    };
+    if args.json {
+        println!(
+            "{}",
+            json!({"from": n.name(), "to": to, "text": args.text, "result": out})
+        );
+    } else {
+        println!("{out}");
+    }
+    Ok(super::OK)
+}

@@ -1,0 +1,104 @@
+//! Notations people already use for piece moves, lowered into the algebra.
+//!
+//! Each front-end reads its notation and writes a move of the algebra (as
+//! surface syntax), which the normal elaborator then reads: there is one
+//! meaning, the core IR, and no evaluator per notation. Lowered moves are
+//! white's, with forward up (`u`), and the piece stands on the POI. They
+//! name the rule file's `enemy` pattern (and `friend`, for hoppers), the
+//! way rules/chess.alg and rules/fairy.alg already write their moves.
+
+mod betza;
+mod parlett;
+mod path;
+mod referee;
+mod walk;
+
+use crate::diag::{Diag, Diags, Source};
+use crate::parse::ast::{Expr, Span};
+
+/// A notation for piece moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// Seed 001's path regexes over turtle steps: `/L*(F$)+/`.
+    Path,
+    /// Seed 002's plies of Games::Chess::Referee.
+    Referee,
+    /// Seed 003's piece language: `(move 'n 'X)`.
+    Parlett,
+    /// Betza's funny notation: `mfWcfF`.
+    Betza,
+}
+
+impl Notation {
+    pub const ALL: [Notation; 4] = [Notation::Path, Notation::Referee, Notation::Parlett, Notation::Betza];
+
+    /// The notation's name, as written before a literal (`betza"NN"`) and
+    /// after `--from`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Path => "path",
+            Notation::Referee => "referee",
+            Notation::Parlett => "parlett",
+            Notation::Betza => "betza",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Notation> {
+        Notation::ALL.into_iter().find(|n| n.name() == name)
+    }
+}
+
+/// An error in notation text: a span into that text.
+pub(crate) fn error(n: Notation, text: &str, span: Span, message: impl Into<String>) -> Diag {
+    Diag::new(&Source::new(format!("<{}>", n.name()), text), span, message)
+}
+
+/// The move `text` stands for, as algebra text that `moves --move` accepts.
+pub fn to_algebra(n: Notation, text: &str) -> Result<String, Diags> {
+    match n {
+        Notation::Path => path::lower(text),
+        Notation::Referee => Ok(crate::parse::format_expr(&referee::lower(text)?)),
+        Notation::Parlett => Ok(walk::union_text(&parlett::read(text)?)),
+        Notation::Betza => Ok(walk::union_text(&betza::read(text)?)),
+    }
+}
+
+/// The move `text` stands for, as a syntax tree whose spans all point at
+/// `at`: the notation literal it came from.
+pub fn lower(n: Notation, text: &str, at: Span) -> Result<Expr, Diags> {
+    let mut e = match n {
+        Notation::Referee => referee::lower(text)?,
+        _ => {
+            let algebra = to_algebra(n, text)?;
+            crate::parse::parse_expr(&algebra).map_err(|e| {
+                // The front-ends write algebra; a syntax error here is theirs.
+                Diags::from(error(
+                    n,
+                    text,
+                    Span::new(0, text.len()),
+                    format!("cannot lower this: {}", e.message),
+                ))
+            })?
+        }
+    };
+    e.respan(at);
+    Ok(e)
+}
+
+/// The move in Betza's notation, where it lies in the subset Betza covers.
+pub fn to_betza(n: Notation, text: &str) -> Result<String, Diags> {
+    let walks = match n {
+        Notation::Parlett => parlett::read(text)?,
+        Notation::Betza => betza::read(text)?,
+        Notation::Path | Notation::Referee => {
+            return Err(error(
+                n,
+                text,
+                Span::new(0, text.len()),
+                format!("`--to betza` reads Parlett or Betza, not {} notation", n.name()),
+            )
+            .into())
+        }
+    };
+    betza::write(&walks).map_err(|m| error(n, text, Span::new(0, text.len()), m).into())
+}

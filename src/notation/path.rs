@@ -1,0 +1,546 @@
+//! Seed 001's path regexes over turtle steps: `F` forward, `L` and `R` a
+//! quarter turn in place, `$` the occupancy assertion; `| * + ?` and
+//! brackets; the slashes around are optional.
+//!
+//! Meaning: the piece is lifted off its square, faces forward (up), and
+//! walks a path the regex matches. `$` reads the square the turtle is on:
+//! empty, the path goes on; an enemy piece, the path ends there (only
+//! turns and `$` may follow); anything else (a friend, off the board), the
+//! path dies. Squares an `F` crosses without `$` are not read (a leap). The
+//! path's last square is the destination, which must be empty or hold an
+//! enemy. A path that ends where it began leaves the board as it was.
+//!
+//! Lowering: the regex becomes a Glushkov automaton; its product with the
+//! four headings and the offset from the last square read by `$` is
+//! explored. A `$` on an empty square moves the piece there (so the POI
+//! follows the turtle and every rule stays anchored on it, which is why
+//! the algebra's `R`, a turn about the grid's centre, needs no turtle
+//! frame), and the states right after such steps are the nodes of a graph
+//! whose edges are anchored rules. Eliminating its nodes one by one
+//! (Kleene's construction) writes the graph as one move with `|`, side by
+//! side and `*`. A repeated part that moves without `$` would need
+//! unboundedly many offsets; it is refused.
+
+use super::walk::movement;
+use super::{error, Notation};
+use crate::diag::{Diag, Diags};
+use crate::parse::ast::Span;
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Clone)]
+enum Re {
+    Empty,
+    Sym(usize),
+    Alt(Box<Re>, Box<Re>),
+    Cat(Box<Re>, Box<Re>),
+    Star(Box<Re>),
+    Plus(Box<Re>),
+}
+
+/// A regex read into positions: each a symbol (`F L R $`) and its span.
+struct Parsed {
+    re: Re,
+    syms: Vec<(char, Span)>,
+}
+
+fn err(text: &str, span: Span, message: impl Into<String>) -> Diag {
+    error(Notation::Path, text, span, message)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    toks: Vec<(usize, char)>,
+    at: usize,
+    syms: Vec<(char, Span)>,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<char> {
+        self.toks.get(self.at).map(|t| t.1)
+    }
+
+    fn span(&self) -> Span {
+        match self.toks.get(self.at) {
+            Some(&(i, c)) => Span::new(i, i + c.len_utf8()),
+            None => Span::new(self.text.len(), self.text.len()),
+        }
+    }
+
+    fn alt(&mut self) -> Result<Re, Diag> {
+        let mut re = self.cat()?;
+        while self.peek() == Some('|') {
+            self.at += 1;
+            re = Re::Alt(Box::new(re), Box::new(self.cat()?));
+        }
+        Ok(re)
+    }
+
+    fn cat(&mut self) -> Result<Re, Diag> {
+        let mut re = Re::Empty;
+        while let Some(c) = self.peek() {
+            if c == '|' || c == ')' {
+                break;
+            }
+            let item = self.post()?;
+            re = match re {
+                Re::Empty => item,
+                re => Re::Cat(Box::new(re), Box::new(item)),
+            };
+        }
+        Ok(re)
+    }
+
+    fn post(&mut self) -> Result<Re, Diag> {
+        let mut re = self.atom()?;
+        while let Some(c @ ('*' | '+' | '?')) = self.peek() {
+            self.at += 1;
+            re = match c {
+                '*' => Re::Star(Box::new(re)),
+                '+' => Re::Plus(Box::new(re)),
+                _ => Re::Alt(Box::new(re), Box::new(Re::Empty)),
+            };
+        }
+        Ok(re)
+    }
+
+    fn atom(&mut self) -> Result<Re, Diag> {
+        let span = self.span();
+        match self.peek() {
+            Some(c @ ('F' | 'L' | 'R' | '$')) => {
+                self.at += 1;
+                self.syms.push((c, span));
+                Ok(Re::Sym(self.syms.len() - 1))
+            }
+            Some('(') => {
+                self.at += 1;
+                let re = self.alt()?;
+                if self.peek() != Some(')') {
+                    return Err(err(self.text, span, "this `(` is never closed"));
+                }
+                self.at += 1;
+                Ok(re)
+            }
+            Some(c @ ('*' | '+' | '?')) => Err(err(self.text, span, format!("`{c}` repeats nothing here"))),
+            Some(c) => Err(err(self.text, span, format!("unknown letter `{c}`"))
+                .help("a path is made of F (forward), L and R (turns), $ (read the square), | * + ? and brackets")),
+            None => Err(err(self.text, span, "unexpected end of the path")),
+        }
+    }
+}
+
+impl Re {
+    fn nullable(&self) -> bool {
+        match self {
+            Re::Empty | Re::Star(_) => true,
+            Re::Sym(_) => false,
+            Re::Plus(a) => a.nullable(),
+            Re::Alt(a, b) => a.nullable() || b.nullable(),
+            Re::Cat(a, b) => a.nullable() && b.nullable(),
+        }
+    }
+
+    fn first(&self) -> BTreeSet<usize> {
+        match self {
+            Re::Empty => BTreeSet::new(),
+            Re::Sym(i) => [*i].into(),
+            Re::Alt(a, b) => &a.first() | &b.first(),
+            Re::Cat(a, b) if a.nullable() => &a.first() | &b.first(),
+            Re::Cat(a, _) => a.first(),
+            Re::Star(a) | Re::Plus(a) => a.first(),
+        }
+    }
+
+    fn last(&self) -> BTreeSet<usize> {
+        match self {
+            Re::Empty => BTreeSet::new(),
+            Re::Sym(i) => [*i].into(),
+            Re::Alt(a, b) => &a.last() | &b.last(),
+            Re::Cat(a, b) if b.nullable() => &a.last() | &b.last(),
+            Re::Cat(_, b) => b.last(),
+            Re::Star(a) | Re::Plus(a) => a.last(),
+        }
+    }
+
+    fn follow(&self, out: &mut [BTreeSet<usize>]) {
+        match self {
+            Re::Empty | Re::Sym(_) => {}
+            Re::Alt(a, b) => {
+                a.follow(out);
+                b.follow(out);
+            }
+            Re::Cat(a, b) => {
+                a.follow(out);
+                b.follow(out);
+                let f = b.first();
+                for l in a.last() {
+                    out[l].extend(&f);
+                }
+            }
+            Re::Star(a) | Re::Plus(a) => {
+                a.follow(out);
+                let f = a.first();
+                for l in a.last() {
+                    out[l].extend(&f);
+                }
+            }
+        }
+    }
+}
+
+fn parse(text: &str) -> Result<Parsed, Diag> {
+    let body = text.trim();
+    let offset = text.len() - text.trim_start().len();
+    let (body, offset) = match body.strip_prefix('/') {
+        Some(inner) => match inner.strip_suffix('/') {
+            Some(inner) => (inner, offset + 1),
+            None => return Err(err(text, Span::new(offset, offset + 1), "this `/` is never closed")),
+        },
+        None => (body, offset),
+    };
+    let toks = body
+        .char_indices()
+        .filter(|(_, c)| !c.is_whitespace())
+        .map(|(i, c)| (i + offset, c))
+        .collect();
+    let mut p = Parser {
+        text,
+        toks,
+        at: 0,
+        syms: vec![],
+    };
+    let re = p.alt()?;
+    if p.peek() == Some(')') {
+        return Err(err(text, p.span(), "this `)` closes nothing"));
+    }
+    Ok(Parsed { re, syms: p.syms })
+}
+
+/// A move as it is being built, printed with as few brackets as needed.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Mv {
+    Nil,
+    Rule(String),
+    Seq(Vec<Mv>),
+    Alt(Vec<Mv>),
+    Star(Box<Mv>),
+    Plus(Box<Mv>),
+}
+
+/// The rule moving the piece by `o` onto a square holding `what`.
+fn rule(o: (i32, i32), what: &str) -> Mv {
+    let m = movement(o);
+    Mv::Rule(format!("(% + {m}{what} -> . + {m}%)"))
+}
+
+impl Mv {
+    fn seq(a: Mv, b: Mv) -> Mv {
+        let mut v = vec![];
+        for m in [a, b] {
+            match m {
+                Mv::Nil => {}
+                Mv::Seq(xs) => v.extend(xs),
+                m => v.push(m),
+            }
+        }
+        // `x x*` is `x+`.
+        let mut out: Vec<Mv> = vec![];
+        for m in v {
+            match (out.last(), &m) {
+                (Some(x), Mv::Star(y)) if x == &**y => {
+                    let x = out.pop().unwrap_or(Mv::Nil);
+                    out.push(Mv::Plus(Box::new(x)));
+                }
+                _ => out.push(m),
+            }
+        }
+        match out.len() {
+            0 => Mv::Nil,
+            1 => out.pop().unwrap_or(Mv::Nil),
+            _ => Mv::Seq(out),
+        }
+    }
+
+    fn alt(a: Mv, b: Mv) -> Mv {
+        let mut v: Vec<Mv> = vec![];
+        for m in [a, b] {
+            match m {
+                Mv::Alt(xs) => v.extend(xs),
+                m => v.push(m),
+            }
+        }
+        v.sort();
+        v.dedup();
+        // A step and a take by the same offset are one rule onto a free square.
+        let pairs: Vec<(Mv, Mv, Mv)> = v
+            .iter()
+            .filter_map(|m| match m {
+                Mv::Rule(r) => r
+                    .strip_prefix("(% + ")
+                    .and_then(|r| r.split_once(". -> "))
+                    .map(|(o, _)| o.to_string()),
+                _ => None,
+            })
+            .map(|o| {
+                let (free, empty, take) = (
+                    format!("(% + {o}(. | enemy) -> . + {o}%)"),
+                    format!("(% + {o}. -> . + {o}%)"),
+                    format!("(% + {o} enemy -> . + {o}%)"),
+                );
+                (Mv::Rule(free), Mv::Rule(empty), Mv::Rule(take))
+            })
+            .collect();
+        for (free, empty, take) in pairs {
+            if v.contains(&free) || v.contains(&empty) && v.contains(&take) {
+                v.retain(|m| *m != empty && *m != take);
+                v.push(free);
+            }
+        }
+        v.sort();
+        v.dedup();
+        // `x | y+ x?` is `y* (y | x)`: the slide of rules/chess.alg.
+        let slide = v.iter().enumerate().find_map(|(i, m)| match m {
+            Mv::Seq(s) => match s.as_slice() {
+                [Mv::Plus(y), Mv::Alt(w)] if w.len() == 2 && w.contains(&Mv::Nil) => {
+                    let x = w.iter().find(|m| **m != Mv::Nil)?;
+                    let j = v.iter().position(|m| m == x)?;
+                    Some((i, j, (**y).clone(), x.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        });
+        if let Some((i, j, y, x)) = slide {
+            let (a, b) = (v[i].clone(), v[j].clone());
+            v.retain(|m| *m != a && *m != b);
+            let rest = std::mem::take(&mut v);
+            let slid = Mv::seq(Mv::star(y.clone()), Mv::alt(y, x));
+            return rest.into_iter().fold(slid, Mv::alt);
+        }
+        if v.len() == 1 {
+            v.pop().unwrap_or(Mv::Nil)
+        } else {
+            Mv::Alt(v)
+        }
+    }
+
+    fn star(a: Mv) -> Mv {
+        match a {
+            Mv::Nil => Mv::Nil,
+            Mv::Star(_) => a,
+            a => Mv::Star(Box::new(a)),
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Mv::Nil => "nil".into(),
+            Mv::Rule(r) => r.clone(),
+            Mv::Seq(v) => v
+                .iter()
+                .map(|m| match m {
+                    Mv::Alt(v) if !v.contains(&Mv::Nil) => format!("({})", m.text()),
+                    m => m.text(),
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            Mv::Alt(v) if v.contains(&Mv::Nil) => {
+                let rest: Vec<Mv> = v.iter().filter(|m| **m != Mv::Nil).cloned().collect();
+                match rest.as_slice() {
+                    [m @ Mv::Rule(_)] => format!("{}?", m.text()),
+                    [m] => format!("({})?", m.text()),
+                    _ => format!("({})?", Mv::Alt(rest).text()),
+                }
+            }
+            Mv::Alt(v) => v.iter().map(Mv::text).collect::<Vec<_>>().join(" | "),
+            Mv::Star(a) | Mv::Plus(a) => {
+                let op = if matches!(self, Mv::Star(_)) { "*" } else { "+" };
+                match **a {
+                    Mv::Rule(_) => format!("{}{op}", a.text()),
+                    _ => format!("({}){op}", a.text()),
+                }
+            }
+        }
+    }
+}
+
+/// Headings counter-clockwise from up: `L` adds one, `R` takes one.
+const HEADINGS: [(i32, i32); 4] = [(0, 1), (-1, 0), (0, -1), (1, 0)];
+
+/// How far from the last square read a path may get without `$`.
+const REACH: i32 = 64;
+
+/// Adds `m` to the moves on the edge `from -> to`.
+fn add(edges: &mut BTreeMap<(usize, usize), Mv>, from: usize, to: usize, m: Mv) {
+    let m = match edges.remove(&(from, to)) {
+        Some(old) => Mv::alt(old, m),
+        None => m,
+    };
+    edges.insert((from, to), m);
+}
+
+/// The path regex as algebra text: a move of the piece on the POI.
+pub fn lower(text: &str) -> Result<String, Diags> {
+    let Parsed { re, syms } = parse(text)?;
+    let n = syms.len();
+    // Glushkov: state 0 is the start, state i + 1 is after position i.
+    let mut follow = vec![BTreeSet::new(); n];
+    re.follow(&mut follow);
+    let next: Vec<BTreeSet<usize>> = std::iter::once(re.first()).chain(follow).collect();
+    let last = re.last();
+    let accepting = |q: usize| if q == 0 { re.nullable() } else { last.contains(&(q - 1)) };
+    // Whether the path may end after state q using only turns and `$`
+    // (after `$` found an enemy, the turtle stays on its square).
+    let mut stop_ok = vec![false; n + 1];
+    loop {
+        let mut changed = false;
+        for q in 0..=n {
+            if !stop_ok[q] && (accepting(q) || next[q].iter().any(|&p| syms[p].0 != 'F' && stop_ok[p + 1])) {
+                stop_ok[q] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Anchored nodes (state, heading): the piece stands on the turtle.
+    // States with the same successors and acceptance have the same future,
+    // so they share a node.
+    let future = |q: usize, h: usize| (next[q].clone(), accepting(q), h);
+    let mut nodes: Vec<(usize, usize)> = vec![(0, 0)];
+    let done = usize::MAX;
+    let mut edges: BTreeMap<(usize, usize), Mv> = BTreeMap::new();
+    let mut k = 0;
+    while k < nodes.len() {
+        let (q0, h0) = nodes[k];
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![(q0, h0, (0i32, 0i32))];
+        while let Some((q, h, o)) = stack.pop() {
+            if !seen.insert((q, h, o)) {
+                continue;
+            }
+            if o.0.abs().max(o.1.abs()) > REACH {
+                let span = syms.iter().map(|s| s.1).reduce(Span::to).unwrap_or_default();
+                return Err(err(text, span, "a repeated part of this path moves without `$`")
+                    .help("each turn of a repeated part that goes forward must read a square with `$`, as in `(F$)+`")
+                    .into());
+            }
+            if accepting(q) {
+                let m = if o == (0, 0) { Mv::Nil } else { rule(o, "(. | enemy)") };
+                add(&mut edges, k, done, m);
+            }
+            for &p in &next[q] {
+                match syms[p].0 {
+                    'F' => {
+                        let d = HEADINGS[h];
+                        stack.push((p + 1, h, (o.0 + d.0, o.1 + d.1)));
+                    }
+                    'L' => stack.push((p + 1, (h + 1) % 4, o)),
+                    'R' => stack.push((p + 1, (h + 3) % 4, o)),
+                    _ => {
+                        // The start is never a target: it has no loop.
+                        let to = match nodes
+                            .iter()
+                            .skip(1)
+                            .position(|&(q, g)| future(q, g) == future(p + 1, h))
+                        {
+                            Some(i) => i + 1,
+                            None => {
+                                nodes.push((p + 1, h));
+                                nodes.len() - 1
+                            }
+                        };
+                        if o == (0, 0) {
+                            add(&mut edges, k, to, Mv::Nil);
+                        } else {
+                            add(&mut edges, k, to, rule(o, "."));
+                            if stop_ok[p + 1] {
+                                add(&mut edges, k, done, rule(o, " enemy"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        k += 1;
+    }
+    // Kleene: remove every node but the start, rerouting through it.
+    for k in 1..nodes.len() {
+        let looped = edges.remove(&(k, k)).map(Mv::star).unwrap_or(Mv::Nil);
+        let ins: Vec<(usize, Mv)> = edges
+            .iter()
+            .filter(|((_, to), _)| *to == k)
+            .map(|((from, _), m)| (*from, m.clone()))
+            .collect();
+        let outs: Vec<(usize, Mv)> = edges
+            .iter()
+            .filter(|((from, _), _)| *from == k)
+            .map(|((_, to), m)| (*to, m.clone()))
+            .collect();
+        edges.retain(|(from, to), _| *from != k && *to != k);
+        for (i, a) in &ins {
+            for (j, b) in &outs {
+                let m = Mv::seq(Mv::seq(a.clone(), looped.clone()), b.clone());
+                add(&mut edges, *i, *j, m);
+            }
+        }
+    }
+    Ok(match edges.remove(&(0, done)) {
+        Some(m) => m.text(),
+        None => "fail".into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fails(text: &str) -> (Span, String) {
+        let d = lower(text).unwrap_err();
+        (d.0[0].span, d.0[0].message.clone())
+    }
+
+    #[test]
+    fn the_pawn_steps_forward() {
+        assert_eq!(lower("/F$/").unwrap(), "(% + u(. | enemy) -> . + u%)");
+    }
+
+    #[test]
+    fn the_knight_leaps_in_eight_directions() {
+        let k = lower("/L*FF(L|R)F$/").unwrap();
+        for m in ["uur", "uul", "ddr", "ddl", "urr", "drr", "ull", "dll"] {
+            assert!(k.contains(&format!("(% + {m}(. | enemy) -> . + {m}%)")), "{m} in {k}");
+        }
+    }
+
+    #[test]
+    fn the_rook_slides() {
+        let r = lower("/L*(F$)+/").unwrap();
+        assert!(r.contains("(% + u. -> . + u%)* (% + u(. | enemy) -> . + u%)"), "{r}");
+        assert!(r.contains("(% + l. -> . + l%)* (% + l(. | enemy) -> . + l%)"), "{r}");
+    }
+
+    #[test]
+    fn a_path_may_come_back_to_the_start_state() {
+        assert_eq!(
+            lower("(F$)*").unwrap(),
+            "((% + u. -> . + u%)* (% + u(. | enemy) -> . + u%))?"
+        );
+    }
+
+    #[test]
+    fn no_path_is_fail() {
+        assert_eq!(lower("$").unwrap(), "nil");
+        assert_eq!(lower("/(F|L)F/").unwrap().matches("->").count(), 2);
+    }
+
+    #[test]
+    fn bad_paths_get_a_span() {
+        assert_eq!(fails("/F$X/"), (Span::new(3, 4), "unknown letter `X`".into()));
+        assert_eq!(fails("/(F$/"), (Span::new(1, 2), "this `(` is never closed".into()));
+        assert_eq!(fails("F$)"), (Span::new(2, 3), "this `)` closes nothing".into()));
+        assert_eq!(fails("/F$"), (Span::new(0, 1), "this `/` is never closed".into()));
+        assert_eq!(fails("*F").1, "`*` repeats nothing here");
+        assert_eq!(fails("/L*F+$/").1, "a repeated part of this path moves without `$`");
+    }
+}
