@@ -47,6 +47,9 @@ mod elab;
 mod geometry;
 mod laws;
 mod memory;
+// `notation` is taken by the engine move names of the façade.
+#[path = "notation/mod.rs"]
+mod notations;
 mod parse;
 mod play;
 mod prover;

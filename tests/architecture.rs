@@ -6,13 +6,14 @@
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 13] = [
+const LAYERS: [&str; 14] = [
     "geometry",
     "memory",
     "core",
     "semantics",
     "diag",
     "parse",
+    "notation",
     "elab",
     "play",
     "laws",
