@@ -136,8 +136,10 @@ fn demoted(b: u32) -> u32 {
 /// Whether an enemy piece sees square `s` (relative to the POI), before the
 /// ply: along a line of empty squares, a knight's jump, a king's or pawn's
 /// step, as chess.alg's `attacked`. A line through the POI is blocked by
-/// the piece standing there.
-fn seen(s: Off) -> String {
+/// the piece standing there. A rule of patterns rewrites each member into
+/// each, so a test that must keep the board (`exact`) spells every member
+/// as a fragment of its own; under `not` the patterns may stay.
+fn seen(s: Off, exact: bool) -> String {
     let mut alts: Vec<Vec<(Off, u32)>> = vec![];
     let lines = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
     for (k, d) in lines.iter().enumerate() {
@@ -166,16 +168,22 @@ fn seen(s: Off) -> String {
             alts.push(vec![(q, who)]);
         }
     }
-    let frags: Vec<String> = alts
-        .iter()
-        .map(|f| {
-            let mut t = String::from("%");
-            for (q, c) in f {
-                t.push_str(&format!(" + {}{}", at(*q), cells(*c)));
-            }
-            format!("({t} -> {t})")
-        })
-        .collect();
+    let mut frags: Vec<String> = vec![];
+    for f in &alts {
+        let mut ts = vec![String::from("%")];
+        for (q, c) in f {
+            let members: Vec<u32> = if exact {
+                (0..20).map(bit).filter(|b| c & b != 0).collect()
+            } else {
+                vec![*c]
+            };
+            ts = ts
+                .iter()
+                .flat_map(|t| members.iter().map(move |m| format!("{t} + {}{}", at(*q), cells(*m))))
+                .collect();
+        }
+        frags.extend(ts.iter().map(|t| format!("({t} -> {t})")));
+    }
     format!("({})", frags.join(" | "))
 }
 
@@ -988,7 +996,11 @@ fn clause(ply: &Ply, ctx: &Ctx, lits: &[(bool, Atom)]) -> Result<Option<String>,
                 let set = if *p { *set } else { ALL & !set };
                 *read.entry(*o).or_insert(ALL) &= set;
             }
-            Atom::Seen(o) => tests.push(if *p { seen(*o) } else { format!("not {}", seen(*o)) }),
+            Atom::Seen(o) => tests.push(if *p {
+                seen(*o, true)
+            } else {
+                format!("not {}", seen(*o, false))
+            }),
             Atom::Take(o) => takes.push(*o),
             Atom::Const(_) => {}
         }
@@ -1229,18 +1241,26 @@ fn globally(c: &Cond, span: Span, src: &Source) -> Result<String, Diags> {
             }
         })
     }
-    let check = format!(
-        "((%{}: {a}) | (%{}: {a}))",
-        glyph(W_KING),
-        glyph(W_KING_HOME),
-        a = seen((0, 0))
-    );
+    let check = |exact| {
+        format!(
+            "((%{}: {a}) | (%{}: {a}))",
+            glyph(W_KING),
+            glyph(W_KING_HOME),
+            a = seen((0, 0), exact)
+        )
+    };
     let alts: Vec<String> = dnf(&f(c, src)?, true)
         .iter()
         .map(|lits| {
             let tests: Vec<String> = lits
                 .iter()
-                .map(|(p, _)| if *p { check.clone() } else { format!("not {check}") })
+                .map(|(p, _)| {
+                    if *p {
+                        check(true)
+                    } else {
+                        format!("not {}", check(false))
+                    }
+                })
                 .collect();
             if tests.is_empty() {
                 "nil".to_string()
@@ -1458,13 +1478,245 @@ mod tests {
         agree(KINGS, "(king | castle_short | castle_long) not in_check", 300);
     }
 
+    /// All of a side's plies, the seed's with the readings above.
+    fn all_plies() -> String {
+        [pawns().as_str(), KNIGHTS, BISHOPS, ROOKS, QUEENS, KINGS].join("\n")
+    }
+
+    /// The game of chess with the Referee's plies for moves, beside
+    /// chess.alg's: every position reached in two plies from each perft
+    /// position has the same successors under both.
     #[test]
-    fn smoke() {
+    fn referee_chess_plays_as_chess_alg() {
+        use crate::play::{Position, Rules};
+        let text = format!(
+            "{}\nref_white = clear_ep {}\ngame referee(start) = ref_white, mirrored(ref_white)\n",
+            std::fs::read_to_string("rules/chess.alg").unwrap(),
+            to_algebra(&all_plies()).unwrap()
+        );
+        let p = Program::from_text("rules/chess.alg", &text).unwrap_or_else(|e| panic!("{}", e.render()));
+        let ours = Rules::new(p.game("referee").unwrap());
+        let theirs = Rules::new(p.game("chess").unwrap());
+        let mut seen = 0;
+        for fen in FENS {
+            let (board, black) = crate::play::fen::read(fen).unwrap();
+            let mut level = vec![Position {
+                board,
+                turn: usize::from(black),
+            }];
+            for _ in 0..2 {
+                let mut next = vec![];
+                for pos in &level {
+                    let sorted = |r: &Rules| {
+                        let mut v: Vec<Vec<String>> =
+                            r.successors(pos).unwrap().iter().map(|q| q.board.rows()).collect();
+                        v.sort();
+                        v
+                    };
+                    assert_eq!(
+                        sorted(&ours),
+                        sorted(&theirs),
+                        "from {fen}, at\n{}",
+                        pos.board.rows().join("\n")
+                    );
+                    seen += 1;
+                    next.extend(theirs.successors(pos).unwrap());
+                }
+                // Every position of the first ply, and a spread of the second.
+                level = next.into_iter().step_by(4).collect();
+            }
+        }
+        assert!(seen > 30, "{seen} positions");
+    }
+
+    /// The seed's plies read literally where they differ from FIDE chess:
+    /// its `clear` for sliders also keeps them off guarded squares, and its
+    /// castling wants the rook's square unguarded too.
+    #[test]
+    fn the_seeds_literal_clear_is_stricter_than_chess() {
         let mut p = chess();
-        let alg = to_algebra("Pawns: [ahead] if empty; [ahead + left] if enemy or passant;").unwrap();
-        println!("{alg}");
-        let m = prog(&mut p, &alg);
-        let b = Grid::parse("....\n.'p..\n..♙.\n....").unwrap();
-        println!("{:?}", boards(&m, &b, None));
+        let literal = prog(
+            &mut p,
+            &to_algebra("Rooks: [0, ?] if clear and not friend; [?, 0] if clear and not friend;").unwrap(),
+        );
+        let rook = prog(&mut p, "rook");
+        // A black rook on b8 guards b1: the literal rook cannot pass it.
+        let b = crate::play::fen::read("1r5k/8/8/8/8/8/8/R6K w - - 0 1").unwrap().0;
+        let (lit, fide) = (boards(&literal, &b, None), boards(&rook, &b, None));
+        assert!(
+            lit.iter().all(|x| fide.contains(x)) && lit.len() < fide.len(),
+            "{lit:?}"
+        );
+        // Up the a-file only, short of a8 (which b8 guards too).
+        assert_eq!(lit.len(), 6, "{lit:?}");
+
+        let short =
+            "Kings: [king * 2] if home and home[kings_rook] and clear[king, kings_rook] then move[kings_rook, [king]];";
+        let literal = prog(&mut p, &to_algebra(short).unwrap());
+        let fide = prog(&mut p, "castle_short");
+        // The black rook on h8 attacks the white rook on h1, not the king's path.
+        let b = crate::play::fen::read("k6r/8/8/8/8/8/8/4K2R w K - 0 1").unwrap().0;
+        assert_eq!(boards(&literal, &b, None), vec![] as Vec<Vec<String>>);
+        assert_eq!(boards(&fide, &b, None).len(), 1);
+        // With the h-file shut, both castle, to the same board.
+        let b = crate::play::fen::read("k6r/7p/8/8/8/8/8/4K2R w K - 0 1").unwrap().0;
+        assert_eq!(boards(&literal, &b, None), boards(&fide, &b, None));
+        assert_eq!(boards(&literal, &b, None).len(), 1);
+    }
+
+    /// The seed's long castling `[queen * 3]` takes the king to b1; its own
+    /// figure (and FIDE) puts it on c1, which `[queen * 2]` does.
+    #[test]
+    fn queen_side_castling_by_three_is_the_seeds_slip() {
+        let mut p = chess();
+        let board = crate::play::fen::read("k7/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap().0;
+        let castle = |n: i32| {
+            format!("Kings: [queen * {n}] if home and home[queens_rook] and clear[king, queens_rook] then move[queens_rook, [queen]];")
+        };
+        let three = boards(&prog(&mut p, &to_algebra(&castle(3)).unwrap()), &board, None);
+        let two = boards(&prog(&mut p, &to_algebra(&castle(2)).unwrap()), &board, None);
+        assert_eq!(three.len(), 1);
+        assert_eq!(three[0][7], ".♔.♖....");
+        assert_eq!(two, boards(&prog(&mut p, "castle_long"), &board, None));
+        assert_eq!(two[0][7], "..♔♖....");
+    }
+
+    #[test]
+    fn en_passant_reads_the_last_double_step() {
+        let mut p = chess();
+        // `passant` is the seed's compound, spelled out.
+        let spelled = "Pawns: [ahead + left] if enemy[left] and pawn[left] and last[left + [0, 2], left];";
+        let ep = prog(&mut p, &to_algebra("Pawns: [ahead + left] if passant;").unwrap());
+        let just_last = prog(&mut p, &to_algebra(spelled).unwrap());
+        // A black pawn that has just moved two squares (FEN's en passant square)...
+        let b = crate::play::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap().0;
+        let taken = boards(&ep, &b, None);
+        assert_eq!(taken.len(), 1);
+        assert_eq!(taken[0][2..4], ["...♙....".to_string(), "........".to_string()]);
+        // ...is a target; one that moved earlier is not.
+        let stale = crate::play::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1").unwrap().0;
+        assert!(boards(&ep, &stale, None).is_empty());
+        // Without the capture's removal, the spelled-out form only moves.
+        let moved = boards(&just_last, &b, None);
+        assert_eq!(moved.len(), 1);
+        assert_eq!(moved[0][3], "...'pe....");
+    }
+
+    /// A board as glyph indices (`GLYPHS`), `b[y][x]` with `y` up.
+    fn grid(b: &[Vec<usize>]) -> Grid {
+        let rows: Vec<String> = b.iter().rev().map(|r| r.iter().map(|i| GLYPHS[*i]).collect()).collect();
+        Grid::parse(&rows.join("\n")).unwrap()
+    }
+
+    /// Whether an enemy sees square `s`, read directly off the board.
+    fn sees(b: &[Vec<usize>], s: Off) -> bool {
+        let at = |q: Off| -> usize {
+            if q.0 < 0 || q.1 < 0 || q.1 as usize >= b.len() || q.0 as usize >= b[0].len() {
+                19
+            } else {
+                b[q.1 as usize][q.0 as usize]
+            }
+        };
+        let is = |q: Off, set: u32| bit(at(q)) & set != 0;
+        for (k, d) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
+            .iter()
+            .enumerate()
+        {
+            let slider = if k < 4 {
+                B_ROOK | B_ROOK_HOME | B_QUEEN
+            } else {
+                B_BISHOP | B_QUEEN
+            };
+            let mut q = add(s, *d);
+            while at(q) == 18 {
+                q = add(q, *d);
+            }
+            if is(q, slider) || is(add(s, *d), B_KING | B_KING_HOME) {
+                return true;
+            }
+        }
+        let jumps = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+        jumps.iter().any(|j| is(add(s, *j), B_KNIGHT))
+            || [(1, 1), (-1, 1)].iter().any(|d| is(add(s, *d), B_PAWN | B_PAWN_EP))
+    }
+
+    /// Each predicate on a ply of a piece without a header (a free `%`),
+    /// against a direct reading of the board in Rust, on random boards.
+    #[test]
+    fn predicates_agree_with_a_direct_reading() {
+        let mut p = chess();
+        let mut r = Rng(7);
+        let atoms: [(&str, Option<u32>); 6] = [
+            ("empty", Some(EMPTY)),
+            ("enemy", Some(ENEMY)),
+            ("friend", Some(FRIEND)),
+            ("pawn", Some(PAWN)),
+            ("guarded", None),
+            ("threat", None),
+        ];
+        let squares = [
+            ("", None),
+            ("[left]", Some((-1, 0))),
+            ("[[1, -1]]", Some((1, -1))),
+            ("[ahead * 2]", Some((0, 2))),
+        ];
+        let targets = [
+            ((0, 1), "[ahead]"),
+            ((1, 2), "[+1, +2]"),
+            ((-2, 0), "[left * 2]"),
+            ((1, 1), "[ahead + right]"),
+        ];
+        let mut moved = 0;
+        for _ in 0..100 {
+            let (to, vtext) = targets[r.below(targets.len())];
+            let lits: Vec<(bool, usize, Option<Off>, &str)> = (0..2)
+                .map(|_| {
+                    let (s, o) = squares[r.below(squares.len())];
+                    (r.below(2) == 0, r.below(atoms.len()), o, s)
+                })
+                .collect();
+            let both = r.below(2) == 0;
+            let text = format!(
+                "{vtext} if {};",
+                lits.iter()
+                    .map(|(neg, a, _, s)| format!("{}{}{s}", if *neg { "not " } else { "" }, atoms[*a].0))
+                    .collect::<Vec<_>>()
+                    .join(if both { " and " } else { " or " })
+            );
+            let m = prog(&mut p, &to_algebra(&text).unwrap());
+            for _ in 0..12 {
+                // A 5×5 board, the piece (white) on its middle square.
+                let mut b: Vec<Vec<usize>> = (0..5)
+                    .map(|_| (0..5).map(|_| [18, 18, 18, 19, r.below(18)][r.below(5)]).collect())
+                    .collect();
+                b[2][2] = r.below(9);
+                let at = |o: Off| b[(2 + o.1) as usize][(2 + o.0) as usize];
+                let holds = |(neg, a, o, _): &(bool, usize, Option<Off>, &str)| {
+                    let q = o.unwrap_or(to);
+                    let v = match atoms[*a].1 {
+                        Some(set) => bit(at(q)) & set != 0,
+                        None => sees(&b, add((2, 2), q)),
+                    };
+                    v != *neg
+                };
+                let cond = if both {
+                    lits.iter().all(holds)
+                } else {
+                    lits.iter().any(holds)
+                };
+                let want = if cond && at(to) != 19 {
+                    let mut after = b.clone();
+                    after[(2 + to.1) as usize][(2 + to.0) as usize] = b[2][2];
+                    after[2][2] = 18;
+                    moved += 1;
+                    vec![grid(&after).rows()]
+                } else {
+                    vec![]
+                };
+                let got = boards(&m, &grid(&b), Some(Square::new(2, 2)));
+                assert_eq!(got, want, "{text} on\n{}", grid(&b).rows().join("\n"));
+            }
+        }
+        assert!(moved > 100, "only {moved} boards had a move");
     }
 }
