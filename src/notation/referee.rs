@@ -582,22 +582,17 @@ impl Parser<'_> {
             }
             Some(Tok::Open(c)) => {
                 self.bump();
-                let v = if c == '[' && self.pair_ahead() {
+                if c == '[' && self.pair_ahead() {
                     let x = self.comp()?;
                     self.bump();
                     let y = self.comp()?;
-                    match (x, y) {
-                        (Comp::Num(x), Comp::Num(y)) => (x, y),
-                        _ => {
-                            return self.err(
-                                Span::new(at.start, self.prev_end()),
-                                "`?` stands only in a ply's own vector",
-                            )
-                        }
-                    }
-                } else {
-                    self.vsum()?.0
-                };
+                    self.expect_close(c, at)?;
+                    return match (x, y) {
+                        (Comp::Num(x), Comp::Num(y)) => Ok((x, y)),
+                        _ => self.err(Span::new(at.start, self.prev_end()), "`?` stands only in a ply's own vector"),
+                    };
+                }
+                let v = self.vsum()?.0;
                 self.expect_close(c, at)?;
                 Ok(v)
             }
@@ -1718,5 +1713,109 @@ mod tests {
             }
         }
         assert!(moved > 100, "only {moved} boards had a move");
+    }
+
+    /// Bad plies get a diagnostic whose span covers the culprit.
+    #[test]
+    fn bad_plies_are_reported_with_their_span() {
+        let cases: [(&str, &str, &str); 22] = [
+            ("Pawns: [ahead] if emptty;", "unknown predicate `emptty`", "emptty"),
+            ("[ahaed] if empty;", "unknown vector `ahaed`", "ahaed"),
+            ("[ahead if empty;", "expected `]`", "if"),
+            ("[ahead] if (empty and enemy;", "expected `)`", ";"),
+            ("[ahead + [1, 2] if empty;", "expected `]`", "if"),
+            ("[0, ?] if open[[?, 1], [0, 1]];", "`?` stands only in a ply's own vector", "[?, 1]"),
+            ("[ahead * ?] if empty;", "a vector is multiplied by a number", "?"),
+            ("Pawns: [ahead + left] if last_to[left];", "`last_to` alone cannot be read", "last_to[left]"),
+            ("Pawns: [ahead + left] if last[left, [0, 1]];", "only an enemy pawn's double step", "last[left, [0, 1]]"),
+            ("[ahead] if white;", "`white` is not read", "white"),
+            ("Pawns: [ahead] if passant;", "`passant` reads the side", "passant"),
+            ("[ahead] if home;", "does not remember", "home"),
+            ("Knights: [1, 2] if home;", "does not remember", "home"),
+            ("[ahead] $", "unexpected `$`", "$"),
+            ("Dragons: [ahead];", "unknown header `dragons:`", "Dragons"),
+            ("Kings: [king * 2] then move[[3, 0], [1, 0]];", "does not say what stands", "move[[3, 0], [1, 0]]"),
+            ("[0, 0];", "does not move the piece", "[0, 0]"),
+            ("[ahead] if empty then fly[king];", "unknown action `fly`", "fly"),
+            ("[1, 2] if open;", "not on one line", "open"),
+            ("[ahead] if friend[[0, -1] + ahead];", "reads the piece's own square", "[ahead] if friend[[0, -1] + ahead]"),
+            ("[ahead] if empty and", "expected a predicate", ""),
+            ("[99999999999, 1];", "number too large", "99999999999"),
+        ];
+        for (text, message, culprit) in cases {
+            let e = match to_algebra(text) {
+                Ok(alg) => panic!("{text} lowered to {alg}"),
+                Err(e) => e,
+            };
+            let d = &e.0[0];
+            assert!(d.message.contains(message), "{text}: {}", d.message);
+            assert_eq!(&text[d.span.start..d.span.end], culprit, "{text}: {}", d.message);
+            assert!(lower(text).is_err());
+        }
+        assert!(to_algebra("").unwrap_err().0[0].message.contains("no plies"));
+    }
+
+    /// Whatever the text, lowering answers without a panic, and what it
+    /// gives is algebra the elaborator reads.
+    #[test]
+    fn lowering_never_panics() {
+        let words = [
+            "[", "]", "(", ")", ",", ";", ":", "+", "-", "*", "?", "2", "0", "ahead", "left", "king", "queen", "if",
+            "and", "or", "not", "then", "empty", "clear", "open", "home", "kings_rook", "passant", "last", "threat",
+            "mutate", "move", "Kings", "Pawns", "Globally", "x", "ü",
+        ];
+        let mut r = Rng(3);
+        let mut p = chess();
+        let mut ok = 0;
+        let valid = all_plies();
+        for _ in 0..2000 {
+            // A valid list with a few words cut out or put in.
+            let mut toks: Vec<&str> = valid.split_whitespace().collect();
+            for _ in 0..1 + r.below(3) {
+                let i = r.below(toks.len());
+                if r.below(2) == 0 {
+                    toks.remove(i);
+                } else {
+                    toks.insert(i, words[r.below(words.len())]);
+                }
+            }
+            let text = toks.join(" ");
+            if let Ok(alg) = to_algebra(&text) {
+                ok += 1;
+                if ok <= 20 {
+                    p.expr("ply", &alg).unwrap_or_else(|e| panic!("{text}: {}", e.render()));
+                    lower(&text).unwrap();
+                }
+            }
+        }
+        assert!(ok > 10, "{ok}");
+    }
+
+    /// The syntax tree's spans point back at the plies they came from.
+    #[test]
+    fn the_tree_points_at_the_plies() {
+        use crate::parse::ast::ExprKind;
+        let text = "Pawns: [ahead] if empty;\n  [ahead + left] if enemy;";
+        let plies = [Span::new(7, 23), Span::new(27, 50)];
+        assert_eq!(&text[27..50], "[ahead + left] if enemy");
+        let e = lower(text).unwrap();
+        let mut spans = std::collections::BTreeSet::new();
+        let mut stack = vec![&e];
+        while let Some(e) = stack.pop() {
+            spans.insert((e.span.start, e.span.end));
+            match &e.kind {
+                ExprKind::Call(_, a) | ExprKind::Juxt(a) => stack.extend(a.iter()),
+                ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                ExprKind::Bind(_, a) | ExprKind::Post(a, _) | ExprKind::Not(a) | ExprKind::Paren(a) => stack.push(a),
+                _ => {}
+            }
+        }
+        let allowed: std::collections::BTreeSet<(usize, usize)> =
+            [(0, text.len()), (7, 23), (27, 50)].into_iter().collect();
+        assert_eq!(spans, allowed);
+        assert_eq!(plies.len(), 2);
     }
 }
