@@ -1532,17 +1532,17 @@ mod tests {
         let mut p = chess();
         let literal = prog(
             &mut p,
-            &to_algebra("Rooks: [0, ?] if clear and not friend; [?, 0] if clear and not friend;").unwrap(),
+            &to_algebra("Rooks: [0, ?] if clear and not friend;").unwrap(),
         );
         let rook = prog(&mut p, "rook");
-        // A black rook on b8 guards b1: the literal rook cannot pass it.
+        // Along the file, the literal rook stops short of a8, which the black
+        // rook on b8 guards; chess.alg's goes there, and along the rank.
         let b = crate::play::fen::read("1r5k/8/8/8/8/8/8/R6K w - - 0 1").unwrap().0;
         let (lit, fide) = (boards(&literal, &b, None), boards(&rook, &b, None));
         assert!(
             lit.iter().all(|x| fide.contains(x)) && lit.len() < fide.len(),
             "{lit:?}"
         );
-        // Up the a-file only, short of a8 (which b8 guards too).
         assert_eq!(lit.len(), 6, "{lit:?}");
 
         let short =
@@ -1768,7 +1768,7 @@ mod tests {
         let mut p = chess();
         let mut ok = 0;
         let valid = all_plies();
-        for _ in 0..2000 {
+        for _ in 0..400 {
             // A valid list with a few words cut out or put in.
             let mut toks: Vec<&str> = valid.split_whitespace().collect();
             for _ in 0..1 + r.below(3) {
@@ -1782,7 +1782,7 @@ mod tests {
             let text = toks.join(" ");
             if let Ok(alg) = to_algebra(&text) {
                 ok += 1;
-                if ok <= 20 {
+                if ok <= 4 {
                     p.expr("ply", &alg).unwrap_or_else(|e| panic!("{text}: {}", e.render()));
                     lower(&text).unwrap();
                 }
