@@ -865,7 +865,7 @@ impl Ctx<'_> {
             "home" => match sq.as_slice() {
                 [] => match (self.kind, self.mover) {
                     (Kind::Pawn, _) => F::And(vec![
-                        F::Atom(Atom::Cell((0, -1), ON)),
+                        F::Not(Box::new(F::Atom(Atom::Cell((0, -1), OFF)))),
                         F::Atom(Atom::Cell((0, -2), OFF)),
                     ]),
                     (Kind::King | Kind::Rook, Some(m)) => F::Atom(Atom::Const(m == W_KING_HOME || m == W_ROOK_HOME)),
@@ -884,7 +884,7 @@ impl Ctx<'_> {
                         F::Atom(Atom::Cell(*s, W_KING_HOME | W_ROOK_HOME)),
                         F::And(vec![
                             F::Atom(Atom::Cell(*s, W_PAWN)),
-                            F::Atom(Atom::Cell(d, ON)),
+                            F::Not(Box::new(F::Atom(Atom::Cell(d, OFF)))),
                             F::Atom(Atom::Cell(dd, OFF)),
                         ]),
                     ])
@@ -978,19 +978,65 @@ fn dnf(f: &F, positive: bool) -> Vec<Vec<(bool, Atom)>> {
     }
 }
 
+/// A rewrite: the squares it reads, as sets of contents, and what it
+/// writes; after tests of its own.
+struct Rewrite {
+    tests: Vec<String>,
+    read: BTreeMap<Off, u32>,
+    write: BTreeMap<Off, String>,
+}
+
+/// One conjunction of a ply: tests, then one of the rewrites.
+struct Clause {
+    tests: Vec<String>,
+    rules: Vec<Rewrite>,
+}
+
+/// Whether square `o` holds one of `set`, as a test; only under `not`
+/// may its cell be a pattern (a rule of patterns rewrites members).
+fn holds(o: Off, set: u32) -> String {
+    let f = format!("% + {}{}", at(o), cells(set));
+    format!("({f} -> {f})")
+}
+
+impl Clause {
+    fn text(&self) -> String {
+        let rules: Vec<String> = self
+            .rules
+            .iter()
+            .map(|r| {
+                let lhs: String = r.read.iter().map(|(o, s)| format!(" + {}{}", at(*o), cells(*s))).collect();
+                let rhs: Vec<String> = r.write.iter().map(|(o, c)| format!("{}{c}", at(*o))).collect();
+                let rule = format!("(%{lhs} -> {})", rhs.join(" + "));
+                if r.tests.is_empty() {
+                    rule
+                } else {
+                    format!("({} {rule})", r.tests.join(" "))
+                }
+            })
+            .collect();
+        let mut parts = self.tests.clone();
+        parts.push(if rules.len() == 1 { rules[0].clone() } else { format!("({})", rules.join(" | ")) });
+        format!("({})", parts.join(" "))
+    }
+}
+
 /// One conjunction of a ply as algebra: tests of what enemies see, then
-/// one rewrite reading and writing the squares it names.
-fn clause(ply: &Ply, ctx: &Ctx, lits: &[(bool, Atom)]) -> Result<Option<String>, Diags> {
+/// one rewrite reading and writing the squares it names. Facts about the
+/// destination are read by the rewrite; facts against other squares are
+/// tests, so that they hold of any piece.
+fn clause(ply: &Ply, ctx: &Ctx, lits: &[(bool, Atom)]) -> Result<Option<Clause>, Diags> {
     let mut read: BTreeMap<Off, u32> = BTreeMap::new();
     read.insert(ctx.to, ON);
     let mut tests = vec![];
     let mut takes = vec![];
     for (p, a) in lits {
         match a {
-            Atom::Cell(o, set) => {
+            Atom::Cell(o, set) if *p || *o == ctx.to || *o == (0, 0) => {
                 let set = if *p { *set } else { ALL & !set };
                 *read.entry(*o).or_insert(ALL) &= set;
             }
+            Atom::Cell(o, set) => tests.push(format!("not {}", holds(*o, *set))),
             Atom::Seen(o) => tests.push(if *p {
                 seen(*o, true)
             } else {
@@ -1062,59 +1108,95 @@ fn clause(ply: &Ply, ctx: &Ctx, lits: &[(bool, Atom)]) -> Result<Option<String>,
         }
     }
     write.insert((0, 0), ".".into());
-    let rule = |read: &BTreeMap<Off, u32>, write: &BTreeMap<Off, String>| -> Option<String> {
-        if read.values().any(|s| *s == 0) {
-            return None;
-        }
-        let lhs: String = read
-            .iter()
-            .map(|(o, s)| format!(" + {}{}", at(*o), cells(*s)))
-            .collect();
-        let rhs: Vec<String> = write.iter().map(|(o, c)| format!("{}{c}", at(*o))).collect();
-        Some(format!("(%{lhs} -> {})", rhs.join(" + ")))
-    };
-    let rules: Vec<String> = match mutate {
-        None => rule(&read, &write).into_iter().collect(),
+    read.retain(|o, s| *o == ctx.to || *s != ALL);
+    if read.values().any(|s| *s == 0) {
+        return Ok(None);
+    }
+    let rules: Vec<Rewrite> = match mutate {
+        None => vec![Rewrite {
+            tests: vec![],
+            read,
+            write,
+        }],
         Some(pieces) => {
             // Short of the far rank the ply is as written; on it, the
             // piece becomes one of those named.
             let beyond = add(ctx.to, (0, 1));
-            let mut near = read.clone();
-            *near.entry(beyond).or_insert(ALL) &= ON;
             let mut far = read.clone();
             *far.entry(beyond).or_insert(ALL) &= OFF;
             let mut promoted = write.clone();
             promoted.insert(ctx.to, cells(pieces));
-            rule(&near, &write).into_iter().chain(rule(&far, &promoted)).collect()
+            let mut rules = vec![];
+            if read.get(&beyond).is_none_or(|s| *s != OFF) {
+                rules.push(Rewrite {
+                    tests: vec![format!("not {}", holds(beyond, OFF))],
+                    read: read.clone(),
+                    write,
+                });
+            }
+            if far[&beyond] != 0 {
+                rules.push(Rewrite {
+                    tests: vec![],
+                    read: far,
+                    write: promoted,
+                });
+            }
+            rules
         }
     };
     if rules.is_empty() {
         return Ok(None);
     }
-    let mut parts = tests;
-    parts.push(if rules.len() == 1 {
-        rules[0].clone()
-    } else {
-        format!("({})", rules.join(" | "))
-    });
-    Ok(Some(format!("({})", parts.join(" "))))
+    Ok(Some(Clause { tests, rules }))
 }
 
-/// Every vector a ply's `[x, y]` stands for.
-fn vectors(v: [Comp; 2]) -> Vec<Off> {
+/// The vectors a ply's `[x, y]` stands for: one, or with `?` the steps
+/// `k·d` of each direction `d`, for `k` from 1 to `LONGEST`.
+fn vectors(v: [Comp; 2]) -> Vec<Vec<Off>> {
     let pick = |c: Comp, k: i32| match c {
         Comp::Num(n) => n,
         Comp::Any(s) => s * k,
     };
     if v.iter().any(|c| matches!(c, Comp::Any(_))) {
-        (-LONGEST..=LONGEST)
-            .filter(|k| *k != 0)
-            .map(|k| (pick(v[0], k), pick(v[1], k)))
-            .filter(|o| *o != (0, 0))
+        [1, -1]
+            .iter()
+            .map(|sign| {
+                (1..=LONGEST)
+                    .map(|k| (pick(v[0], sign * k), pick(v[1], sign * k)))
+                    .filter(|o| *o != (0, 0))
+                    .collect()
+            })
             .collect()
     } else {
-        vec![(pick(v[0], 0), pick(v[1], 0))]
+        vec![vec![(pick(v[0], 0), pick(v[1], 0))]]
     }
+}
+
+/// A ply over `?` whose every distance `k` is "the `k - 1` squares on the
+/// way empty, the destination one of `X`" is a slide: steps over empty
+/// squares, then one onto `X`, at any distance, as chess.alg writes its
+/// sliders. Otherwise `?` stops at `LONGEST`.
+fn slide(steps: &[Off], clauses: &[Vec<Clause>]) -> Option<String> {
+    let d = steps[0];
+    let unit = (d.0.signum(), d.1.signum());
+    if d != unit || steps.len() < 2 || steps.iter().enumerate().any(|(i, s)| *s != (unit.0 * (i as i32 + 1), unit.1 * (i as i32 + 1))) {
+        return None;
+    }
+    let mut last = None;
+    for (k, cs) in clauses.iter().enumerate() {
+        let [c] = cs.as_slice() else { return None };
+        let [r] = c.rules.as_slice() else { return None };
+        let to = steps[k];
+        let x = *r.read.get(&to)?;
+        let way: BTreeMap<Off, u32> = steps[..k].iter().map(|q| (*q, EMPTY)).chain([(to, x)]).collect();
+        let moved: BTreeMap<Off, String> = [((0, 0), ".".to_string()), (to, "%".to_string())].into_iter().collect();
+        if !c.tests.is_empty() || !r.tests.is_empty() || r.read != way || r.write != moved || last.is_some_and(|l| l != x) {
+            return None;
+        }
+        last = Some(x);
+    }
+    let m = at(unit);
+    Some(format!("((% + {m}. -> . + {m}%)* (% + {m}{} -> . + {m}%))", cells(last?)))
 }
 
 /// The plies of a section, for one content of its piece.
@@ -1127,27 +1209,37 @@ fn plies(
 ) -> Result<(), Diags> {
     let mut first = true;
     for ply in &sec.plies {
-        for to in vectors(ply.vector) {
-            let ctx = Ctx {
-                kind: sec.kind,
-                mover,
-                to,
-                src,
-            };
-            let f = match &ply.cond {
-                Some(c) => ctx.formula(c)?,
-                None => F::And(vec![]),
-            };
-            for lits in dnf(&f, true) {
-                if let Some(text) = clause(ply, &ctx, &lits)? {
-                    if !first {
-                        out.push_str(" | ");
-                    }
-                    first = false;
-                    let start = out.len();
-                    out.push_str(&text);
-                    map.push((start, out.len(), ply.span));
+        for steps in vectors(ply.vector) {
+            let mut clauses = vec![];
+            for &to in &steps {
+                let ctx = Ctx {
+                    kind: sec.kind,
+                    mover,
+                    to,
+                    src,
+                };
+                let f = match &ply.cond {
+                    Some(c) => ctx.formula(c)?,
+                    None => F::And(vec![]),
+                };
+                let mut cs = vec![];
+                for lits in dnf(&f, true) {
+                    cs.extend(clause(ply, &ctx, &lits)?);
                 }
+                clauses.push(cs);
+            }
+            let texts: Vec<String> = match slide(&steps, &clauses) {
+                Some(t) => vec![t],
+                None => clauses.iter().flatten().map(Clause::text).collect(),
+            };
+            for text in texts {
+                if !first {
+                    out.push_str(" | ");
+                }
+                first = false;
+                let start = out.len();
+                out.push_str(&text);
+                map.push((start, out.len(), ply.span));
             }
         }
     }
@@ -1817,5 +1909,67 @@ mod tests {
             [(0, text.len()), (7, 23), (27, 50)].into_iter().collect();
         assert_eq!(spans, allowed);
         assert_eq!(plies.len(), 2);
+    }
+
+    /// The claims of theorems/referee.alg: each ply list, commented with
+    /// its plies and defined by its lowering, against chess.alg.
+    fn theorem_file() -> String {
+        let pieces: [(&str, String, &str); 6] = [
+            ("referee_pawns", pawns(), "pawn_rank_2"),
+            ("referee_knights", KNIGHTS.into(), "knight"),
+            ("referee_bishops", BISHOPS.into(), "bishop"),
+            ("referee_rooks", ROOKS.into(), "rook"),
+            ("referee_queens", QUEENS.into(), "queen"),
+            ("referee_kings", KINGS.into(), "(king | castle_short | castle_long) not in_check"),
+        ];
+        let mut out = String::from(THEOREM_HEAD);
+        for (name, plies, theirs) in pieces {
+            out.push('\n');
+            for line in plies.lines() {
+                out.push_str(&format!("// {}\n", line.trim()));
+            }
+            out.push_str(&format!("{name} = {}\n", to_algebra(&plies).unwrap()));
+            out.push_str(&format!("theorem {name}: {name} = {theirs}\n"));
+        }
+        out.push_str(THEOREM_TAIL);
+        out
+    }
+
+    const THEOREM_HEAD: &str = "// The formalized plies of Games::Chess::Referee (seed 002) are the moves
+// of rules/chess.alg. Each ply list is quoted in the comment above its
+// lowering; src/notation/referee.rs reads them (`referee_theorems_are_current`
+// checks this file against it; `cargo test --release --lib write_referee_theorems
+// -- --ignored` writes it again).
+//
+// Where the seed's text and FIDE part, the plies below read as FIDE does,
+// and src/notation/referee.rs has tests showing the literal reading differs:
+// sliders and the double step say `open` where the seed says `clear` (its
+// `clear` also keeps them off guarded squares); castling asks the king's
+// square and the one it crosses to be unguarded, not the rook's (the seed's
+// `clear[king, kings_rook]`); the long castling moves the king two squares,
+// not the seed's `[queen * 3]`; the rook's half of castling and promotion
+// are written with the actions `move[...]` and `mutate[...]`.
+//
+// None of these is proved yet: the prover has no law relating a rule under
+// `%p:` written with `%` to chess.alg's forms. They hold on enumeration
+// (`algchess check theorems/referee.alg`) and on positions reached in play.
+import \"../rules/chess.alg\"
+
+// A pawn double-steps from the second rank only (the seed's `home`);
+// chess.alg's `pawn` also lets a pawn on the first rank do so.
+pawn_rank_2 = %♙: pawn_to(u, .) | pawn_to(ur, enemy) | pawn_to(ul, enemy) | not holds(% + d#) pawn_double | en_passant
+";
+    const THEOREM_TAIL: &str = "";
+
+    #[test]
+    fn referee_theorems_are_current() {
+        let file = std::fs::read_to_string("theorems/referee.alg").unwrap_or_default();
+        assert!(file == theorem_file(), "theorems/referee.alg is stale: run `cargo test --release --lib write_referee_theorems -- --ignored`");
+    }
+
+    #[test]
+    #[ignore = "writes theorems/referee.alg"]
+    fn write_referee_theorems() {
+        std::fs::write("theorems/referee.alg", theorem_file()).unwrap();
     }
 }
