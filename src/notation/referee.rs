@@ -60,6 +60,12 @@ const LONGEST: i32 = 7;
 
 type Off = (i32, i32);
 
+/// Stretches of the algebra text and the ply each came from.
+type Origins = Vec<(usize, usize, Span)>;
+
+/// The sections of a ply list, and its global condition.
+type Plies = (Vec<Section>, Option<(Cond, Span)>);
+
 // Contents as bits: white pieces, black pieces, an empty square, off-board.
 const GLYPHS: [&str; 20] = [
     "♙", "'Pe", "♘", "♗", "♖", "'Rc", "♕", "♔", "'Kc", "♟", "'pe", "♞", "♝", "♜", "'rc", "♛", "♚", "'kc", ".", "#",
@@ -359,7 +365,7 @@ impl Parser<'_> {
         }
     }
 
-    fn file(&mut self) -> Result<(Vec<Section>, Option<(Cond, Span)>), Diags> {
+    fn file(&mut self) -> Result<Plies, Diags> {
         let mut sections: Vec<Section> = vec![];
         let mut global: Option<(Cond, Span)> = None;
         let mut kind = Kind::Any;
@@ -1275,7 +1281,7 @@ fn plies(
 }
 
 /// The lowering as algebra text, with the stretches each ply gave.
-fn lower_text(text: &str) -> Result<(String, Vec<(usize, usize, Span)>), Diags> {
+fn lower_text(text: &str) -> Result<(String, Origins), Diags> {
     let src = Source::new("referee plies", text);
     let toks = lex(text, &src)?;
     let mut p = Parser {
