@@ -57,7 +57,7 @@ pub(crate) fn error(n: Notation, text: &str, span: Span, message: impl Into<Stri
 pub fn to_algebra(n: Notation, text: &str) -> Result<String, Diags> {
     match n {
         Notation::Path => path::lower(text),
-        Notation::Referee => Ok(crate::parse::format_expr(&referee::lower(text)?)),
+        Notation::Referee => referee::to_algebra(text),
         Notation::Parlett => Ok(walk::union_text(&parlett::read(text)?)),
         Notation::Betza => Ok(walk::union_text(&betza::read(text)?)),
     }

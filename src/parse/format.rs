@@ -90,13 +90,6 @@ fn expr(e: &Expr, src: &str) -> String {
     }
 }
 
-/// An expression as text (spacing in juxtapositions is a single space).
-pub fn format_expr(e: &Expr) -> String {
-    let mut e = e.clone();
-    e.respan(Span::default());
-    expr(&e, "")
-}
-
 /// The operands of a chain of one top-level operator, for line breaking.
 fn chain<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) -> Option<&'static str> {
     match &e.kind {

@@ -12,7 +12,7 @@ lalrpop_mod!(
     "/parse/grammar.rs"
 );
 
-pub use format::{format_expr, format_file};
+pub use format::format_file;
 
 use ast::{Expr, File, Span};
 use lexer::{LexError, Tok};
