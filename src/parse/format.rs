@@ -4,7 +4,7 @@
 //! user's parentheses survive. Items that touched in the source (`ur♟`,
 //! `♖..`) still touch; comments and blank lines between statements are kept.
 
-use super::ast::{ClaimKind, Cond, CountArg, Expr, ExprKind, File, PostOp, Span, Stmt, StmtKind};
+use super::ast::{ClaimKind, Cond, CountArg, Expr, ExprKind, File, PostOp, Stmt, StmtKind};
 
 const WIDTH: usize = 100;
 
