@@ -44,6 +44,7 @@ pub mod cli;
 mod core;
 mod diag;
 mod elab;
+mod engine;
 mod geometry;
 mod laws;
 mod memory;

@@ -6,11 +6,12 @@
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 13] = [
+const LAYERS: [&str; 14] = [
     "geometry",
     "memory",
     "core",
     "semantics",
+    "engine",
     "diag",
     "parse",
     "elab",

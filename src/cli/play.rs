@@ -1,11 +1,10 @@
 //! `algchess play`: play a game in the terminal, one move at a time.
 
 use super::output::plain_error;
-use super::perft::{pick_game, Start};
+use super::perft::{pick_game, rules_for, Start};
 use crate::diag::Diags;
 use crate::elab::Program;
 use crate::play::interactive::{play, turn_names, PlayError, Style};
-use crate::play::Rules;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -24,12 +23,15 @@ pub struct Args {
     game: Option<String>,
     #[command(flatten)]
     start: Start,
+    /// Run the rules in the interpreter instead of the engine.
+    #[arg(long)]
+    interpreter: bool,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
     let prog = Program::load(&args.file)?;
     let game = pick_game(&prog, args.game.as_deref())?;
-    let rules = Rules::new(game);
+    let rules = rules_for(game, args.interpreter);
     let pos = args.start.position(&rules)?;
     let names = turn_names(&prog, game);
     let stdout = std::io::stdout();
