@@ -144,3 +144,219 @@ impl Plan {
         Ok(total)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elab::Program;
+    use crate::play::{fen, perft, Position, Rules};
+    use std::collections::BTreeSet;
+
+    /// A game of fairy pieces, both colours, with pawns to take.
+    const FAIRY: &str = "import \"fairy.alg\"
+start = 'Princess'Camel'Nightrider'Amazon'Aanca'Zebra'Grasshopper'Bede;♙♙♙'Arrow_pawn'Berolina_pawn♙♙♙;'Alfil'Advisor......;........;........;......'alibaba'antelope;♟♟♟'banshee'adjutant♟♟♟;'empress'alfilrider'backslider♟♟'bede'grasshopper'zebra
+game fairy(start) = fairy_white, fairy_black
+";
+
+    fn games() -> Vec<(String, Program)> {
+        let mut out: Vec<(String, Program)> = ["chess", "othello", "snake", "tictactoe"]
+            .iter()
+            .map(|n| {
+                let path = format!("rules/{n}.alg");
+                (n.to_string(), Program::load(std::path::Path::new(&path)).unwrap())
+            })
+            .collect();
+        out.push((
+            "fairy".into(),
+            Program::from_text("rules/fairy_game.alg", FAIRY).unwrap(),
+        ));
+        out
+    }
+
+    fn both(prog: &Program) -> (Rules, Rules) {
+        let g = &prog.games()[0];
+        (Rules::new(g), Rules::fast(g))
+    }
+
+    /// Perft on the engine equals perft in the interpreter on every bundled
+    /// game, as deep as the interpreter counts a few thousand leaves.
+    #[test]
+    fn perft_agrees_with_the_interpreter_on_every_game() {
+        for (name, prog) in games() {
+            let (slow, fast) = both(&prog);
+            let start = slow.start();
+            let mut depth = 1;
+            loop {
+                let expected = perft(&slow, &start, depth).unwrap();
+                assert_eq!(
+                    perft(&fast, &start, depth).unwrap(),
+                    expected,
+                    "{name} at depth {depth}"
+                );
+                if expected > 3000 || expected == 0 || depth == 6 {
+                    break;
+                }
+                depth += 1;
+            }
+            assert!(depth >= 2, "{name} counted only to depth {depth}");
+        }
+    }
+
+    /// The published perft tables of chess, on the engine.
+    #[test]
+    fn chess_matches_the_published_counts() {
+        let prog = Program::load(std::path::Path::new("rules/chess.alg")).unwrap();
+        let fast = Rules::fast(&prog.games()[0]);
+        let table: [(&str, &[u64]); 6] = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                &[20, 400, 8902, 197281],
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                &[48, 2039, 97862],
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[14, 191, 2812, 43238]),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                &[6, 264, 9467],
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                &[44, 1486, 62379],
+            ),
+            (
+                "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+                &[46, 2079, 89890],
+            ),
+        ];
+        for (f, counts) in table {
+            let (board, black) = fen::read(f).unwrap();
+            let pos = Position {
+                board,
+                turn: usize::from(black),
+            };
+            for (d, n) in counts.iter().enumerate() {
+                assert_eq!(
+                    fast.engine
+                        .as_ref()
+                        .unwrap()
+                        .perft_parallel(&pos.board, pos.turn, d as u32 + 1)
+                        .unwrap(),
+                    *n,
+                    "{f} at depth {}",
+                    d + 1
+                );
+            }
+        }
+    }
+
+    /// The engine follows the rule file: a knight that leaps as a camel
+    /// moves as a camel on the fast path too.
+    #[test]
+    fn an_edited_rule_changes_the_fast_path() {
+        let text = std::fs::read_to_string("rules/chess.alg").unwrap();
+        let camel = text
+            .replace("uur free -> . + uur♘", "uuur free -> . + uuur♘")
+            .replace("uul free -> . + uul♘", "uuul free -> . + uuul♘");
+        assert_ne!(camel, text);
+        let prog = Program::from_text("rules/camel.alg", &camel).unwrap();
+        let (slow, fast) = both(&prog);
+        let start = slow.start();
+        let n = perft(&fast, &start, 3).unwrap();
+        assert_eq!(n, perft(&slow, &start, 3).unwrap());
+        // Camels leap out of the corner over the pawns: (1,0) to (2,3) and (0,3).
+        assert_eq!(perft(&fast, &start, 1).unwrap(), 20);
+        assert_ne!(n, 8902);
+    }
+
+    /// Shapes the planner does not take are run by the interpreter, and
+    /// still agree with it: counts too large to unroll, rules that reach
+    /// past the border.
+    #[test]
+    fn unplanned_shapes_fall_back_to_the_interpreter() {
+        let text = "start = ♖.........;..........;..........
+far = %♖: (% + r^17 . -> . + r^17 %) | (% + r. -> . + r%){1,9}
+game g(start) = far
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
+        fn interprets(op: &Op) -> bool {
+            match op {
+                Op::Interpret(_) => true,
+                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::Probe(m, ..) => interprets(m),
+                Op::Seq(a, b) => interprets(a) || interprets(b),
+                Op::Alt(arms) => arms.iter().any(interprets),
+                _ => false,
+            }
+        }
+        assert!(interprets(&plan.turns[0]), "{:?}", plan.turns[0]);
+        let start = slow.start();
+        let set = |r: &Rules| {
+            r.successors(&start)
+                .unwrap()
+                .into_iter()
+                .map(|p| p.board)
+                .collect::<BTreeSet<_>>()
+        };
+        assert_eq!(set(&fast).len(), 9);
+        assert_eq!(set(&fast), set(&slow));
+    }
+
+    /// Sliders plan as line walks.
+    #[test]
+    fn sliders_walk_lines() {
+        let prog = Program::load(std::path::Path::new("rules/chess.alg")).unwrap();
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
+        let text = format!("{:?}", plan.turns[0]);
+        assert!(text.matches("Walk(").count() >= 8, "{text}");
+        assert!(!text.contains("Interpret"), "{text}");
+    }
+
+    /// On random positions reached by play, in every game, the engine's
+    /// successors are exactly the interpreter's.
+    #[test]
+    fn successors_agree_on_positions_of_play() {
+        static GAMES: std::sync::OnceLock<Vec<(String, Rules, Rules)>> = std::sync::OnceLock::new();
+        fn prop(seed: u64, plies: u8) -> bool {
+            let games = GAMES.get_or_init(|| {
+                games()
+                    .into_iter()
+                    .map(|(n, p)| {
+                        let (a, b) = both(&p);
+                        (n, a, b)
+                    })
+                    .collect()
+            });
+            let (name, slow, fast) = &games[seed as usize % games.len()];
+            let mut pos = slow.start();
+            let mut rng = seed;
+            for ply in 0..plies % 40 {
+                let set = |r: &Rules| {
+                    r.successors(&pos)
+                        .unwrap()
+                        .into_iter()
+                        .map(|p| (p.board, p.turn))
+                        .collect::<BTreeSet<_>>()
+                };
+                let (a, b) = (set(slow), set(fast));
+                if a != b {
+                    eprintln!("{name}, ply {ply}: {:?}", pos.board);
+                    return false;
+                }
+                if a.is_empty() {
+                    break;
+                }
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let (board, turn) = a.into_iter().nth((rng >> 33) as usize % b.len()).unwrap();
+                pos = Position { board, turn };
+            }
+            true
+        }
+        quickcheck::QuickCheck::new()
+            .tests(60)
+            .quickcheck(prop as fn(u64, u8) -> bool);
+    }
+}
