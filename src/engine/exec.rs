@@ -4,14 +4,14 @@
 //! `true` to stop the search (an existence test needs one result).
 
 use super::mailbox::Mailbox;
-use super::plan::{FastBranch, FastRule, Find, Op};
+use super::plan::{FastRule, Find, Op, ReadNode};
 use crate::semantics::{Code, Eval, Halt, State};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
 /// A board as it differs from where a search started: changed squares by
-/// index, in order, with what they now hold.
-pub type Diff = SmallVec<[(u32, u8); 6]>;
+/// index, in order, with what they now hold (`index << 8 | code`).
+pub type Diff = SmallVec<[u32; 4]>;
 
 pub type Cont<'k> = dyn FnMut(&mut Ctx) -> bool + 'k;
 
@@ -22,6 +22,47 @@ pub struct Ctx {
     trail: Vec<(u32, u8)>,
     /// A move handed to the interpreter made more states than its budget.
     pub too_big: Option<usize>,
+    /// The trail mark of the board the current turn started from.
+    base: Option<usize>,
+    /// Counts turns started, so memos of an earlier board are not used.
+    epoch: u64,
+    memos: Vec<Memo>,
+}
+
+/// A test's answer on the board a turn started from, with what it read
+/// there: every square read, and the codes whose squares it looked for.
+/// After the turn changes some squares, the answer still holds if none of
+/// them was read and none held or now holds a code looked for, since the
+/// test then reads exactly what it read before. This is how legality is
+/// tested incrementally: a move away from every line to the king keeps
+/// the king as safe as it was.
+struct Memo {
+    op: *const Op,
+    epoch: u64,
+    /// `None`: the test has a shape that is not memoised.
+    answer: Option<bool>,
+    reads: Vec<u64>,
+    scans: SmallVec<[u8; 4]>,
+}
+
+impl Memo {
+    fn new(op: *const Op, words: usize) -> Memo {
+        Memo {
+            op,
+            epoch: 0,
+            answer: None,
+            reads: vec![0; words],
+            scans: SmallVec::new(),
+        }
+    }
+
+    fn read(&mut self, i: usize) {
+        self.reads[i / 64] |= 1 << (i % 64);
+    }
+
+    fn was_read(&self, i: usize) -> bool {
+        self.reads[i / 64] & (1 << (i % 64)) != 0
+    }
 }
 
 /// States seen by a search: a short list, then a hash set.
@@ -54,7 +95,130 @@ impl Ctx {
             poi: None,
             trail: Vec::with_capacity(64),
             too_big: None,
+            base: None,
+            epoch: 0,
+            memos: vec![],
         }
+    }
+
+    /// The current board is where a turn starts: tests may be answered
+    /// from what they read here.
+    pub fn start_turn(&mut self) {
+        self.epoch += 1;
+        self.base = Some(self.mark());
+    }
+
+    pub fn end_turn(&mut self) {
+        self.base = None;
+    }
+
+    /// Whether `op` has a result, from its memo where one applies.
+    fn exists_memo(&mut self, op: &Op) -> bool {
+        if let (Some(base), None) = (self.base, self.poi) {
+            if let Some(answer) = self.recall(op, base) {
+                return answer;
+            }
+        }
+        self.exists(op)
+    }
+
+    /// The memo of `op` for this turn, made if need be, when it still
+    /// answers on the current board.
+    fn recall(&mut self, op: &Op, base: usize) -> Option<bool> {
+        let key = op as *const Op;
+        let at = match self.memos.iter().position(|m| m.op == key) {
+            Some(at) => at,
+            None => {
+                self.memos.push(Memo::new(key, self.board.cells.len().div_ceil(64)));
+                self.memos.len() - 1
+            }
+        };
+        if self.memos[at].epoch != self.epoch {
+            let mut memo = std::mem::replace(&mut self.memos[at], Memo::new(key, 0));
+            memo.epoch = self.epoch;
+            memo.reads.iter_mut().for_each(|w| *w = 0);
+            memo.scans.clear();
+            // Back to the turn's board, the test recorded there, and forward.
+            let now: SmallVec<[(u32, u8); 16]> =
+                self.trail[base..].iter().map(|&(i, _)| (i, self.board.cells[i as usize])).collect();
+            for k in (base..self.trail.len()).rev() {
+                let (i, v) = self.trail[k];
+                self.board.cells[i as usize] = v;
+            }
+            memo.answer = self.exists_recorded(op, &mut memo);
+            for (i, v) in now {
+                self.board.cells[i as usize] = v;
+            }
+            self.memos[at] = memo;
+        }
+        let memo = &self.memos[at];
+        let answer = memo.answer?;
+        for &(i, before) in &self.trail[base..] {
+            let now = self.board.cells[i as usize];
+            if memo.was_read(i as usize) || memo.scans.contains(&before) || memo.scans.contains(&now) {
+                return None;
+            }
+        }
+        Some(answer)
+    }
+
+    /// `exists`, noting in `memo` what it reads; `None` for a test of a
+    /// shape it does not follow.
+    fn exists_recorded(&mut self, op: &Op, memo: &mut Memo) -> Option<bool> {
+        Some(match op {
+            Op::Nil => true,
+            Op::Fail => false,
+            Op::Probe(_, always, nodes) => match self.poi {
+                Some(p) => *always || self.probe_recorded(nodes, p, memo),
+                None => false,
+            },
+            Op::Bind(code, body) => {
+                memo.scans.push(*code);
+                let outer = self.poi;
+                let mut found = Some(false);
+                for q in self.holding(*code) {
+                    self.poi = Some(q);
+                    match self.exists_recorded(body, memo) {
+                        Some(false) => {}
+                        other => {
+                            found = other;
+                            break;
+                        }
+                    }
+                }
+                self.poi = outer;
+                return found;
+            }
+            Op::Alt(arms) => {
+                for a in arms {
+                    if self.exists_recorded(a, memo)? {
+                        return Some(true);
+                    }
+                }
+                false
+            }
+            Op::Not(m) => !self.exists_recorded(m, memo)?,
+            _ => return None,
+        })
+    }
+
+    fn probe_recorded(&self, nodes: &[ReadNode], p: usize, memo: &mut Memo) -> bool {
+        let mut i = 0;
+        while let Some(n) = nodes.get(i) {
+            let at = p.wrapping_add_signed(n.at);
+            memo.read(at);
+            if n.set.contains_code(self.board.cells[at]) {
+                if n.done {
+                    return true;
+                }
+                if n.has_children {
+                    i += 1;
+                    continue;
+                }
+            }
+            i = n.fail as usize;
+        }
+        false
     }
 
     pub fn mark(&self) -> usize {
@@ -77,25 +241,25 @@ impl Ctx {
 
     /// Applies a diff made by `diff`, to be undone with `undo`.
     pub fn apply(&mut self, d: &Diff) {
-        for &(i, v) in d {
-            self.write(i as usize, v);
+        for &w in d {
+            self.write((w >> 8) as usize, w as u8);
         }
     }
 
     /// How the board differs from what it was at `mark`.
     pub fn diff(&self, mark: usize) -> Diff {
+        let trail = &self.trail[mark..];
         let mut d: Diff = SmallVec::new();
-        for &(i, _) in &self.trail[mark..] {
-            if !d.iter().any(|(j, _)| *j == i) {
-                d.push((i, 0));
+        for (k, &(i, before)) in trail.iter().enumerate() {
+            // A square's value at the mark is its oldest record.
+            if trail[..k].iter().any(|(j, _)| *j == i) {
+                continue;
+            }
+            let now = self.board.cells[i as usize];
+            if now != before {
+                d.push(i << 8 | u32::from(now));
             }
         }
-        // A square's value at the mark is the oldest record of it.
-        d.retain(|(i, v)| {
-            let before = self.trail[mark..].iter().find(|(j, _)| j == i).expect("written").1;
-            *v = self.board.cells[*i as usize];
-            *v != before
-        });
         d.sort_unstable();
         d
     }
@@ -143,7 +307,9 @@ impl Ctx {
 
     /// The squares holding `code`, the POI's excepted.
     fn holding(&self, code: u8) -> SmallVec<[usize; 16]> {
-        memchr::memchr_iter(code, &self.board.cells)
+        let (lo, hi) = self.board.rows();
+        memchr::memchr_iter(code, &self.board.cells[lo..hi])
+            .map(|i| i + lo)
             .filter(|i| Some(*i) != self.poi)
             .collect()
     }
@@ -168,14 +334,16 @@ impl Ctx {
                 false
             }
             Find::GuardAny(set) => {
-                let qs: SmallVec<[usize; 64]> = (0..self.board.cells.len())
+                let (lo, hi) = self.board.rows();
+                let qs: SmallVec<[usize; 64]> = (lo..hi)
                     .filter(|&i| Some(i) != self.poi && self.board.cells[i] != Code::OFF)
                     .filter(|&i| set.contains_code(self.board.cells[i]))
                     .collect();
                 qs.into_iter().any(|q| each(self, q))
             }
             Find::Write => {
-                let qs: SmallVec<[usize; 64]> = (0..self.board.cells.len())
+                let (lo, hi) = self.board.rows();
+                let qs: SmallVec<[usize; 64]> = (lo..hi)
                     .filter(|&i| self.board.cells[i] != Code::OFF)
                     .collect();
                 qs.into_iter().any(|q| each(self, q))
@@ -197,10 +365,21 @@ impl Ctx {
         self.bases(r, &mut |c, base| c.fits(r, base))
     }
 
-    fn probe(&self, bs: &[FastBranch], p: usize) -> bool {
-        bs.iter().any(|b| {
-            b.set.contains_code(self.board.cells[p.wrapping_add_signed(b.at)]) && (b.done || self.probe(&b.then, p))
-        })
+    fn probe(&self, nodes: &[ReadNode], p: usize) -> bool {
+        let mut i = 0;
+        while let Some(n) = nodes.get(i) {
+            if n.set.contains_code(self.board.cells[p.wrapping_add_signed(n.at)]) {
+                if n.done {
+                    return true;
+                }
+                if n.has_children {
+                    i += 1;
+                    continue;
+                }
+            }
+            i = n.fail as usize;
+        }
+        false
     }
 
     /// Runs `op`, calling `k` on each result (possibly repeated) until it
@@ -212,7 +391,32 @@ impl Ctx {
         match op {
             Op::Nil => k(self),
             Op::Fail => false,
-            Op::Rules(rules) => rules.iter().any(|r| self.rule(r, k)),
+            Op::Rules(rules) => {
+                // Rules pivoting on one piece (a knight's eight leaps) share
+                // the squares found for it: the board is the same for each.
+                let mut found: Option<(u8, SmallVec<[usize; 16]>)> = None;
+                for r in rules {
+                    let Find::Guard(code) = r.find else {
+                        if self.rule(r, k) {
+                            return true;
+                        }
+                        continue;
+                    };
+                    if r.needs_poi && self.poi.is_none() {
+                        continue;
+                    }
+                    if found.as_ref().is_none_or(|(c, _)| *c != code) {
+                        found = Some((code, self.holding(code)));
+                    }
+                    let (_, qs) = found.as_ref().expect("just found");
+                    for &q in qs {
+                        if self.fits(r, q) && self.apply_rule(r, q, k) {
+                            return true;
+                        }
+                    }
+                }
+                false
+            }
             Op::Walk(d) => {
                 let Some(start) = self.poi else { return false };
                 let mark = self.mark();
@@ -267,7 +471,7 @@ impl Ctx {
                 let mark = self.mark();
                 self.greedy(m, mark, &mut Seen::default(), k)
             }
-            Op::Not(m) => !self.exists(m) && k(self),
+            Op::Not(m) => !self.exists_memo(m) && k(self),
             Op::Probe(m, ..) => self.run(m, k),
             Op::Interpret(prog) => self.interpret(prog, k),
         }

@@ -47,6 +47,12 @@ impl Mailbox {
         g
     }
 
+    /// The indices of the box's rows, border columns included: every
+    /// on-board square lies in them.
+    pub fn rows(&self) -> (usize, usize) {
+        ((self.pad * self.stride) as usize, ((self.pad + self.height) * self.stride) as usize)
+    }
+
     /// Index deltas of a step: `d` squares away is `i + delta(d)`.
     pub fn delta(stride: i32, d: Square) -> isize {
         (d.x + d.y * stride) as isize

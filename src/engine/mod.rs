@@ -112,10 +112,12 @@ impl Plan {
     fn moves(&self, ctx: &mut Ctx, turn: usize) -> Result<Vec<Diff>, TooBig> {
         let mark = ctx.mark();
         let mut out: Vec<Diff> = vec![];
+        ctx.start_turn();
         ctx.run(&self.turns[turn], &mut |c: &mut Ctx| {
             out.push(c.diff(mark));
             false
         });
+        ctx.end_turn();
         if let Some(n) = ctx.too_big.take() {
             return Err(TooBig(n));
         }

@@ -44,13 +44,18 @@ pub struct FastRule {
     pub needs_poi: bool,
 }
 
-/// A probe's read tree as index deltas from the POI.
+/// One read of a probe's tree, the tree laid out in preorder: the square
+/// at `at` from the POI reads one of `set`; then a rule is complete
+/// (`done`), or the next node is its first child. When the read fails, or
+/// none of its children completes, the search goes on at `fail` (the next
+/// sibling, or an ancestor's), and past the end nothing fits.
 #[derive(Clone, Debug)]
-pub struct FastBranch {
+pub struct ReadNode {
     pub at: isize,
     pub set: CellSet,
     pub done: bool,
-    pub then: Vec<FastBranch>,
+    pub has_children: bool,
+    pub fail: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -68,7 +73,7 @@ pub enum Op {
     Greedy(Box<Op>),
     Not(Box<Op>),
     /// Anchored rules: run as rules, tested as a tree of reads.
-    Probe(Box<Op>, bool, Vec<FastBranch>),
+    Probe(Box<Op>, bool, Vec<ReadNode>),
     /// Run by the interpreter.
     Interpret(Box<Prog>),
 }
@@ -159,15 +164,34 @@ impl Planner {
         }
     }
 
-    fn branches(&self, bs: &[Branch]) -> Vec<FastBranch> {
-        bs.iter()
-            .map(|b| FastBranch {
+    /// Lays out `bs` in preorder after `out`, failing over to `fail`.
+    fn branches(&self, bs: &[Branch], fail: u32, out: &mut Vec<ReadNode>) {
+        for (k, b) in bs.iter().enumerate() {
+            let me = out.len();
+            out.push(ReadNode {
                 at: self.delta(b.at),
                 set: b.set,
                 done: b.done,
-                then: self.branches(&b.then),
-            })
-            .collect()
+                has_children: !b.then.is_empty(),
+                fail,
+            });
+            // The subtree's failures go to the next sibling, placed after it.
+            let last = k + 1 == bs.len();
+            let mut sub = vec![];
+            self.branches(&b.then, u32::MAX, &mut sub);
+            let next = (me + 1 + sub.len()) as u32;
+            for n in &mut sub {
+                n.fail = match n.fail {
+                    u32::MAX if last => fail,
+                    u32::MAX => next,
+                    f => f + me as u32 + 1,
+                };
+            }
+            if !last {
+                out[me].fail = next;
+            }
+            out.extend(sub);
+        }
     }
 
     /// The step of a line walk: `% + d. -> . + d%` and nothing else.
@@ -229,7 +253,9 @@ impl Planner {
                 if branch_reach(bs) > self.pad {
                     return self.plan(m);
                 }
-                Op::Probe(b(m), always, self.branches(bs))
+                let mut nodes = vec![];
+                self.branches(bs, u32::MAX, &mut nodes);
+                Op::Probe(b(m), always, nodes)
             }
         }
     }
