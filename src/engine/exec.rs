@@ -139,8 +139,10 @@ impl Ctx {
             memo.reads.iter_mut().for_each(|w| *w = 0);
             memo.scans.clear();
             // Back to the turn's board, the test recorded there, and forward.
-            let now: SmallVec<[(u32, u8); 16]> =
-                self.trail[base..].iter().map(|&(i, _)| (i, self.board.cells[i as usize])).collect();
+            let now: SmallVec<[(u32, u8); 16]> = self.trail[base..]
+                .iter()
+                .map(|&(i, _)| (i, self.board.cells[i as usize]))
+                .collect();
             for k in (base..self.trail.len()).rev() {
                 let (i, v) = self.trail[k];
                 self.board.cells[i as usize] = v;
@@ -343,9 +345,7 @@ impl Ctx {
             }
             Find::Write => {
                 let (lo, hi) = self.board.rows();
-                let qs: SmallVec<[usize; 64]> = (lo..hi)
-                    .filter(|&i| self.board.cells[i] != Code::OFF)
-                    .collect();
+                let qs: SmallVec<[usize; 64]> = (lo..hi).filter(|&i| self.board.cells[i] != Code::OFF).collect();
                 qs.into_iter().any(|q| each(self, q))
             }
         }

@@ -50,7 +50,10 @@ impl Mailbox {
     /// The indices of the box's rows, border columns included: every
     /// on-board square lies in them.
     pub fn rows(&self) -> (usize, usize) {
-        ((self.pad * self.stride) as usize, ((self.pad + self.height) * self.stride) as usize)
+        (
+            (self.pad * self.stride) as usize,
+            ((self.pad + self.height) * self.stride) as usize,
+        )
     }
 
     /// Index deltas of a step: `d` squares away is `i + delta(d)`.
