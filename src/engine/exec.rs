@@ -5,7 +5,7 @@
 
 use super::mailbox::Mailbox;
 use super::plan::{FastRule, Find, Op, ReadNode};
-use crate::semantics::{Code, Eval, Halt, State};
+use crate::semantics::{CellSet, Code, Eval, Halt, State};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
@@ -30,10 +30,11 @@ pub struct Ctx {
 }
 
 /// A test's answer on the board a turn started from, with what it read
-/// there: every square read, and the codes whose squares it looked for.
-/// After the turn changes some squares, the answer still holds if none of
-/// them was read and none held or now holds a code looked for, since the
-/// test then reads exactly what it read before. This is how legality is
+/// there: every square read with the set it was tested against, and the
+/// codes whose squares it looked for. After the turn changes some squares,
+/// the answer still holds if each changed square gives every test of it
+/// the same answer as before and none held or now holds a code looked
+/// for: the test then takes exactly the path it took before. This is how legality is
 /// tested incrementally: a move away from every line to the king keeps
 /// the king as safe as it was.
 struct Memo {
@@ -42,6 +43,7 @@ struct Memo {
     /// `None`: the test has a shape that is not memoised.
     answer: Option<bool>,
     reads: Vec<u64>,
+    tests: Vec<(u32, CellSet)>,
     scans: SmallVec<[u8; 4]>,
 }
 
@@ -52,12 +54,25 @@ impl Memo {
             epoch: 0,
             answer: None,
             reads: vec![0; words],
+            tests: vec![],
             scans: SmallVec::new(),
         }
     }
 
-    fn read(&mut self, i: usize) {
+    fn read(&mut self, i: usize, set: CellSet) {
         self.reads[i / 64] |= 1 << (i % 64);
+        self.tests.push((i as u32, set));
+    }
+
+    /// Whether the test may take another path now that `i` holds `now`.
+    fn changed_by(&self, i: usize, before: u8, now: u8) -> bool {
+        self.scans.contains(&before)
+            || self.scans.contains(&now)
+            || (self.was_read(i)
+                && self
+                    .tests
+                    .iter()
+                    .any(|&(j, set)| j as usize == i && set.contains_code(before) != set.contains_code(now)))
     }
 
     fn was_read(&self, i: usize) -> bool {
@@ -138,6 +153,7 @@ impl Ctx {
             memo.epoch = self.epoch;
             memo.reads.iter_mut().for_each(|w| *w = 0);
             memo.scans.clear();
+            memo.tests.clear();
             // Back to the turn's board, the test recorded there, and forward.
             let now: SmallVec<[(u32, u8); 16]> = self.trail[base..]
                 .iter()
@@ -155,9 +171,14 @@ impl Ctx {
         }
         let memo = &self.memos[at];
         let answer = memo.answer?;
-        for &(i, before) in &self.trail[base..] {
+        let trail = &self.trail[base..];
+        for (k, &(i, before)) in trail.iter().enumerate() {
+            // A square's value on the turn's board is its oldest record.
+            if trail[..k].iter().any(|(j, _)| *j == i) {
+                continue;
+            }
             let now = self.board.cells[i as usize];
-            if memo.was_read(i as usize) || memo.scans.contains(&before) || memo.scans.contains(&now) {
+            if now != before && memo.changed_by(i as usize, before, now) {
                 return None;
             }
         }
@@ -208,7 +229,7 @@ impl Ctx {
         let mut i = 0;
         while let Some(n) = nodes.get(i) {
             let at = p.wrapping_add_signed(n.at);
-            memo.read(at);
+            memo.read(at, n.set);
             if n.set.contains_code(self.board.cells[at]) {
                 if n.done {
                     return true;
