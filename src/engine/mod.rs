@@ -21,8 +21,11 @@ use crate::semantics::{Grid, Prog};
 pub struct Engine {
     turns: Vec<Prog>,
     pad: i32,
-    plans: Mutex<Vec<(Square, i32, i32, Arc<Plan>)>>,
+    plans: Mutex<Vec<(BoxKey, Arc<Plan>)>>,
 }
+
+/// A board box: origin, width, height.
+type BoxKey = (Square, i32, i32);
 
 /// The turns planned for one board box.
 pub struct Plan {
@@ -47,7 +50,7 @@ impl Engine {
     pub fn plan(&self, board: &Grid) -> Arc<Plan> {
         let key = (board.origin(), board.width(), board.height());
         let mut plans = self.plans.lock().expect("no panic while planning");
-        if let Some((.., p)) = plans.iter().find(|(o, w, h, _)| (*o, *w, *h) == key) {
+        if let Some((_, p)) = plans.iter().find(|(k, _)| *k == key) {
             return p.clone();
         }
         let planner = Planner {
@@ -58,7 +61,7 @@ impl Engine {
             pad: self.pad,
             turns: self.turns.iter().map(|t| planner.plan(t)).collect(),
         });
-        plans.push((key.0, key.1, key.2, plan.clone()));
+        plans.push((key, plan.clone()));
         plan
     }
 
