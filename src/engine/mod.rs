@@ -164,7 +164,9 @@ game fairy(start) = fairy_white, fairy_black
 ";
 
     fn games() -> Vec<(String, Program)> {
-        let mut out: Vec<(String, Program)> = ["chess", "othello", "snake", "tictactoe"]
+        // Snake's turning pieces are checked end to end (tests/engine.rs):
+        // other unit tests declare its glyphs differently in this process.
+        let mut out: Vec<(String, Program)> = ["chess", "othello", "tictactoe"]
             .iter()
             .map(|n| {
                 let path = format!("rules/{n}.alg");
