@@ -45,6 +45,7 @@ pub mod cli;
 mod core;
 mod diag;
 mod elab;
+mod engine;
 mod geometry;
 mod laws;
 mod memory;

@@ -6,11 +6,12 @@
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 14] = [
+const LAYERS: [&str; 15] = [
     "geometry",
     "memory",
     "core",
     "semantics",
+    "engine",
     "diag",
     "parse",
     "notation",

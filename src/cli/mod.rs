@@ -62,7 +62,7 @@ enum Command {
 }
 
 /// The stack of every thread that evaluates, checks or proves.
-const STACK: usize = 256 << 20;
+pub(crate) const STACK: usize = 256 << 20;
 
 /// Runs the command line; returns the exit status. The work runs on a
 /// thread with a large stack, so deeply nested input is handled, not a crash.

@@ -27,6 +27,22 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Run the rules in the interpreter instead of the engine (the
+    /// reference the engine is tested against; much slower).
+    #[arg(long)]
+    interpreter: bool,
+    /// Threads for the deepest count (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+}
+
+/// The game's rules on the engine, or in the interpreter when asked.
+pub fn rules_for(game: &Game, interpreter: bool) -> Rules {
+    if interpreter {
+        Rules::new(game)
+    } else {
+        Rules::fast(game)
+    }
 }
 
 /// The game a command names, or the file's only game.
@@ -107,9 +123,21 @@ impl Start {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
+    match args.threads {
+        None => count(args),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .stack_size(super::STACK)
+            .build()
+            .map_err(|e| plain_error(format!("cannot start {n} threads: {e}")))?
+            .install(|| count(args)),
+    }
+}
+
+fn count(args: Args) -> Result<i32, Diags> {
     let prog = Program::load(&args.file)?;
     let game = pick_game(&prog, args.game.as_deref())?;
-    let rules = Rules::new(game);
+    let rules = rules_for(game, args.interpreter);
     let pos = args.start.position(&rules)?;
     if args.depth == 0 {
         return Err(plain_error("--depth must be at least 1".into()));

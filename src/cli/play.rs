@@ -1,12 +1,12 @@
 //! `algchess play`: play a game in the terminal, one move at a time.
 
 use super::output::plain_error;
-use super::perft::{pick_game, Start};
+use super::perft::{pick_game, rules_for, Start};
 use crate::diag::Diags;
 use crate::elab::Program;
 use crate::play::interactive::{play_match, turn_names, End, PlayError, Style};
 use crate::play::referee::{replay, write_pgn, Match};
-use crate::play::{pgn, Rules};
+use crate::play::pgn;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -32,12 +32,15 @@ pub struct Args {
     /// Save the game played as PGN to this file (chess).
     #[arg(long)]
     save: Option<PathBuf>,
+    /// Run the rules in the interpreter instead of the engine.
+    #[arg(long)]
+    interpreter: bool,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
     let prog = Program::load(&args.file)?;
     let game = pick_game(&prog, args.game.as_deref())?;
-    let rules = Rules::new(game);
+    let rules = rules_for(game, args.interpreter);
     let pos = args.start.position(&rules)?;
     let names = turn_names(&prog, game);
     let too_big = |e: crate::play::TooBig| plain_error(e.to_string());

@@ -1,6 +1,7 @@
 //! Games as the evaluator runs them: compiled turn moves, and positions.
 
 use crate::elab::Game;
+use crate::engine::Engine;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 
 /// A game ready to play: the turn moves compiled.
@@ -10,6 +11,8 @@ pub struct Rules {
     pub turns: Vec<Prog>,
     /// How the game ends (see [`super::end`]).
     pub ends: super::end::EndRules,
+    /// The fast path, when asked for; the interpreter otherwise.
+    pub engine: Option<Engine>,
 }
 
 /// A position: the board, and whose turn it is (an index into the turns).
@@ -34,7 +37,15 @@ impl Rules {
                 .map(|t| compile(t).expect("elaboration checks that turns are closed moves"))
                 .collect(),
             ends: super::end::EndRules::compile(&game.ends),
+            engine: None,
         }
+    }
+
+    /// The same game on the engine's fast path.
+    pub fn fast(game: &Game) -> Rules {
+        let mut r = Rules::new(game);
+        r.engine = Some(Engine::new(&r.turns, r.ends.passes()));
+        r
     }
 
     pub fn start(&self) -> Position {
@@ -64,6 +75,11 @@ impl Rules {
 
     /// The positions the side to move reaches by its move, passes aside.
     fn moves(&self, pos: &Position) -> Result<Vec<Position>, TooBig> {
+        let next = (pos.turn + 1) % self.turns.len();
+        if let Some(e) = &self.engine {
+            let boards = e.successors(&pos.board, pos.turn).map_err(|e| TooBig(e.0))?;
+            return Ok(boards.into_iter().map(|board| Position { board, turn: next }).collect());
+        }
         let prog = &self.turns[pos.turn];
         let start = State {
             board: pos.board.clone(),
@@ -75,7 +91,6 @@ impl Rules {
             Err(Halt::Unknown(never)) => match never {},
             Err(Halt::Memory(_)) => unreachable!("games run without a memory limit"),
         };
-        let next = (pos.turn + 1) % self.turns.len();
         Ok(results
             .into_iter()
             .map(|s| Position {

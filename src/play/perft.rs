@@ -7,6 +7,9 @@ use rayon::prelude::*;
 /// Leaves at `depth` plies below `pos`. The last ply is counted, not
 /// played out.
 pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> Result<u64, TooBig> {
+    if let Some(e) = &rules.engine {
+        return e.perft(&pos.board, pos.turn, depth).map_err(|e| TooBig(e.0));
+    }
     match depth {
         0 => Ok(1),
         1 => rules.count(pos),

@@ -8,6 +8,8 @@ mod probe;
 mod store;
 
 pub use board::{BoardError, Grid};
-pub use compile::{compile, CellSet, Pivot, Prog};
+pub use code::Code;
+pub use compile::{compile, CellSet, Pivot, Prog, Rule};
 pub use eval::{results, Eval, Halt};
+pub use probe::Branch;
 pub use store::{State, Store};

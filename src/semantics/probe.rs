@@ -26,11 +26,11 @@ pub struct Probe {
 /// One read: the square at `at` from the POI reads one of `set`; then a
 /// rule is complete (`done`) or one of `then` must hold too.
 #[derive(Clone, Debug)]
-struct Branch {
-    at: Square,
-    set: CellSet,
-    done: bool,
-    then: Vec<Branch>,
+pub struct Branch {
+    pub at: Square,
+    pub set: CellSet,
+    pub done: bool,
+    pub then: Vec<Branch>,
 }
 
 /// Every cell a square on the board may read.
@@ -125,6 +125,12 @@ impl Probe {
             Some(p) => Ok(self.always || go(&self.branches, &s.board, p)?),
             None => Ok(false),
         }
+    }
+
+    /// Whether some rule fits whenever a POI is bound, and the tree of
+    /// reads: for back-ends that run the tree their own way.
+    pub fn parts(&self) -> (bool, &[Branch]) {
+        (self.always, &self.branches)
     }
 
     /// Number of reads in the tree.

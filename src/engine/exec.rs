@@ -1,0 +1,586 @@
+//! Runs a plan on one board, in place. Every result is made on the board,
+//! handed to a continuation, and unmade: a rule writes a few squares and
+//! records what they held, so nothing is cloned. A continuation returns
+//! `true` to stop the search (an existence test needs one result).
+
+use super::mailbox::Mailbox;
+use super::plan::{FastRule, Find, Op, ReadNode};
+use crate::semantics::{CellSet, Code, Eval, Halt, State};
+use rustc_hash::FxHashSet;
+use smallvec::SmallVec;
+
+/// A board as it differs from where a search started: changed squares by
+/// index, in order, with what they now hold (`index << 8 | code`).
+pub type Diff = SmallVec<[u32; 4]>;
+
+pub type Cont<'k> = dyn FnMut(&mut Ctx) -> bool + 'k;
+
+pub struct Ctx {
+    pub board: Mailbox,
+    pub poi: Option<usize>,
+    /// Squares written, with what they held before, oldest first.
+    trail: Vec<(u32, u8)>,
+    /// A move handed to the interpreter made more states than its budget.
+    pub too_big: Option<usize>,
+    /// The trail mark of the board the current turn started from.
+    base: Option<usize>,
+    /// Counts turns started, so memos of an earlier board are not used.
+    epoch: u64,
+    memos: Vec<Memo>,
+}
+
+/// A test's answer on the board a turn started from, with what it read
+/// there: every square read with the set it was tested against, and the
+/// codes whose squares it looked for. After the turn changes some squares,
+/// the answer still holds if each changed square gives every test of it
+/// the same answer as before and none held or now holds a code looked
+/// for: the test then takes exactly the path it took before. This is how legality is
+/// tested incrementally: a move away from every line to the king keeps
+/// the king as safe as it was.
+struct Memo {
+    op: *const Op,
+    epoch: u64,
+    /// `None`: the test has a shape that is not memoised.
+    answer: Option<bool>,
+    reads: Vec<u64>,
+    tests: Vec<(u32, CellSet)>,
+    scans: SmallVec<[u8; 4]>,
+}
+
+impl Memo {
+    fn new(op: *const Op, words: usize) -> Memo {
+        Memo {
+            op,
+            epoch: 0,
+            answer: None,
+            reads: vec![0; words],
+            tests: vec![],
+            scans: SmallVec::new(),
+        }
+    }
+
+    fn read(&mut self, i: usize, set: CellSet) {
+        self.reads[i / 64] |= 1 << (i % 64);
+        self.tests.push((i as u32, set));
+    }
+
+    /// Whether the test may take another path now that `i` holds `now`.
+    fn changed_by(&self, i: usize, before: u8, now: u8) -> bool {
+        self.scans.contains(&before)
+            || self.scans.contains(&now)
+            || (self.was_read(i)
+                && self
+                    .tests
+                    .iter()
+                    .any(|&(j, set)| j as usize == i && set.contains_code(before) != set.contains_code(now)))
+    }
+
+    fn was_read(&self, i: usize) -> bool {
+        self.reads[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// States seen by a search: a short list, then a hash set.
+#[derive(Default)]
+struct Seen {
+    few: Vec<(Diff, Option<usize>)>,
+    many: FxHashSet<(Diff, Option<usize>)>,
+}
+
+impl Seen {
+    fn insert(&mut self, k: (Diff, Option<usize>)) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&k) {
+                return false;
+            }
+            if self.few.len() < 16 {
+                self.few.push(k);
+                return true;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(k)
+    }
+}
+
+impl Ctx {
+    pub fn new(board: Mailbox) -> Ctx {
+        Ctx {
+            board,
+            poi: None,
+            trail: Vec::with_capacity(64),
+            too_big: None,
+            base: None,
+            epoch: 0,
+            memos: vec![],
+        }
+    }
+
+    /// The current board is where a turn starts: tests may be answered
+    /// from what they read here.
+    pub fn start_turn(&mut self) {
+        self.epoch += 1;
+        self.base = Some(self.mark());
+    }
+
+    pub fn end_turn(&mut self) {
+        self.base = None;
+    }
+
+    /// Whether `op` has a result, from its memo where one applies.
+    fn exists_memo(&mut self, op: &Op) -> bool {
+        if let (Some(base), None) = (self.base, self.poi) {
+            if let Some(answer) = self.recall(op, base) {
+                return answer;
+            }
+        }
+        self.exists(op)
+    }
+
+    /// The memo of `op` for this turn, made if need be, when it still
+    /// answers on the current board.
+    fn recall(&mut self, op: &Op, base: usize) -> Option<bool> {
+        let key = op as *const Op;
+        let at = match self.memos.iter().position(|m| m.op == key) {
+            Some(at) => at,
+            None => {
+                self.memos.push(Memo::new(key, self.board.cells.len().div_ceil(64)));
+                self.memos.len() - 1
+            }
+        };
+        if self.memos[at].epoch != self.epoch {
+            let mut memo = std::mem::replace(&mut self.memos[at], Memo::new(key, 0));
+            memo.epoch = self.epoch;
+            memo.reads.iter_mut().for_each(|w| *w = 0);
+            memo.scans.clear();
+            memo.tests.clear();
+            // Back to the turn's board, the test recorded there, and forward.
+            let now: SmallVec<[(u32, u8); 16]> = self.trail[base..]
+                .iter()
+                .map(|&(i, _)| (i, self.board.cells[i as usize]))
+                .collect();
+            for k in (base..self.trail.len()).rev() {
+                let (i, v) = self.trail[k];
+                self.board.cells[i as usize] = v;
+            }
+            memo.answer = self.exists_recorded(op, &mut memo);
+            for (i, v) in now {
+                self.board.cells[i as usize] = v;
+            }
+            self.memos[at] = memo;
+        }
+        let memo = &self.memos[at];
+        let answer = memo.answer?;
+        let trail = &self.trail[base..];
+        for (k, &(i, before)) in trail.iter().enumerate() {
+            // A square's value on the turn's board is its oldest record.
+            if trail[..k].iter().any(|(j, _)| *j == i) {
+                continue;
+            }
+            let now = self.board.cells[i as usize];
+            if now != before && memo.changed_by(i as usize, before, now) {
+                return None;
+            }
+        }
+        Some(answer)
+    }
+
+    /// `exists`, noting in `memo` what it reads; `None` for a test of a
+    /// shape it does not follow.
+    fn exists_recorded(&mut self, op: &Op, memo: &mut Memo) -> Option<bool> {
+        Some(match op {
+            Op::Nil => true,
+            Op::Fail => false,
+            Op::Probe(_, always, nodes) => match self.poi {
+                Some(p) => *always || self.probe_recorded(nodes, p, memo),
+                None => false,
+            },
+            Op::Bind(code, body) => {
+                memo.scans.push(*code);
+                let outer = self.poi;
+                let mut found = Some(false);
+                for q in self.holding(*code) {
+                    self.poi = Some(q);
+                    match self.exists_recorded(body, memo) {
+                        Some(false) => {}
+                        other => {
+                            found = other;
+                            break;
+                        }
+                    }
+                }
+                self.poi = outer;
+                return found;
+            }
+            Op::Alt(arms) => {
+                for a in arms {
+                    if self.exists_recorded(a, memo)? {
+                        return Some(true);
+                    }
+                }
+                false
+            }
+            Op::Not(m) => !self.exists_recorded(m, memo)?,
+            _ => return None,
+        })
+    }
+
+    fn probe_recorded(&self, nodes: &[ReadNode], p: usize, memo: &mut Memo) -> bool {
+        let mut i = 0;
+        while let Some(n) = nodes.get(i) {
+            let at = p.wrapping_add_signed(n.at);
+            memo.read(at, n.set);
+            if n.set.contains_code(self.board.cells[at]) {
+                if n.done {
+                    return true;
+                }
+                if n.has_children {
+                    i += 1;
+                    continue;
+                }
+            }
+            i = n.fail as usize;
+        }
+        false
+    }
+
+    pub fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Restores every square written since `mark`.
+    pub fn undo(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            let (i, v) = self.trail.pop().expect("above the mark");
+            self.board.cells[i as usize] = v;
+        }
+    }
+
+    #[inline]
+    fn write(&mut self, i: usize, v: u8) {
+        self.trail.push((i as u32, self.board.cells[i]));
+        self.board.cells[i] = v;
+    }
+
+    /// Applies a diff made by `diff`, to be undone with `undo`.
+    pub fn apply(&mut self, d: &Diff) {
+        for &w in d {
+            self.write((w >> 8) as usize, w as u8);
+        }
+    }
+
+    /// How the board differs from what it was at `mark`.
+    pub fn diff(&self, mark: usize) -> Diff {
+        let trail = &self.trail[mark..];
+        let mut d: Diff = SmallVec::new();
+        for (k, &(i, before)) in trail.iter().enumerate() {
+            // A square's value at the mark is its oldest record.
+            if trail[..k].iter().any(|(j, _)| *j == i) {
+                continue;
+            }
+            let now = self.board.cells[i as usize];
+            if now != before {
+                d.push(i << 8 | u32::from(now));
+            }
+        }
+        d.sort_unstable();
+        d
+    }
+
+    /// What square `i` reads: `%` on the POI's square.
+    #[inline]
+    fn read(&self, i: usize) -> u8 {
+        if Some(i) == self.poi {
+            Code::POI
+        } else {
+            self.board.cells[i]
+        }
+    }
+
+    #[inline]
+    fn fits(&self, r: &FastRule, base: usize) -> bool {
+        let at = |d: isize| base.wrapping_add_signed(d);
+        r.reads.iter().all(|&(d, set)| set.contains_code(self.read(at(d))))
+            && r.offs.iter().all(|&d| self.board.cells[at(d)] == Code::OFF)
+            && r.writes.iter().all(|&(d, _)| self.board.cells[at(d)] != Code::OFF)
+    }
+
+    /// Applies `r` at `base`, runs `k`, and unmakes it.
+    fn apply_rule(&mut self, r: &FastRule, base: usize, k: &mut Cont) -> bool {
+        let mark = self.mark();
+        let before = self.poi;
+        let carried = before.map(|p| self.board.cells[p]);
+        let (mut moved, mut cleared) = (None, false);
+        for &(d, v) in &r.writes {
+            let i = base.wrapping_add_signed(d);
+            if v == Code::POI {
+                self.write(i, carried.expect("a rule that writes `%` runs only with a POI"));
+                moved = Some(i);
+            } else {
+                self.write(i, v);
+                cleared |= Some(i) == before;
+            }
+        }
+        self.poi = moved.or(if cleared { None } else { before });
+        let stop = k(self);
+        self.undo(mark);
+        self.poi = before;
+        stop
+    }
+
+    /// The squares holding `code`, the POI's excepted.
+    fn holding(&self, code: u8) -> SmallVec<[usize; 16]> {
+        let (lo, hi) = self.board.rows();
+        memchr::memchr_iter(code, &self.board.cells[lo..hi])
+            .map(|i| i + lo)
+            .filter(|i| Some(*i) != self.poi)
+            .collect()
+    }
+
+    /// Calls `each` on every base at which `r` may apply, until it stops.
+    fn bases(&mut self, r: &FastRule, each: &mut dyn FnMut(&mut Ctx, usize) -> bool) -> bool {
+        if r.needs_poi && self.poi.is_none() {
+            return false;
+        }
+        match r.find {
+            Find::Identity => unreachable!("identity rules have no bases"),
+            Find::Anchor => match self.poi {
+                Some(p) => each(self, p),
+                None => false,
+            },
+            Find::Guard(code) => {
+                for q in self.holding(code) {
+                    if each(self, q) {
+                        return true;
+                    }
+                }
+                false
+            }
+            Find::GuardAny(set) => {
+                let (lo, hi) = self.board.rows();
+                let qs: SmallVec<[usize; 64]> = (lo..hi)
+                    .filter(|&i| Some(i) != self.poi && self.board.cells[i] != Code::OFF)
+                    .filter(|&i| set.contains_code(self.board.cells[i]))
+                    .collect();
+                qs.into_iter().any(|q| each(self, q))
+            }
+            Find::Write => {
+                let (lo, hi) = self.board.rows();
+                let qs: SmallVec<[usize; 64]> = (lo..hi).filter(|&i| self.board.cells[i] != Code::OFF).collect();
+                qs.into_iter().any(|q| each(self, q))
+            }
+        }
+    }
+
+    fn rule(&mut self, r: &FastRule, k: &mut Cont) -> bool {
+        if let Find::Identity = r.find {
+            return (!r.needs_poi || self.poi.is_some()) && k(self);
+        }
+        self.bases(r, &mut |c, base| c.fits(r, base) && c.apply_rule(r, base, k))
+    }
+
+    fn rule_applies(&mut self, r: &FastRule) -> bool {
+        if let Find::Identity = r.find {
+            return !r.needs_poi || self.poi.is_some();
+        }
+        self.bases(r, &mut |c, base| c.fits(r, base))
+    }
+
+    fn probe(&self, nodes: &[ReadNode], p: usize) -> bool {
+        let mut i = 0;
+        while let Some(n) = nodes.get(i) {
+            if n.set.contains_code(self.board.cells[p.wrapping_add_signed(n.at)]) {
+                if n.done {
+                    return true;
+                }
+                if n.has_children {
+                    i += 1;
+                    continue;
+                }
+            }
+            i = n.fail as usize;
+        }
+        false
+    }
+
+    /// Runs `op`, calling `k` on each result (possibly repeated) until it
+    /// says to stop; whether it stopped.
+    pub fn run(&mut self, op: &Op, k: &mut Cont) -> bool {
+        if self.too_big.is_some() {
+            return true;
+        }
+        match op {
+            Op::Nil => k(self),
+            Op::Fail => false,
+            Op::Rules(rules) => {
+                // Rules pivoting on one piece (a knight's eight leaps) share
+                // the squares found for it: the board is the same for each.
+                let mut found: Option<(u8, SmallVec<[usize; 16]>)> = None;
+                for r in rules {
+                    let Find::Guard(code) = r.find else {
+                        if self.rule(r, k) {
+                            return true;
+                        }
+                        continue;
+                    };
+                    if r.needs_poi && self.poi.is_none() {
+                        continue;
+                    }
+                    if found.as_ref().is_none_or(|(c, _)| *c != code) {
+                        found = Some((code, self.holding(code)));
+                    }
+                    let (_, qs) = found.as_ref().expect("just found");
+                    for &q in qs {
+                        if self.fits(r, q) && self.apply_rule(r, q, k) {
+                            return true;
+                        }
+                    }
+                }
+                false
+            }
+            Op::Walk(d) => {
+                let Some(start) = self.poi else { return false };
+                let mark = self.mark();
+                let mut stop = k(self);
+                let mut p = start;
+                while !stop {
+                    let q = p.wrapping_add_signed(*d);
+                    if self.board.cells[q] != Code::EMPTY {
+                        break;
+                    }
+                    let v = self.board.cells[p];
+                    self.write(q, v);
+                    self.write(p, Code::EMPTY);
+                    self.poi = Some(q);
+                    p = q;
+                    stop = k(self);
+                }
+                self.undo(mark);
+                self.poi = Some(start);
+                stop
+            }
+            Op::Bind(code, body) => {
+                let outer = self.poi;
+                let mut stop = false;
+                for q in self.holding(*code) {
+                    self.poi = Some(q);
+                    // Results keep the enclosing binder's POI.
+                    stop = self.run(body, &mut |c: &mut Ctx| {
+                        let inner = c.poi;
+                        c.poi = outer;
+                        let s = k(c);
+                        c.poi = inner;
+                        s
+                    });
+                    if stop {
+                        break;
+                    }
+                }
+                self.poi = outer;
+                stop
+            }
+            Op::Seq(a, b) => self.run(a, &mut |c: &mut Ctx| c.run(b, k)),
+            Op::Alt(arms) => arms.iter().any(|a| self.run(a, k)),
+            Op::Star(m) => {
+                let mark = self.mark();
+                self.star(m, mark, &mut Seen::default(), k)
+            }
+            Op::Greedy(m) => {
+                if !self.exists(m) {
+                    return k(self);
+                }
+                let mark = self.mark();
+                self.greedy(m, mark, &mut Seen::default(), k)
+            }
+            Op::Not(m) => !self.exists_memo(m) && k(self),
+            Op::Probe(m, ..) => self.run(m, k),
+            Op::Interpret(prog) => self.interpret(prog, k),
+        }
+    }
+
+    /// Every state `m*` reaches from here that was not seen before.
+    fn star(&mut self, m: &Op, mark: usize, seen: &mut Seen, k: &mut Cont) -> bool {
+        if !seen.insert((self.diff(mark), self.poi)) {
+            return false;
+        }
+        k(self) || self.run(m, &mut |c: &mut Ctx| c.star(m, mark, seen, k))
+    }
+
+    /// The states `m*` reaches from here on which `m` has no result.
+    fn greedy(&mut self, m: &Op, mark: usize, seen: &mut Seen, k: &mut Cont) -> bool {
+        if !seen.insert((self.diff(mark), self.poi)) {
+            return false;
+        }
+        let mut any = false;
+        let stop = self.run(m, &mut |c: &mut Ctx| {
+            any = true;
+            c.greedy(m, mark, seen, k)
+        });
+        stop || (!any && k(self))
+    }
+
+    /// Whether `op` has a result here.
+    pub fn exists(&mut self, op: &Op) -> bool {
+        match op {
+            Op::Nil => true,
+            Op::Fail => false,
+            Op::Rules(rules) => rules.iter().any(|r| self.rule_applies(r)),
+            Op::Probe(_, always, bs) => match self.poi {
+                Some(p) => *always || self.probe(bs, p),
+                None => false,
+            },
+            Op::Bind(code, body) => {
+                let outer = self.poi;
+                let mut found = false;
+                for q in self.holding(*code) {
+                    self.poi = Some(q);
+                    if self.exists(body) {
+                        found = true;
+                        break;
+                    }
+                }
+                self.poi = outer;
+                found
+            }
+            Op::Alt(arms) => arms.iter().any(|a| self.exists(a)),
+            Op::Not(m) => !self.exists(m),
+            Op::Walk(_) | Op::Star(_) => true,
+            _ => self.run(op, &mut |_| true),
+        }
+    }
+
+    /// Hands `prog` to the interpreter on a copy of the board, and makes
+    /// each of its results here in turn.
+    fn interpret(&mut self, prog: &crate::semantics::Prog, k: &mut Cont) -> bool {
+        let state = State {
+            board: self.board.clone(),
+            poi: self.poi.map(|i| self.board.square(i)),
+        };
+        let results = match Eval::default().run(prog, &state) {
+            Ok(r) => r,
+            Err(Halt::Budget(n)) => {
+                self.too_big = Some(n);
+                return true;
+            }
+            Err(Halt::Unknown(never)) => match never {},
+            Err(Halt::Memory(_)) => unreachable!("the engine runs without a memory limit"),
+        };
+        let before = self.poi;
+        for r in results {
+            let mark = self.mark();
+            for i in 0..r.board.cells.len() {
+                if r.board.cells[i] != self.board.cells[i] {
+                    self.write(i, r.board.cells[i]);
+                }
+            }
+            self.poi = r.poi.map(|q| self.board.index(q).expect("on the board"));
+            let stop = k(self);
+            self.undo(mark);
+            self.poi = before;
+            if stop {
+                return true;
+            }
+        }
+        false
+    }
+}

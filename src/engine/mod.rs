@@ -1,0 +1,387 @@
+//! The fast path for playing games: each turn's compiled move planned for
+//! the board's box and run in place on one board, results as diffs made
+//! and unmade. Every move it makes comes from the rule file; it falls back
+//! to the interpreter for any shape it does not plan, and agrees with the
+//! interpreter on every result set.
+
+mod exec;
+mod mailbox;
+mod plan;
+
+use exec::{Ctx, Diff};
+use mailbox::Mailbox;
+use plan::{Op, Planner};
+use rayon::prelude::*;
+use std::sync::{Arc, Mutex};
+
+use crate::geometry::Square;
+use crate::semantics::{Grid, Prog};
+
+/// The turns of a game, ready to be planned for any board box.
+pub struct Engine {
+    turns: Vec<Prog>,
+    pad: i32,
+    /// A side with no move passes (Othello), as `play::Rules` says.
+    passes: bool,
+    plans: Mutex<Vec<(BoxKey, Arc<Plan>)>>,
+}
+
+/// A board box: origin, width, height.
+type BoxKey = (Square, i32, i32);
+
+/// The turns planned for one board box.
+pub struct Plan {
+    pad: i32,
+    turns: Vec<Op>,
+    passes: bool,
+}
+
+/// A move handed to the interpreter made more states than its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooBig(pub usize);
+
+impl Engine {
+    /// `passes`: a side with no move passes, unless the other side cannot
+    /// move either (the game is then over).
+    pub fn new(turns: &[Prog], passes: bool) -> Engine {
+        Engine {
+            passes,
+            pad: turns.iter().map(plan::pad).max().unwrap_or(0),
+            turns: turns.to_vec(),
+            plans: Mutex::new(vec![]),
+        }
+    }
+
+    /// The plan for `board`'s box, made once per box.
+    pub fn plan(&self, board: &Grid) -> Arc<Plan> {
+        let key = (board.origin(), board.width(), board.height());
+        let mut plans = self.plans.lock().expect("no panic while planning");
+        if let Some((_, p)) = plans.iter().find(|(k, _)| *k == key) {
+            return p.clone();
+        }
+        let planner = Planner {
+            stride: board.width() + 2 * self.pad,
+            pad: self.pad,
+        };
+        let plan = Arc::new(Plan {
+            pad: self.pad,
+            passes: self.passes,
+            turns: self.turns.iter().map(|t| planner.plan(t)).collect(),
+        });
+        plans.push((key, plan.clone()));
+        plan
+    }
+
+    /// The boards the side to move reaches, without repeats.
+    pub fn successors(&self, board: &Grid, turn: usize) -> Result<Vec<Grid>, TooBig> {
+        let plan = self.plan(board);
+        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad));
+        let moves = plan.moves(&mut ctx, turn)?;
+        Ok(moves
+            .iter()
+            .map(|d| {
+                let mark = ctx.mark();
+                ctx.apply(d);
+                let g = ctx.board.grid();
+                ctx.undo(mark);
+                g
+            })
+            .collect())
+    }
+
+    /// Leaves `depth` plies below the position (the last ply counted, not
+    /// played); with `threads` above 1, the root moves in parallel.
+    pub fn perft(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        let plan = self.plan(board);
+        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad));
+        plan.perft(&mut ctx, turn, depth)
+    }
+
+    /// Perft with the root moves spread over rayon's threads.
+    pub fn perft_parallel(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        if depth < 2 {
+            return self.perft(board, turn, depth);
+        }
+        let plan = self.plan(board);
+        let root = Mailbox::new(board, plan.pad);
+        let moves = plan.moves(&mut Ctx::new(root.clone()), turn)?;
+        if moves.is_empty() {
+            // Nothing to spread, or a pass: the plain count handles both.
+            return self.perft(board, turn, depth);
+        }
+        let next = (turn + 1) % plan.turns.len();
+        moves
+            .par_iter()
+            .map(|d| {
+                let mut ctx = Ctx::new(root.clone());
+                ctx.apply(d);
+                plan.perft(&mut ctx, next, depth - 1)
+            })
+            .sum()
+    }
+}
+
+impl Plan {
+    /// The distinct results of the turn's move, as diffs from the board.
+    fn moves(&self, ctx: &mut Ctx, turn: usize) -> Result<Vec<Diff>, TooBig> {
+        let mark = ctx.mark();
+        let mut out: Vec<Diff> = vec![];
+        ctx.start_turn();
+        ctx.run(&self.turns[turn], &mut |c: &mut Ctx| {
+            out.push(c.diff(mark));
+            false
+        });
+        ctx.end_turn();
+        if let Some(n) = ctx.too_big.take() {
+            return Err(TooBig(n));
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    fn perft(&self, ctx: &mut Ctx, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let moves = self.moves(ctx, turn)?;
+        let next = (turn + 1) % self.turns.len();
+        if moves.is_empty() && self.passes {
+            // A pass is a ply of its own, if the other side can move.
+            if self.moves(ctx, next)?.is_empty() {
+                return Ok(0);
+            }
+            return self.perft(ctx, next, depth - 1);
+        }
+        if depth == 1 {
+            return Ok(moves.len() as u64);
+        }
+        let mut total = 0;
+        for d in &moves {
+            let mark = ctx.mark();
+            ctx.apply(d);
+            let n = self.perft(ctx, next, depth - 1);
+            ctx.undo(mark);
+            total += n?;
+        }
+        Ok(total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elab::Program;
+    use crate::play::{fen, perft, Position, Rules};
+    use std::collections::BTreeSet;
+
+    /// A game of fairy pieces, both colours, with pawns to take.
+    const FAIRY: &str = "import \"fairy.alg\"
+start = 'Princess'Camel'Nightrider'Amazon'Aanca'Zebra'Grasshopper'Bede;♙♙♙'Arrow_pawn'Berolina_pawn♙♙♙;'Alfil'Advisor......;........;........;......'alibaba'antelope;♟♟♟'banshee'adjutant♟♟♟;'empress'alfilrider'backslider♟♟'bede'grasshopper'zebra
+game fairy(start) = fairy_white, fairy_black
+";
+
+    fn games() -> Vec<(String, Program)> {
+        // Snake's turning pieces are checked end to end (tests/engine.rs):
+        // other unit tests declare its glyphs differently in this process.
+        let mut out: Vec<(String, Program)> = ["chess", "othello", "tictactoe"]
+            .iter()
+            .map(|n| {
+                let path = format!("rules/{n}.alg");
+                (n.to_string(), Program::load(std::path::Path::new(&path)).unwrap())
+            })
+            .collect();
+        out.push((
+            "fairy".into(),
+            Program::from_text("rules/fairy_game.alg", FAIRY).unwrap(),
+        ));
+        out
+    }
+
+    fn both(prog: &Program) -> (Rules, Rules) {
+        let g = &prog.games()[0];
+        (Rules::new(g), Rules::fast(g))
+    }
+
+    /// Perft on the engine equals perft in the interpreter on every bundled
+    /// game, as deep as the interpreter counts a few thousand leaves.
+    #[test]
+    fn perft_agrees_with_the_interpreter_on_every_game() {
+        for (name, prog) in games() {
+            let (slow, fast) = both(&prog);
+            let start = slow.start();
+            let mut depth = 1;
+            loop {
+                let expected = perft(&slow, &start, depth).unwrap();
+                assert_eq!(
+                    perft(&fast, &start, depth).unwrap(),
+                    expected,
+                    "{name} at depth {depth}"
+                );
+                if expected > 3000 || expected == 0 || depth == 6 {
+                    break;
+                }
+                depth += 1;
+            }
+            assert!(depth >= 2, "{name} counted only to depth {depth}");
+        }
+    }
+
+    /// The published perft tables of chess, on the engine.
+    #[test]
+    fn chess_matches_the_published_counts() {
+        let prog = Program::load(std::path::Path::new("rules/chess.alg")).unwrap();
+        let fast = Rules::fast(&prog.games()[0]);
+        let table: [(&str, &[u64]); 6] = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                &[20, 400, 8902, 197281],
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                &[48, 2039, 97862],
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[14, 191, 2812, 43238]),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                &[6, 264, 9467],
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                &[44, 1486, 62379],
+            ),
+            (
+                "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+                &[46, 2079, 89890],
+            ),
+        ];
+        for (f, counts) in table {
+            let (board, black) = fen::read(f).unwrap();
+            let pos = Position {
+                board,
+                turn: usize::from(black),
+            };
+            for (d, n) in counts.iter().enumerate() {
+                assert_eq!(
+                    fast.engine
+                        .as_ref()
+                        .unwrap()
+                        .perft_parallel(&pos.board, pos.turn, d as u32 + 1)
+                        .unwrap(),
+                    *n,
+                    "{f} at depth {}",
+                    d + 1
+                );
+            }
+        }
+    }
+
+    /// The engine follows the rule file: a knight that leaps as a camel
+    /// moves as a camel on the fast path too.
+    #[test]
+    fn an_edited_rule_changes_the_fast_path() {
+        let text = std::fs::read_to_string("rules/chess.alg").unwrap();
+        let camel = text
+            .replace("uur free -> . + uur♘", "uuur free -> . + uuur♘")
+            .replace("uul free -> . + uul♘", "uuul free -> . + uuul♘");
+        assert_ne!(camel, text);
+        let prog = Program::from_text("rules/camel.alg", &camel).unwrap();
+        let (slow, fast) = both(&prog);
+        let start = slow.start();
+        let n = perft(&fast, &start, 3).unwrap();
+        assert_eq!(n, perft(&slow, &start, 3).unwrap());
+        // Camels leap out of the corner over the pawns: (1,0) to (2,3) and (0,3).
+        assert_eq!(perft(&fast, &start, 1).unwrap(), 20);
+        assert_ne!(n, 8902);
+    }
+
+    /// Shapes the planner does not take are run by the interpreter, and
+    /// still agree with it: counts too large to unroll, rules that reach
+    /// past the border.
+    #[test]
+    fn unplanned_shapes_fall_back_to_the_interpreter() {
+        let text = "start = ♖.........;..........;..........
+far = %♖: (% + r^17 . -> . + r^17 %) | (% + r. -> . + r%){1,9}
+game g(start) = far
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
+        fn interprets(op: &Op) -> bool {
+            match op {
+                Op::Interpret(_) => true,
+                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::Probe(m, ..) => interprets(m),
+                Op::Seq(a, b) => interprets(a) || interprets(b),
+                Op::Alt(arms) => arms.iter().any(interprets),
+                _ => false,
+            }
+        }
+        assert!(interprets(&plan.turns[0]), "{:?}", plan.turns[0]);
+        let start = slow.start();
+        let set = |r: &Rules| {
+            r.successors(&start)
+                .unwrap()
+                .into_iter()
+                .map(|p| p.board)
+                .collect::<BTreeSet<_>>()
+        };
+        assert_eq!(set(&fast).len(), 9);
+        assert_eq!(set(&fast), set(&slow));
+    }
+
+    /// Sliders plan as line walks.
+    #[test]
+    fn sliders_walk_lines() {
+        let prog = Program::load(std::path::Path::new("rules/chess.alg")).unwrap();
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
+        let text = format!("{:?}", plan.turns[0]);
+        assert!(text.matches("Walk(").count() >= 8, "{text}");
+        assert!(!text.contains("Interpret"), "{text}");
+    }
+
+    /// On random positions reached by play, in every game, the engine's
+    /// successors are exactly the interpreter's.
+    #[test]
+    fn successors_agree_on_positions_of_play() {
+        static GAMES: std::sync::OnceLock<Vec<(String, Rules, Rules)>> = std::sync::OnceLock::new();
+        fn prop(seed: u64, plies: u8) -> bool {
+            let games = GAMES.get_or_init(|| {
+                games()
+                    .into_iter()
+                    .map(|(n, p)| {
+                        let (a, b) = both(&p);
+                        (n, a, b)
+                    })
+                    .collect()
+            });
+            let (name, slow, fast) = &games[seed as usize % games.len()];
+            let mut pos = slow.start();
+            let mut rng = seed;
+            for ply in 0..plies % 40 {
+                let set = |r: &Rules| {
+                    r.successors(&pos)
+                        .unwrap()
+                        .into_iter()
+                        .map(|p| (p.board, p.turn))
+                        .collect::<BTreeSet<_>>()
+                };
+                let (a, b) = (set(slow), set(fast));
+                if a != b {
+                    eprintln!("{name}, ply {ply}: {:?}", pos.board);
+                    return false;
+                }
+                if a.is_empty() {
+                    break;
+                }
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let (board, turn) = a.into_iter().nth((rng >> 33) as usize % b.len()).unwrap();
+                pos = Position { board, turn };
+            }
+            true
+        }
+        quickcheck::QuickCheck::new()
+            .tests(60)
+            .quickcheck(prop as fn(u64, u8) -> bool);
+    }
+}

@@ -1,0 +1,262 @@
+//! A compiled move specialised to one board box: every square of a rule
+//! becomes an index delta in the engine's board, and shapes with a faster
+//! run are recognised (a step of the POI repeated along a line, tests as
+//! trees of reads). Anything else is handed back to the interpreter, so
+//! the plan is never wrong, only slower.
+
+use super::mailbox::Mailbox;
+use crate::core::{Bounds, Cell};
+use crate::geometry::Square;
+use crate::semantics::{Branch, CellSet, Code, Pivot, Prog, Rule};
+
+/// Squares a rule may reach from its pivot for the plan to index it
+/// directly; a farther reach runs in the interpreter.
+const MAX_PAD: i32 = 16;
+
+/// A bounded repetition `M{i,j}` is unrolled into a union of powers when
+/// `j` is at most this; larger ones run in the interpreter.
+const MAX_UNROLL: u32 = 4;
+
+/// How a rule finds its translations.
+#[derive(Clone, Copy, Debug)]
+pub enum Find {
+    /// Where the POI is.
+    Anchor,
+    /// Squares holding this code, the POI's excepted.
+    Guard(u8),
+    /// Every square but the POI's that reads one of the set.
+    GuardAny(CellSet),
+    /// Every on-board square.
+    Write,
+    /// The rule is the identity.
+    Identity,
+}
+
+/// A rule with its squares as index deltas from the pivot.
+#[derive(Clone, Debug)]
+pub struct FastRule {
+    pub find: Find,
+    /// Reads besides the pivot's own (which `find` has checked).
+    pub reads: Vec<(isize, CellSet)>,
+    pub offs: Vec<isize>,
+    /// Writes: a content code, or `Code::POI` for the POI's content.
+    pub writes: Vec<(isize, u8)>,
+    pub needs_poi: bool,
+}
+
+/// One read of a probe's tree, the tree laid out in preorder: the square
+/// at `at` from the POI reads one of `set`; then a rule is complete
+/// (`done`), or the next node is its first child. When the read fails, or
+/// none of its children completes, the search goes on at `fail` (the next
+/// sibling, or an ancestor's), and past the end nothing fits.
+#[derive(Clone, Debug)]
+pub struct ReadNode {
+    pub at: isize,
+    pub set: CellSet,
+    pub done: bool,
+    pub has_children: bool,
+    pub fail: u32,
+}
+
+#[derive(Clone, Debug)]
+pub enum Op {
+    Nil,
+    Fail,
+    Rules(Vec<FastRule>),
+    /// `(% + d. -> . + d%)*`: the POI walks along a line over empty squares.
+    Walk(isize),
+    Bind(u8, Box<Op>),
+    Seq(Box<Op>, Box<Op>),
+    Alt(Vec<Op>),
+    /// `M*`, as a search over new states.
+    Star(Box<Op>),
+    Greedy(Box<Op>),
+    Not(Box<Op>),
+    /// Anchored rules: run as rules, tested as a tree of reads.
+    Probe(Box<Op>, bool, Vec<ReadNode>),
+    /// Run by the interpreter.
+    Interpret(Box<Prog>),
+}
+
+/// The farthest a rule reaches from its pivot, in squares.
+fn reach(r: &Rule) -> i32 {
+    let pivot = pivot_square(r);
+    r.guard
+        .iter()
+        .map(|(q, _)| *q)
+        .chain(r.offs.iter().copied())
+        .chain(r.writes.iter().map(|(q, _)| *q))
+        .map(|q| (q.x - pivot.x).abs().max((q.y - pivot.y).abs()))
+        .max()
+        .unwrap_or(0)
+}
+
+fn pivot_square(r: &Rule) -> Square {
+    match r.pivot {
+        Pivot::Anchor(q) | Pivot::Guard(q, _) | Pivot::GuardAny(q) | Pivot::Write(q) => q,
+        Pivot::Identity => Square::ORIGIN,
+    }
+}
+
+fn branch_reach(bs: &[Branch]) -> i32 {
+    bs.iter()
+        .map(|b| b.at.x.abs().max(b.at.y.abs()).max(branch_reach(&b.then)))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The border the plan of `p` needs: the farthest reach of the rules it
+/// indexes directly.
+pub fn pad(p: &Prog) -> i32 {
+    let here = match p {
+        Prog::Rules(rules) => rules.iter().map(reach).filter(|&r| r <= MAX_PAD).max().unwrap_or(0),
+        Prog::Probe(_, probe) => {
+            let r = branch_reach(probe.parts().1);
+            if r <= MAX_PAD {
+                r
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    };
+    let inner = match p {
+        Prog::Nil | Prog::Fail | Prog::Rules(_) => 0,
+        Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) | Prog::Probe(m, _) => pad(m),
+        Prog::Seq(a, b) => pad(a).max(pad(b)),
+        Prog::Alt(arms) => arms.iter().map(pad).max().unwrap_or(0),
+    };
+    here.max(inner)
+}
+
+/// Compiles for a board whose rows are `stride` cells apart and whose
+/// border is `pad` wide.
+pub struct Planner {
+    pub stride: i32,
+    pub pad: i32,
+}
+
+impl Planner {
+    fn delta(&self, d: Square) -> isize {
+        Mailbox::delta(self.stride, d)
+    }
+
+    fn rule(&self, r: &Rule) -> FastRule {
+        let pivot = pivot_square(r);
+        let (find, skip) = match r.pivot {
+            Pivot::Anchor(_) => (Find::Anchor, true),
+            Pivot::Guard(_, c) => (Find::Guard(Code::content(c)), true),
+            Pivot::GuardAny(_) => (Find::GuardAny(r.guard[0].1), true),
+            Pivot::Write(_) => (Find::Write, false),
+            Pivot::Identity => (Find::Identity, false),
+        };
+        let reads = r.guard.iter().skip(skip as usize);
+        FastRule {
+            find,
+            reads: reads.map(|(q, s)| (self.delta(*q - pivot), *s)).collect(),
+            offs: r.offs.iter().map(|q| self.delta(*q - pivot)).collect(),
+            writes: r
+                .writes
+                .iter()
+                .map(|(q, c)| (self.delta(*q - pivot), Code::cell(*c)))
+                .collect(),
+            needs_poi: r.needs_poi,
+        }
+    }
+
+    /// Lays out `bs` in preorder after `out`, failing over to `fail`.
+    fn branches(&self, bs: &[Branch], fail: u32, out: &mut Vec<ReadNode>) {
+        for (k, b) in bs.iter().enumerate() {
+            let me = out.len();
+            out.push(ReadNode {
+                at: self.delta(b.at),
+                set: b.set,
+                done: b.done,
+                has_children: !b.then.is_empty(),
+                fail,
+            });
+            // The subtree's failures go to the next sibling, placed after it.
+            let last = k + 1 == bs.len();
+            let mut sub = vec![];
+            self.branches(&b.then, u32::MAX, &mut sub);
+            let next = (me + 1 + sub.len()) as u32;
+            for n in &mut sub {
+                n.fail = match n.fail {
+                    u32::MAX if last => fail,
+                    u32::MAX => next,
+                    f => f + me as u32 + 1,
+                };
+            }
+            if !last {
+                out[me].fail = next;
+            }
+            out.extend(sub);
+        }
+    }
+
+    /// The step of a line walk: `% + d. -> . + d%` and nothing else.
+    fn walk_step(r: &Rule) -> Option<Square> {
+        let Pivot::Anchor(a) = r.pivot else { return None };
+        if !r.offs.is_empty() || r.guard.len() != 2 || r.writes.len() != 2 {
+            return None;
+        }
+        let (to, set) = r.guard[1];
+        if set != CellSet::single(Cell::EMPTY) || to == a {
+            return None;
+        }
+        let mut writes = r.writes.clone();
+        writes.sort_by_key(|(q, _)| *q);
+        let mut expected = vec![(a, Cell::EMPTY), (to, Cell::Poi)];
+        expected.sort_by_key(|(q, _)| *q);
+        (writes == expected).then_some(to - a)
+    }
+
+    fn fits(&self, d: Square) -> bool {
+        d.x.abs().max(d.y.abs()) <= self.pad
+    }
+
+    pub fn plan(&self, p: &Prog) -> Op {
+        let interpret = || Op::Interpret(Box::new(p.clone()));
+        let b = |m: &Prog| Box::new(self.plan(m));
+        match p {
+            Prog::Nil => Op::Nil,
+            Prog::Fail => Op::Fail,
+            Prog::Rules(rules) => {
+                if rules.iter().any(|r| reach(r) > self.pad) {
+                    return interpret();
+                }
+                Op::Rules(rules.iter().map(|r| self.rule(r)).collect())
+            }
+            Prog::Bind(c, m) => Op::Bind(Code::content(*c), b(m)),
+            Prog::Seq(x, y) => Op::Seq(b(x), b(y)),
+            Prog::Alt(arms) => Op::Alt(arms.iter().map(|a| self.plan(a)).collect()),
+            Prog::Repeat(m, bounds) => {
+                if let (Prog::Rules(rules), Bounds::STAR) = (&**m, *bounds) {
+                    if let [r] = &rules[..] {
+                        if let Some(d) = Self::walk_step(r).filter(|d| self.fits(*d)) {
+                            return Op::Walk(self.delta(d));
+                        }
+                    }
+                }
+                let power = |k: u32| (0..k).fold(Op::Nil, |acc, _| Op::Seq(Box::new(acc), b(m)));
+                match (bounds.lo, bounds.hi) {
+                    (0, None) => Op::Star(b(m)),
+                    (lo, None) if lo <= MAX_UNROLL => Op::Seq(Box::new(power(lo)), Box::new(Op::Star(b(m)))),
+                    (lo, Some(hi)) if hi <= MAX_UNROLL => Op::Alt((lo..=hi).map(power).collect()),
+                    _ => interpret(),
+                }
+            }
+            Prog::Not(m) => Op::Not(b(m)),
+            Prog::Greedy(m) => Op::Greedy(b(m)),
+            Prog::Probe(m, probe) => {
+                let (always, bs) = probe.parts();
+                if branch_reach(bs) > self.pad {
+                    return self.plan(m);
+                }
+                let mut nodes = vec![];
+                self.branches(bs, u32::MAX, &mut nodes);
+                Op::Probe(b(m), always, nodes)
+            }
+        }
+    }
+}

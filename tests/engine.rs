@@ -1,0 +1,81 @@
+//! `perft` and `play` on the engine, end to end: the same counts and moves
+//! as the interpreter (`--interpreter`), on every bundled game, and the
+//! thread flag.
+
+mod common;
+use common::run;
+
+/// The leaves of each depth a `perft --json` run printed.
+fn leaves(args: &[&str]) -> Vec<u64> {
+    let out = run(args);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
+    v["depths"]
+        .as_array()
+        .expect("depths")
+        .iter()
+        .map(|d| d["leaves"].as_u64().expect("a count"))
+        .collect()
+}
+
+#[test]
+fn perft_on_the_engine_counts_as_the_interpreter_does() {
+    for (file, depth) in [
+        ("rules/chess.alg", "3"),
+        ("rules/othello.alg", "4"),
+        ("rules/tictactoe.alg", "4"),
+        ("rules/snake.alg", "6"),
+    ] {
+        let fast = leaves(&["perft", file, "--depth", depth, "--json"]);
+        let slow = leaves(&["perft", file, "--depth", depth, "--json", "--interpreter"]);
+        assert_eq!(fast, slow, "{file}");
+        assert!(fast.iter().all(|&n| n > 0), "{file}: {fast:?}");
+    }
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for threads in ["1", "2"] {
+        let n = leaves(&[
+            "perft",
+            "rules/chess.alg",
+            "--fen",
+            kiwipete,
+            "--depth",
+            "3",
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        assert_eq!(n, vec![48, 2039, 97862]);
+    }
+}
+
+#[test]
+fn divide_on_the_engine_names_the_interpreters_moves() {
+    let args = ["perft", "rules/chess.alg", "--depth", "2", "--divide"];
+    let fast = run(args);
+    let slow = run(args.iter().copied().chain(["--interpreter"]));
+    let lines = |s: &str| {
+        s.lines()
+            .filter(|l| !l.contains(" ms"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(fast.code, Some(0), "{}", fast.stderr);
+    assert_eq!(lines(&fast.stdout), lines(&slow.stdout));
+    assert!(fast.stdout.contains("e2e4: 20"), "{}", fast.stdout);
+}
+
+#[test]
+fn play_on_the_engine_offers_the_interpreters_moves() {
+    let fast = common::run_input(&["play", "rules/othello.alg"], "moves\nquit\n");
+    let slow = common::run_input(&["play", "rules/othello.alg", "--interpreter"], "moves\nquit\n");
+    assert_eq!(fast.code, Some(0), "{}", fast.stderr);
+    assert_eq!(fast.stdout, slow.stdout);
+    assert!(fast.stdout.contains("4 legal moves"), "{}", fast.stdout);
+}
+
+#[test]
+fn zero_threads_is_bad_input() {
+    let out = run(["perft", "rules/chess.alg", "--depth", "1", "--threads", "0"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("--threads"), "{}", out.stderr);
+}
