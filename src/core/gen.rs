@@ -5,7 +5,7 @@
 //! shallow moves) so that each can be checked exhaustively on small boards.
 
 use super::{Bounds, Cell, Content, Fragment, Pattern, PieceId, Sort, Term};
-use crate::geometry::{Movement, Square};
+use crate::geometry::{Movement, Square, Tiling};
 use quickcheck::Gen;
 
 /// The pieces random terms use: a white rook and a black pawn, so that
@@ -19,12 +19,16 @@ fn below(g: &mut Gen, n: u32) -> u32 {
 }
 
 pub fn movement(g: &mut Gen) -> Movement {
-    Movement {
-        rot: below(g, 4) as u8,
-        flip: below(g, 2) == 1,
-        shift: Square::new(below(g, 3) as i32 - 1, below(g, 3) as i32 - 1),
-        colour: below(g, 2) == 1,
-    }
+    movement_on(g, Tiling::Square)
+}
+
+/// A random movement of `tiling`'s group.
+pub fn movement_on(g: &mut Gen, tiling: Tiling) -> Movement {
+    let turn = Movement::turn(tiling).checked_pow(i64::from(below(g, u32::from(tiling.turns()))));
+    let flip = if below(g, 2) == 1 { Movement::mirror(tiling) } else { Movement::IDENTITY };
+    let colour = if below(g, 2) == 1 { Movement::COLOUR } else { Movement::IDENTITY };
+    let shift = Movement::translation(below(g, 3) as i32 - 1, below(g, 3) as i32 - 1);
+    flip.then(&turn.expect("a turn is small")).then(&shift).then(&colour)
 }
 
 pub fn content(g: &mut Gen) -> Content {

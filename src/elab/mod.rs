@@ -12,7 +12,7 @@ pub use cond::{Condition, Predicate};
 
 use crate::core::{ClaimKind, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
-use crate::geometry::Movement;
+use crate::geometry::{Movement, Tiling};
 use crate::parse::ast::{Expr, Ident, Span, StmtKind};
 use crate::parse::{self, lexer::KEYWORDS};
 use expr::{Elab, Scope, Stop};
@@ -38,6 +38,9 @@ pub struct Claim {
     pub conds: Vec<Condition>,
     pub source: Source,
     pub span: Span,
+    /// The grid of the file that states it: its movements, and the laws
+    /// the prover may use on it, are those of this grid.
+    pub tiling: Tiling,
 }
 
 impl Claim {
@@ -67,6 +70,7 @@ pub struct Game {
     pub board: crate::semantics::Grid,
     pub turns: Vec<Term>,
     pub span: Span,
+    pub tiling: Tiling,
 }
 
 /// An elaborated rule file.
@@ -77,6 +81,8 @@ pub struct Program {
     terms: HashMap<String, Term>,
     claims: Vec<Claim>,
     games: Vec<Game>,
+    /// The grid the file declares (`grid hex`), square by default.
+    pub(crate) tiling: Tiling,
 }
 
 impl Program {
@@ -91,8 +97,15 @@ impl Program {
 
     /// Parses and elaborates rule-file text.
     pub fn from_text(name: &str, text: &str) -> Result<Program, Diags> {
+        Program::from_text_on(name, text, Tiling::Square)
+    }
+
+    /// Parses and elaborates rule-file text on `tiling` unless the file
+    /// declares its grid.
+    pub fn from_text_on(name: &str, text: &str, tiling: Tiling) -> Result<Program, Diags> {
         let source = Source::new(name, text);
         let file = parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+        let tiling = declared_grid(&source, &file.stmts)?.unwrap_or(tiling);
         let mut prog = Program {
             sources: vec![source.clone()],
             defs: HashMap::new(),
@@ -100,6 +113,7 @@ impl Program {
             terms: HashMap::new(),
             claims: vec![],
             games: vec![],
+            tiling,
         };
         let mut errors = vec![];
         let mut claims = vec![];
@@ -245,6 +259,23 @@ impl Program {
                         Err(e) => errors.push(Diag::new(&imported_source, e.span, e.message)),
                     }
                 }
+                StmtKind::Grid { name } => {
+                    // The file's own declaration was read up front; an
+                    // imported file must be on the same grid.
+                    let t = Tiling::named(&name.name);
+                    if src != 0 && t.is_some_and(|t| t != self.tiling) {
+                        errors.push(Diag::new(
+                            &source,
+                            name.span,
+                            format!(
+                                "this file is on the {} grid, and the file importing it on the {} grid",
+                                name.name, self.tiling
+                            ),
+                        ));
+                    } else if src != 0 && t.is_none() {
+                        errors.push(unknown_grid(&source, &name));
+                    }
+                }
                 StmtKind::Claim { .. } | StmtKind::Game { .. } => claims.push(stmt),
             }
         }
@@ -274,6 +305,11 @@ impl Program {
         self.order.push(name.name.clone());
         self.defs.insert(name.name.clone(), def);
         Ok(())
+    }
+
+    /// The grid the file is on.
+    pub fn tiling(&self) -> Tiling {
+        self.tiling
     }
 
     pub fn claims(&self) -> &[Claim] {
@@ -447,6 +483,7 @@ fn game(el: &Elab, source: &Source, name: &Ident, board: &Expr, turns: &[Expr], 
         board: grid.rebased(),
         turns: moves,
         span,
+        tiling: el.prog.tiling,
     })
 }
 
@@ -549,7 +586,30 @@ fn claim(
         conds: out,
         source: source.clone(),
         span,
+        tiling: el.prog.tiling,
     })
+}
+
+fn unknown_grid(source: &Source, name: &Ident) -> Diag {
+    Diag::new(source, name.span, format!("unknown grid `{}`", name.name)).help("the grids are `square` and `hex`")
+}
+
+/// The grid a file's own `grid` line names, if it has one; an imported
+/// file's declaration is checked as the import is read.
+fn declared_grid(source: &Source, stmts: &[crate::parse::ast::Stmt]) -> Result<Option<Tiling>, Diags> {
+    let mut found: Option<(Tiling, Span)> = None;
+    for s in stmts {
+        if let StmtKind::Grid { name } = &s.kind {
+            let t = Tiling::named(&name.name).ok_or_else(|| unknown_grid(source, name))?;
+            if let Some((_, first)) = found {
+                return Err(Diag::new(source, s.span, "a file declares its grid once")
+                    .note(first, "declared here")
+                    .into());
+            }
+            found = Some((t, s.span));
+        }
+    }
+    Ok(found.map(|(t, _)| t))
 }
 
 #[cfg(test)]

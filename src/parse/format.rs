@@ -189,6 +189,7 @@ fn stmt(s: &Stmt, src: &str) -> String {
             format!("game {}({}) = {}", name.name, expr(board, src), turns.join(", "))
         }
         StmtKind::Import { path } => format!("import \"{}\"", path.name),
+        StmtKind::Grid { name } => format!("grid {}", name.name),
     }
 }
 

@@ -122,7 +122,7 @@ pub fn parse_file(src: &str) -> Result<File, SyntaxError> {
                 shallow(board)?;
                 turns.iter().try_for_each(shallow)?;
             }
-            ast::StmtKind::Piece { .. } | ast::StmtKind::Import { .. } => {}
+            ast::StmtKind::Piece { .. } | ast::StmtKind::Import { .. } | ast::StmtKind::Grid { .. } => {}
         }
     }
     Ok(File { stmts, comments })

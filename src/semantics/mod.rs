@@ -1,6 +1,7 @@
 //! The meaning of moves: boards, states and the evaluator.
 
 mod board;
+mod hex;
 mod code;
 mod compile;
 mod eval;
