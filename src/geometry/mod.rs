@@ -8,4 +8,4 @@ mod tiling;
 pub use movement::{Movement, MAX_SHIFT};
 pub use rect::Rect;
 pub use square::Square;
-pub use tiling::{hex_colour, Tiling};
+pub use tiling::Tiling;

@@ -66,15 +66,15 @@ impl fmt::Display for Tiling {
     }
 }
 
-/// The three colours of hex cells, so that neighbours always differ:
-/// `0`, `1` or `2`. Steps along a diagonal keep it (`ur` is `(1, 1)`).
-pub fn hex_colour(q: Square) -> u8 {
-    (q.x - q.y).rem_euclid(3) as u8
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The three colours of hex cells: steps along a diagonal (`ur` is
+    /// `(1, 1)`) keep it.
+    fn hex_colour(q: Square) -> u8 {
+        (q.x - q.y).rem_euclid(3) as u8
+    }
 
     #[test]
     fn hex_colours_differ_across_every_edge() {

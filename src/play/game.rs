@@ -8,6 +8,7 @@ pub struct Rules {
     pub name: String,
     pub start: Grid,
     pub turns: Vec<Prog>,
+    pub tiling: crate::geometry::Tiling,
 }
 
 /// A position: the board, and whose turn it is (an index into the turns).
@@ -31,6 +32,7 @@ impl Rules {
                 .iter()
                 .map(|t| compile(t).expect("elaboration checks that turns are closed moves"))
                 .collect(),
+            tiling: game.tiling,
         }
     }
 

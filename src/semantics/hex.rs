@@ -18,7 +18,7 @@
 
 use super::board::{BoardError, Grid};
 use crate::core::{Content, PieceId};
-use crate::geometry::Square;
+use crate::geometry::{Square, Tiling};
 use super::store::Store;
 
 /// File letters, as Gliński's board names them: `j` is left out.
@@ -114,9 +114,36 @@ impl Grid {
         Ok(g.trimmed().rebased())
     }
 
+    /// The board as text on `tiling`: square rows, or the hex drawing.
+    pub fn lines_on(&self, tiling: Tiling) -> Vec<String> {
+        match tiling {
+            Tiling::Square => self.rows(),
+            Tiling::Hex => self.hex_lines(),
+        }
+    }
+
+    /// Reads board text on `tiling`.
+    pub fn parse_on(text: &str, tiling: Tiling) -> Result<Grid, BoardError> {
+        match tiling {
+            Tiling::Square => Grid::parse(text),
+            Tiling::Hex => Grid::parse_hex(text),
+        }
+    }
+
     /// The board drawn as hexes, one line of text per half cell of height,
     /// with no trailing blanks; `parse_hex` reads it back.
     pub fn hex_lines(&self) -> Vec<String> {
+        self.hex_lines_with(|_, c| {
+            let s = c.to_string();
+            let n = s.chars().count();
+            (s, n)
+        })
+    }
+
+    /// The hex drawing with each cell written by `show`, which gives its
+    /// text and the columns the text takes on screen (escape codes take
+    /// none).
+    pub fn hex_lines_with(&self, show: impl Fn(Square, Content) -> (String, usize)) -> Vec<String> {
         let on: Vec<(Square, Content)> = self
             .squares()
             .iter()
@@ -128,9 +155,9 @@ impl Grid {
         let level = |q: Square| 2 * q.y + q.x;
         let top = on.iter().map(|&(q, _)| level(q)).max().unwrap();
         let bottom = on.iter().map(|&(q, _)| level(q)).min().unwrap();
-        let mut lines: Vec<Vec<(i32, String)>> = vec![vec![]; (top - bottom + 1) as usize];
+        let mut lines: Vec<Vec<(i32, (String, usize))>> = vec![vec![]; (top - bottom + 1) as usize];
         for (q, c) in on {
-            lines[(top - level(q)) as usize].push((2 * (q.x - min_x), c.to_string()));
+            lines[(top - level(q)) as usize].push((2 * (q.x - min_x), show(q, c)));
         }
         lines
             .into_iter()
@@ -138,12 +165,12 @@ impl Grid {
                 cells.sort();
                 let mut s = String::new();
                 let mut col = 0;
-                for (at, text) in cells {
+                for (at, (text, width)) in cells {
                     while col < at {
                         s.push(' ');
                         col += 1;
                     }
-                    col += text.chars().count() as i32;
+                    col += width as i32;
                     s.push_str(&text);
                 }
                 s
