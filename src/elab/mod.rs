@@ -271,7 +271,8 @@ impl Program {
                                 "this file is on the {} grid, and the file importing it on the {} grid",
                                 name.name, self.tiling
                             ),
-                        ));
+                        )
+                        .help(format!("declare `grid {}` in the importing file too", name.name)));
                     } else if src != 0 && t.is_none() {
                         errors.push(unknown_grid(&source, &name));
                     }
