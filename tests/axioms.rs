@@ -5,9 +5,9 @@
 //! checked on each grid, with that grid's movements; a law marked
 //! `grid square` or `grid hex` on its own grid only.
 
-use algchess::{Laws, Tiling};
 use algchess::Program;
 use algchess::{check_claim, ClaimOptions, CounterReport, Finding};
+use algchess::{Laws, Tiling};
 
 fn options(instances: usize) -> ClaimOptions {
     ClaimOptions {
@@ -87,8 +87,15 @@ fn every_axiom_holds_where_a_poi_is_bound() {
                 ..ClaimOptions::default()
             };
             let report = check_claim(&claim, &options, &|_, _, _| {});
-            (report.verdict != Finding::HoldsUpTo)
-                .then(|| format!("{} ({}, {} grid): {:?}", law.name(), law.location(), law.claim.tiling, report.counterexample))
+            (report.verdict != Finding::HoldsUpTo).then(|| {
+                format!(
+                    "{} ({}, {} grid): {:?}",
+                    law.name(),
+                    law.location(),
+                    law.claim.tiling,
+                    report.counterexample
+                )
+            })
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -173,12 +173,15 @@ impl Game {
     fn to_grid(&self, b: &Board) -> Grid {
         let mut g = Grid::off(Square::ORIGIN, 11, 11);
         for (i, c) in b.iter().enumerate() {
-            g.put(self.hex.axial(i), Some(c.map_or(Content::Empty, |p| Content::Piece(self.ids[&p]))));
+            g.put(
+                self.hex.axial(i),
+                Some(c.map_or(Content::Empty, |p| Content::Piece(self.ids[&p]))),
+            );
         }
         g
     }
 
-    fn from_grid(&self, g: &Grid) -> Board {
+    fn read_grid(&self, g: &Grid) -> Board {
         let back: HashMap<PieceId, Piece> = self.ids.iter().map(|(k, v)| (*v, *k)).collect();
         (0..self.hex.cells.len())
             .map(|i| match g.get(self.hex.axial(i)).expect("on the board") {
@@ -272,7 +275,9 @@ impl Game {
                 let p = self.hex.cells[from];
                 let promote = |to: usize| -> Vec<Piece> {
                     if self.hex.last_of_file(to, white) {
-                        [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight].map(|k| (white, k)).to_vec()
+                        [Kind::Queen, Kind::Rook, Kind::Bishop, Kind::Knight]
+                            .map(|k| (white, k))
+                            .to_vec()
                     } else {
                         vec![(white, Kind::Pawn)]
                     }
@@ -344,9 +349,12 @@ fn cross_check(plies: usize) -> (usize, usize) {
             .par_iter()
             .map(|pos| {
                 let ours: BTreeSet<Grid> = rules.successors(pos).unwrap().into_iter().map(|p| p.board).collect();
-                let board = game.from_grid(&pos.board);
-                let theirs: BTreeSet<Grid> =
-                    game.moves(&board, pos.turn == 0).iter().map(|b| game.to_grid(b)).collect();
+                let board = game.read_grid(&pos.board);
+                let theirs: BTreeSet<Grid> = game
+                    .moves(&board, pos.turn == 0)
+                    .iter()
+                    .map(|b| game.to_grid(b))
+                    .collect();
                 if ours != theirs {
                     let show = |g: &Grid| g.hex_lines().join("\n");
                     let only = |a: &BTreeSet<Grid>, b: &BTreeSet<Grid>| {
@@ -360,7 +368,10 @@ fn cross_check(plies: usize) -> (usize, usize) {
                     );
                 }
                 let next = (pos.turn + 1) % 2;
-                (ours.len(), ours.into_iter().map(|board| Position { board, turn: next }).collect())
+                (
+                    ours.len(),
+                    ours.into_iter().map(|board| Position { board, turn: next }).collect(),
+                )
             })
             .collect();
         checked += level.len();
@@ -406,7 +417,12 @@ fn centre(glyph: &str) -> (Grid, Square) {
     let game = Game::new();
     let mut b: Board = vec![None; game.hex.cells.len()];
     let f6 = game.hex.named("f6");
-    let piece = game.ids.iter().find(|(_, id)| id.to_string() == glyph).map(|(p, _)| *p).unwrap();
+    let piece = game
+        .ids
+        .iter()
+        .find(|(_, id)| id.to_string() == glyph)
+        .map(|(p, _)| *p)
+        .unwrap();
     b[f6] = Some(piece);
     (game.to_grid(&b), game.hex.axial(f6))
 }
@@ -414,7 +430,10 @@ fn centre(glyph: &str) -> (Grid, Square) {
 fn destinations(prog: &mut Program, mv: &str, board: &Grid, from: Square) -> Vec<Square> {
     let term = prog.expr("test", mv).unwrap();
     let compiled = compile(&term).unwrap();
-    let start = State { board: board.clone(), poi: None };
+    let start = State {
+        board: board.clone(),
+        poi: None,
+    };
     let out = results(&compiled, &start).unwrap();
     out.iter()
         .map(|s| {
@@ -431,7 +450,13 @@ fn destinations(prog: &mut Program, mv: &str, board: &Grid, from: Square) -> Vec
 #[test]
 fn centre_move_counts_on_an_empty_board() {
     let mut prog = load("rules/glinski.alg");
-    for (glyph, mv, n) in [("♖", "rook", 30), ("♗", "bishop", 12), ("♕", "queen", 42), ("♘", "knight", 12), ("♔", "king", 12)] {
+    for (glyph, mv, n) in [
+        ("♖", "rook", 30),
+        ("♗", "bishop", 12),
+        ("♕", "queen", 42),
+        ("♘", "knight", 12),
+        ("♔", "king", 12),
+    ] {
         let (board, from) = centre(glyph);
         assert_eq!(destinations(&mut prog, mv, &board, from).len(), n, "{mv}");
     }
@@ -455,7 +480,10 @@ fn bishops_keep_their_colour_and_knights_change_it() {
     }
     let mut moves = 0;
     for i in 0..game.hex.cells.len() {
-        for (piece, mv, same) in [((true, Kind::Bishop), "bishop", true), ((true, Kind::Knight), "knight", false)] {
+        for (piece, mv, same) in [
+            ((true, Kind::Bishop), "bishop", true),
+            ((true, Kind::Knight), "knight", false),
+        ] {
             let mut b: Board = vec![None; game.hex.cells.len()];
             b[i] = Some(piece);
             let from = game.hex.axial(i);

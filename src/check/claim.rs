@@ -284,7 +284,10 @@ fn instance(claim: &Claim, metas: &[Meta], g: &mut quickcheck::Gen) -> Option<(T
             let i = c.args.iter().position(|a| a == m)?;
             crate::laws::conds::sample_input(c.pred, i, g)
         });
-        chosen.insert(m.name.to_string(), hinted.unwrap_or_else(|| gen::term_on(g, m.sort, claim.tiling)));
+        chosen.insert(
+            m.name.to_string(),
+            hinted.unwrap_or_else(|| gen::term_on(g, m.sort, claim.tiling)),
+        );
     }
     for c in &claim.conds {
         let inputs: Vec<Term> = c
@@ -448,7 +451,9 @@ impl CounterReport {
         };
         if let CounterReport::Board { board, left, right, .. } = self {
             redraw(board);
-            left.iter_mut().chain(right.iter_mut()).for_each(|s| redraw(&mut s.board));
+            left.iter_mut()
+                .chain(right.iter_mut())
+                .for_each(|s| redraw(&mut s.board));
         }
     }
 }

@@ -90,14 +90,18 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         None => None,
         Some(p) => {
             let hex = (tiling == Tiling::Hex).then(|| board.hex_cell_prefix(p)).flatten();
-            let q = hex.filter(|(_, rest)| rest.is_empty()).map(|(q, _)| Ok(q)).unwrap_or_else(|| p.parse::<Square>()).map_err(|_| {
-                arg_error(
-                    "--poi",
-                    p,
-                    Span::new(0, p.len()),
-                    "expected `x,y` or a square name such as `e2`",
-                )
-            })?;
+            let q = hex
+                .filter(|(_, rest)| rest.is_empty())
+                .map(|(q, _)| Ok(q))
+                .unwrap_or_else(|| p.parse::<Square>())
+                .map_err(|_| {
+                    arg_error(
+                        "--poi",
+                        p,
+                        Span::new(0, p.len()),
+                        "expected `x,y` or a square name such as `e2`",
+                    )
+                })?;
             if !board.on_board(q).unwrap_or(false) {
                 return Err(arg_error(
                     "--poi",

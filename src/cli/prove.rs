@@ -1,12 +1,12 @@
 //! `algchess prove`: every claim proved by equality saturation, or refuted
 //! by a counterexample.
 
-use crate::geometry::Tiling;
 use super::check::{add_positions, counterexample_text, positions_phrase};
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
 use crate::check::ClaimOptions;
 use crate::diag::Diags;
+use crate::geometry::Tiling;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
 use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rewrites, Stop, Verdict};

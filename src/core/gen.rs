@@ -25,8 +25,16 @@ pub fn movement(g: &mut Gen) -> Movement {
 /// A random movement of `tiling`'s group.
 pub fn movement_on(g: &mut Gen, tiling: Tiling) -> Movement {
     let turn = Movement::turn(tiling).checked_pow(i64::from(below(g, u32::from(tiling.turns()))));
-    let flip = if below(g, 2) == 1 { Movement::mirror(tiling) } else { Movement::IDENTITY };
-    let colour = if below(g, 2) == 1 { Movement::COLOUR } else { Movement::IDENTITY };
+    let flip = if below(g, 2) == 1 {
+        Movement::mirror(tiling)
+    } else {
+        Movement::IDENTITY
+    };
+    let colour = if below(g, 2) == 1 {
+        Movement::COLOUR
+    } else {
+        Movement::IDENTITY
+    };
     let shift = Movement::translation(below(g, 3) as i32 - 1, below(g, 3) as i32 - 1);
     flip.then(&turn.expect("a turn is small")).then(&shift).then(&colour)
 }
@@ -126,8 +134,17 @@ pub fn a_move_on(g: &mut Gen, depth: u32, tiling: Tiling) -> Term {
         }
         11 => Term::not(&a_move_on(g, depth - 1, tiling)),
         12 => Term::greedy(&a_move_on(g, depth - 1, tiling)),
-        _ => Term::apply(&Term::movement(movement_on(g, tiling)), &a_move_on(g, depth - 1, tiling)),
+        _ => Term::apply(
+            &Term::movement(movement_on(g, tiling)),
+            &a_move_on(g, depth - 1, tiling),
+        ),
     }
+}
+
+/// A random closed term of the given sort.
+#[cfg(test)]
+pub fn term(g: &mut Gen, sort: Sort) -> Term {
+    term_on(g, sort, Tiling::Square)
 }
 
 /// A random closed term of the given sort, its movements `tiling`'s.

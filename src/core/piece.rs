@@ -233,7 +233,11 @@ impl PieceId {
     /// leaves them as they are (`R⁶ = 1` there, and no fourth power of a
     /// quarter turn fits it); a hex mirror still mirrors them.
     pub fn moved(self, m: &Movement) -> PieceId {
-        let rot = if m.tiling == crate::geometry::Tiling::Hex { 0 } else { m.rot };
+        let rot = if m.tiling == crate::geometry::Tiling::Hex {
+            0
+        } else {
+            m.rot
+        };
         if (!m.flip && rot == 0 && !m.colour) || self == PieceId::OTHER {
             return self;
         }

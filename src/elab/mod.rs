@@ -264,15 +264,17 @@ impl Program {
                     // imported file must be on the same grid.
                     let t = Tiling::named(&name.name);
                     if src != 0 && t.is_some_and(|t| t != self.tiling) {
-                        errors.push(Diag::new(
-                            &source,
-                            name.span,
-                            format!(
-                                "this file is on the {} grid, and the file importing it on the {} grid",
-                                name.name, self.tiling
-                            ),
-                        )
-                        .help(format!("declare `grid {}` in the importing file too", name.name)));
+                        errors.push(
+                            Diag::new(
+                                &source,
+                                name.span,
+                                format!(
+                                    "this file is on the {} grid, and the file importing it on the {} grid",
+                                    name.name, self.tiling
+                                ),
+                            )
+                            .help(format!("declare `grid {}` in the importing file too", name.name)),
+                        );
                     } else if src != 0 && t.is_none() {
                         errors.push(unknown_grid(&source, &name));
                     }

@@ -172,7 +172,12 @@ impl Movement {
         if self.tiling == Tiling::Hex {
             return Movement::linear(Tiling::Hex, self.rot, self.flip, q) + self.shift;
         }
-        let c = Movement::linear(Tiling::Square, self.rot, self.flip, Square::new(2 * q.x + 1, 2 * q.y + 1));
+        let c = Movement::linear(
+            Tiling::Square,
+            self.rot,
+            self.flip,
+            Square::new(2 * q.x + 1, 2 * q.y + 1),
+        );
         Square::new(
             (c.x + 2 * self.shift.x - 1).div_euclid(2),
             (c.y + 2 * self.shift.y - 1).div_euclid(2),
@@ -273,7 +278,11 @@ impl Wide {
     }
 
     fn then(&self, next: &Wide) -> Option<Wide> {
-        let tiling = if next.rot != 0 || next.flip { next.tiling } else { self.tiling };
+        let tiling = if next.rot != 0 || next.flip {
+            next.tiling
+        } else {
+            self.tiling
+        };
         let n = tiling.turns();
         let (rot, flip) = if next.flip {
             ((next.rot + n - self.rot) % n, !self.flip)
@@ -390,10 +399,13 @@ mod tests {
     fn hex_generators_act_on_axial_cells() {
         let h = |w: &str| word_on(w, Tiling::Hex);
         // The six unit steps are the turns of `u`.
-        let steps: Vec<Square> = (0..6).map(|k| h(&"R".repeat(k)).then(&Movement::U).then(&h(&"R".repeat(6 - k)))).map(|m| {
-            assert!(m.is_translation());
-            m.shift
-        }).collect();
+        let steps: Vec<Square> = (0..6)
+            .map(|k| h(&"R".repeat(k)).then(&Movement::U).then(&h(&"R".repeat(6 - k))))
+            .map(|m| {
+                assert!(m.is_translation());
+                m.shift
+            })
+            .collect();
         let expect = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)].map(|(x, y)| Square::new(x, y));
         let mut sorted = steps.clone();
         sorted.sort();

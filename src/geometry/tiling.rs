@@ -44,7 +44,12 @@ impl Tiling {
 
     /// The cells next to the origin: across an edge.
     pub fn neighbours(self) -> &'static [Square] {
-        const SQUARE: [Square; 4] = [Square::new(0, 1), Square::new(1, 0), Square::new(0, -1), Square::new(-1, 0)];
+        const SQUARE: [Square; 4] = [
+            Square::new(0, 1),
+            Square::new(1, 0),
+            Square::new(0, -1),
+            Square::new(-1, 0),
+        ];
         const HEX: [Square; 6] = [
             Square::new(0, 1),
             Square::new(1, 0),

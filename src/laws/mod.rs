@@ -189,7 +189,10 @@ impl Laws {
 
     /// The bundled axioms that hold on `tiling`.
     pub fn bundled_on(tiling: Tiling) -> Laws {
-        let texts = BUNDLED.iter().map(|(name, text)| (name.to_string(), Ok(text.to_string()))).collect();
+        let texts = BUNDLED
+            .iter()
+            .map(|(name, text)| (name.to_string(), Ok(text.to_string())))
+            .collect();
         Laws::of(on_grid(texts, tiling).into_iter()).expect("the bundled axioms elaborate (a test checks them)")
     }
 

@@ -17,9 +17,9 @@
 //! The leftmost column is `x = 0` and the lowest cell `y = 0`.
 
 use super::board::{BoardError, Grid};
+use super::store::Store;
 use crate::core::{Content, PieceId};
 use crate::geometry::{Square, Tiling};
-use super::store::Store;
 
 /// File letters, as Gliński's board names them: `j` is left out.
 const FILES: &[u8] = b"abcdefghiklmnopqrstuvwxyz";
@@ -180,8 +180,7 @@ impl Grid {
 
     /// The lowest on-board cell of column `x`.
     fn column_foot(&self, x: i32) -> Option<i32> {
-        (self.origin().y..self.origin().y + self.height())
-            .find(|&y| self.get(Square::new(x, y)).is_some())
+        (self.origin().y..self.origin().y + self.height()).find(|&y| self.get(Square::new(x, y)).is_some())
     }
 
     /// A hex cell's name: the column's letter (`a` for the leftmost, no `j`,
@@ -242,7 +241,10 @@ mod tests {
         assert_eq!(b.size(), 4);
         assert_eq!(b.hex_lines().join("\n"), small);
         // Column 0 holds one cell, column 1 two, one above the other.
-        assert_eq!(b.get(Square::new(1, 1)), Some(Content::Piece(PieceId::lookup("♚").unwrap())));
+        assert_eq!(
+            b.get(Square::new(1, 1)),
+            Some(Content::Piece(PieceId::lookup("♚").unwrap()))
+        );
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! The meaning of moves: boards, states and the evaluator.
 
 mod board;
-mod hex;
 mod code;
 mod compile;
 mod eval;
+mod hex;
 mod probe;
 mod store;
 
