@@ -62,8 +62,8 @@ pub use check::{check_claim, compare, ClaimOptions, CounterReport, Finding, Outc
 pub use core::{print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Rel, Sort, Term};
 pub use diag::{Diag, Diags, Span};
 pub use elab::{Claim, Program};
-pub use geometry::{Movement, Square};
-pub use laws::Laws;
+pub use geometry::{Movement, Square, Tiling};
+pub use laws::{Law, Laws};
 pub use memory::{Counting, MemoryLimit};
 pub use notation::Notation;
 pub use parse::{format_file, parse_expr, parse_file};

@@ -1,11 +1,13 @@
 //! Soundness of the axioms: every law in `axioms/` is checked against the
 //! evaluator on random instances of its metavariables (quickcheck's
 //! generator), each instance on every board of up to 6 squares; and
-//! tempting laws that are false must be refuted.
+//! tempting laws that are false must be refuted. A law for every grid is
+//! checked on each grid, with that grid's movements; a law marked
+//! `grid square` or `grid hex` on its own grid only.
 
-use algchess::Laws;
 use algchess::Program;
 use algchess::{check_claim, ClaimOptions, CounterReport, Finding};
+use algchess::{Laws, Tiling};
 
 fn options(instances: usize) -> ClaimOptions {
     ClaimOptions {
@@ -15,33 +17,50 @@ fn options(instances: usize) -> ClaimOptions {
     }
 }
 
+/// Every law of every grid, each elaborated on its grid.
+fn all_laws() -> Vec<algchess::Law> {
+    let (square, hex) = (Laws::bundled_on(Tiling::Square), Laws::bundled_on(Tiling::Hex));
+    assert!(square.laws.len() >= 40, "{} laws", square.laws.len());
+    // The grid-only laws are marked and kept apart.
+    assert!(square.get("turn_quarters").is_some() && square.get("turn_sixths").is_none());
+    assert!(hex.get("turn_sixths").is_some() && hex.get("turn_quarters").is_none());
+    assert_eq!(hex.laws.len(), square.laws.len());
+    assert!(hex.laws.iter().all(|l| l.claim.tiling == Tiling::Hex));
+    square.laws.into_iter().chain(hex.laws).collect()
+}
+
 #[test]
 fn every_axiom_holds_on_its_instances() {
-    let laws = Laws::bundled();
-    assert!(laws.laws.len() >= 40, "{} laws", laws.laws.len());
-    let mut failures = vec![];
-    for law in &laws.laws {
-        let report = check_claim(&law.claim, &options(48), &|_, _, _| {});
-        if report.verdict != Finding::HoldsUpTo {
-            failures.push(format!(
-                "{} ({}): {:?}",
-                law.name(),
-                law.location(),
-                report.counterexample
-            ));
-            continue;
-        }
-        // A law whose side conditions are rarely met would be checked on
-        // few instances, or none; every law must get most of them.
-        if let Some(n) = report.instances {
-            if n < 40 {
-                failures.push(format!("{} was checked on only {n} instances", law.name()));
+    use rayon::prelude::*;
+    let laws = all_laws();
+    let failures: Vec<String> = laws
+        .par_iter()
+        .flat_map_iter(|law| {
+            let report = check_claim(&law.claim, &options(48), &|_, _, _| {});
+            let mut failures = vec![];
+            if report.verdict != Finding::HoldsUpTo {
+                failures.push(format!(
+                    "{} ({}, {} grid): {:?}",
+                    law.name(),
+                    law.location(),
+                    law.claim.tiling,
+                    report.counterexample
+                ));
+                return failures;
             }
-        }
-        if !report.complete {
-            failures.push(format!("{}: the search was cut short", law.name()));
-        }
-    }
+            // A law whose side conditions are rarely met would be checked
+            // on few instances, or none; every law must get most of them.
+            if let Some(n) = report.instances {
+                if n < 40 {
+                    failures.push(format!("{} was checked on only {n} instances", law.name()));
+                }
+            }
+            if !report.complete {
+                failures.push(format!("{}: the search was cut short", law.name()));
+            }
+            failures
+        })
+        .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -53,9 +72,8 @@ fn every_axiom_holds_on_its_instances() {
 fn every_axiom_holds_where_a_poi_is_bound() {
     use algchess::{Sort, Term};
     use rayon::prelude::*;
-    let laws = Laws::bundled();
+    let laws = all_laws();
     let failures: Vec<String> = laws
-        .laws
         .par_iter()
         .filter(|law| law.claim.lhs.sort() == Sort::Move)
         .filter_map(|law| {
@@ -69,8 +87,15 @@ fn every_axiom_holds_where_a_poi_is_bound() {
                 ..ClaimOptions::default()
             };
             let report = check_claim(&claim, &options, &|_, _, _| {});
-            (report.verdict != Finding::HoldsUpTo)
-                .then(|| format!("{} ({}): {:?}", law.name(), law.location(), report.counterexample))
+            (report.verdict != Finding::HoldsUpTo).then(|| {
+                format!(
+                    "{} ({}, {} grid): {:?}",
+                    law.name(),
+                    law.location(),
+                    law.claim.tiling,
+                    report.counterexample
+                )
+            })
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -108,5 +133,29 @@ fn tempting_false_laws_are_refuted() {
             claim.name,
             report.counterexample
         );
+    }
+}
+
+/// The square grid's law, stated on the hex grid, is false there: the mark
+/// that keeps it to its grid matters.
+const FALSE_ON_HEX: &str = "
+grid hex
+theorem turn_quarters_on_hex: R (M | R M | R² M | R³ M) = M | R M | R² M | R³ M
+theorem half_turn_pair: R² (M | R² M) = M | R² M
+";
+
+#[test]
+fn square_laws_are_refuted_on_hex() {
+    let program = Program::from_text("false_hex.alg", FALSE_ON_HEX).unwrap();
+    assert_eq!(program.claims().len(), 2);
+    for claim in program.claims() {
+        let report = check_claim(claim, &options(64), &|_, _, _| {});
+        assert_eq!(report.verdict, Finding::Refuted, "{} was not refuted", claim.name);
+    }
+    // The same claims hold on the square grid, where they are laws.
+    let square = Program::from_text("square.alg", &FALSE_ON_HEX.replace("grid hex", "")).unwrap();
+    for claim in square.claims() {
+        let report = check_claim(claim, &options(32), &|_, _, _| {});
+        assert_eq!(report.verdict, Finding::HoldsUpTo, "{} on the square grid", claim.name);
     }
 }

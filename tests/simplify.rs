@@ -35,6 +35,7 @@ fn same_definitions(before: &Program, after: &Program, cells: usize) -> usize {
             conds: vec![],
             source: before.source().clone(),
             span: Default::default(),
+            tiling: Default::default(),
         };
         let options = ClaimOptions {
             search: SearchOptions {

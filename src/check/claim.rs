@@ -284,7 +284,10 @@ fn instance(claim: &Claim, metas: &[Meta], g: &mut quickcheck::Gen) -> Option<(T
             let i = c.args.iter().position(|a| a == m)?;
             crate::laws::conds::sample_input(c.pred, i, g)
         });
-        chosen.insert(m.name.to_string(), hinted.unwrap_or_else(|| gen::term(g, m.sort)));
+        chosen.insert(
+            m.name.to_string(),
+            hinted.unwrap_or_else(|| gen::term_on(g, m.sort, claim.tiling)),
+        );
     }
     for c in &claim.conds {
         let inputs: Vec<Term> = c
@@ -431,5 +434,26 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         report.instances = Some(tried);
     }
     report.ms = start.elapsed().as_millis() as u64;
+    if let Some(c) = &mut report.counterexample {
+        c.draw_on(claim.tiling);
+    }
     report
+}
+
+impl CounterReport {
+    /// Redraws the boards, made as square rows, as `tiling` draws them.
+    /// Coordinates (the POI's) stay those of the rows' box.
+    pub fn draw_on(&mut self, tiling: crate::geometry::Tiling) {
+        let redraw = |rows: &mut Vec<String>| {
+            if let Ok(g) = Grid::parse(&rows.join("\n")) {
+                *rows = g.lines_on(tiling);
+            }
+        };
+        if let CounterReport::Board { board, left, right, .. } = self {
+            redraw(board);
+            left.iter_mut()
+                .chain(right.iter_mut())
+                .for_each(|s| redraw(&mut s.board));
+        }
+    }
 }

@@ -337,6 +337,10 @@ pub fn check_positions(
         ),
         None => (None, None, None),
     };
+    let mut counterexample = counterexample;
+    if let Some(c) = &mut counterexample {
+        c.draw_on(claim.tiling);
+    }
     PositionsReport {
         checked: checked.into_inner(),
         sampled: samples.len(),

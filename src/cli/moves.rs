@@ -4,7 +4,7 @@ use super::output::{arg_error, side_by_side};
 use crate::core::Sort;
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::Program;
-use crate::geometry::Square;
+use crate::geometry::{Square, Tiling};
 use crate::memory::MemoryLimit;
 use crate::parse::ast::Span;
 use crate::semantics::{compile, Eval, Grid, Halt, State, Store};
@@ -40,7 +40,7 @@ pub struct Args {
     memory_limit: MemoryLimit,
 }
 
-pub fn read_board(board: Option<&str>, fen: Option<&str>) -> Result<Grid, Diags> {
+pub fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Result<Grid, Diags> {
     if let Some(fen) = fen {
         if let Some(dropped) = crate::play::fen::dropped(fen) {
             eprintln!(
@@ -61,7 +61,7 @@ pub fn read_board(board: Option<&str>, fen: Option<&str>) -> Result<Grid, Diags>
         ),
         None => ("--board".to_string(), text.to_string()),
     };
-    Grid::parse(&body).map_err(|e| {
+    Grid::parse_on(&body, tiling).map_err(|e| {
         let len = body[e.at..].chars().next().map_or(1, char::len_utf8);
         Diag::new(
             &Source::new(name, body.as_str()),
@@ -84,18 +84,24 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             format!("this is a {}, not a move", term.sort()),
         ));
     }
-    let board = read_board(args.board.as_deref(), args.fen.as_deref())?;
+    let tiling = prog.tiling();
+    let board = read_board(args.board.as_deref(), args.fen.as_deref(), tiling)?;
     let poi = match &args.poi {
         None => None,
         Some(p) => {
-            let q = p.parse::<Square>().map_err(|_| {
-                arg_error(
-                    "--poi",
-                    p,
-                    Span::new(0, p.len()),
-                    "expected `x,y` or a square name such as `e2`",
-                )
-            })?;
+            let hex = (tiling == Tiling::Hex).then(|| board.hex_cell_prefix(p)).flatten();
+            let q = hex
+                .filter(|(_, rest)| rest.is_empty())
+                .map(|(q, _)| Ok(q))
+                .unwrap_or_else(|| p.parse::<Square>())
+                .map_err(|_| {
+                    arg_error(
+                        "--poi",
+                        p,
+                        Span::new(0, p.len()),
+                        "expected `x,y` or a square name such as `e2`",
+                    )
+                })?;
             if !board.on_board(q).unwrap_or(false) {
                 return Err(arg_error(
                     "--poi",
@@ -134,7 +140,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         }
         Err(Halt::Unknown(never)) => match never {},
     };
-    let boards: BTreeSet<Vec<String>> = results.iter().map(|s| s.board.rows()).collect();
+    let boards: BTreeSet<Vec<String>> = results.iter().map(|s| s.board.lines_on(tiling)).collect();
     if args.json {
         println!("{}", serde_json::json!({ "results": boards }));
     } else {

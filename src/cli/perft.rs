@@ -96,7 +96,7 @@ impl Start {
         let (board, fen, turn) = (self.board.as_deref(), self.fen.as_deref(), self.turn);
         let mut pos = rules.start();
         if board.is_some() || fen.is_some() {
-            pos.board = read_board(board, fen)?;
+            pos.board = read_board(board, fen, rules.tiling)?;
         }
         if let Some(f) = fen {
             if f.split_whitespace().nth(1) == Some("b") {

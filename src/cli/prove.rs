@@ -6,6 +6,7 @@ use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
 use crate::check::ClaimOptions;
 use crate::diag::Diags;
+use crate::geometry::Tiling;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
 use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rewrites, Stop, Verdict};
@@ -64,12 +65,19 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let mut search = claims::search(args.max_cells, args.timeout)?;
     search.memory = args.memory_limit;
     let time_limit = super::output::seconds("--time-limit", args.time_limit, false)?;
-    let laws = match &args.axioms {
-        Some(dir) => Laws::load(dir)?,
-        None => Laws::bundled(),
-    };
-    let rules = Rewrites::new(&laws);
     let programs = claims::load(&args.paths)?;
+    // Each grid has its own laws; the prover uses only those of the
+    // claim's grid. The hex ones are read when a claim needs them.
+    let laws_on = |t: Tiling| match &args.axioms {
+        Some(dir) => Laws::load_on(dir, t),
+        None => Ok(Laws::bundled_on(t)),
+    };
+    let square = laws_on(Tiling::Square)?;
+    let hex = match programs.iter().any(|p| p.tiling() == Tiling::Hex) {
+        true => laws_on(Tiling::Hex)?,
+        false => Laws::default(),
+    };
+    let (square_rules, hex_rules) = (Rewrites::new(&square), Rewrites::new(&hex));
     let positions = Positions::new(&programs, args.run.positions)?;
     let on_positions = PositionOptions {
         eval_budget: search.eval_budget,
@@ -104,7 +112,11 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         verdicts: &["proved", "refuted", "unknown"],
     };
     Ok(claims::run_each(&programs, &run, |p, claim, bar| {
-        let mut report = prove_claim(claim, &laws, &rules, &options, &|cells, done, total| {
+        let (laws, rules) = match claim.tiling {
+            Tiling::Square => (&square, &square_rules),
+            Tiling::Hex => (&hex, &hex_rules),
+        };
+        let mut report = prove_claim(claim, laws, rules, &options, &|cells, done, total| {
             bar.set(format!("{cells} cells"), done, total)
         });
         // Positions are further evidence: a proof or an unknown is checked

@@ -34,13 +34,15 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    let laws = match &args.axioms {
-        Some(dir) => Laws::load(dir)?,
-        None => Laws::bundled(),
-    };
-    let rules = Rewrites::new(&laws);
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;
+    // The laws of the file's grid.
+    let tiling = crate::elab::Program::from_text(&args.file.display().to_string(), &text)?.tiling();
+    let laws = match &args.axioms {
+        Some(dir) => Laws::load_on(dir, tiling)?,
+        None => Laws::bundled_on(tiling),
+    };
+    let rules = Rewrites::new(&laws);
     let options = SimplifyOptions {
         iter_limit: args.iter_limit,
         node_limit: args.node_limit,

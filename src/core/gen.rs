@@ -5,7 +5,7 @@
 //! shallow moves) so that each can be checked exhaustively on small boards.
 
 use super::{Bounds, Cell, Content, Fragment, Pattern, PieceId, Sort, Term};
-use crate::geometry::{Movement, Square};
+use crate::geometry::{Movement, Square, Tiling};
 use quickcheck::Gen;
 
 /// The pieces random terms use: a white rook and a black pawn, so that
@@ -19,12 +19,24 @@ fn below(g: &mut Gen, n: u32) -> u32 {
 }
 
 pub fn movement(g: &mut Gen) -> Movement {
-    Movement {
-        rot: below(g, 4) as u8,
-        flip: below(g, 2) == 1,
-        shift: Square::new(below(g, 3) as i32 - 1, below(g, 3) as i32 - 1),
-        colour: below(g, 2) == 1,
-    }
+    movement_on(g, Tiling::Square)
+}
+
+/// A random movement of `tiling`'s group.
+pub fn movement_on(g: &mut Gen, tiling: Tiling) -> Movement {
+    let turn = Movement::turn(tiling).checked_pow(i64::from(below(g, u32::from(tiling.turns()))));
+    let flip = if below(g, 2) == 1 {
+        Movement::mirror(tiling)
+    } else {
+        Movement::IDENTITY
+    };
+    let colour = if below(g, 2) == 1 {
+        Movement::COLOUR
+    } else {
+        Movement::IDENTITY
+    };
+    let shift = Movement::translation(below(g, 3) as i32 - 1, below(g, 3) as i32 - 1);
+    flip.then(&turn.expect("a turn is small")).then(&shift).then(&colour)
 }
 
 pub fn content(g: &mut Gen) -> Content {
@@ -78,7 +90,13 @@ pub fn pattern(g: &mut Gen, poi: bool) -> Pattern {
 }
 
 /// A move of at most `depth` levels of structure.
+#[cfg(test)]
 pub fn a_move(g: &mut Gen, depth: u32) -> Term {
+    a_move_on(g, depth, Tiling::Square)
+}
+
+/// A random closed move whose movements are `tiling`'s.
+pub fn a_move_on(g: &mut Gen, depth: u32, tiling: Tiling) -> Term {
     let leaf = depth == 0;
     match if leaf { below(g, 4) } else { below(g, 13) } {
         0 => Term::nil(),
@@ -98,9 +116,9 @@ pub fn a_move(g: &mut Gen, depth: u32) -> Term {
             };
             Term::rule(&Term::pattern(Pattern::single(f)), &Term::pattern(pattern(g, anchored)))
         }
-        4 => Term::bind(&Term::content(content(g)), &a_move(g, depth - 1)),
-        5 | 6 => Term::seq(&a_move(g, depth - 1), &a_move(g, depth - 1)),
-        7 | 8 => Term::alt(&a_move(g, depth - 1), &a_move(g, depth - 1)),
+        4 => Term::bind(&Term::content(content(g)), &a_move_on(g, depth - 1, tiling)),
+        5 | 6 => Term::seq(&a_move_on(g, depth - 1, tiling), &a_move_on(g, depth - 1, tiling)),
+        7 | 8 => Term::alt(&a_move_on(g, depth - 1, tiling), &a_move_on(g, depth - 1, tiling)),
         9 => {
             let lo = below(g, 2);
             let b = match below(g, 4) {
@@ -112,22 +130,31 @@ pub fn a_move(g: &mut Gen, depth: u32) -> Term {
                     hi: Some(lo + below(g, 2)),
                 },
             };
-            Term::repeat(&a_move(g, depth - 1), b)
+            Term::repeat(&a_move_on(g, depth - 1, tiling), b)
         }
-        11 => Term::not(&a_move(g, depth - 1)),
-        12 => Term::greedy(&a_move(g, depth - 1)),
-        _ => Term::apply(&Term::movement(movement(g)), &a_move(g, depth - 1)),
+        11 => Term::not(&a_move_on(g, depth - 1, tiling)),
+        12 => Term::greedy(&a_move_on(g, depth - 1, tiling)),
+        _ => Term::apply(
+            &Term::movement(movement_on(g, tiling)),
+            &a_move_on(g, depth - 1, tiling),
+        ),
     }
 }
 
 /// A random closed term of the given sort.
+#[cfg(test)]
 pub fn term(g: &mut Gen, sort: Sort) -> Term {
+    term_on(g, sort, Tiling::Square)
+}
+
+/// A random closed term of the given sort, its movements `tiling`'s.
+pub fn term_on(g: &mut Gen, sort: Sort, tiling: Tiling) -> Term {
     match sort {
-        Sort::Movement => Term::movement(movement(g)),
+        Sort::Movement => Term::movement(movement_on(g, tiling)),
         Sort::Cell => Term::content(content(g)),
         Sort::Fragment => Term::fragment(fragment(g, true)),
         Sort::Pattern => Term::pattern(pattern(g, true)),
-        Sort::Move => a_move(g, 2),
+        Sort::Move => a_move_on(g, 2, tiling),
         Sort::Count => Term::raw(super::Node::Num(below(g, 4))),
     }
 }

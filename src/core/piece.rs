@@ -229,8 +229,16 @@ impl PieceId {
     }
 
     /// The piece a movement turns this one into: `F`, then `R`s, then `C`.
+    /// Pieces face the four directions of the square grid, so a hex turn
+    /// leaves them as they are (`R⁶ = 1` there, and no fourth power of a
+    /// quarter turn fits it); a hex mirror still mirrors them.
     pub fn moved(self, m: &Movement) -> PieceId {
-        if (!m.flip && m.rot == 0 && !m.colour) || self == PieceId::OTHER {
+        let rot = if m.tiling == crate::geometry::Tiling::Hex {
+            0
+        } else {
+            m.rot
+        };
+        if (!m.flip && rot == 0 && !m.colour) || self == PieceId::OTHER {
             return self;
         }
         let reg = registry().read().unwrap();
@@ -239,7 +247,7 @@ impl PieceId {
         if m.flip {
             p = info(p).mirror;
         }
-        for _ in 0..m.rot {
+        for _ in 0..rot {
             p = info(p).turn;
         }
         if m.colour {

@@ -593,6 +593,7 @@ impl<'a> Elab<'a> {
                 .map(|(k, _)| (k.clone(), None)),
         );
         fn go(
+            tiling: crate::geometry::Tiling,
             sc: &Scope,
             names: &[(String, Option<Term>)],
             rest: &str,
@@ -608,7 +609,7 @@ impl<'a> Elab<'a> {
             }
             let mut options: Vec<(String, Part)> = vec![];
             let c = rest.chars().next().unwrap();
-            if let Some(m) = Movement::from_letter(c) {
+            if let Some(m) = Movement::letter_on(c, tiling) {
                 options.push((c.to_string(), Part::Term(Term::movement(m))));
             }
             // The seed's `m1` and `m0`: the identity and the empty fragment.
@@ -644,12 +645,12 @@ impl<'a> Elab<'a> {
             for (text, part) in options {
                 let n = text.len();
                 acc.push((text, part));
-                go(sc, names, &rest[n..], acc, out);
+                go(tiling, sc, names, &rest[n..], acc, out);
                 acc.pop();
             }
         }
         let mut out = vec![];
-        go(sc, &names, w, &mut vec![], &mut out);
+        go(self.prog.tiling, sc, &names, w, &mut vec![], &mut out);
         out
     }
 

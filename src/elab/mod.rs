@@ -14,7 +14,7 @@ pub use ends::{Ends, Stuck};
 
 use crate::core::{ClaimKind, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
-use crate::geometry::Movement;
+use crate::geometry::{Movement, Tiling};
 use crate::parse::ast::{Expr, Ident, Span, StmtKind};
 use crate::parse::{self, lexer::KEYWORDS};
 use expr::{Elab, Scope, Stop};
@@ -40,6 +40,9 @@ pub struct Claim {
     pub conds: Vec<Condition>,
     pub source: Source,
     pub span: Span,
+    /// The grid of the file that states it: its movements, and the laws
+    /// the prover may use on it, are those of this grid.
+    pub tiling: Tiling,
 }
 
 impl Claim {
@@ -71,6 +74,7 @@ pub struct Game {
     pub span: Span,
     /// How the game ends (`game NAME KIND: ...` declarations).
     pub ends: Ends,
+    pub tiling: Tiling,
 }
 
 /// An elaborated rule file.
@@ -81,6 +85,8 @@ pub struct Program {
     terms: HashMap<String, Term>,
     claims: Vec<Claim>,
     games: Vec<Game>,
+    /// The grid the file declares (`grid hex`), square by default.
+    pub(crate) tiling: Tiling,
 }
 
 impl Program {
@@ -91,21 +97,28 @@ impl Program {
             Diag::new(&src, Span::default(), format!("cannot read {}: {e}", path.display()))
         })?;
         let origin = std::fs::canonicalize(path).ok();
-        Program::elaborate(&path.display().to_string(), &text, origin)
+        Program::elaborate(&path.display().to_string(), &text, origin, Tiling::Square)
     }
 
     /// Parses and elaborates rule-file text. `name` is only the text's name
     /// in diagnostics (and the base of relative imports); the disk is read
     /// only for the files the text imports.
     pub fn from_text(name: &str, text: &str) -> Result<Program, Diags> {
-        Program::elaborate(name, text, None)
+        Program::elaborate(name, text, None, Tiling::Square)
+    }
+
+    /// Parses and elaborates rule-file text on `tiling` unless the file
+    /// declares its grid.
+    pub fn from_text_on(name: &str, text: &str, tiling: Tiling) -> Result<Program, Diags> {
+        Program::elaborate(name, text, None, tiling)
     }
 
     /// `origin` is the file's canonical path, so that a file importing
     /// itself (or a cycle back to it) adds nothing.
-    fn elaborate(name: &str, text: &str, origin: Option<PathBuf>) -> Result<Program, Diags> {
+    fn elaborate(name: &str, text: &str, origin: Option<PathBuf>, tiling: Tiling) -> Result<Program, Diags> {
         let source = Source::new(name, text);
         let file = parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+        let tiling = declared_grid(&source, &file.stmts)?.unwrap_or(tiling);
         let mut prog = Program {
             sources: vec![source.clone()],
             defs: HashMap::new(),
@@ -113,6 +126,7 @@ impl Program {
             terms: HashMap::new(),
             claims: vec![],
             games: vec![],
+            tiling,
         };
         let mut errors = vec![];
         let mut claims = vec![];
@@ -283,6 +297,26 @@ impl Program {
                         Err(e) => errors.push(Diag::new(&imported_source, e.span, e.message)),
                     }
                 }
+                StmtKind::Grid { name } => {
+                    // The file's own declaration was read up front; an
+                    // imported file must be on the same grid.
+                    let t = Tiling::named(&name.name);
+                    if src != 0 && t.is_some_and(|t| t != self.tiling) {
+                        errors.push(
+                            Diag::new(
+                                &source,
+                                name.span,
+                                format!(
+                                    "this file is on the {} grid, and the file importing it on the {} grid",
+                                    name.name, self.tiling
+                                ),
+                            )
+                            .help(format!("declare `grid {}` in the importing file too", name.name)),
+                        );
+                    } else if src != 0 && t.is_none() {
+                        errors.push(unknown_grid(&source, &name));
+                    }
+                }
                 StmtKind::Claim { .. } | StmtKind::Game { .. } | StmtKind::GameEnd { .. } => claims.push(stmt),
             }
         }
@@ -312,6 +346,11 @@ impl Program {
         self.order.push(name.name.clone());
         self.defs.insert(name.name.clone(), def);
         Ok(())
+    }
+
+    /// The grid the file is on.
+    pub fn tiling(&self) -> Tiling {
+        self.tiling
     }
 
     pub fn claims(&self) -> &[Claim] {
@@ -486,6 +525,7 @@ fn game(el: &Elab, source: &Source, name: &Ident, board: &Expr, turns: &[Expr], 
         turns: moves,
         span,
         ends: Ends::default(),
+        tiling: el.prog.tiling,
     })
 }
 
@@ -588,7 +628,30 @@ fn claim(
         conds: out,
         source: source.clone(),
         span,
+        tiling: el.prog.tiling,
     })
+}
+
+fn unknown_grid(source: &Source, name: &Ident) -> Diag {
+    Diag::new(source, name.span, format!("unknown grid `{}`", name.name)).help("the grids are `square` and `hex`")
+}
+
+/// The grid a file's own `grid` line names, if it has one; an imported
+/// file's declaration is checked as the import is read.
+fn declared_grid(source: &Source, stmts: &[crate::parse::ast::Stmt]) -> Result<Option<Tiling>, Diags> {
+    let mut found: Option<(Tiling, Span)> = None;
+    for s in stmts {
+        if let StmtKind::Grid { name } = &s.kind {
+            let t = Tiling::named(&name.name).ok_or_else(|| unknown_grid(source, name))?;
+            if let Some((_, first)) = found {
+                return Err(Diag::new(source, s.span, "a file declares its grid once")
+                    .note(first, "declared here")
+                    .into());
+            }
+            found = Some((t, s.span));
+        }
+    }
+    Ok(found.map(|(t, _)| t))
 }
 
 #[cfg(test)]

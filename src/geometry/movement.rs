@@ -1,10 +1,14 @@
-//! Movements: the group `(Z² ⋊ D4) × Z2` in normal form.
+//! Movements: the group `(Z² ⋊ D4) × Z2` on the square grid, and
+//! `(Z² ⋊ D6) × Z2` on the hexagonal grid, in normal form.
 //!
-//! A movement is stored as `p ↦ Rʳ Fᶠ p + t`, plus a colour bit. Every
-//! product of generators reduces to exactly one such value, so equality of
-//! movements is equality of this struct.
+//! A movement is stored as `p ↦ Rʳ Fᶠ p + t`, plus a colour bit and the
+//! tiling its turn and mirror belong to. Every product of generators reduces
+//! to exactly one such value, so equality of movements is equality of this
+//! struct. Translations and `C` mean the same on both grids (hex cells have
+//! axial coordinates), so a movement without turn or mirror is always
+//! tagged `Square`: `u` is one value whichever grid it is written on.
 
-use super::Square;
+use super::{Square, Tiling};
 use std::fmt;
 
 /// The largest translation a movement may carry, in squares along either
@@ -15,7 +19,7 @@ pub const MAX_SHIFT: i32 = 1 << 24;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Movement {
-    /// Quarter turns counter-clockwise, `0..4`, applied after the flip.
+    /// Turns counter-clockwise, `0..tiling.turns()`, applied after the flip.
     pub rot: u8,
     /// Mirror in the vertical axis through the centre, applied first.
     pub flip: bool,
@@ -23,6 +27,9 @@ pub struct Movement {
     pub shift: Square,
     /// Colour reversal; it commutes with everything.
     pub colour: bool,
+    /// The grid whose turn and mirror `rot` and `flip` are; `Square` when
+    /// both are trivial.
+    pub tiling: Tiling,
 }
 
 impl Movement {
@@ -31,6 +38,7 @@ impl Movement {
         flip: false,
         shift: Square::ORIGIN,
         colour: false,
+        tiling: Tiling::Square,
     };
     pub const U: Movement = Movement::translation(0, 1);
     pub const D: Movement = Movement::translation(0, -1);
@@ -55,6 +63,53 @@ impl Movement {
             flip: false,
             shift: Square::new(x, y),
             colour: false,
+            tiling: Tiling::Square,
+        }
+    }
+
+    /// `R` on `tiling`: a quarter turn about the corner of square `(0, 0)`,
+    /// or a sixth of a turn about the centre of hex cell `(0, 0)`.
+    pub const fn turn(tiling: Tiling) -> Movement {
+        Movement {
+            rot: 1,
+            tiling,
+            ..Movement::IDENTITY
+        }
+    }
+
+    /// `F` on `tiling`: the mirror in the vertical line through the centre.
+    pub const fn mirror(tiling: Tiling) -> Movement {
+        Movement {
+            flip: true,
+            tiling,
+            ..Movement::IDENTITY
+        }
+    }
+
+    /// The generator one letter spells on `tiling`.
+    pub fn letter_on(c: char, tiling: Tiling) -> Option<Movement> {
+        Some(match c {
+            'R' => Movement::turn(tiling),
+            'F' => Movement::mirror(tiling),
+            _ => return Movement::from_letter(c),
+        })
+    }
+
+    /// Tags a movement with trivial turn and mirror as `Square`, the one
+    /// spelling of such a value.
+    fn normal(mut self) -> Movement {
+        if self.rot == 0 && !self.flip {
+            self.tiling = Tiling::Square;
+        }
+        self
+    }
+
+    /// The tiling a product of `self` then `next` lives on.
+    fn tiling_with(&self, next: &Movement) -> Tiling {
+        if next.rot != 0 || next.flip {
+            next.tiling
+        } else {
+            self.tiling
         }
     }
 
@@ -87,19 +142,42 @@ impl Movement {
         *self == Movement::IDENTITY
     }
 
-    /// The linear part (turn and flip) acting on a vector.
-    fn linear(rot: u8, flip: bool, v: Square) -> Square {
-        let mut v = if flip { Square::new(-v.x, v.y) } else { v };
-        for _ in 0..rot {
-            v = Square::new(-v.y, v.x);
+    /// The linear part (turn and flip) acting on a vector. On hex cells in
+    /// axial coordinates (`u` is `(0, 1)`, `r` is up and to the right) the
+    /// mirror is `(x, y) ↦ (-x, x + y)` and the sixth turn
+    /// `(x, y) ↦ (-y, x + y)`.
+    fn linear(tiling: Tiling, rot: u8, flip: bool, v: Square) -> Square {
+        match tiling {
+            Tiling::Square => {
+                let mut v = if flip { Square::new(-v.x, v.y) } else { v };
+                for _ in 0..rot {
+                    v = Square::new(-v.y, v.x);
+                }
+                v
+            }
+            Tiling::Hex => {
+                let mut v = if flip { Square::new(-v.x, v.x + v.y) } else { v };
+                for _ in 0..rot {
+                    v = Square::new(-v.y, v.x + v.y);
+                }
+                v
+            }
         }
-        v
     }
 
     /// Where this movement sends square `q`. Squares are mapped through
-    /// their centres, in doubled coordinates so everything stays integral.
+    /// their centres, in doubled coordinates so everything stays integral;
+    /// hex turns and mirrors fix the centre of cell `(0, 0)`.
     pub fn apply(&self, q: Square) -> Square {
-        let c = Movement::linear(self.rot, self.flip, Square::new(2 * q.x + 1, 2 * q.y + 1));
+        if self.tiling == Tiling::Hex {
+            return Movement::linear(Tiling::Hex, self.rot, self.flip, q) + self.shift;
+        }
+        let c = Movement::linear(
+            Tiling::Square,
+            self.rot,
+            self.flip,
+            Square::new(2 * q.x + 1, 2 * q.y + 1),
+        );
         Square::new(
             (c.x + 2 * self.shift.x - 1).div_euclid(2),
             (c.y + 2 * self.shift.y - 1).div_euclid(2),
@@ -108,30 +186,36 @@ impl Movement {
 
     /// Do `self`, then `next`. The text `n m` is `m.then(n)`.
     pub fn then(&self, next: &Movement) -> Movement {
+        let tiling = self.tiling_with(next);
+        let n = tiling.turns();
         let (rot, flip) = if next.flip {
-            ((next.rot + 4 - self.rot) % 4, !self.flip)
+            ((next.rot + n - self.rot) % n, !self.flip)
         } else {
-            ((next.rot + self.rot) % 4, self.flip)
+            ((next.rot + self.rot) % n, self.flip)
         };
         Movement {
             rot,
             flip,
-            shift: Movement::linear(next.rot, next.flip, self.shift) + next.shift,
+            shift: Movement::linear(tiling, next.rot, next.flip, self.shift) + next.shift,
             colour: self.colour ^ next.colour,
+            tiling,
         }
+        .normal()
     }
 
     pub fn inverse(&self) -> Movement {
+        let n = self.tiling.turns();
         let (rot, flip) = if self.flip {
             (self.rot, true)
         } else {
-            ((4 - self.rot) % 4, false)
+            ((n - self.rot) % n, false)
         };
         Movement {
             rot,
             flip,
-            shift: -Movement::linear(rot, flip, self.shift),
+            shift: -Movement::linear(self.tiling, rot, flip, self.shift),
             colour: self.colour,
+            tiling: self.tiling,
         }
     }
 
@@ -179,6 +263,7 @@ struct Wide {
     flip: bool,
     shift: (i64, i64),
     colour: bool,
+    tiling: Tiling,
 }
 
 impl Wide {
@@ -188,28 +273,42 @@ impl Wide {
             flip: m.flip,
             shift: (m.shift.x.into(), m.shift.y.into()),
             colour: m.colour,
+            tiling: m.tiling,
         }
     }
 
     fn then(&self, next: &Wide) -> Option<Wide> {
-        let (rot, flip) = if next.flip {
-            ((next.rot + 4 - self.rot) % 4, !self.flip)
+        let tiling = if next.rot != 0 || next.flip {
+            next.tiling
         } else {
-            ((next.rot + self.rot) % 4, self.flip)
+            self.tiling
         };
-        let (mut x, y) = self.shift;
-        if next.flip {
-            x = x.checked_neg()?;
-        }
-        let mut v = (x, y);
+        let n = tiling.turns();
+        let (rot, flip) = if next.flip {
+            ((next.rot + n - self.rot) % n, !self.flip)
+        } else {
+            ((next.rot + self.rot) % n, self.flip)
+        };
+        let hex = tiling == Tiling::Hex;
+        let (x, y) = self.shift;
+        let mut v = match (next.flip, hex) {
+            (false, _) => (x, y),
+            (true, false) => (x.checked_neg()?, y),
+            (true, true) => (x.checked_neg()?, x.checked_add(y)?),
+        };
         for _ in 0..next.rot {
-            v = (v.1.checked_neg()?, v.0);
+            v = if hex {
+                (v.1.checked_neg()?, v.0.checked_add(v.1)?)
+            } else {
+                (v.1.checked_neg()?, v.0)
+            };
         }
         Some(Wide {
             rot,
             flip,
             shift: (v.0.checked_add(next.shift.0)?, v.1.checked_add(next.shift.1)?),
             colour: self.colour ^ next.colour,
+            tiling: if rot == 0 && !flip { Tiling::Square } else { tiling },
         })
     }
 
@@ -221,6 +320,7 @@ impl Wide {
             flip: self.flip,
             shift: Square::new(self.shift.0 as i32, self.shift.1 as i32),
             colour: self.colour,
+            tiling: self.tiling,
         })
     }
 }
@@ -250,10 +350,12 @@ impl fmt::Display for Movement {
         axis(&mut out, self.shift.y, 'u', 'd');
         axis(&mut out, self.shift.x, 'r', 'l');
         match self.rot {
+            0 => {}
             1 => out.push('R'),
             2 => out.push_str("R²"),
             3 => out.push_str("R³"),
-            _ => {}
+            4 => out.push_str("R⁴"),
+            _ => out.push_str("R⁵"),
         }
         if self.flip {
             out.push('F');
@@ -270,21 +372,59 @@ mod tests {
 
     impl Arbitrary for Movement {
         fn arbitrary(g: &mut Gen) -> Self {
+            // Any turn count; `on` reduces it for the grid under test.
             Movement {
-                rot: u8::arbitrary(g) % 4,
+                rot: u8::arbitrary(g) % 12,
                 flip: bool::arbitrary(g),
                 shift: Square::new(i32::from(i8::arbitrary(g) % 10), i32::from(i8::arbitrary(g) % 10)),
                 colour: bool::arbitrary(g),
+                tiling: Tiling::Square,
             }
         }
     }
 
     fn word(w: &str) -> Movement {
+        word_on(w, Tiling::Square)
+    }
+
+    fn word_on(w: &str, tiling: Tiling) -> Movement {
         // Text `nm` means m first, then n.
         w.chars()
             .rev()
-            .map(|c| Movement::from_letter(c).unwrap())
+            .map(|c| Movement::letter_on(c, tiling).unwrap())
             .fold(Movement::IDENTITY, |acc, m| acc.then(&m))
+    }
+
+    #[test]
+    fn hex_generators_act_on_axial_cells() {
+        let h = |w: &str| word_on(w, Tiling::Hex);
+        // The six unit steps are the turns of `u`.
+        let steps: Vec<Square> = (0..6)
+            .map(|k| h(&"R".repeat(k)).then(&Movement::U).then(&h(&"R".repeat(6 - k))))
+            .map(|m| {
+                assert!(m.is_translation());
+                m.shift
+            })
+            .collect();
+        let expect = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)].map(|(x, y)| Square::new(x, y));
+        let mut sorted = steps.clone();
+        sorted.sort();
+        let mut e = expect.to_vec();
+        e.sort();
+        assert_eq!(sorted, e);
+        assert_eq!(h("R").apply(Square::new(0, 1)), Square::new(-1, 1));
+        assert_eq!(h("R").apply(Square::ORIGIN), Square::ORIGIN);
+        assert_eq!(h("F").apply(Square::new(1, 0)), Square::new(-1, 1));
+        assert_eq!(h("RRRRRR"), Movement::IDENTITY);
+        assert_ne!(h("RRRR"), Movement::IDENTITY);
+        assert_eq!(h("FF"), Movement::IDENTITY);
+        assert_eq!(h("FR"), h("RRRRRF"));
+        assert_eq!(h("CR"), h("RC"));
+        // `R³` is the half turn, the same map as the square grid's `R²`
+        // up to where the centre sits.
+        assert_eq!(h("RRR").apply(Square::new(2, -1)), Square::new(-2, 1));
+        assert_eq!(h("Ru"), h("luR"));
+        assert_eq!(h("RRRRRu").to_string(), "rR⁵");
     }
 
     #[test]
@@ -315,33 +455,51 @@ mod tests {
         assert_eq!(word("CuulRRF"), m);
     }
 
+    /// `m` read on the hex grid when `hex`, else on the square grid.
+    fn on(hex: bool, m: Movement) -> Movement {
+        let tiling = if hex { Tiling::Hex } else { Tiling::Square };
+        Movement {
+            rot: m.rot % tiling.turns(),
+            tiling,
+            ..m
+        }
+        .normal()
+    }
+
     quickcheck! {
-        fn composition_is_associative(a: Movement, b: Movement, c: Movement) -> bool {
+        fn composition_is_associative(hex: bool, a: Movement, b: Movement, c: Movement) -> bool {
+            let (a, b, c) = (on(hex, a), on(hex, b), on(hex, c));
             a.then(&b).then(&c) == a.then(&b.then(&c))
         }
 
-        fn identity_is_neutral(a: Movement) -> bool {
+        fn identity_is_neutral(hex: bool, a: Movement) -> bool {
+            let a = on(hex, a);
             a.then(&Movement::IDENTITY) == a && Movement::IDENTITY.then(&a) == a
         }
 
-        fn inverse_cancels(a: Movement) -> bool {
+        fn inverse_cancels(hex: bool, a: Movement) -> bool {
+            let a = on(hex, a);
             a.then(&a.inverse()).is_identity() && a.inverse().then(&a).is_identity()
         }
 
-        fn composition_acts_pointwise(a: Movement, b: Movement, x: i8, y: i8) -> bool {
+        fn composition_acts_pointwise(hex: bool, a: Movement, b: Movement, x: i8, y: i8) -> bool {
+            let (a, b) = (on(hex, a), on(hex, b));
             let q = Square::new(x.into(), y.into());
             a.then(&b).apply(q) == b.apply(a.apply(q))
         }
 
-        fn normal_form_is_determined_by_action(a: Movement, b: Movement) -> bool {
+        fn normal_form_is_determined_by_action(hex: bool, a: Movement, b: Movement) -> bool {
+            let (a, b) = (on(hex, a), on(hex, b));
             // Equal action on three non-collinear squares and equal colour
-            // bits force equal normal forms: the normal form is canonical.
+            // bits force equal normal forms: the normal form is canonical
+            // on each grid.
             let probe = [Square::new(0, 0), Square::new(1, 0), Square::new(0, 1)];
             let same = probe.iter().all(|&q| a.apply(q) == b.apply(q)) && a.colour == b.colour;
             same == (a == b)
         }
 
-        fn powers_add(a: Movement, i: i8, j: i8) -> bool {
+        fn powers_add(hex: bool, a: Movement, i: i8, j: i8) -> bool {
+            let a = on(hex, a);
             let (i, j) = (i64::from(i), i64::from(j));
             a.checked_pow(i).unwrap().then(&a.checked_pow(j).unwrap()) == a.checked_pow(i + j).unwrap()
         }
@@ -352,7 +510,8 @@ mod tests {
             a.then(&b) == b.then(&a)
         }
 
-        fn colour_is_central(a: Movement) -> bool {
+        fn colour_is_central(hex: bool, a: Movement) -> bool {
+            let a = on(hex, a);
             a.then(&Movement::COLOUR) == Movement::COLOUR.then(&a)
         }
     }

@@ -5,6 +5,11 @@
 //! (or `A => B`, used left to right only), optionally `where` side
 //! conditions. They are read at run time; the prover turns each into
 //! rewrites, and the tests validate each against the evaluator.
+//!
+//! A file without a `grid` line holds on every grid: it is elaborated once
+//! per grid (its `R` and `F` are that grid's) and validated on each. A file
+//! that declares `grid square` or `grid hex` holds only there, and the
+//! prover uses it only on claims of that grid.
 
 pub mod conds;
 pub mod fusion;
@@ -12,6 +17,7 @@ pub mod fusion;
 use crate::core::{ClaimKind, Meta, Node, Rel, Term};
 use crate::diag::{Diag, Diags};
 use crate::elab::{Claim, Condition, Program};
+use crate::geometry::Tiling;
 use std::path::{Path, PathBuf};
 
 /// One axiom.
@@ -120,18 +126,34 @@ pub struct Laws {
 
 /// The bundled axiom files, built into the binary so that a copied or
 /// installed `algchess` has them: `(path, text)`, in name order.
-const BUNDLED: [(&str, &str); 5] = [
+const BUNDLED: [(&str, &str); 7] = [
     ("axioms/guards.alg", include_str!("../../axioms/guards.alg")),
+    ("axioms/hex.alg", include_str!("../../axioms/hex.alg")),
     ("axioms/kleene.alg", include_str!("../../axioms/kleene.alg")),
     ("axioms/movements.alg", include_str!("../../axioms/movements.alg")),
     ("axioms/rules.alg", include_str!("../../axioms/rules.alg")),
+    ("axioms/square.alg", include_str!("../../axioms/square.alg")),
     ("axioms/tests.alg", include_str!("../../axioms/tests.alg")),
 ];
 
+/// The programs of axiom files that hold on `tiling`, elaborated on it.
+fn on_grid(files: Vec<(String, Result<String, Diags>)>, tiling: Tiling) -> Vec<Result<Program, Diags>> {
+    files
+        .into_iter()
+        .map(|(name, text)| text.and_then(|t| Program::from_text_on(&name, &t, tiling)))
+        .filter(|p| p.as_ref().map_or(true, |p| p.tiling() == tiling))
+        .collect()
+}
+
 impl Laws {
-    /// The axioms of the `.alg` files in `dir`, in name order (`prove
-    /// --axioms DIR`).
+    /// The square grid's axioms of the `.alg` files in `dir`, in name
+    /// order (`prove --axioms DIR`).
     pub fn load(dir: &Path) -> Result<Laws, Diags> {
+        Laws::load_on(dir, Tiling::Square)
+    }
+
+    /// The axioms of the `.alg` files in `dir` that hold on `tiling`.
+    pub fn load_on(dir: &Path, tiling: Tiling) -> Result<Laws, Diags> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
             .map_err(|e| {
                 let src = crate::diag::Source::new(dir.display().to_string(), "");
@@ -145,14 +167,33 @@ impl Laws {
             .filter(|p| p.extension().is_some_and(|x| x == "alg"))
             .collect();
         files.sort();
-        let programs = files.iter().map(|f| Program::load(f));
-        Laws::of(programs)
+        let texts = files
+            .iter()
+            .map(|f| {
+                let name = f.display().to_string();
+                let text = std::fs::read_to_string(f).map_err(|e| {
+                    let src = crate::diag::Source::new(name.clone(), "");
+                    Diags::from(Diag::new(&src, Default::default(), format!("cannot read {name}: {e}")))
+                });
+                (name, text)
+            })
+            .collect();
+        Laws::of(on_grid(texts, tiling).into_iter())
     }
 
-    /// The bundled axioms of `axioms/`, as built into the binary.
+    /// The bundled axioms of `axioms/` for the square grid, as built into
+    /// the binary.
     pub fn bundled() -> Laws {
-        let programs = BUNDLED.iter().map(|(name, text)| Program::from_text(name, text));
-        Laws::of(programs).expect("the bundled axioms elaborate (a test checks them)")
+        Laws::bundled_on(Tiling::Square)
+    }
+
+    /// The bundled axioms that hold on `tiling`.
+    pub fn bundled_on(tiling: Tiling) -> Laws {
+        let texts = BUNDLED
+            .iter()
+            .map(|(name, text)| (name.to_string(), Ok(text.to_string())))
+            .collect();
+        Laws::of(on_grid(texts, tiling).into_iter()).expect("the bundled axioms elaborate (a test checks them)")
     }
 
     /// The axioms of elaborated files: each claim must be an `axiom`, each

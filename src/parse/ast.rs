@@ -201,6 +201,8 @@ pub enum StmtKind {
     /// `import "PATH"`: the pieces and definitions of another rule file,
     /// its path relative to this file's folder.
     Import { path: Ident },
+    /// `grid square` or `grid hex`: the grid the file's moves are on.
+    Grid { name: Ident },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

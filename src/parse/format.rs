@@ -194,6 +194,7 @@ fn stmt(s: &Stmt, src: &str) -> String {
             format!("game {} {}: {}", game.name, kind.name, args.join(", "))
         }
         StmtKind::Import { path } => format!("import \"{}\"", path.name),
+        StmtKind::Grid { name } => format!("grid {}", name.name),
     }
 }
 

@@ -32,6 +32,7 @@ pub enum Tok {
     Not,
     Game,
     Import,
+    GridKw,
     /// `*!`: greedy repetition.
     Greedy,
     /// Glue `+`.
@@ -81,6 +82,7 @@ impl fmt::Display for Tok {
             Tok::Not => "`not`",
             Tok::Game => "`game`",
             Tok::Import => "`import`",
+            Tok::GridKw => "`grid`",
             Tok::Greedy => "`*!`",
             Tok::Plus => "`+`",
             Tok::PostPlus => "postfix `+`",
@@ -166,12 +168,13 @@ fn keyword(w: &str) -> Option<Tok> {
         "not" => Tok::Not,
         "game" => Tok::Game,
         "import" => Tok::Import,
+        "grid" => Tok::GridKw,
         _ => return None,
     })
 }
 
-pub const KEYWORDS: [&str; 9] = [
-    "nil", "fail", "theorem", "axiom", "piece", "where", "not", "game", "import",
+pub const KEYWORDS: [&str; 10] = [
+    "nil", "fail", "theorem", "axiom", "piece", "where", "not", "game", "import", "grid",
 ];
 
 struct Lexer<'a> {

@@ -123,7 +123,7 @@ pub fn parse_file(src: &str) -> Result<File, SyntaxError> {
                 turns.iter().try_for_each(shallow)?;
             }
             ast::StmtKind::GameEnd { args, .. } => args.iter().try_for_each(shallow)?,
-            ast::StmtKind::Piece { .. } | ast::StmtKind::Import { .. } => {}
+            ast::StmtKind::Piece { .. } | ast::StmtKind::Import { .. } | ast::StmtKind::Grid { .. } => {}
         }
     }
     Ok(File { stmts, comments })

@@ -13,6 +13,7 @@ pub struct Rules {
     pub ends: super::end::EndRules,
     /// The fast path, when asked for; the interpreter otherwise.
     pub engine: Option<Engine>,
+    pub tiling: crate::geometry::Tiling,
 }
 
 /// A position: the board, and whose turn it is (an index into the turns).
@@ -38,6 +39,7 @@ impl Rules {
                 .collect(),
             ends: super::end::EndRules::compile(&game.ends),
             engine: None,
+            tiling: game.tiling,
         }
     }
 

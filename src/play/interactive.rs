@@ -231,6 +231,23 @@ pub fn draw(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
     lines
 }
 
+/// A hex board drawn as `Grid::hex_lines` draws it, with `·` for an empty
+/// cell and the changed cells coloured as in `draw`.
+pub fn draw_hex(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
+    board.hex_lines_with(|q, c| {
+        let glyph = match c {
+            Content::Empty => "·".to_string(),
+            c => notation::looks(c).to_string(),
+        };
+        let width = glyph.chars().count();
+        if colour && changed.contains(&q) {
+            (format!("\x1b[30;43m{glyph}\x1b[0m"), width)
+        } else {
+            (glyph, width)
+        }
+    })
+}
+
 /// The numbered list of moves, in columns read downwards.
 pub fn move_list(moves: &[(String, Position)]) -> Vec<String> {
     let number_width = moves.len().to_string().len();
@@ -399,7 +416,11 @@ impl<W: Write> Session<'_, W> {
     fn show_board(&mut self, pos: &Position, previous: Option<&Position>, fen: Option<String>) -> io::Result<()> {
         let changed = previous.map_or(vec![], |p| p.board.diff(&pos.board));
         writeln!(self.out)?;
-        for line in draw(&pos.board, &changed, self.style.colour) {
+        let lines = match self.rules.tiling {
+            crate::geometry::Tiling::Hex => draw_hex(&pos.board, &changed, self.style.colour),
+            crate::geometry::Tiling::Square => draw(&pos.board, &changed, self.style.colour),
+        };
+        for line in lines {
             writeln!(self.out, "{line}")?;
         }
         // A chess board also in FEN, which shows what its markers carry

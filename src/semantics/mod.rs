@@ -4,6 +4,7 @@ mod board;
 mod code;
 mod compile;
 mod eval;
+mod hex;
 mod probe;
 mod store;
 

@@ -115,7 +115,7 @@ pub fn top_level_definitions(file: &File) -> BTreeSet<String> {
                 args.iter().for_each(|a| walk(a, false, &params, &mut occ));
                 None
             }
-            StmtKind::Piece { .. } | StmtKind::Import { .. } => None,
+            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } => None,
         };
         for (w, top) in occ {
             // A name can hide inside a run-on word (`xxx`): such a use counts
