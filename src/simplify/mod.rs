@@ -22,6 +22,7 @@
 //! down, so a simplified file simplifies to itself.
 
 mod cost;
+mod fold;
 mod hoist;
 
 pub use hoist::{hoist, top_level_definitions};
@@ -110,12 +111,19 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         .collect();
     let mut changes = vec![];
     let mut texts: HashMap<String, String> = HashMap::new();
-    // Other definitions (patterns, fragments) are named where their exact
-    // terms occur.
-    let names: HashMap<Term, String> = prog
-        .definitions()
-        .filter(|(_, t)| t.sort() != Sort::Move)
-        .map(|(n, t)| (t.clone(), n.to_string()))
+    let folder = fold::Folder::new(&prog, &file, text);
+    // What each definition's body reads as now.
+    let written_text: HashMap<&str, &str> = file
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Def {
+                name,
+                params: None,
+                body,
+            } => Some((name.name.as_str(), &text[body.span.start..body.span.end])),
+            _ => None,
+        })
         .collect();
     for (name, t) in prog.definitions() {
         if t.sort() != Sort::Move {
@@ -141,11 +149,17 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
                 format!("`{name}` no longer elaborates: {e:?}"),
             )
         })?;
+        // Only a body that reads no longer than what it replaces, and
+        // takes no comment with it, is written.
+        let printed = folder.print(&best, name);
+        let Some(old) = written_text.get(name) else {
+            continue;
+        };
+        if printed.chars().count() > old.chars().count() || old.contains("//") {
+            continue;
+        }
         named.insert(name.to_string(), cost_over(&meaning, &HashMap::new()));
-        texts.insert(
-            name.to_string(),
-            crate::core::print::with_names(&best, &|u| (*u != best).then(|| names.get(u).cloned()).flatten()),
-        );
+        texts.insert(name.to_string(), printed);
         changes.push(Change {
             name: name.to_string(),
             before: t.clone(),
@@ -173,6 +187,15 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     for (span, new) in edits {
         out.replace_range(span.start..span.end, &new);
     }
+    // Written as `fmt` writes it.
+    let file = crate::parse::parse_file(&out).map_err(|e| {
+        Diag::new(
+            &source,
+            Default::default(),
+            format!("the simplified file does not parse: {}", e.message),
+        )
+    })?;
+    let out = crate::parse::format_file(&file, &out);
     Ok(Simplified { text: out, changes })
 }
 
