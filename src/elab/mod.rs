@@ -357,7 +357,11 @@ impl Program {
         };
         let sc = Scope {
             src: def.src,
-            vars: params.iter().map(|p| p.name.clone()).zip(args.iter().cloned()).collect(),
+            vars: params
+                .iter()
+                .map(|p| p.name.clone())
+                .zip(args.iter().cloned())
+                .collect(),
             metas: false,
         };
         el.expr(&sc, &def.body).ok()
