@@ -410,6 +410,72 @@ impl Program {
         el.expr(&sc, &def.body).ok()
     }
 
+    /// A function's body with its parameters bound to `args` and the move
+    /// definitions it names left as metavariables, as in
+    /// `definition_over_names`: the pattern the simplifier folds back into
+    /// a call. `None` for a definition without parameters, a wrong number
+    /// of arguments, or arguments of sorts the body does not take.
+    pub fn function_over_names(&self, name: &str, args: &[Term]) -> Option<Term> {
+        let def = self.defs.get(name)?;
+        let params = def.params.as_ref().filter(|p| p.len() == args.len())?;
+        let el = Elab {
+            prog: self,
+            done: RefCell::new(self.over_names()),
+            stack: RefCell::new(vec![name.to_string()]),
+        };
+        let sc = Scope {
+            src: def.src,
+            vars: params
+                .iter()
+                .map(|p| p.name.clone())
+                .zip(args.iter().cloned())
+                .collect(),
+            metas: false,
+        };
+        el.expr(&sc, &def.body).ok()
+    }
+
+    /// An expression's term with the move definitions it names left as
+    /// metavariables, as in `definition_over_names`; `None` when it does
+    /// not elaborate.
+    pub fn expr_over_names(&self, text: &str) -> Option<Term> {
+        let e = parse::parse_expr(text).ok()?;
+        let el = Elab {
+            prog: self,
+            done: RefCell::new(self.over_names()),
+            stack: RefCell::new(vec![]),
+        };
+        let sc = Scope {
+            src: 0,
+            vars: im::HashMap::new(),
+            metas: false,
+        };
+        el.expr(&sc, &e).ok()
+    }
+
+    /// Every definition's term, move definitions as metavariables.
+    fn over_names(&self) -> HashMap<String, Option<Term>> {
+        self.terms
+            .iter()
+            .map(|(k, v)| {
+                let t = if v.sort() == Sort::Move {
+                    Term::var(k, Sort::Move)
+                } else {
+                    v.clone()
+                };
+                (k.clone(), Some(t))
+            })
+            .collect()
+    }
+
+    /// The names of the functions (definitions with parameters) and how
+    /// many parameters each takes, in file order.
+    pub fn functions(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.order
+            .iter()
+            .filter_map(|n| self.defs[n].params.as_ref().map(|p| (n.as_str(), p.len())))
+    }
+
     /// The source text of the file.
     pub fn source(&self) -> &Source {
         &self.sources[0]

@@ -22,6 +22,7 @@
 //! down, so a simplified file simplifies to itself.
 
 mod cost;
+mod fold;
 mod hoist;
 
 pub use hoist::{hoist, top_level_definitions};
@@ -110,12 +111,19 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         .collect();
     let mut changes = vec![];
     let mut texts: HashMap<String, String> = HashMap::new();
-    // Other definitions (patterns, fragments) are named where their exact
-    // terms occur.
-    let names: HashMap<Term, String> = prog
-        .definitions()
-        .filter(|(_, t)| t.sort() != Sort::Move)
-        .map(|(n, t)| (t.clone(), n.to_string()))
+    let folder = fold::Folder::new(&prog, &file, text);
+    // What each definition's body reads as now.
+    let written_text: HashMap<&str, &str> = file
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Def {
+                name,
+                params: None,
+                body,
+            } => Some((name.name.as_str(), &text[body.span.start..body.span.end])),
+            _ => None,
+        })
         .collect();
     for (name, t) in prog.definitions() {
         if t.sort() != Sort::Move {
@@ -141,11 +149,17 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
                 format!("`{name}` no longer elaborates: {e:?}"),
             )
         })?;
+        // Only a body that reads no longer than what it replaces, and
+        // takes no comment with it, is written.
+        let printed = folder.print(&best, name);
+        let Some(old) = written_text.get(name) else {
+            continue;
+        };
+        if printed.chars().count() > old.chars().count() || old.contains("//") {
+            continue;
+        }
         named.insert(name.to_string(), cost_over(&meaning, &HashMap::new()));
-        texts.insert(
-            name.to_string(),
-            crate::core::print::with_names(&best, &|u| (*u != best).then(|| names.get(u).cloned()).flatten()),
-        );
+        texts.insert(name.to_string(), printed);
         changes.push(Change {
             name: name.to_string(),
             before: t.clone(),
@@ -173,6 +187,15 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     for (span, new) in edits {
         out.replace_range(span.start..span.end, &new);
     }
+    // Written as `fmt` writes it.
+    let file = crate::parse::parse_file(&out).map_err(|e| {
+        Diag::new(
+            &source,
+            Default::default(),
+            format!("the simplified file does not parse: {}", e.message),
+        )
+    })?;
+    let out = crate::parse::format_file(&file, &out);
     Ok(Simplified { text: out, changes })
 }
 
@@ -181,18 +204,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn definitions_are_rewritten_in_terms_of_the_others() {
+    fn a_definition_that_reads_no_shorter_is_kept() {
         let laws = crate::laws::Laws::bundled();
         let rules = Rewrites::new(&laws);
         let text = "
-step = ♘ -> . + uur♘
+piece 'Camel / 'camel
+step = 'Camel + uuur. -> . + uuur'Camel
 both = step | R step
-game g(♘..;...;...) = both
+game g('Camel...;....;....;....) = both
 ";
         let out = simplify_text("t.alg", text, &rules, &SimplifyOptions::default()).unwrap();
-        // `step` becomes a binder; `both` still names it.
-        assert!(out.text.contains("step = %♘:"), "{}", out.text);
+        // The binder is not shorter to read: `step` stays as written.
+        assert!(
+            out.text.contains("step = 'Camel + uuur. -> . + uuur'Camel"),
+            "{}",
+            out.text
+        );
         assert!(out.text.contains("both = step | R step"), "{}", out.text);
-        assert_eq!(out.changes.len(), 1);
+        assert!(out.changes.is_empty());
     }
 }

@@ -1,0 +1,254 @@
+//! Folding: a simplified term printed in the file's own words. Where a
+//! subterm is what a definition or a function call stands for, the name
+//! or the call is printed in its place, so that `in_any_direction(M)` is
+//! not written out four times.
+//!
+//! A function's body is elaborated with its parameters as metavariables;
+//! a subterm is matched against it, binding each parameter where the
+//! body's structure survives elaboration and trying the arguments the file
+//! itself passes where it does not (`slide(u)`: the movement is folded into
+//! the fragments). Every fold is checked: the call, elaborated, is exactly
+//! the subterm.
+
+use crate::core::print::with_names;
+use crate::core::{Node, Sort, Term};
+use crate::elab::Program;
+use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// Sorts a parameter may have; each function is tried at every
+/// combination its body elaborates with.
+const SORTS: [Sort; 5] = [Sort::Move, Sort::Pattern, Sort::Fragment, Sort::Movement, Sort::Cell];
+/// At most this many combinations of arguments are tried per function.
+const MAX_TRIES: usize = 64;
+
+/// A function's body over metavariables `0`, `1`, ... for its parameters.
+struct Shape {
+    name: String,
+    params: Vec<Term>,
+    body: Term,
+}
+
+pub(super) struct Folder<'a> {
+    prog: &'a Program,
+    /// Non-move definitions by their terms.
+    consts: HashMap<Term, String>,
+    shapes: Vec<Shape>,
+    /// Per function and parameter, the arguments the file passes, with
+    /// their text.
+    args: HashMap<(String, usize), Vec<(Term, String)>>,
+    /// Calls made only of the file's own arguments, by their terms.
+    instances: HashMap<Term, (String, String)>,
+    /// What each subterm printed as, once found.
+    memo: RefCell<HashMap<(Term, String), Option<String>>>,
+}
+
+fn param_var(i: usize, sort: Sort) -> Term {
+    Term::var(&format!("\u{1}{i}"), sort)
+}
+
+fn param_index(t: &Term) -> Option<usize> {
+    match t.node() {
+        Node::Var(m) => m.name.strip_prefix('\u{1}')?.parse().ok(),
+        _ => None,
+    }
+}
+
+impl<'a> Folder<'a> {
+    pub(super) fn new(prog: &'a Program, file: &File, text: &str) -> Folder<'a> {
+        let consts = prog
+            .definitions()
+            .filter(|(_, t)| t.sort() != Sort::Move)
+            .map(|(n, t)| (t.clone(), n.to_string()))
+            .collect();
+        let mut shapes = vec![];
+        for (name, n) in prog.functions() {
+            if n > 3 {
+                continue;
+            }
+            let mut combo = vec![0usize; n];
+            loop {
+                let params: Vec<Term> = combo.iter().enumerate().map(|(i, &s)| param_var(i, SORTS[s])).collect();
+                if let Some(body) = prog.function_over_names(name, &params) {
+                    shapes.push(Shape {
+                        name: name.to_string(),
+                        params,
+                        body,
+                    });
+                }
+                // The next combination of sorts, counting in base 5.
+                let Some(k) = combo.iter().position(|&s| s + 1 < SORTS.len()) else {
+                    break;
+                };
+                combo[k] += 1;
+                combo[..k].iter_mut().for_each(|s| *s = 0);
+            }
+        }
+        let mut args: HashMap<(String, usize), Vec<(Term, String)>> = HashMap::new();
+        let mut calls = vec![];
+        for s in &file.stmts {
+            if let StmtKind::Def { body, .. } = &s.kind {
+                calls_in(body, &mut calls);
+            }
+        }
+        for (f, es) in calls {
+            for (i, e) in es.iter().enumerate() {
+                let src = &text[e.span.start..e.span.end];
+                // Arguments that name a function's own parameters do not
+                // elaborate on their own and are left out.
+                if let Some(t) = prog.expr_over_names(src) {
+                    let v = args.entry((f.to_string(), i)).or_default();
+                    if !v.iter().any(|(u, _)| *u == t) {
+                        v.push((t, src.to_string()));
+                    }
+                }
+            }
+        }
+        let mut instances = HashMap::new();
+        for (name, n) in prog.functions() {
+            let choices: Vec<&Vec<(Term, String)>> = (0..n).filter_map(|i| args.get(&(name.to_string(), i))).collect();
+            if choices.len() != n || choices.iter().map(|c| c.len()).product::<usize>() > MAX_TRIES {
+                continue;
+            }
+            let mut pick = vec![0usize; n];
+            loop {
+                let terms: Vec<Term> = pick.iter().zip(&choices).map(|(&k, c)| c[k].0.clone()).collect();
+                let texts: Vec<&str> = pick.iter().zip(&choices).map(|(&k, c)| c[k].1.as_str()).collect();
+                if let Some(t) = prog.function_over_names(name, &terms) {
+                    instances
+                        .entry(t)
+                        .or_insert_with(|| (name.to_string(), format!("{name}({})", texts.join(", "))));
+                }
+                let Some(k) = pick.iter().zip(&choices).position(|(&p, c)| p + 1 < c.len()) else {
+                    break;
+                };
+                pick[k] += 1;
+                pick[..k].iter_mut().for_each(|p| *p = 0);
+            }
+        }
+        Folder {
+            prog,
+            consts,
+            shapes,
+            args,
+            instances,
+            memo: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// Prints `t` with names and calls folded back in; `own` is the name of
+    /// the definition being printed, which is not folded into itself.
+    pub(super) fn print(&self, t: &Term, own: &str) -> String {
+        with_names(t, &|u| self.name_of(u, own))
+    }
+
+    fn name_of(&self, t: &Term, own: &str) -> Option<String> {
+        if let Some(n) = self.consts.get(t).filter(|n| *n != own) {
+            return Some(n.clone());
+        }
+        if matches!(t.node(), Node::Var(_) | Node::Cell(_) | Node::Mov(_) | Node::Num(_)) {
+            return None;
+        }
+        if let Some((_, call)) = self.instances.get(t).filter(|(f, _)| f != own) {
+            return Some(call.clone());
+        }
+        let key = (t.clone(), own.to_string());
+        if let Some(found) = self.memo.borrow().get(&key) {
+            return found.clone();
+        }
+        let found = self.shapes.iter().find_map(|s| self.call(s, t, own));
+        self.memo.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    /// `t` as a call of the function of shape `s`, if it is one.
+    fn call(&self, s: &Shape, t: &Term, own: &str) -> Option<String> {
+        if s.name == own {
+            return None;
+        }
+        let mut bound: Vec<Option<Term>> = vec![None; s.params.len()];
+        // Calls of the file's own arguments only are looked up, not
+        // matched.
+        if !bind(&s.body, t, &mut bound) || bound.iter().all(Option::is_none) {
+            return None;
+        }
+        // Parameters the structure did not bind take the file's own
+        // arguments, every combination up to `MAX_TRIES`.
+        let choices: Vec<Vec<(Term, Option<String>)>> = bound
+            .iter()
+            .enumerate()
+            .map(|(i, b)| match b {
+                Some(x) => vec![(x.clone(), None)],
+                None => self
+                    .args
+                    .get(&(s.name.clone(), i))
+                    .map(|v| v.iter().map(|(x, src)| (x.clone(), Some(src.clone()))).collect())
+                    .unwrap_or_default(),
+            })
+            .collect();
+        if choices.iter().any(Vec::is_empty) || choices.iter().map(Vec::len).product::<usize>() > MAX_TRIES {
+            return None;
+        }
+        let mut pick = vec![0usize; choices.len()];
+        loop {
+            let args: Vec<&(Term, Option<String>)> = pick.iter().zip(&choices).map(|(&k, c)| &c[k]).collect();
+            let fits = args.iter().zip(&s.params).all(|((a, _), p)| a.sort().fits(p.sort()));
+            if fits {
+                let terms: Vec<Term> = args.iter().map(|(a, _)| a.clone()).collect();
+                if self.prog.function_over_names(&s.name, &terms).as_ref() == Some(t) {
+                    let texts: Vec<String> = args
+                        .iter()
+                        .map(|(a, src)| src.clone().unwrap_or_else(|| self.print(a, own)))
+                        .collect();
+                    return Some(format!("{}({})", s.name, texts.join(", ")));
+                }
+            }
+            let k = pick.iter().zip(&choices).position(|(&p, c)| p + 1 < c.len())?;
+            pick[k] += 1;
+            pick[..k].iter_mut().for_each(|p| *p = 0);
+        }
+    }
+}
+
+/// Binds the parameters of `pattern` to the subterms of `t` in their
+/// places, where the two have the same structure; false on a conflict.
+fn bind(pattern: &Term, t: &Term, bound: &mut [Option<Term>]) -> bool {
+    if let Some(i) = param_index(pattern) {
+        return match &bound[i] {
+            Some(b) => b == t,
+            None => {
+                bound[i] = Some(t.clone());
+                true
+            }
+        };
+    }
+    if pattern.node().map_children(|_| ()) != t.node().map_children(|_| ()) {
+        // Elaboration folded the structure here: what binds below is
+        // found another way, and the final check decides.
+        return true;
+    }
+    pattern
+        .node()
+        .children()
+        .iter()
+        .zip(t.node().children())
+        .all(|(p, u)| bind(p, u, bound))
+}
+
+/// Every call in `e`, with its arguments.
+fn calls_in<'e>(e: &'e Expr, out: &mut Vec<(&'e str, &'e [Expr])>) {
+    match &e.kind {
+        ExprKind::Call(f, args) => {
+            out.push((&f.name, args));
+            args.iter().for_each(|a| calls_in(a, out));
+        }
+        ExprKind::Juxt(v) => v.iter().for_each(|x| calls_in(x, out)),
+        ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
+            calls_in(a, out);
+            calls_in(b, out);
+        }
+        ExprKind::Bind(_, x) | ExprKind::Post(x, _) | ExprKind::Not(x) | ExprKind::Paren(x) => calls_in(x, out),
+        _ => {}
+    }
+}
