@@ -344,7 +344,7 @@ fn bad_notation_is_bad_input_with_a_span() {
         ("path", "/L*FX$/", "5", "unknown letter `X`"),
         ("betza", "mfWQw", "5", "unknown letter `w`"),
         ("parlett", "(move 1 'Y)", "10", "unknown direction `Y`"),
-        ("referee", "[ahead] if empty;", "1", "not supported yet"),
+        ("referee", "[ahead] if emptyy;", "12", "unknown predicate `emptyy`"),
     ] {
         let out = run(["translate", "--from", from, text]);
         assert_eq!(out.code, Some(2), "{from} {text}: {out:?}");

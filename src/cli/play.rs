@@ -5,8 +5,8 @@ use super::perft::{pick_game, rules_for, Start};
 use crate::diag::Diags;
 use crate::elab::Program;
 use crate::play::interactive::{play_match, turn_names, End, PlayError, Style};
-use crate::play::referee::{replay, write_pgn, Match};
 use crate::play::pgn;
+use crate::play::referee::{replay, write_pgn, Match};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 

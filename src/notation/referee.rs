@@ -1282,7 +1282,7 @@ fn plies(
 
 /// The lowering as algebra text, with the stretches each ply gave.
 fn lower_text(text: &str) -> Result<(String, Origins), Diags> {
-    let src = Source::new("referee plies", text);
+    let src = Source::new("<referee>", text);
     let toks = lex(text, &src)?;
     let mut p = Parser {
         toks,
@@ -1406,7 +1406,7 @@ pub(crate) fn lower(text: &str) -> Result<Expr, Diags> {
     let (alg, map) = lower_text(text)?;
     let whole = Span::new(0, text.len());
     let mut e = crate::parse::parse_expr(&alg).map_err(|e| {
-        let src = Source::new("referee plies", text);
+        let src = Source::new("<referee>", text);
         Diags::from(Diag::new(
             &src,
             whole,
