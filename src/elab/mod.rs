@@ -384,19 +384,8 @@ impl Program {
     /// elaborate.
     pub fn definition_over_names(&self, name: &str) -> Option<Term> {
         let def = self.defs.get(name).filter(|d| d.params.is_none())?;
-        let done = self
-            .terms
-            .iter()
-            .filter(|(k, _)| *k != name)
-            .map(|(k, v)| {
-                let t = if v.sort() == Sort::Move {
-                    Term::var(k, Sort::Move)
-                } else {
-                    v.clone()
-                };
-                (k.clone(), Some(t))
-            })
-            .collect();
+        let mut done = self.over_names();
+        done.remove(name);
         let el = Elab {
             prog: self,
             done: RefCell::new(done),

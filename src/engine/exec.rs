@@ -226,22 +226,7 @@ impl Ctx {
     }
 
     fn probe_recorded(&self, nodes: &[ReadNode], p: usize, memo: &mut Memo) -> bool {
-        let mut i = 0;
-        while let Some(n) = nodes.get(i) {
-            let at = p.wrapping_add_signed(n.at);
-            memo.read(at, n.set);
-            if n.set.contains_code(self.board.cells[at]) {
-                if n.done {
-                    return true;
-                }
-                if n.has_children {
-                    i += 1;
-                    continue;
-                }
-            }
-            i = n.fail as usize;
-        }
-        false
+        self.walk(nodes, p, |at, set| memo.read(at, set))
     }
 
     pub fn mark(&self) -> usize {
@@ -387,9 +372,18 @@ impl Ctx {
     }
 
     fn probe(&self, nodes: &[ReadNode], p: usize) -> bool {
+        self.walk(nodes, p, |_, _| {})
+    }
+
+    /// Walks a read tree in preorder from `p`, telling `seen` of each
+    /// square read; whether some path matched.
+    #[inline(always)]
+    fn walk(&self, nodes: &[ReadNode], p: usize, mut seen: impl FnMut(usize, CellSet)) -> bool {
         let mut i = 0;
         while let Some(n) = nodes.get(i) {
-            if n.set.contains_code(self.board.cells[p.wrapping_add_signed(n.at)]) {
+            let at = p.wrapping_add_signed(n.at);
+            seen(at, n.set);
+            if n.set.contains_code(self.board.cells[at]) {
                 if n.done {
                     return true;
                 }

@@ -37,6 +37,30 @@ impl fmt::Display for BoardError {
     }
 }
 
+/// The piece board text spells at `c`: a glyph, or `'` and an ASCII name
+/// read on from `rest`; with how many more characters it took.
+pub(super) fn read_piece(
+    c: char,
+    rest: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
+    at: usize,
+) -> Result<(Content, i32), BoardError> {
+    let mut name = c.to_string();
+    if c == '\'' {
+        while let Some(&(_, n)) = rest.peek() {
+            if !(n.is_ascii_alphanumeric() || n == '_') {
+                break;
+            }
+            name.push(n);
+            rest.next();
+        }
+    }
+    let p = PieceId::lookup(&name).ok_or_else(|| BoardError {
+        message: format!("unknown piece `{name}`"),
+        at,
+    })?;
+    Ok((Content::Piece(p), name.chars().count() as i32 - 1))
+}
+
 impl Grid {
     /// A box of the given size with every square off the board.
     pub fn off(origin: Square, width: i32, height: i32) -> Grid {
@@ -111,29 +135,7 @@ impl Grid {
                 ' ' | '\t' | '\r' | '\u{FE0E}' | '\u{FE0F}' => {}
                 '.' => row.push(Some(Content::Empty)),
                 '#' => row.push(None),
-                '\'' => {
-                    let mut name = String::from("'");
-                    while let Some(&(_, n)) = chars.peek() {
-                        if n.is_ascii_alphanumeric() || n == '_' {
-                            name.push(n);
-                            chars.next();
-                        } else {
-                            break;
-                        }
-                    }
-                    let p = PieceId::lookup(&name).ok_or_else(|| BoardError {
-                        message: format!("unknown piece `{name}`"),
-                        at: i,
-                    })?;
-                    row.push(Some(Content::Piece(p)));
-                }
-                c => {
-                    let p = PieceId::lookup(&c.to_string()).ok_or_else(|| BoardError {
-                        message: format!("unknown piece `{c}`"),
-                        at: i,
-                    })?;
-                    row.push(Some(Content::Piece(p)));
-                }
+                c => row.push(Some(read_piece(c, &mut chars, i)?.0)),
             }
         }
         let _ = offset;

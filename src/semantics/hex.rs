@@ -16,9 +16,9 @@
 //! cell's column; cells on one line are four columns apart, so it fits.
 //! The leftmost column is `x = 0` and the lowest cell `y = 0`.
 
-use super::board::{BoardError, Grid};
+use super::board::{read_piece, BoardError, Grid};
 use super::store::Store;
-use crate::core::{Content, PieceId};
+use crate::core::Content;
 use crate::geometry::{Square, Tiling};
 
 /// File letters, as Gliński's board names them: `j` is left out.
@@ -41,29 +41,10 @@ impl Grid {
                     ' ' | '\t' | '\r' | '\u{FE0E}' | '\u{FE0F}' => continue,
                     '.' => Some(Content::Empty),
                     '#' => None,
-                    '\'' => {
-                        let mut name = String::from("'");
-                        while let Some(&(_, n)) = chars.peek() {
-                            if n.is_ascii_alphanumeric() || n == '_' {
-                                name.push(n);
-                                chars.next();
-                                col += 1;
-                            } else {
-                                break;
-                            }
-                        }
-                        let p = PieceId::lookup(&name).ok_or_else(|| BoardError {
-                            message: format!("unknown piece `{name}`"),
-                            at,
-                        })?;
-                        Some(Content::Piece(p))
-                    }
                     c => {
-                        let p = PieceId::lookup(&c.to_string()).ok_or_else(|| BoardError {
-                            message: format!("unknown piece `{c}`"),
-                            at,
-                        })?;
-                        Some(Content::Piece(p))
+                        let (piece, taken) = read_piece(c, &mut chars, at)?;
+                        col += taken;
+                        Some(piece)
                     }
                 };
                 cells.push((li as i32, start, content, at));
@@ -211,6 +192,7 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::PieceId;
 
     /// Gliński's 91-cell board, empty: columns of 6 to 11 cells.
     pub(crate) fn glinski_empty() -> Grid {
