@@ -2,6 +2,7 @@
 //! algebra (or into Betza's notation).
 
 use crate::diag::Diags;
+use crate::geometry::Tiling;
 use crate::notation::{self, Notation};
 use serde_json::json;
 
@@ -38,9 +39,17 @@ pub struct Args {
     /// piece on the POI; it names the rule file's `enemy` (and `friend`, for
     /// hoppers) patterns: `%♘: MOVE` in rules/chess.alg.
     text: String,
+    /// The grid the move is on: `square`, or `hex` (path regexes turn by
+    /// 60° there).
+    #[arg(long, default_value = "square", value_parser = grid)]
+    grid: Tiling,
     /// Print `{"from", "to", "text", "result"}`.
     #[arg(long)]
     json: bool,
+}
+
+fn grid(s: &str) -> Result<Tiling, String> {
+    Tiling::named(s).ok_or_else(|| format!("`{s}` is not a grid: use square or hex"))
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
@@ -51,7 +60,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         From::Betza => Notation::Betza,
     };
     let (to, out) = match args.to {
-        To::Algebra => ("algebra", notation::to_algebra(n, &args.text)?),
+        To::Algebra => ("algebra", notation::to_algebra(n, &args.text, args.grid)?),
         To::Betza => ("betza", notation::to_betza(n, &args.text)?),
     };
     if args.json {

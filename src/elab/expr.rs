@@ -320,7 +320,7 @@ impl<'a> Elab<'a> {
         };
         // The text starts after the name and its opening quote.
         let at = name.span.end + 1;
-        notation::lower(n, text, span).map_err(|ds| {
+        notation::lower(n, text, span, self.prog.tiling).map_err(|ds| {
             let d = &ds.0[0];
             let mut out = self.diag(sc, Span::new(at + d.span.start, at + d.span.end), d.message.clone());
             if let Some(h) = &d.help {

@@ -14,6 +14,7 @@ mod referee;
 mod walk;
 
 use crate::diag::{Diag, Diags, Source};
+use crate::geometry::Tiling;
 use crate::parse::ast::{Expr, Span};
 
 /// A notation for piece moves.
@@ -53,23 +54,39 @@ pub(crate) fn error(n: Notation, text: &str, span: Span, message: impl Into<Stri
     Diag::new(&Source::new(format!("<{}>", n.name()), text), span, message)
 }
 
-/// The move `text` stands for, as algebra text that `moves --move` accepts.
-pub fn to_algebra(n: Notation, text: &str) -> Result<String, Diags> {
+/// The move `text` stands for on `tiling`, as algebra text that `moves
+/// --move` accepts. Path regexes walk any grid; the other notations name
+/// square-grid steps (Betza's `W` is four of them), so on hex they are
+/// refused rather than read as four of six directions.
+pub fn to_algebra(n: Notation, text: &str, tiling: Tiling) -> Result<String, Diags> {
+    if n != Notation::Path && tiling != Tiling::Square {
+        return Err(error(
+            n,
+            text,
+            Span::new(0, text.len()),
+            format!(
+                "{} notation names square-grid steps, and this file's grid is {tiling}",
+                n.name()
+            ),
+        )
+        .help("on a hex grid, write piece moves as path regexes: `path\"/L*(F$)+/\"`")
+        .into());
+    }
     match n {
-        Notation::Path => path::lower(text),
+        Notation::Path => path::lower(text, tiling),
         Notation::Referee => referee::to_algebra(text),
         Notation::Parlett => Ok(walk::union_text(&parlett::read(text)?)),
         Notation::Betza => Ok(walk::union_text(&betza::read(text)?)),
     }
 }
 
-/// The move `text` stands for, as a syntax tree whose spans all point at
-/// `at`: the notation literal it came from.
-pub fn lower(n: Notation, text: &str, at: Span) -> Result<Expr, Diags> {
+/// The move `text` stands for on `tiling`, as a syntax tree whose spans
+/// all point at `at`: the notation literal it came from.
+pub fn lower(n: Notation, text: &str, at: Span, tiling: Tiling) -> Result<Expr, Diags> {
     let mut e = match n {
-        Notation::Referee => referee::lower(text)?,
+        Notation::Referee if tiling == Tiling::Square => referee::lower(text)?,
         _ => {
-            let algebra = to_algebra(n, text)?;
+            let algebra = to_algebra(n, text, tiling)?;
             crate::parse::parse_expr(&algebra).map_err(|e| {
                 // The front-ends write algebra; a syntax error here is theirs.
                 Diags::from(error(
@@ -101,4 +118,18 @@ pub fn to_betza(n: Notation, text: &str) -> Result<String, Diags> {
         }
     };
     betza::write(&walks).map_err(|m| error(n, text, Span::new(0, text.len()), m).into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_path_regexes_are_read_on_hex() {
+        assert!(to_algebra(Notation::Path, "/L*(F$)+/", Tiling::Hex).is_ok());
+        for (n, text) in [(Notation::Betza, "W"), (Notation::Parlett, "(move 'n 'X)")] {
+            let e = to_algebra(n, text, Tiling::Hex).unwrap_err();
+            assert!(e.0[0].message.contains("square-grid steps"), "{}", e.0[0].message);
+        }
+    }
 }

@@ -1,6 +1,18 @@
 //! Seed 001's path regexes over turtle steps: `F` forward, `L` and `R` a
-//! quarter turn in place, `$` the occupancy assertion; `| * + ?` and
-//! brackets; the slashes around are optional.
+//! turn in place, `$` the occupancy assertion; `| * + ?` and brackets; the
+//! slashes around are optional.
+//!
+//! The turtle walks the grid the rule file declares: on the square grid it
+//! has four headings and `L`, `R` turn by 90°; on the hex grid (`grid hex`)
+//! six, across the cells' edges, and `L`, `R` turn by 60°. The seed has no
+//! diagonal letter: its diagonals are paths, and they mean on hex what
+//! they mean on any rotation graph. `FLF` and `LFRF` (two edge steps 60°
+//! apart) both end on the hex diagonal between them, the cell across a
+//! vertex, of the same colour of three; so the seed's bishop
+//! `/L*(FLFR$|LFRF$)+/` is Gliński's bishop (it leaps the two cells beside
+//! each vertex, reading only where it lands), its knight `/L*FF(L|R)F$/`
+//! is Gliński's (two edges straight, one at 60°), and its king
+//! `/L*(F|FLF|FRF)$/` steps to the 6 edge and 6 vertex neighbours.
 //!
 //! Meaning: the piece is lifted off its square, faces forward (up), and
 //! walks a path the regex matches. `$` reads the square the turtle is on:
@@ -24,6 +36,7 @@
 use super::walk::movement;
 use super::{error, Notation};
 use crate::diag::{Diag, Diags};
+use crate::geometry::Tiling;
 use crate::parse::ast::Span;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -364,7 +377,11 @@ impl Mv {
 }
 
 /// Headings counter-clockwise from up: `L` adds one, `R` takes one.
-const HEADINGS: [(i32, i32); 4] = [(0, 1), (-1, 0), (0, -1), (1, 0)];
+const SQUARE: [(i32, i32); 4] = [(0, 1), (-1, 0), (0, -1), (1, 0)];
+
+/// Hex headings counter-clockwise from up, in axial coordinates (see
+/// `geometry::Tiling`): `u`, `lu`, `l`, `d`, `rd`, `r`, 60° apart.
+const HEX: [(i32, i32); 6] = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)];
 
 /// How far from the last square read a path may get without `$`.
 const REACH: i32 = 64;
@@ -378,8 +395,14 @@ fn add(edges: &mut BTreeMap<(usize, usize), Mv>, from: usize, to: usize, m: Mv) 
     edges.insert((from, to), m);
 }
 
-/// The path regex as algebra text: a move of the piece on the POI.
-pub fn lower(text: &str) -> Result<String, Diags> {
+/// The path regex as algebra text: a move of the piece on the POI, the
+/// turtle walking `tiling`.
+pub fn lower(text: &str, tiling: Tiling) -> Result<String, Diags> {
+    let headings: &[(i32, i32)] = match tiling {
+        Tiling::Square => &SQUARE,
+        Tiling::Hex => &HEX,
+    };
+    let turns = headings.len();
     let Parsed { re, syms } = parse(text)?;
     let n = syms.len();
     // Glushkov: state 0 is the start, state i + 1 is after position i.
@@ -432,11 +455,11 @@ pub fn lower(text: &str) -> Result<String, Diags> {
             for &p in &next[q] {
                 match syms[p].0 {
                     'F' => {
-                        let d = HEADINGS[h];
+                        let d = headings[h];
                         stack.push((p + 1, h, (o.0 + d.0, o.1 + d.1)));
                     }
-                    'L' => stack.push((p + 1, (h + 1) % 4, o)),
-                    'R' => stack.push((p + 1, (h + 3) % 4, o)),
+                    'L' => stack.push((p + 1, (h + 1) % turns, o)),
+                    'R' => stack.push((p + 1, (h + turns - 1) % turns, o)),
                     _ => {
                         // The start is never a target: it has no loop.
                         let to = match nodes
@@ -496,26 +519,43 @@ mod tests {
     use super::*;
 
     fn fails(text: &str) -> (Span, String) {
-        let d = lower(text).unwrap_err();
+        let d = lower(text, Tiling::Square).unwrap_err();
         (d.0[0].span, d.0[0].message.clone())
     }
 
     #[test]
     fn the_pawn_steps_forward() {
-        assert_eq!(lower("/F$/").unwrap(), "(% + u(. | enemy) -> . + u%)");
+        assert_eq!(lower("/F$/", Tiling::Square).unwrap(), "(% + u(. | enemy) -> . + u%)");
     }
 
     #[test]
     fn the_knight_leaps_in_eight_directions() {
-        let k = lower("/L*FF(L|R)F$/").unwrap();
+        let k = lower("/L*FF(L|R)F$/", Tiling::Square).unwrap();
         for m in ["uur", "uul", "ddr", "ddl", "urr", "drr", "ull", "dll"] {
             assert!(k.contains(&format!("(% + {m}(. | enemy) -> . + {m}%)")), "{m} in {k}");
         }
     }
 
     #[test]
+    fn on_hex_the_knight_has_twelve_leaps_and_the_bishop_six_diagonals() {
+        let k = lower("/L*FF(L|R)F$/", Tiling::Hex).unwrap();
+        assert_eq!(k.matches("->").count(), 12, "{k}");
+        for m in ["uur", "uuul", "ddl", "dddr"] {
+            assert!(k.contains(&format!("(% + {m}(. | enemy) -> . + {m}%)")), "{m} in {k}");
+        }
+        let b = lower("/L*(FLFR$|LFRF$)+/", Tiling::Hex).unwrap();
+        for m in ["ur", "uul", "ull", "dl", "ddr", "drr"] {
+            assert!(
+                b.contains(&format!("(% + {m}. -> . + {m}%)* (% + {m}(. | enemy) -> . + {m}%)")),
+                "{m} in {b}"
+            );
+        }
+        assert_eq!(b.matches("->").count(), 12, "{b}");
+    }
+
+    #[test]
     fn the_rook_slides() {
-        let r = lower("/L*(F$)+/").unwrap();
+        let r = lower("/L*(F$)+/", Tiling::Square).unwrap();
         assert!(r.contains("(% + u. -> . + u%)* (% + u(. | enemy) -> . + u%)"), "{r}");
         assert!(r.contains("(% + l. -> . + l%)* (% + l(. | enemy) -> . + l%)"), "{r}");
     }
@@ -523,15 +563,15 @@ mod tests {
     #[test]
     fn a_path_may_come_back_to_the_start_state() {
         assert_eq!(
-            lower("(F$)*").unwrap(),
+            lower("(F$)*", Tiling::Square).unwrap(),
             "((% + u. -> . + u%)* (% + u(. | enemy) -> . + u%))?"
         );
     }
 
     #[test]
     fn no_path_is_fail() {
-        assert_eq!(lower("$").unwrap(), "nil");
-        assert_eq!(lower("/(F|L)F/").unwrap().matches("->").count(), 2);
+        assert_eq!(lower("$", Tiling::Square).unwrap(), "nil");
+        assert_eq!(lower("/(F|L)F/", Tiling::Square).unwrap().matches("->").count(), 2);
     }
 
     #[test]
