@@ -7,8 +7,11 @@
 //! algebra's movements. On every position reachable in three plies from
 //! the start, both must give the same set of successors.
 
+mod common;
+
 use algchess::{compile, results, Content, Grid, PieceId, Program, State};
 use algchess::{perft, Position, Rules, Square};
+use common::{run, run_input, TempDir};
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -533,4 +536,115 @@ fn bishops_keep_their_colour_and_knights_change_it() {
         }
     }
     assert!(moves > 1000, "{moves}");
+}
+
+// ---- The game on the command line ------------------------------------------
+
+/// A board of Gliński's with pieces on named cells, drawn as hex text.
+fn board_with(pieces: &[(&str, Kind, bool)]) -> String {
+    let game = Game::new();
+    let mut b: Board = vec![None; game.hex.cells.len()];
+    for &(cell, kind, white) in pieces {
+        b[game.hex.named(cell)] = Some((white, kind));
+    }
+    game.to_grid(&b).hex_lines().join("\n")
+}
+
+fn glinski_file() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("rules/glinski.alg")
+        .display()
+        .to_string()
+}
+
+/// The king steps next to the other, which has no move and is not in
+/// check: the side that gave stalemate scores three quarters.
+#[test]
+fn a_stalemate_scores_three_quarters_to_the_side_that_gave_it() {
+    let dir = TempDir::new("hex_stalemate");
+    let file = glinski_file();
+    for (pieces, turn, ply, result) in [
+        (
+            [("f8", Kind::King, true), ("f11", Kind::King, false)],
+            "0",
+            "f8f9",
+            "3/4-1/4",
+        ),
+        (
+            [("f1", Kind::King, true), ("f4", Kind::King, false)],
+            "1",
+            "f4f3",
+            "1/4-3/4",
+        ),
+    ] {
+        let board = dir.write("board.txt", &board_with(&pieces));
+        let at = format!("@{}", board.display());
+        let out = run_input(&["play", &file, "--board", &at, "--turn", turn], &format!("{ply}\n"));
+        assert!(
+            out.stdout.contains(&format!("game over: stalemate; result {result}")),
+            "{}{}",
+            out.stdout,
+            out.stderr
+        );
+    }
+    // A checkmate is still the whole point: the queen comes to f10, guarded
+    // by the king on f9.
+    let mate = board_with(&[
+        ("f9", Kind::King, true),
+        ("l5", Kind::Queen, true),
+        ("f11", Kind::King, false),
+    ]);
+    let board = dir.write("mate.txt", &mate);
+    let at = format!("@{}", board.display());
+    let out = run_input(&["play", &file, "--board", &at, "--turn", "0"], "l5f10\n");
+    assert!(
+        out.stdout.contains("game over: checkmate; result 1-0"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// Moves are named by Gliński's cells: files a-l without j, ranks from
+/// each file's lowest cell; `--divide` and `play` alike.
+#[test]
+fn moves_are_named_by_glinskis_cells() {
+    let file = glinski_file();
+    let out = run(["perft", &file, "--depth", "1", "--divide"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let names: Vec<&str> = out.stdout.lines().filter_map(|l| l.strip_suffix(": 1")).collect();
+    assert_eq!(names.len(), 51, "{}", out.stdout);
+    for name in ["b1b3", "k1k3", "f5f6", "e1a5", "i1f4", "h1k2", "d1b2", "g1h2"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    assert!(names.iter().all(|n| !n.contains('j')), "{names:?}");
+    let out = run_input(&["play", &file], "f5f6\nmoves\n");
+    assert!(out.stdout.contains("last move: f5f6"), "{}", out.stdout);
+    // The pawn on f7 is blocked now; the one on g7 may step twice.
+    assert!(
+        out.stdout.contains("g7g5") && !out.stdout.contains("f7f"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// A hex claim's counterexample names its POI by cell, in the text and
+/// in JSON, as the hex drawing has no box to count coordinates in.
+#[test]
+fn hex_counterexamples_name_the_poi_by_cell() {
+    let dir = TempDir::new("hex_poi");
+    let claims = dir.write(
+        "poi.alg",
+        &format!(
+            "grid hex\nimport \"{}\"\ntheorem rook_step_is_not_bishop_step: slide(u) = slide(ur)\n",
+            glinski_file()
+        ),
+    );
+    let out = run(["prove", claims.to_str().unwrap(), "--json"]);
+    let first: serde_json::Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
+    let c = &first["counterexample"];
+    assert_eq!(first["verdict"], "refuted", "{}", out.stdout);
+    let cell = c["poi_cell"].as_str().expect("a named POI");
+    assert!(cell.starts_with('a') && cell[1..].parse::<u32>().is_ok(), "{cell}");
+    let out = run(["prove", claims.to_str().unwrap()]);
+    assert!(out.stdout.contains(&format!("POI at {cell}")), "{}", out.stdout);
 }

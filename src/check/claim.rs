@@ -57,6 +57,10 @@ pub enum Limit {
 pub struct StateReport {
     pub board: Vec<String>,
     pub poi: Option<[i32; 2]>,
+    /// On hex, the POI's cell by name (`b1`, see `Grid::hex_name`): the
+    /// drawing has no box to count coordinates in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub poi_cell: Option<String>,
 }
 
 impl StateReport {
@@ -64,6 +68,7 @@ impl StateReport {
         StateReport {
             board: s.board.rows(),
             poi: s.poi.map(|q| [q.x, q.y]),
+            poi_cell: None,
         }
     }
 }
@@ -76,6 +81,9 @@ pub enum CounterReport {
     Board {
         board: Vec<String>,
         poi: Option<[i32; 2]>,
+        /// On hex, the POI's cell by name, as in [`StateReport`].
+        #[serde(skip_serializing_if = "Option::is_none")]
+        poi_cell: Option<String>,
         squares: usize,
         left: Vec<StateReport>,
         right: Vec<StateReport>,
@@ -155,6 +163,7 @@ fn counter_board(c: &Counterexample, instance: Option<BTreeMap<String, String>>)
     CounterReport::Board {
         board: c.board.rows(),
         poi: c.poi.map(|q| [q.x, q.y]),
+        poi_cell: None,
         squares: c.squares(),
         left: c.left.iter().map(StateReport::new).collect(),
         right: c.right.iter().map(StateReport::new).collect(),
@@ -442,18 +451,33 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
 
 impl CounterReport {
     /// Redraws the boards, made as square rows, as `tiling` draws them.
-    /// Coordinates (the POI's) stay those of the rows' box.
+    /// Coordinates (the POI's) stay those of the rows' box; on hex, whose
+    /// drawing shows no box, the POI is also named by its cell (`b1`).
     pub fn draw_on(&mut self, tiling: crate::geometry::Tiling) {
-        let redraw = |rows: &mut Vec<String>| {
+        let redraw = |rows: &mut Vec<String>, poi: Option<[i32; 2]>, cell: &mut Option<String>| {
             if let Ok(g) = Grid::parse(&rows.join("\n")) {
+                if tiling == crate::geometry::Tiling::Hex {
+                    *cell = poi
+                        .map(|[x, y]| crate::geometry::Square::new(x, y))
+                        .filter(|q| g.get(*q).is_some())
+                        .map(|q| g.hex_name(q));
+                }
                 *rows = g.lines_on(tiling);
             }
         };
-        if let CounterReport::Board { board, left, right, .. } = self {
-            redraw(board);
+        if let CounterReport::Board {
+            board,
+            poi,
+            poi_cell,
+            left,
+            right,
+            ..
+        } = self
+        {
+            redraw(board, *poi, poi_cell);
             left.iter_mut()
                 .chain(right.iter_mut())
-                .for_each(|s| redraw(&mut s.board));
+                .for_each(|s| redraw(&mut s.board, s.poi, &mut s.poi_cell));
         }
     }
 }

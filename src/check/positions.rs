@@ -327,6 +327,7 @@ pub fn check_positions(
                     let o = state.board.origin();
                     [q.x - o.x, q.y - o.y]
                 }),
+                poi_cell: None,
                 squares: state.board.size(),
                 left: l.iter().map(StateReport::new).collect(),
                 right: r.iter().map(StateReport::new).collect(),

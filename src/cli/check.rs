@@ -179,8 +179,10 @@ fn states(v: &[&StateReport]) -> Vec<String> {
             rows.push(String::new());
         }
         rows.extend(s.board.iter().cloned());
-        if let Some([x, y]) = s.poi {
-            rows.push(format!("(POI {x},{y})"));
+        match (&s.poi_cell, s.poi) {
+            (Some(cell), _) => rows.push(format!("(POI {cell})")),
+            (None, Some([x, y])) => rows.push(format!("(POI {x},{y})")),
+            (None, None) => {}
         }
     }
     if v.is_empty() {
@@ -248,6 +250,7 @@ pub fn counterexample_text(c: &CounterReport, played: Option<&PositionsReport>) 
         CounterReport::Board {
             board,
             poi,
+            poi_cell,
             squares,
             left,
             right,
@@ -258,7 +261,11 @@ pub fn counterexample_text(c: &CounterReport, played: Option<&PositionsReport>) 
                     out.push_str(&format!("    with {k} = {v}\n"));
                 }
             }
-            let poi = poi.map_or(String::new(), |[x, y]| format!(", POI at {x},{y}"));
+            let poi = match (poi_cell, poi) {
+                (Some(cell), _) => format!(", POI at {cell}"),
+                (None, Some([x, y])) => format!(", POI at {x},{y}"),
+                (None, None) => String::new(),
+            };
             match played.filter(|p| p.counterexample.is_some()) {
                 Some(p) => {
                     let origin = p.origin.as_deref().unwrap_or("a reachable position");

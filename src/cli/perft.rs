@@ -168,7 +168,9 @@ fn count(args: Args) -> Result<i32, Diags> {
         .map(|(p, n)| {
             // Engine names where the move is one piece moving, so counts
             // can be compared with other engines' `divide` line by line.
-            let name = notation::uci(&pos.board, &p.board).unwrap_or_else(|| notation::describe(&pos.board, &p.board));
+            let t = rules.tiling;
+            let name = notation::uci_on(&pos.board, &p.board, t)
+                .unwrap_or_else(|| notation::describe_on(&pos.board, &p.board, t));
             (name, *n)
         })
         .collect();

@@ -7,8 +7,12 @@
 //!   (tic-tac-toe: the other side has made a line);
 //! - `stuck: E, ...`: what a side with no legal move means, the first that
 //!   applies: `checkmate` (in check: a loss), `stalemate` (not in check: a
-//!   draw), `pass` (the turn passes, unless the next side is stuck too),
-//!   `most_pieces` (the side with more pieces wins), `loss`, `draw`;
+//!   draw), `stalemate(A, B)` (not in check: the point is split `A` to `B`
+//!   between the side that gave stalemate and the side stuck, so
+//!   Gliński's `stalemate(3, 1)` scores 3/4-1/4, `stalemate(1, 1)` is a
+//!   draw and `stalemate(1, 0)` a win), `pass` (the turn passes, unless the
+//!   next side is stuck too), `most_pieces` (the side with more pieces
+//!   wins), `loss`, `draw`;
 //! - `draws: R, ...`: the draw rules: `fifty_moves(P, ...)` (50 moves
 //!   without a capture or a move of a piece `P` may be claimed, 75 end the
 //!   game), `repetition` (a third occurrence of a position may be claimed, a
@@ -24,12 +28,44 @@ use crate::parse::ast::{Expr, ExprKind, Ident};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stuck {
     Checkmate,
-    Stalemate,
+    /// Not in check: the point split between the side that gave stalemate
+    /// and the side stuck.
+    Stalemate(Split),
     Pass,
     MostPieces,
     Loss,
     Draw,
 }
+
+/// A point split `A` to `B` between two sides: each gets its part of
+/// `A + B`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split(pub u32, pub u32);
+
+impl Split {
+    /// An even split.
+    pub const DRAW: Split = Split(1, 1);
+
+    /// The parts as fractions of the point in lowest terms, `(numerator,
+    /// denominator)` each: `3, 1` is `(3, 4)` and `(1, 4)`.
+    pub fn fractions(self) -> [(u32, u32); 2] {
+        fn gcd(a: u32, b: u32) -> u32 {
+            if b == 0 {
+                a
+            } else {
+                gcd(b, a % b)
+            }
+        }
+        let total = self.0 + self.1;
+        [self.0, self.1].map(|part| {
+            let g = gcd(part, total).max(1);
+            (part / g, total / g)
+        })
+    }
+}
+
+/// The largest part of a split: keeps the sum far from overflow.
+const MAX_PART: i64 = 1000;
 
 /// A game's end declarations, elaborated.
 #[derive(Clone, Debug, Default)]
@@ -48,7 +84,7 @@ pub struct Ends {
 
 const STUCK: [(&str, Stuck); 6] = [
     ("checkmate", Stuck::Checkmate),
-    ("stalemate", Stuck::Stalemate),
+    ("stalemate", Stuck::Stalemate(Split::DRAW)),
     ("pass", Stuck::Pass),
     ("most_pieces", Stuck::MostPieces),
     ("loss", Stuck::Loss),
@@ -60,6 +96,28 @@ fn word(e: &Expr) -> Option<&str> {
         ExprKind::Word(w) => Some(w),
         ExprKind::Paren(e) => word(e),
         _ => None,
+    }
+}
+
+/// The split of `stalemate(A, B)`: two whole numbers, not both 0.
+fn split(parts: &[Expr]) -> Result<Split, String> {
+    let nums: Vec<i64> = parts
+        .iter()
+        .filter_map(|p| match p.kind {
+            ExprKind::Num(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    match nums[..] {
+        [a, b]
+            if nums.len() == parts.len() && (0..=MAX_PART).contains(&a) && (0..=MAX_PART).contains(&b) && a + b > 0 =>
+        {
+            Ok(Split(a as u32, b as u32))
+        }
+        _ => Err(format!(
+            "`stalemate(A, B)` splits the point A to B between the side that gave stalemate and the side stuck: \
+             two whole numbers from 0 to {MAX_PART}, not both 0, as in `stalemate(3, 1)`"
+        )),
     }
 }
 
@@ -116,15 +174,26 @@ pub(crate) fn declare(
         }
         "stuck" => {
             for a in args {
-                let w = word(a).unwrap_or("");
-                let Some((_, s)) = STUCK.iter().find(|(n, _)| *n == w) else {
-                    let names: Vec<&str> = STUCK.iter().map(|(n, _)| *n).collect();
-                    return Err(bad(a, format!("a `stuck` end is one of {}", names.join(", "))));
+                let (w, s) = match &a.kind {
+                    ExprKind::Call(f, parts) if f.name == "stalemate" => {
+                        ("stalemate", Stuck::Stalemate(split(parts).map_err(|m| bad(a, m))?))
+                    }
+                    _ => {
+                        let w = word(a).unwrap_or("");
+                        let Some((_, s)) = STUCK.iter().find(|(n, _)| *n == w) else {
+                            let names: Vec<&str> = STUCK.iter().map(|(n, _)| *n).collect();
+                            return Err(bad(
+                                a,
+                                format!("a `stuck` end is one of {}, or `stalemate(A, B)`", names.join(", ")),
+                            ));
+                        };
+                        (w, *s)
+                    }
                 };
-                if matches!(s, Stuck::Checkmate | Stuck::Stalemate) && ends.check.is_none() {
+                if matches!(s, Stuck::Checkmate | Stuck::Stalemate(_)) && ends.check.is_none() {
                     return Err(bad(a, format!("`{w}` needs the game's `check` declared before it")));
                 }
-                ends.stuck.push(*s);
+                ends.stuck.push(s);
             }
         }
         "draws" => {
@@ -170,7 +239,7 @@ pub(crate) fn declare(
 
 #[cfg(test)]
 mod tests {
-    use crate::elab::{Program, Stuck};
+    use crate::elab::{Program, Split, Stuck};
 
     const GAME: &str = "b = ♙;.\nstep = %♙: (% + u. -> . + u%)\ngame g(b) = step, step\n";
 
@@ -189,9 +258,22 @@ mod tests {
         let prog = Program::from_text("ends.alg", &text).unwrap();
         let ends = &prog.games()[0].ends;
         assert_eq!(ends.check.as_ref().map(Vec::len), Some(2));
-        assert_eq!(ends.stuck, [Stuck::Checkmate, Stuck::Stalemate]);
+        assert_eq!(ends.stuck, [Stuck::Checkmate, Stuck::Stalemate(Split::DRAW)]);
         assert_eq!(ends.fifty_moves.as_ref().map(Vec::len), Some(1));
         assert!(ends.repetition && !ends.insufficient_material);
+    }
+
+    #[test]
+    fn a_stalemate_may_split_the_point() {
+        let text = format!("{GAME}game g check: step\ngame g stuck: checkmate, stalemate(3, 1)\n");
+        let prog = Program::from_text("ends.alg", &text).unwrap();
+        assert_eq!(
+            prog.games()[0].ends.stuck,
+            [Stuck::Checkmate, Stuck::Stalemate(Split(3, 1))]
+        );
+        assert_eq!(Split(3, 1).fractions(), [(3, 4), (1, 4)]);
+        assert_eq!(Split(2, 2).fractions(), [(1, 2), (1, 2)]);
+        assert_eq!(Split(1, 0).fractions(), [(1, 1), (0, 1)]);
     }
 
     #[test]
@@ -202,6 +284,19 @@ mod tests {
         assert!(error("game g check: ♙").contains("closed move"));
         assert!(error("game g stuck: resign").contains("a `stuck` end is one of"));
         assert!(error("game g stuck: checkmate").contains("needs the game's `check`"));
+        assert!(error("game g stuck: stalemate(3, 1)").contains("needs the game's `check`"));
+        for bad in [
+            "stalemate(3)",
+            "stalemate(0, 0)",
+            "stalemate(3, ♙)",
+            "stalemate(1, 1001)",
+            "stalemate(1, 2, 3)",
+        ] {
+            assert!(
+                error(&format!("game g check: step\ngame g stuck: {bad}")).contains("two whole numbers"),
+                "{bad}"
+            );
+        }
         assert!(error("game g draws: fifty_moves(step)").contains("pieces whose moves reset"));
         assert!(error("game g draws: often").contains("a draw rule is"));
     }

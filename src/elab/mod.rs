@@ -10,7 +10,7 @@ mod expr;
 mod metas;
 
 pub use cond::{Condition, Predicate};
-pub use ends::{Ends, Stuck};
+pub use ends::{Ends, Split, Stuck};
 
 use crate::core::{ClaimKind, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};

@@ -3,7 +3,7 @@
 
 use super::game::TooBig;
 use crate::core::{Content, PieceId};
-use crate::elab::{Ends, Stuck};
+use crate::elab::{Ends, Split, Stuck};
 use crate::geometry::Square;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 
@@ -113,17 +113,67 @@ pub struct Outcome {
     /// nothing of a winner.
     pub winner: Option<usize>,
     pub draw: bool,
+    /// A partial win: the point split between the winner and the other
+    /// side (Gliński's stalemate, `3, 1`); `None` for the whole point.
+    pub split: Option<Split>,
 }
 
 impl Outcome {
+    /// A win of the whole point for turn `winner`.
+    pub fn win(ending: Ending, winner: usize) -> Outcome {
+        Outcome {
+            ending,
+            winner: Some(winner),
+            draw: false,
+            split: None,
+        }
+    }
+
+    /// A draw.
+    pub fn draw(ending: Ending) -> Outcome {
+        Outcome {
+            ending,
+            winner: None,
+            draw: true,
+            split: None,
+        }
+    }
+
+    /// The point split `by` between `gave` and `stuck`: a draw when even,
+    /// else a win, partial unless one part is 0.
+    pub fn split(ending: Ending, by: Split, gave: usize, stuck: usize) -> Outcome {
+        let Split(a, b) = by;
+        match a.cmp(&b) {
+            std::cmp::Ordering::Equal => Outcome::draw(ending),
+            std::cmp::Ordering::Greater => Outcome {
+                split: (b > 0).then_some(by),
+                ..Outcome::win(ending, gave)
+            },
+            std::cmp::Ordering::Less => Outcome {
+                split: (a > 0).then_some(Split(b, a)),
+                ..Outcome::win(ending, stuck)
+            },
+        }
+    }
+
     /// The result in PGN's notation for a two-sided game: `1-0`, `0-1`,
-    /// `1/2-1/2`; `*` when unknown.
-    pub fn result(&self) -> &'static str {
-        match (self.winner, self.draw) {
-            (Some(0), _) => "1-0",
-            (Some(_), _) => "0-1",
-            (None, true) => "1/2-1/2",
-            (None, false) => "*",
+    /// `1/2-1/2`; `*` when unknown; a partial win as fractions of the point,
+    /// white's first: `3/4-1/4`.
+    pub fn result(&self) -> String {
+        let frac = |(n, d): (u32, u32)| if d == 1 { n.to_string() } else { format!("{n}/{d}") };
+        match (self.winner, self.draw, self.split) {
+            (Some(w), _, Some(s)) => {
+                let [won, lost] = s.fractions().map(frac);
+                if w == 0 {
+                    format!("{won}-{lost}")
+                } else {
+                    format!("{lost}-{won}")
+                }
+            }
+            (Some(0), _, None) => "1-0".into(),
+            (Some(_), _, None) => "0-1".into(),
+            (None, true, _) => "1/2-1/2".into(),
+            (None, false, _) => "*".into(),
         }
     }
 }
@@ -186,6 +236,18 @@ pub fn insufficient_material(board: &Grid) -> bool {
 mod tests {
     use super::*;
     use crate::play::fen;
+
+    #[test]
+    fn results_name_partial_wins_in_fractions() {
+        let s = |a, b, gave| Outcome::split(Ending::Stalemate, Split(a, b), gave, 1 - gave).result();
+        assert_eq!(s(3, 1, 0), "3/4-1/4");
+        assert_eq!(s(3, 1, 1), "1/4-3/4");
+        assert_eq!(s(1, 3, 0), "1/4-3/4");
+        assert_eq!(s(1, 1, 0), "1/2-1/2");
+        assert_eq!(s(1, 0, 1), "0-1");
+        assert_eq!(s(6, 2, 0), "3/4-1/4");
+        assert_eq!(Outcome::win(Ending::Checkmate, 0).result(), "1-0");
+    }
 
     fn insufficient(fen: &str) -> bool {
         insufficient_material(&fen::placement(fen).unwrap())

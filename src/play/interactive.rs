@@ -9,7 +9,7 @@ use super::referee::{Claim, Match};
 use super::{notation, Position, Rules, TooBig};
 use crate::core::{Content, PieceId};
 use crate::elab::{Game, Program};
-use crate::geometry::Square;
+use crate::geometry::{Square, Tiling};
 use crate::semantics::Grid;
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -157,9 +157,10 @@ pub fn turn_label(turn: usize, count: usize, names: &[Option<String>]) -> String
     }
 }
 
-/// A move's name; `(no change)` for a move that leaves the board as it is.
-pub fn move_name(before: &Grid, after: &Grid) -> String {
-    let n = notation::describe(before, after);
+/// A move's name, cells named on `tiling`; `(no change)` for a move that
+/// leaves the board as it is.
+pub fn move_name(before: &Grid, after: &Grid, tiling: Tiling) -> String {
+    let n = notation::describe_on(before, after, tiling);
     if n.is_empty() {
         "(no change)".into()
     } else {
@@ -172,7 +173,7 @@ pub fn legal_moves(rules: &Rules, pos: &Position) -> Result<Vec<(String, Positio
     let mut moves: Vec<(String, Position)> = rules
         .successors(pos)?
         .into_iter()
-        .map(|p| (move_name(&pos.board, &p.board), p))
+        .map(|p| (move_name(&pos.board, &p.board, rules.tiling), p))
         .collect();
     moves.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.board.cmp(&b.1.board)));
     moves.dedup_by(|a, b| a.1 == b.1);
@@ -323,8 +324,9 @@ fn candidates(moves: &[(String, Position)], found: &[usize]) -> String {
         .join(", ")
 }
 
-/// Reads one line of input against the legal moves from `before`.
-pub fn interpret(line: &str, before: &Grid, moves: &[(String, Position)]) -> Action {
+/// Reads one line of input against the legal moves from `before`, cells
+/// named on `tiling`.
+pub fn interpret(line: &str, before: &Grid, tiling: Tiling, moves: &[(String, Position)]) -> Action {
     let input = line.trim();
     if input.is_empty() {
         return Action::Nothing;
@@ -370,9 +372,9 @@ pub fn interpret(line: &str, before: &Grid, moves: &[(String, Position)]) -> Act
     }
     // Two squares: a piece leaves the first and lands on the second
     // (castling's `e1g1`).
-    if let Some((from, rest)) = Square::parse_prefix(input) {
+    if let Some((from, rest)) = notation::cell_prefix(before, tiling, input) {
         let rest = rest.trim_start_matches(['-', 'x', ' ']);
-        if let Some((to, "")) = Square::parse_prefix(rest) {
+        if let Some((to, "")) = notation::cell_prefix(before, tiling, rest) {
             let found: Vec<usize> = (0..moves.len())
                 .filter(|&i| {
                     let after = &moves[i].1.board;
@@ -395,8 +397,8 @@ pub fn interpret(line: &str, before: &Grid, moves: &[(String, Position)]) -> Act
             }
             return Action::Say(format!(
                 "no legal move takes a piece from {} to {}; type `moves` for the list",
-                from.name(),
-                to.name()
+                notation::cell_name(before, tiling, from),
+                notation::cell_name(before, tiling, to)
             ));
         }
     }
@@ -417,8 +419,8 @@ impl<W: Write> Session<'_, W> {
         let changed = previous.map_or(vec![], |p| p.board.diff(&pos.board));
         writeln!(self.out)?;
         let lines = match self.rules.tiling {
-            crate::geometry::Tiling::Hex => draw_hex(&pos.board, &changed, self.style.colour),
-            crate::geometry::Tiling::Square => draw(&pos.board, &changed, self.style.colour),
+            Tiling::Hex => draw_hex(&pos.board, &changed, self.style.colour),
+            Tiling::Square => draw(&pos.board, &changed, self.style.colour),
         };
         for line in lines {
             writeln!(self.out, "{line}")?;
@@ -430,9 +432,13 @@ impl<W: Write> Session<'_, W> {
             writeln!(self.out, "fen: {fen}")?;
         }
         if let Some(p) = previous {
-            write!(self.out, "last move: {}", move_name(&p.board, &pos.board))?;
+            let tiling = self.rules.tiling;
+            write!(self.out, "last move: {}", move_name(&p.board, &pos.board, tiling))?;
             if !self.style.colour {
-                let squares: Vec<String> = changed.iter().map(|q| q.name()).collect();
+                let squares: Vec<String> = changed
+                    .iter()
+                    .map(|q| notation::cell_name(&pos.board, tiling, *q))
+                    .collect();
                 write!(self.out, "   changed: {}", squares.join(" "))?;
             }
             writeln!(self.out)?;
@@ -513,7 +519,7 @@ pub fn play_match<R: BufRead, W: Write>(
                 o.result()
             )?;
             s.out.flush()?;
-            return Ok(done(End::Over(o), san, o.result()));
+            return Ok(done(End::Over(o), san, &o.result()));
         }
         if moves.is_empty() {
             let label = turn_label(m.pos.turn, rules.turns.len(), names);
@@ -563,7 +569,7 @@ pub fn play_match<R: BufRead, W: Write>(
                         .position(|(_, p)| *p == m.legal()[j])
                         .expect("the listed moves are the legal ones"),
                 ),
-                None => interpret(&line, &m.pos.board, &moves),
+                None => interpret(&line, &m.pos.board, rules.tiling, &moves),
             };
             match action {
                 Action::Nothing => {}
@@ -579,7 +585,11 @@ pub fn play_match<R: BufRead, W: Write>(
                 }
                 Action::Undo => match history.pop() {
                     Some(p) => {
-                        writeln!(s.out, "took back {}", move_name(&p.pos.board, &m.pos.board))?;
+                        writeln!(
+                            s.out,
+                            "took back {}",
+                            move_name(&p.pos.board, &m.pos.board, rules.tiling)
+                        )?;
                         m = p;
                         san.pop();
                         break;
@@ -682,22 +692,22 @@ game pawns(start) = step, // white
         let names: Vec<&str> = moves.iter().map(|m| m.0.as_str()).collect();
         assert_eq!(names, ["a1a2", "b1b2"]);
         let b = &pos.board;
-        assert_eq!(interpret("2", b, &moves), Action::Play(1));
-        assert_eq!(interpret("a1a2", b, &moves), Action::Play(0));
-        assert_eq!(interpret("b1", b, &moves), Action::Play(1));
-        assert_eq!(interpret("b1-b2", b, &moves), Action::Play(1));
-        assert!(matches!(interpret("a1a2", b, &moves), Action::Play(0)));
-        assert!(matches!(interpret("3", b, &moves), Action::Say(m) if m.contains("pick 1 to 2")));
-        assert!(matches!(interpret("zz", b, &moves), Action::Say(_)));
-        assert!(matches!(interpret("a1b2", b, &moves), Action::Say(m) if m.contains("from a1 to b2")));
-        assert_eq!(interpret("UNDO", b, &moves), Action::Undo);
-        assert_eq!(interpret("  ", b, &moves), Action::Nothing);
+        assert_eq!(interpret("2", b, Tiling::Square, &moves), Action::Play(1));
+        assert_eq!(interpret("a1a2", b, Tiling::Square, &moves), Action::Play(0));
+        assert_eq!(interpret("b1", b, Tiling::Square, &moves), Action::Play(1));
+        assert_eq!(interpret("b1-b2", b, Tiling::Square, &moves), Action::Play(1));
+        assert!(matches!(interpret("a1a2", b, Tiling::Square, &moves), Action::Play(0)));
+        assert!(matches!(interpret("3", b, Tiling::Square, &moves), Action::Say(m) if m.contains("pick 1 to 2")));
+        assert!(matches!(interpret("zz", b, Tiling::Square, &moves), Action::Say(_)));
+        assert!(matches!(interpret("a1b2", b, Tiling::Square, &moves), Action::Say(m) if m.contains("from a1 to b2")));
+        assert_eq!(interpret("UNDO", b, Tiling::Square, &moves), Action::Undo);
+        assert_eq!(interpret("  ", b, Tiling::Square, &moves), Action::Nothing);
         let (_, rules) = game("b = ♙;.;.\ngame g(b) = %♙: (% + u. -> . + u%)+\n");
         let pos = rules.start();
         let moves = legal_moves(&rules, &pos).unwrap();
         let b = &pos.board;
-        assert!(matches!(interpret("a1", b, &moves), Action::Say(m) if m.contains("1. a1a2, 2. a1a3")));
-        assert_eq!(interpret("a1a3", b, &moves), Action::Play(1));
+        assert!(matches!(interpret("a1", b, Tiling::Square, &moves), Action::Say(m) if m.contains("1. a1a2, 2. a1a3")));
+        assert_eq!(interpret("a1a3", b, Tiling::Square, &moves), Action::Play(1));
     }
 
     #[test]

@@ -1,9 +1,28 @@
 //! Naming squares and moves: files `a`, `b`, ... from the left and ranks
-//! `1`, `2`, ... from the bottom, as in chess.
+//! `1`, `2`, ... from the bottom, as in chess. On a hex grid, cells are
+//! named as on Gliński's board: files `a`-`l` without `j`, each ranked from
+//! its lowest cell (`f1` the bottom of the sixth file; see
+//! `Grid::hex_name`).
 
 use crate::core::Content;
-use crate::geometry::Square;
+use crate::geometry::{Square, Tiling};
 use crate::semantics::Grid;
+
+/// The name of cell `q` of `board` on `tiling`: `e4`, or on hex `f5`.
+pub fn cell_name(board: &Grid, tiling: Tiling, q: Square) -> String {
+    match tiling {
+        Tiling::Square => q.name(),
+        Tiling::Hex => board.hex_name(q),
+    }
+}
+
+/// The cell of `board` whose name starts `s`, and the rest of `s`.
+pub fn cell_prefix<'s>(board: &Grid, tiling: Tiling, s: &'s str) -> Option<(Square, &'s str)> {
+    match tiling {
+        Tiling::Square => Square::parse_prefix(s),
+        Tiling::Hex => board.hex_cell_prefix(s),
+    }
+}
 
 /// What a square is drawn as (see [`crate::core::PieceId::looks_like`]).
 pub fn looks(c: Content) -> Content {
@@ -18,6 +37,12 @@ pub fn looks(c: Content) -> Content {
 /// is not one piece moving. Pieces are told apart by the letter of their
 /// ASCII spelling (`'P`, and a marker such as `'Pe` is a pawn too).
 pub fn uci(before: &Grid, after: &Grid) -> Option<String> {
+    uci_on(before, after, Tiling::Square)
+}
+
+/// [`uci`] with cells named on `tiling`: `f5f6` on Gliński's board.
+pub fn uci_on(before: &Grid, after: &Grid, tiling: Tiling) -> Option<String> {
+    let name = |q: Square| cell_name(before, tiling, q);
     let changed = before.diff(after);
     let emptied: Vec<Square> = changed.iter().copied().filter(|q| after.letter(*q).is_none()).collect();
     // A square whose piece only lost a marker (`'Pe` to `'P`) did not move.
@@ -44,13 +69,19 @@ pub fn uci(before: &Grid, after: &Grid) -> Option<String> {
     } else {
         String::new()
     };
-    Some(format!("{}{}{promotion}", from.name(), to.name()))
+    Some(format!("{}{}{promotion}", name(from), name(to)))
 }
 
 /// A move named by what changed: `e2e4` when one piece moved to an empty
 /// square or took there, `e7e8=♕` when it changed on the way; otherwise the
 /// changed squares with what they now hold, `e1=. f1=♖ g1=♔ h1=.`.
 pub fn describe(before: &Grid, after: &Grid) -> String {
+    describe_on(before, after, Tiling::Square)
+}
+
+/// [`describe`] with cells named on `tiling`.
+pub fn describe_on(before: &Grid, after: &Grid, tiling: Tiling) -> String {
+    let name = |q: Square| cell_name(before, tiling, q);
     let holds = |g: &Grid, q: Square| g.get(q).unwrap_or(Content::Empty);
     // Squares whose piece only gained or lost a marker (`♙` to `'Pe`) are
     // left out while anything else changed.
@@ -66,18 +97,18 @@ pub fn describe(before: &Grid, after: &Grid) -> String {
             let moved = holds(before, from);
             if holds(after, from) == Content::Empty && moved != Content::Empty {
                 let now = holds(after, to);
-                let name = format!("{}{}", from.name(), to.name());
+                let named = format!("{}{}", name(from), name(to));
                 return if looks(now) == looks(moved) {
-                    name
+                    named
                 } else {
-                    format!("{name}={}", looks(now))
+                    format!("{named}={}", looks(now))
                 };
             }
         }
     }
     changed
         .iter()
-        .map(|q| format!("{}={}", q.name(), looks(holds(after, *q))))
+        .map(|q| format!("{}={}", name(*q), looks(holds(after, *q))))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -95,6 +126,18 @@ mod tests {
         assert_eq!(describe(&before, &promoted), "a1a2=♕");
         let both = Grid::parse("♙♙\n..").unwrap();
         assert_eq!(describe(&before, &both), "a1=. a2=♙ b2=♙");
+    }
+
+    #[test]
+    fn hex_moves_are_named_as_on_glinskis_board() {
+        // Two files: a (one cell, lowest at y = 1) and b (two cells).
+        let before = Grid::parse_hex("  .\n♙\n  .").unwrap();
+        let after = Grid::parse_hex("  .\n.\n  ♙").unwrap();
+        assert_eq!(describe_on(&before, &after, Tiling::Hex), "a1b1");
+        assert_eq!(uci_on(&before, &after, Tiling::Hex).as_deref(), Some("a1b1"));
+        assert_eq!(describe(&before, &after), "a2b1");
+        let b1 = cell_prefix(&before, Tiling::Hex, "b1x").unwrap();
+        assert_eq!((cell_name(&before, Tiling::Hex, b1.0).as_str(), b1.1), ("b1", "x"));
     }
 
     #[test]

@@ -205,20 +205,8 @@ impl<'a> Match<'a> {
         let turn = self.pos.turn;
         let n = self.rules.turns.len();
         let previous = (turn + n - 1) % n;
-        let win = |ending, w| {
-            Some(Outcome {
-                ending,
-                winner: Some(w),
-                draw: false,
-            })
-        };
-        let draw = |ending| {
-            Some(Outcome {
-                ending,
-                winner: None,
-                draw: true,
-            })
-        };
+        let win = |ending, w| Some(Outcome::win(ending, w));
+        let draw = |ending| Some(Outcome::draw(ending));
         if ends.lost(&self.pos.board, turn)? {
             return Ok(win(Ending::Lost, previous));
         }
@@ -233,7 +221,9 @@ impl<'a> Match<'a> {
         if stuck {
             for s in &ends.stuck {
                 match s {
-                    Stuck::Stalemate if !check => return Ok(draw(Ending::Stalemate)),
+                    Stuck::Stalemate(by) if !check => {
+                        return Ok(Some(Outcome::split(Ending::Stalemate, *by, previous, turn)))
+                    }
                     Stuck::MostPieces => return Ok(self.most_pieces()),
                     Stuck::Loss => return Ok(win(Ending::NoMoves, previous)),
                     Stuck::Draw => return Ok(draw(Ending::NoMoves)),
@@ -244,6 +234,7 @@ impl<'a> Match<'a> {
                 ending: Ending::NoMoves,
                 winner: None,
                 draw: false,
+                split: None,
             }));
         }
         if ends.fifty_moves.is_some() && self.halfmove >= 150 {
@@ -274,10 +265,9 @@ impl<'a> Match<'a> {
             std::cmp::Ordering::Less => Some(1),
             std::cmp::Ordering::Equal => None,
         };
-        Some(Outcome {
-            ending: Ending::MostPieces,
-            winner,
-            draw: winner.is_none(),
+        Some(match winner {
+            Some(w) => Outcome::win(Ending::MostPieces, w),
+            None => Outcome::draw(Ending::MostPieces),
         })
     }
 
@@ -383,7 +373,7 @@ impl Report {
     /// own (a resignation, an agreed draw), else `*`.
     pub fn result(&self) -> String {
         match self.end {
-            Some(o) => o.result().to_string(),
+            Some(o) => o.result(),
             None => self.result_tag.clone().unwrap_or_else(|| "*".into()),
         }
     }
