@@ -243,7 +243,7 @@ fn othello_passes_and_ends_by_count() {
     m.play(0).unwrap();
     assert_eq!(m.pos.board.rows(), ["○○○"]);
     let end = m.end().unwrap().expect("over");
-    assert_eq!((end.ending.name(), end.result()), ("most_pieces", "0-1"));
+    assert_eq!((end.ending.name(), end.result().as_str()), ("most_pieces", "0-1"));
     // With no move for either side, no pass.
     assert!(rules.successors(&position(&["○○○"], 0)).unwrap().is_empty());
 }
@@ -255,10 +255,10 @@ fn tictactoe_ends_in_a_line_or_a_draw() {
     let rules = Rules::new(prog.game("tictactoe").expect("declared"));
     let won = Match::new(&rules, position(&["'X'X'X", "'O'O.", "..."], 1), 0, 1).unwrap();
     let end = won.end().unwrap().expect("over");
-    assert_eq!((end.ending.name(), end.result()), ("lost", "1-0"));
+    assert_eq!((end.ending.name(), end.result().as_str()), ("lost", "1-0"));
     let full = Match::new(&rules, position(&["'X'O'X", "'X'O'O", "'O'X'X"], 1), 0, 1).unwrap();
     let end = full.end().unwrap().expect("over");
-    assert_eq!((end.ending.name(), end.result()), ("no_moves", "1/2-1/2"));
+    assert_eq!((end.ending.name(), end.result().as_str()), ("no_moves", "1/2-1/2"));
 }
 
 #[test]

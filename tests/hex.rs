@@ -542,6 +542,8 @@ fn bishops_keep_their_colour_and_knights_change_it() {
 
 /// A board of Gliński's with pieces on named cells, drawn as hex text.
 fn board_with(pieces: &[(&str, Kind, bool)]) -> String {
+    // The game's marker pieces are declared by its rule file.
+    load("rules/glinski.alg");
     let game = Game::new();
     let mut b: Board = vec![None; game.hex.cells.len()];
     for &(cell, kind, white) in pieces {
@@ -647,4 +649,21 @@ fn hex_counterexamples_name_the_poi_by_cell() {
     assert!(cell.starts_with('a') && cell[1..].parse::<u32>().is_ok(), "{cell}");
     let out = run(["prove", claims.to_str().unwrap()]);
     assert!(out.stdout.contains(&format!("POI at {cell}")), "{}", out.stdout);
+}
+
+/// The referee reads Gliński's games with moves named by their cells.
+#[test]
+fn the_referee_reads_hex_moves_by_their_cells() {
+    let dir = TempDir::new("hex_referee");
+    let pgn = dir.write(
+        "g.pgn",
+        "[Event \"legal\"]\n\n1. f5f6 g7g5 2. e4e5 c7c6 *\n\n[Event \"illegal\"]\n\n1. f5f6 g7g5 2. f6f7 *\n",
+    );
+    let out = run(["referee", "--rules", &glinski_file(), pgn.to_str().unwrap(), "--json"]);
+    let games: Vec<serde_json::Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(games.len(), 2, "{}{}", out.stdout, out.stderr);
+    assert_eq!(games[0]["plies"], 4, "{}", games[0]);
+    assert!(games[0]["illegal"].is_null(), "{}", games[0]);
+    assert_eq!(games[1]["illegal"]["ply"], 3, "{}", games[1]);
+    assert_eq!(out.code, Some(1));
 }

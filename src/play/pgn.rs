@@ -98,6 +98,18 @@ impl Reader<'_> {
 }
 
 /// Reads every game of a PGN text.
+/// A result that ends the move text: `1-0`, `0-1`, `1/2-1/2`, `*`, or
+/// points split otherwise, in fractions (Gliński's stalemate: `3/4-1/4`).
+fn is_result(w: &str) -> bool {
+    let points = |p: &str| match p.split_once('/') {
+        Some((n, d)) => [n, d]
+            .iter()
+            .all(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit())),
+        None => p == "0" || p == "1",
+    };
+    w == "*" || w.split_once('-').is_some_and(|(a, b)| points(a) && points(b))
+}
+
 pub fn read(text: &str) -> Result<Vec<Game>, Error> {
     let mut r = Reader {
         chars: text.chars().collect(),
@@ -219,7 +231,7 @@ pub fn read(text: &str) -> Result<Vec<Game>, Error> {
                 if w.is_empty() {
                     return r.err(at, format!("unexpected `{c}`"));
                 }
-                if ["1-0", "0-1", "1/2-1/2", "*"].contains(&w.as_str()) {
+                if is_result(&w) {
                     game.result = Some(w);
                     finish(&mut games, &mut game, &mut started);
                     after_number = false;
@@ -280,6 +292,10 @@ mod tests {
         assert_eq!(games[0].plies[4].at, At { line: 5, col: 7 });
         assert_eq!(plies(&games[1]), ["d4", "d5"]);
         assert_eq!(games[1].result.as_deref(), Some("*"));
+        assert!(["1-0", "0-1", "1/2-1/2", "3/4-1/4", "1/4-3/4"]
+            .iter()
+            .all(|r| is_result(r)));
+        assert!(!["1-1/", "e4", "1-2", "-"].iter().any(|r| is_result(r)));
     }
 
     #[test]

@@ -4,10 +4,10 @@
 
 use super::end::{insufficient_material, Ending, Outcome};
 use super::game::{Position, Rules, TooBig};
-use super::{fen, san};
+use super::{fen, notation, san};
 use crate::core::{Content, PieceId};
 use crate::elab::Stuck;
-use crate::geometry::Square;
+use crate::geometry::{Square, Tiling};
 use crate::semantics::Grid;
 use std::collections::HashMap;
 
@@ -317,8 +317,13 @@ impl<'a> Match<'a> {
     }
 
     /// Legal move `i` in SAN, with `+` or `#` when it gives check or mate.
+    /// On hex, SAN's piece letters give way to the cells, as `play` names
+    /// moves: `f5f6`, `f10f11=♕`.
     pub fn san(&self, i: usize) -> Result<String, TooBig> {
-        let base = san::write(&self.pos.board, &self.legal, i);
+        let base = match self.rules.tiling {
+            Tiling::Square => san::write(&self.pos.board, &self.legal, i),
+            Tiling::Hex => notation::describe_on(&self.pos.board, &self.legal[i].board, Tiling::Hex),
+        };
         let next = &self.legal[i];
         if self.rules.ends.in_check(&next.board, next.turn)? {
             let mate = self.rules.successors(next)?.is_empty();
@@ -330,7 +335,25 @@ impl<'a> Match<'a> {
     /// The legal move that `text` names: SAN (`Nf3`, `exd5`, `e8=Q+`,
     /// `O-O`, annotations such as `!?` ignored) or UCI (`g1f3`, `e7e8q`).
     pub fn find(&self, text: &str) -> Result<usize, String> {
+        if self.rules.tiling == Tiling::Hex {
+            return self.find_cells(text);
+        }
         san::read(text, &self.pos.board, &self.legal)
+    }
+
+    /// On hex: the legal move named by its cells, as `play` names it.
+    fn find_cells(&self, text: &str) -> Result<usize, String> {
+        let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
+        let named = |i: usize| notation::describe_on(&self.pos.board, &self.legal[i].board, Tiling::Hex);
+        let found: Vec<usize> = (0..self.legal.len()).filter(|&i| named(i) == t).collect();
+        match found[..] {
+            [i] => Ok(i),
+            [] => Err(format!(
+                "`{}` is not a legal move here (on hex, moves are named by their cells: `f5f6`)",
+                text.trim()
+            )),
+            _ => Err(format!("`{}` is ambiguous", text.trim())),
+        }
     }
 }
 
