@@ -641,13 +641,13 @@ fn hex_counterexamples_name_the_poi_by_cell() {
             glinski_file()
         ),
     );
-    let out = run(["prove", claims.to_str().unwrap(), "--json"]);
+    let out = run(["check", claims.to_str().unwrap(), "--positions", "0", "--json"]);
     let first: serde_json::Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
     let c = &first["counterexample"];
     assert_eq!(first["verdict"], "refuted", "{}", out.stdout);
     let cell = c["poi_cell"].as_str().expect("a named POI");
     assert!(cell.starts_with('a') && cell[1..].parse::<u32>().is_ok(), "{cell}");
-    let out = run(["prove", claims.to_str().unwrap()]);
+    let out = run(["check", claims.to_str().unwrap(), "--positions", "0"]);
     assert!(out.stdout.contains(&format!("POI at {cell}")), "{}", out.stdout);
 }
 
@@ -666,4 +666,23 @@ fn the_referee_reads_hex_moves_by_their_cells() {
     assert!(games[0]["illegal"].is_null(), "{}", games[0]);
     assert_eq!(games[1]["illegal"]["ply"], 3, "{}", games[1]);
     assert_eq!(out.code, Some(1));
+}
+
+/// `translate --grid hex` walks paths with six headings, and refuses the
+/// notations that name square-grid steps.
+#[test]
+fn translate_walks_paths_on_hex() {
+    let out = run(["translate", "--from", "path", "--grid", "hex", "/L*FF(L|R)F$/"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout.matches("->").count(), 12, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("(% + uuul(. | enemy) -> . + uuul%)"),
+        "{}",
+        out.stdout
+    );
+    let square = run(["translate", "--from", "path", "/L*FF(L|R)F$/"]);
+    assert_eq!(square.stdout.matches("->").count(), 8, "{}", square.stdout);
+    let betza = run(["translate", "--from", "betza", "--grid", "hex", "N"]);
+    assert_eq!(betza.code, Some(2), "{}", betza.stdout);
+    assert!(betza.stderr.contains("square-grid steps"), "{}", betza.stderr);
 }
