@@ -23,7 +23,9 @@
 
 mod cost;
 mod fold;
+mod gather;
 mod hoist;
+mod merge;
 
 pub use hoist::{hoist, top_level_definitions};
 
@@ -99,6 +101,12 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     let source = Source::new(name, text);
     let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
     let prog = Program::from_text(name, text)?;
+    // Binders gathered first, in the file's own text (`gather.rs`).
+    let (text, gathered) = gather::gather(&file, text, &prog, &top_level_definitions(&file));
+    let text = text.as_str();
+    let original = prog;
+    let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+    let prog = Program::from_text(name, text)?;
     let top = top_level_definitions(&file);
     // Each definition is rewritten on its own, with the move definitions
     // it names left as names: the rewrite stays local and the result
@@ -109,7 +117,27 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         .filter(|(_, t)| t.sort() == Sort::Move)
         .map(|(n, t)| (n.to_string(), cost_over(t, &HashMap::new())))
         .collect();
-    let mut changes = vec![];
+    // The definition that stands for each union, for merged tests.
+    let unions: HashMap<merge::Key, Term> = prog
+        .definitions()
+        .filter(|(_, t)| t.sort() == Sort::Move)
+        .filter_map(|(n, _)| Some((merge::key(&prog.definition_over_names(n)?), Term::var(n, Sort::Move))))
+        .filter(|(k, _)| k.len() > 1)
+        .collect();
+    let mut changes: Vec<Change> = gathered
+        .iter()
+        .filter_map(|n| {
+            let (before, after) = (original.definition(n)?, prog.definition(n)?);
+            Some(Change {
+                name: n.clone(),
+                before: before.clone(),
+                after: after.clone(),
+                cost_before: cost_over(before, &HashMap::new()).work,
+                cost_after: cost_over(after, &HashMap::new()).work,
+                hoisted: true,
+            })
+        })
+        .collect();
     let mut texts: HashMap<String, String> = HashMap::new();
     let folder = fold::Folder::new(&prog, &file, text);
     // What each definition's body reads as now.
@@ -126,7 +154,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         })
         .collect();
     for (name, t) in prog.definitions() {
-        if t.sort() != Sort::Move {
+        if t.sort() != Sort::Move || gathered.iter().any(|g| g == name) {
             continue;
         }
         let Some(written) = prog.definition_over_names(name) else {
@@ -134,7 +162,13 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         };
         let hoisted = top.contains(name);
         let start = if hoisted { hoist(&written) } else { written.clone() };
+        let start = merge::merge_tests(&start, &unions);
         let best = saturate(&start, rules, options, &named);
+        let best = if cost_over(&start, &named).work < cost_over(&best, &named).work {
+            start
+        } else {
+            best
+        };
         let (before, after) = (cost_over(&written, &named).work, cost_over(&best, &named).work);
         // Only a real gain changes a definition: ties and rounding leave
         // it as written.
