@@ -10,6 +10,7 @@ mod proof;
 mod prove;
 pub mod rules;
 
+pub(crate) use guard::{Guard, Guarded};
 pub use guard::Stop;
 pub use proof::{render, Step, Why};
 pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};

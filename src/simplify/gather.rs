@@ -212,52 +212,66 @@ pub(super) fn gather(file: &File, text: &str, prog: &Program, top: &BTreeSet<Str
         .flat_map(|t| t.names.iter().filter(|n| **n != t.root).cloned())
         .collect();
     trees.retain(|t| !inside.contains(&t.root));
-    let mut accepted: Vec<(Span, String)> = vec![];
-    let mut out = text.to_string();
-    let mut changed = vec![];
-    for t in trees {
-        let Some(body) = bodies.get(t.root.as_str()) else {
-            continue;
-        };
-        let mut edits = accepted.clone();
-        edits.extend(t.spans.iter().map(|s| (*s, "%".to_string())));
-        edits.push((Span::new(body.span.start, body.span.start), format!("%{}: ", t.piece)));
-        if let Some(next) = edited(text, &edits, prog, &t) {
-            out = next;
-            accepted = edits;
-            changed.extend(t.names);
+    // All trees edited at once and checked with one elaboration; a tree
+    // that fails its check is dropped and the rest are tried again.
+    loop {
+        let mut edits: Vec<(Span, String)> = vec![];
+        for t in &trees {
+            let body = bodies[t.root.as_str()];
+            edits.extend(t.spans.iter().map(|s| (*s, "%".to_string())));
+            edits.push((Span::new(body.span.start, body.span.start), format!("%{}: ", t.piece)));
+        }
+        if trees.is_empty() {
+            return (text.to_string(), vec![]);
+        }
+        let out = edit(text, &edits);
+        let after = Program::from_text(&prog.source().name, &out).ok();
+        let before = trees.len();
+        trees.retain(|t| after.as_ref().is_some_and(|a| lemma_holds(prog, a, t)));
+        if trees.len() == before {
+            let changed = trees.into_iter().flat_map(|t| t.names).collect();
+            return (out, changed);
+        }
+        if after.is_none() {
+            // The edit of some tree broke the file; none is kept.
+            return (text.to_string(), vec![]);
         }
     }
-    (out, changed)
 }
 
-/// `text` with `edits` made, if every definition of `tree` is then the
-/// term the lemma gives.
-fn edited(text: &str, edits: &[(Span, String)], prog: &Program, tree: &Tree) -> Option<String> {
+fn edit(text: &str, edits: &[(Span, String)]) -> String {
     let mut sorted = edits.to_vec();
     sorted.sort_by_key(|(s, _)| std::cmp::Reverse(s.start));
     let mut out = text.to_string();
     for (span, new) in sorted {
         out.replace_range(span.start..span.end, &new);
     }
-    let after = Program::from_text(&prog.source().name, &out).ok()?;
-    let c = match after.definition(&tree.root)?.node() {
-        Node::Bind([c, _]) => match c.node() {
-            Node::Cell(c) => *c,
+    out
+}
+
+/// Whether every definition of `tree` is, in `after`, the term the lemma
+/// gives from `before`.
+fn lemma_holds(before: &Program, after: &Program, tree: &Tree) -> bool {
+    let check = || -> Option<bool> {
+        let c = match after.definition(&tree.root)?.node() {
+            Node::Bind([c, _]) => match c.node() {
+                Node::Cell(c) => *c,
+                _ => return None,
+            },
             _ => return None,
-        },
-        _ => return None,
-    };
-    for n in &tree.names {
-        let want = pivoted(prog.definition(n)?, c)?;
-        let want = if *n == tree.root {
-            Term::bind(&Term::content(c), &want)
-        } else {
-            want
         };
-        if after.definition(n)? != &want {
-            return None;
+        for n in &tree.names {
+            let want = pivoted(before.definition(n)?, c)?;
+            let want = if *n == tree.root {
+                Term::bind(&Term::content(c), &want)
+            } else {
+                want
+            };
+            if after.definition(n)? != &want {
+                return None;
+            }
         }
-    }
-    Some(out)
+        Some(true)
+    };
+    check().unwrap_or(false)
 }

@@ -37,16 +37,21 @@ use crate::prover::analysis::Algebra;
 use crate::prover::lang::{from_expr, to_expr};
 use crate::prover::Rewrites;
 use cost::{cost_over, Cost, Work};
-use egg::{Extractor, Runner};
+use crate::prover::{Guard, Guarded};
+use egg::{BackoffScheduler, Extractor, Runner};
 use std::collections::HashMap;
 use std::time::Duration;
 
-/// Limits of saturation, per definition.
+/// Limits of saturation, per definition, and of the whole file.
 #[derive(Clone, Debug)]
 pub struct SimplifyOptions {
     pub iter_limit: usize,
     pub node_limit: usize,
     pub time_limit: Duration,
+    /// Once the file has taken this long, the definitions left are not
+    /// saturated; the steps that need no search (binders, merged tests)
+    /// still run. What is kept is sound either way.
+    pub total_limit: Duration,
 }
 
 impl Default for SimplifyOptions {
@@ -55,6 +60,20 @@ impl Default for SimplifyOptions {
             iter_limit: 12,
             node_limit: 20_000,
             time_limit: Duration::from_secs(1),
+            total_limit: Duration::from_secs(10),
+        }
+    }
+}
+
+impl SimplifyOptions {
+    /// Limits for simplifying a file on the way to playing it: a fraction
+    /// of a second in all.
+    pub fn quick() -> Self {
+        SimplifyOptions {
+            iter_limit: 8,
+            node_limit: 5_000,
+            time_limit: Duration::from_millis(50),
+            total_limit: Duration::from_millis(300),
         }
     }
 }
@@ -77,18 +96,35 @@ pub struct Simplified {
     pub changes: Vec<Change>,
 }
 
-/// Step 2: the cheapest term the laws reach from `t`.
-fn saturate(t: &Term, rules: &Rewrites, options: &SimplifyOptions, named: &HashMap<String, Cost>) -> Term {
-    let runner: Runner<_, Algebra> = Runner::new(Algebra::default())
+/// Step 2: the cheapest term the laws reach from `t` within `time`. The
+/// guard holds the limits inside each iteration too: one rule's matches
+/// on a large definition can take far longer than the limit.
+fn saturate(
+    t: &Term,
+    rules: &Rewrites,
+    options: &SimplifyOptions,
+    time: Duration,
+    named: &HashMap<String, Cost>,
+) -> Term {
+    let algebra = Algebra {
+        guard: Guard::new(time, options.node_limit, crate::memory::MemoryLimit::NONE),
+    };
+    let runner: Runner<_, Algebra> = Runner::new(algebra)
         .with_iter_limit(options.iter_limit)
         .with_node_limit(options.node_limit)
-        .with_time_limit(options.time_limit)
+        .with_time_limit(time)
+        .with_scheduler(Guarded(BackoffScheduler::default()))
+        .with_hook(|runner| match runner.egraph.analysis.guard.tripped() {
+            Some(stop) => Err(stop.to_string()),
+            None => Ok(()),
+        })
         .with_expr(&to_expr(t))
         .run(&rules.rewrites);
     let root = runner.roots[0];
     let work = Work {
         egraph: &runner.egraph,
         named,
+        known: HashMap::new(),
     };
     let (_, best) = Extractor::new(&runner.egraph, work).find_best(root);
     let best = from_expr(&best);
@@ -96,8 +132,30 @@ fn saturate(t: &Term, rules: &Rewrites, options: &SimplifyOptions, named: &HashM
     best.substitute(&|_| None).unwrap_or(best)
 }
 
+/// Terms past this weight (nodes, and the members of pattern constants)
+/// are not saturated: adding one to an e-graph folds every constant again
+/// before any limit is looked at, and extraction reads every pattern on
+/// every pass. Pieces lowered from other notations reach this size.
+const MAX_WEIGHT: usize = 3_000;
+
+fn too_big(t: &Term) -> bool {
+    fn weigh(t: &Term, left: &mut usize) -> bool {
+        let w = match t.node() {
+            crate::core::Node::Pat(p) => p.len(),
+            _ => 1,
+        };
+        if w > *left {
+            return false;
+        }
+        *left -= w;
+        t.children().iter().all(|c| weigh(c, left))
+    }
+    !weigh(t, &mut MAX_WEIGHT.clone())
+}
+
 /// Simplifies a rule file's text.
 pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &SimplifyOptions) -> Result<Simplified, Diags> {
+    let began = std::time::Instant::now();
     let source = Source::new(name, text);
     let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
     let prog = Program::from_text(name, text)?;
@@ -163,7 +221,12 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         let hoisted = top.contains(name);
         let start = if hoisted { hoist(&written) } else { written.clone() };
         let start = merge::merge_tests(&start, &unions);
-        let best = saturate(&start, rules, options, &named);
+        let time = options.time_limit.min(options.total_limit.saturating_sub(began.elapsed()));
+        let best = if time.is_zero() || too_big(&start) {
+            start.clone()
+        } else {
+            saturate(&start, rules, options, time, &named)
+        };
         let best = if cost_over(&start, &named).work < cost_over(&best, &named).work {
             start
         } else {
