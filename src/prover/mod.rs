@@ -10,8 +10,8 @@ mod proof;
 mod prove;
 pub mod rules;
 
-pub(crate) use guard::{Guard, Guarded};
 pub use guard::Stop;
+pub(crate) use guard::{Guard, Guarded};
 pub use proof::{render, Step, Why};
 pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
 pub use rules::Rewrites;

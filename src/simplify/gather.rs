@@ -108,13 +108,15 @@ fn pivoted(t: &Term, c: Content) -> Option<Term> {
                 if m.get(Square::ORIGIN) != Some(Cell::Is(c)) {
                     return None;
                 }
-                let cells = m.cells().map(|(q, x)| (q, if q == Square::ORIGIN { Cell::Poi } else { x }));
+                let cells = m
+                    .cells()
+                    .map(|(q, x)| (q, if q == Square::ORIGIN { Cell::Poi } else { x }));
                 members.push(Fragment::from_cells(cells).ok()?);
             }
             let (first, rest) = members.split_first()?;
-            let p = rest
-                .iter()
-                .fold(Pattern::single(first.clone()), |p, m| p.union(&Pattern::single(m.clone())));
+            let p = rest.iter().fold(Pattern::single(first.clone()), |p, m| {
+                p.union(&Pattern::single(m.clone()))
+            });
             Some(Term::rule(&Term::pattern(p), g))
         }
         _ => None,
@@ -187,10 +189,7 @@ pub(super) fn gather(file: &File, text: &str, prog: &Program, top: &BTreeSet<Str
     }
     let mut trees: Vec<Tree> = vec![];
     for s in &file.stmts {
-        let StmtKind::Def {
-            name, params: None, ..
-        } = &s.kind
-        else {
+        let StmtKind::Def { name, params: None, .. } = &s.kind else {
             continue;
         };
         if !top.contains(&name.name) {

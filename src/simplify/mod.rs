@@ -36,8 +36,8 @@ use crate::parse::ast::StmtKind;
 use crate::prover::analysis::Algebra;
 use crate::prover::lang::{from_expr, to_expr};
 use crate::prover::Rewrites;
-use cost::{cost_over, Cost, Work};
 use crate::prover::{Guard, Guarded};
+use cost::{cost_over, Cost, Work};
 use egg::{BackoffScheduler, Extractor, Runner};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -221,7 +221,9 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         let hoisted = top.contains(name);
         let start = if hoisted { hoist(&written) } else { written.clone() };
         let start = merge::merge_tests(&start, &unions);
-        let time = options.time_limit.min(options.total_limit.saturating_sub(began.elapsed()));
+        let time = options
+            .time_limit
+            .min(options.total_limit.saturating_sub(began.elapsed()));
         let best = if time.is_zero() || too_big(&start) {
             start.clone()
         } else {
