@@ -72,8 +72,8 @@ impl SimplifyOptions {
         SimplifyOptions {
             iter_limit: 8,
             node_limit: 5_000,
-            time_limit: Duration::from_millis(50),
-            total_limit: Duration::from_millis(300),
+            time_limit: Duration::from_millis(25),
+            total_limit: Duration::from_millis(150),
         }
     }
 }
@@ -153,6 +153,37 @@ fn too_big(t: &Term) -> bool {
     !weigh(t, &mut MAX_WEIGHT.clone())
 }
 
+/// The cost of a named definition: its body over the names it uses, each
+/// name costed first. Costing the fully expanded body instead walks every
+/// definition again under each name that uses it.
+fn cost_of_name(
+    name: &str,
+    prog: &Program,
+    over: &HashMap<String, Term>,
+    named: &mut HashMap<String, Cost>,
+    depth: usize,
+) -> Cost {
+    if let Some(c) = named.get(name) {
+        return *c;
+    }
+    let cost = match over.get(name) {
+        Some(t) if depth < 64 => {
+            for m in t.metas() {
+                if m.name.as_ref() != name {
+                    cost_of_name(&m.name, prog, over, named, depth + 1);
+                }
+            }
+            cost_over(t, named)
+        }
+        _ => prog
+            .definition(name)
+            .map(|t| cost_over(t, &HashMap::new()))
+            .unwrap_or(Cost { work: 0.0, fan: 1.0 }),
+    };
+    named.insert(name.to_string(), cost);
+    cost
+}
+
 /// Simplifies a rule file's text.
 pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &SimplifyOptions) -> Result<Simplified, Diags> {
     let began = std::time::Instant::now();
@@ -170,16 +201,22 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     // it names left as names: the rewrite stays local and the result
     // still reads in the file's own words. A name costs what its body
     // does.
-    let mut named: HashMap<String, Cost> = prog
+    // Each move definition over the names of the others, read once.
+    let over: HashMap<String, Term> = prog
         .definitions()
         .filter(|(_, t)| t.sort() == Sort::Move)
-        .map(|(n, t)| (n.to_string(), cost_over(t, &HashMap::new())))
+        .filter_map(|(n, _)| Some((n.to_string(), prog.definition_over_names(n)?)))
         .collect();
+    let mut named: HashMap<String, Cost> = HashMap::new();
+    for (n, t) in prog.definitions() {
+        if t.sort() == Sort::Move {
+            cost_of_name(n, &prog, &over, &mut named, 0);
+        }
+    }
     // The definition that stands for each union, for merged tests.
-    let unions: HashMap<merge::Key, Term> = prog
-        .definitions()
-        .filter(|(_, t)| t.sort() == Sort::Move)
-        .filter_map(|(n, _)| Some((merge::key(&prog.definition_over_names(n)?), Term::var(n, Sort::Move))))
+    let unions: HashMap<merge::Key, Term> = over
+        .iter()
+        .map(|(n, t)| (merge::key(t), Term::var(n, Sort::Move)))
         .filter(|(k, _)| k.len() > 1)
         .collect();
     let mut changes: Vec<Change> = gathered
@@ -215,7 +252,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         if t.sort() != Sort::Move || gathered.iter().any(|g| g == name) {
             continue;
         }
-        let Some(written) = prog.definition_over_names(name) else {
+        let Some(written) = over.get(name).cloned() else {
             continue;
         };
         let hoisted = top.contains(name);
