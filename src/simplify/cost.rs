@@ -44,19 +44,23 @@ pub struct Work<'a> {
     pub named: &'a HashMap<String, Cost>,
     /// Each class's pattern shape and count, read once: extraction costs
     /// every node many times, and a pattern may have many members.
-    pub known: HashMap<Id, (Option<(f64, f64, bool)>, Option<f64>)>,
+    pub known: HashMap<Id, (Option<Shape>, Option<f64>)>,
 }
+
+/// A pattern constant's members, cells per member, and whether every
+/// member is anchored on `%`.
+pub type Shape = (f64, f64, bool);
 
 /// What the cost of a node needs to know of a child besides its cost: the
 /// shape of a pattern constant (members, cells per member, anchored) and
 /// the value of a count.
 struct Child {
     cost: Cost,
-    shape: Option<(f64, f64, bool)>,
+    shape: Option<Shape>,
     count: Option<f64>,
 }
 
-fn shape_of(t: &Term) -> Option<(f64, f64, bool)> {
+fn shape_of(t: &Term) -> Option<Shape> {
     let p = t.as_pattern()?;
     let members = p.len() as f64;
     let cells = p.members().map(|f| f.len()).sum::<usize>() as f64 / members;

@@ -196,6 +196,12 @@ pub(super) fn gather(file: &File, text: &str, prog: &Program, top: &BTreeSet<Str
             continue;
         }
         if let Some((piece, spans, mut inner)) = shape(&name.name, &bodies, &used, text, 0) {
+            // Only where the file reads no longer: `%p: ` is written once
+            // and `%` saves the rest of each guard's piece.
+            let width = piece.chars().count();
+            if (width - 1) * spans.len() < width + 3 {
+                continue;
+            }
             inner.push(name.name.clone());
             trees.push(Tree {
                 root: name.name.clone(),
