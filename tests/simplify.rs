@@ -164,3 +164,88 @@ fn naive_chess_simplifies_to_the_same_game() {
         assert_eq!(count(&simplified, depth), want, "simplified, depth {depth}");
     }
 }
+
+/// Every bundled rule file, simplified within the limits `perft` uses,
+/// reads no longer and is formatted; the files with games play the same.
+#[test]
+fn every_bundled_file_simplifies_quickly_to_no_longer_and_formatted() {
+    let mut paths = vec![];
+    for dir in ["rules", "rules/naive"] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "alg") {
+                paths.push(p);
+            }
+        }
+    }
+    assert!(paths.len() >= 9, "{paths:?}");
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.display().to_string();
+        let prog = Program::load(&path).unwrap();
+        let laws = Laws::bundled_on(prog.tiling());
+        let rules = Rewrites::new(&laws);
+        let t = std::time::Instant::now();
+        let out = simplify_text(&name, &text, &rules, &SimplifyOptions::quick())
+            .unwrap()
+            .text;
+        assert!(t.elapsed().as_secs_f64() < 5.0, "{name}: {:?}", t.elapsed());
+        assert!(out.chars().count() <= text.chars().count(), "{name}: longer");
+        let file = algchess::parse_file(&out).unwrap();
+        assert_eq!(algchess::format_file(&file, &out), out, "{name}: not formatted");
+        let after = Program::from_text_on(&name, &out, prog.tiling()).unwrap();
+        for g in prog.games() {
+            let (ra, rb) = (Rules::new(g), Rules::new(after.game(&g.name).unwrap()));
+            for depth in 1..=2 {
+                assert_eq!(
+                    perft(&ra, &ra.start(), depth).unwrap(),
+                    perft(&rb, &rb.start(), depth).unwrap(),
+                    "{name}: {}",
+                    g.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn naive_fairy_pieces_simplify_to_binders_and_play_as_fairy_alg() {
+    let out = readable("rules/naive/naive_fairy.alg");
+    // Every piece is found by one binder; the directions stay named.
+    for binder in [
+        "camel = %'Camel:",
+        "nightrider = %'Nightrider: nightrider_uur",
+        "princess = %'Princess:",
+    ] {
+        assert!(out.contains(binder), "{binder}\n{out}");
+    }
+    assert!(
+        out.contains("nightrider_uur = (% + uur free -> . + uur'Nightrider)"),
+        "{out}"
+    );
+    let idiomatic = Program::load(std::path::Path::new("rules/naive/fairy_game.alg")).unwrap();
+    let naive = Program::from_text("n", &std::fs::read_to_string("rules/naive/naive_fairy.alg").unwrap()).unwrap();
+    let simplified = Program::from_text("s", &out).unwrap();
+    let count = |p: &Program, depth| {
+        let r = Rules::new(p.game("fairy").unwrap());
+        perft(&r, &r.start(), depth).unwrap()
+    };
+    for depth in 1..=3 {
+        let want = count(&idiomatic, depth);
+        assert_eq!(count(&naive, depth), want, "naive, depth {depth}");
+        assert_eq!(count(&simplified, depth), want, "simplified, depth {depth}");
+    }
+}
+
+#[test]
+fn naive_chess_tests_the_king_once_per_cell_by_its_own_name() {
+    let out = readable("rules/naive/naive_chess.alg");
+    let white = out.lines().find(|l| l.starts_with("white =")).unwrap();
+    // Twelve separate tests became one per king cell, over `attacked`.
+    assert_eq!(white.matches("not").count(), 2, "{white}");
+    assert_eq!(white.matches("attacked").count(), 2, "{white}");
+    assert!(
+        out.contains("rook = %'R: rook_up | rook_down | rook_left | rook_right"),
+        "{out}"
+    );
+}

@@ -31,6 +31,10 @@ pub struct Args {
     /// reference the engine is tested against; much slower).
     #[arg(long)]
     interpreter: bool,
+    /// Play the rule file as written: do not simplify it first (the
+    /// engine runs the simplified file by default).
+    #[arg(long)]
+    no_simplify: bool,
     /// Threads for the deepest count (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -135,7 +139,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
 }
 
 fn count(args: Args) -> Result<i32, Diags> {
-    let prog = Program::load(&args.file)?;
+    let prog = super::simplify::load_for_play(&args.file, !args.no_simplify && !args.interpreter)?;
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = rules_for(game, args.interpreter);
     let pos = args.start.position(&rules)?;

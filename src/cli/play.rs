@@ -3,7 +3,6 @@
 use super::output::plain_error;
 use super::perft::{pick_game, rules_for, Start};
 use crate::diag::Diags;
-use crate::elab::Program;
 use crate::play::interactive::{play_match, turn_names, End, PlayError, Style};
 use crate::play::pgn;
 use crate::play::referee::{replay, write_pgn, Match};
@@ -35,10 +34,14 @@ pub struct Args {
     /// Run the rules in the interpreter instead of the engine.
     #[arg(long)]
     interpreter: bool,
+    /// Play the rule file as written: do not simplify it first (the
+    /// engine runs the simplified file by default).
+    #[arg(long)]
+    no_simplify: bool,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    let prog = Program::load(&args.file)?;
+    let prog = super::simplify::load_for_play(&args.file, !args.no_simplify && !args.interpreter)?;
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = rules_for(game, args.interpreter);
     let pos = args.start.position(&rules)?;

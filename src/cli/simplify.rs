@@ -6,7 +6,7 @@ use crate::laws::Laws;
 use crate::prover::Rewrites;
 use crate::simplify::{simplify_text, SimplifyOptions};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -27,6 +27,10 @@ pub struct Args {
     /// Saturation per definition: at most this many seconds.
     #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
     time_limit: f64,
+    /// The whole file: past this many seconds, the definitions left are
+    /// not saturated.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    total_limit: f64,
     /// Print a JSON report of the changes instead of the file (the file
     /// still goes to `-o` when given).
     #[arg(long)]
@@ -47,6 +51,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         iter_limit: args.iter_limit,
         node_limit: args.node_limit,
         time_limit: super::output::seconds("--time-limit", args.time_limit, false)?,
+        total_limit: super::output::seconds("--total-limit", args.total_limit, false)?,
     };
     let out = simplify_text(&args.file.display().to_string(), &text, &rules, &options)?;
     match &args.output {
@@ -89,4 +94,28 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         }
     }
     Ok(super::OK)
+}
+
+/// A rule file as `perft` and `play` run it on the engine: simplified on
+/// the way in, within a fraction of a second (`SimplifyOptions::quick`),
+/// unless `simplify` is false. Whatever the simplifier keeps means the
+/// same; when it changes nothing, or its output does not elaborate, the
+/// file is played as written.
+pub fn load_for_play(path: &Path, simplify: bool) -> Result<crate::elab::Program, Diags> {
+    let prog = crate::elab::Program::load(path)?;
+    if !simplify || prog.games().is_empty() {
+        return Ok(prog);
+    }
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(prog);
+    };
+    let laws = Laws::bundled_on(prog.tiling());
+    let rules = Rewrites::new(&laws);
+    let name = path.display().to_string();
+    match simplify_text(&name, &text, &rules, &SimplifyOptions::quick()) {
+        Ok(out) if !out.changes.is_empty() => {
+            Ok(crate::elab::Program::from_text_on(&name, &out.text, prog.tiling()).unwrap_or(prog))
+        }
+        _ => Ok(prog),
+    }
 }

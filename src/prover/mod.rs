@@ -11,6 +11,7 @@ mod prove;
 pub mod rules;
 
 pub use guard::Stop;
+pub(crate) use guard::{Guard, Guarded};
 pub use proof::{render, Step, Why};
 pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
 pub use rules::Rewrites;

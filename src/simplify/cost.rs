@@ -14,9 +14,8 @@
 
 use crate::core::Node;
 use crate::core::Term;
-use crate::prover::analysis::{Algebra, Graph};
-use crate::prover::lang::{to_expr, ENode};
-use egg::Extractor;
+use crate::prover::analysis::Graph;
+use crate::prover::lang::ENode;
 use egg::{CostFunction, Id};
 use std::collections::HashMap;
 
@@ -43,16 +42,123 @@ pub struct Work<'a> {
     pub egraph: &'a Graph,
     /// The cost of each metavariable that stands for a named definition.
     pub named: &'a HashMap<String, Cost>,
+    /// Each class's pattern shape and count, read once: extraction costs
+    /// every node many times, and a pattern may have many members.
+    pub known: HashMap<Id, (Option<Shape>, Option<f64>)>,
 }
 
-impl Work<'_> {
-    /// Members of a pattern class and cells per member, from its constant.
-    fn shape(&self, id: Id) -> Option<(f64, f64, bool)> {
-        let p = self.egraph[id].data.constant.as_ref()?.as_pattern()?;
-        let members = p.len() as f64;
-        let cells = p.members().map(|f| f.len()).sum::<usize>() as f64 / members;
-        let anchored = p.members().all(|f| f.poi().is_some());
-        Some((members, cells.max(1.0), anchored))
+/// A pattern constant's members, cells per member, and whether every
+/// member is anchored on `%`.
+pub type Shape = (f64, f64, bool);
+
+/// What the cost of a node needs to know of a child besides its cost: the
+/// shape of a pattern constant (members, cells per member, anchored) and
+/// the value of a count.
+struct Child {
+    cost: Cost,
+    shape: Option<Shape>,
+    count: Option<f64>,
+}
+
+fn shape_of(t: &Term) -> Option<Shape> {
+    let p = t.as_pattern()?;
+    let members = p.len() as f64;
+    let cells = p.members().map(|f| f.len()).sum::<usize>() as f64 / members;
+    let anchored = p.members().all(|f| f.poi().is_some());
+    Some((members, cells.max(1.0), anchored))
+}
+
+fn count_of(t: &Term) -> Option<f64> {
+    match t.node() {
+        Node::Num(n) => Some(f64::from(*n).min(8.0)),
+        _ => None,
+    }
+}
+
+/// The cost of one node from what is known of its children: one model
+/// for the e-graph's extraction and for a term as written.
+fn node_cost<C>(node: &Node<C>, kids: &[Child], named: &HashMap<String, Cost>) -> Cost {
+    let kid = |i: usize| kids[i].cost;
+    let leaf = Cost { work: 0.0, fan: 1.0 };
+    // Monotone: a node always costs more than any of its children.
+    // Among equal fragments that differ by a translation (anchored rules
+    // do not care), prefer the one placed nearest the centre.
+    let placed =
+        |f: &crate::core::Fragment| f.cells().map(|(q, _)| q.x.abs() + q.y.abs()).min().unwrap_or(0) as f64 * 1e-4;
+    match node {
+        Node::Frag(f) => Cost {
+            work: placed(f),
+            fan: 1.0,
+        },
+        Node::Pat(p) => Cost {
+            work: p.members().map(placed).sum(),
+            fan: 1.0,
+        },
+        Node::Var(m) => named.get(&*m.name).copied().unwrap_or(leaf),
+        Node::Mov(_) | Node::Cell(_) | Node::Num(_) | Node::Inf => leaf,
+        Node::Compose(_) | Node::Power(..) | Node::Apply(_) | Node::Single(_) | Node::Glue(_) | Node::Union(_) => {
+            let inner: f64 = kids.iter().map(|c| c.cost.work).sum();
+            Cost {
+                work: 1e6 + inner,
+                fan: 1.0,
+            }
+        }
+        Node::Nil => Cost { work: 0.1, fan: 1.0 },
+        Node::Fail => Cost { work: 0.1, fan: 0.0 },
+        Node::Rule(_) => {
+            let (fm, fc, anchored) = kids[0].shape.unwrap_or((1.0, 1.0, false));
+            let (gm, gc, _) = kids[1].shape.unwrap_or((1.0, 1.0, false));
+            let pairs = fm * gm;
+            let tests = if anchored { fc + gc } else { SQUARES + (fc + gc) * 4.0 };
+            Cost {
+                work: 1.0 + pairs * tests + kid(0).work + kid(1).work,
+                fan: if anchored { 0.5 * pairs } else { 2.0 * pairs },
+            }
+        }
+        Node::Bind(_) => {
+            let body = kid(1);
+            Cost {
+                work: SQUARES + 2.0 * body.work,
+                fan: 2.0 * body.fan,
+            }
+        }
+        Node::Seq(_) => {
+            let (a, b) = (kid(0), kid(1));
+            Cost {
+                work: 1.0 + a.work + b.work * a.fan.max(1.0),
+                fan: a.fan * b.fan,
+            }
+        }
+        Node::Alt(_) => {
+            let (a, b) = (kid(0), kid(1));
+            Cost {
+                work: 1.0 + a.work + b.work,
+                fan: a.fan + b.fan,
+            }
+        }
+        Node::Repeat(_) => {
+            let body = kid(0);
+            let reps = match (kids[1].count, kids[2].count) {
+                (Some(l), Some(h)) => h.max(l),
+                (Some(l), None) => l + REPEATS,
+                _ => REPEATS,
+            };
+            Cost {
+                work: 1.0 + reps * body.work * body.fan.max(1.0),
+                fan: 1.0 + reps * body.fan,
+            }
+        }
+        Node::Not(_) => Cost {
+            work: 1.0 + kid(0).work,
+            fan: 0.5,
+        },
+        Node::Greedy(_) => {
+            let m = kid(0);
+            Cost {
+                work: 1.0 + (REPEATS + 1.0) * m.work * m.fan.max(1.0),
+                fan: 1.0,
+            }
+        }
     }
 }
 
@@ -63,109 +169,38 @@ impl CostFunction<ENode> for Work<'_> {
     where
         C: FnMut(Id) -> Cost,
     {
-        let kid = |i: usize, costs: &mut C| costs(enode.children()[i]);
-        let leaf = Cost { work: 0.0, fan: 1.0 };
-        // Monotone: a node always costs more than any of its children.
-        // Among equal fragments that differ by a translation (anchored rules
-        // do not care), prefer the one placed nearest the centre.
-        let placed =
-            |f: &crate::core::Fragment| f.cells().map(|(q, _)| q.x.abs() + q.y.abs()).min().unwrap_or(0) as f64 * 1e-4;
-        match enode {
-            ENode::Frag(f) => Cost {
-                work: placed(f),
-                fan: 1.0,
-            },
-            ENode::Pat(p) => Cost {
-                work: p.members().map(placed).sum(),
-                fan: 1.0,
-            },
-            ENode::Var(m) => self.named.get(&*m.name).copied().unwrap_or(leaf),
-            ENode::Mov(_) | ENode::Cell(_) | ENode::Num(_) | ENode::Inf => leaf,
-            ENode::Compose(_)
-            | ENode::Power(..)
-            | ENode::Apply(_)
-            | ENode::Single(_)
-            | ENode::Glue(_)
-            | ENode::Union(_) => {
-                let inner: f64 = enode.children().iter().map(|c| costs(*c).work).sum();
-                Cost {
-                    work: 1e6 + inner,
-                    fan: 1.0,
+        let kids: Vec<Child> = enode
+            .children()
+            .iter()
+            .map(|id| {
+                let egraph = self.egraph;
+                let (shape, count) = *self.known.entry(egraph.find(*id)).or_insert_with(|| {
+                    let constant = egraph[*id].data.constant.as_ref();
+                    (constant.and_then(shape_of), constant.and_then(count_of))
+                });
+                Child {
+                    cost: costs(*id),
+                    shape,
+                    count,
                 }
-            }
-            ENode::Nil => Cost { work: 0.1, fan: 1.0 },
-            ENode::Fail => Cost { work: 0.1, fan: 0.0 },
-            ENode::Rule([f, g]) => {
-                let (fm, fc, anchored) = self.shape(*f).unwrap_or((1.0, 1.0, false));
-                let (gm, gc, _) = self.shape(*g).unwrap_or((1.0, 1.0, false));
-                let pairs = fm * gm;
-                let tests = if anchored { fc + gc } else { SQUARES + (fc + gc) * 4.0 };
-                Cost {
-                    work: 1.0 + pairs * tests + kid(0, &mut costs).work + kid(1, &mut costs).work,
-                    fan: if anchored { 0.5 * pairs } else { 2.0 * pairs },
-                }
-            }
-            ENode::Bind(_) => {
-                let body = kid(1, &mut costs);
-                Cost {
-                    work: SQUARES + 2.0 * body.work,
-                    fan: 2.0 * body.fan,
-                }
-            }
-            ENode::Seq(_) => {
-                let (a, b) = (kid(0, &mut costs), kid(1, &mut costs));
-                Cost {
-                    work: 1.0 + a.work + b.work * a.fan.max(1.0),
-                    fan: a.fan * b.fan,
-                }
-            }
-            ENode::Alt(_) => {
-                let (a, b) = (kid(0, &mut costs), kid(1, &mut costs));
-                Cost {
-                    work: 1.0 + a.work + b.work,
-                    fan: a.fan + b.fan,
-                }
-            }
-            ENode::Repeat([m, lo, hi]) => {
-                let body = costs(*m);
-                let count = |id: &Id| match self.egraph[*id].data.constant.as_ref().map(|c| c.node().clone()) {
-                    Some(Node::Num(n)) => Some(f64::from(n).min(8.0)),
-                    _ => None,
-                };
-                let reps = match (count(lo), count(hi)) {
-                    (Some(l), Some(h)) => h.max(l),
-                    (Some(l), None) => l + REPEATS,
-                    _ => REPEATS,
-                };
-                Cost {
-                    work: 1.0 + reps * body.work * body.fan.max(1.0),
-                    fan: 1.0 + reps * body.fan,
-                }
-            }
-            ENode::Not(_) => {
-                let m = kid(0, &mut costs);
-                Cost {
-                    work: 1.0 + m.work,
-                    fan: 0.5,
-                }
-            }
-            ENode::Greedy(_) => {
-                let m = kid(0, &mut costs);
-                Cost {
-                    work: 1.0 + (REPEATS + 1.0) * m.work * m.fan.max(1.0),
-                    fan: 1.0,
-                }
-            }
-        }
+            })
+            .collect();
+        node_cost(enode, &kids, self.named)
     }
 }
 
 /// The estimated cost of a term whose metavariables stand for named
-/// definitions of the given costs.
+/// definitions of the given costs: the term as it is, without an e-graph
+/// (adding a large definition to one folds every constant again).
 pub(super) fn cost_over(t: &Term, named: &HashMap<String, Cost>) -> Cost {
-    let mut g = Graph::new(Algebra::default());
-    let id = g.add_expr(&to_expr(t));
-    g.rebuild();
-    let (c, _): (Cost, _) = Extractor::new(&g, Work { egraph: &g, named }).find_best(id);
-    c
+    let kids: Vec<Child> = t
+        .children()
+        .iter()
+        .map(|c| Child {
+            cost: cost_over(c, named),
+            shape: shape_of(c),
+            count: count_of(c),
+        })
+        .collect();
+    node_cost(t.node(), &kids, named)
 }

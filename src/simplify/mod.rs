@@ -23,7 +23,9 @@
 
 mod cost;
 mod fold;
+mod gather;
 mod hoist;
+mod merge;
 
 pub use hoist::{hoist, top_level_definitions};
 
@@ -34,17 +36,22 @@ use crate::parse::ast::StmtKind;
 use crate::prover::analysis::Algebra;
 use crate::prover::lang::{from_expr, to_expr};
 use crate::prover::Rewrites;
+use crate::prover::{Guard, Guarded};
 use cost::{cost_over, Cost, Work};
-use egg::{Extractor, Runner};
+use egg::{BackoffScheduler, Extractor, Runner};
 use std::collections::HashMap;
 use std::time::Duration;
 
-/// Limits of saturation, per definition.
+/// Limits of saturation, per definition, and of the whole file.
 #[derive(Clone, Debug)]
 pub struct SimplifyOptions {
     pub iter_limit: usize,
     pub node_limit: usize,
     pub time_limit: Duration,
+    /// Once the file has taken this long, the definitions left are not
+    /// saturated; the steps that need no search (binders, merged tests)
+    /// still run. What is kept is sound either way.
+    pub total_limit: Duration,
 }
 
 impl Default for SimplifyOptions {
@@ -53,6 +60,20 @@ impl Default for SimplifyOptions {
             iter_limit: 12,
             node_limit: 20_000,
             time_limit: Duration::from_secs(1),
+            total_limit: Duration::from_secs(10),
+        }
+    }
+}
+
+impl SimplifyOptions {
+    /// Limits for simplifying a file on the way to playing it: a fraction
+    /// of a second in all.
+    pub fn quick() -> Self {
+        SimplifyOptions {
+            iter_limit: 8,
+            node_limit: 5_000,
+            time_limit: Duration::from_millis(25),
+            total_limit: Duration::from_millis(150),
         }
     }
 }
@@ -75,18 +96,35 @@ pub struct Simplified {
     pub changes: Vec<Change>,
 }
 
-/// Step 2: the cheapest term the laws reach from `t`.
-fn saturate(t: &Term, rules: &Rewrites, options: &SimplifyOptions, named: &HashMap<String, Cost>) -> Term {
-    let runner: Runner<_, Algebra> = Runner::new(Algebra::default())
+/// Step 2: the cheapest term the laws reach from `t` within `time`. The
+/// guard holds the limits inside each iteration too: one rule's matches
+/// on a large definition can take far longer than the limit.
+fn saturate(
+    t: &Term,
+    rules: &Rewrites,
+    options: &SimplifyOptions,
+    time: Duration,
+    named: &HashMap<String, Cost>,
+) -> Term {
+    let algebra = Algebra {
+        guard: Guard::new(time, options.node_limit, crate::memory::MemoryLimit::NONE),
+    };
+    let runner: Runner<_, Algebra> = Runner::new(algebra)
         .with_iter_limit(options.iter_limit)
         .with_node_limit(options.node_limit)
-        .with_time_limit(options.time_limit)
+        .with_time_limit(time)
+        .with_scheduler(Guarded(BackoffScheduler::default()))
+        .with_hook(|runner| match runner.egraph.analysis.guard.tripped() {
+            Some(stop) => Err(stop.to_string()),
+            None => Ok(()),
+        })
         .with_expr(&to_expr(t))
         .run(&rules.rewrites);
     let root = runner.roots[0];
     let work = Work {
         egraph: &runner.egraph,
         named,
+        known: HashMap::new(),
     };
     let (_, best) = Extractor::new(&runner.egraph, work).find_best(root);
     let best = from_expr(&best);
@@ -94,9 +132,68 @@ fn saturate(t: &Term, rules: &Rewrites, options: &SimplifyOptions, named: &HashM
     best.substitute(&|_| None).unwrap_or(best)
 }
 
+/// Terms past this weight (nodes, and the members of pattern constants)
+/// are not saturated: adding one to an e-graph folds every constant again
+/// before any limit is looked at, and extraction reads every pattern on
+/// every pass. Pieces lowered from other notations reach this size.
+const MAX_WEIGHT: usize = 3_000;
+
+fn too_big(t: &Term) -> bool {
+    fn weigh(t: &Term, left: &mut usize) -> bool {
+        let w = match t.node() {
+            crate::core::Node::Pat(p) => p.len(),
+            _ => 1,
+        };
+        if w > *left {
+            return false;
+        }
+        *left -= w;
+        t.children().iter().all(|c| weigh(c, left))
+    }
+    !weigh(t, &mut MAX_WEIGHT.clone())
+}
+
+/// The cost of a named definition: its body over the names it uses, each
+/// name costed first. Costing the fully expanded body instead walks every
+/// definition again under each name that uses it.
+fn cost_of_name(
+    name: &str,
+    prog: &Program,
+    over: &HashMap<String, Term>,
+    named: &mut HashMap<String, Cost>,
+    depth: usize,
+) -> Cost {
+    if let Some(c) = named.get(name) {
+        return *c;
+    }
+    let cost = match over.get(name) {
+        Some(t) if depth < 64 => {
+            for m in t.metas() {
+                if m.name.as_ref() != name {
+                    cost_of_name(&m.name, prog, over, named, depth + 1);
+                }
+            }
+            cost_over(t, named)
+        }
+        _ => prog
+            .definition(name)
+            .map(|t| cost_over(t, &HashMap::new()))
+            .unwrap_or(Cost { work: 0.0, fan: 1.0 }),
+    };
+    named.insert(name.to_string(), cost);
+    cost
+}
+
 /// Simplifies a rule file's text.
 pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &SimplifyOptions) -> Result<Simplified, Diags> {
+    let began = std::time::Instant::now();
     let source = Source::new(name, text);
+    let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+    let prog = Program::from_text(name, text)?;
+    // Binders gathered first, in the file's own text (`gather.rs`).
+    let (text, gathered) = gather::gather(&file, text, &prog, &top_level_definitions(&file));
+    let text = text.as_str();
+    let original = prog;
     let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
     let prog = Program::from_text(name, text)?;
     let top = top_level_definitions(&file);
@@ -104,12 +201,38 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     // it names left as names: the rewrite stays local and the result
     // still reads in the file's own words. A name costs what its body
     // does.
-    let mut named: HashMap<String, Cost> = prog
+    // Each move definition over the names of the others, read once.
+    let over: HashMap<String, Term> = prog
         .definitions()
         .filter(|(_, t)| t.sort() == Sort::Move)
-        .map(|(n, t)| (n.to_string(), cost_over(t, &HashMap::new())))
+        .filter_map(|(n, _)| Some((n.to_string(), prog.definition_over_names(n)?)))
         .collect();
-    let mut changes = vec![];
+    let mut named: HashMap<String, Cost> = HashMap::new();
+    for (n, t) in prog.definitions() {
+        if t.sort() == Sort::Move {
+            cost_of_name(n, &prog, &over, &mut named, 0);
+        }
+    }
+    // The definition that stands for each union, for merged tests.
+    let unions: HashMap<merge::Key, Term> = over
+        .iter()
+        .map(|(n, t)| (merge::key(t), Term::var(n, Sort::Move)))
+        .filter(|(k, _)| k.len() > 1)
+        .collect();
+    let mut changes: Vec<Change> = gathered
+        .iter()
+        .filter_map(|n| {
+            let (before, after) = (original.definition(n)?, prog.definition(n)?);
+            Some(Change {
+                name: n.clone(),
+                before: before.clone(),
+                after: after.clone(),
+                cost_before: cost_over(before, &HashMap::new()).work,
+                cost_after: cost_over(after, &HashMap::new()).work,
+                hoisted: true,
+            })
+        })
+        .collect();
     let mut texts: HashMap<String, String> = HashMap::new();
     let folder = fold::Folder::new(&prog, &file, text);
     // What each definition's body reads as now.
@@ -126,15 +249,28 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         })
         .collect();
     for (name, t) in prog.definitions() {
-        if t.sort() != Sort::Move {
+        if t.sort() != Sort::Move || gathered.iter().any(|g| g == name) {
             continue;
         }
-        let Some(written) = prog.definition_over_names(name) else {
+        let Some(written) = over.get(name).cloned() else {
             continue;
         };
         let hoisted = top.contains(name);
         let start = if hoisted { hoist(&written) } else { written.clone() };
-        let best = saturate(&start, rules, options, &named);
+        let start = merge::merge_tests(&start, &unions);
+        let time = options
+            .time_limit
+            .min(options.total_limit.saturating_sub(began.elapsed()));
+        let best = if time.is_zero() || too_big(&start) {
+            start.clone()
+        } else {
+            saturate(&start, rules, options, time, &named)
+        };
+        let best = if cost_over(&start, &named).work < cost_over(&best, &named).work {
+            start
+        } else {
+            best
+        };
         let (before, after) = (cost_over(&written, &named).work, cost_over(&best, &named).work);
         // Only a real gain changes a definition: ties and rounding leave
         // it as written.

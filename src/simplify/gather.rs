@@ -1,0 +1,282 @@
+//! Binders gathered over names. A file that finds its pieces by their
+//! glyph writes each direction as its own definition of unanchored rules
+//! (`rook_up = ('R + u free -> . + u'R) | ...`) and joins them
+//! (`rook = rook_up | rook_down | ...`). Every square is then tried as the
+//! pivot of every rule; one binder scans the board once for all of them.
+//!
+//! Where a definition at the top is a union of rules whose guards all hold
+//! the same piece at the origin, and of definitions used only there that
+//! are such unions too, the piece becomes `%` in every guard and the
+//! definition at the top binds it: `rook = %'R: rook_up | ...` with
+//! `rook_up = (% + u free -> . + u'R) | ...`. This is the lemma of
+//! `hoist` (an unanchored rule `f -> g` is `%c: f' -> g` when every member
+//! of `f` holds `c` at the pivot) and the law `bind_alt`. The edit is made
+//! in the file's own text, so the result reads as written; the edited file
+//! is elaborated again and each changed definition must be exactly the
+//! term the lemma gives, or the edit is dropped.
+
+use crate::core::{Cell, Content, Fragment, Node, Pattern, Term};
+use crate::elab::Program;
+use crate::geometry::Square;
+use crate::parse::ast::{Expr, ExprKind, File, Span, StmtKind};
+use std::collections::{BTreeSet, HashMap};
+
+/// The guard's piece at the origin, as written, in `p + ...`.
+fn leading_piece(e: &Expr) -> Option<Span> {
+    match &e.kind {
+        ExprKind::Piece(_) => Some(e.span),
+        ExprKind::Plus(a, _) => leading_piece(a),
+        ExprKind::Paren(x) => leading_piece(x),
+        _ => None,
+    }
+}
+
+/// The alternatives of `e`, parentheses and `|` taken apart.
+fn alternatives<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Bar(a, b) => {
+            alternatives(a, out);
+            alternatives(b, out);
+        }
+        ExprKind::Paren(x) => alternatives(x, out),
+        _ => out.push(e),
+    }
+}
+
+/// How many times each name is written anywhere in the file; a name
+/// inside a longer word counts too.
+fn uses(file: &File, names: &[&str]) -> HashMap<String, usize> {
+    fn words<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
+        match &e.kind {
+            ExprKind::Word(w) => out.push(w),
+            ExprKind::Call(f, args) => {
+                out.push(&f.name);
+                args.iter().for_each(|a| words(a, out));
+            }
+            ExprKind::Juxt(v) => v.iter().for_each(|x| words(x, out)),
+            ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
+                words(a, out);
+                words(b, out);
+            }
+            ExprKind::Bind(_, x) | ExprKind::Post(x, _) | ExprKind::Not(x) | ExprKind::Paren(x) => words(x, out),
+            _ => {}
+        }
+    }
+    let mut all = vec![];
+    for s in &file.stmts {
+        match &s.kind {
+            StmtKind::Def { body, .. } => words(body, &mut all),
+            StmtKind::Game { board, turns, .. } => {
+                words(board, &mut all);
+                turns.iter().for_each(|t| words(t, &mut all));
+            }
+            StmtKind::Claim { lhs, rhs, .. } => {
+                words(lhs, &mut all);
+                words(rhs, &mut all);
+            }
+            StmtKind::GameEnd { args, .. } => args.iter().for_each(|a| words(a, &mut all)),
+            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } => {}
+        }
+    }
+    // A word that is itself a name is that name only.
+    let named: BTreeSet<&str> = names.iter().copied().collect();
+    names
+        .iter()
+        .map(|n| {
+            let count = all
+                .iter()
+                .filter(|w| **w == *n || (!named.contains(**w) && w.contains(n)))
+                .count();
+            (n.to_string(), count)
+        })
+        .collect()
+}
+
+/// `t` with `c` at the origin of every guard member made `%`: the body
+/// of the binder `%c: t`. `None` unless `t` is a union of unanchored rules
+/// whose guards all hold `c` there.
+fn pivoted(t: &Term, c: Content) -> Option<Term> {
+    match t.node() {
+        Node::Alt([a, b]) => Some(Term::alt(&pivoted(a, c)?, &pivoted(b, c)?)),
+        Node::Rule([f, g]) => {
+            let (fp, gp) = (f.as_pattern()?, g.as_pattern()?);
+            if fp.members().chain(gp.members()).any(|m| m.poi().is_some()) {
+                return None;
+            }
+            let mut members = vec![];
+            for m in fp.members() {
+                if m.get(Square::ORIGIN) != Some(Cell::Is(c)) {
+                    return None;
+                }
+                let cells = m
+                    .cells()
+                    .map(|(q, x)| (q, if q == Square::ORIGIN { Cell::Poi } else { x }));
+                members.push(Fragment::from_cells(cells).ok()?);
+            }
+            let (first, rest) = members.split_first()?;
+            let p = rest.iter().fold(Pattern::single(first.clone()), |p, m| {
+                p.union(&Pattern::single(m.clone()))
+            });
+            Some(Term::rule(&Term::pattern(p), g))
+        }
+        _ => None,
+    }
+}
+
+/// One candidate: the definitions to edit under one binder.
+struct Tree {
+    root: String,
+    /// The root and the definitions under it.
+    names: Vec<String>,
+    /// The piece's text, for the binder.
+    piece: String,
+    /// Where the piece is written in guards.
+    spans: Vec<Span>,
+}
+
+/// The text with binders gathered, and the definitions that changed.
+pub(super) fn gather(file: &File, text: &str, prog: &Program, top: &BTreeSet<String>) -> (String, Vec<String>) {
+    let bodies: HashMap<&str, &Expr> = file
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Def {
+                name,
+                params: None,
+                body,
+            } => Some((name.name.as_str(), body)),
+            _ => None,
+        })
+        .collect();
+    let names: Vec<&str> = bodies.keys().copied().collect();
+    let used = uses(file, &names);
+    // The pivot piece's text and spans of each definition that is such a
+    // union, with the names it takes in.
+    fn shape<'a>(
+        name: &'a str,
+        bodies: &HashMap<&'a str, &'a Expr>,
+        used: &HashMap<String, usize>,
+        text: &str,
+        depth: usize,
+    ) -> Option<(String, Vec<Span>, Vec<String>)> {
+        if depth > 16 {
+            return None;
+        }
+        let mut alts = vec![];
+        alternatives(bodies.get(name)?, &mut alts);
+        let (mut piece, mut spans, mut inner) = (None::<String>, vec![], vec![]);
+        for a in alts {
+            let (p, s, n) = match &a.kind {
+                ExprKind::Arrow(lhs, _) => {
+                    let at = leading_piece(lhs)?;
+                    (text[at.start..at.end].to_string(), vec![at], vec![])
+                }
+                ExprKind::Word(w) if bodies.contains_key(w.as_str()) && used.get(w.as_str()) == Some(&1) => {
+                    let (p, s, mut n) = shape(w, bodies, used, text, depth + 1)?;
+                    n.push(w.clone());
+                    (p, s, n)
+                }
+                _ => return None,
+            };
+            if piece.as_ref().is_some_and(|q| *q != p) {
+                return None;
+            }
+            piece = Some(p);
+            spans.extend(s);
+            inner.extend(n);
+        }
+        Some((piece?, spans, inner))
+    }
+    let mut trees: Vec<Tree> = vec![];
+    for s in &file.stmts {
+        let StmtKind::Def { name, params: None, .. } = &s.kind else {
+            continue;
+        };
+        if !top.contains(&name.name) {
+            continue;
+        }
+        if let Some((piece, spans, mut inner)) = shape(&name.name, &bodies, &used, text, 0) {
+            // Only where the file reads no longer: `%p: ` is written once
+            // and `%` saves the rest of each guard's piece.
+            let width = piece.chars().count();
+            if (width - 1) * spans.len() < width + 3 {
+                continue;
+            }
+            inner.push(name.name.clone());
+            trees.push(Tree {
+                root: name.name.clone(),
+                names: inner,
+                piece,
+                spans,
+            });
+        }
+    }
+    // A tree inside another is the larger one's.
+    let inside: BTreeSet<String> = trees
+        .iter()
+        .flat_map(|t| t.names.iter().filter(|n| **n != t.root).cloned())
+        .collect();
+    trees.retain(|t| !inside.contains(&t.root));
+    // All trees edited at once and checked with one elaboration; a tree
+    // that fails its check is dropped and the rest are tried again.
+    loop {
+        let mut edits: Vec<(Span, String)> = vec![];
+        for t in &trees {
+            let body = bodies[t.root.as_str()];
+            edits.extend(t.spans.iter().map(|s| (*s, "%".to_string())));
+            edits.push((Span::new(body.span.start, body.span.start), format!("%{}: ", t.piece)));
+        }
+        if trees.is_empty() {
+            return (text.to_string(), vec![]);
+        }
+        let out = edit(text, &edits);
+        let after = Program::from_text(&prog.source().name, &out).ok();
+        let before = trees.len();
+        trees.retain(|t| after.as_ref().is_some_and(|a| lemma_holds(prog, a, t)));
+        if trees.len() == before {
+            let changed = trees.into_iter().flat_map(|t| t.names).collect();
+            return (out, changed);
+        }
+        if after.is_none() {
+            // The edit of some tree broke the file; none is kept.
+            return (text.to_string(), vec![]);
+        }
+    }
+}
+
+fn edit(text: &str, edits: &[(Span, String)]) -> String {
+    let mut sorted = edits.to_vec();
+    sorted.sort_by_key(|(s, _)| std::cmp::Reverse(s.start));
+    let mut out = text.to_string();
+    for (span, new) in sorted {
+        out.replace_range(span.start..span.end, &new);
+    }
+    out
+}
+
+/// Whether every definition of `tree` is, in `after`, the term the lemma
+/// gives from `before`.
+fn lemma_holds(before: &Program, after: &Program, tree: &Tree) -> bool {
+    let check = || -> Option<bool> {
+        let c = match after.definition(&tree.root)?.node() {
+            Node::Bind([c, _]) => match c.node() {
+                Node::Cell(c) => *c,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        for n in &tree.names {
+            let want = pivoted(before.definition(n)?, c)?;
+            let want = if *n == tree.root {
+                Term::bind(&Term::content(c), &want)
+            } else {
+                want
+            };
+            if after.definition(n)? != &want {
+                return None;
+            }
+        }
+        Some(true)
+    };
+    check().unwrap_or(false)
+}

@@ -1,0 +1,118 @@
+//! Tests merged. A ply that checks the king's safety attacker by attacker
+//! (`not (%'K: rook_attack) not (%'K: bishop_attack) ...`) scans the board
+//! for the king once per test and plans each test on its own; one test
+//! over the union does it once. Tests side by side commute
+//! (`not_commute`), `not M not N` is `not (M | N)` (`not_or`) and binders
+//! on one cell join (`bind_alt`); where the union is what a definition
+//! stands for, its name is written (union is associative, commutative and
+//! idempotent), so the result reads `not (%'K: attacked)`.
+
+use crate::core::{Node, Term};
+use std::collections::{BTreeSet, HashMap};
+
+/// The set of alternatives of a union, as written, for finding a
+/// definition that stands for it.
+pub(super) type Key = BTreeSet<String>;
+
+fn leaves(t: &Term, out: &mut Vec<Term>) {
+    match t.node() {
+        Node::Alt([a, b]) => {
+            leaves(a, out);
+            leaves(b, out);
+        }
+        _ => out.push(t.clone()),
+    }
+}
+
+/// The key of a union's alternatives.
+pub(super) fn key(t: &Term) -> Key {
+    let mut v = vec![];
+    leaves(t, &mut v);
+    v.iter().map(Term::to_string).collect()
+}
+
+fn steps(t: &Term, out: &mut Vec<Term>) {
+    match t.node() {
+        Node::Seq([a, b]) => {
+            steps(a, out);
+            steps(b, out);
+        }
+        _ => out.push(t.clone()),
+    }
+}
+
+/// `t` with each run of tests side by side merged: one test per binder
+/// cell, over the union of what the tests bound there looked for.
+/// `names` gives the definition that stands for a union, by its key.
+pub(super) fn merge_tests(t: &Term, names: &HashMap<Key, Term>) -> Term {
+    let t = Term::raw(t.node().map_children(|c| merge_tests(c, names)));
+    if !matches!(t.node(), Node::Seq(_)) {
+        return t;
+    }
+    let mut items = vec![];
+    steps(&t, &mut items);
+    let mut out: Vec<Term> = vec![];
+    let mut run: Vec<(Option<Term>, Vec<Term>)> = vec![];
+    let flush = |run: &mut Vec<(Option<Term>, Vec<Term>)>, out: &mut Vec<Term>| {
+        for (cell, bodies) in run.drain(..) {
+            let mut all = vec![];
+            bodies.iter().for_each(|b| leaves(b, &mut all));
+            let (first, rest) = all.split_first().expect("a test has a body");
+            let union = rest.iter().fold(first.clone(), |acc, b| Term::alt(&acc, b));
+            let union = names.get(&key(&union)).cloned().unwrap_or(union);
+            out.push(Term::not(&match cell {
+                Some(c) => Term::bind(&c, &union),
+                None => union,
+            }));
+        }
+    };
+    for item in items {
+        match item.node() {
+            Node::Not([m]) => {
+                // Tests bound on one cell join; others join the unbound.
+                let (cell, body) = match m.node() {
+                    Node::Bind([c, b]) => (Some(c.clone()), b.clone()),
+                    _ => (None, m.clone()),
+                };
+                match run.iter_mut().find(|(c, _)| *c == cell) {
+                    Some((_, v)) => v.push(body),
+                    None => run.push((cell, vec![body])),
+                }
+            }
+            _ => {
+                flush(&mut run, &mut out);
+                out.push(item);
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    // Grouped to the right, as juxtaposition writes it.
+    let (last, rest) = out.split_last().expect("a sequence has steps");
+    rest.iter().rev().fold(last.clone(), |acc, s| Term::seq(s, &acc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Sort;
+
+    #[test]
+    fn tests_on_one_cell_merge_into_the_named_union() {
+        let prog = crate::elab::Program::from_text(
+            "t.alg",
+            "
+a = ♟ -> .
+b = ♞ -> .
+both = a | b
+m = ♙ -> .
+t = m not (%♔: b) not (%♔: a) not (%♕: a)
+",
+        )
+        .unwrap();
+        let t = prog.definition_over_names("t").unwrap();
+        let both = Term::var("both", Sort::Move);
+        let names = HashMap::from([(key(&prog.definition_over_names("both").unwrap()), both)]);
+        let merged = merge_tests(&t, &names);
+        assert_eq!(merged.to_string(), "m not (%♔: both) not (%♕: a)");
+    }
+}
