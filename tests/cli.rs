@@ -914,6 +914,31 @@ fn fmt_keeps_meaning() {
     assert_eq!(before, verdicts(&dst));
 }
 
+/// Every `.alg` file the project ships, subfolders included, is kept as
+/// `fmt` writes it.
+#[test]
+fn bundled_files_are_formatted() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "alg") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for top in ["rules", "theorems", "axioms"] {
+        walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join(top), &mut files);
+    }
+    assert!(files.len() > 20, "{files:?}");
+    let out = run(std::iter::once(OsStr::new("fmt"))
+        .chain(std::iter::once(OsStr::new("--check")))
+        .chain(files.iter().map(|f| f.as_os_str())));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}
+
 #[test]
 fn fmt_check() {
     let dir = TempDir::new("fmt_check");
