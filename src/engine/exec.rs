@@ -5,6 +5,7 @@
 
 use super::mailbox::Mailbox;
 use super::plan::{FastRule, Find, Op, ReadNode};
+use super::sets::{Sets, Squares};
 use crate::semantics::{CellSet, Code, Eval, Halt, State};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
@@ -17,6 +18,8 @@ pub type Cont<'k> = dyn FnMut(&mut Ctx) -> bool + 'k;
 
 pub struct Ctx {
     pub board: Mailbox,
+    /// Where the codes the plan looks for are, kept by every write.
+    sets: Sets,
     pub poi: Option<usize>,
     /// Squares written, with what they held before, oldest first.
     trail: Vec<(u32, u8)>,
@@ -37,47 +40,124 @@ pub struct Ctx {
 /// for: the test then takes exactly the path it took before. This is how legality is
 /// tested incrementally: a move away from every line to the king keeps
 /// the king as safe as it was.
+///
+/// Without a `not` inside, the test holds when one of its segments does
+/// (a segment: one probe's subtree under its root, from one POI), and
+/// each read belongs to one segment: a move that crosses one line to the
+/// king walks that line again, not every line.
 struct Memo {
     op: *const Op,
     epoch: u64,
     /// `None`: the test has a shape that is not memoised.
     answer: Option<bool>,
-    reads: Vec<u64>,
-    tests: Vec<(u32, CellSet)>,
+    /// The answer is the disjunction of `segments` (no `not` inside).
+    any_of: bool,
+    segments: Vec<Segment>,
+    /// The last test of each square, `NONE` for a square not read.
+    head: Vec<u32>,
+    /// Square, segment, set, and the square's previous test.
+    tests: Vec<Test>,
     scans: SmallVec<[u8; 4]>,
 }
 
+/// Nodes `start..end` of the `probe`th probe of a test (in `probes`
+/// order), walked from `poi`, and what they answered; an empty range for
+/// a part that holds reading nothing (`always`, `Nil`).
+#[derive(Clone, Copy)]
+struct Test {
+    square: u32,
+    segment: u32,
+    prev: u32,
+    set: CellSet,
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Segment {
+    probe: u32,
+    poi: u32,
+    start: u32,
+    end: u32,
+    answer: bool,
+}
+
 impl Memo {
-    fn new(op: *const Op, words: usize) -> Memo {
+    fn new(op: *const Op, cells: usize) -> Memo {
         Memo {
             op,
             epoch: 0,
             answer: None,
-            reads: vec![0; words],
+            any_of: true,
+            segments: vec![],
+            head: vec![NONE; cells],
             tests: vec![],
             scans: SmallVec::new(),
         }
     }
 
-    fn read(&mut self, i: usize, set: CellSet) {
-        self.reads[i / 64] |= 1 << (i % 64);
-        self.tests.push((i as u32, set));
+    /// Forgets what was recorded.
+    fn clear(&mut self) {
+        for t in &self.tests {
+            self.head[t.square as usize] = NONE;
+        }
+        self.tests.clear();
+        self.segments.clear();
+        self.scans.clear();
+        self.any_of = true;
+        self.answer = None;
     }
 
-    /// Whether the test may take another path now that `i` holds `now`.
-    fn changed_by(&self, i: usize, before: u8, now: u8) -> bool {
-        self.scans.contains(&before)
-            || self.scans.contains(&now)
-            || (self.was_read(i)
-                && self
-                    .tests
-                    .iter()
-                    .any(|&(j, set)| j as usize == i && set.contains_code(before) != set.contains_code(now)))
+    fn read(&mut self, i: usize, segment: usize, set: CellSet) {
+        let prev = std::mem::replace(&mut self.head[i], self.tests.len() as u32);
+        self.tests.push(Test {
+            square: i as u32,
+            segment: segment as u32,
+            prev,
+            set,
+        });
     }
 
-    fn was_read(&self, i: usize) -> bool {
-        self.reads[i / 64] & (1 << (i % 64)) != 0
+    /// The tests of square `i`.
+    fn tests_of(&self, i: usize) -> impl Iterator<Item = &Test> {
+        let mut at = self.head[i];
+        std::iter::from_fn(move || {
+            let t = self.tests.get(at as usize)?;
+            at = t.prev;
+            Some(t)
+        })
     }
+}
+
+/// The read trees of `op`'s probes, in a fixed order.
+fn probes(op: &Op, out: &mut SmallVec<[*const ReadNode; 4]>) {
+    match op {
+        Op::Probe(_, _, nodes) => out.push(nodes.as_ptr()),
+        Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) => probes(m, out),
+        Op::Seq(a, b) => {
+            probes(a, out);
+            probes(b, out);
+        }
+        Op::Alt(arms) => arms.iter().for_each(|a| probes(a, out)),
+        _ => {}
+    }
+}
+
+fn probe_nodes(op: &Op, k: u32) -> &[ReadNode] {
+    fn find<'a>(op: &'a Op, k: &mut u32) -> Option<&'a [ReadNode]> {
+        match op {
+            Op::Probe(_, _, nodes) if *k == 0 => Some(nodes),
+            Op::Probe(..) => {
+                *k -= 1;
+                None
+            }
+            Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) => find(m, k),
+            Op::Seq(a, b) => find(a, k).or_else(|| find(b, k)),
+            Op::Alt(arms) => arms.iter().find_map(|a| find(a, k)),
+            _ => None,
+        }
+    }
+    find(op, &mut { k }).expect("a probe recorded in this test")
 }
 
 /// States seen by a search: a short list, then a hash set.
@@ -104,8 +184,10 @@ impl Seen {
 }
 
 impl Ctx {
-    pub fn new(board: Mailbox) -> Ctx {
+    /// A context on `board` for a plan that looks for `codes`.
+    pub fn new(board: Mailbox, codes: &[u8]) -> Ctx {
         Ctx {
+            sets: Sets::new(&board.cells, board.rows(), codes),
             board,
             poi: None,
             trail: Vec::with_capacity(64),
@@ -144,16 +226,14 @@ impl Ctx {
         let at = match self.memos.iter().position(|m| m.op == key) {
             Some(at) => at,
             None => {
-                self.memos.push(Memo::new(key, self.board.cells.len().div_ceil(64)));
+                self.memos.push(Memo::new(key, self.board.cells.len()));
                 self.memos.len() - 1
             }
         };
         if self.memos[at].epoch != self.epoch {
             let mut memo = std::mem::replace(&mut self.memos[at], Memo::new(key, 0));
             memo.epoch = self.epoch;
-            memo.reads.iter_mut().for_each(|w| *w = 0);
-            memo.scans.clear();
-            memo.tests.clear();
+            memo.clear();
             // Back to the turn's board, the test recorded there, and forward.
             let now: SmallVec<[(u32, u8); 16]> = self.trail[base..]
                 .iter()
@@ -161,38 +241,107 @@ impl Ctx {
                 .collect();
             for k in (base..self.trail.len()).rev() {
                 let (i, v) = self.trail[k];
-                self.board.cells[i as usize] = v;
+                self.set_cell(i as usize, v);
             }
-            memo.answer = self.exists_recorded(op, &mut memo);
+            let mut ps = SmallVec::new();
+            probes(op, &mut ps);
+            memo.answer = self.exists_recorded(op, &mut memo, &ps);
             for (i, v) in now {
-                self.board.cells[i as usize] = v;
+                self.set_cell(i as usize, v);
             }
             self.memos[at] = memo;
         }
         let memo = &self.memos[at];
         let answer = memo.answer?;
         let trail = &self.trail[base..];
+        let mut dirty: SmallVec<[u32; 8]> = SmallVec::new();
         for (k, &(i, before)) in trail.iter().enumerate() {
             // A square's value on the turn's board is its oldest record.
             if trail[..k].iter().any(|(j, _)| *j == i) {
                 continue;
             }
-            let now = self.board.cells[i as usize];
-            if now != before && memo.changed_by(i as usize, before, now) {
+            let (i, now) = (i as usize, self.board.cells[i as usize]);
+            if now == before {
+                continue;
+            }
+            if memo.scans.contains(&before) || memo.scans.contains(&now) {
                 return None;
             }
+            for t in memo.tests_of(i) {
+                if t.set.contains_code(before) != t.set.contains_code(now) {
+                    if !memo.any_of {
+                        return None;
+                    }
+                    if !dirty.contains(&t.segment) {
+                        dirty.push(t.segment);
+                    }
+                }
+            }
         }
-        Some(answer)
+        if dirty.is_empty() {
+            return Some(answer);
+        }
+        // A disjunction: only the segments that read a changed square may
+        // answer differently.
+        // A true answer is its last segment's (the recording stops there).
+        if answer && !dirty.contains(&(memo.segments.len() as u32 - 1)) {
+            return Some(true);
+        }
+        for &k in &dirty {
+            let s = memo.segments[k as usize];
+            let nodes = probe_nodes(op, s.probe);
+            if self.walk(nodes, s.start, s.end, s.poi as usize, |_, _| {}) {
+                return Some(true);
+            }
+        }
+        // All false now; but a true answer stopped the recording, so some
+        // segments were never walked.
+        (!answer).then_some(false)
     }
 
     /// `exists`, noting in `memo` what it reads; `None` for a test of a
     /// shape it does not follow.
-    fn exists_recorded(&mut self, op: &Op, memo: &mut Memo) -> Option<bool> {
+    fn exists_recorded(&mut self, op: &Op, memo: &mut Memo, ps: &[*const ReadNode]) -> Option<bool> {
         Some(match op {
-            Op::Nil => true,
+            Op::Nil => {
+                memo.segments.push(Segment {
+                    probe: 0,
+                    poi: 0,
+                    start: 0,
+                    end: 0,
+                    answer: true,
+                });
+                true
+            }
             Op::Fail => false,
             Op::Probe(_, always, nodes) => match self.poi {
-                Some(p) => *always || self.probe_recorded(nodes, p, memo),
+                Some(p) => {
+                    let probe = ps.iter().position(|&q| q == nodes.as_ptr()).expect("listed") as u32;
+                    let mut seg = Segment {
+                        probe,
+                        poi: p as u32,
+                        start: 0,
+                        end: 0,
+                        answer: *always,
+                    };
+                    if *always {
+                        memo.segments.push(seg);
+                        return Some(true);
+                    }
+                    // One segment per subtree under the root.
+                    let len = nodes.len() as u32;
+                    while seg.start < len {
+                        seg.end = nodes[seg.start as usize].fail.min(len);
+                        let k = memo.segments.len();
+                        seg.answer = self.walk(nodes, seg.start, seg.end, p, |at, set| memo.read(at, k, set));
+                        memo.segments.push(seg);
+                        if seg.answer {
+                            return Some(true);
+                        }
+                        seg.start = seg.end;
+                    }
+                    false
+                }
                 None => false,
             },
             Op::Bind(code, body) => {
@@ -201,7 +350,7 @@ impl Ctx {
                 let mut found = Some(false);
                 for q in self.holding(*code) {
                     self.poi = Some(q);
-                    match self.exists_recorded(body, memo) {
+                    match self.exists_recorded(body, memo, ps) {
                         Some(false) => {}
                         other => {
                             found = other;
@@ -214,19 +363,18 @@ impl Ctx {
             }
             Op::Alt(arms) => {
                 for a in arms {
-                    if self.exists_recorded(a, memo)? {
+                    if self.exists_recorded(a, memo, ps)? {
                         return Some(true);
                     }
                 }
                 false
             }
-            Op::Not(m) => !self.exists_recorded(m, memo)?,
+            Op::Not(m) => {
+                memo.any_of = false;
+                !self.exists_recorded(m, memo, ps)?
+            }
             _ => return None,
         })
-    }
-
-    fn probe_recorded(&self, nodes: &[ReadNode], p: usize, memo: &mut Memo) -> bool {
-        self.walk(nodes, p, |at, set| memo.read(at, set))
     }
 
     pub fn mark(&self) -> usize {
@@ -237,14 +385,20 @@ impl Ctx {
     pub fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let (i, v) = self.trail.pop().expect("above the mark");
-            self.board.cells[i as usize] = v;
+            self.set_cell(i as usize, v);
         }
+    }
+
+    #[inline]
+    fn set_cell(&mut self, i: usize, v: u8) {
+        let old = std::mem::replace(&mut self.board.cells[i], v);
+        self.sets.moved(i, old, v);
     }
 
     #[inline]
     fn write(&mut self, i: usize, v: u8) {
         self.trail.push((i as u32, self.board.cells[i]));
-        self.board.cells[i] = v;
+        self.set_cell(i, v);
     }
 
     /// Applies a diff made by `diff`, to be undone with `undo`.
@@ -314,12 +468,8 @@ impl Ctx {
     }
 
     /// The squares holding `code`, the POI's excepted.
-    fn holding(&self, code: u8) -> SmallVec<[usize; 16]> {
-        let (lo, hi) = self.board.rows();
-        memchr::memchr_iter(code, &self.board.cells[lo..hi])
-            .map(|i| i + lo)
-            .filter(|i| Some(*i) != self.poi)
-            .collect()
+    fn holding(&self, code: u8) -> Squares {
+        self.sets.holding(&self.board.cells, code, self.poi)
     }
 
     /// Calls `each` on every base at which `r` may apply, until it stops.
@@ -372,15 +522,17 @@ impl Ctx {
     }
 
     fn probe(&self, nodes: &[ReadNode], p: usize) -> bool {
-        self.walk(nodes, p, |_, _| {})
+        self.walk(nodes, 0, nodes.len() as u32, p, |_, _| {})
     }
 
-    /// Walks a read tree in preorder from `p`, telling `seen` of each
-    /// square read; whether some path matched.
+    /// Walks nodes `start..end` of a read tree in preorder from `p` (a
+    /// subtree or the whole tree), telling `seen` of each square read;
+    /// whether some path matched.
     #[inline(always)]
-    fn walk(&self, nodes: &[ReadNode], p: usize, mut seen: impl FnMut(usize, CellSet)) -> bool {
-        let mut i = 0;
-        while let Some(n) = nodes.get(i) {
+    fn walk(&self, nodes: &[ReadNode], start: u32, end: u32, p: usize, mut seen: impl FnMut(usize, CellSet)) -> bool {
+        let mut i = start as usize;
+        while i < end as usize {
+            let n = &nodes[i];
             let at = p.wrapping_add_signed(n.at);
             seen(at, n.set);
             if n.set.contains_code(self.board.cells[at]) {
@@ -409,7 +561,7 @@ impl Ctx {
             Op::Rules(rules) => {
                 // Rules pivoting on one piece (a knight's eight leaps) share
                 // the squares found for it: the board is the same for each.
-                let mut found: Option<(u8, SmallVec<[usize; 16]>)> = None;
+                let mut found: Option<(u8, Squares)> = None;
                 for r in rules {
                     let Find::Guard(code) = r.find else {
                         if self.rule(r, k) {
@@ -424,7 +576,7 @@ impl Ctx {
                         found = Some((code, self.holding(code)));
                     }
                     let (_, qs) = found.as_ref().expect("just found");
-                    for &q in qs {
+                    for q in qs.clone() {
                         if self.fits(r, q) && self.apply_rule(r, q, k) {
                             return true;
                         }

@@ -78,6 +78,29 @@ pub enum Op {
     Interpret(Box<Prog>),
 }
 
+impl Op {
+    /// Adds the codes whose squares `self` looks for to `out`.
+    pub fn looked_for(&self, out: &mut Vec<u8>) {
+        match self {
+            Op::Rules(rules) => out.extend(rules.iter().filter_map(|r| match r.find {
+                Find::Guard(c) => Some(c),
+                _ => None,
+            })),
+            Op::Bind(c, m) => {
+                out.push(*c);
+                m.looked_for(out);
+            }
+            Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::Probe(m, ..) => m.looked_for(out),
+            Op::Seq(a, b) => {
+                a.looked_for(out);
+                b.looked_for(out);
+            }
+            Op::Alt(arms) => arms.iter().for_each(|a| a.looked_for(out)),
+            Op::Nil | Op::Fail | Op::Walk(_) | Op::Interpret(_) => {}
+        }
+    }
+}
+
 /// The farthest a rule reaches from its pivot, in squares.
 fn reach(r: &Rule) -> i32 {
     let pivot = pivot_square(r);
