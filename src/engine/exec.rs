@@ -160,6 +160,33 @@ fn probe_nodes(op: &Op, k: u32) -> &[ReadNode] {
     find(op, &mut { k }).expect("a probe recorded in this test")
 }
 
+/// A 64-bit mix of a diff entry (the finaliser of splitmix64).
+#[inline]
+fn mix(w: u32) -> u64 {
+    let mut z = u64::from(w).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Results with repeats removed: sorted by fingerprint, and within a run
+/// of equal fingerprints compared entry by entry.
+pub fn distinct(mut rs: Vec<(u64, Diff)>) -> Vec<Diff> {
+    rs.sort_unstable_by_key(|r| r.0);
+    let mut out: Vec<Diff> = Vec::with_capacity(rs.len());
+    let mut run = 0;
+    for (k, (fp, d)) in rs.iter().enumerate() {
+        if k > 0 && rs[k - 1].0 != *fp {
+            run = out.len();
+        }
+        let same = |e: &Diff| e.len() == d.len() && d.iter().all(|w| e.contains(w));
+        if !out[run..].iter().any(same) {
+            out.push(d.clone());
+        }
+    }
+    out
+}
+
 /// States seen by a search: a short list, then a hash set.
 #[derive(Default)]
 struct Seen {
@@ -426,6 +453,27 @@ impl Ctx {
         d
     }
 
+    /// How the board differs from what it was at `mark`, its entries in
+    /// no particular order, with a fingerprint that does not depend on
+    /// their order: equal boards have equal fingerprints.
+    pub fn result(&self, mark: usize) -> (u64, Diff) {
+        let trail = &self.trail[mark..];
+        let mut d: Diff = SmallVec::new();
+        let mut fp = 0u64;
+        for (k, &(i, before)) in trail.iter().enumerate() {
+            if trail[..k].iter().any(|(j, _)| *j == i) {
+                continue;
+            }
+            let now = self.board.cells[i as usize];
+            if now != before {
+                let w = i << 8 | u32::from(now);
+                fp = fp.wrapping_add(mix(w));
+                d.push(w);
+            }
+        }
+        (fp, d)
+    }
+
     /// What square `i` reads: `%` on the POI's square.
     #[inline]
     fn read(&self, i: usize) -> u8 {
@@ -441,7 +489,7 @@ impl Ctx {
         let at = |d: isize| base.wrapping_add_signed(d);
         r.reads.iter().all(|&(d, set)| set.contains_code(self.read(at(d))))
             && r.offs.iter().all(|&d| self.board.cells[at(d)] == Code::OFF)
-            && r.writes.iter().all(|&(d, _)| self.board.cells[at(d)] != Code::OFF)
+            && r.ons.iter().all(|&d| self.board.cells[at(d)] != Code::OFF)
     }
 
     /// Applies `r` at `base`, runs `k`, and unmakes it.
@@ -583,6 +631,31 @@ impl Ctx {
                     }
                 }
                 false
+            }
+            Op::Slide(d, set) => {
+                let Some(start) = self.poi else { return false };
+                let v = self.board.cells[start];
+                let mut q = start;
+                loop {
+                    q = q.wrapping_add_signed(*d);
+                    let c = self.board.cells[q];
+                    if set.contains_code(c) {
+                        let mark = self.mark();
+                        self.write(q, v);
+                        self.write(start, Code::EMPTY);
+                        self.poi = Some(q);
+                        let stop = k(self);
+                        self.undo(mark);
+                        self.poi = Some(start);
+                        if stop {
+                            return true;
+                        }
+                    }
+                    // The walk goes on over empty squares only.
+                    if c != Code::EMPTY {
+                        return false;
+                    }
+                }
             }
             Op::Walk(d) => {
                 let Some(start) = self.poi else { return false };

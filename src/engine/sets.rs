@@ -99,7 +99,7 @@ impl Sets {
             }
             w
         } else {
-            self.bits[s as usize * self.words..][..self.words].into()
+            SmallVec::from_slice(&self.bits[s as usize * self.words..][..self.words])
         };
         if let Some(k) = except
             .and_then(|p| p.checked_sub(self.lo))
