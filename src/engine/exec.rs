@@ -169,22 +169,54 @@ fn mix(w: u32) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Results with repeats removed: sorted by fingerprint, and within a run
-/// of equal fingerprints compared entry by entry.
-pub fn distinct(mut rs: Vec<(u64, Diff)>) -> Vec<Diff> {
-    rs.sort_unstable_by_key(|r| r.0);
-    let mut out: Vec<Diff> = Vec::with_capacity(rs.len());
-    let mut run = 0;
-    for (k, (fp, d)) in rs.iter().enumerate() {
-        if k > 0 && rs[k - 1].0 != *fp {
-            run = out.len();
-        }
-        let same = |e: &Diff| e.len() == d.len() && d.iter().all(|w| e.contains(w));
-        if !out[run..].iter().any(same) {
-            out.push(d.clone());
+/// Results without repeats: fingerprints in an open-addressed table,
+/// entries compared only where fingerprints are equal.
+pub struct Distinct {
+    /// Index of an item plus one; 0 for a free slot.
+    slots: SmallVec<[u32; 128]>,
+    pub items: Vec<Diff>,
+    fps: SmallVec<[u64; 64]>,
+}
+
+impl Distinct {
+    pub fn new() -> Distinct {
+        Distinct {
+            slots: smallvec::smallvec![0; 128],
+            items: vec![],
+            fps: SmallVec::new(),
         }
     }
-    out
+
+    pub fn insert(&mut self, (fp, d): (u64, Diff)) {
+        if 2 * self.items.len() >= self.slots.len() {
+            self.slots = smallvec::smallvec![0; 2 * self.slots.len()];
+            for k in 0..self.items.len() {
+                let mut h = self.fps[k] as usize & (self.slots.len() - 1);
+                while self.slots[h] != 0 {
+                    h = (h + 1) & (self.slots.len() - 1);
+                }
+                self.slots[h] = k as u32 + 1;
+            }
+        }
+        let mask = self.slots.len() - 1;
+        let mut h = fp as usize & mask;
+        loop {
+            match self.slots[h] {
+                0 => break,
+                s => {
+                    let k = s as usize - 1;
+                    let e = &self.items[k];
+                    if self.fps[k] == fp && e.len() == d.len() && d.iter().all(|w| e.contains(w)) {
+                        return;
+                    }
+                }
+            }
+            h = (h + 1) & mask;
+        }
+        self.slots[h] = self.items.len() as u32 + 1;
+        self.items.push(d);
+        self.fps.push(fp);
+    }
 }
 
 /// States seen by a search: a short list, then a hash set.

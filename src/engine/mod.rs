@@ -132,17 +132,17 @@ impl Plan {
     /// The distinct results of the turn's move, as diffs from the board.
     fn moves(&self, ctx: &mut Ctx, turn: usize) -> Result<Vec<Diff>, TooBig> {
         let mark = ctx.mark();
-        let mut out = vec![];
+        let mut out = exec::Distinct::new();
         ctx.start_turn();
         ctx.run(&self.turns[turn], &mut |c: &mut Ctx| {
-            out.push(c.result(mark));
+            out.insert(c.result(mark));
             false
         });
         ctx.end_turn();
         if let Some(n) = ctx.too_big.take() {
             return Err(TooBig(n));
         }
-        Ok(exec::distinct(out))
+        Ok(out.items)
     }
 
     fn perft(&self, ctx: &mut Ctx, turn: usize, depth: u32) -> Result<u64, TooBig> {
