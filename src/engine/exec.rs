@@ -519,6 +519,9 @@ impl Ctx {
     #[inline]
     fn fits(&self, r: &FastRule, base: usize) -> bool {
         let at = |d: isize| base.wrapping_add_signed(d);
+        if let Some((d, set)) = &r.one {
+            return set.contains_code(self.read(at(*d)));
+        }
         r.reads.iter().all(|&(d, set)| set.contains_code(self.read(at(d))))
             && r.offs.iter().all(|&d| self.board.cells[at(d)] == Code::OFF)
             && r.ons.iter().all(|&d| self.board.cells[at(d)] != Code::OFF)
@@ -588,8 +591,11 @@ impl Ctx {
     }
 
     fn rule(&mut self, r: &FastRule, k: &mut Cont) -> bool {
-        if let Find::Identity = r.find {
-            return (!r.needs_poi || self.poi.is_some()) && k(self);
+        match (r.find, self.poi) {
+            (Find::Identity, poi) => return (!r.needs_poi || poi.is_some()) && k(self),
+            (Find::Anchor, Some(p)) => return self.fits(r, p) && self.apply_rule(r, p, k),
+            (Find::Anchor, None) => return false,
+            _ => {}
         }
         self.bases(r, &mut |c, base| c.fits(r, base) && c.apply_rule(r, base, k))
     }
@@ -642,7 +648,19 @@ impl Ctx {
                 // Rules pivoting on one piece (a knight's eight leaps) share
                 // the squares found for it: the board is the same for each.
                 let mut found: Option<(u8, Squares)> = None;
+                let mut fit = false;
                 for r in rules {
+                    if let (Find::Anchor, Some(p)) = (r.find, self.poi) {
+                        // Rules that differ only in what they write (a
+                        // promotion's pieces) check the board once.
+                        if !r.as_before {
+                            fit = self.fits(r, p);
+                        }
+                        if fit && self.apply_rule(r, p, k) {
+                            return true;
+                        }
+                        continue;
+                    }
                     let Find::Guard(code) = r.find else {
                         if self.rule(r, k) {
                             return true;

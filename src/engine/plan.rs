@@ -45,6 +45,10 @@ pub struct FastRule {
     /// shows to be (the pivot is, and so is a square read as a set
     /// without `#`).
     pub ons: Vec<isize>,
+    /// The only check, when the rule checks one read and nothing else.
+    pub one: Option<(isize, CellSet)>,
+    /// An anchored rule that checks what the rule before it checks.
+    pub as_before: bool,
     pub needs_poi: bool,
 }
 
@@ -188,15 +192,21 @@ impl Planner {
             .map(|(q, s)| (self.delta(*q - pivot), *s))
             .collect();
         let shown = |d: isize| d == 0 || reads.iter().any(|(e, s)| *e == d && !s.contains(Cell::Off));
+        let ons: Vec<isize> = r
+            .writes
+            .iter()
+            .map(|(q, _)| self.delta(*q - pivot))
+            .filter(|&d| !shown(d))
+            .collect();
         FastRule {
             find,
-            ons: r
-                .writes
-                .iter()
-                .map(|(q, _)| self.delta(*q - pivot))
-                .filter(|&d| !shown(d))
-                .collect(),
+            one: match &reads[..] {
+                [one] if ons.is_empty() && r.offs.is_empty() => Some(*one),
+                _ => None,
+            },
+            ons,
             reads,
+            as_before: false,
             offs: r.offs.iter().map(|q| self.delta(*q - pivot)).collect(),
             writes: r
                 .writes
@@ -290,7 +300,16 @@ impl Planner {
                 if rules.iter().any(|r| reach(r) > self.pad) {
                     return interpret();
                 }
-                Op::Rules(rules.iter().map(|r| self.rule(r)).collect())
+                let mut fast: Vec<FastRule> = rules.iter().map(|r| self.rule(r)).collect();
+                for k in 1..fast.len() {
+                    let (a, b) = (&fast[k - 1], &fast[k]);
+                    fast[k].as_before = matches!((a.find, b.find), (Find::Anchor, Find::Anchor))
+                        && a.needs_poi == b.needs_poi
+                        && a.reads == b.reads
+                        && a.offs == b.offs
+                        && a.ons == b.ons;
+                }
+                Op::Rules(fast)
             }
             Prog::Bind(c, m) => Op::Bind(Code::content(*c), b(m)),
             Prog::Seq(x, y) => {
