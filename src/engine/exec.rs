@@ -30,6 +30,8 @@ pub struct Ctx {
     /// Counts turns started, so memos of an earlier board are not used.
     epoch: u64,
     memos: Vec<Memo>,
+    /// Result lists done with, to be filled again without allocating.
+    pub spare: Vec<Vec<Diff>>,
 }
 
 /// A test's answer on the board a turn started from, with what it read
@@ -129,6 +131,15 @@ impl Memo {
     }
 }
 
+/// The rules `op` runs first, if it starts with rules.
+fn first_rules(op: &Op) -> Option<&[FastRule]> {
+    match op {
+        Op::Rules(rules) => Some(rules),
+        Op::Seq(a, _) => first_rules(a),
+        _ => None,
+    }
+}
+
 /// The read trees of `op`'s probes, in a fixed order.
 fn probes(op: &Op, out: &mut SmallVec<[*const ReadNode; 4]>) {
     match op {
@@ -179,10 +190,12 @@ pub struct Distinct {
 }
 
 impl Distinct {
-    pub fn new() -> Distinct {
+    /// Results gathered in `items`, emptied first.
+    pub fn new(mut items: Vec<Diff>) -> Distinct {
+        items.clear();
         Distinct {
             slots: smallvec::smallvec![0; 128],
-            items: vec![],
+            items,
             fps: SmallVec::new(),
         }
     }
@@ -254,6 +267,7 @@ impl Ctx {
             base: None,
             epoch: 0,
             memos: vec![],
+            spare: vec![],
         }
     }
 
@@ -748,7 +762,17 @@ impl Ctx {
                 self.poi = outer;
                 stop
             }
-            Op::Seq(a, b) => self.run(a, &mut |c: &mut Ctx| c.run(b, k)),
+            Op::Seq(a, b) => {
+                if let (Op::Not(_), Some(rules)) = (&**a, first_rules(b)) {
+                    // `not A` then rules (castling: the king not attacked,
+                    // then the squares between empty): when no rule
+                    // applies there is no result, and A need not be tested.
+                    if !rules.iter().any(|r| self.rule_applies(r)) {
+                        return false;
+                    }
+                }
+                self.run(a, &mut |c: &mut Ctx| c.run(b, k))
+            }
             Op::Alt(arms) => arms.iter().any(|a| self.run(a, k)),
             Op::Star(m) => {
                 let mark = self.mark();

@@ -132,7 +132,7 @@ impl Plan {
     /// The distinct results of the turn's move, as diffs from the board.
     fn moves(&self, ctx: &mut Ctx, turn: usize) -> Result<Vec<Diff>, TooBig> {
         let mark = ctx.mark();
-        let mut out = exec::Distinct::new();
+        let mut out = exec::Distinct::new(ctx.spare.pop().unwrap_or_default());
         ctx.start_turn();
         ctx.run(&self.turns[turn], &mut |c: &mut Ctx| {
             out.insert(c.result(mark));
@@ -158,17 +158,18 @@ impl Plan {
             }
             return self.perft(ctx, next, depth - 1);
         }
-        if depth == 1 {
-            return Ok(moves.len() as u64);
+        let mut total = moves.len() as u64;
+        if depth > 1 {
+            total = 0;
+            for d in &moves {
+                let mark = ctx.mark();
+                ctx.apply(d);
+                let n = self.perft(ctx, next, depth - 1);
+                ctx.undo(mark);
+                total += n?;
+            }
         }
-        let mut total = 0;
-        for d in &moves {
-            let mark = ctx.mark();
-            ctx.apply(d);
-            let n = self.perft(ctx, next, depth - 1);
-            ctx.undo(mark);
-            total += n?;
-        }
+        ctx.spare.push(moves);
         Ok(total)
     }
 }
