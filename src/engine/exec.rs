@@ -5,7 +5,7 @@
 
 use super::mailbox::Mailbox;
 use super::plan::{FastRule, Find, Op, ReadNode};
-use super::sets::{Sets, Squares};
+use super::sets::Sets;
 use crate::semantics::{CellSet, Code, Eval, Halt, State};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
@@ -421,7 +421,9 @@ impl Ctx {
                 memo.scans.push(*code);
                 let outer = self.poi;
                 let mut found = Some(false);
-                for q in self.holding(*code) {
+                let mut at = 0;
+                while let Some(q) = self.next_holding(*code, at, outer) {
+                    at = q + 1;
                     self.poi = Some(q);
                     match self.exists_recorded(body, memo, ps) {
                         Some(false) => {}
@@ -564,9 +566,12 @@ impl Ctx {
         stop
     }
 
-    /// The squares holding `code`, the POI's excepted.
-    fn holding(&self, code: u8) -> Squares {
-        self.sets.holding(&self.board.cells, code, self.poi)
+    /// The first square from index `from` on holding `code`, `except`
+    /// excepted. A search that makes and unmakes moves between calls sees
+    /// the same squares each time.
+    #[inline]
+    fn next_holding(&self, code: u8, from: usize, except: Option<usize>) -> Option<usize> {
+        self.sets.next(&self.board.cells, code, from, except)
     }
 
     /// Calls `each` on every base at which `r` may apply, until it stops.
@@ -581,7 +586,9 @@ impl Ctx {
                 None => false,
             },
             Find::Guard(code) => {
-                for q in self.holding(code) {
+                let (mut at, poi) = (0, self.poi);
+                while let Some(q) = self.next_holding(code, at, poi) {
+                    at = q + 1;
                     if each(self, q) {
                         return true;
                     }
@@ -661,7 +668,6 @@ impl Ctx {
             Op::Rules(rules) => {
                 // Rules pivoting on one piece (a knight's eight leaps) share
                 // the squares found for it: the board is the same for each.
-                let mut found: Option<(u8, Squares)> = None;
                 let mut fit = false;
                 for r in rules {
                     if let (Find::Anchor, Some(p)) = (r.find, self.poi) {
@@ -684,11 +690,9 @@ impl Ctx {
                     if r.needs_poi && self.poi.is_none() {
                         continue;
                     }
-                    if found.as_ref().is_none_or(|(c, _)| *c != code) {
-                        found = Some((code, self.holding(code)));
-                    }
-                    let (_, qs) = found.as_ref().expect("just found");
-                    for q in qs.clone() {
+                    let (mut at, poi) = (0, self.poi);
+                    while let Some(q) = self.next_holding(code, at, poi) {
+                        at = q + 1;
                         if self.fits(r, q) && self.apply_rule(r, q, k) {
                             return true;
                         }
@@ -745,7 +749,9 @@ impl Ctx {
             Op::Bind(code, body) => {
                 let outer = self.poi;
                 let mut stop = false;
-                for q in self.holding(*code) {
+                let mut at = 0;
+                while let Some(q) = self.next_holding(*code, at, outer) {
+                    at = q + 1;
                     self.poi = Some(q);
                     // Results keep the enclosing binder's POI.
                     stop = self.run(body, &mut |c: &mut Ctx| {
@@ -825,7 +831,9 @@ impl Ctx {
             Op::Bind(code, body) => {
                 let outer = self.poi;
                 let mut found = false;
-                for q in self.holding(*code) {
+                let mut at = 0;
+                while let Some(q) = self.next_holding(*code, at, outer) {
+                    at = q + 1;
                     self.poi = Some(q);
                     if self.exists(body) {
                         found = true;

@@ -3,8 +3,6 @@
 //! finding a side's pieces costs a few words instead of a scan of the
 //! board.
 
-use smallvec::SmallVec;
-
 const UNTRACKED: u8 = u8::MAX;
 
 #[derive(Clone)]
@@ -15,31 +13,6 @@ pub struct Sets {
     lo: usize,
     words: usize,
     bits: Vec<u64>,
-}
-
-/// Some squares of the board, as indices, ascending.
-#[derive(Clone)]
-pub struct Squares {
-    lo: usize,
-    words: SmallVec<[u64; 4]>,
-    at: usize,
-}
-
-impl Iterator for Squares {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        while self.at < self.words.len() {
-            let w = self.words[self.at];
-            if w != 0 {
-                self.words[self.at] = w & (w - 1);
-                return Some(self.lo + self.at * 64 + w.trailing_zeros() as usize);
-            }
-            self.at += 1;
-        }
-        None
-    }
 }
 
 impl Sets {
@@ -86,31 +59,33 @@ impl Sets {
         self.put(i, new);
     }
 
-    /// The squares of `cells` holding `code`, but `except`.
+    /// The first index from `from` on whose square holds `code`, but
+    /// `except`.
     #[inline]
-    pub fn holding(&self, cells: &[u8], code: u8, except: Option<usize>) -> Squares {
+    pub fn next(&self, cells: &[u8], code: u8, from: usize, except: Option<usize>) -> Option<usize> {
+        let from = from.max(self.lo);
         let s = self.slot[code as usize];
-        let mut words: SmallVec<[u64; 4]> = if s == UNTRACKED {
-            // Not looked for by the plan (the interpreter's codes): a scan.
-            let mut w: SmallVec<[u64; 4]> = smallvec::smallvec![0; self.words];
+        if s == UNTRACKED {
+            // Not looked for by the plan: a scan.
             let end = (self.lo + 64 * self.words).min(cells.len());
-            for i in memchr::memchr_iter(code, &cells[self.lo..end]) {
-                w[i / 64] |= 1 << (i % 64);
-            }
-            w
-        } else {
-            SmallVec::from_slice(&self.bits[s as usize * self.words..][..self.words])
-        };
-        if let Some(k) = except
-            .and_then(|p| p.checked_sub(self.lo))
-            .filter(|k| k / 64 < self.words)
-        {
-            words[k / 64] &= !(1 << (k % 64));
+            return memchr::memchr_iter(code, cells.get(from..end)?)
+                .map(|i| i + from)
+                .find(|&i| Some(i) != except);
         }
-        Squares {
-            lo: self.lo,
-            words,
-            at: 0,
+        let bits = &self.bits[s as usize * self.words..][..self.words];
+        let k = from - self.lo;
+        let mut w = k / 64;
+        let mut word = *bits.get(w)? & (u64::MAX << (k % 64));
+        loop {
+            while word != 0 {
+                let i = self.lo + w * 64 + word.trailing_zeros() as usize;
+                if Some(i) != except {
+                    return Some(i);
+                }
+                word &= word - 1;
+            }
+            w += 1;
+            word = *bits.get(w)?;
         }
     }
 }
@@ -126,7 +101,13 @@ mod tests {
         cells[150] = 3;
         cells[80] = 4;
         let mut s = Sets::new(&cells, (64, 192), &[3]);
-        let all = |s: &Sets, cells: &[u8], c, p| s.holding(cells, c, p).collect::<Vec<_>>();
+        let all = |s: &Sets, cells: &[u8], c, p| {
+            let mut out = vec![];
+            while let Some(i) = s.next(cells, c, out.last().map_or(0, |i| i + 1), p) {
+                out.push(i);
+            }
+            out
+        };
         assert_eq!(all(&s, &cells, 3, None), vec![70, 150]);
         assert_eq!(all(&s, &cells, 3, Some(70)), vec![150]);
         cells[70] = 0;
