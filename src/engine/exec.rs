@@ -184,7 +184,7 @@ fn mix(w: u32) -> u64 {
 /// entries compared only where fingerprints are equal.
 pub struct Distinct {
     /// Index of an item plus one; 0 for a free slot.
-    slots: SmallVec<[u32; 128]>,
+    slots: SmallVec<[u32; 64]>,
     pub items: Vec<Diff>,
     fps: SmallVec<[u64; 64]>,
 }
@@ -194,7 +194,7 @@ impl Distinct {
     pub fn new(mut items: Vec<Diff>) -> Distinct {
         items.clear();
         Distinct {
-            slots: smallvec::smallvec![0; 128],
+            slots: smallvec::smallvec![0; 64],
             items,
             fps: SmallVec::new(),
         }
