@@ -885,3 +885,36 @@ impl Ctx {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp(d: &Diff) -> u64 {
+        d.iter().fold(0u64, |h, &w| h.wrapping_add(mix(w)))
+    }
+
+    /// Results are the same board whatever the order of their entries;
+    /// equal fingerprints alone never merge two different boards.
+    #[test]
+    fn distinct_results_are_exact() {
+        let a: Diff = SmallVec::from_slice(&[1 << 8 | 3, 2 << 8]);
+        let b: Diff = SmallVec::from_slice(&[2 << 8, 1 << 8 | 3]);
+        let c: Diff = SmallVec::from_slice(&[1 << 8 | 4, 2 << 8]);
+        assert_eq!(fp(&a), fp(&b));
+        let mut out = Distinct::new(vec![]);
+        out.insert((fp(&a), a.clone()));
+        out.insert((fp(&b), b));
+        out.insert((fp(&c), c.clone()));
+        // A forged collision: same fingerprint, another board.
+        out.insert((fp(&a), c.clone()));
+        assert_eq!(out.items.len(), 3);
+        // Past the first table, repeats are still found.
+        for k in 0..200u32 {
+            let d: Diff = SmallVec::from_slice(&[k << 8 | 1]);
+            out.insert((fp(&d), d.clone()));
+            out.insert((fp(&d), d));
+        }
+        assert_eq!(out.items.len(), 203);
+    }
+}
