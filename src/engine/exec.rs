@@ -5,6 +5,7 @@
 
 use super::mailbox::Mailbox;
 use super::plan::{FastRule, Find, Op, ReadNode};
+use super::sets::Sets;
 use crate::semantics::{CellSet, Code, Eval, Halt, State};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
@@ -17,6 +18,8 @@ pub type Cont<'k> = dyn FnMut(&mut Ctx) -> bool + 'k;
 
 pub struct Ctx {
     pub board: Mailbox,
+    /// Where the codes the plan looks for are, kept by every write.
+    sets: Sets,
     pub poi: Option<usize>,
     /// Squares written, with what they held before, oldest first.
     trail: Vec<(u32, u8)>,
@@ -27,6 +30,8 @@ pub struct Ctx {
     /// Counts turns started, so memos of an earlier board are not used.
     epoch: u64,
     memos: Vec<Memo>,
+    /// Result lists done with, to be filled again without allocating.
+    pub spare: Vec<Vec<Diff>>,
 }
 
 /// A test's answer on the board a turn started from, with what it read
@@ -37,46 +42,193 @@ pub struct Ctx {
 /// for: the test then takes exactly the path it took before. This is how legality is
 /// tested incrementally: a move away from every line to the king keeps
 /// the king as safe as it was.
+///
+/// Without a `not` inside, the test holds when one of its segments does
+/// (a segment: one probe's subtree under its root, from one POI), and
+/// each read belongs to one segment: a move that crosses one line to the
+/// king walks that line again, not every line.
 struct Memo {
     op: *const Op,
     epoch: u64,
     /// `None`: the test has a shape that is not memoised.
     answer: Option<bool>,
-    reads: Vec<u64>,
-    tests: Vec<(u32, CellSet)>,
+    /// The answer is the disjunction of `segments` (no `not` inside).
+    any_of: bool,
+    segments: Vec<Segment>,
+    /// The last test of each square, `NONE` for a square not read.
+    head: Vec<u32>,
+    /// Square, segment, set, and the square's previous test.
+    tests: Vec<Test>,
     scans: SmallVec<[u8; 4]>,
 }
 
+/// Nodes `start..end` of the `probe`th probe of a test (in `probes`
+/// order), walked from `poi`, and what they answered; an empty range for
+/// a part that holds reading nothing (`always`, `Nil`).
+#[derive(Clone, Copy)]
+struct Test {
+    square: u32,
+    segment: u32,
+    prev: u32,
+    set: CellSet,
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Segment {
+    probe: u32,
+    poi: u32,
+    start: u32,
+    end: u32,
+    answer: bool,
+}
+
 impl Memo {
-    fn new(op: *const Op, words: usize) -> Memo {
+    fn new(op: *const Op, cells: usize) -> Memo {
         Memo {
             op,
             epoch: 0,
             answer: None,
-            reads: vec![0; words],
+            any_of: true,
+            segments: vec![],
+            head: vec![NONE; cells],
             tests: vec![],
             scans: SmallVec::new(),
         }
     }
 
-    fn read(&mut self, i: usize, set: CellSet) {
-        self.reads[i / 64] |= 1 << (i % 64);
-        self.tests.push((i as u32, set));
+    /// Forgets what was recorded.
+    fn clear(&mut self) {
+        for t in &self.tests {
+            self.head[t.square as usize] = NONE;
+        }
+        self.tests.clear();
+        self.segments.clear();
+        self.scans.clear();
+        self.any_of = true;
+        self.answer = None;
     }
 
-    /// Whether the test may take another path now that `i` holds `now`.
-    fn changed_by(&self, i: usize, before: u8, now: u8) -> bool {
-        self.scans.contains(&before)
-            || self.scans.contains(&now)
-            || (self.was_read(i)
-                && self
-                    .tests
-                    .iter()
-                    .any(|&(j, set)| j as usize == i && set.contains_code(before) != set.contains_code(now)))
+    fn read(&mut self, i: usize, segment: usize, set: CellSet) {
+        let prev = std::mem::replace(&mut self.head[i], self.tests.len() as u32);
+        self.tests.push(Test {
+            square: i as u32,
+            segment: segment as u32,
+            prev,
+            set,
+        });
     }
 
-    fn was_read(&self, i: usize) -> bool {
-        self.reads[i / 64] & (1 << (i % 64)) != 0
+    /// The tests of square `i`.
+    fn tests_of(&self, i: usize) -> impl Iterator<Item = &Test> {
+        let mut at = self.head[i];
+        std::iter::from_fn(move || {
+            let t = self.tests.get(at as usize)?;
+            at = t.prev;
+            Some(t)
+        })
+    }
+}
+
+/// The rules `op` runs first, if it starts with rules.
+fn first_rules(op: &Op) -> Option<&[FastRule]> {
+    match op {
+        Op::Rules(rules) => Some(rules),
+        Op::Seq(a, _) => first_rules(a),
+        _ => None,
+    }
+}
+
+/// The read trees of `op`'s probes, in a fixed order.
+fn probes(op: &Op, out: &mut SmallVec<[*const ReadNode; 4]>) {
+    match op {
+        Op::Probe(_, _, nodes) => out.push(nodes.as_ptr()),
+        Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) => probes(m, out),
+        Op::Seq(a, b) => {
+            probes(a, out);
+            probes(b, out);
+        }
+        Op::Alt(arms) => arms.iter().for_each(|a| probes(a, out)),
+        _ => {}
+    }
+}
+
+fn probe_nodes(op: &Op, k: u32) -> &[ReadNode] {
+    fn find<'a>(op: &'a Op, k: &mut u32) -> Option<&'a [ReadNode]> {
+        match op {
+            Op::Probe(_, _, nodes) if *k == 0 => Some(nodes),
+            Op::Probe(..) => {
+                *k -= 1;
+                None
+            }
+            Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) => find(m, k),
+            Op::Seq(a, b) => find(a, k).or_else(|| find(b, k)),
+            Op::Alt(arms) => arms.iter().find_map(|a| find(a, k)),
+            _ => None,
+        }
+    }
+    find(op, &mut { k }).expect("a probe recorded in this test")
+}
+
+/// A 64-bit mix of a diff entry (the finaliser of splitmix64).
+#[inline]
+fn mix(w: u32) -> u64 {
+    let mut z = u64::from(w).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Results without repeats: fingerprints in an open-addressed table,
+/// entries compared only where fingerprints are equal.
+pub struct Distinct {
+    /// Index of an item plus one; 0 for a free slot.
+    slots: SmallVec<[u32; 64]>,
+    pub items: Vec<Diff>,
+    fps: SmallVec<[u64; 64]>,
+}
+
+impl Distinct {
+    /// Results gathered in `items`, emptied first.
+    pub fn new(mut items: Vec<Diff>) -> Distinct {
+        items.clear();
+        Distinct {
+            slots: smallvec::smallvec![0; 64],
+            items,
+            fps: SmallVec::new(),
+        }
+    }
+
+    pub fn insert(&mut self, (fp, d): (u64, Diff)) {
+        if 2 * self.items.len() >= self.slots.len() {
+            self.slots = smallvec::smallvec![0; 2 * self.slots.len()];
+            for k in 0..self.items.len() {
+                let mut h = self.fps[k] as usize & (self.slots.len() - 1);
+                while self.slots[h] != 0 {
+                    h = (h + 1) & (self.slots.len() - 1);
+                }
+                self.slots[h] = k as u32 + 1;
+            }
+        }
+        let mask = self.slots.len() - 1;
+        let mut h = fp as usize & mask;
+        loop {
+            match self.slots[h] {
+                0 => break,
+                s => {
+                    let k = s as usize - 1;
+                    let e = &self.items[k];
+                    if self.fps[k] == fp && e.len() == d.len() && d.iter().all(|w| e.contains(w)) {
+                        return;
+                    }
+                }
+            }
+            h = (h + 1) & mask;
+        }
+        self.slots[h] = self.items.len() as u32 + 1;
+        self.items.push(d);
+        self.fps.push(fp);
     }
 }
 
@@ -104,8 +256,10 @@ impl Seen {
 }
 
 impl Ctx {
-    pub fn new(board: Mailbox) -> Ctx {
+    /// A context on `board` for a plan that looks for `codes`.
+    pub fn new(board: Mailbox, codes: &[u8]) -> Ctx {
         Ctx {
+            sets: Sets::new(&board.cells, board.rows(), codes),
             board,
             poi: None,
             trail: Vec::with_capacity(64),
@@ -113,6 +267,7 @@ impl Ctx {
             base: None,
             epoch: 0,
             memos: vec![],
+            spare: vec![],
         }
     }
 
@@ -144,16 +299,14 @@ impl Ctx {
         let at = match self.memos.iter().position(|m| m.op == key) {
             Some(at) => at,
             None => {
-                self.memos.push(Memo::new(key, self.board.cells.len().div_ceil(64)));
+                self.memos.push(Memo::new(key, self.board.cells.len()));
                 self.memos.len() - 1
             }
         };
         if self.memos[at].epoch != self.epoch {
             let mut memo = std::mem::replace(&mut self.memos[at], Memo::new(key, 0));
             memo.epoch = self.epoch;
-            memo.reads.iter_mut().for_each(|w| *w = 0);
-            memo.scans.clear();
-            memo.tests.clear();
+            memo.clear();
             // Back to the turn's board, the test recorded there, and forward.
             let now: SmallVec<[(u32, u8); 16]> = self.trail[base..]
                 .iter()
@@ -161,47 +314,118 @@ impl Ctx {
                 .collect();
             for k in (base..self.trail.len()).rev() {
                 let (i, v) = self.trail[k];
-                self.board.cells[i as usize] = v;
+                self.set_cell(i as usize, v);
             }
-            memo.answer = self.exists_recorded(op, &mut memo);
+            let mut ps = SmallVec::new();
+            probes(op, &mut ps);
+            memo.answer = self.exists_recorded(op, &mut memo, &ps);
             for (i, v) in now {
-                self.board.cells[i as usize] = v;
+                self.set_cell(i as usize, v);
             }
             self.memos[at] = memo;
         }
         let memo = &self.memos[at];
         let answer = memo.answer?;
         let trail = &self.trail[base..];
+        let mut dirty: SmallVec<[u32; 8]> = SmallVec::new();
         for (k, &(i, before)) in trail.iter().enumerate() {
             // A square's value on the turn's board is its oldest record.
             if trail[..k].iter().any(|(j, _)| *j == i) {
                 continue;
             }
-            let now = self.board.cells[i as usize];
-            if now != before && memo.changed_by(i as usize, before, now) {
+            let (i, now) = (i as usize, self.board.cells[i as usize]);
+            if now == before {
+                continue;
+            }
+            if memo.scans.contains(&before) || memo.scans.contains(&now) {
                 return None;
             }
+            for t in memo.tests_of(i) {
+                if t.set.contains_code(before) != t.set.contains_code(now) {
+                    if !memo.any_of {
+                        return None;
+                    }
+                    if !dirty.contains(&t.segment) {
+                        dirty.push(t.segment);
+                    }
+                }
+            }
         }
-        Some(answer)
+        if dirty.is_empty() {
+            return Some(answer);
+        }
+        // A disjunction: only the segments that read a changed square may
+        // answer differently.
+        // A true answer is its last segment's (the recording stops there).
+        if answer && !dirty.contains(&(memo.segments.len() as u32 - 1)) {
+            return Some(true);
+        }
+        for &k in &dirty {
+            let s = memo.segments[k as usize];
+            let nodes = probe_nodes(op, s.probe);
+            if self.walk(nodes, s.start, s.end, s.poi as usize, |_, _| {}) {
+                return Some(true);
+            }
+        }
+        // All false now; but a true answer stopped the recording, so some
+        // segments were never walked.
+        (!answer).then_some(false)
     }
 
     /// `exists`, noting in `memo` what it reads; `None` for a test of a
     /// shape it does not follow.
-    fn exists_recorded(&mut self, op: &Op, memo: &mut Memo) -> Option<bool> {
+    fn exists_recorded(&mut self, op: &Op, memo: &mut Memo, ps: &[*const ReadNode]) -> Option<bool> {
         Some(match op {
-            Op::Nil => true,
+            Op::Nil => {
+                memo.segments.push(Segment {
+                    probe: 0,
+                    poi: 0,
+                    start: 0,
+                    end: 0,
+                    answer: true,
+                });
+                true
+            }
             Op::Fail => false,
             Op::Probe(_, always, nodes) => match self.poi {
-                Some(p) => *always || self.probe_recorded(nodes, p, memo),
+                Some(p) => {
+                    let probe = ps.iter().position(|&q| q == nodes.as_ptr()).expect("listed") as u32;
+                    let mut seg = Segment {
+                        probe,
+                        poi: p as u32,
+                        start: 0,
+                        end: 0,
+                        answer: *always,
+                    };
+                    if *always {
+                        memo.segments.push(seg);
+                        return Some(true);
+                    }
+                    // One segment per subtree under the root.
+                    let len = nodes.len() as u32;
+                    while seg.start < len {
+                        seg.end = nodes[seg.start as usize].fail.min(len);
+                        let k = memo.segments.len();
+                        seg.answer = self.walk(nodes, seg.start, seg.end, p, |at, set| memo.read(at, k, set));
+                        memo.segments.push(seg);
+                        if seg.answer {
+                            return Some(true);
+                        }
+                        seg.start = seg.end;
+                    }
+                    false
+                }
                 None => false,
             },
             Op::Bind(code, body) => {
                 memo.scans.push(*code);
                 let outer = self.poi;
                 let mut found = Some(false);
-                for q in self.holding(*code) {
+                let mut at = 0;
+                while let Some(q) = self.next_holding(*code, at, outer) {
+                    at = q + 1;
                     self.poi = Some(q);
-                    match self.exists_recorded(body, memo) {
+                    match self.exists_recorded(body, memo, ps) {
                         Some(false) => {}
                         other => {
                             found = other;
@@ -214,19 +438,18 @@ impl Ctx {
             }
             Op::Alt(arms) => {
                 for a in arms {
-                    if self.exists_recorded(a, memo)? {
+                    if self.exists_recorded(a, memo, ps)? {
                         return Some(true);
                     }
                 }
                 false
             }
-            Op::Not(m) => !self.exists_recorded(m, memo)?,
+            Op::Not(m) => {
+                memo.any_of = false;
+                !self.exists_recorded(m, memo, ps)?
+            }
             _ => return None,
         })
-    }
-
-    fn probe_recorded(&self, nodes: &[ReadNode], p: usize, memo: &mut Memo) -> bool {
-        self.walk(nodes, p, |at, set| memo.read(at, set))
     }
 
     pub fn mark(&self) -> usize {
@@ -237,14 +460,20 @@ impl Ctx {
     pub fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let (i, v) = self.trail.pop().expect("above the mark");
-            self.board.cells[i as usize] = v;
+            self.set_cell(i as usize, v);
         }
+    }
+
+    #[inline]
+    fn set_cell(&mut self, i: usize, v: u8) {
+        let old = std::mem::replace(&mut self.board.cells[i], v);
+        self.sets.moved(i, old, v);
     }
 
     #[inline]
     fn write(&mut self, i: usize, v: u8) {
         self.trail.push((i as u32, self.board.cells[i]));
-        self.board.cells[i] = v;
+        self.set_cell(i, v);
     }
 
     /// Applies a diff made by `diff`, to be undone with `undo`.
@@ -272,6 +501,27 @@ impl Ctx {
         d
     }
 
+    /// How the board differs from what it was at `mark`, its entries in
+    /// no particular order, with a fingerprint that does not depend on
+    /// their order: equal boards have equal fingerprints.
+    pub fn result(&self, mark: usize) -> (u64, Diff) {
+        let trail = &self.trail[mark..];
+        let mut d: Diff = SmallVec::new();
+        let mut fp = 0u64;
+        for (k, &(i, before)) in trail.iter().enumerate() {
+            if trail[..k].iter().any(|(j, _)| *j == i) {
+                continue;
+            }
+            let now = self.board.cells[i as usize];
+            if now != before {
+                let w = i << 8 | u32::from(now);
+                fp = fp.wrapping_add(mix(w));
+                d.push(w);
+            }
+        }
+        (fp, d)
+    }
+
     /// What square `i` reads: `%` on the POI's square.
     #[inline]
     fn read(&self, i: usize) -> u8 {
@@ -285,9 +535,12 @@ impl Ctx {
     #[inline]
     fn fits(&self, r: &FastRule, base: usize) -> bool {
         let at = |d: isize| base.wrapping_add_signed(d);
+        if let Some((d, set)) = &r.one {
+            return set.contains_code(self.read(at(*d)));
+        }
         r.reads.iter().all(|&(d, set)| set.contains_code(self.read(at(d))))
             && r.offs.iter().all(|&d| self.board.cells[at(d)] == Code::OFF)
-            && r.writes.iter().all(|&(d, _)| self.board.cells[at(d)] != Code::OFF)
+            && r.ons.iter().all(|&d| self.board.cells[at(d)] != Code::OFF)
     }
 
     /// Applies `r` at `base`, runs `k`, and unmakes it.
@@ -313,13 +566,12 @@ impl Ctx {
         stop
     }
 
-    /// The squares holding `code`, the POI's excepted.
-    fn holding(&self, code: u8) -> SmallVec<[usize; 16]> {
-        let (lo, hi) = self.board.rows();
-        memchr::memchr_iter(code, &self.board.cells[lo..hi])
-            .map(|i| i + lo)
-            .filter(|i| Some(*i) != self.poi)
-            .collect()
+    /// The first square from index `from` on holding `code`, `except`
+    /// excepted. A search that makes and unmakes moves between calls sees
+    /// the same squares each time.
+    #[inline]
+    fn next_holding(&self, code: u8, from: usize, except: Option<usize>) -> Option<usize> {
+        self.sets.next(&self.board.cells, code, from, except)
     }
 
     /// Calls `each` on every base at which `r` may apply, until it stops.
@@ -334,7 +586,9 @@ impl Ctx {
                 None => false,
             },
             Find::Guard(code) => {
-                for q in self.holding(code) {
+                let (mut at, poi) = (0, self.poi);
+                while let Some(q) = self.next_holding(code, at, poi) {
+                    at = q + 1;
                     if each(self, q) {
                         return true;
                     }
@@ -358,8 +612,11 @@ impl Ctx {
     }
 
     fn rule(&mut self, r: &FastRule, k: &mut Cont) -> bool {
-        if let Find::Identity = r.find {
-            return (!r.needs_poi || self.poi.is_some()) && k(self);
+        match (r.find, self.poi) {
+            (Find::Identity, poi) => return (!r.needs_poi || poi.is_some()) && k(self),
+            (Find::Anchor, Some(p)) => return self.fits(r, p) && self.apply_rule(r, p, k),
+            (Find::Anchor, None) => return false,
+            _ => {}
         }
         self.bases(r, &mut |c, base| c.fits(r, base) && c.apply_rule(r, base, k))
     }
@@ -372,15 +629,17 @@ impl Ctx {
     }
 
     fn probe(&self, nodes: &[ReadNode], p: usize) -> bool {
-        self.walk(nodes, p, |_, _| {})
+        self.walk(nodes, 0, nodes.len() as u32, p, |_, _| {})
     }
 
-    /// Walks a read tree in preorder from `p`, telling `seen` of each
-    /// square read; whether some path matched.
+    /// Walks nodes `start..end` of a read tree in preorder from `p` (a
+    /// subtree or the whole tree), telling `seen` of each square read;
+    /// whether some path matched.
     #[inline(always)]
-    fn walk(&self, nodes: &[ReadNode], p: usize, mut seen: impl FnMut(usize, CellSet)) -> bool {
-        let mut i = 0;
-        while let Some(n) = nodes.get(i) {
+    fn walk(&self, nodes: &[ReadNode], start: u32, end: u32, p: usize, mut seen: impl FnMut(usize, CellSet)) -> bool {
+        let mut i = start as usize;
+        while i < end as usize {
+            let n = &nodes[i];
             let at = p.wrapping_add_signed(n.at);
             seen(at, n.set);
             if n.set.contains_code(self.board.cells[at]) {
@@ -409,8 +668,19 @@ impl Ctx {
             Op::Rules(rules) => {
                 // Rules pivoting on one piece (a knight's eight leaps) share
                 // the squares found for it: the board is the same for each.
-                let mut found: Option<(u8, SmallVec<[usize; 16]>)> = None;
+                let mut fit = false;
                 for r in rules {
+                    if let (Find::Anchor, Some(p)) = (r.find, self.poi) {
+                        // Rules that differ only in what they write (a
+                        // promotion's pieces) check the board once.
+                        if !r.as_before {
+                            fit = self.fits(r, p);
+                        }
+                        if fit && self.apply_rule(r, p, k) {
+                            return true;
+                        }
+                        continue;
+                    }
                     let Find::Guard(code) = r.find else {
                         if self.rule(r, k) {
                             return true;
@@ -420,17 +690,40 @@ impl Ctx {
                     if r.needs_poi && self.poi.is_none() {
                         continue;
                     }
-                    if found.as_ref().is_none_or(|(c, _)| *c != code) {
-                        found = Some((code, self.holding(code)));
-                    }
-                    let (_, qs) = found.as_ref().expect("just found");
-                    for &q in qs {
+                    let (mut at, poi) = (0, self.poi);
+                    while let Some(q) = self.next_holding(code, at, poi) {
+                        at = q + 1;
                         if self.fits(r, q) && self.apply_rule(r, q, k) {
                             return true;
                         }
                     }
                 }
                 false
+            }
+            Op::Slide(d, set) => {
+                let Some(start) = self.poi else { return false };
+                let v = self.board.cells[start];
+                let mut q = start;
+                loop {
+                    q = q.wrapping_add_signed(*d);
+                    let c = self.board.cells[q];
+                    if set.contains_code(c) {
+                        let mark = self.mark();
+                        self.write(q, v);
+                        self.write(start, Code::EMPTY);
+                        self.poi = Some(q);
+                        let stop = k(self);
+                        self.undo(mark);
+                        self.poi = Some(start);
+                        if stop {
+                            return true;
+                        }
+                    }
+                    // The walk goes on over empty squares only.
+                    if c != Code::EMPTY {
+                        return false;
+                    }
+                }
             }
             Op::Walk(d) => {
                 let Some(start) = self.poi else { return false };
@@ -456,7 +749,9 @@ impl Ctx {
             Op::Bind(code, body) => {
                 let outer = self.poi;
                 let mut stop = false;
-                for q in self.holding(*code) {
+                let mut at = 0;
+                while let Some(q) = self.next_holding(*code, at, outer) {
+                    at = q + 1;
                     self.poi = Some(q);
                     // Results keep the enclosing binder's POI.
                     stop = self.run(body, &mut |c: &mut Ctx| {
@@ -473,7 +768,17 @@ impl Ctx {
                 self.poi = outer;
                 stop
             }
-            Op::Seq(a, b) => self.run(a, &mut |c: &mut Ctx| c.run(b, k)),
+            Op::Seq(a, b) => {
+                if let (Op::Not(_), Some(rules)) = (&**a, first_rules(b)) {
+                    // `not A` then rules (castling: the king not attacked,
+                    // then the squares between empty): when no rule
+                    // applies there is no result, and A need not be tested.
+                    if !rules.iter().any(|r| self.rule_applies(r)) {
+                        return false;
+                    }
+                }
+                self.run(a, &mut |c: &mut Ctx| c.run(b, k))
+            }
             Op::Alt(arms) => arms.iter().any(|a| self.run(a, k)),
             Op::Star(m) => {
                 let mark = self.mark();
@@ -526,7 +831,9 @@ impl Ctx {
             Op::Bind(code, body) => {
                 let outer = self.poi;
                 let mut found = false;
-                for q in self.holding(*code) {
+                let mut at = 0;
+                while let Some(q) = self.next_holding(*code, at, outer) {
+                    at = q + 1;
                     self.poi = Some(q);
                     if self.exists(body) {
                         found = true;
@@ -576,5 +883,38 @@ impl Ctx {
             }
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp(d: &Diff) -> u64 {
+        d.iter().fold(0u64, |h, &w| h.wrapping_add(mix(w)))
+    }
+
+    /// Results are the same board whatever the order of their entries;
+    /// equal fingerprints alone never merge two different boards.
+    #[test]
+    fn distinct_results_are_exact() {
+        let a: Diff = SmallVec::from_slice(&[1 << 8 | 3, 2 << 8]);
+        let b: Diff = SmallVec::from_slice(&[2 << 8, 1 << 8 | 3]);
+        let c: Diff = SmallVec::from_slice(&[1 << 8 | 4, 2 << 8]);
+        assert_eq!(fp(&a), fp(&b));
+        let mut out = Distinct::new(vec![]);
+        out.insert((fp(&a), a.clone()));
+        out.insert((fp(&b), b));
+        out.insert((fp(&c), c.clone()));
+        // A forged collision: same fingerprint, another board.
+        out.insert((fp(&a), c.clone()));
+        assert_eq!(out.items.len(), 3);
+        // Past the first table, repeats are still found.
+        for k in 0..200u32 {
+            let d: Diff = SmallVec::from_slice(&[k << 8 | 1]);
+            out.insert((fp(&d), d.clone()));
+            out.insert((fp(&d), d));
+        }
+        assert_eq!(out.items.len(), 203);
     }
 }

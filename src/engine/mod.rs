@@ -7,6 +7,7 @@
 mod exec;
 mod mailbox;
 mod plan;
+mod sets;
 
 use exec::{Ctx, Diff};
 use mailbox::Mailbox;
@@ -33,6 +34,8 @@ type BoxKey = (Square, i32, i32);
 pub struct Plan {
     pad: i32,
     turns: Vec<Op>,
+    /// The codes the turns look for, whose squares the board keeps.
+    codes: Vec<u8>,
     passes: bool,
 }
 
@@ -63,10 +66,14 @@ impl Engine {
             stride: board.width() + 2 * self.pad,
             pad: self.pad,
         };
+        let turns: Vec<Op> = self.turns.iter().map(|t| planner.plan(t)).collect();
+        let mut codes = vec![];
+        turns.iter().for_each(|t| t.looked_for(&mut codes));
         let plan = Arc::new(Plan {
             pad: self.pad,
             passes: self.passes,
-            turns: self.turns.iter().map(|t| planner.plan(t)).collect(),
+            turns,
+            codes,
         });
         plans.push((key, plan.clone()));
         plan
@@ -75,7 +82,7 @@ impl Engine {
     /// The boards the side to move reaches, without repeats.
     pub fn successors(&self, board: &Grid, turn: usize) -> Result<Vec<Grid>, TooBig> {
         let plan = self.plan(board);
-        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad));
+        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad), &plan.codes);
         let moves = plan.moves(&mut ctx, turn)?;
         Ok(moves
             .iter()
@@ -93,7 +100,7 @@ impl Engine {
     /// played); with `threads` above 1, the root moves in parallel.
     pub fn perft(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
         let plan = self.plan(board);
-        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad));
+        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad), &plan.codes);
         plan.perft(&mut ctx, turn, depth)
     }
 
@@ -104,7 +111,7 @@ impl Engine {
         }
         let plan = self.plan(board);
         let root = Mailbox::new(board, plan.pad);
-        let moves = plan.moves(&mut Ctx::new(root.clone()), turn)?;
+        let moves = plan.moves(&mut Ctx::new(root.clone(), &plan.codes), turn)?;
         if moves.is_empty() {
             // Nothing to spread, or a pass: the plain count handles both.
             return self.perft(board, turn, depth);
@@ -113,7 +120,7 @@ impl Engine {
         moves
             .par_iter()
             .map(|d| {
-                let mut ctx = Ctx::new(root.clone());
+                let mut ctx = Ctx::new(root.clone(), &plan.codes);
                 ctx.apply(d);
                 plan.perft(&mut ctx, next, depth - 1)
             })
@@ -125,19 +132,17 @@ impl Plan {
     /// The distinct results of the turn's move, as diffs from the board.
     fn moves(&self, ctx: &mut Ctx, turn: usize) -> Result<Vec<Diff>, TooBig> {
         let mark = ctx.mark();
-        let mut out: Vec<Diff> = vec![];
+        let mut out = exec::Distinct::new(ctx.spare.pop().unwrap_or_default());
         ctx.start_turn();
         ctx.run(&self.turns[turn], &mut |c: &mut Ctx| {
-            out.push(c.diff(mark));
+            out.insert(c.result(mark));
             false
         });
         ctx.end_turn();
         if let Some(n) = ctx.too_big.take() {
             return Err(TooBig(n));
         }
-        out.sort_unstable();
-        out.dedup();
-        Ok(out)
+        Ok(out.items)
     }
 
     fn perft(&self, ctx: &mut Ctx, turn: usize, depth: u32) -> Result<u64, TooBig> {
@@ -153,17 +158,18 @@ impl Plan {
             }
             return self.perft(ctx, next, depth - 1);
         }
-        if depth == 1 {
-            return Ok(moves.len() as u64);
+        let mut total = moves.len() as u64;
+        if depth > 1 {
+            total = 0;
+            for d in &moves {
+                let mark = ctx.mark();
+                ctx.apply(d);
+                let n = self.perft(ctx, next, depth - 1);
+                ctx.undo(mark);
+                total += n?;
+            }
         }
-        let mut total = 0;
-        for d in &moves {
-            let mark = ctx.mark();
-            ctx.apply(d);
-            let n = self.perft(ctx, next, depth - 1);
-            ctx.undo(mark);
-            total += n?;
-        }
+        ctx.spare.push(moves);
         Ok(total)
     }
 }
@@ -329,14 +335,14 @@ game g(start) = far
         assert_eq!(set(&fast), set(&slow));
     }
 
-    /// Sliders plan as line walks.
+    /// Sliders plan as line walks, each square on the line a result.
     #[test]
     fn sliders_walk_lines() {
         let prog = Program::load(std::path::Path::new("rules/chess.alg")).unwrap();
         let (slow, fast) = both(&prog);
         let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
         let text = format!("{:?}", plan.turns[0]);
-        assert!(text.matches("Walk(").count() >= 8, "{text}");
+        assert!(text.matches("Slide(").count() >= 8, "{text}");
         assert!(!text.contains("Interpret"), "{text}");
     }
 

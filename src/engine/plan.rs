@@ -41,6 +41,14 @@ pub struct FastRule {
     pub offs: Vec<isize>,
     /// Writes: a content code, or `Code::POI` for the POI's content.
     pub writes: Vec<(isize, u8)>,
+    /// Written squares that must be on the board and that nothing else
+    /// shows to be (the pivot is, and so is a square read as a set
+    /// without `#`).
+    pub ons: Vec<isize>,
+    /// The only check, when the rule checks one read and nothing else.
+    pub one: Option<(isize, CellSet)>,
+    /// An anchored rule that checks what the rule before it checks.
+    pub as_before: bool,
     pub needs_poi: bool,
 }
 
@@ -65,6 +73,10 @@ pub enum Op {
     Rules(Vec<FastRule>),
     /// `(% + d. -> . + d%)*`: the POI walks along a line over empty squares.
     Walk(isize),
+    /// `(% + d. -> . + d%)* (% + d S -> . + d%)`: the POI goes along a
+    /// line over empty squares to one reading `S` (without `#`), each
+    /// such square a result, made in one move from the start.
+    Slide(isize, CellSet),
     Bind(u8, Box<Op>),
     Seq(Box<Op>, Box<Op>),
     Alt(Vec<Op>),
@@ -76,6 +88,29 @@ pub enum Op {
     Probe(Box<Op>, bool, Vec<ReadNode>),
     /// Run by the interpreter.
     Interpret(Box<Prog>),
+}
+
+impl Op {
+    /// Adds the codes whose squares `self` looks for to `out`.
+    pub fn looked_for(&self, out: &mut Vec<u8>) {
+        match self {
+            Op::Rules(rules) => out.extend(rules.iter().filter_map(|r| match r.find {
+                Find::Guard(c) => Some(c),
+                _ => None,
+            })),
+            Op::Bind(c, m) => {
+                out.push(*c);
+                m.looked_for(out);
+            }
+            Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::Probe(m, ..) => m.looked_for(out),
+            Op::Seq(a, b) => {
+                a.looked_for(out);
+                b.looked_for(out);
+            }
+            Op::Alt(arms) => arms.iter().for_each(|a| a.looked_for(out)),
+            Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide(..) | Op::Interpret(_) => {}
+        }
+    }
 }
 
 /// The farthest a rule reaches from its pivot, in squares.
@@ -150,10 +185,28 @@ impl Planner {
             Pivot::Write(_) => (Find::Write, false),
             Pivot::Identity => (Find::Identity, false),
         };
-        let reads = r.guard.iter().skip(skip as usize);
+        let reads: Vec<(isize, CellSet)> = r
+            .guard
+            .iter()
+            .skip(skip as usize)
+            .map(|(q, s)| (self.delta(*q - pivot), *s))
+            .collect();
+        let shown = |d: isize| d == 0 || reads.iter().any(|(e, s)| *e == d && !s.contains(Cell::Off));
+        let ons: Vec<isize> = r
+            .writes
+            .iter()
+            .map(|(q, _)| self.delta(*q - pivot))
+            .filter(|&d| !shown(d))
+            .collect();
         FastRule {
             find,
-            reads: reads.map(|(q, s)| (self.delta(*q - pivot), *s)).collect(),
+            one: match &reads[..] {
+                [one] if ons.is_empty() && r.offs.is_empty() => Some(*one),
+                _ => None,
+            },
+            ons,
+            reads,
+            as_before: false,
             offs: r.offs.iter().map(|q| self.delta(*q - pivot)).collect(),
             writes: r
                 .writes
@@ -196,19 +249,41 @@ impl Planner {
 
     /// The step of a line walk: `% + d. -> . + d%` and nothing else.
     fn walk_step(r: &Rule) -> Option<Square> {
+        Self::step(r).and_then(|(d, set)| (set == CellSet::single(Cell::EMPTY)).then_some(d))
+    }
+
+    /// A step of the POI to a square reading a set: `% + d S -> . + d%`.
+    fn step(r: &Rule) -> Option<(Square, CellSet)> {
         let Pivot::Anchor(a) = r.pivot else { return None };
         if !r.offs.is_empty() || r.guard.len() != 2 || r.writes.len() != 2 {
             return None;
         }
         let (to, set) = r.guard[1];
-        if set != CellSet::single(Cell::EMPTY) || to == a {
+        if to == a {
             return None;
         }
         let mut writes = r.writes.clone();
         writes.sort_by_key(|(q, _)| *q);
         let mut expected = vec![(a, Cell::EMPTY), (to, Cell::Poi)];
         expected.sort_by_key(|(q, _)| *q);
-        (writes == expected).then_some(to - a)
+        (writes == expected).then_some((to - a, set))
+    }
+
+    /// `M* N`, when `M` is a walk's step along `d` and `N` a last step
+    /// along `d` to a set without `#`: the slide along `d`.
+    fn slide(&self, walk: &Prog, last: &Prog) -> Option<Op> {
+        let (Prog::Repeat(m, Bounds::STAR), Prog::Rules(last)) = (walk, last) else {
+            return None;
+        };
+        let (Prog::Rules(walk), [last]) = (&**m, &last[..]) else {
+            return None;
+        };
+        let d = match &walk[..] {
+            [w] => Self::walk_step(w).filter(|d| self.fits(*d))?,
+            _ => return None,
+        };
+        let (e, set) = Self::step(last)?;
+        (e == d && !set.contains(Cell::Off)).then(|| Op::Slide(self.delta(d), set))
     }
 
     fn fits(&self, d: Square) -> bool {
@@ -225,10 +300,29 @@ impl Planner {
                 if rules.iter().any(|r| reach(r) > self.pad) {
                     return interpret();
                 }
-                Op::Rules(rules.iter().map(|r| self.rule(r)).collect())
+                let mut fast: Vec<FastRule> = rules.iter().map(|r| self.rule(r)).collect();
+                for k in 1..fast.len() {
+                    let (a, b) = (&fast[k - 1], &fast[k]);
+                    fast[k].as_before = matches!((a.find, b.find), (Find::Anchor, Find::Anchor))
+                        && a.needs_poi == b.needs_poi
+                        && a.reads == b.reads
+                        && a.offs == b.offs
+                        && a.ons == b.ons;
+                }
+                Op::Rules(fast)
             }
             Prog::Bind(c, m) => Op::Bind(Code::content(*c), b(m)),
-            Prog::Seq(x, y) => Op::Seq(b(x), b(y)),
+            Prog::Seq(x, y) => {
+                if let Some(s) = self.slide(x, y) {
+                    return s;
+                }
+                if let Prog::Seq(y1, rest) = &**y {
+                    if let Some(s) = self.slide(x, y1) {
+                        return Op::Seq(Box::new(s), b(rest));
+                    }
+                }
+                Op::Seq(b(x), b(y))
+            }
             Prog::Alt(arms) => Op::Alt(arms.iter().map(|a| self.plan(a)).collect()),
             Prog::Repeat(m, bounds) => {
                 if let (Prog::Rules(rules), Bounds::STAR) = (&**m, *bounds) {
