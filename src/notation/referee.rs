@@ -2020,7 +2020,9 @@ mod tests {
             out.push_str(&format!("{name} = {}\n", to_algebra(&plies).unwrap()));
             out.push_str(&format!("theorem {name}: {name} = {theirs}\n"));
         }
-        out
+        // Written as `fmt` writes it, so the bundled files stay formatted.
+        let file = crate::parse::parse_file(&out).expect("the theorem file parses");
+        crate::parse::format_file(&file, &out)
     }
 
     const THEOREM_HEAD: &str = "// The formalized plies of Games::Chess::Referee (seed 002) are the moves
