@@ -16,7 +16,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const RUNS: usize = 2;
+const RUNS: usize = 5;
 
 /// The positions and depths: a few million leaves each.
 const POSITIONS: [(&str, &str, u32); 6] = [
