@@ -700,18 +700,23 @@ impl Ctx {
                 }
                 false
             }
-            Op::Slide(d, set) => {
+            Op::Slide { d, set, max, write } => {
                 let Some(start) = self.poi else { return false };
-                let v = self.board.cells[start];
+                let (v, moves) = match *write {
+                    Code::POI => (self.board.cells[start], true),
+                    w => (w, false),
+                };
                 let mut q = start;
-                loop {
+                for _ in 0..*max {
                     q = q.wrapping_add_signed(*d);
                     let c = self.board.cells[q];
                     if set.contains_code(c) {
                         let mark = self.mark();
                         self.write(q, v);
                         self.write(start, Code::EMPTY);
-                        self.poi = Some(q);
+                        if moves {
+                            self.poi = Some(q);
+                        }
                         let stop = k(self);
                         self.undo(mark);
                         self.poi = Some(start);
@@ -724,6 +729,7 @@ impl Ctx {
                         return false;
                     }
                 }
+                false
             }
             Op::Walk(d) => {
                 let Some(start) = self.poi else { return false };

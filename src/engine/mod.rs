@@ -342,8 +342,38 @@ game g(start) = far
         let (slow, fast) = both(&prog);
         let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
         let text = format!("{:?}", plan.turns[0]);
-        assert!(text.matches("Slide(").count() >= 8, "{text}");
+        assert!(text.matches("Slide {").count() >= 8, "{text}");
         assert!(!text.contains("Interpret"), "{text}");
+    }
+
+    /// A slide written out length by length plans as one slide with its
+    /// longest length, whether it moves the POI or writes a piece; a gap
+    /// in the lengths keeps the rules as rules. Either way the successors
+    /// are the interpreter's.
+    #[test]
+    fn written_out_slides_walk_lines() {
+        let text = "start = .......;♖..♖...;.......;♖......
+right = (% + r. -> . + r%) | (% + r. + rr. -> . + r. + rr%) | (% + r. + rr. + rrr. -> . + r. + rr. + rrr%)
+up = (% + u. -> . + u♖) | (% + u. + uu. -> . + u. + uu♖)
+left = (% + l. -> . + l%) | (% + l. + ll. + lll. -> . + l. + ll. + lll%)
+game g(start) = %♖: right | up | left
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
+        let text = format!("{:?}", plan.turns[0]);
+        assert_eq!(text.matches("Slide {").count(), 2, "{text}");
+        assert!(text.contains("max: 3") && text.contains("max: 2"), "{text}");
+        let start = slow.start();
+        let set = |r: &Rules| {
+            r.successors(&start)
+                .unwrap()
+                .into_iter()
+                .map(|p| p.board)
+                .collect::<BTreeSet<_>>()
+        };
+        assert!(set(&slow).len() > 5, "{:?}", set(&slow));
+        assert_eq!(set(&fast), set(&slow));
     }
 
     /// On random positions reached by play, in every game, the engine's

@@ -75,8 +75,17 @@ pub enum Op {
     Walk(isize),
     /// `(% + d. -> . + d%)* (% + d S -> . + d%)`: the POI goes along a
     /// line over empty squares to one reading `S` (without `#`), each
-    /// such square a result, made in one move from the start.
-    Slide(isize, CellSet),
+    /// such square a result, made in one move from the start. A slide
+    /// written out length by length (`% + d S -> . + d W`, then `% + d. +
+    /// 2d S -> . + d. + 2d W`, ...) is one too, with its longest length
+    /// as `max` and the code `W` it writes (`Code::POI`: the POI's
+    /// content, and the POI goes along).
+    Slide {
+        d: isize,
+        set: CellSet,
+        max: u32,
+        write: u8,
+    },
     Bind(u8, Box<Op>),
     Seq(Box<Op>, Box<Op>),
     Alt(Vec<Op>),
@@ -108,7 +117,7 @@ impl Op {
                 b.looked_for(out);
             }
             Op::Alt(arms) => arms.iter().for_each(|a| a.looked_for(out)),
-            Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide(..) | Op::Interpret(_) => {}
+            Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide { .. } | Op::Interpret(_) => {}
         }
     }
 }
@@ -283,7 +292,86 @@ impl Planner {
             _ => return None,
         };
         let (e, set) = Self::step(last)?;
-        (e == d && !set.contains(Cell::Off)).then(|| Op::Slide(self.delta(d), set))
+        (e == d && !set.contains(Cell::Off)).then(|| Op::Slide {
+            d: self.delta(d),
+            set,
+            max: u32::MAX,
+            write: Code::POI,
+        })
+    }
+
+    /// A rule moving the anchored POI `k` squares along a line over empty
+    /// squares to one reading a set: `% + d. + ... + (k-1)d. + kd S -> . +
+    /// d. + ... + kd W`, as `(d, k, S, W)`.
+    fn line_rule(r: &Rule) -> Option<(Square, u32, CellSet, Cell)> {
+        let Pivot::Anchor(a) = r.pivot else { return None };
+        if !r.offs.is_empty() || r.guard.len() < 2 || r.guard.len() != r.writes.len() || r.guard[0].0 != a {
+            return None;
+        }
+        let k = r.guard.len() - 1;
+        let mut reads = r.guard[1..].to_vec();
+        reads.sort_by_key(|(q, _)| (q.x - a.x).abs().max((q.y - a.y).abs()));
+        let far = reads[k - 1].0 - a;
+        let (dx, dy) = (far.x / k as i32, far.y / k as i32);
+        if (dx, dy) == (0, 0) || dx * k as i32 != far.x || dy * k as i32 != far.y {
+            return None;
+        }
+        let d = Square::new(dx, dy);
+        let at = |i: usize| Square::new(a.x + dx * i as i32, a.y + dy * i as i32);
+        let empty = CellSet::single(Cell::EMPTY);
+        for (i, (q, set)) in reads.iter().enumerate() {
+            if *q != at(i + 1) || (i + 1 < k && *set != empty) {
+                return None;
+            }
+        }
+        let write_of = |q: Square| r.writes.iter().find(|(w, _)| *w == q).map(|(_, c)| *c);
+        if write_of(a) != Some(Cell::EMPTY) || (1..k).any(|i| write_of(at(i)) != Some(Cell::EMPTY)) {
+            return None;
+        }
+        let w = write_of(at(k))?;
+        let set = reads[k - 1].1;
+        (w != Cell::Off && !set.contains(Cell::Off)).then_some((d, k as u32, set, w))
+    }
+
+    /// The rules that together are a slide written out length by length,
+    /// each length from 1 to the longest there once (at least two), as
+    /// slides; the other rules as they are.
+    fn line_rules(&self, rules: &[Rule]) -> (Vec<Op>, Vec<Rule>) {
+        let lines: Vec<_> = rules.iter().map(Self::line_rule).collect();
+        let mut used = vec![false; rules.len()];
+        let mut slides = vec![];
+        for (i, line) in lines.iter().enumerate() {
+            let Some((d, 1, set, w)) = *line else { continue };
+            if used[i] || !self.fits(d) {
+                continue;
+            }
+            let mut chain = vec![i];
+            while let Some(j) =
+                (0..rules.len()).find(|&j| !used[j] && lines[j] == Some((d, chain.len() as u32 + 1, set, w)))
+            {
+                chain.push(j);
+                if !self.fits(Square::new(d.x * chain.len() as i32, d.y * chain.len() as i32)) {
+                    break;
+                }
+            }
+            if chain.len() < 2 {
+                continue;
+            }
+            chain.iter().for_each(|&j| used[j] = true);
+            slides.push(Op::Slide {
+                d: self.delta(d),
+                set,
+                max: chain.len() as u32,
+                write: Code::cell(w),
+            });
+        }
+        let rest = rules
+            .iter()
+            .zip(&used)
+            .filter(|(_, u)| !**u)
+            .map(|(r, _)| r.clone())
+            .collect();
+        (slides, rest)
     }
 
     fn fits(&self, d: Square) -> bool {
@@ -299,6 +387,13 @@ impl Planner {
             Prog::Rules(rules) => {
                 if rules.iter().any(|r| reach(r) > self.pad) {
                     return interpret();
+                }
+                let (mut slides, rest) = self.line_rules(rules);
+                if !slides.is_empty() {
+                    if !rest.is_empty() {
+                        slides.push(self.plan(&Prog::Rules(rest)));
+                    }
+                    return Op::Alt(slides);
                 }
                 let mut fast: Vec<FastRule> = rules.iter().map(|r| self.rule(r)).collect();
                 for k in 1..fast.len() {
@@ -323,7 +418,30 @@ impl Planner {
                 }
                 Op::Seq(b(x), b(y))
             }
-            Prog::Alt(arms) => Op::Alt(arms.iter().map(|a| self.plan(a)).collect()),
+            Prog::Alt(arms) => {
+                // Rules in separate arms may together be a written-out slide.
+                let rules: Vec<Rule> = arms
+                    .iter()
+                    .filter_map(|a| match a {
+                        Prog::Rules(rs) if rs.iter().all(|r| reach(r) <= self.pad) => Some(rs.clone()),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect();
+                let (mut out, rest) = self.line_rules(&rules);
+                if out.is_empty() {
+                    return Op::Alt(arms.iter().map(|a| self.plan(a)).collect());
+                }
+                if !rest.is_empty() {
+                    out.push(self.plan(&Prog::Rules(rest)));
+                }
+                out.extend(
+                    arms.iter()
+                        .filter(|a| !matches!(a, Prog::Rules(rs) if rs.iter().all(|r| reach(r) <= self.pad)))
+                        .map(|a| self.plan(a)),
+                );
+                Op::Alt(out)
+            }
             Prog::Repeat(m, bounds) => {
                 if let (Prog::Rules(rules), Bounds::STAR) = (&**m, *bounds) {
                     if let [r] = &rules[..] {
