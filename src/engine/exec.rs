@@ -714,9 +714,8 @@ impl Ctx {
                         let mark = self.mark();
                         self.write(q, v);
                         self.write(start, Code::EMPTY);
-                        if moves {
-                            self.poi = Some(q);
-                        }
+                        // Writing over the POI's square without `%` ends the POI.
+                        self.poi = moves.then_some(q);
                         let stop = k(self);
                         self.undo(mark);
                         self.poi = Some(start);

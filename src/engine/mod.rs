@@ -349,14 +349,15 @@ game g(start) = far
     /// A slide written out length by length plans as one slide with its
     /// longest length, whether it moves the POI or writes a piece; a gap
     /// in the lengths keeps the rules as rules. Either way the successors
-    /// are the interpreter's.
+    /// are the interpreter's, also where the next rule needs the POI (gone
+    /// after a rule writes a piece over it).
     #[test]
     fn written_out_slides_walk_lines() {
         let text = "start = .......;♖..♖...;.......;♖......
 right = (% + r. -> . + r%) | (% + r. + rr. -> . + r. + rr%) | (% + r. + rr. + rrr. -> . + r. + rr. + rrr%)
 up = (% + u. -> . + u♖) | (% + u. + uu. -> . + u. + uu♖)
 left = (% + l. -> . + l%) | (% + l. + ll. + lll. -> . + l. + ll. + lll%)
-game g(start) = %♖: right | up | left
+game g(start) = %♖: (right | up | left) (nil | (% + r. -> . + r♖))
 ";
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
