@@ -151,11 +151,17 @@ fn bundled_games_simplify_to_files_no_longer_and_formatted() {
 #[test]
 fn naive_chess_simplifies_to_the_same_game() {
     let out = readable("rules/naive/naive_chess.alg");
-    let idiomatic = Program::from_text("c", &std::fs::read_to_string("rules/chess.alg").unwrap()).unwrap();
-    let naive = Program::from_text("n", &std::fs::read_to_string("rules/naive/naive_chess.alg").unwrap()).unwrap();
-    let simplified = Program::from_text("s", &out).unwrap();
+    same_game("chess", "rules/chess.alg", "rules/naive/naive_chess.alg", &out);
+}
+
+/// The naive file and its simplified text count as the idiomatic file
+/// does, to depth 3.
+fn same_game(game: &str, idiomatic: &str, naive: &str, simplified: &str) {
+    let idiomatic = Program::load(std::path::Path::new(idiomatic)).unwrap();
+    let naive = Program::from_text("n", &std::fs::read_to_string(naive).unwrap()).unwrap();
+    let simplified = Program::from_text("s", simplified).unwrap();
     let count = |p: &Program, depth| {
-        let r = Rules::new(p.game("chess").unwrap());
+        let r = Rules::new(p.game(game).unwrap());
         perft(&r, &r.start(), depth).unwrap()
     };
     for depth in 1..=3 {
@@ -223,18 +229,12 @@ fn naive_fairy_pieces_simplify_to_binders_and_play_as_fairy_alg() {
         out.contains("nightrider_uur = (% + uur free -> . + uur'Nightrider)"),
         "{out}"
     );
-    let idiomatic = Program::load(std::path::Path::new("rules/naive/fairy_game.alg")).unwrap();
-    let naive = Program::from_text("n", &std::fs::read_to_string("rules/naive/naive_fairy.alg").unwrap()).unwrap();
-    let simplified = Program::from_text("s", &out).unwrap();
-    let count = |p: &Program, depth| {
-        let r = Rules::new(p.game("fairy").unwrap());
-        perft(&r, &r.start(), depth).unwrap()
-    };
-    for depth in 1..=3 {
-        let want = count(&idiomatic, depth);
-        assert_eq!(count(&naive, depth), want, "naive, depth {depth}");
-        assert_eq!(count(&simplified, depth), want, "simplified, depth {depth}");
-    }
+    same_game(
+        "fairy",
+        "rules/naive/fairy_game.alg",
+        "rules/naive/naive_fairy.alg",
+        &out,
+    );
 }
 
 #[test]

@@ -420,6 +420,17 @@ impl Term {
 
     // ---- smart constructors ----
 
+    /// Pushes the alternatives of a chain of `|`, left to right.
+    pub fn push_alternatives(&self, out: &mut Vec<Term>) {
+        match self.node() {
+            Node::Alt([a, b]) => {
+                a.push_alternatives(out);
+                b.push_alternatives(out);
+            }
+            _ => out.push(self.clone()),
+        }
+    }
+
     /// `n m`: do `m`, then `n`. Open compositions are kept as a
     /// right-nested chain with adjacent constants multiplied out, so each
     /// composition has one form.

@@ -204,6 +204,11 @@ game fairy(start) = fairy_white, fairy_black
         out
     }
 
+    /// The boards of a position's successors.
+    fn boards(r: &Rules, pos: &Position) -> BTreeSet<crate::semantics::Grid> {
+        r.successors(pos).unwrap().into_iter().map(|p| p.board).collect()
+    }
+
     fn both(prog: &Program) -> (Rules, Rules) {
         let g = &prog.games()[0];
         (Rules::new(g), Rules::fast(g))
@@ -324,13 +329,7 @@ game g(start) = far
         }
         assert!(interprets(&plan.turns[0]), "{:?}", plan.turns[0]);
         let start = slow.start();
-        let set = |r: &Rules| {
-            r.successors(&start)
-                .unwrap()
-                .into_iter()
-                .map(|p| p.board)
-                .collect::<BTreeSet<_>>()
-        };
+        let set = |r: &Rules| boards(r, &start);
         assert_eq!(set(&fast).len(), 9);
         assert_eq!(set(&fast), set(&slow));
     }
@@ -366,13 +365,7 @@ game g(start) = %♖: (right | up | left) (nil | (% + r. -> . + r♖))
         assert_eq!(text.matches("Slide {").count(), 2, "{text}");
         assert!(text.contains("max: 3") && text.contains("max: 2"), "{text}");
         let start = slow.start();
-        let set = |r: &Rules| {
-            r.successors(&start)
-                .unwrap()
-                .into_iter()
-                .map(|p| p.board)
-                .collect::<BTreeSet<_>>()
-        };
+        let set = |r: &Rules| boards(r, &start);
         assert!(set(&slow).len() > 5, "{:?}", set(&slow));
         assert_eq!(set(&fast), set(&slow));
     }

@@ -333,16 +333,17 @@ impl Planner {
         (w != Cell::Off && !set.contains(Cell::Off)).then_some((d, k as u32, set, w))
     }
 
-    /// The rules that together are a slide written out length by length,
-    /// each length from 1 to the longest there once (at least two), as
-    /// slides; the other rules as they are.
-    fn line_rules(&self, rules: &[Rule]) -> (Vec<Op>, Vec<Rule>) {
+    /// Rules (each within the pad) that together are a slide written out
+    /// length by length, each length from 1 to the longest there once (at
+    /// least two), planned as slides, the other rules after them; `None`
+    /// when there is no such slide.
+    fn line_rules(&self, rules: &[Rule]) -> Option<Vec<Op>> {
         let lines: Vec<_> = rules.iter().map(Self::line_rule).collect();
         let mut used = vec![false; rules.len()];
         let mut slides = vec![];
         for (i, line) in lines.iter().enumerate() {
             let Some((d, 1, set, w)) = *line else { continue };
-            if used[i] || !self.fits(d) {
+            if used[i] {
                 continue;
             }
             let mut chain = vec![i];
@@ -350,9 +351,6 @@ impl Planner {
                 (0..rules.len()).find(|&j| !used[j] && lines[j] == Some((d, chain.len() as u32 + 1, set, w)))
             {
                 chain.push(j);
-                if !self.fits(Square::new(d.x * chain.len() as i32, d.y * chain.len() as i32)) {
-                    break;
-                }
             }
             if chain.len() < 2 {
                 continue;
@@ -365,13 +363,19 @@ impl Planner {
                 write: Code::cell(w),
             });
         }
-        let rest = rules
+        if slides.is_empty() {
+            return None;
+        }
+        let rest: Vec<Rule> = rules
             .iter()
             .zip(&used)
             .filter(|(_, u)| !**u)
             .map(|(r, _)| r.clone())
             .collect();
-        (slides, rest)
+        if !rest.is_empty() {
+            slides.push(self.plan(&Prog::Rules(rest)));
+        }
+        Some(slides)
     }
 
     fn fits(&self, d: Square) -> bool {
@@ -388,11 +392,7 @@ impl Planner {
                 if rules.iter().any(|r| reach(r) > self.pad) {
                     return interpret();
                 }
-                let (mut slides, rest) = self.line_rules(rules);
-                if !slides.is_empty() {
-                    if !rest.is_empty() {
-                        slides.push(self.plan(&Prog::Rules(rest)));
-                    }
+                if let Some(slides) = self.line_rules(rules) {
                     return Op::Alt(slides);
                 }
                 let mut fast: Vec<FastRule> = rules.iter().map(|r| self.rule(r)).collect();
@@ -420,26 +420,19 @@ impl Planner {
             }
             Prog::Alt(arms) => {
                 // Rules in separate arms may together be a written-out slide.
+                let planned = |a: &Prog| matches!(a, Prog::Rules(rs) if rs.iter().all(|r| reach(r) <= self.pad));
                 let rules: Vec<Rule> = arms
                     .iter()
-                    .filter_map(|a| match a {
-                        Prog::Rules(rs) if rs.iter().all(|r| reach(r) <= self.pad) => Some(rs.clone()),
-                        _ => None,
+                    .filter(|a| planned(a))
+                    .flat_map(|a| match a {
+                        Prog::Rules(rs) => rs.clone(),
+                        _ => vec![],
                     })
-                    .flatten()
                     .collect();
-                let (mut out, rest) = self.line_rules(&rules);
-                if out.is_empty() {
+                let Some(mut out) = self.line_rules(&rules) else {
                     return Op::Alt(arms.iter().map(|a| self.plan(a)).collect());
-                }
-                if !rest.is_empty() {
-                    out.push(self.plan(&Prog::Rules(rest)));
-                }
-                out.extend(
-                    arms.iter()
-                        .filter(|a| !matches!(a, Prog::Rules(rs) if rs.iter().all(|r| reach(r) <= self.pad)))
-                        .map(|a| self.plan(a)),
-                );
+                };
+                out.extend(arms.iter().filter(|a| !planned(a)).map(|a| self.plan(a)));
                 Op::Alt(out)
             }
             Prog::Repeat(m, bounds) => {

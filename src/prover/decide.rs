@@ -164,16 +164,6 @@ fn seq_items(t: &Term, out: &mut Vec<Term>) {
     }
 }
 
-fn alt_items(t: &Term, out: &mut Vec<Term>) {
-    match t.node() {
-        Node::Alt([a, b]) => {
-            alt_items(a, out);
-            alt_items(b, out);
-        }
-        _ => out.push(t.clone()),
-    }
-}
-
 fn seq_of(items: Vec<Term>) -> Term {
     let mut it = items.into_iter().rev();
     let Some(last) = it.next() else {
@@ -573,10 +563,10 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
         }
         Node::Alt(..) => {
             let mut items = vec![];
-            alt_items(t, &mut items);
+            t.push_alternatives(&mut items);
             let mut out = vec![];
             for x in &items {
-                alt_items(&norm(x, ctx), &mut out);
+                norm(x, ctx).push_alternatives(&mut out);
             }
             out.retain(|x| !matches!(x.node(), Node::Fail));
             out.sort();
@@ -661,7 +651,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
         Node::Bind([c, body]) => {
             let body = norm(body, Ctx::Bound);
             let mut members = vec![];
-            alt_items(&body, &mut members);
+            body.push_alternatives(&mut members);
             let out: Vec<Term> = members
                 .iter()
                 .filter(|m| !matches!(m.node(), Node::Fail))

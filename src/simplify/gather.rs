@@ -136,18 +136,7 @@ struct Tree {
 
 /// The text with binders gathered, and the definitions that changed.
 pub(super) fn gather(file: &File, text: &str, prog: &Program, top: &BTreeSet<String>) -> (String, Vec<String>) {
-    let bodies: HashMap<&str, &Expr> = file
-        .stmts
-        .iter()
-        .filter_map(|s| match &s.kind {
-            StmtKind::Def {
-                name,
-                params: None,
-                body,
-            } => Some((name.name.as_str(), body)),
-            _ => None,
-        })
-        .collect();
+    let bodies: HashMap<&str, &Expr> = super::hoist::plain_definitions(file).collect();
     let names: Vec<&str> = bodies.keys().copied().collect();
     let used = uses(file, &names);
     // The pivot piece's text and spans of each definition that is such a

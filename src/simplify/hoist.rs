@@ -12,15 +12,20 @@ use std::collections::{BTreeSet, HashMap};
 /// turns, and at the top of other such definitions (under `|`, in
 /// sequences, repetitions and tests, and under movements), never inside a
 /// binder, a function's argument or a claim.
+/// The definitions without parameters, as names and bodies.
+pub(super) fn plain_definitions(file: &File) -> impl Iterator<Item = (&str, &Expr)> {
+    file.stmts.iter().filter_map(|s| match &s.kind {
+        StmtKind::Def {
+            name,
+            params: None,
+            body,
+        } => Some((name.name.as_str(), body)),
+        _ => None,
+    })
+}
+
 pub fn top_level_definitions(file: &File) -> BTreeSet<String> {
-    let defs: Vec<&str> = file
-        .stmts
-        .iter()
-        .filter_map(|s| match &s.kind {
-            StmtKind::Def { name, params: None, .. } => Some(name.name.as_str()),
-            _ => None,
-        })
-        .collect();
+    let defs: Vec<&str> = plain_definitions(file).map(|(name, _)| name).collect();
     // Every use of every name: where it is, whether at the top there. A
     // function's argument stays at the top when the function only ever
     // puts its parameter at the top of its body.
@@ -202,20 +207,9 @@ fn as_binders(f: &Term, g: &Term) -> Option<Term> {
 }
 
 /// Alternatives as one chain of `|`, grouped to the left as written.
-fn alternatives(v: &[Term]) -> Term {
+pub(super) fn alternatives(v: &[Term]) -> Term {
     let (first, rest) = v.split_first().expect("at least one alternative");
     rest.iter().fold(first.clone(), |acc, t| Term::alt(&acc, t))
-}
-
-/// Flattens a chain of `|`.
-fn flatten(t: &Term, out: &mut Vec<Term>) {
-    match t.node() {
-        Node::Alt([a, b]) => {
-            flatten(a, out);
-            flatten(b, out);
-        }
-        _ => out.push(t.clone()),
-    }
 }
 
 /// Step 1 on a term in a position where no POI is bound: unanchored rules
@@ -225,11 +219,11 @@ pub fn hoist(t: &Term) -> Term {
         Node::Rule([f, g]) => as_binders(f, g).unwrap_or_else(|| t.clone()),
         Node::Alt(..) => {
             let mut items = vec![];
-            flatten(t, &mut items);
+            t.push_alternatives(&mut items);
             let mut merged: Vec<Term> = vec![];
             for item in items.iter().map(hoist) {
                 let mut parts = vec![];
-                flatten(&item, &mut parts);
+                item.push_alternatives(&mut parts);
                 for p in parts {
                     // `(%c: M) | (%c: N)` is `%c: (M | N)` everywhere.
                     if let Node::Bind([c, body]) = p.node() {

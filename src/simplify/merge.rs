@@ -14,20 +14,10 @@ use std::collections::{BTreeSet, HashMap};
 /// definition that stands for it.
 pub(super) type Key = BTreeSet<String>;
 
-fn leaves(t: &Term, out: &mut Vec<Term>) {
-    match t.node() {
-        Node::Alt([a, b]) => {
-            leaves(a, out);
-            leaves(b, out);
-        }
-        _ => out.push(t.clone()),
-    }
-}
-
 /// The key of a union's alternatives.
 pub(super) fn key(t: &Term) -> Key {
     let mut v = vec![];
-    leaves(t, &mut v);
+    t.push_alternatives(&mut v);
     v.iter().map(Term::to_string).collect()
 }
 
@@ -56,9 +46,8 @@ pub(super) fn merge_tests(t: &Term, names: &HashMap<Key, Term>) -> Term {
     let flush = |run: &mut Vec<(Option<Term>, Vec<Term>)>, out: &mut Vec<Term>| {
         for (cell, bodies) in run.drain(..) {
             let mut all = vec![];
-            bodies.iter().for_each(|b| leaves(b, &mut all));
-            let (first, rest) = all.split_first().expect("a test has a body");
-            let union = rest.iter().fold(first.clone(), |acc, b| Term::alt(&acc, b));
+            bodies.iter().for_each(|b| b.push_alternatives(&mut all));
+            let union = super::hoist::alternatives(&all);
             let union = names.get(&key(&union)).cloned().unwrap_or(union);
             out.push(Term::not(&match cell {
                 Some(c) => Term::bind(&c, &union),

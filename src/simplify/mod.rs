@@ -32,7 +32,6 @@ pub use hoist::{hoist, top_level_definitions};
 use crate::core::{Sort, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::Program;
-use crate::parse::ast::StmtKind;
 use crate::prover::analysis::Algebra;
 use crate::prover::lang::{from_expr, to_expr};
 use crate::prover::Rewrites;
@@ -236,17 +235,8 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     let mut texts: HashMap<String, String> = HashMap::new();
     let folder = fold::Folder::new(&prog, &file, text);
     // What each definition's body reads as now.
-    let written_text: HashMap<&str, &str> = file
-        .stmts
-        .iter()
-        .filter_map(|s| match &s.kind {
-            StmtKind::Def {
-                name,
-                params: None,
-                body,
-            } => Some((name.name.as_str(), &text[body.span.start..body.span.end])),
-            _ => None,
-        })
+    let written_text: HashMap<&str, &str> = hoist::plain_definitions(&file)
+        .map(|(name, body)| (name, &text[body.span.start..body.span.end]))
         .collect();
     for (name, t) in prog.definitions() {
         if t.sort() != Sort::Move || gathered.iter().any(|g| g == name) {
@@ -306,16 +296,9 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         });
     }
     let mut edits: Vec<(crate::parse::ast::Span, String)> = vec![];
-    for s in &file.stmts {
-        if let StmtKind::Def {
-            name,
-            params: None,
-            body,
-        } = &s.kind
-        {
-            if let Some(text) = texts.get(&name.name) {
-                edits.push((body.span, text.clone()));
-            }
+    for (name, body) in hoist::plain_definitions(&file) {
+        if let Some(text) = texts.get(name) {
+            edits.push((body.span, text.clone()));
         }
     }
     let mut out = text.to_string();
