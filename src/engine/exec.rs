@@ -3,6 +3,7 @@
 //! records what they held, so nothing is cloned. A continuation returns
 //! `true` to stop the search (an existence test needs one result).
 
+use super::bits::Bits;
 use super::mailbox::Mailbox;
 use super::plan::{FastRule, Find, Op, ReadNode};
 use super::sets::Sets;
@@ -20,6 +21,8 @@ pub struct Ctx {
     pub board: Mailbox,
     /// Where the codes the plan looks for are, kept by every write.
     sets: Sets,
+    /// The board as bitboards, when a test of the plan reads them.
+    bits: Option<Bits>,
     pub poi: Option<usize>,
     /// Squares written, with what they held before, oldest first.
     trail: Vec<(u32, u8)>,
@@ -59,7 +62,7 @@ struct Memo {
     head: Vec<u32>,
     /// Square, segment, set, and the square's previous test.
     tests: Vec<Test>,
-    scans: SmallVec<[u8; 4]>,
+    scans: CellSet,
 }
 
 /// Nodes `start..end` of the `probe`th probe of a test (in `probes`
@@ -94,7 +97,7 @@ impl Memo {
             segments: vec![],
             head: vec![NONE; cells],
             tests: vec![],
-            scans: SmallVec::new(),
+            scans: CellSet::default(),
         }
     }
 
@@ -105,7 +108,7 @@ impl Memo {
         }
         self.tests.clear();
         self.segments.clear();
-        self.scans.clear();
+        self.scans = CellSet::default();
         self.any_of = true;
         self.answer = None;
     }
@@ -143,8 +146,8 @@ fn first_rules(op: &Op) -> Option<&[FastRule]> {
 /// The read trees of `op`'s probes, in a fixed order.
 fn probes(op: &Op, out: &mut SmallVec<[*const ReadNode; 4]>) {
     match op {
-        Op::Probe(_, _, nodes) => out.push(nodes.as_ptr()),
-        Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) => probes(m, out),
+        Op::Probe(_, _, nodes, _) => out.push(nodes.as_ptr()),
+        Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) => probes(m, out),
         Op::Seq(a, b) => {
             probes(a, out);
             probes(b, out);
@@ -157,12 +160,12 @@ fn probes(op: &Op, out: &mut SmallVec<[*const ReadNode; 4]>) {
 fn probe_nodes(op: &Op, k: u32) -> &[ReadNode] {
     fn find<'a>(op: &'a Op, k: &mut u32) -> Option<&'a [ReadNode]> {
         match op {
-            Op::Probe(_, _, nodes) if *k == 0 => Some(nodes),
+            Op::Probe(_, _, nodes, _) if *k == 0 => Some(nodes),
             Op::Probe(..) => {
                 *k -= 1;
                 None
             }
-            Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) => find(m, k),
+            Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) => find(m, k),
             Op::Seq(a, b) => find(a, k).or_else(|| find(b, k)),
             Op::Alt(arms) => arms.iter().find_map(|a| find(a, k)),
             _ => None,
@@ -258,8 +261,13 @@ impl Seen {
 impl Ctx {
     /// A context on `board` for a plan that looks for `codes`.
     pub fn new(board: Mailbox, codes: &[u8]) -> Ctx {
+        let bits = board.bits();
+        // Bitboards find every code's squares; the sets only look for the
+        // plan's codes on larger boards.
+        let codes = if bits.is_some() { &[][..] } else { codes };
         Ctx {
             sets: Sets::new(&board.cells, board.rows(), codes),
+            bits,
             board,
             poi: None,
             trail: Vec::with_capacity(64),
@@ -337,7 +345,7 @@ impl Ctx {
             if now == before {
                 continue;
             }
-            if memo.scans.contains(&before) || memo.scans.contains(&now) {
+            if memo.scans.contains_code(before) || memo.scans.contains_code(now) {
                 return None;
             }
             for t in memo.tests_of(i) {
@@ -387,7 +395,7 @@ impl Ctx {
                 true
             }
             Op::Fail => false,
-            Op::Probe(_, always, nodes) => match self.poi {
+            Op::Probe(_, always, nodes, _) => match self.poi {
                 Some(p) => {
                     let probe = ps.iter().position(|&q| q == nodes.as_ptr()).expect("listed") as u32;
                     let mut seg = Segment {
@@ -418,7 +426,7 @@ impl Ctx {
                 None => false,
             },
             Op::Bind(code, body) => {
-                memo.scans.push(*code);
+                memo.scans.insert_code(*code);
                 let outer = self.poi;
                 let mut found = Some(false);
                 let mut at = 0;
@@ -444,7 +452,7 @@ impl Ctx {
                 }
                 false
             }
-            Op::Not(m) => {
+            Op::Not(m) | Op::NotBits(m, _) => {
                 memo.any_of = false;
                 !self.exists_recorded(m, memo, ps)?
             }
@@ -467,7 +475,10 @@ impl Ctx {
     #[inline]
     fn set_cell(&mut self, i: usize, v: u8) {
         let old = std::mem::replace(&mut self.board.cells[i], v);
-        self.sets.moved(i, old, v);
+        match &mut self.bits {
+            Some(b) => b.moved(i, old, v),
+            None => self.sets.moved(i, old, v),
+        }
     }
 
     #[inline]
@@ -532,7 +543,7 @@ impl Ctx {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn fits(&self, r: &FastRule, base: usize) -> bool {
         let at = |d: isize| base.wrapping_add_signed(d);
         if let Some((d, set)) = &r.one {
@@ -571,7 +582,10 @@ impl Ctx {
     /// the same squares each time.
     #[inline]
     fn next_holding(&self, code: u8, from: usize, except: Option<usize>) -> Option<usize> {
-        self.sets.next(&self.board.cells, code, from, except)
+        match &self.bits {
+            Some(b) => b.next(code, from, except),
+            None => self.sets.next(&self.board.cells, code, from, except),
+        }
     }
 
     /// Calls `each` on every base at which `r` may apply, until it stops.
@@ -665,71 +679,8 @@ impl Ctx {
         match op {
             Op::Nil => k(self),
             Op::Fail => false,
-            Op::Rules(rules) => {
-                // Rules pivoting on one piece (a knight's eight leaps) share
-                // the squares found for it: the board is the same for each.
-                let mut fit = false;
-                for r in rules {
-                    if let (Find::Anchor, Some(p)) = (r.find, self.poi) {
-                        // Rules that differ only in what they write (a
-                        // promotion's pieces) check the board once.
-                        if !r.as_before {
-                            fit = self.fits(r, p);
-                        }
-                        if fit && self.apply_rule(r, p, k) {
-                            return true;
-                        }
-                        continue;
-                    }
-                    let Find::Guard(code) = r.find else {
-                        if self.rule(r, k) {
-                            return true;
-                        }
-                        continue;
-                    };
-                    if r.needs_poi && self.poi.is_none() {
-                        continue;
-                    }
-                    let (mut at, poi) = (0, self.poi);
-                    while let Some(q) = self.next_holding(code, at, poi) {
-                        at = q + 1;
-                        if self.fits(r, q) && self.apply_rule(r, q, k) {
-                            return true;
-                        }
-                    }
-                }
-                false
-            }
-            Op::Slide { d, set, max, write } => {
-                let Some(start) = self.poi else { return false };
-                let (v, moves) = match *write {
-                    Code::POI => (self.board.cells[start], true),
-                    w => (w, false),
-                };
-                let mut q = start;
-                for _ in 0..*max {
-                    q = q.wrapping_add_signed(*d);
-                    let c = self.board.cells[q];
-                    if set.contains_code(c) {
-                        let mark = self.mark();
-                        self.write(q, v);
-                        self.write(start, Code::EMPTY);
-                        // Writing over the POI's square without `%` ends the POI.
-                        self.poi = moves.then_some(q);
-                        let stop = k(self);
-                        self.undo(mark);
-                        self.poi = Some(start);
-                        if stop {
-                            return true;
-                        }
-                    }
-                    // The walk goes on over empty squares only.
-                    if c != Code::EMPTY {
-                        return false;
-                    }
-                }
-                false
-            }
+            Op::Rules(rules) => self.rules(rules, k),
+            Op::Slide { d, set, max, write } => self.slide(*d, *set, *max, *write, k),
             Op::Walk(d) => {
                 let Some(start) = self.poi else { return false };
                 let mark = self.mark();
@@ -774,13 +725,17 @@ impl Ctx {
                 stop
             }
             Op::Seq(a, b) => {
-                if let (Op::Not(_), Some(rules)) = (&**a, first_rules(b)) {
+                if let (Op::Not(_) | Op::NotBits(..), Some(rules)) = (&**a, first_rules(b)) {
                     // `not A` then rules (castling: the king not attacked,
                     // then the squares between empty): when no rule
                     // applies there is no result, and A need not be tested.
                     if !rules.iter().any(|r| self.rule_applies(r)) {
                         return false;
                     }
+                }
+                if let Op::NotBits(_, t) = &**b {
+                    // The legality test after each move, without a call of `run`.
+                    return self.run(a, &mut |c: &mut Ctx| !c.bit_test(t) && k(c));
                 }
                 self.run(a, &mut |c: &mut Ctx| c.run(b, k))
             }
@@ -797,12 +752,87 @@ impl Ctx {
                 self.greedy(m, mark, &mut Seen::default(), k)
             }
             Op::Not(m) => !self.exists_memo(m) && k(self),
+            Op::NotBits(_, t) => !self.bit_test(t) && k(self),
             Op::Probe(m, ..) => self.run(m, k),
             Op::Interpret(prog) => self.interpret(prog, k),
         }
     }
 
+    /// Runs rules in order, each on every base where it fits.
+    fn rules(&mut self, rules: &[FastRule], k: &mut Cont) -> bool {
+        // Rules pivoting on one piece (a knight's eight leaps) share the
+        // squares found for it: the board is the same for each.
+        let poi = self.poi;
+        let mut fit = false;
+        for r in rules {
+            match r.find {
+                Find::Anchor => {
+                    let Some(p) = poi else { continue };
+                    // Rules that differ only in what they write (a
+                    // promotion's pieces) check the board once.
+                    if !r.as_before {
+                        fit = self.fits(r, p);
+                    }
+                    if fit && self.apply_rule(r, p, k) {
+                        return true;
+                    }
+                }
+                Find::Guard(code) => {
+                    if r.needs_poi && poi.is_none() {
+                        continue;
+                    }
+                    let mut at = 0;
+                    while let Some(q) = self.next_holding(code, at, poi) {
+                        at = q + 1;
+                        if self.fits(r, q) && self.apply_rule(r, q, k) {
+                            return true;
+                        }
+                    }
+                }
+                _ => {
+                    if self.rule(r, k) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The POI slides along `d` to squares reading `set`, at most `max`.
+    fn slide(&mut self, d: isize, set: CellSet, max: u32, write: u8, k: &mut Cont) -> bool {
+        let Some(start) = self.poi else { return false };
+        let (v, moves) = match write {
+            Code::POI => (self.board.cells[start], true),
+            w => (w, false),
+        };
+        let mut q = start;
+        for _ in 0..max {
+            q = q.wrapping_add_signed(d);
+            let c = self.board.cells[q];
+            if set.contains_code(c) {
+                let mark = self.mark();
+                self.write(q, v);
+                self.write(start, Code::EMPTY);
+                // Writing over the POI's square without `%` ends the POI.
+                self.poi = moves.then_some(q);
+                let stop = k(self);
+                self.undo(mark);
+                self.poi = Some(start);
+                if stop {
+                    return true;
+                }
+            }
+            // The walk goes on over empty squares only.
+            if c != Code::EMPTY {
+                return false;
+            }
+        }
+        false
+    }
+
     /// Every state `m*` reaches from here that was not seen before.
+    #[inline(never)]
     fn star(&mut self, m: &Op, mark: usize, seen: &mut Seen, k: &mut Cont) -> bool {
         if !seen.insert((self.diff(mark), self.poi)) {
             return false;
@@ -811,6 +841,7 @@ impl Ctx {
     }
 
     /// The states `m*` reaches from here on which `m` has no result.
+    #[inline(never)]
     fn greedy(&mut self, m: &Op, mark: usize, seen: &mut Seen, k: &mut Cont) -> bool {
         if !seen.insert((self.diff(mark), self.poi)) {
             return false;
@@ -823,14 +854,30 @@ impl Ctx {
         stop || (!any && k(self))
     }
 
+    /// Whether a bitboard test holds here.
+    #[inline]
+    fn bit_test(&self, t: &super::bits::BitTest) -> bool {
+        let b = self
+            .bits
+            .as_ref()
+            .expect("a plan with bitboard tests is for a board with bitboards");
+        t.holds(b, self.poi.and_then(|p| b.bit_of(p)))
+    }
+
     /// Whether `op` has a result here.
     pub fn exists(&mut self, op: &Op) -> bool {
         match op {
             Op::Nil => true,
             Op::Fail => false,
             Op::Rules(rules) => rules.iter().any(|r| self.rule_applies(r)),
-            Op::Probe(_, always, bs) => match self.poi {
-                Some(p) => *always || self.probe(bs, p),
+            Op::Probe(_, always, bs, bits) => match self.poi {
+                Some(p) => {
+                    *always
+                        || match (bits, &self.bits) {
+                            (Some(probe), Some(b)) => probe.holds(b, b.bit_of(p).expect("the POI is on the board")),
+                            _ => self.probe(bs, p),
+                        }
+                }
                 None => false,
             },
             Op::Bind(code, body) => {
@@ -850,6 +897,7 @@ impl Ctx {
             }
             Op::Alt(arms) => arms.iter().any(|a| self.exists(a)),
             Op::Not(m) => !self.exists(m),
+            Op::NotBits(_, t) => !self.bit_test(t),
             Op::Walk(_) | Op::Star(_) => true,
             _ => self.run(op, &mut |_| true),
         }
@@ -857,6 +905,7 @@ impl Ctx {
 
     /// Hands `prog` to the interpreter on a copy of the board, and makes
     /// each of its results here in turn.
+    #[inline(never)]
     fn interpret(&mut self, prog: &crate::semantics::Prog, k: &mut Cont) -> bool {
         let state = State {
             board: self.board.clone(),

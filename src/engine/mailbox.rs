@@ -2,6 +2,7 @@
 //! border of `#` around it, so that a rule reaching `pad` squares from an
 //! on-board square reads a cell of the array without a bounds check.
 
+use super::bits::{Bits, BoxShape};
 use crate::core::Content;
 use crate::geometry::{Rect, Square};
 use crate::semantics::{CellSet, Code, Grid, Store};
@@ -72,6 +73,23 @@ impl Mailbox {
     pub fn square(&self, i: usize) -> Square {
         let (x, y) = (i as i32 % self.stride, i as i32 / self.stride);
         Square::new(x - self.pad + self.origin.x, y - self.pad + self.origin.y)
+    }
+
+    /// The board as bitboards, when its box fits in a word.
+    pub fn bits(&self) -> Option<Bits> {
+        let shape = self.shape();
+        shape.fits().then(|| {
+            Bits::new(&self.cells, shape, |x, y| {
+                ((y + self.pad) * self.stride + x + self.pad) as usize
+            })
+        })
+    }
+
+    pub fn shape(&self) -> BoxShape {
+        BoxShape {
+            width: self.width,
+            height: self.height,
+        }
     }
 
     #[inline]

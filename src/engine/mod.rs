@@ -4,6 +4,7 @@
 //! to the interpreter for any shape it does not plan, and agrees with the
 //! interpreter on every result set.
 
+mod bits;
 mod exec;
 mod mailbox;
 mod plan;
@@ -62,9 +63,14 @@ impl Engine {
         if let Some((_, p)) = plans.iter().find(|(k, _)| *k == key) {
             return p.clone();
         }
+        let shape = bits::BoxShape {
+            width: board.width(),
+            height: board.height(),
+        };
         let planner = Planner {
             stride: board.width() + 2 * self.pad,
             pad: self.pad,
+            shape: shape.fits().then_some(shape),
         };
         let turns: Vec<Op> = self.turns.iter().map(|t| planner.plan(t)).collect();
         let mut codes = vec![];
@@ -321,7 +327,9 @@ game g(start) = far
         fn interprets(op: &Op) -> bool {
             match op {
                 Op::Interpret(_) => true,
-                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::Probe(m, ..) => interprets(m),
+                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe(m, ..) => {
+                    interprets(m)
+                }
                 Op::Seq(a, b) => interprets(a) || interprets(b),
                 Op::Alt(arms) => arms.iter().any(interprets),
                 _ => false,
@@ -343,6 +351,8 @@ game g(start) = far
         let text = format!("{:?}", plan.turns[0]);
         assert!(text.matches("Slide {").count() >= 8, "{text}");
         assert!(!text.contains("Interpret"), "{text}");
+        // The king's safety is tested on bitboards.
+        assert!(text.contains("NotBits"), "{text}");
     }
 
     /// A slide written out length by length plans as one slide with its

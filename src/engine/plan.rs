@@ -4,6 +4,7 @@
 //! trees of reads). Anything else is handed back to the interpreter, so
 //! the plan is never wrong, only slower.
 
+use super::bits::{BitProbe, BitTest, BoxShape, Shape};
 use super::mailbox::Mailbox;
 use crate::core::{Bounds, Cell};
 use crate::geometry::Square;
@@ -93,8 +94,12 @@ pub enum Op {
     Star(Box<Op>),
     Greedy(Box<Op>),
     Not(Box<Op>),
-    /// Anchored rules: run as rules, tested as a tree of reads.
-    Probe(Box<Op>, bool, Vec<ReadNode>),
+    /// `not M` where `M` is probes answered on bitboards: tested afresh on
+    /// each board, not from a memo.
+    NotBits(Box<Op>, Box<BitTest>),
+    /// Anchored rules: run as rules, tested as a tree of reads, or on
+    /// bitboards when the box and the tree allow.
+    Probe(Box<Op>, bool, Vec<ReadNode>, Option<Box<BitProbe>>),
     /// Run by the interpreter.
     Interpret(Box<Prog>),
 }
@@ -111,13 +116,27 @@ impl Op {
                 out.push(*c);
                 m.looked_for(out);
             }
-            Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::Probe(m, ..) => m.looked_for(out),
+            Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe(m, ..) => m.looked_for(out),
             Op::Seq(a, b) => {
                 a.looked_for(out);
                 b.looked_for(out);
             }
             Op::Alt(arms) => arms.iter().for_each(|a| a.looked_for(out)),
             Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide { .. } | Op::Interpret(_) => {}
+        }
+    }
+}
+
+impl Op {
+    /// The shape of `self` as a bitboard test sees it.
+    fn shape(&self) -> Shape<'_> {
+        match self {
+            Op::Nil => Shape::Nil,
+            Op::Fail => Shape::Fail,
+            Op::Probe(_, always, _, bits) => Shape::Probe(*always, bits.as_deref()),
+            Op::Bind(c, m) => Shape::Bind(*c, vec![m.shape()]),
+            Op::Alt(arms) => Shape::Alt(arms.iter().map(Op::shape).collect()),
+            _ => Shape::Other,
         }
     }
 }
@@ -178,6 +197,8 @@ pub fn pad(p: &Prog) -> i32 {
 pub struct Planner {
     pub stride: i32,
     pub pad: i32,
+    /// The box, when its squares fit in a bitboard.
+    pub shape: Option<BoxShape>,
 }
 
 impl Planner {
@@ -451,7 +472,13 @@ impl Planner {
                     _ => interpret(),
                 }
             }
-            Prog::Not(m) => Op::Not(b(m)),
+            Prog::Not(m) => {
+                let m = b(m);
+                match BitTest::new(&m.shape()) {
+                    Some(t) => Op::NotBits(m, Box::new(t)),
+                    None => Op::Not(m),
+                }
+            }
             Prog::Greedy(m) => Op::Greedy(b(m)),
             Prog::Probe(m, probe) => {
                 let (always, bs) = probe.parts();
@@ -460,7 +487,8 @@ impl Planner {
                 }
                 let mut nodes = vec![];
                 self.branches(bs, u32::MAX, &mut nodes);
-                Op::Probe(b(m), always, nodes)
+                let bits = self.shape.and_then(|shape| BitProbe::new(bs, shape)).map(Box::new);
+                Op::Probe(b(m), always, nodes, bits)
             }
         }
     }

@@ -39,7 +39,7 @@ impl CellSet {
         s
     }
 
-    fn insert_code(&mut self, code: u8) {
+    pub fn insert_code(&mut self, code: u8) {
         self.0[code as usize / 64] |= 1 << (code % 64);
     }
 

@@ -1,0 +1,539 @@
+//! Bitboards for boxes of at most 64 squares: each code's squares as one
+//! word, kept by every write, so that a test made of leaps and lines
+//! (whether a king is attacked) is a few masks and a first blocker per
+//! line, answered afresh on every board instead of read square by square.
+//! Only probes whose every path is a leap or a line are compiled; any
+//! other shape keeps its read tree, so the compiled form never differs.
+
+use crate::geometry::Square;
+use crate::semantics::{Branch, CellSet, Code};
+
+/// The most squares a box may have for its squares to fit in a word.
+pub const MAX_SQUARES: i32 = 64;
+
+/// Where a box's squares are: square `x + width·y` of the box is bit
+/// `x + width·y` (box-relative coordinates).
+#[derive(Clone, Copy, Debug)]
+pub struct BoxShape {
+    pub width: i32,
+    pub height: i32,
+}
+
+impl BoxShape {
+    pub fn fits(self) -> bool {
+        self.width * self.height <= MAX_SQUARES
+    }
+
+    fn bit(self, x: i32, y: i32) -> Option<u32> {
+        (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (x + self.width * y) as u32)
+    }
+
+    fn squares(self) -> impl Iterator<Item = (i32, i32)> {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| (x, y)))
+    }
+}
+
+/// The codes of a set, for or-ing their words.
+#[derive(Clone, Debug, PartialEq)]
+struct Codes(smallvec::SmallVec<[u8; 6]>);
+
+impl Codes {
+    fn of(set: CellSet) -> Codes {
+        Codes((0..=u8::MAX).filter(|&c| set.contains_code(c)).collect())
+    }
+}
+
+/// Reads of one code set at fixed offsets: holds when one of them does.
+#[derive(Clone, Debug)]
+struct Leaps {
+    codes: Codes,
+    /// By square: the squares read from it.
+    masks: Vec<u64>,
+}
+
+/// A line along a step: the first square along it that is not empty,
+/// within its length and on the box, reads one of its group's codes.
+#[derive(Clone, Debug)]
+struct Line {
+    /// By square: the squares of the line from it.
+    masks: Vec<u64>,
+    /// Squares along the line have growing bit numbers.
+    up: bool,
+}
+
+/// Lines that look for the same codes.
+#[derive(Clone, Debug)]
+struct Lines {
+    codes: Codes,
+    /// By square: the squares of all the lines from it, so that a group
+    /// with no piece on its lines is passed over with one test.
+    any: Vec<u64>,
+    lines: Vec<Line>,
+}
+
+/// A probe's read tree as bitboard tests, for one box.
+#[derive(Clone, Debug)]
+pub struct BitProbe {
+    leaps: Vec<Leaps>,
+    lines: Vec<Lines>,
+}
+
+/// The reads of every path of a tree that completes a rule.
+fn paths(bs: &[Branch], prefix: &mut Vec<(Square, CellSet)>, out: &mut Vec<Vec<(Square, CellSet)>>) {
+    for b in bs {
+        prefix.push((b.at, b.set));
+        if b.done {
+            out.push(prefix.clone());
+        } else {
+            paths(&b.then, prefix, out);
+        }
+        prefix.pop();
+    }
+}
+
+/// A path that reads empty squares along a step and then a set: `(step,
+/// length, set)`; a single read is a line of length 1.
+fn line_of(path: &[(Square, CellSet)]) -> Option<(Square, u32, CellSet)> {
+    let (last, set) = *path.last()?;
+    let k = path.len() as i32;
+    let step = Square::new(last.x / k, last.y / k);
+    let exact = step.x * k == last.x && step.y * k == last.y && (step.x, step.y) != (0, 0);
+    let empty = CellSet::single(crate::core::Cell::EMPTY);
+    let along = path[..path.len() - 1]
+        .iter()
+        .enumerate()
+        .all(|(i, (q, s))| *s == empty && *q == Square::new(step.x * (i as i32 + 1), step.y * (i as i32 + 1)));
+    (exact && along).then_some((step, k as u32, set))
+}
+
+impl BitProbe {
+    /// The probe of read tree `bs` on boxes of `shape`, when every path is
+    /// a leap or a line over empty squares to a set without `.` and `#`.
+    pub fn new(bs: &[Branch], shape: BoxShape) -> Option<BitProbe> {
+        if !shape.fits() {
+            return None;
+        }
+        let mut all = vec![];
+        paths(bs, &mut vec![], &mut all);
+        let plain =
+            |s: CellSet| !s.contains_code(Code::EMPTY) && !s.contains_code(Code::OFF) && !s.contains_code(Code::POI);
+        // Lines by step and set, with the lengths their paths reach.
+        let mut lines: Vec<(Square, CellSet, Vec<u32>)> = vec![];
+        for p in &all {
+            let (step, k, set) = line_of(p)?;
+            if !plain(set) {
+                return None;
+            }
+            match lines.iter_mut().find(|(d, s, _)| *d == step && *s == set) {
+                Some((_, _, ks)) => ks.push(k),
+                None => lines.push((step, set, vec![k])),
+            }
+        }
+        let mut out = BitProbe {
+            leaps: vec![],
+            lines: vec![],
+        };
+        for (step, set, mut ks) in lines {
+            ks.sort_unstable();
+            ks.dedup();
+            let len = *ks.last().expect("a line has a path");
+            if len > 1 && ks.len() as u32 != len {
+                // Some lengths missing: not a first blocker.
+                return None;
+            }
+            if len == 1 {
+                let mask = |x: i32, y: i32| shape.bit(x + step.x, y + step.y).map_or(0, |b| 1u64 << b);
+                let codes = Codes::of(set);
+                match out.leaps.iter_mut().find(|l| l.codes == codes) {
+                    Some(l) => {
+                        for (m, (x, y)) in l.masks.iter_mut().zip(shape.squares()) {
+                            *m |= mask(x, y);
+                        }
+                    }
+                    None => out.leaps.push(Leaps {
+                        codes,
+                        masks: shape.squares().map(|(x, y)| mask(x, y)).collect(),
+                    }),
+                }
+                continue;
+            }
+            let delta = step.x + shape.width * step.y;
+            let masks: Vec<u64> = shape
+                .squares()
+                .map(|(x, y)| {
+                    (1..=len as i32)
+                        .map_while(|j| shape.bit(x + j * step.x, y + j * step.y))
+                        .fold(0, |m, b| m | 1 << b)
+                })
+                .collect();
+            if delta == 0 && masks.iter().any(|&m| m != 0) {
+                return None;
+            }
+            let codes = Codes::of(set);
+            let group = match out.lines.iter().position(|g| g.codes == codes) {
+                Some(g) => g,
+                None => {
+                    out.lines.push(Lines {
+                        codes,
+                        any: vec![0; masks.len()],
+                        lines: vec![],
+                    });
+                    out.lines.len() - 1
+                }
+            };
+            let g = &mut out.lines[group];
+            g.any.iter_mut().zip(&masks).for_each(|(a, m)| *a |= m);
+            g.lines.push(Line { masks, up: delta > 0 });
+        }
+        Some(out)
+    }
+
+    /// Whether the probe holds from square `sq` (its bit number).
+    #[inline]
+    pub fn holds(&self, b: &Bits, sq: u8) -> bool {
+        let sq = sq as usize;
+        self.leaps.iter().any(|l| l.masks[sq] & b.of(&l.codes) != 0)
+            || self.lines.iter().any(|g| {
+                let pieces = b.of(&g.codes);
+                g.any[sq] & pieces != 0
+                    && g.lines.iter().any(|l| {
+                        let blockers = l.masks[sq] & b.full;
+                        let first = if l.up {
+                            blockers & blockers.wrapping_neg()
+                        } else if blockers == 0 {
+                            0
+                        } else {
+                            1 << (63 - blockers.leading_zeros())
+                        };
+                        first & pieces != 0
+                    })
+            })
+    }
+}
+
+/// One way a [`BitTest`] holds.
+#[derive(Clone, Debug)]
+enum Part {
+    /// Always (`nil`).
+    Yes,
+    /// The probe holds from the POI (`None`: a probe that always holds).
+    AtPoi(Option<BitProbe>),
+    /// The probe holds from a square holding the code, the POI's excepted
+    /// (`%p: ...`).
+    Bound(u8, Option<BitProbe>),
+}
+
+/// A test made of probes on bitboards, pieces found by their words: what
+/// `not` tests when its move is probes, binders and unions only.
+#[derive(Clone, Debug)]
+pub struct BitTest {
+    parts: Vec<Part>,
+}
+
+/// The shape of a move a [`BitTest`] is made from.
+pub enum Shape<'a> {
+    Nil,
+    Fail,
+    /// A probe, that always holds or holds as the bitboards say.
+    Probe(bool, Option<&'a BitProbe>),
+    Bind(u8, Vec<Shape<'a>>),
+    Alt(Vec<Shape<'a>>),
+    Other,
+}
+
+impl BitTest {
+    /// The test of `shape`, when it is made of probes on bitboards, with
+    /// binders not nested.
+    pub fn new(shape: &Shape) -> Option<BitTest> {
+        fn parts(s: &Shape, bound: Option<u8>, out: &mut Vec<Part>) -> Option<()> {
+            let probe =
+                |always: bool, p: Option<&BitProbe>| if always { Some(None) } else { p.map(|p| Some(p.clone())) };
+            match s {
+                Shape::Nil => out.push(bound.map_or(Part::Yes, |c| Part::Bound(c, None))),
+                Shape::Fail => {}
+                Shape::Probe(always, p) => {
+                    let p = probe(*always, *p)?;
+                    out.push(match bound {
+                        Some(c) => Part::Bound(c, p),
+                        None => Part::AtPoi(p),
+                    });
+                }
+                Shape::Bind(c, body) if bound.is_none() => {
+                    for b in body {
+                        parts(b, Some(*c), out)?;
+                    }
+                }
+                Shape::Alt(arms) => {
+                    for a in arms {
+                        parts(a, bound, out)?;
+                    }
+                }
+                Shape::Bind(..) | Shape::Other => return None,
+            }
+            Some(())
+        }
+        let mut out = vec![];
+        parts(shape, None, &mut out)?;
+        Some(BitTest { parts: out })
+    }
+
+    /// Whether the test holds with the POI on bit `poi`.
+    #[inline]
+    pub fn holds(&self, b: &Bits, poi: Option<u8>) -> bool {
+        let not_poi = poi.map_or(u64::MAX, |k| !(1 << k));
+        self.parts.iter().any(|part| match part {
+            Part::Yes => true,
+            Part::AtPoi(p) => poi.is_some_and(|k| p.as_ref().is_none_or(|p| p.holds(b, k))),
+            Part::Bound(c, p) => {
+                let mut w = b.by_code[*c as usize] & not_poi;
+                while w != 0 {
+                    if p.as_ref().is_none_or(|p| p.holds(b, w.trailing_zeros() as u8)) {
+                        return true;
+                    }
+                    w &= w - 1;
+                }
+                false
+            }
+        })
+    }
+}
+
+/// A board's squares by code, as words over the box.
+#[derive(Clone)]
+pub struct Bits {
+    by_code: Box<[u64; 256]>,
+    /// Squares of the box that are not empty.
+    full: u64,
+    /// By mailbox index: the square's bit number, `NONE` off the box.
+    bit: Vec<u8>,
+    /// By mailbox index: the first bit number at or after it (64 past
+    /// the box).
+    from: Vec<u8>,
+    /// By bit number: the mailbox index.
+    index: Vec<u32>,
+}
+
+const NONE: u8 = u8::MAX;
+
+impl Bits {
+    /// The words of `cells`, a mailbox whose box square `(x, y)` is at
+    /// `index(x, y)`.
+    pub fn new(cells: &[u8], shape: BoxShape, index: impl Fn(i32, i32) -> usize) -> Bits {
+        let mut b = Bits {
+            by_code: Box::new([0; 256]),
+            full: 0,
+            bit: vec![NONE; cells.len()],
+            from: vec![64; cells.len() + 1],
+            index: vec![],
+        };
+        for (k, (x, y)) in shape.squares().enumerate() {
+            let i = index(x, y);
+            b.bit[i] = k as u8;
+            b.index.push(i as u32);
+            b.put(k as u8, cells[i]);
+        }
+        // Mailbox indices grow with bit numbers (both go row by row).
+        let mut next = 64;
+        for i in (0..cells.len()).rev() {
+            if b.bit[i] != NONE {
+                next = b.bit[i];
+            }
+            b.from[i] = next;
+        }
+        b
+    }
+
+    #[inline]
+    fn put(&mut self, k: u8, c: u8) {
+        self.by_code[c as usize] |= 1 << k;
+        if c != Code::EMPTY {
+            self.full |= 1 << k;
+        }
+    }
+
+    /// Mailbox square `i` held `old` and now holds `new`.
+    #[inline]
+    pub fn moved(&mut self, i: usize, old: u8, new: u8) {
+        let k = self.bit[i];
+        if k != NONE {
+            self.by_code[old as usize] &= !(1 << k);
+            self.full &= !(1 << k);
+            self.put(k, new);
+        }
+    }
+
+    /// The bit number of mailbox square `i`, if on the box.
+    #[inline]
+    pub fn bit_of(&self, i: usize) -> Option<u8> {
+        Some(self.bit[i]).filter(|&k| k != NONE)
+    }
+
+    /// The first mailbox index from `from` on whose square holds `code`,
+    /// but `except`.
+    #[inline]
+    pub fn next(&self, code: u8, from: usize, except: Option<usize>) -> Option<usize> {
+        let k = *self.from.get(from)? as u32;
+        let mut word = self.by_code[code as usize].checked_shr(k)?.checked_shl(k)?;
+        while word != 0 {
+            let i = self.index[word.trailing_zeros() as usize] as usize;
+            if Some(i) != except {
+                return Some(i);
+            }
+            word &= word - 1;
+        }
+        None
+    }
+
+    #[inline]
+    fn of(&self, codes: &Codes) -> u64 {
+        codes.0.iter().fold(0, |m, &c| m | self.by_code[c as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROOK: u8 = 1;
+    const KNIGHT: u8 = 2;
+    const PAWN: u8 = 3;
+
+    fn set(codes: &[u8]) -> CellSet {
+        let mut s = CellSet::default();
+        codes.iter().for_each(|&c| s.insert_code(c));
+        s
+    }
+
+    fn read(x: i32, y: i32, codes: &[u8], then: Vec<Branch>) -> Branch {
+        Branch {
+            at: Square::new(x, y),
+            set: set(codes),
+            done: then.is_empty(),
+            then,
+        }
+    }
+
+    /// A line of `len` steps along `(dx, dy)` to one of `codes`, as the
+    /// probe builder shares its prefixes: the piece, or an empty square
+    /// and the rest of the line.
+    fn line(dx: i32, dy: i32, len: i32, codes: &[u8]) -> Vec<Branch> {
+        (1..=len).rev().fold(vec![], |rest, j| {
+            let mut here = vec![read(j * dx, j * dy, codes, vec![])];
+            if !rest.is_empty() {
+                here.push(read(j * dx, j * dy, &[Code::EMPTY], rest));
+            }
+            here
+        })
+    }
+
+    /// What the tree answers, path by path, on a board of `w` columns
+    /// (squares off the board read `#`).
+    fn by_paths(bs: &[Branch], cells: &[u8], w: i32, (x, y): (i32, i32)) -> bool {
+        let mut all = vec![];
+        paths(bs, &mut vec![], &mut all);
+        let h = cells.len() as i32 / w;
+        let at = |q: Square| {
+            let (a, b) = (x + q.x, y + q.y);
+            if a < 0 || b < 0 || a >= w || b >= h {
+                Code::OFF
+            } else {
+                cells[(a + w * b) as usize]
+            }
+        };
+        all.iter().any(|p| p.iter().all(|(q, s)| s.contains_code(at(*q))))
+    }
+
+    fn tree() -> Vec<Branch> {
+        let mut t = line(0, 1, 7, &[ROOK]);
+        t.extend(line(-1, -1, 7, &[ROOK]));
+        t.extend(line(1, 2, 3, &[ROOK]));
+        for (dx, dy) in [(1, 2), (-2, 1), (2, -1)] {
+            t.push(read(dx, dy, &[KNIGHT], vec![]));
+        }
+        t.push(read(1, 1, &[PAWN], vec![]));
+        t
+    }
+
+    /// On random boards of several boxes, the bitboard answer is the
+    /// answer of the tree's paths from every square.
+    #[test]
+    fn bitboards_answer_as_the_reads_do() {
+        fn prop(seed: Vec<u8>, w: u8, h: u8) -> bool {
+            let shape = BoxShape {
+                width: i32::from(w % 8) + 1,
+                height: i32::from(h % 8) + 1,
+            };
+            let n = (shape.width * shape.height) as usize;
+            let cells: Vec<u8> = (0..n)
+                .map(|i| match seed.get(i).copied().unwrap_or(0) % 8 {
+                    0 => ROOK,
+                    1 => KNIGHT,
+                    2 => PAWN,
+                    3 => Code::OFF,
+                    4 => 9,
+                    _ => Code::EMPTY,
+                })
+                .collect();
+            let t = tree();
+            let probe = BitProbe::new(&t, shape).expect("leaps and lines");
+            let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
+            shape.squares().all(|(x, y)| {
+                probe.holds(&bits, (x + shape.width * y) as u8) == by_paths(&t, &cells, shape.width, (x, y))
+            })
+        }
+        quickcheck::QuickCheck::new()
+            .tests(300)
+            .quickcheck(prop as fn(Vec<u8>, u8, u8) -> bool);
+    }
+
+    /// Shapes that are not a first blocker along a line, or boxes too
+    /// large for a word, keep their read tree.
+    #[test]
+    fn other_shapes_are_refused() {
+        let shape = BoxShape { width: 8, height: 8 };
+        assert!(BitProbe::new(&tree(), shape).is_some());
+        assert!(BitProbe::new(&tree(), BoxShape { width: 9, height: 8 }).is_none());
+        // A line whose first step may not hold the piece.
+        let mut gap = line(0, 1, 3, &[ROOK]);
+        gap.remove(0);
+        assert!(BitProbe::new(&gap, shape).is_none());
+        // A path that turns.
+        let turn = vec![read(0, 1, &[Code::EMPTY], vec![read(1, 1, &[ROOK], vec![])])];
+        assert!(BitProbe::new(&turn, shape).is_none());
+        // A set with `.` or `#` in it.
+        assert!(BitProbe::new(&[read(0, 1, &[ROOK, Code::EMPTY], vec![])], shape).is_none());
+        assert!(BitProbe::new(&[read(0, 1, &[Code::OFF], vec![])], shape).is_none());
+        // The POI's own square.
+        assert!(BitProbe::new(&[read(0, 0, &[ROOK], vec![])], shape).is_none());
+    }
+
+    /// Writes keep the words, and squares of a code are found in board
+    /// order, one excepted.
+    #[test]
+    fn words_follow_writes() {
+        let shape = BoxShape { width: 3, height: 2 };
+        // A mailbox with a border of one: stride 5.
+        let index = |x: i32, y: i32| ((y + 1) * 5 + x + 1) as usize;
+        let mut cells = vec![Code::OFF; 20];
+        for (x, y) in shape.squares() {
+            cells[index(x, y)] = Code::EMPTY;
+        }
+        cells[index(2, 0)] = ROOK;
+        cells[index(0, 1)] = ROOK;
+        let mut b = Bits::new(&cells, shape, index);
+        let all = |b: &Bits, except| {
+            let mut out = vec![];
+            while let Some(i) = b.next(ROOK, out.last().map_or(0, |i| i + 1), except) {
+                out.push(i);
+            }
+            out
+        };
+        assert_eq!(all(&b, None), vec![index(2, 0), index(0, 1)]);
+        assert_eq!(all(&b, Some(index(2, 0))), vec![index(0, 1)]);
+        b.moved(index(2, 0), ROOK, Code::EMPTY);
+        b.moved(index(2, 1), Code::EMPTY, ROOK);
+        assert_eq!(all(&b, None), vec![index(0, 1), index(2, 1)]);
+        assert_eq!(b.bit_of(index(1, 1)), Some(4));
+        assert_eq!(b.bit_of(0), None);
+    }
+}
