@@ -422,12 +422,28 @@ impl Term {
 
     /// Pushes the alternatives of a chain of `|`, left to right.
     pub fn push_alternatives(&self, out: &mut Vec<Term>) {
-        match self.node() {
-            Node::Alt([a, b]) => {
-                a.push_alternatives(out);
-                b.push_alternatives(out);
+        self.push_chain(out, |n| match n {
+            Node::Alt(ab) => Some(ab),
+            _ => None,
+        });
+    }
+
+    /// The steps of a sequence `a b c`, in order, pushed onto `out`.
+    pub fn push_steps(&self, out: &mut Vec<Term>) {
+        self.push_chain(out, |n| match n {
+            Node::Seq(ab) => Some(ab),
+            _ => None,
+        });
+    }
+
+    /// The leaves of a tree of one binary node, left to right.
+    fn push_chain(&self, out: &mut Vec<Term>, split: fn(&Node<Term>) -> Option<&[Term; 2]>) {
+        match split(self.node()) {
+            Some([a, b]) => {
+                a.push_chain(out, split);
+                b.push_chain(out, split);
             }
-            _ => out.push(self.clone()),
+            None => out.push(self.clone()),
         }
     }
 
@@ -435,18 +451,15 @@ impl Term {
     /// right-nested chain with adjacent constants multiplied out, so each
     /// composition has one form.
     pub fn compose(n: &Term, m: &Term) -> Term {
-        fn factors(t: &Term, out: &mut Vec<Term>) {
-            match t.node() {
-                Node::Compose([a, b]) => {
-                    factors(a, out);
-                    factors(b, out);
-                }
-                _ => out.push(t.clone()),
+        fn factors(n: &Node<Term>) -> Option<&[Term; 2]> {
+            match n {
+                Node::Compose(ab) => Some(ab),
+                _ => None,
             }
         }
         let mut fs = vec![];
-        factors(n, &mut fs);
-        factors(m, &mut fs);
+        n.push_chain(&mut fs, factors);
+        m.push_chain(&mut fs, factors);
         let mut merged: Vec<Term> = vec![];
         for f in fs {
             // Text `a b` is `b` first, then `a`. Two constants multiply

@@ -59,19 +59,23 @@ impl Expr {
             if d > max {
                 return Some(e.span);
             }
-            match &e.kind {
-                ExprKind::Call(_, args) | ExprKind::Juxt(args) => stack.extend(args.iter().map(|a| (a, d + 1))),
-                ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
-                    stack.push((a, d + 1));
-                    stack.push((b, d + 1));
-                }
-                ExprKind::Bind(_, a) | ExprKind::Post(a, _) | ExprKind::Not(a) | ExprKind::Paren(a) => {
-                    stack.push((a, d + 1))
-                }
-                _ => {}
-            }
+            stack.extend(e.children().into_iter().map(|a| (a, d + 1)));
         }
         None
+    }
+
+    /// The subexpressions directly under this one, left to right.
+    pub fn children(&self) -> smallvec::SmallVec<[&Expr; 2]> {
+        match &self.kind {
+            ExprKind::Call(_, args) | ExprKind::Juxt(args) => args.iter().collect(),
+            ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
+                smallvec::smallvec![&**a, &**b]
+            }
+            ExprKind::Bind(_, a) | ExprKind::Post(a, _) | ExprKind::Not(a) | ExprKind::Paren(a) => {
+                smallvec::smallvec![&**a]
+            }
+            _ => smallvec::SmallVec::new(),
+        }
     }
 }
 

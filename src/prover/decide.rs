@@ -154,16 +154,6 @@ pub fn is_test(t: &Term) -> bool {
     }
 }
 
-fn seq_items(t: &Term, out: &mut Vec<Term>) {
-    match t.node() {
-        Node::Seq([a, b]) => {
-            seq_items(a, out);
-            seq_items(b, out);
-        }
-        _ => out.push(t.clone()),
-    }
-}
-
 fn seq_of(items: Vec<Term>) -> Term {
     let mut it = items.into_iter().rev();
     let Some(last) = it.next() else {
@@ -526,11 +516,11 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
     match t.node() {
         Node::Seq(..) => {
             let mut items = vec![];
-            seq_items(t, &mut items);
+            t.push_steps(&mut items);
             let mut out = vec![];
             let mut c = ctx;
             for x in &items {
-                seq_items(&norm(x, c), &mut out);
+                norm(x, c).push_steps(&mut out);
                 c = after(c, x);
             }
             out.retain(|x| !matches!(x.node(), Node::Nil));
@@ -579,7 +569,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
             // another with tests inserted (`nil` absorbs tests).
             let stripped = |y: &Term| {
                 let mut items = vec![];
-                seq_items(y, &mut items);
+                y.push_steps(&mut items);
                 items.retain(|x| !is_test(x));
                 seq_of(items)
             };
@@ -601,7 +591,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
             // `M K` has a result exactly when `M` has, if `K` offers `nil`;
             // `M{1,j}` is `M M{0,j-1}`.
             let mut items = vec![];
-            seq_items(&x, &mut items);
+            x.push_steps(&mut items);
             while items.len() > 1 && items.last().is_some_and(has_nil) {
                 items.pop();
             }

@@ -238,17 +238,8 @@ fn bind(pattern: &Term, t: &Term, bound: &mut [Option<Term>]) -> bool {
 
 /// Every call in `e`, with its arguments.
 fn calls_in<'e>(e: &'e Expr, out: &mut Vec<(&'e str, &'e [Expr])>) {
-    match &e.kind {
-        ExprKind::Call(f, args) => {
-            out.push((&f.name, args));
-            args.iter().for_each(|a| calls_in(a, out));
-        }
-        ExprKind::Juxt(v) => v.iter().for_each(|x| calls_in(x, out)),
-        ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
-            calls_in(a, out);
-            calls_in(b, out);
-        }
-        ExprKind::Bind(_, x) | ExprKind::Post(x, _) | ExprKind::Not(x) | ExprKind::Paren(x) => calls_in(x, out),
-        _ => {}
+    if let ExprKind::Call(f, args) = &e.kind {
+        out.push((&f.name, args));
     }
+    e.children().into_iter().for_each(|x| calls_in(x, out));
 }

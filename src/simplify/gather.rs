@@ -49,18 +49,10 @@ fn uses(file: &File, names: &[&str]) -> HashMap<String, usize> {
     fn words<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
         match &e.kind {
             ExprKind::Word(w) => out.push(w),
-            ExprKind::Call(f, args) => {
-                out.push(&f.name);
-                args.iter().for_each(|a| words(a, out));
-            }
-            ExprKind::Juxt(v) => v.iter().for_each(|x| words(x, out)),
-            ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
-                words(a, out);
-                words(b, out);
-            }
-            ExprKind::Bind(_, x) | ExprKind::Post(x, _) | ExprKind::Not(x) | ExprKind::Paren(x) => words(x, out),
+            ExprKind::Call(f, _) => out.push(&f.name),
             _ => {}
         }
+        e.children().into_iter().for_each(|x| words(x, out));
     }
     let mut all = vec![];
     for s in &file.stmts {

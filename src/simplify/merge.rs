@@ -21,16 +21,6 @@ pub(super) fn key(t: &Term) -> Key {
     v.iter().map(Term::to_string).collect()
 }
 
-fn steps(t: &Term, out: &mut Vec<Term>) {
-    match t.node() {
-        Node::Seq([a, b]) => {
-            steps(a, out);
-            steps(b, out);
-        }
-        _ => out.push(t.clone()),
-    }
-}
-
 /// `t` with each run of tests side by side merged: one test per binder
 /// cell, over the union of what the tests bound there looked for.
 /// `names` gives the definition that stands for a union, by its key.
@@ -40,7 +30,7 @@ pub(super) fn merge_tests(t: &Term, names: &HashMap<Key, Term>) -> Term {
         return t;
     }
     let mut items = vec![];
-    steps(&t, &mut items);
+    t.push_steps(&mut items);
     let mut out: Vec<Term> = vec![];
     let mut run: Vec<(Option<Term>, Vec<Term>)> = vec![];
     let flush = |run: &mut Vec<(Option<Term>, Vec<Term>)>, out: &mut Vec<Term>| {
