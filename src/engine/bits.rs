@@ -213,7 +213,7 @@ impl BitProbe {
 
 /// One way a [`BitTest`] holds.
 #[derive(Clone, Debug)]
-enum Part {
+pub enum Part {
     /// Always (`nil`).
     Yes,
     /// The probe holds from the POI (`None`: a probe that always holds).
@@ -227,56 +227,10 @@ enum Part {
 /// `not` tests when its move is probes, binders and unions only.
 #[derive(Clone, Debug)]
 pub struct BitTest {
-    parts: Vec<Part>,
-}
-
-/// The shape of a move a [`BitTest`] is made from.
-pub enum Shape<'a> {
-    Nil,
-    Fail,
-    /// A probe, that always holds or holds as the bitboards say.
-    Probe(bool, Option<&'a BitProbe>),
-    Bind(u8, Vec<Shape<'a>>),
-    Alt(Vec<Shape<'a>>),
-    Other,
+    pub parts: Vec<Part>,
 }
 
 impl BitTest {
-    /// The test of `shape`, when it is made of probes on bitboards, with
-    /// binders not nested.
-    pub fn new(shape: &Shape) -> Option<BitTest> {
-        fn parts(s: &Shape, bound: Option<u8>, out: &mut Vec<Part>) -> Option<()> {
-            let probe =
-                |always: bool, p: Option<&BitProbe>| if always { Some(None) } else { p.map(|p| Some(p.clone())) };
-            match s {
-                Shape::Nil => out.push(bound.map_or(Part::Yes, |c| Part::Bound(c, None))),
-                Shape::Fail => {}
-                Shape::Probe(always, p) => {
-                    let p = probe(*always, *p)?;
-                    out.push(match bound {
-                        Some(c) => Part::Bound(c, p),
-                        None => Part::AtPoi(p),
-                    });
-                }
-                Shape::Bind(c, body) if bound.is_none() => {
-                    for b in body {
-                        parts(b, Some(*c), out)?;
-                    }
-                }
-                Shape::Alt(arms) => {
-                    for a in arms {
-                        parts(a, bound, out)?;
-                    }
-                }
-                Shape::Bind(..) | Shape::Other => return None,
-            }
-            Some(())
-        }
-        let mut out = vec![];
-        parts(shape, None, &mut out)?;
-        Some(BitTest { parts: out })
-    }
-
     /// Whether the test holds with the POI on bit `poi`.
     #[inline]
     pub fn holds(&self, b: &Bits, poi: Option<u8>) -> bool {

@@ -15,14 +15,21 @@ use smallvec::SmallVec;
 /// index, in order, with what they now hold (`index << 8 | code`).
 pub type Diff = SmallVec<[u32; 4]>;
 
+/// Where each code's squares are.
+enum Squares {
+    /// Boxes of at most 64 squares: a word per code, which the bitboard
+    /// tests read too.
+    Words(Bits),
+    /// Larger boxes: bit sets of the codes the plan looks for.
+    Sets(Box<Sets>),
+}
+
 pub type Cont<'k> = dyn FnMut(&mut Ctx) -> bool + 'k;
 
 pub struct Ctx {
     pub board: Mailbox,
-    /// Where the codes the plan looks for are, kept by every write.
-    sets: Sets,
-    /// The board as bitboards, when a test of the plan reads them.
-    bits: Option<Bits>,
+    /// Where the codes are, kept by every write.
+    squares: Squares,
     pub poi: Option<usize>,
     /// Squares written, with what they held before, oldest first.
     trail: Vec<(u32, u8)>,
@@ -261,13 +268,11 @@ impl Seen {
 impl Ctx {
     /// A context on `board` for a plan that looks for `codes`.
     pub fn new(board: Mailbox, codes: &[u8]) -> Ctx {
-        let bits = board.bits();
-        // Bitboards find every code's squares; the sets only look for the
-        // plan's codes on larger boards.
-        let codes = if bits.is_some() { &[][..] } else { codes };
         Ctx {
-            sets: Sets::new(&board.cells, board.rows(), codes),
-            bits,
+            squares: match board.bits() {
+                Some(b) => Squares::Words(b),
+                None => Squares::Sets(Box::new(Sets::new(&board.cells, board.rows(), codes))),
+            },
             board,
             poi: None,
             trail: Vec::with_capacity(64),
@@ -475,9 +480,9 @@ impl Ctx {
     #[inline]
     fn set_cell(&mut self, i: usize, v: u8) {
         let old = std::mem::replace(&mut self.board.cells[i], v);
-        match &mut self.bits {
-            Some(b) => b.moved(i, old, v),
-            None => self.sets.moved(i, old, v),
+        match &mut self.squares {
+            Squares::Words(b) => b.moved(i, old, v),
+            Squares::Sets(s) => s.moved(i, old, v),
         }
     }
 
@@ -582,9 +587,9 @@ impl Ctx {
     /// the same squares each time.
     #[inline]
     fn next_holding(&self, code: u8, from: usize, except: Option<usize>) -> Option<usize> {
-        match &self.bits {
-            Some(b) => b.next(code, from, except),
-            None => self.sets.next(&self.board.cells, code, from, except),
+        match &self.squares {
+            Squares::Words(b) => b.next(code, from, except),
+            Squares::Sets(s) => s.next(&self.board.cells, code, from, except),
         }
     }
 
@@ -857,10 +862,9 @@ impl Ctx {
     /// Whether a bitboard test holds here.
     #[inline]
     fn bit_test(&self, t: &super::bits::BitTest) -> bool {
-        let b = self
-            .bits
-            .as_ref()
-            .expect("a plan with bitboard tests is for a board with bitboards");
+        let Squares::Words(b) = &self.squares else {
+            unreachable!("a plan with bitboard tests is for a board with bitboards")
+        };
         t.holds(b, self.poi.and_then(|p| b.bit_of(p)))
     }
 
@@ -873,8 +877,10 @@ impl Ctx {
             Op::Probe(_, always, bs, bits) => match self.poi {
                 Some(p) => {
                     *always
-                        || match (bits, &self.bits) {
-                            (Some(probe), Some(b)) => probe.holds(b, b.bit_of(p).expect("the POI is on the board")),
+                        || match (bits, &self.squares) {
+                            (Some(probe), Squares::Words(b)) => {
+                                probe.holds(b, b.bit_of(p).expect("the POI is on the board"))
+                            }
                             _ => self.probe(bs, p),
                         }
                 }

@@ -77,19 +77,15 @@ impl Mailbox {
 
     /// The board as bitboards, when its box fits in a word.
     pub fn bits(&self) -> Option<Bits> {
-        let shape = self.shape();
+        let shape = BoxShape {
+            width: self.width,
+            height: self.height,
+        };
         shape.fits().then(|| {
             Bits::new(&self.cells, shape, |x, y| {
                 ((y + self.pad) * self.stride + x + self.pad) as usize
             })
         })
-    }
-
-    pub fn shape(&self) -> BoxShape {
-        BoxShape {
-            width: self.width,
-            height: self.height,
-        }
     }
 
     #[inline]

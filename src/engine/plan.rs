@@ -4,7 +4,7 @@
 //! trees of reads). Anything else is handed back to the interpreter, so
 //! the plan is never wrong, only slower.
 
-use super::bits::{BitProbe, BitTest, BoxShape, Shape};
+use super::bits::{BitProbe, BitTest, BoxShape, Part};
 use super::mailbox::Mailbox;
 use crate::core::{Bounds, Cell};
 use crate::geometry::Square;
@@ -128,16 +128,37 @@ impl Op {
 }
 
 impl Op {
-    /// The shape of `self` as a bitboard test sees it.
-    fn shape(&self) -> Shape<'_> {
-        match self {
-            Op::Nil => Shape::Nil,
-            Op::Fail => Shape::Fail,
-            Op::Probe(_, always, _, bits) => Shape::Probe(*always, bits.as_deref()),
-            Op::Bind(c, m) => Shape::Bind(*c, vec![m.shape()]),
-            Op::Alt(arms) => Shape::Alt(arms.iter().map(Op::shape).collect()),
-            _ => Shape::Other,
+    /// `self` as a bitboard test, when it is made of probes on bitboards,
+    /// binders (not nested) and unions.
+    fn bit_test(&self) -> Option<BitTest> {
+        fn parts(op: &Op, bound: Option<u8>, out: &mut Vec<Part>) -> Option<()> {
+            match op {
+                Op::Nil => out.push(bound.map_or(Part::Yes, |c| Part::Bound(c, None))),
+                Op::Fail => {}
+                Op::Probe(_, always, _, bits) => {
+                    let p = if *always {
+                        None
+                    } else {
+                        Some((**bits.as_ref()?).clone())
+                    };
+                    out.push(match bound {
+                        Some(c) => Part::Bound(c, p),
+                        None => Part::AtPoi(p),
+                    });
+                }
+                Op::Bind(c, body) if bound.is_none() => parts(body, Some(*c), out)?,
+                Op::Alt(arms) => {
+                    for a in arms {
+                        parts(a, bound, out)?;
+                    }
+                }
+                _ => return None,
+            }
+            Some(())
         }
+        let mut out = vec![];
+        parts(self, None, &mut out)?;
+        Some(BitTest { parts: out })
     }
 }
 
@@ -474,7 +495,7 @@ impl Planner {
             }
             Prog::Not(m) => {
                 let m = b(m);
-                match BitTest::new(&m.shape()) {
+                match m.bit_test() {
                     Some(t) => Op::NotBits(m, Box::new(t)),
                     None => Op::Not(m),
                 }
