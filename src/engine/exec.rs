@@ -42,6 +42,8 @@ pub struct Ctx {
     memos: Vec<Memo>,
     /// Result lists done with, to be filled again without allocating.
     pub spare: Vec<Vec<Diff>>,
+    /// For counting a leaf's results.
+    pub counted: Fingerprints,
 }
 
 /// A test's answer on the board a turn started from, with what it read
@@ -242,6 +244,55 @@ impl Distinct {
     }
 }
 
+/// Fingerprints of results, to count them: a repeated fingerprint may be
+/// a repeated board or two boards that merely share one, so the caller
+/// then counts exactly with `Distinct`. Chess never repeats a result, and
+/// counting a leaf's moves makes no diffs.
+#[derive(Default)]
+pub struct Fingerprints {
+    /// `fp | 1`, 0 for a free slot: folding the low bit can only add
+    /// repeats, which are counted exactly anyway.
+    slots: Vec<u64>,
+    used: Vec<u32>,
+}
+
+impl Fingerprints {
+    /// Adds `fp`; false when it was there.
+    pub fn insert(&mut self, fp: u64) -> bool {
+        if 2 * (self.used.len() + 1) > self.slots.len() {
+            let old: Vec<u64> = self.used.iter().map(|&h| self.slots[h as usize]).collect();
+            self.clear();
+            self.slots = vec![0; (2 * self.slots.len()).max(128)];
+            old.into_iter().for_each(|f| {
+                self.insert(f);
+            });
+        }
+        let (f, mask) = (fp | 1, self.slots.len() - 1);
+        let mut h = (fp >> 7) as usize & mask;
+        while self.slots[h] != 0 {
+            if self.slots[h] == f {
+                return false;
+            }
+            h = (h + 1) & mask;
+        }
+        self.slots[h] = f;
+        self.used.push(h as u32);
+        true
+    }
+
+    pub fn len(&self) -> usize {
+        self.used.len()
+    }
+
+    /// Empties the set, touching only the slots in use.
+    pub fn clear(&mut self) {
+        for &h in &self.used {
+            self.slots[h as usize] = 0;
+        }
+        self.used.clear();
+    }
+}
+
 /// States seen by a search: a short list, then a hash set.
 #[derive(Default)]
 struct Seen {
@@ -281,6 +332,7 @@ impl Ctx {
             epoch: 0,
             memos: vec![],
             spare: vec![],
+            counted: Fingerprints::default(),
         }
     }
 
@@ -501,8 +553,17 @@ impl Ctx {
 
     /// How the board differs from what it was at `mark`.
     pub fn diff(&self, mark: usize) -> Diff {
-        let trail = &self.trail[mark..];
         let mut d: Diff = SmallVec::new();
+        self.changes(mark, |w| d.push(w));
+        d.sort_unstable();
+        d
+    }
+
+    /// Calls `each` on every square that differs from what it held at
+    /// `mark`, as `index << 8 | code`, in no particular order.
+    #[inline(always)]
+    fn changes(&self, mark: usize, mut each: impl FnMut(u32)) {
+        let trail = &self.trail[mark..];
         for (k, &(i, before)) in trail.iter().enumerate() {
             // A square's value at the mark is its oldest record.
             if trail[..k].iter().any(|(j, _)| *j == i) {
@@ -510,32 +571,29 @@ impl Ctx {
             }
             let now = self.board.cells[i as usize];
             if now != before {
-                d.push(i << 8 | u32::from(now));
+                each(i << 8 | u32::from(now));
             }
         }
-        d.sort_unstable();
-        d
     }
 
     /// How the board differs from what it was at `mark`, its entries in
     /// no particular order, with a fingerprint that does not depend on
     /// their order: equal boards have equal fingerprints.
     pub fn result(&self, mark: usize) -> (u64, Diff) {
-        let trail = &self.trail[mark..];
         let mut d: Diff = SmallVec::new();
         let mut fp = 0u64;
-        for (k, &(i, before)) in trail.iter().enumerate() {
-            if trail[..k].iter().any(|(j, _)| *j == i) {
-                continue;
-            }
-            let now = self.board.cells[i as usize];
-            if now != before {
-                let w = i << 8 | u32::from(now);
-                fp = fp.wrapping_add(mix(w));
-                d.push(w);
-            }
-        }
+        self.changes(mark, |w| {
+            fp = fp.wrapping_add(mix(w));
+            d.push(w);
+        });
         (fp, d)
+    }
+
+    /// The fingerprint of `result`, without the diff.
+    pub fn fingerprint(&self, mark: usize) -> u64 {
+        let mut fp = 0u64;
+        self.changes(mark, |w| fp = fp.wrapping_add(mix(w)));
+        fp
     }
 
     /// What square `i` reads: `%` on the POI's square.
@@ -952,6 +1010,22 @@ mod tests {
 
     fn fp(d: &Diff) -> u64 {
         d.iter().fold(0u64, |h, &w| h.wrapping_add(mix(w)))
+    }
+
+    /// Growing keeps every fingerprint; a repeat is refused, also one
+    /// differing only in the low bit (counted exactly by the caller).
+    #[test]
+    fn fingerprints_find_repeats() {
+        let mut set = Fingerprints::default();
+        for k in 0..1000u64 {
+            assert!(set.insert(mix(k as u32)));
+        }
+        assert_eq!(set.len(), 1000);
+        assert!((0..1000u64).all(|k| !set.insert(mix(k as u32))));
+        assert!(!set.insert(mix(7) ^ 1));
+        set.clear();
+        assert_eq!(set.len(), 0);
+        assert!(set.insert(mix(7)));
     }
 
     /// Results are the same board whatever the order of their entries;

@@ -151,9 +151,36 @@ impl Plan {
         Ok(out.items)
     }
 
+    /// How many distinct results the turn's move has, from their
+    /// fingerprints; `None` when two share one (then `moves` counts).
+    fn count(&self, ctx: &mut Ctx, turn: usize) -> Result<Option<u64>, TooBig> {
+        let mark = ctx.mark();
+        let mut seen = std::mem::take(&mut ctx.counted);
+        let mut repeat = false;
+        ctx.start_turn();
+        ctx.run(&self.turns[turn], &mut |c: &mut Ctx| {
+            repeat = !seen.insert(c.fingerprint(mark));
+            repeat
+        });
+        ctx.end_turn();
+        let n = seen.len() as u64;
+        seen.clear();
+        ctx.counted = seen;
+        if let Some(n) = ctx.too_big.take() {
+            return Err(TooBig(n));
+        }
+        Ok((!repeat).then_some(n))
+    }
+
     fn perft(&self, ctx: &mut Ctx, turn: usize, depth: u32) -> Result<u64, TooBig> {
         if depth == 0 {
             return Ok(1);
+        }
+        if depth == 1 {
+            // A pass counts as a ply, so a side with no move needs `moves`.
+            if let Some(n) = self.count(ctx, turn)?.filter(|&n| n > 0 || !self.passes) {
+                return Ok(n);
+            }
         }
         let moves = self.moves(ctx, turn)?;
         let next = (turn + 1) % self.turns.len();
@@ -340,6 +367,36 @@ game g(start) = far
         let set = |r: &Rules| boards(r, &start);
         assert_eq!(set(&fast).len(), 9);
         assert_eq!(set(&fast), set(&slow));
+    }
+
+    /// A leaf's moves are counted by fingerprint; where two results are the
+    /// same board (here a step up, and a step up, down and up again) the
+    /// count falls back to comparing boards and still counts each once.
+    #[test]
+    fn repeated_results_are_counted_once() {
+        let text = "start = ♖..;...;...;..♜
+step(way) = % + way. -> . + way%
+white = %♖: step(u) | step(r) | step(u) step(d) step(u)
+black = %♜: step(d) | step(l)
+game g(start) = white, black
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let engine = fast.engine.as_ref().unwrap();
+        let start = slow.start();
+        let plan = engine.plan(&start.board);
+        let mut ctx = Ctx::new(Mailbox::new(&start.board, plan.pad), &plan.codes);
+        assert_eq!(plan.count(&mut ctx, 0), Ok(None), "a repeat is seen");
+        // Black's moves never repeat: counted from fingerprints alone.
+        assert_eq!(plan.count(&mut ctx, 1), Ok(Some(2)));
+        for depth in 1..=4 {
+            assert_eq!(
+                perft(&fast, &start, depth),
+                perft(&slow, &start, depth),
+                "depth {depth}"
+            );
+        }
+        assert_eq!(perft(&fast, &start, 1).unwrap(), 2);
     }
 
     /// Sliders plan as line walks, each square on the line a result.
