@@ -4,7 +4,7 @@
 //! Each node is printed at a precedence level; a child is parenthesised when
 //! its level is looser than its position allows.
 
-use super::{Bounds, Cell, Fragment, Node, Pattern, Term};
+use super::{Bounds, Cell, Content, Fragment, Node, Pattern, Term};
 
 use crate::geometry::{Movement, Square};
 use std::fmt;
@@ -60,10 +60,25 @@ fn movement(m: &Movement) -> Doc {
 /// Prints a fragment as rows joined by `;`, bottom row first, shifted to the
 /// origin by a movement prefix. Holes inside a row are `0`.
 pub fn fragment(f: &Fragment) -> String {
-    frag_doc(f).text
+    frag_doc(f, &|_| None).text
 }
 
-fn frag_doc(f: &Fragment) -> Doc {
+/// How to spell a cell's content, where the default (a piece's glyph)
+/// will not do.
+type Spell<'a> = &'a dyn Fn(&Content) -> Option<String>;
+
+fn content(x: &Content, spell: Spell) -> String {
+    spell(x).unwrap_or_else(|| x.to_string())
+}
+
+fn cell(c: &Cell, spell: Spell) -> String {
+    match c {
+        Cell::Is(x) => content(x, spell),
+        _ => c.to_string(),
+    }
+}
+
+fn frag_doc(f: &Fragment, spell: Spell) -> Doc {
     if f.is_empty() {
         return doc("0", ATOM);
     }
@@ -90,7 +105,7 @@ fn frag_doc(f: &Fragment) -> Doc {
                 last_zero = true;
                 x += 1;
             }
-            text.push_str(&c.to_string());
+            text.push_str(&cell(c, spell));
             last_zero = false;
             x += 1;
         }
@@ -118,8 +133,8 @@ fn frag_doc(f: &Fragment) -> Doc {
     doc(text, JUXT)
 }
 
-fn pattern(p: &Pattern) -> Doc {
-    let members: Vec<String> = p.members().map(|f| at(frag_doc(f), GLUE)).collect();
+fn pattern(p: &Pattern, spell: Spell) -> Doc {
+    let members: Vec<String> = p.members().map(|f| at(frag_doc(f, spell), GLUE)).collect();
     doc(members.join(" | "), CHOICE)
 }
 
@@ -137,16 +152,16 @@ fn bounds(b: Bounds) -> String {
 /// Names for subterms, printed in their place (a definition's name).
 type Names<'a> = &'a dyn Fn(&Term) -> Option<String>;
 
-fn term(t: &Term, names: Names) -> Doc {
+fn term(t: &Term, names: Names, spell: Spell) -> Doc {
     if let Some(n) = names(t) {
         return doc(n, ATOM);
     }
-    let term = |t: &Term| term(t, names);
+    let term = |t: &Term| term(t, names, spell);
     match t.node() {
         Node::Mov(m) => movement(m),
-        Node::Cell(c) => doc(c.to_string(), ATOM),
-        Node::Frag(f) => frag_doc(f),
-        Node::Pat(p) => pattern(p),
+        Node::Cell(c) => doc(content(c, spell), ATOM),
+        Node::Frag(f) => frag_doc(f, spell),
+        Node::Pat(p) => pattern(p, spell),
         Node::Var(m) => doc(m.name.to_string(), ATOM),
         Node::Compose([n, m]) => doc(format!("{} {}", at(term(n), PREFIX), at(term(m), JUXT)), JUXT),
         Node::Power([m], k) => doc(format!("{}^{k}", at(term(m), POSTFIX)), POSTFIX),
@@ -177,20 +192,21 @@ fn term(t: &Term, names: Names) -> Doc {
 }
 
 /// Prints a term, writing `names(t)` in place of any subterm `t` that has
-/// one, such as a definition's name for its body.
-pub fn with_names(t: &Term, names: &dyn Fn(&Term) -> Option<String>) -> String {
-    term(t, names).text
+/// one, such as a definition's name for its body, and each cell as
+/// `spell` spells it, where it does (a piece as its file spells it).
+pub fn with_names(t: &Term, names: Names, spell: Spell) -> String {
+    term(t, names, spell).text
 }
 
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&term(self, &|_| None).text)
+        f.write_str(&term(self, &|_| None, &|_| None).text)
     }
 }
 
 impl fmt::Display for Fragment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&frag_doc(self).text)
+        f.write_str(&frag_doc(self, &|_| None).text)
     }
 }
 

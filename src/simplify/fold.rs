@@ -11,9 +11,10 @@
 //! the subterm.
 
 use crate::core::print::with_names;
-use crate::core::{Node, Sort, Term};
+use crate::core::{Content, Node, PieceId, Sort, Term};
 use crate::elab::Program;
 use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
+use crate::parse::lexer::{lex, Tok};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -42,6 +43,42 @@ pub(super) struct Folder<'a> {
     instances: HashMap<Term, (String, String)>,
     /// What each subterm printed as, once found.
     memo: RefCell<HashMap<(Term, String), Option<String>>>,
+    /// How the file spells its pieces, where not by their glyphs.
+    spelling: HashMap<PieceId, String>,
+}
+
+/// The spelling of each piece the file writes as it most often writes it;
+/// a piece it never writes is spelled in ASCII when the file mostly
+/// spells pieces so (a black piece only reached by `mirrored`).
+fn spellings(text: &str) -> HashMap<PieceId, String> {
+    let mut counts: HashMap<PieceId, HashMap<String, usize>> = HashMap::new();
+    let (mut ascii, mut all) = (0, 0);
+    for (_, tok, _) in lex(text).map(|(t, _)| t).unwrap_or_default() {
+        let (Tok::Piece(s) | Tok::Binder(s)) = tok else {
+            continue;
+        };
+        let Some(p) = PieceId::lookup(&s) else { continue };
+        all += 1;
+        ascii += usize::from(Some(&s) == p.ascii().as_ref());
+        *counts.entry(p).or_default().entry(s).or_default() += 1;
+    }
+    let written: Vec<PieceId> = counts.keys().copied().collect();
+    let mut out: HashMap<PieceId, String> = counts
+        .into_iter()
+        .filter_map(|(p, c)| {
+            // A tie goes to the glyph.
+            let best = c.into_iter().max_by_key(|(s, n)| (*n, *s == p.glyph()))?.0;
+            (best != p.glyph()).then_some((p, best))
+        })
+        .collect();
+    if 2 * ascii > all {
+        for p in PieceId::all().into_iter().filter(|p| !written.contains(p)) {
+            if let Some(a) = p.ascii() {
+                out.insert(p, a);
+            }
+        }
+    }
+    out
 }
 
 fn param_var(i: usize, sort: Sort) -> Term {
@@ -134,13 +171,18 @@ impl<'a> Folder<'a> {
             args,
             instances,
             memo: RefCell::new(HashMap::new()),
+            spelling: spellings(text),
         }
     }
 
     /// Prints `t` with names and calls folded back in; `own` is the name of
     /// the definition being printed, which is not folded into itself.
     pub(super) fn print(&self, t: &Term, own: &str) -> String {
-        with_names(t, &|u| self.name_of(u, own))
+        let spell = |c: &Content| match c {
+            Content::Piece(p) => self.spelling.get(p).cloned(),
+            Content::Empty => None,
+        };
+        with_names(t, &|u| self.name_of(u, own), &spell)
     }
 
     fn name_of(&self, t: &Term, own: &str) -> Option<String> {
@@ -242,4 +284,27 @@ fn calls_in<'e>(e: &'e Expr, out: &mut Vec<(&'e str, &'e [Expr])>) {
         out.push((&f.name, args));
     }
     e.children().into_iter().for_each(|x| calls_in(x, out));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_are_spelled_as_the_file_spells_them() {
+        let id = |s: &str| PieceId::lookup(s).unwrap();
+        // Mostly ASCII: pieces it never writes are spelled in ASCII too.
+        let ascii = spellings("a = 'N + u'b | ♔ + u'b\nb = %'R: nil // ♛ ♛ ♛");
+        assert_eq!(ascii.get(&id("♘")).map(String::as_str), Some("'N"));
+        assert_eq!(ascii.get(&id("♝")).map(String::as_str), Some("'b"));
+        assert_eq!(ascii.get(&id("♜")).map(String::as_str), Some("'r"));
+        // A glyph it writes stays a glyph; comments do not count.
+        assert_eq!(ascii.get(&id("♔")), None);
+        assert_eq!(ascii.get(&id("♛")).map(String::as_str), Some("'q"));
+        // Mostly glyphs: only what it writes in ASCII is.
+        let glyphs = spellings("a = ♘ + u♝ | ♔ + u'b");
+        assert_eq!(glyphs.get(&id("♝")), None, "two spellings: the glyph wins the tie");
+        assert_eq!(glyphs.get(&id("♜")), None);
+        assert_eq!(spellings("a = ♘ + u'b").get(&id("♝")).map(String::as_str), Some("'b"));
+    }
 }
