@@ -827,7 +827,10 @@ impl Ctx {
         // squares found for it: the board is the same for each.
         let poi = self.poi;
         let mut fit = false;
-        for r in rules {
+        let mut i = 0;
+        while i < rules.len() {
+            let r = &rules[i];
+            i += 1;
             match r.find {
                 Find::Anchor => {
                     let Some(p) = poi else { continue };
@@ -841,14 +844,22 @@ impl Ctx {
                     }
                 }
                 Find::Guard(code) => {
+                    // The rules after it guarding on the same code are
+                    // tried on each square found, which is found once.
+                    let same =
+                        |s: &FastRule| matches!(s.find, Find::Guard(c) if c == code) && s.needs_poi == r.needs_poi;
+                    let group = &rules[i - 1..i + rules[i..].iter().take_while(|s| same(s)).count()];
+                    i += group.len() - 1;
                     if r.needs_poi && poi.is_none() {
                         continue;
                     }
                     let mut at = 0;
                     while let Some(q) = self.next_holding(code, at, poi) {
                         at = q + 1;
-                        if self.fits(r, q) && self.apply_rule(r, q, k) {
-                            return true;
+                        for g in group {
+                            if self.fits(g, q) && self.apply_rule(g, q, k) {
+                                return true;
+                            }
                         }
                     }
                 }

@@ -410,6 +410,19 @@ game g(start) = white, black
         assert!(!text.contains("Interpret"), "{text}");
         // The king's safety is tested on bitboards.
         assert!(text.contains("NotBits"), "{text}");
+        // The knight's eight leaps, eight arms in the file, are one list.
+        fn longest_guards(op: &Op) -> usize {
+            match op {
+                Op::Rules(rs) => rs.iter().filter(|r| matches!(r.find, plan::Find::Guard(_))).count(),
+                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe(m, ..) => {
+                    longest_guards(m)
+                }
+                Op::Seq(a, b) => longest_guards(a).max(longest_guards(b)),
+                Op::Alt(arms) => arms.iter().map(longest_guards).max().unwrap_or(0),
+                _ => 0,
+            }
+        }
+        assert_eq!(longest_guards(&plan.turns[0]), 8);
     }
 
     /// A slide written out length by length plans as one slide with its

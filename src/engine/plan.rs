@@ -162,6 +162,42 @@ impl Op {
     }
 }
 
+/// Rules run in order, each marked when it checks what the one before
+/// it checks.
+fn rules_op(mut fast: Vec<FastRule>) -> Op {
+    fast.iter_mut().for_each(|r| r.as_before = false);
+    for k in 1..fast.len() {
+        let (a, b) = (&fast[k - 1], &fast[k]);
+        fast[k].as_before = matches!((a.find, b.find), (Find::Anchor, Find::Anchor))
+            && a.needs_poi == b.needs_poi
+            && a.reads == b.reads
+            && a.offs == b.offs
+            && a.ons == b.ons;
+    }
+    Op::Rules(fast)
+}
+
+/// A union, its neighbouring arms of rules run as one list of rules (a
+/// knight's eight leaps, a king's eight steps): the same results, one
+/// dispatch, and guards on one code scanned once.
+fn alt(arms: Vec<Op>) -> Op {
+    let mut out: Vec<Op> = vec![];
+    for a in arms {
+        match (out.last_mut(), a) {
+            (Some(Op::Rules(before)), Op::Rules(more)) => {
+                before.extend(more);
+                let all = std::mem::take(before);
+                *out.last_mut().expect("just matched") = rules_op(all);
+            }
+            (_, a) => out.push(a),
+        }
+    }
+    match out.len() {
+        1 => out.pop().expect("one arm"),
+        _ => Op::Alt(out),
+    }
+}
+
 /// The farthest a rule reaches from its pivot, in squares.
 fn reach(r: &Rule) -> i32 {
     let pivot = pivot_square(r);
@@ -437,16 +473,7 @@ impl Planner {
                 if let Some(slides) = self.line_rules(rules) {
                     return Op::Alt(slides);
                 }
-                let mut fast: Vec<FastRule> = rules.iter().map(|r| self.rule(r)).collect();
-                for k in 1..fast.len() {
-                    let (a, b) = (&fast[k - 1], &fast[k]);
-                    fast[k].as_before = matches!((a.find, b.find), (Find::Anchor, Find::Anchor))
-                        && a.needs_poi == b.needs_poi
-                        && a.reads == b.reads
-                        && a.offs == b.offs
-                        && a.ons == b.ons;
-                }
-                Op::Rules(fast)
+                rules_op(rules.iter().map(|r| self.rule(r)).collect())
             }
             Prog::Bind(c, m) => Op::Bind(Code::content(*c), b(m)),
             Prog::Seq(x, y) => {
@@ -472,10 +499,10 @@ impl Planner {
                     })
                     .collect();
                 let Some(mut out) = self.line_rules(&rules) else {
-                    return Op::Alt(arms.iter().map(|a| self.plan(a)).collect());
+                    return alt(arms.iter().map(|a| self.plan(a)).collect());
                 };
                 out.extend(arms.iter().filter(|a| !planned(a)).map(|a| self.plan(a)));
-                Op::Alt(out)
+                alt(out)
             }
             Prog::Repeat(m, bounds) => {
                 if let (Prog::Rules(rules), Bounds::STAR) = (&**m, *bounds) {
