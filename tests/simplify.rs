@@ -222,11 +222,21 @@ fn naive_fairy_pieces_simplify_to_binders_and_play_as_fairy_alg() {
         "camel = %'Camel:",
         "nightrider = %'Nightrider: nightrider_uur",
         "princess = %'Princess:",
+        "king = %'K:",
     ] {
         assert!(out.contains(binder), "{binder}\n{out}");
     }
     assert!(
         out.contains("nightrider_uur = (% + uur free -> . + uur'Nightrider)"),
+        "{out}"
+    );
+    // Five separate tests of the king became one, over `attacked`, which
+    // costs what its cheaper parts do.
+    let white = out.lines().find(|l| l.starts_with("white =")).unwrap();
+    assert_eq!(white, "white = white_move not (%♔: attacked)", "{out}");
+    // Comments are kept.
+    assert!(
+        out.contains("// Attacks on the POI's square, one attacker at a time"),
         "{out}"
     );
     same_game(

@@ -33,6 +33,8 @@ fn perft_counts_the_same_with_and_without_simplification() {
         assert_eq!(simplified, leaves(file, depth, &["--interpreter"]), "{file}");
     }
     assert_eq!(leaves("rules/naive/naive_chess.alg", "3", &[]), [20, 400, 8902]);
+    // Fairy-Stockfish's counts (tests/fixtures/fairy/perft.txt).
+    assert_eq!(leaves("rules/naive/naive_fairy.alg", "3", &[]), [37, 1234, 42099]);
 }
 
 #[test]

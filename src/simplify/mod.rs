@@ -183,6 +183,42 @@ fn cost_of_name(
     cost
 }
 
+/// Costs again every definition that uses `changed`, directly or through
+/// others, and is not rewritten itself: a name costs what its body does,
+/// and `changed` has just become cheaper. A union named for merged tests
+/// (`attacked`) would otherwise keep the cost of its parts as written, and
+/// the merged test would seem dearer than the tests it replaces.
+fn recost(
+    changed: &str,
+    prog: &Program,
+    over: &HashMap<String, Term>,
+    rewritten: &HashMap<String, String>,
+    named: &mut HashMap<String, Cost>,
+) {
+    let mut stale: Vec<&str> = vec![changed];
+    loop {
+        let users: Vec<&str> = over
+            .iter()
+            .filter(|(n, t)| {
+                !stale.contains(&n.as_str())
+                    && !rewritten.contains_key(*n)
+                    && t.metas().iter().any(|m| stale.contains(&m.name.as_ref()))
+            })
+            .map(|(n, _)| n.as_str())
+            .collect();
+        if users.is_empty() {
+            break;
+        }
+        stale.extend(users);
+    }
+    for n in &stale[1..] {
+        named.remove(*n);
+    }
+    for n in &stale[1..] {
+        cost_of_name(n, prog, over, named, 0);
+    }
+}
+
 /// Simplifies a rule file's text.
 pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &SimplifyOptions) -> Result<Simplified, Diags> {
     let began = std::time::Instant::now();
@@ -286,6 +322,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         }
         named.insert(name.to_string(), cost_over(&meaning, &HashMap::new()));
         texts.insert(name.to_string(), printed);
+        recost(name, &prog, &over, &texts, &mut named);
         changes.push(Change {
             name: name.to_string(),
             before: t.clone(),
