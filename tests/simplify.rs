@@ -233,7 +233,7 @@ fn naive_fairy_pieces_simplify_to_binders_and_play_as_fairy_alg() {
     // Five separate tests of the king became one, over `attacked`, which
     // costs what its cheaper parts do.
     let white = out.lines().find(|l| l.starts_with("white =")).unwrap();
-    assert_eq!(white, "white = white_move not (%♔: attacked)", "{out}");
+    assert_eq!(white, "white = white_move not (%'K: attacked)", "{out}");
     // Comments are kept.
     assert!(
         out.contains("// Attacks on the POI's square, one attacker at a time"),
