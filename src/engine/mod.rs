@@ -399,6 +399,30 @@ game g(start) = white, black
         assert_eq!(perft(&fast, &start, 1).unwrap(), 2);
     }
 
+    /// A `not` testing one square after a rule moved the POI becomes a
+    /// read of the rule (a pawn not on the last rank), unless the rule
+    /// changes that square: here the square below a step up is the one it
+    /// left, empty after the move but not before it.
+    #[test]
+    fn a_test_after_a_step_is_read_with_it() {
+        let text = "start = ....;.♖..;..♖.
+up = % + u. -> . + u%
+right = % + r. -> . + r%
+game g(start) = %♖: (up not holds(% + d.)) | (right not holds(% + u#))
+holds(f) = f -> f
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let start = slow.start();
+        let plan = fast.engine.as_ref().unwrap().plan(&start.board);
+        let text = format!("{:?}", plan.turns[0]);
+        assert_eq!(text.matches("Not(").count(), 1, "{text}");
+        let set = |r: &Rules| boards(r, &start);
+        // Only the rook with a square above its step right moves.
+        assert_eq!(set(&fast).len(), 1, "{:?}", set(&fast));
+        assert_eq!(set(&fast), set(&slow));
+    }
+
     /// Sliders plan as line walks, each square on the line a result.
     #[test]
     fn sliders_walk_lines() {
@@ -408,8 +432,10 @@ game g(start) = white, black
         let text = format!("{:?}", plan.turns[0]);
         assert!(text.matches("Slide {").count() >= 8, "{text}");
         assert!(!text.contains("Interpret"), "{text}");
-        // The king's safety is tested on bitboards.
+        // The king's safety is tested on bitboards, the pawns' last rank
+        // with each step.
         assert!(text.contains("NotBits"), "{text}");
+        assert!(!text.contains("Not("), "{text}");
         // The knight's eight leaps, eight arms in the file, are one list.
         fn longest_guards(op: &Op) -> usize {
             match op {

@@ -456,6 +456,45 @@ impl Planner {
         Some(slides)
     }
 
+    /// Anchored rules that each move the POI, then `not` a test of one
+    /// square near where it lands (a pawn not on the last rank): the
+    /// rules, each reading that square as not in the test's set. The
+    /// square is one no rule writes and not the POI's, so it reads the
+    /// same before the move as after it.
+    fn fuse(&self, x: &Prog, y: &Prog) -> Option<Op> {
+        let (Prog::Rules(rules), Prog::Not(m)) = (x, y) else {
+            return None;
+        };
+        let Prog::Probe(_, probe) = &**m else { return None };
+        let (false, [b]) = probe.parts() else { return None };
+        if !b.done || !b.then.is_empty() {
+            return None;
+        }
+        let mut out = vec![];
+        for r in rules {
+            let Pivot::Anchor(a) = r.pivot else { return None };
+            let [t] = r
+                .writes
+                .iter()
+                .filter(|(_, c)| *c == Cell::Poi)
+                .map(|(q, _)| *q)
+                .collect::<Vec<_>>()[..]
+            else {
+                return None;
+            };
+            let at = t + b.at;
+            let far = (at.x - a.x).abs().max((at.y - a.y).abs());
+            if at == a || at == t || far > self.pad || reach(r) > self.pad || r.writes.iter().any(|(q, _)| *q == at) {
+                return None;
+            }
+            let mut f = self.rule(r);
+            f.reads.push((self.delta(at - a), b.set.complement()));
+            f.one = None;
+            out.push(f);
+        }
+        Some(rules_op(out))
+    }
+
     fn fits(&self, d: Square) -> bool {
         d.x.abs().max(d.y.abs()) <= self.pad
     }
@@ -484,6 +523,9 @@ impl Planner {
                     if let Some(s) = self.slide(x, y1) {
                         return Op::Seq(Box::new(s), b(rest));
                     }
+                }
+                if let Some(fused) = self.fuse(x, y) {
+                    return fused;
                 }
                 Op::Seq(b(x), b(y))
             }
