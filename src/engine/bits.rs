@@ -35,7 +35,17 @@ impl BoxShape {
 
 /// The codes of a set, for or-ing their words.
 #[derive(Clone, Debug, PartialEq)]
-struct Codes(smallvec::SmallVec<[u8; 6]>);
+struct Codes(Box<[u8]>);
+
+/// A mask for each square of a box, by bit number: indexed without a
+/// bounds check by `k & 63`.
+type Row = Box<[u64; 64]>;
+
+fn row(masks: impl Iterator<Item = u64>) -> Row {
+    let mut out = Box::new([0; 64]);
+    out.iter_mut().zip(masks).for_each(|(o, m)| *o = m);
+    out
+}
 
 impl Codes {
     fn of(set: CellSet) -> Codes {
@@ -48,7 +58,7 @@ impl Codes {
 struct Leaps {
     codes: Codes,
     /// By square: the squares read from it.
-    masks: Vec<u64>,
+    masks: Row,
 }
 
 /// A line along a step: the first square along it that is not empty,
@@ -56,7 +66,7 @@ struct Leaps {
 #[derive(Clone, Debug)]
 struct Line {
     /// By square: the squares of the line from it.
-    masks: Vec<u64>,
+    masks: Row,
     /// Squares along the line have growing bit numbers.
     up: bool,
 }
@@ -67,7 +77,7 @@ struct Lines {
     codes: Codes,
     /// By square: the squares of all the lines from it, so that a group
     /// with no piece on its lines is passed over with one test.
-    any: Vec<u64>,
+    any: Row,
     lines: Vec<Line>,
 }
 
@@ -152,20 +162,17 @@ impl BitProbe {
                     }
                     None => out.leaps.push(Leaps {
                         codes,
-                        masks: shape.squares().map(|(x, y)| mask(x, y)).collect(),
+                        masks: row(shape.squares().map(|(x, y)| mask(x, y))),
                     }),
                 }
                 continue;
             }
             let delta = step.x + shape.width * step.y;
-            let masks: Vec<u64> = shape
-                .squares()
-                .map(|(x, y)| {
-                    (1..=len as i32)
-                        .map_while(|j| shape.bit(x + j * step.x, y + j * step.y))
-                        .fold(0, |m, b| m | 1 << b)
-                })
-                .collect();
+            let masks = row(shape.squares().map(|(x, y)| {
+                (1..=len as i32)
+                    .map_while(|j| shape.bit(x + j * step.x, y + j * step.y))
+                    .fold(0, |m, b| m | 1 << b)
+            }));
             if delta == 0 && masks.iter().any(|&m| m != 0) {
                 return None;
             }
@@ -175,14 +182,14 @@ impl BitProbe {
                 None => {
                     out.lines.push(Lines {
                         codes,
-                        any: vec![0; masks.len()],
+                        any: Box::new([0; 64]),
                         lines: vec![],
                     });
                     out.lines.len() - 1
                 }
             };
             let g = &mut out.lines[group];
-            g.any.iter_mut().zip(&masks).for_each(|(a, m)| *a |= m);
+            g.any.iter_mut().zip(masks.iter()).for_each(|(a, m)| *a |= m);
             g.lines.push(Line { masks, up: delta > 0 });
         }
         Some(out)
@@ -191,7 +198,7 @@ impl BitProbe {
     /// Whether the probe holds from square `sq` (its bit number).
     #[inline]
     pub fn holds(&self, b: &Bits, sq: u8) -> bool {
-        let sq = sq as usize;
+        let sq = sq as usize & 63;
         self.leaps.iter().any(|l| l.masks[sq] & b.of(&l.codes) != 0)
             || self.lines.iter().any(|g| {
                 let pieces = b.of(&g.codes);
