@@ -12,7 +12,7 @@ use algchess::{simplify_text, SimplifyOptions};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-const RUNS: usize = 3;
+const RUNS: usize = 5;
 
 /// Each game: its naive file, its idiomatic file, the depth.
 const GAMES: [(&str, &str, &str, u32); 2] = [
