@@ -216,6 +216,27 @@ impl BitProbe {
                     })
             })
     }
+
+    /// What `holds` from `sq` read here: the squares of its lines up to
+    /// and with their first blocker, and its leaps' squares. The answer
+    /// stands while none of the former changes and none of the latter
+    /// comes to hold or stops holding a code a leap looks for.
+    fn reads(&self, b: &Bits, sq: u8) -> (u64, u64) {
+        let sq = sq as usize & 63;
+        let leaps = self.leaps.iter().fold(0, |m, l| m | l.masks[sq]);
+        let lines = self.lines.iter().flat_map(|g| &g.lines).fold(0, |m, l| {
+            let blockers = l.masks[sq] & b.full;
+            let upto = if blockers == 0 {
+                u64::MAX
+            } else if l.up {
+                blockers ^ (blockers - 1)
+            } else {
+                !((1 << (63 - blockers.leading_zeros())) - 1)
+            };
+            m | (l.masks[sq] & upto)
+        });
+        (lines, leaps)
+    }
 }
 
 /// One way a [`BitTest`] holds.
@@ -234,10 +255,97 @@ pub enum Part {
 /// `not` tests when its move is probes, binders and unions only.
 #[derive(Clone, Debug)]
 pub struct BitTest {
-    pub parts: Vec<Part>,
+    parts: Vec<Part>,
+    /// The codes binders look for.
+    bound: CellSet,
+    /// The codes leaps look for.
+    leapt: CellSet,
+    /// No probe is read from the POI, which a move may carry along.
+    fixed: bool,
+}
+
+/// A test's answer on one board and what it read there (see
+/// [`BitProbe::reads`]), for the boards a move makes from it: a move far
+/// from the king leaves it as safe as it was, and is not tested again.
+pub struct Still {
+    pub answer: bool,
+    pub poi: Option<usize>,
+    lines: u64,
+    leaps: u64,
 }
 
 impl BitTest {
+    pub fn new(parts: Vec<Part>) -> BitTest {
+        let (mut bound, mut leapt) = (CellSet::default(), CellSet::default());
+        let mut fixed = true;
+        for part in &parts {
+            let p = match part {
+                Part::Yes => None,
+                Part::AtPoi(p) => {
+                    fixed = false;
+                    p.as_ref()
+                }
+                Part::Bound(c, p) => {
+                    bound.insert_code(*c);
+                    p.as_ref()
+                }
+            };
+            for l in p.iter().flat_map(|p| &p.leaps) {
+                l.codes.0.iter().for_each(|&c| leapt.insert_code(c));
+            }
+        }
+        BitTest {
+            parts,
+            bound,
+            leapt,
+            fixed,
+        }
+    }
+
+    /// The answer here with what it read, when no probe is read from the
+    /// POI; `poi` is the POI's mailbox index and `k` its bit.
+    pub fn still(&self, b: &Bits, poi: Option<usize>, k: Option<u8>) -> Option<Still> {
+        if !self.fixed {
+            return None;
+        }
+        let not_poi = k.map_or(u64::MAX, |k| !(1 << k));
+        let (mut lines, mut leaps) = (0, 0);
+        for part in &self.parts {
+            if let Part::Bound(c, p) = part {
+                let mut w = b.by_code[*c as usize] & not_poi;
+                while w != 0 {
+                    if let Some(p) = p {
+                        let (l, j) = p.reads(b, w.trailing_zeros() as u8);
+                        lines |= l;
+                        leaps |= j;
+                    }
+                    w &= w - 1;
+                }
+            }
+        }
+        Some(Still {
+            answer: self.holds(b, k),
+            poi,
+            lines,
+            leaps,
+        })
+    }
+
+    /// Whether `s` still answers after square `i` (a mailbox index) went
+    /// from `old` to `new`.
+    #[inline]
+    pub fn stands(&self, s: &Still, b: &Bits, i: usize, old: u8, new: u8) -> bool {
+        let k = b.bit[i];
+        if k == NONE {
+            return true;
+        }
+        let m = 1u64 << (k & 63);
+        s.lines & m == 0
+            && !self.bound.contains_code(old)
+            && !self.bound.contains_code(new)
+            && (s.leaps & m == 0 || !(self.leapt.contains_code(old) || self.leapt.contains_code(new)))
+    }
+
     /// Whether the test holds with the POI on bit `poi`.
     #[inline]
     pub fn holds(&self, b: &Bits, poi: Option<u8>) -> bool {
@@ -445,6 +553,51 @@ mod tests {
         quickcheck::QuickCheck::new()
             .tests(300)
             .quickcheck(prop as fn(Vec<u8>, u8, u8) -> bool);
+    }
+
+    /// A test's answer stands on a board changed only where it read
+    /// nothing that matters: whenever `stands` says so, testing afresh
+    /// gives the same answer. Random boards, a king bound, random writes.
+    #[test]
+    fn answers_stand_where_nothing_read_changed() {
+        const KING: u8 = 4;
+        let shape = BoxShape { width: 8, height: 8 };
+        let probe = BitProbe::new(&tree(), shape).expect("leaps and lines");
+        let test = BitTest::new(vec![Part::Bound(KING, Some(probe))]);
+        let codes = [ROOK, KNIGHT, PAWN, KING, 9, Code::EMPTY, Code::EMPTY, Code::EMPTY];
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((rng >> 33) % n) as usize
+        };
+        let (mut kept, mut retested) = (0, 0);
+        for _ in 0..5000 {
+            // Sparse boards with one king, mostly safe, changed near it.
+            let mut cells: Vec<u8> = (0..64)
+                .map(|_| if next(6) == 0 { codes[next(5)] } else { Code::EMPTY })
+                .collect();
+            let king = next(64);
+            cells[king] = KING;
+            let mut bits = Bits::new(&cells, shape, |x, y| (x + 8 * y) as usize);
+            let still = test.still(&bits, None, None).expect("no probe from the POI");
+            assert_eq!(still.answer, test.holds(&bits, None));
+            let mut stands = true;
+            for _ in 0..1 + next(2) {
+                let near = |d: usize| ((king as i64 + d as i64 - 18).rem_euclid(64)) as usize;
+                let i = if next(2) == 0 { near(next(37)) } else { next(64) };
+                let new = codes[next(8)];
+                let old = std::mem::replace(&mut cells[i], new);
+                bits.moved(i, old, new);
+                stands &= test.stands(&still, &bits, i, old, new);
+            }
+            if stands {
+                kept += 1;
+                assert_eq!(test.holds(&bits, None), still.answer, "{cells:?}");
+            } else {
+                retested += 1;
+            }
+        }
+        assert!(kept > 300 && retested > 300, "{kept} kept, {retested} retested");
     }
 
     /// Shapes that are not a first blocker along a line, or boxes too

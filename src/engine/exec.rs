@@ -3,7 +3,7 @@
 //! records what they held, so nothing is cloned. A continuation returns
 //! `true` to stop the search (an existence test needs one result).
 
-use super::bits::Bits;
+use super::bits::{BitTest, Bits, Still};
 use super::mailbox::Mailbox;
 use super::plan::{FastRule, Find, Op, ReadNode};
 use super::sets::Sets;
@@ -797,7 +797,16 @@ impl Ctx {
                     }
                 }
                 if let Op::NotBits(_, t) = &**b {
-                    // The legality test after each move, without a call of `run`.
+                    // The legality test after each move, without a call of
+                    // `run`, and not made again where the move changed
+                    // nothing it read (a king far from the move).
+                    let mark = self.mark();
+                    if let Some(s) = self.still(t) {
+                        return self.run(a, &mut |c: &mut Ctx| {
+                            let holds = if c.stands(t, &s, mark) { s.answer } else { c.bit_test(t) };
+                            !holds && k(c)
+                        });
+                    }
                     return self.run(a, &mut |c: &mut Ctx| !c.bit_test(t) && k(c));
                 }
                 self.run(a, &mut |c: &mut Ctx| c.run(b, k))
@@ -928,9 +937,25 @@ impl Ctx {
         stop || (!any && k(self))
     }
 
+    /// A bitboard test's answer here, with what it read.
+    fn still(&self, t: &BitTest) -> Option<Still> {
+        let Squares::Words(b) = &self.squares else { return None };
+        t.still(b, self.poi, self.poi.and_then(|p| b.bit_of(p)))
+    }
+
+    /// Whether `s`, made at `mark`, still answers here.
+    #[inline]
+    fn stands(&self, t: &BitTest, s: &Still, mark: usize) -> bool {
+        let Squares::Words(b) = &self.squares else { return false };
+        s.poi == self.poi
+            && self.trail[mark..]
+                .iter()
+                .all(|&(i, old)| t.stands(s, b, i as usize, old, self.board.cells[i as usize]))
+    }
+
     /// Whether a bitboard test holds here.
     #[inline]
-    fn bit_test(&self, t: &super::bits::BitTest) -> bool {
+    fn bit_test(&self, t: &BitTest) -> bool {
         let Squares::Words(b) = &self.squares else {
             unreachable!("a plan with bitboard tests is for a board with bitboards")
         };

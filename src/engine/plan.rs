@@ -158,7 +158,7 @@ impl Op {
         }
         let mut out = vec![];
         parts(self, None, &mut out)?;
-        Some(BitTest { parts: out })
+        Some(BitTest::new(out))
     }
 }
 
