@@ -367,6 +367,91 @@ impl BitTest {
     }
 }
 
+/// One read of an anchored rule, for every piece of a set at once: the
+/// squares `d` away from which hold one of a set of codes.
+#[derive(Clone, Debug)]
+struct BitRead {
+    /// `d` in bit numbers.
+    shift: i32,
+    /// The squares whose square `d` away is on the box.
+    valid: u64,
+    /// The set's codes, or (`exclude`) the codes it leaves out.
+    codes: Codes,
+    exclude: bool,
+    /// The set holds `#`: a square off the box fits.
+    off: bool,
+}
+
+/// An anchored rule's reads as words: the squares where it fits, for a
+/// whole set of pieces at once (all the pawns' pushes in a few shifts).
+#[derive(Clone, Debug)]
+pub struct BitRule {
+    reads: Vec<BitRead>,
+    /// All the squares of the box.
+    all: u64,
+}
+
+impl BitRule {
+    /// The rule whose reads are `reads` (square from the pivot, set), on
+    /// boxes of `shape`; `None` for a read of the pivot's own square.
+    pub fn new(reads: &[(Square, CellSet)], shape: BoxShape) -> Option<BitRule> {
+        let all = if shape.width * shape.height == 64 {
+            u64::MAX
+        } else {
+            (1u64 << (shape.width * shape.height)) - 1
+        };
+        let mut out = vec![];
+        for &(d, set) in reads {
+            if (d.x, d.y) == (0, 0) {
+                return None;
+            }
+            let valid = shape.squares().fold(0u64, |m, (x, y)| {
+                let here = shape.bit(x, y).expect("a square of the box");
+                match shape.bit(x + d.x, y + d.y) {
+                    Some(_) => m | 1 << here,
+                    None => m,
+                }
+            });
+            // A square of the board never reads `%` here: the POI is
+            // the pivot.
+            let inside: Vec<u8> = (0..=u8::MAX)
+                .filter(|&c| c != Code::POI && set.contains_code(c))
+                .collect();
+            let outside: Vec<u8> = (0..=u8::MAX)
+                .filter(|&c| c != Code::POI && !set.contains_code(c))
+                .collect();
+            let exclude = outside.len() < inside.len();
+            out.push(BitRead {
+                shift: d.x + shape.width * d.y,
+                valid,
+                codes: Codes(if exclude { outside } else { inside }.into()),
+                exclude,
+                off: set.contains_code(Code::OFF),
+            });
+        }
+        Some(BitRule { reads: out, all })
+    }
+
+    /// The squares of `pieces` where the rule fits.
+    #[inline]
+    pub fn bases(&self, b: &Bits, pieces: u64) -> u64 {
+        self.reads.iter().fold(pieces, |m, r| {
+            let word = if r.exclude {
+                self.all & !b.of(&r.codes)
+            } else {
+                b.of(&r.codes)
+            };
+            let there = if r.shift >= 0 {
+                word.checked_shr(r.shift as u32).unwrap_or(0)
+            } else {
+                word.checked_shl(r.shift.unsigned_abs()).unwrap_or(0)
+            };
+            let off = if r.off { self.all & !r.valid } else { 0 };
+            m & ((there & r.valid) | off)
+        })
+    }
+}
+
 /// A board's squares by code, as words over the box.
 #[derive(Clone)]
 pub struct Bits {
@@ -429,6 +514,18 @@ impl Bits {
             self.full &= !(1 << k);
             self.put(k, new);
         }
+    }
+
+    /// The squares holding `code`.
+    #[inline]
+    pub fn word(&self, code: u8) -> u64 {
+        self.by_code[code as usize]
+    }
+
+    /// The mailbox index of bit `k`.
+    #[inline]
+    pub fn index_of(&self, k: u32) -> usize {
+        self.index[k as usize] as usize
     }
 
     /// The bit number of mailbox square `i`, if on the box.
@@ -598,6 +695,63 @@ mod tests {
             }
         }
         assert!(kept > 300 && retested > 300, "{kept} kept, {retested} retested");
+    }
+
+    /// A rule's bases as words are the squares where each of its reads
+    /// fits, read square by square (squares off the box read `#`), on
+    /// random boxes with holes and random reads near the pivot.
+    #[test]
+    fn rules_fit_on_words_where_they_fit_on_squares() {
+        fn prop(seed: Vec<u8>, picks: Vec<(i8, i8, u8)>, w: u8, h: u8) -> bool {
+            let shape = BoxShape {
+                width: i32::from(w % 8) + 1,
+                height: i32::from(h % 8) + 1,
+            };
+            let n = (shape.width * shape.height) as usize;
+            let cells: Vec<u8> = (0..n)
+                .map(|i| match seed.get(i).copied().unwrap_or(0) % 6 {
+                    0 => ROOK,
+                    1 => KNIGHT,
+                    2 => Code::OFF,
+                    _ => Code::EMPTY,
+                })
+                .collect();
+            let sets = [
+                set(&[Code::EMPTY]),
+                set(&[Code::OFF]),
+                set(&[Code::OFF]).complement(),
+                set(&[ROOK, Code::EMPTY]),
+                set(&[KNIGHT]),
+                set(&[ROOK, KNIGHT, Code::OFF]),
+            ];
+            let reads: Vec<(Square, CellSet)> = picks
+                .iter()
+                .take(3)
+                .map(|&(x, y, k)| {
+                    (
+                        Square::new(i32::from(x % 3), i32::from(y % 3)),
+                        sets[k as usize % sets.len()],
+                    )
+                })
+                .filter(|(d, _)| (d.x, d.y) != (0, 0))
+                .collect();
+            let rule = BitRule::new(&reads, shape).expect("no read of the pivot");
+            let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
+            let at = |x: i32, y: i32| match shape.bit(x, y) {
+                Some(k) => cells[k as usize],
+                None => Code::OFF,
+            };
+            let expected = shape.squares().fold(0u64, |m, (x, y)| {
+                let fits = reads.iter().all(|(d, s)| s.contains_code(at(x + d.x, y + d.y)));
+                m | (u64::from(fits) << shape.bit(x, y).unwrap())
+            });
+            rule.bases(&bits, u64::MAX) & rule.all == expected
+        }
+        quickcheck::QuickCheck::new()
+            .tests(500)
+            .quickcheck(prop as fn(Vec<u8>, Vec<(i8, i8, u8)>, u8, u8) -> bool);
+        // The pivot's own square is read by the anchor, not as a word.
+        assert!(BitRule::new(&[(Square::new(0, 0), set(&[ROOK]))], BoxShape { width: 8, height: 8 }).is_none());
     }
 
     /// Shapes that are not a first blocker along a line, or boxes too

@@ -3,7 +3,7 @@
 //! records what they held, so nothing is cloned. A continuation returns
 //! `true` to stop the search (an existence test needs one result).
 
-use super::bits::{BitTest, Bits, Still};
+use super::bits::{BitRule, BitTest, Bits, Still};
 use super::mailbox::Mailbox;
 use super::plan::{FastRule, Find, Op, ReadNode};
 use super::sets::Sets;
@@ -742,7 +742,7 @@ impl Ctx {
         match op {
             Op::Nil => k(self),
             Op::Fail => false,
-            Op::Rules(rules) => self.rules(rules, k),
+            Op::Rules(rules) | Op::BitRules(rules, _) => self.rules(rules, k),
             Op::Slide { d, set, max, write } => self.slide(*d, *set, *max, *write, k),
             Op::Walk(d) => {
                 let Some(start) = self.poi else { return false };
@@ -766,6 +766,9 @@ impl Ctx {
                 stop
             }
             Op::Bind(code, body) => {
+                if let (Op::BitRules(rules, bits), Squares::Words(_)) = (&**body, &self.squares) {
+                    return self.bit_rules(*code, rules, bits, k);
+                }
                 let outer = self.poi;
                 let mut stop = false;
                 let mut at = 0;
@@ -828,6 +831,44 @@ impl Ctx {
             Op::Probe(m, ..) => self.run(m, k),
             Op::Interpret(prog) => self.interpret(prog, k),
         }
+    }
+
+    /// `%code: rules` on bitboards: each rule's bases for all the pieces
+    /// at once, then each result made as the binder makes it.
+    fn bit_rules(&mut self, code: u8, rules: &[FastRule], bits: &[BitRule], k: &mut Cont) -> bool {
+        let Squares::Words(b) = &self.squares else {
+            unreachable!("bit rules run on bitboards")
+        };
+        let outer = self.poi;
+        let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(u64::MAX, |k| !(1 << k));
+        if pieces == 0 {
+            return false;
+        }
+        let bases: SmallVec<[u64; 16]> = bits.iter().map(|r| r.bases(b, pieces)).collect();
+        let mut stop = false;
+        'rules: for (r, mut m) in rules.iter().zip(bases) {
+            while m != 0 {
+                let q = match &self.squares {
+                    Squares::Words(b) => b.index_of(m.trailing_zeros()),
+                    Squares::Sets(_) => unreachable!("bit rules run on bitboards"),
+                };
+                m &= m - 1;
+                self.poi = Some(q);
+                // Results keep the enclosing binder's POI.
+                stop = self.apply_rule(r, q, &mut |c: &mut Ctx| {
+                    let inner = c.poi;
+                    c.poi = outer;
+                    let s = k(c);
+                    c.poi = inner;
+                    s
+                });
+                if stop {
+                    break 'rules;
+                }
+            }
+        }
+        self.poi = outer;
+        stop
     }
 
     /// Runs rules in order, each on every base where it fits.

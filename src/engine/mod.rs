@@ -436,6 +436,8 @@ holds(f) = f -> f
         // with each step.
         assert!(text.contains("NotBits"), "{text}");
         assert!(!text.contains("Not("), "{text}");
+        // The pawns' rules fit for all the pawns at once, on words.
+        assert!(text.contains("BitRules("), "{text}");
         // The knight's eight leaps, eight arms in the file, are one list.
         fn longest_guards(op: &Op) -> usize {
             match op {

@@ -4,7 +4,7 @@
 //! trees of reads). Anything else is handed back to the interpreter, so
 //! the plan is never wrong, only slower.
 
-use super::bits::{BitProbe, BitTest, BoxShape, Part};
+use super::bits::{BitProbe, BitRule, BitTest, BoxShape, Part};
 use super::mailbox::Mailbox;
 use crate::core::{Bounds, Cell};
 use crate::geometry::Square;
@@ -102,6 +102,9 @@ pub enum Op {
     Probe(Box<Op>, bool, Vec<ReadNode>, Option<Box<BitProbe>>),
     /// Run by the interpreter.
     Interpret(Box<Prog>),
+    /// Anchored rules that are a binder's body, with their reads as
+    /// words: the binder finds where each fits for all its pieces at once.
+    BitRules(Vec<FastRule>, Vec<BitRule>),
 }
 
 impl Op {
@@ -122,7 +125,7 @@ impl Op {
                 b.looked_for(out);
             }
             Op::Alt(arms) => arms.iter().for_each(|a| a.looked_for(out)),
-            Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide { .. } | Op::Interpret(_) => {}
+            Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide { .. } | Op::Interpret(_) | Op::BitRules(..) => {}
         }
     }
 }
@@ -495,6 +498,30 @@ impl Planner {
         Some(rules_op(out))
     }
 
+    /// The square of an index delta (within the border).
+    fn square_of(&self, d: isize) -> Square {
+        let (s, pad) = (self.stride as isize, self.pad as isize);
+        let dy = (d + pad).div_euclid(s);
+        Square::new((d - dy * s) as i32, dy as i32)
+    }
+
+    /// An anchored rule's reads as words, what it must find off and on
+    /// the board too.
+    fn bit_rule(&self, r: &FastRule, shape: BoxShape) -> Option<BitRule> {
+        if !matches!(r.find, Find::Anchor) {
+            return None;
+        }
+        let off = CellSet::single(Cell::Off);
+        let reads: Vec<(Square, CellSet)> = r
+            .reads
+            .iter()
+            .map(|&(d, set)| (self.square_of(d), set))
+            .chain(r.offs.iter().map(|&d| (self.square_of(d), off)))
+            .chain(r.ons.iter().map(|&d| (self.square_of(d), off.complement())))
+            .collect();
+        BitRule::new(&reads, shape)
+    }
+
     fn fits(&self, d: Square) -> bool {
         d.x.abs().max(d.y.abs()) <= self.pad
     }
@@ -514,7 +541,20 @@ impl Planner {
                 }
                 rules_op(rules.iter().map(|r| self.rule(r)).collect())
             }
-            Prog::Bind(c, m) => Op::Bind(Code::content(*c), b(m)),
+            Prog::Bind(c, m) => {
+                let body = self.plan(m);
+                let bits = match (&body, self.shape) {
+                    (Op::Rules(rules), Some(shape)) => rules
+                        .iter()
+                        .map(|r| self.bit_rule(r, shape))
+                        .collect::<Option<Vec<BitRule>>>(),
+                    _ => None,
+                };
+                match (body, bits) {
+                    (Op::Rules(rules), Some(bits)) => Op::Bind(Code::content(*c), Box::new(Op::BitRules(rules, bits))),
+                    (body, _) => Op::Bind(Code::content(*c), Box::new(body)),
+                }
+            }
             Prog::Seq(x, y) => {
                 if let Some(s) = self.slide(x, y) {
                     return s;
