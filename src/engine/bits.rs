@@ -262,7 +262,14 @@ pub struct BitTest {
     leapt: CellSet,
     /// No probe is read from the POI, which a move may carry along.
     fixed: bool,
+    /// Leap groups and lines read.
+    weight: usize,
 }
+
+/// Leap groups and lines a test reads, at least, for its answer to be
+/// kept between moves: a smaller test (one attacker's) is made again
+/// for less than keeping it costs.
+const KEPT_FROM: usize = 10;
 
 /// A test's answer on one board and what it read there (see
 /// [`BitProbe::reads`]), for the boards a move makes from it: a move far
@@ -277,7 +284,7 @@ pub struct Still {
 impl BitTest {
     pub fn new(parts: Vec<Part>) -> BitTest {
         let (mut bound, mut leapt) = (CellSet::default(), CellSet::default());
-        let mut fixed = true;
+        let (mut fixed, mut weight) = (true, 0);
         for part in &parts {
             let p = match part {
                 Part::Yes => None,
@@ -293,13 +300,23 @@ impl BitTest {
             for l in p.iter().flat_map(|p| &p.leaps) {
                 l.codes.0.iter().for_each(|&c| leapt.insert_code(c));
             }
+            weight += p.map_or(0, |p| {
+                p.leaps.len() + p.lines.iter().map(|g| g.lines.len()).sum::<usize>()
+            });
         }
         BitTest {
             parts,
             bound,
             leapt,
             fixed,
+            weight,
         }
+    }
+
+    /// Whether the test reads enough for keeping its answer between
+    /// moves to cost less than testing again.
+    pub fn worth_keeping(&self) -> bool {
+        self.fixed && self.weight >= KEPT_FROM
     }
 
     /// The answer here with what it read, when no probe is read from the
@@ -660,7 +677,12 @@ mod tests {
         const KING: u8 = 4;
         let shape = BoxShape { width: 8, height: 8 };
         let probe = BitProbe::new(&tree(), shape).expect("leaps and lines");
-        let test = BitTest::new(vec![Part::Bound(KING, Some(probe))]);
+        let test = BitTest::new(vec![Part::Bound(KING, Some(probe.clone()))]);
+        // One attacker's few lines are tested again; a king on either of
+        // two codes reads enough to be kept.
+        assert!(!test.worth_keeping());
+        let two = vec![Part::Bound(KING, Some(probe.clone())), Part::Bound(9, Some(probe))];
+        assert!(BitTest::new(two).worth_keeping());
         let codes = [ROOK, KNIGHT, PAWN, KING, 9, Code::EMPTY, Code::EMPTY, Code::EMPTY];
         let mut rng = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: u64| {

@@ -804,7 +804,8 @@ impl Ctx {
                     // `run`, and not made again where the move changed
                     // nothing it read (a king far from the move).
                     let mark = self.mark();
-                    if let Some(s) = self.still(t) {
+                    let moves = !matches!(&**a, Op::Not(_) | Op::NotBits(..) | Op::Probe(..) | Op::Nil);
+                    if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
                         return self.run(a, &mut |c: &mut Ctx| {
                             let holds = if c.stands(t, &s, mark) { s.answer } else { c.bit_test(t) };
                             !holds && k(c)

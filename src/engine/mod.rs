@@ -423,6 +423,30 @@ holds(f) = f -> f
         assert_eq!(set(&fast), set(&slow));
     }
 
+    /// Tests after a move are grouped with the move, `(m not A) not B`,
+    /// so that each runs once per position with what it read there; the
+    /// successors are the interpreter's.
+    #[test]
+    fn tests_after_a_move_group_with_it() {
+        let text = "start = ♖...;....;..♜.;.♜..
+holds(f) = f -> f
+step = %♖: (% + u. -> . + u%) | (% + r. -> . + r%)
+rook_sees = holds(% + r♜) | holds(% + r. + rr♜) | holds(% + r. + rr. + rrr♜)
+rook_sees_up = holds(% + u♜) | holds(% + u. + uu♜) | holds(% + u. + uu. + uuu♜)
+game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let start = slow.start();
+        let plan = fast.engine.as_ref().unwrap().plan(&start.board);
+        let text = format!("{:?}", plan.turns[0]);
+        assert!(text.starts_with("Seq(Seq("), "{text}");
+        assert_eq!(text.matches("NotBits(").count(), 2, "{text}");
+        let set = |r: &Rules| boards(r, &start);
+        assert_eq!(set(&fast), set(&slow));
+        assert_eq!(set(&fast).len(), 1, "{:?}", set(&fast));
+    }
+
     /// Sliders plan as line walks, each square on the line a result.
     #[test]
     fn sliders_walk_lines() {

@@ -201,6 +201,16 @@ fn alt(arms: Vec<Op>) -> Op {
     }
 }
 
+/// `x y`, grouped so that each bitboard test in `y` follows the moves
+/// before it (`(x not A) not B` for `x (not A not B)`): the engine tests
+/// the moves of a position with what it read there once.
+fn seq(x: Op, y: Op) -> Op {
+    match y {
+        Op::Seq(y1, y2) if matches!(*y1, Op::NotBits(..)) => seq(Op::Seq(Box::new(x), y1), *y2),
+        y => Op::Seq(Box::new(x), Box::new(y)),
+    }
+}
+
 /// The farthest a rule reaches from its pivot, in squares.
 fn reach(r: &Rule) -> i32 {
     let pivot = pivot_square(r);
@@ -567,7 +577,7 @@ impl Planner {
                 if let Some(fused) = self.fuse(x, y) {
                     return fused;
                 }
-                Op::Seq(b(x), b(y))
+                seq(self.plan(x), self.plan(y))
             }
             Prog::Alt(arms) => {
                 // Rules in separate arms may together be a written-out slide.
