@@ -202,18 +202,7 @@ impl BitProbe {
         self.leaps.iter().any(|l| l.masks[sq] & b.of(&l.codes) != 0)
             || self.lines.iter().any(|g| {
                 let pieces = b.of(&g.codes);
-                g.any[sq] & pieces != 0
-                    && g.lines.iter().any(|l| {
-                        let blockers = l.masks[sq] & b.full;
-                        let first = if l.up {
-                            blockers & blockers.wrapping_neg()
-                        } else if blockers == 0 {
-                            0
-                        } else {
-                            1 << (63 - blockers.leading_zeros())
-                        };
-                        first & pieces != 0
-                    })
+                g.any[sq] & pieces != 0 && g.lines.iter().any(|l| l.first(b, sq) & pieces != 0)
             })
     }
 
@@ -225,17 +214,30 @@ impl BitProbe {
         let sq = sq as usize & 63;
         let leaps = self.leaps.iter().fold(0, |m, l| m | l.masks[sq]);
         let lines = self.lines.iter().flat_map(|g| &g.lines).fold(0, |m, l| {
-            let blockers = l.masks[sq] & b.full;
-            let upto = if blockers == 0 {
-                u64::MAX
-            } else if l.up {
-                blockers ^ (blockers - 1)
-            } else {
-                !((1 << (63 - blockers.leading_zeros())) - 1)
+            let upto = match l.first(b, sq) {
+                0 => u64::MAX,
+                f if l.up => f | (f - 1),
+                f => !(f - 1),
             };
             m | (l.masks[sq] & upto)
         });
         (lines, leaps)
+    }
+}
+
+impl Line {
+    /// The first square along the line from `sq` that is not empty, as a
+    /// mask (0: none).
+    #[inline]
+    fn first(&self, b: &Bits, sq: usize) -> u64 {
+        let blockers = self.masks[sq] & b.full;
+        if self.up {
+            blockers & blockers.wrapping_neg()
+        } else if blockers == 0 {
+            0
+        } else {
+            1 << (63 - blockers.leading_zeros())
+        }
     }
 }
 
@@ -429,19 +431,13 @@ impl BitRule {
                     None => m,
                 }
             });
-            // A square of the board never reads `%` here: the POI is
-            // the pivot.
-            let inside: Vec<u8> = (0..=u8::MAX)
-                .filter(|&c| c != Code::POI && set.contains_code(c))
-                .collect();
-            let outside: Vec<u8> = (0..=u8::MAX)
-                .filter(|&c| c != Code::POI && !set.contains_code(c))
-                .collect();
-            let exclude = outside.len() < inside.len();
+            // Whichever list is shorter: `not #` leaves out one code.
+            let (inside, outside) = (Codes::of(set), Codes::of(set.complement()));
+            let exclude = outside.0.len() < inside.0.len();
             out.push(BitRead {
                 shift: d.x + shape.width * d.y,
                 valid,
-                codes: Codes(if exclude { outside } else { inside }.into()),
+                codes: if exclude { outside } else { inside },
                 exclude,
                 off: set.contains_code(Code::OFF),
             });
@@ -626,6 +622,23 @@ mod tests {
         all.iter().any(|p| p.iter().all(|(q, s)| s.contains_code(at(*q))))
     }
 
+    /// A box of at most 8×8 from `w` and `h`, its squares from `seed`:
+    /// one of `codes`, or empty as often as three of them together.
+    fn random_box(seed: &[u8], w: u8, h: u8, codes: &[u8]) -> (BoxShape, Vec<u8>) {
+        let shape = BoxShape {
+            width: i32::from(w % 8) + 1,
+            height: i32::from(h % 8) + 1,
+        };
+        let n = (shape.width * shape.height) as usize;
+        let cells = (0..n)
+            .map(|i| {
+                let k = usize::from(seed.get(i).copied().unwrap_or(0)) % (codes.len() + 3);
+                codes.get(k).copied().unwrap_or(Code::EMPTY)
+            })
+            .collect();
+        (shape, cells)
+    }
+
     fn tree() -> Vec<Branch> {
         let mut t = line(0, 1, 7, &[ROOK]);
         t.extend(line(-1, -1, 7, &[ROOK]));
@@ -642,21 +655,7 @@ mod tests {
     #[test]
     fn bitboards_answer_as_the_reads_do() {
         fn prop(seed: Vec<u8>, w: u8, h: u8) -> bool {
-            let shape = BoxShape {
-                width: i32::from(w % 8) + 1,
-                height: i32::from(h % 8) + 1,
-            };
-            let n = (shape.width * shape.height) as usize;
-            let cells: Vec<u8> = (0..n)
-                .map(|i| match seed.get(i).copied().unwrap_or(0) % 8 {
-                    0 => ROOK,
-                    1 => KNIGHT,
-                    2 => PAWN,
-                    3 => Code::OFF,
-                    4 => 9,
-                    _ => Code::EMPTY,
-                })
-                .collect();
+            let (shape, cells) = random_box(&seed, w, h, &[ROOK, KNIGHT, PAWN, Code::OFF, 9]);
             let t = tree();
             let probe = BitProbe::new(&t, shape).expect("leaps and lines");
             let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
@@ -725,19 +724,7 @@ mod tests {
     #[test]
     fn rules_fit_on_words_where_they_fit_on_squares() {
         fn prop(seed: Vec<u8>, picks: Vec<(i8, i8, u8)>, w: u8, h: u8) -> bool {
-            let shape = BoxShape {
-                width: i32::from(w % 8) + 1,
-                height: i32::from(h % 8) + 1,
-            };
-            let n = (shape.width * shape.height) as usize;
-            let cells: Vec<u8> = (0..n)
-                .map(|i| match seed.get(i).copied().unwrap_or(0) % 6 {
-                    0 => ROOK,
-                    1 => KNIGHT,
-                    2 => Code::OFF,
-                    _ => Code::EMPTY,
-                })
-                .collect();
+            let (shape, cells) = random_box(&seed, w, h, &[ROOK, KNIGHT, Code::OFF]);
             let sets = [
                 set(&[Code::EMPTY]),
                 set(&[Code::OFF]),

@@ -143,6 +143,17 @@ impl Memo {
     }
 }
 
+/// `k` for a binder's body: results keep the enclosing binder's POI.
+fn at_outer<'a, 'b>(outer: Option<usize>, k: &'a mut Cont<'b>) -> impl FnMut(&mut Ctx) -> bool + use<'a, 'b> {
+    move |c: &mut Ctx| {
+        let inner = c.poi;
+        c.poi = outer;
+        let s = k(c);
+        c.poi = inner;
+        s
+    }
+}
+
 /// The rules `op` runs first, if it starts with rules.
 fn first_rules(op: &Op) -> Option<&[FastRule]> {
     match op {
@@ -775,14 +786,7 @@ impl Ctx {
                 while let Some(q) = self.next_holding(*code, at, outer) {
                     at = q + 1;
                     self.poi = Some(q);
-                    // Results keep the enclosing binder's POI.
-                    stop = self.run(body, &mut |c: &mut Ctx| {
-                        let inner = c.poi;
-                        c.poi = outer;
-                        let s = k(c);
-                        c.poi = inner;
-                        s
-                    });
+                    stop = self.run(body, &mut at_outer(outer, k));
                     if stop {
                         break;
                     }
@@ -855,14 +859,7 @@ impl Ctx {
                 };
                 m &= m - 1;
                 self.poi = Some(q);
-                // Results keep the enclosing binder's POI.
-                stop = self.apply_rule(r, q, &mut |c: &mut Ctx| {
-                    let inner = c.poi;
-                    c.poi = outer;
-                    let s = k(c);
-                    c.poi = inner;
-                    s
-                });
+                stop = self.apply_rule(r, q, &mut at_outer(outer, k));
                 if stop {
                     break 'rules;
                 }

@@ -62,6 +62,14 @@ impl Mailbox {
         (d.x + d.y * stride) as isize
     }
 
+    /// The step of an index delta, `delta`'s inverse for steps of at most
+    /// `pad` columns.
+    pub fn step(stride: i32, pad: i32, d: isize) -> Square {
+        let (s, pad) = (stride as isize, pad as isize);
+        let dy = (d + pad).div_euclid(s);
+        Square::new((d - dy * s) as i32, dy as i32)
+    }
+
     /// The index of `q`, when it lies inside the array.
     #[inline]
     pub fn index(&self, q: Square) -> Option<usize> {

@@ -508,13 +508,6 @@ impl Planner {
         Some(rules_op(out))
     }
 
-    /// The square of an index delta (within the border).
-    fn square_of(&self, d: isize) -> Square {
-        let (s, pad) = (self.stride as isize, self.pad as isize);
-        let dy = (d + pad).div_euclid(s);
-        Square::new((d - dy * s) as i32, dy as i32)
-    }
-
     /// An anchored rule's reads as words, what it must find off and on
     /// the board too.
     fn bit_rule(&self, r: &FastRule, shape: BoxShape) -> Option<BitRule> {
@@ -525,9 +518,13 @@ impl Planner {
         let reads: Vec<(Square, CellSet)> = r
             .reads
             .iter()
-            .map(|&(d, set)| (self.square_of(d), set))
-            .chain(r.offs.iter().map(|&d| (self.square_of(d), off)))
-            .chain(r.ons.iter().map(|&d| (self.square_of(d), off.complement())))
+            .map(|&(d, set)| (Mailbox::step(self.stride, self.pad, d), set))
+            .chain(r.offs.iter().map(|&d| (Mailbox::step(self.stride, self.pad, d), off)))
+            .chain(
+                r.ons
+                    .iter()
+                    .map(|&d| (Mailbox::step(self.stride, self.pad, d), off.complement())),
+            )
             .collect();
         BitRule::new(&reads, shape)
     }
