@@ -4,11 +4,20 @@
 use super::Cell;
 use crate::geometry::{Movement, Square};
 use std::fmt;
+use std::sync::Arc;
 
-/// A board fragment. The persistent map makes movement application and
-/// gluing cheap to share between the many terms that contain a fragment.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
-pub struct Fragment(im::OrdMap<Square, Cell>);
+/// A board fragment: its cells, sorted by square. Fragments are small (a
+/// piece and the few squares a rule reads), so a shared sorted slice is
+/// cheaper to move and glue than a persistent tree, whose every node is a
+/// large allocation.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Fragment(Arc<[(Square, Cell)]>);
+
+impl Default for Fragment {
+    fn default() -> Self {
+        Fragment(Arc::from([]))
+    }
+}
 
 /// Why two fragments cannot be glued.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +45,7 @@ impl Fragment {
 
     /// One cell at the square `(0, 0)`.
     pub fn single(c: Cell) -> Fragment {
-        Fragment(im::ordmap! { Square::ORIGIN => c })
+        Fragment(Arc::from([(Square::ORIGIN, c)]))
     }
 
     /// Builds a fragment from cells, failing on a repeated square or a
@@ -44,31 +53,34 @@ impl Fragment {
     pub fn from_cells(cells: impl IntoIterator<Item = (Square, Cell)>) -> Result<Fragment, GlueError> {
         cells
             .into_iter()
-            .try_fold(Fragment::empty(), |f, (q, c)| f.glue(&Fragment(im::ordmap! { q => c })))
+            .try_fold(Fragment::empty(), |f, (q, c)| f.glue(&Fragment(Arc::from([(q, c)]))))
     }
 
-    /// `self + other`: the union of two disjoint maps.
+    /// `self + other`: the union of two disjoint maps, merged in order.
     pub fn glue(&self, other: &Fragment) -> Result<Fragment, GlueError> {
-        let (small, big) = if self.0.len() <= other.0.len() {
-            (self, other)
-        } else {
-            (other, self)
-        };
-        let mut out = big.0.clone();
-        for (q, c) in small.0.iter() {
-            if out.insert(*q, *c).is_some() {
-                return Err(GlueError::Overlap(*q));
+        let (a, b) = (&self.0[..], &other.0[..]);
+        let mut out = Vec::with_capacity(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].0.cmp(&b[j].0) {
+                std::cmp::Ordering::Less => {
+                    out.push(a[i]);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    out.push(b[j]);
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => return Err(GlueError::Overlap(a[i].0)),
             }
         }
-        // Only the small side is scanned, unless it brings a `%`: gluing a
-        // cell to a long row stays cheap.
-        if let Some(p) = small.poi() {
-            if let Some(q) = big.poi() {
-                let (a, b) = if p < q { (p, q) } else { (q, p) };
-                return Err(GlueError::TwoPoi(a, b));
-            }
+        out.extend_from_slice(&a[i..]);
+        out.extend_from_slice(&b[j..]);
+        if let (Some(p), Some(q)) = (self.poi(), other.poi()) {
+            let (a, b) = if p < q { (p, q) } else { (q, p) };
+            return Err(GlueError::TwoPoi(a, b));
         }
-        Ok(Fragment(out))
+        Ok(Fragment(out.into()))
     }
 
     /// `m f`: moves every cell; movements are bijections, so this cannot
@@ -77,15 +89,18 @@ impl Fragment {
         if m.is_identity() {
             return self.clone();
         }
-        Fragment(self.0.iter().map(|(q, c)| (m.apply(*q), c.moved(m))).collect())
+        let mut out: Vec<(Square, Cell)> = self.0.iter().map(|(q, c)| (m.apply(*q), c.moved(m))).collect();
+        // A translation keeps the order; turns and reflections do not.
+        out.sort_unstable_by_key(|(q, _)| *q);
+        Fragment(out.into())
     }
 
     pub fn cells(&self) -> impl Iterator<Item = (Square, Cell)> + '_ {
-        self.0.iter().map(|(q, c)| (*q, *c))
+        self.0.iter().copied()
     }
 
     pub fn get(&self, q: Square) -> Option<Cell> {
-        self.0.get(&q).copied()
+        self.0.binary_search_by_key(&q, |(s, _)| *s).ok().map(|k| self.0[k].1)
     }
 
     pub fn len(&self) -> usize {
@@ -108,32 +123,39 @@ impl Fragment {
     }
 }
 
-/// A pattern: a set of alternative fragments.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
-pub struct Pattern(im::OrdSet<Fragment>);
+/// A pattern: a set of alternative fragments, sorted and without repeats
+/// (a sorted slice, for the reason fragments are one).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Pattern(Arc<[Fragment]>);
+
+impl Default for Pattern {
+    fn default() -> Self {
+        Pattern(Arc::from([]))
+    }
+}
 
 impl Pattern {
     pub fn single(f: Fragment) -> Pattern {
-        Pattern(im::ordset! { f })
+        Pattern(Arc::from([f]))
     }
 
     pub fn union(&self, other: &Pattern) -> Pattern {
-        Pattern(self.0.clone().union(other.0.clone()))
+        self.0.iter().chain(other.0.iter()).cloned().collect()
     }
 
     pub fn moved(&self, m: &Movement) -> Pattern {
-        Pattern(self.0.iter().map(|f| f.moved(m)).collect())
+        self.0.iter().map(|f| f.moved(m)).collect()
     }
 
     /// `P + Q` is `{f + g}` over all pairs; any overlapping pair is an error.
     pub fn glue(&self, other: &Pattern) -> Result<Pattern, GlueError> {
-        let mut out = im::OrdSet::new();
+        let mut out = Vec::with_capacity(self.0.len() * other.0.len());
         for f in self.0.iter() {
             for g in other.0.iter() {
-                out.insert(f.glue(g)?);
+                out.push(f.glue(g)?);
             }
         }
-        Ok(Pattern(out))
+        Ok(out.into_iter().collect())
     }
 
     pub fn members(&self) -> impl Iterator<Item = &Fragment> + '_ {
@@ -150,17 +172,19 @@ impl Pattern {
 
     /// The only member, when there is exactly one.
     pub fn as_fragment(&self) -> Option<&Fragment> {
-        if self.0.len() == 1 {
-            self.0.iter().next()
-        } else {
-            None
+        match &self.0[..] {
+            [f] => Some(f),
+            _ => None,
         }
     }
 }
 
 impl FromIterator<Fragment> for Pattern {
     fn from_iter<I: IntoIterator<Item = Fragment>>(iter: I) -> Self {
-        Pattern(iter.into_iter().collect())
+        let mut v: Vec<Fragment> = iter.into_iter().collect();
+        v.sort_unstable();
+        v.dedup();
+        Pattern(v.into())
     }
 }
 

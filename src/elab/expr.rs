@@ -583,19 +583,24 @@ impl<'a> Elab<'a> {
 
     /// Every way (up to two) to read `w` as names and movement letters.
     fn split(&self, sc: &Scope, w: &str) -> Vec<Vec<(String, Part)>> {
-        let mut names: Vec<(String, Option<Term>)> =
-            sc.vars.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect();
+        // Only names found inside the word can be among its parts.
+        let mut names: Vec<(&str, Option<&Term>)> = sc
+            .vars
+            .iter()
+            .filter(|(k, _)| w.contains(k.as_str()))
+            .map(|(k, v)| (k.as_str(), Some(v)))
+            .collect();
         names.extend(
             self.prog
                 .defs
                 .iter()
-                .filter(|(_, d)| d.params.is_none())
-                .map(|(k, _)| (k.clone(), None)),
+                .filter(|(k, d)| d.params.is_none() && w.contains(k.as_str()))
+                .map(|(k, _)| (k.as_str(), None)),
         );
         fn go(
             tiling: crate::geometry::Tiling,
             sc: &Scope,
-            names: &[(String, Option<Term>)],
+            names: &[(&str, Option<&Term>)],
             rest: &str,
             acc: &mut Vec<(String, Part)>,
             out: &mut Vec<Vec<(String, Part)>>,
@@ -619,12 +624,12 @@ impl<'a> Elab<'a> {
                 _ => {}
             }
             for (n, t) in names {
-                if rest.starts_with(n.as_str()) {
+                if rest.starts_with(n) {
                     options.push((
-                        n.clone(),
+                        n.to_string(),
                         match t {
-                            Some(t) => Part::Term(t.clone()),
-                            None => Part::Def(n.clone()),
+                            Some(t) => Part::Term((*t).clone()),
+                            None => Part::Def(n.to_string()),
                         },
                     ));
                 }
@@ -637,7 +642,7 @@ impl<'a> Elab<'a> {
                     1
                 };
                 if let Some(sort) = meta_sort(&rest[..len]) {
-                    if !names.iter().any(|(n, _)| n == &rest[..len]) {
+                    if !names.iter().any(|(n, _)| *n == &rest[..len]) {
                         options.push((rest[..len].to_string(), Part::Term(Term::var(&rest[..len], sort))));
                     }
                 }
