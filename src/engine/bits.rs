@@ -139,10 +139,8 @@ impl BitProbe {
                 None => lines.push((step, set, vec![k])),
             }
         }
-        let mut out = BitProbe {
-            leaps: vec![],
-            lines: vec![],
-        };
+        // Each line with every length up to its longest, or a leap.
+        let mut whole: Vec<(Square, CellSet, u32)> = vec![];
         for (step, set, mut ks) in lines {
             ks.sort_unstable();
             ks.dedup();
@@ -151,6 +149,19 @@ impl BitProbe {
                 // Some lengths missing: not a first blocker.
                 return None;
             }
+            // Lines of one step and length, to different sets (a rook's
+            // and a queen's), are one line to either: the first blocker
+            // is in one set or the other.
+            match whole.iter_mut().find(|(d, _, l)| len > 1 && *d == step && *l == len) {
+                Some((_, s, _)) => *s = s.union(&set),
+                None => whole.push((step, set, len)),
+            }
+        }
+        let mut out = BitProbe {
+            leaps: vec![],
+            lines: vec![],
+        };
+        for (step, set, len) in whole {
             if len == 1 {
                 let mask = |x: i32, y: i32| shape.bit(x + step.x, y + step.y).map_or(0, |b| 1u64 << b);
                 let codes = Codes::of(set);
@@ -641,6 +652,9 @@ mod tests {
 
     fn tree() -> Vec<Branch> {
         let mut t = line(0, 1, 7, &[ROOK]);
+        // A queen's line beside the rook's, and a shorter one.
+        t.extend(line(0, 1, 7, &[KNIGHT]));
+        t.extend(line(-1, -1, 4, &[PAWN]));
         t.extend(line(-1, -1, 7, &[ROOK]));
         t.extend(line(1, 2, 3, &[ROOK]));
         for (dx, dy) in [(1, 2), (-2, 1), (2, -1)] {
@@ -761,6 +775,16 @@ mod tests {
             .quickcheck(prop as fn(Vec<u8>, Vec<(i8, i8, u8)>, u8, u8) -> bool);
         // The pivot's own square is read by the anchor, not as a word.
         assert!(BitRule::new(&[(Square::new(0, 0), set(&[ROOK]))], BoxShape { width: 8, height: 8 }).is_none());
+    }
+
+    /// Lines of one step and length to different codes (a rook's and a
+    /// queen's) walk as one; a line of another length stays apart.
+    #[test]
+    fn lines_of_one_step_and_length_walk_once() {
+        let shape = BoxShape { width: 8, height: 8 };
+        let probe = BitProbe::new(&tree(), shape).expect("leaps and lines");
+        let steps: Vec<usize> = probe.lines.iter().map(|g| g.lines.len()).collect();
+        assert_eq!(steps.iter().sum::<usize>(), 4, "{probe:?}");
     }
 
     /// Shapes that are not a first blocker along a line, or boxes too

@@ -94,7 +94,12 @@ fn node_cost<C>(node: &Node<C>, kids: &[Child], named: &HashMap<String, Cost>) -
             work: p.members().map(placed).sum(),
             fan: 1.0,
         },
-        Node::Var(m) => named.get(&*m.name).copied().unwrap_or(leaf),
+        // A name costs what its body does, less a little: where the two
+        // tie, the name is kept, as the file wrote it.
+        Node::Var(m) => named.get(&*m.name).map_or(leaf, |c| Cost {
+            work: (c.work - 1e-3).max(0.0),
+            fan: c.fan,
+        }),
         Node::Mov(_) | Node::Cell(_) | Node::Num(_) | Node::Inf => leaf,
         Node::Compose(_) | Node::Power(..) | Node::Apply(_) | Node::Single(_) | Node::Glue(_) | Node::Union(_) => {
             let inner: f64 = kids.iter().map(|c| c.cost.work).sum();
@@ -148,9 +153,12 @@ fn node_cost<C>(node: &Node<C>, kids: &[Child], named: &HashMap<String, Cost>) -
                 fan: 1.0 + reps * body.fan,
             }
         }
+        // A test mostly lets the state through (a king is seldom in
+        // check): tests side by side cost each test's work, so one test
+        // over a union is never dearer than the tests apart.
         Node::Not(_) => Cost {
             work: 1.0 + kid(0).work,
-            fan: 0.5,
+            fan: 1.0,
         },
         Node::Greedy(_) => {
             let m = kid(0);

@@ -5,7 +5,9 @@
 //! (`not_commute`), `not M not N` is `not (M | N)` (`not_or`) and binders
 //! on one cell join (`bind_alt`); where the union is what a definition
 //! stands for, its name is written (union is associative, commutative and
-//! idempotent), so the result reads `not (%'K: attacked)`.
+//! idempotent), so the result reads `not ((%'K: attacked) | (%'Kc:
+//! attacked))`: one test for both king cells, whose answer the engine
+//! keeps between moves as it keeps rules/chess.alg's `not in_check`.
 
 use crate::core::{Node, Term};
 use std::collections::{BTreeSet, HashMap};
@@ -21,8 +23,8 @@ pub(super) fn key(t: &Term) -> Key {
     v.iter().map(Term::to_string).collect()
 }
 
-/// `t` with each run of tests side by side merged: one test per binder
-/// cell, over the union of what the tests bound there looked for.
+/// `t` with each run of tests side by side merged into one test: a union
+/// with one binder per cell, over what the tests bound there looked for.
 /// `names` gives the definition that stands for a union, by its key.
 pub(super) fn merge_tests(t: &Term, names: &HashMap<Key, Term>) -> Term {
     let t = Term::raw(t.node().map_children(|c| merge_tests(c, names)));
@@ -33,29 +35,45 @@ pub(super) fn merge_tests(t: &Term, names: &HashMap<Key, Term>) -> Term {
     t.push_steps(&mut items);
     let mut out: Vec<Term> = vec![];
     let mut run: Vec<(Option<Term>, Vec<Term>)> = vec![];
+    let named = |all: &[Term]| {
+        let union = super::hoist::alternatives(all);
+        names.get(&key(&union)).cloned().unwrap_or(union)
+    };
     let flush = |run: &mut Vec<(Option<Term>, Vec<Term>)>, out: &mut Vec<Term>| {
-        for (cell, bodies) in run.drain(..) {
-            let mut all = vec![];
-            bodies.iter().for_each(|b| b.push_alternatives(&mut all));
-            let union = super::hoist::alternatives(&all);
-            let union = names.get(&key(&union)).cloned().unwrap_or(union);
-            out.push(Term::not(&match cell {
-                Some(c) => Term::bind(&c, &union),
-                None => union,
-            }));
+        if run.is_empty() {
+            return;
         }
+        // One union per cell, then one test over them all.
+        let cells: Vec<Term> = run
+            .drain(..)
+            .map(|(cell, bodies)| {
+                let mut all = vec![];
+                bodies.iter().for_each(|b| b.push_alternatives(&mut all));
+                let union = named(&all);
+                match cell {
+                    Some(c) => Term::bind(&c, &union),
+                    None => union,
+                }
+            })
+            .collect();
+        out.push(Term::not(&named(&cells)));
     };
     for item in items {
         match item.node() {
             Node::Not([m]) => {
-                // Tests bound on one cell join; others join the unbound.
-                let (cell, body) = match m.node() {
-                    Node::Bind([c, b]) => (Some(c.clone()), b.clone()),
-                    _ => (None, m.clone()),
-                };
-                match run.iter_mut().find(|(c, _)| *c == cell) {
-                    Some((_, v)) => v.push(body),
-                    None => run.push((cell, vec![body])),
+                // Tests bound on one cell join; others join the unbound. A
+                // test over a union (one merged already) is its parts.
+                let mut parts = vec![];
+                m.push_alternatives(&mut parts);
+                for part in parts {
+                    let (cell, body) = match part.node() {
+                        Node::Bind([c, b]) => (Some(c.clone()), b.clone()),
+                        _ => (None, part.clone()),
+                    };
+                    match run.iter_mut().find(|(c, _)| *c == cell) {
+                        Some((_, v)) => v.push(body),
+                        None => run.push((cell, vec![body])),
+                    }
                 }
             }
             _ => {
@@ -76,7 +94,7 @@ mod tests {
     use crate::core::Sort;
 
     #[test]
-    fn tests_on_one_cell_merge_into_the_named_union() {
+    fn tests_merge_into_one_over_the_named_union_per_cell() {
         let prog = crate::elab::Program::from_text(
             "t.alg",
             "
@@ -92,6 +110,8 @@ t = m not (%♔: b) not (%♔: a) not (%♕: a)
         let both = Term::var("both", Sort::Move);
         let names = HashMap::from([(key(&prog.definition_over_names("both").unwrap()), both)]);
         let merged = merge_tests(&t, &names);
-        assert_eq!(merged.to_string(), "m not (%♔: both) not (%♕: a)");
+        assert_eq!(merged.to_string(), "m not ((%♔: both) | (%♕: a))");
+        // Merging again, as the recursion does on each suffix, is the same.
+        assert_eq!(merge_tests(&merged, &names), merged);
     }
 }
