@@ -273,6 +273,8 @@ pub struct BitTest {
     bound: CellSet,
     /// The codes leaps look for.
     leapt: CellSet,
+    /// The codes lines look for.
+    lined: CellSet,
     /// No probe is read from the POI, which a move may carry along.
     fixed: bool,
     /// Leap groups and lines read.
@@ -296,7 +298,7 @@ pub struct Still {
 
 impl BitTest {
     pub fn new(parts: Vec<Part>) -> BitTest {
-        let (mut bound, mut leapt) = (CellSet::default(), CellSet::default());
+        let (mut bound, mut leapt, mut lined) = (CellSet::default(), CellSet::default(), CellSet::default());
         let (mut fixed, mut weight) = (true, 0);
         for part in &parts {
             let p = match part {
@@ -313,6 +315,9 @@ impl BitTest {
             for l in p.iter().flat_map(|p| &p.leaps) {
                 l.codes.0.iter().for_each(|&c| leapt.insert_code(c));
             }
+            for g in p.iter().flat_map(|p| &p.lines) {
+                g.codes.0.iter().for_each(|&c| lined.insert_code(c));
+            }
             weight += p.map_or(0, |p| {
                 p.leaps.len() + p.lines.iter().map(|g| g.lines.len()).sum::<usize>()
             });
@@ -321,6 +326,7 @@ impl BitTest {
             parts,
             bound,
             leapt,
+            lined,
             fixed,
             weight,
         }
@@ -362,7 +368,9 @@ impl BitTest {
     }
 
     /// Whether `s` still answers after square `i` (a mailbox index) went
-    /// from `old` to `new`.
+    /// from `old` to `new`. Where no line reached a piece it looks for,
+    /// a piece no line looks for, put on a line up to its first blocker,
+    /// is only a nearer blocker: the answer stands.
     #[inline]
     pub fn stands(&self, s: &Still, b: &Bits, i: usize, old: u8, new: u8) -> bool {
         let k = b.bit[i];
@@ -370,7 +378,8 @@ impl BitTest {
             return true;
         }
         let m = 1u64 << (k & 63);
-        s.lines & m == 0
+        let blocks = !s.answer && new != Code::EMPTY && !self.lined.contains_code(new);
+        (s.lines & m == 0 || blocks)
             && !self.bound.contains_code(old)
             && !self.bound.contains_code(new)
             && (s.leaps & m == 0 || !(self.leapt.contains_code(old) || self.leapt.contains_code(new)))
@@ -683,8 +692,10 @@ mod tests {
     }
 
     /// A test's answer stands on a board changed only where it read
-    /// nothing that matters: whenever `stands` says so, testing afresh
-    /// gives the same answer. Random boards, a king bound, random writes.
+    /// nothing that matters, or where a safe king's line only gained a
+    /// blocker: whenever `stands` says so, testing afresh gives the same
+    /// answer. Random boards, a king bound, random writes. (Fails if a
+    /// blocker may be an attacker, or the king was not safe.)
     #[test]
     fn answers_stand_where_nothing_read_changed() {
         const KING: u8 = 4;
