@@ -33,6 +33,12 @@ pub struct Ctx {
     pub poi: Option<usize>,
     /// Squares written, with what they held before, oldest first.
     trail: Vec<(u32, u8)>,
+    /// The board's hash: a sum of `key` over its squares, kept by every
+    /// write, so that a result's fingerprint is a difference of two hashes
+    /// (order-free, and equal for equal boards) instead of a walk of the
+    /// trail. `hashes` has the hash before each trail entry.
+    hash: u64,
+    hashes: Vec<u64>,
     /// A move handed to the interpreter made more states than its budget.
     pub too_big: Option<usize>,
     /// The trail mark of the board the current turn started from.
@@ -194,13 +200,14 @@ fn probe_nodes(op: &Op, k: u32) -> &[ReadNode] {
     find(op, &mut { k }).expect("a probe recorded in this test")
 }
 
-/// A 64-bit mix of a diff entry (the finaliser of splitmix64).
-#[inline]
-fn mix(w: u32) -> u64 {
-    let mut z = u64::from(w).wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+/// The key of a square and its code (`index << 8 | code`) in the board's
+/// hash: one multiply, folded, as every write pays for it. A bijection, so
+/// distinct entries have distinct keys; a rare repeat of a fingerprint
+/// (a sum of keys) is counted exactly.
+#[inline(always)]
+fn key(w: u32) -> u64 {
+    let z = (u64::from(w) ^ 0x9e37_79b9_7f4a_7c15).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z ^ (z >> 29)
 }
 
 /// Results without repeats: fingerprints in an open-addressed table,
@@ -338,6 +345,8 @@ impl Ctx {
             board,
             poi: None,
             trail: Vec::with_capacity(64),
+            hash: 0,
+            hashes: Vec::with_capacity(64),
             too_big: None,
             base: None,
             epoch: 0,
@@ -538,6 +547,10 @@ impl Ctx {
             let (i, v) = self.trail.pop().expect("above the mark");
             self.set_cell(i as usize, v);
         }
+        if let Some(&h) = self.hashes.get(mark) {
+            self.hash = h;
+        }
+        self.hashes.truncate(mark);
     }
 
     #[inline]
@@ -551,7 +564,14 @@ impl Ctx {
 
     #[inline]
     fn write(&mut self, i: usize, v: u8) {
-        self.trail.push((i as u32, self.board.cells[i]));
+        let old = self.board.cells[i];
+        self.trail.push((i as u32, old));
+        self.hashes.push(self.hash);
+        let at = (i as u32) << 8;
+        self.hash = self
+            .hash
+            .wrapping_add(key(at | u32::from(v)))
+            .wrapping_sub(key(at | u32::from(old)));
         self.set_cell(i, v);
     }
 
@@ -592,19 +612,16 @@ impl Ctx {
     /// their order: equal boards have equal fingerprints.
     pub fn result(&self, mark: usize) -> (u64, Diff) {
         let mut d: Diff = SmallVec::new();
-        let mut fp = 0u64;
-        self.changes(mark, |w| {
-            fp = fp.wrapping_add(mix(w));
-            d.push(w);
-        });
-        (fp, d)
+        self.changes(mark, |w| d.push(w));
+        (self.fingerprint(mark), d)
     }
 
-    /// The fingerprint of `result`, without the diff.
+    /// The fingerprint of `result`, without the diff: how the hash moved
+    /// since `mark`.
+    #[inline]
     pub fn fingerprint(&self, mark: usize) -> u64 {
-        let mut fp = 0u64;
-        self.changes(mark, |w| fp = fp.wrapping_add(mix(w)));
-        fp
+        let then = self.hashes.get(mark).copied().unwrap_or(self.hash);
+        self.hash.wrapping_sub(then)
     }
 
     /// What square `i` reads: `%` on the POI's square.
@@ -1083,8 +1100,36 @@ impl Ctx {
 mod tests {
     use super::*;
 
+    /// A result's fingerprint depends on the board reached, not on the
+    /// writes that reached it: two orders agree, undoing restores it, a
+    /// square written and written back adds nothing, another board differs.
+    #[test]
+    fn fingerprints_are_of_boards() {
+        let board = crate::semantics::Grid::parse("..../.♖../..♜.").expect("a board");
+        let mut ctx = Ctx::new(Mailbox::new(&board, 2), &[]);
+        let (a, b) = (ctx.board.cells.len() / 2, ctx.board.cells.len() / 2 + 1);
+        let mark = ctx.mark();
+        ctx.write(a, 7);
+        ctx.write(b, 9);
+        let one = ctx.fingerprint(mark);
+        ctx.undo(mark);
+        assert_eq!(ctx.fingerprint(mark), 0);
+        ctx.write(b, 9);
+        ctx.write(a, 3);
+        ctx.write(a, 7);
+        assert_eq!(ctx.fingerprint(mark), one);
+        ctx.write(a, 3);
+        assert_ne!(ctx.fingerprint(mark), one);
+        let inner = ctx.mark();
+        ctx.write(b, 1);
+        ctx.undo(inner);
+        assert_ne!(ctx.fingerprint(mark), one);
+        ctx.write(a, 7);
+        assert_eq!(ctx.fingerprint(mark), one);
+    }
+
     fn fp(d: &Diff) -> u64 {
-        d.iter().fold(0u64, |h, &w| h.wrapping_add(mix(w)))
+        d.iter().fold(0u64, |h, &w| h.wrapping_add(key(w)))
     }
 
     /// Growing keeps every fingerprint; a repeat is refused, also one
@@ -1093,14 +1138,14 @@ mod tests {
     fn fingerprints_find_repeats() {
         let mut set = Fingerprints::default();
         for k in 0..1000u64 {
-            assert!(set.insert(mix(k as u32)));
+            assert!(set.insert(key(k as u32)));
         }
         assert_eq!(set.len(), 1000);
-        assert!((0..1000u64).all(|k| !set.insert(mix(k as u32))));
-        assert!(!set.insert(mix(7) ^ 1));
+        assert!((0..1000u64).all(|k| !set.insert(key(k as u32))));
+        assert!(!set.insert(key(7) ^ 1));
         set.clear();
         assert_eq!(set.len(), 0);
-        assert!(set.insert(mix(7)));
+        assert!(set.insert(key(7)));
     }
 
     /// Results are the same board whatever the order of their entries;
