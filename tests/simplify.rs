@@ -267,6 +267,10 @@ fn naive_chess_tests_the_king_once_by_its_own_name() {
         out.contains("rook = %'R: rook_up | rook_down | rook_left | rook_right"),
         "{out}"
     );
+    // The king's steps to empty squares, which its steps to free squares
+    // include, are gone; the rest reads as written.
+    assert!(!out.contains("u. -> . + u'K"), "{out}");
+    assert!(out.contains("king = %'K: (% + u free -> . + u'K)\n"), "{out}");
     // The file spells its pieces in ASCII, and so does what it simplifies to.
     assert!(white.contains("%'K: attacked"), "{white}");
     assert!(!out.contains(['♔', '♚', '♝', '♛', '♞', '♜', '♟']), "{out}");

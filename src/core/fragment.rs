@@ -162,6 +162,11 @@ impl Pattern {
         self.0.iter()
     }
 
+    /// Whether every member of `self` is one of `other`.
+    pub fn is_subset(&self, other: &Pattern) -> bool {
+        self.0.iter().all(|f| other.0.binary_search(f).is_ok())
+    }
+
     pub fn len(&self) -> usize {
         self.0.len()
     }

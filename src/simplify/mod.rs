@@ -22,6 +22,7 @@
 //! down, so a simplified file simplifies to itself.
 
 mod cost;
+mod covered;
 mod fold;
 mod gather;
 mod hoist;
@@ -227,11 +228,24 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     let began = std::time::Instant::now();
     let source = Source::new(name, text);
     let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
-    let prog = Program::from_text(name, text)?;
-    // Binders gathered first, in the file's own text (`gather.rs`).
-    let (text, gathered) = gather::gather(&file, text, &prog, &top_level_definitions(&file));
+    let original = Program::from_text(name, text)?;
+    // Arms other arms cover taken out first (`covered.rs`), then binders
+    // gathered, both in the file's own text (`gather.rs`).
+    let (text, pruned) = covered::drop_covered(&file, text, &original);
+    let (file, pruned_prog) = match pruned.is_empty() {
+        true => (file, None),
+        false => (
+            crate::parse::parse_file(&text).map_err(|e| Diag::new(&source, e.span, e.message))?,
+            Some(Program::from_text(name, &text)?),
+        ),
+    };
+    let (text, gathered) = gather::gather(
+        &file,
+        &text,
+        pruned_prog.as_ref().unwrap_or(&original),
+        &top_level_definitions(&file),
+    );
     let text = text.as_str();
-    let original = prog;
     let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
     let prog = Program::from_text(name, text)?;
     let top = top_level_definitions(&file);
@@ -259,6 +273,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         .collect();
     let mut changes: Vec<Change> = gathered
         .iter()
+        .chain(pruned.iter().filter(|n| !gathered.contains(n)))
         .filter_map(|n| {
             let (before, after) = (original.definition(n)?, prog.definition(n)?);
             Some(Change {
@@ -267,7 +282,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
                 after: after.clone(),
                 cost_before: cost_over(before, &HashMap::new()).work,
                 cost_after: cost_over(after, &HashMap::new()).work,
-                hoisted: true,
+                hoisted: gathered.contains(n),
             })
         })
         .collect();
@@ -326,6 +341,13 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         named.insert(name.to_string(), cost_over(&meaning, &HashMap::new()));
         texts.insert(name.to_string(), printed);
         recost(name, &prog, &over, &texts, &mut named);
+        // A definition changed before saturation changed again: one
+        // change, from the file as written.
+        if let Some(c) = changes.iter_mut().find(|c| c.name == name) {
+            c.after = meaning;
+            c.cost_after = after;
+            continue;
+        }
         changes.push(Change {
             name: name.to_string(),
             before: t.clone(),
