@@ -2,7 +2,8 @@
 //! saturated with the laws and the cheapest equal move, by the cost model of
 //! `cost.rs`, is written back in its place.
 //!
-//! Two steps, in order:
+//! Two steps, in order, after the arms other arms cover are taken out of
+//! the text (`covered.rs`):
 //!
 //! 1. **Binders at the top.** Unanchored rules try every square as their
 //!    pivot, once per rule; a binder scans the board once for all the rules
