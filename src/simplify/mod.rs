@@ -76,8 +76,8 @@ impl SimplifyOptions {
         SimplifyOptions {
             iter_limit: 8,
             node_limit: 2_000,
-            time_limit: Duration::from_millis(250),
-            total_limit: Duration::from_secs(1),
+            time_limit: Duration::from_millis(500),
+            total_limit: Duration::from_secs(2),
         }
     }
 }
