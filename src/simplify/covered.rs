@@ -99,11 +99,7 @@ pub(super) fn drop_covered(file: &File, text: &str, prog: &Program) -> (String, 
     if edits.is_empty() {
         return (text.to_string(), vec![]);
     }
-    edits.sort_by_key(|(s, _)| std::cmp::Reverse(s.start));
-    let mut out = text.to_string();
-    for (span, new) in edits {
-        out.replace_range(span.start..span.end, &new);
-    }
+    let out = super::gather::edit(text, &edits);
     let Ok(after) = Program::from_text(&prog.source().name, &out) else {
         return (text.to_string(), vec![]);
     };

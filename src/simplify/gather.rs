@@ -225,7 +225,9 @@ pub(super) fn gather(file: &File, text: &str, prog: &Program, top: &BTreeSet<Str
     }
 }
 
-fn edit(text: &str, edits: &[(Span, String)]) -> String {
+/// `text` with each span replaced, the last first so that earlier spans
+/// keep their offsets.
+pub(super) fn edit(text: &str, edits: &[(Span, String)]) -> String {
     let mut sorted = edits.to_vec();
     sorted.sort_by_key(|(s, _)| std::cmp::Reverse(s.start));
     let mut out = text.to_string();

@@ -364,11 +364,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
             edits.push((body.span, text.clone()));
         }
     }
-    let mut out = text.to_string();
-    edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
-    for (span, new) in edits {
-        out.replace_range(span.start..span.end, &new);
-    }
+    let out = gather::edit(text, &edits);
     // Written as `fmt` writes it.
     let file = crate::parse::parse_file(&out).map_err(|e| {
         Diag::new(
