@@ -103,6 +103,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             },
             false => ProveOptions::quick_check(args.memory_limit),
         },
+        ..ProveOptions::default()
     };
     let run = Run {
         json: args.json,

@@ -170,13 +170,13 @@ fn alt_of(items: Vec<Term>) -> Term {
     it.fold(last, |acc, x| Term::alt(&x, &acc))
 }
 
-fn all_off(f: &Fragment) -> bool {
+pub(super) fn all_off(f: &Fragment) -> bool {
     f.cells().all(|(_, c)| c == Cell::Off)
 }
 
 /// `f -> g` as a guard `h -> 0`, when `g` only writes back what `f` reads
 /// (or asks for squares off the board that `f` does not name).
-fn as_guard(f: &Fragment, g: &Fragment) -> Option<Fragment> {
+pub(super) fn as_guard(f: &Fragment, g: &Fragment) -> Option<Fragment> {
     let mut h = f.clone();
     for (s, c) in g.cells() {
         match f.get(s) {
@@ -190,7 +190,7 @@ fn as_guard(f: &Fragment, g: &Fragment) -> Option<Fragment> {
 
 /// Whether wherever guard `h1` holds, guard `h2` holds somewhere: `h2` is
 /// part of `h1` moved by some translation.
-fn implies(h1: &Fragment, h2: &Fragment) -> bool {
+pub(super) fn implies(h1: &Fragment, h2: &Fragment) -> bool {
     let Some((s2, c2)) = h2.cells().next() else {
         return true;
     };
@@ -449,7 +449,7 @@ fn unbind(c: &Term, m: &Term) -> Option<Term> {
 }
 
 /// Whether the move gives the state itself (among others) on every state.
-fn has_nil(t: &Term) -> bool {
+pub(super) fn has_nil(t: &Term) -> bool {
     match t.node() {
         Node::Nil => true,
         Node::Alt([a, b]) => has_nil(a) || has_nil(b),

@@ -5,6 +5,7 @@ pub mod analysis;
 mod choices;
 mod decide;
 mod guard;
+pub mod kat;
 pub mod lang;
 mod proof;
 mod prove;

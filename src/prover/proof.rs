@@ -25,6 +25,7 @@ mod shortest;
 use super::analysis::NORMALISE;
 use super::choices::{sorted, CHOICES};
 use super::decide;
+use super::kat::{self, KatProof};
 use super::lang::ENode;
 use super::rules::{LawRule, Rewrites};
 use crate::core::{Node, Sort, Term};
@@ -42,6 +43,9 @@ pub enum Why {
     Choices,
     /// Both terms have one normal form (src/prover/decide.rs).
     Decided,
+    /// Equal in Kleene algebra with tests, given hypotheses about the
+    /// moves' letters (src/prover/kat/), each shown.
+    Kat { hypotheses: Vec<String> },
     /// A law, used left to right or right to left, with the side
     /// conditions that held.
     Law {
@@ -67,6 +71,8 @@ enum By {
     Choices,
     /// Both sides have one normal form where they stand (`decide.rs`).
     Decided,
+    /// Equal by KAT where they stand, with the proof's hypotheses.
+    Kat(KatProof),
     /// A rewrite of `Rewrites`, run forward (its `from` to its `to`) or
     /// backward.
     Rewrite {
@@ -235,6 +241,14 @@ fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rewrite
             decide::replay(first, last, before, path, a, b)?;
             Ok(Why::Decided)
         }
+        By::Kat(proof) => {
+            let (first, last, before, path) = site;
+            let ctx = decide::context_at(before, path, decide::top(first, last));
+            kat::replay(a, b, ctx, proof, &kat::Limits::default()).map_err(|e| format!("KAT: {e}"))?;
+            Ok(Why::Kat {
+                hypotheses: proof.hypotheses.clone(),
+            })
+        }
         By::Normalise => {
             if folded_values(a) != folded_values(b) {
                 return Err(format!("`{a}` and `{b}` do not fold to the same term"));
@@ -374,6 +388,44 @@ pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<
     Ok(visible(checked))
 }
 
+/// A proof of `lhs = rhs` by KAT, as replayed steps: the sides, or their
+/// normal forms, equal by KAT, each normal form reached in one step.
+pub fn by_kat(lhs: &Term, rhs: &Term, laws: &Laws, rules: &Rewrites, limits: &kat::Limits) -> Option<Vec<Step>> {
+    let ctx = decide::top(lhs, rhs);
+    let views = [
+        (lhs.clone(), rhs.clone()),
+        (decide::normal(lhs, ctx), decide::normal(rhs, ctx)),
+    ];
+    let deadline = std::time::Instant::now() + limits.time;
+    for (k, (l, r)) in views.iter().enumerate() {
+        if k > 0 && (l, r) == (&views[0].0, &views[0].1) {
+            continue;
+        }
+        let left = kat::Limits {
+            time: deadline.saturating_duration_since(std::time::Instant::now()),
+            ..*limits
+        };
+        let kat::Outcome::Proved(proof) = kat::prove(l, r, ctx, &left) else {
+            continue;
+        };
+        let mut draft = Draft {
+            terms: vec![lhs.clone()],
+            rewrites: vec![],
+        };
+        let mut go = |t: &Term, by: By| {
+            if draft.terms.last() != Some(t) {
+                draft.terms.push(t.clone());
+                draft.rewrites.push((vec![], by));
+            }
+        };
+        go(l, By::Decided);
+        go(r, By::Kat(proof));
+        go(rhs, By::Decided);
+        return replay(&draft, laws, rules).ok();
+    }
+    None
+}
+
 /// The steps a reader can see. A `normalise` step that only changes how a
 /// value is built (a pattern read as `first | rest`, say), so that the term
 /// prints as before, is left out: it replayed, and the printed step next to
@@ -403,6 +455,15 @@ pub fn render(steps: &[Step]) -> String {
                 out.push_str("         by choices as a set (alt_assoc, alt_comm, alt_idem, rule_place)\n")
             }
             Some(Why::Decided) => out.push_str("         by normal forms (src/prover/decide.rs)\n"),
+            Some(Why::Kat { hypotheses }) if hypotheses.is_empty() => {
+                out.push_str("         by KAT (src/prover/kat/)\n")
+            }
+            Some(Why::Kat { hypotheses }) => {
+                out.push_str("         by KAT (src/prover/kat/), with hypotheses\n");
+                for (i, h) in hypotheses.iter().enumerate() {
+                    out.push_str(&format!("           H{}. {h}\n", i + 1));
+                }
+            }
             Some(Why::Law {
                 name,
                 location,

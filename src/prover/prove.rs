@@ -12,11 +12,12 @@ use super::analysis::Algebra;
 use super::choices;
 use super::decide;
 use super::guard::{Guard, Guarded, Stop};
+use super::kat;
 use super::lang::{to_expr, ENode};
-use super::proof::{steps, Step};
+use super::proof::{by_kat, steps, Step};
 use super::rules::Rewrites;
 use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, Report};
-use crate::core::Rel;
+use crate::core::{Rel, Sort};
 use crate::elab::Claim;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
@@ -40,6 +41,8 @@ pub struct ProveOptions {
     /// against axioms the tests validate, is the certificate; this is a
     /// cheap second look, so by default it is small.
     pub cross_check: ClaimOptions,
+    /// The decision by Kleene algebra with tests, tried before saturation.
+    pub kat: kat::Limits,
 }
 
 impl ProveOptions {
@@ -69,6 +72,7 @@ impl Default for ProveOptions {
             memory: MemoryLimit::NONE,
             check: ClaimOptions::default(),
             cross_check: ProveOptions::quick_check(MemoryLimit::NONE),
+            kat: kat::Limits::default(),
         }
     }
 }
@@ -307,10 +311,23 @@ pub fn prove_claim(
             return report;
         }
     }
-    let sat = saturate(claim, laws, rules, options);
-    report.egraph_nodes = sat.nodes;
-    report.iterations = sat.iterations;
-    match sat.proof {
+    // Kleene algebra with tests decides the claim's KAT shape outright;
+    // saturation is for what it leaves.
+    let by_kat = (claim.lhs.sort() == Sort::Move)
+        .then(|| by_kat(&claim.lhs, &claim.rhs, laws, rules, &options.kat))
+        .flatten();
+    let found = match by_kat {
+        Some(steps) => Some(Ok(steps)),
+        None => {
+            let sat = saturate(claim, laws, rules, options);
+            report.egraph_nodes = sat.nodes;
+            report.iterations = sat.iterations;
+            report.stop = Some(sat.stop);
+            sat.proof
+        }
+    };
+    let stop = report.stop.take();
+    match found {
         Some(Ok(steps)) => {
             // Cross-check before saying `proved`: a proof built on an
             // unsound law would show up here as a counterexample.
@@ -352,7 +369,7 @@ pub fn prove_claim(
             }
         }
         None => {
-            report.stop = Some(sat.stop);
+            report.stop = stop;
             if claim.rel != Rel::Ne {
                 let checked = enumerate(&mut report, &options.check);
                 if checked.verdict == Finding::Refuted {

@@ -1,0 +1,135 @@
+//! Primitive tests: the letters a claim's tests are spelled in.
+//!
+//! Guards are read down to what they ask of squares. An anchored guard
+//! (`% + u. -> 0`) asks about squares at fixed offsets from the POI, each
+//! of which reads exactly one value, so it becomes a conjunction of `At`
+//! letters that exclude each other square by square. An unanchored guard
+//! (`♘ + u♟ -> 0`) asks whether some translation matches; it stays one
+//! letter, related to others by implication. Every other test is a letter
+//! of its own, known by its term.
+
+use super::effects::{Effects, Vals};
+use crate::core::{Cell, Fragment, Term};
+use crate::geometry::{Movement, Square};
+use std::fmt;
+
+/// A primitive test.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Prim {
+    /// `% -> 0`: a POI is bound.
+    Bound,
+    /// `% + d c -> 0`: the square at offset `d` from the POI reads `c`
+    /// (`.`, a piece, or `#` for off the board); `d` is never the origin.
+    At(Square, Cell),
+    /// `h -> 0` for `h` without `%`: some translation of `h` matches,
+    /// placed with its lowest square on the origin.
+    Guard(Fragment),
+    /// A test known only as itself (a binder of a test, a test under a
+    /// movement metavariable).
+    Test(Term),
+    /// `not not M`: the move `M` has a result.
+    Applies(Term),
+}
+
+/// A fragment moved so its lowest square is the origin: translations of
+/// an unanchored guard ask the same.
+pub fn placed(f: &Fragment) -> Fragment {
+    match f.cells().next() {
+        Some((low, _)) if low != Square::ORIGIN => f.moved(&Movement::translation(-low.x, -low.y)),
+        _ => f.clone(),
+    }
+}
+
+impl Prim {
+    /// The test as a move of the algebra.
+    pub fn term(&self) -> Term {
+        let frag = |cells: Vec<(Square, Cell)>| Term::fragment(Fragment::from_cells(cells).expect("distinct squares"));
+        let guard = |h: Term| Term::rule(&h, &Term::fragment(Fragment::empty()));
+        match self {
+            Prim::Bound => guard(frag(vec![(Square::ORIGIN, Cell::Poi)])),
+            Prim::At(d, c) => guard(frag(vec![(Square::ORIGIN, Cell::Poi), (*d, *c)])),
+            Prim::Guard(h) => guard(Term::fragment(h.clone())),
+            Prim::Test(t) => t.clone(),
+            Prim::Applies(m) => Term::not(&Term::not(m)),
+        }
+    }
+
+    /// The values of the squares the test reads (`%` for tests that read
+    /// relative to the POI).
+    pub fn reads(&self) -> Vals {
+        match self {
+            Prim::Bound => Vals::of([Cell::Poi]),
+            Prim::At(_, c) => Vals::of([Cell::Poi, *c]),
+            Prim::Guard(h) => Vals::of(h.cells().map(|(_, c)| c)),
+            Prim::Test(t) | Prim::Applies(t) => Effects::of(t, None).reads,
+        }
+    }
+}
+
+impl fmt::Display for Prim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.term())
+    }
+}
+
+/// A primitive test or its negation.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Lit {
+    pub prim: usize,
+    pub holds: bool,
+}
+
+impl Lit {
+    pub fn yes(prim: usize) -> Lit {
+        Lit { prim, holds: true }
+    }
+
+    pub fn no(prim: usize) -> Lit {
+        Lit { prim, holds: false }
+    }
+
+    /// The literal as a test of the algebra.
+    pub fn term(&self, prims: &[Prim]) -> Term {
+        let t = prims[self.prim].term();
+        if self.holds {
+            t
+        } else {
+            Term::not(&t)
+        }
+    }
+}
+
+/// A conjunction of literals as masks over at most 64 primitive tests: an
+/// atom `a` satisfies it when `a & mask == value`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Conj {
+    pub mask: u64,
+    pub value: u64,
+}
+
+impl Conj {
+    pub fn of(lits: &[Lit]) -> Option<Conj> {
+        let mut c = Conj::default();
+        for l in lits {
+            c = c.and(*l)?;
+        }
+        Some(c)
+    }
+
+    /// The conjunction with one more literal; `None` when it contradicts.
+    pub fn and(self, l: Lit) -> Option<Conj> {
+        let bit = 1u64 << l.prim;
+        let v = if l.holds { bit } else { 0 };
+        if self.mask & bit != 0 && self.value & bit != v {
+            return None;
+        }
+        Some(Conj {
+            mask: self.mask | bit,
+            value: self.value | v,
+        })
+    }
+
+    pub fn holds(&self, atom: u64) -> bool {
+        atom & self.mask == self.value
+    }
+}

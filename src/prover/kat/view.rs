@@ -1,0 +1,218 @@
+//! A claim side with commuting moves put in one order, and moves blind to
+//! a binder's piece taken out of the binder: what KAT cannot do alone.
+//!
+//! Commuting moves (`effects::commute`) make a trace, and a sequence is
+//! written as its least representative: step by step, the least move that
+//! can be brought to the front past those before it. A repetition of a
+//! choice whose members fall into groups that commute with each other is
+//! the groups repeated one after another: `(M | N)* = M* N*` when
+//! `M N = N M`. With no POI bound outside, a binder's last steps that are
+//! blind to its piece (`effects::blind`) run the same after it, and its
+//! first steps that are blind and write no such piece run the same
+//! before it: `%♘: (N (♙ -> ♟)) = (%♘: N) (♙ -> ♟)`.
+//!
+//! Every rewrite is recorded as a lemma, shown with the proof, and the
+//! tests check each kind against the evaluator.
+
+use super::effects::{blind, commute, Effects};
+use crate::core::{Bounds, Cell, Node, Term};
+use crate::prover::decide::Ctx;
+use std::collections::{BTreeSet, HashMap};
+
+/// A rewrite the view made.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lemma {
+    /// `a b = b a`.
+    Commute(Term, Term),
+    /// `%c: (M k) = (%c: M) k`, or `%c: (k M) = k (%c: M)`: `k` is blind
+    /// to the binder's piece (the binder, with `k` as its first or last
+    /// step, is the first term).
+    Outside(Term, Term),
+}
+
+impl Lemma {
+    pub fn describe(&self) -> String {
+        match self {
+            Lemma::Commute(a, b) => format!("`{a}` and `{b}` commute"),
+            Lemma::Outside(bind, k) => format!("`{k}` runs the same outside `{bind}`"),
+        }
+    }
+}
+
+/// Computes views, keeping each move's effects.
+#[derive(Default)]
+pub struct Viewer {
+    effects: HashMap<Term, Effects>,
+    pub lemmas: BTreeSet<Lemma>,
+}
+
+fn seq_of(items: Vec<Term>) -> Term {
+    let mut it = items.into_iter().rev();
+    let last = it.next().unwrap_or_else(Term::nil);
+    it.fold(last, |acc, x| Term::seq(&x, &acc))
+}
+
+fn alt_of(items: Vec<Term>) -> Term {
+    let mut it = items.into_iter().rev();
+    let last = it.next().unwrap_or_else(Term::fail);
+    it.fold(last, |acc, x| Term::alt(&x, &acc))
+}
+
+impl Viewer {
+    fn effects(&mut self, t: &Term) -> &Effects {
+        self.effects.entry(t.clone()).or_insert_with(|| Effects::of(t, None))
+    }
+
+    fn commute(&mut self, a: &Term, b: &Term) -> bool {
+        let x = self.effects(a).clone();
+        commute(&x, self.effects(b))
+    }
+
+    /// The view of `t` in context `ctx`.
+    pub fn view(&mut self, t: &Term, ctx: Ctx) -> Term {
+        match t.node() {
+            Node::Seq(..) => {
+                let mut steps = vec![];
+                t.push_steps(&mut steps);
+                let mut flat = vec![];
+                for s in &steps {
+                    self.view(s, ctx).push_steps(&mut flat);
+                }
+                self.least(flat)
+            }
+            // A few steps of one move, written out, so that moves that
+            // commute with it may pass between them.
+            Node::Repeat([a, ..])
+                if t.bounds()
+                    .is_some_and(|b| b.hi == Some(b.lo) && (2..=8).contains(&b.lo)) =>
+            {
+                let n = t.bounds().expect("literal counts").lo as usize;
+                self.view(&seq_of(vec![a.clone(); n]), ctx)
+            }
+            Node::Alt([a, b]) => Term::alt(&self.view(a, ctx), &self.view(b, ctx)),
+            Node::Repeat([a, lo, hi]) => {
+                let body = self.view(a, ctx);
+                if t.bounds() == Some(Bounds::STAR) {
+                    if let Some(split) = self.split_star(&body) {
+                        return split;
+                    }
+                }
+                Term::repeat_counts(&body, lo, hi)
+            }
+            Node::Greedy([a]) => Term::greedy(&self.view(a, ctx)),
+            Node::Not([a]) => Term::not(&self.view(a, ctx)),
+            Node::Bind([c, body]) => {
+                let inner = self.view(body, Ctx::Bound);
+                match ctx {
+                    Ctx::Unbound => {
+                        let mut steps = vec![];
+                        self.outside(c, &inner).push_steps(&mut steps);
+                        self.least(steps)
+                    }
+                    _ => Term::bind(c, &inner),
+                }
+            }
+            _ => t.clone(),
+        }
+    }
+
+    /// The least representative of a sequence up to commuting steps.
+    fn least(&mut self, mut rest: Vec<Term>) -> Term {
+        let mut out = vec![];
+        while !rest.is_empty() {
+            let mut best: Option<usize> = None;
+            for i in 0..rest.len() {
+                if best.is_some_and(|b| rest[b] <= rest[i]) {
+                    continue;
+                }
+                let (x, before) = (rest[i].clone(), rest[..i].to_vec());
+                if before.iter().all(|y| *y != x && self.commute(y, &x)) {
+                    best = Some(i);
+                }
+            }
+            let i = best.unwrap_or(0);
+            for y in &rest[..i] {
+                self.lemmas.insert(Lemma::Commute(y.clone(), rest[i].clone()));
+            }
+            out.push(rest.remove(i));
+        }
+        seq_of(out)
+    }
+
+    /// `(M | N)*` as `M* N*` when the choices fall into groups that
+    /// commute with each other.
+    fn split_star(&mut self, body: &Term) -> Option<Term> {
+        let mut arms = vec![];
+        body.push_alternatives(&mut arms);
+        if arms.len() < 2 {
+            return None;
+        }
+        // Groups: connected by not commuting.
+        let n = arms.len();
+        let mut group: Vec<usize> = (0..n).collect();
+        for i in 0..n {
+            for j in 0..i {
+                if !self.commute(&arms[i], &arms[j]) {
+                    let (gi, gj) = (group[i], group[j]);
+                    for g in group.iter_mut() {
+                        if *g == gi {
+                            *g = gj;
+                        }
+                    }
+                }
+            }
+        }
+        let mut ids: Vec<usize> = group.clone();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.len() < 2 {
+            return None;
+        }
+        let mut parts: Vec<Term> = ids
+            .iter()
+            .map(|g| alt_of((0..n).filter(|&i| group[i] == *g).map(|i| arms[i].clone()).collect()))
+            .collect();
+        parts.sort();
+        for i in 0..parts.len() {
+            for j in 0..i {
+                self.lemmas.insert(Lemma::Commute(parts[j].clone(), parts[i].clone()));
+            }
+        }
+        Some(seq_of(parts.iter().map(|p| Term::repeat(p, Bounds::STAR)).collect()))
+    }
+
+    /// A binder with the steps blind to its piece taken out, first and
+    /// last.
+    fn outside(&mut self, c: &Term, body: &Term) -> Term {
+        let Node::Cell(content) = c.node() else {
+            return Term::bind(c, body);
+        };
+        let piece = Cell::Is(*content);
+        let mut steps = vec![];
+        body.push_steps(&mut steps);
+        let mut after = vec![];
+        while steps.len() > 1 {
+            let last = steps.last().expect("a step").clone();
+            if !blind(self.effects(&last), piece) {
+                break;
+            }
+            after.insert(0, steps.pop().expect("a step"));
+        }
+        let mut before = vec![];
+        while steps.len() > 1 {
+            let e = self.effects(&steps[0]).clone();
+            if !blind(&e, piece) || e.changes().contains(piece) {
+                break;
+            }
+            before.push(steps.remove(0));
+        }
+        let bind = Term::bind(c, &seq_of(steps));
+        for k in before.iter().chain(&after) {
+            self.lemmas.insert(Lemma::Outside(Term::bind(c, body), k.clone()));
+        }
+        let mut all = before;
+        all.push(bind);
+        all.extend(after);
+        seq_of(all)
+    }
+}
