@@ -12,7 +12,7 @@
 //! board in it; the search keeps the one with the fewest on-board squares,
 //! pruning every cube that already forces more squares onto the board.
 
-use super::cube::{Cube, Split, Sym, Universe, OFF};
+use super::cube::{Cube, Domain, Split, Sym, Universe, OFF};
 use crate::core::{Cell, Content, PieceId};
 use crate::geometry::Square;
 use crate::memory::MemoryLimit;
@@ -38,6 +38,11 @@ pub struct SearchOptions {
     pub decompose: bool,
     /// Give up when the process holds more heap than this.
     pub memory: MemoryLimit,
+    /// After the exhaustive search, try boards past its bound that are
+    /// empty but for one or two pieces (long lines, larger squares), in
+    /// the last fifth of the time. Off by default: with no timeout it
+    /// probes its whole budget of boards.
+    pub sparse: bool,
 }
 
 impl Default for SearchOptions {
@@ -48,6 +53,7 @@ impl Default for SearchOptions {
             eval_budget: 1_000_000,
             decompose: true,
             memory: MemoryLimit::NONE,
+            sparse: false,
         }
     }
 }
@@ -308,7 +314,36 @@ pub fn compare(
     let Some(universe) = Universe::new(&named, other_piece(&named)) else {
         return Outcome::TooManyPieces { pieces: named.len() };
     };
-    let deadline = options.timeout.map(|t| Instant::now() + t);
+    let start = Instant::now();
+    let deadline = options.timeout.map(|t| start + t);
+    // The exhaustive search leaves a fifth of the time to sparse boards.
+    let exhaustive = match options.sparse {
+        true => options.timeout.map(|t| start + t.mul_f64(0.8)),
+        false => deadline,
+    };
+    let mode = if open { Mode::Open } else { Mode::Closed };
+    let found = exhaust(left, right, open, &universe, options, exhaustive, progress);
+    match found {
+        Outcome::HoldsUpTo { cells, complete, stats } if options.sparse => {
+            match sparse(mode, left, right, &universe, options, cells, deadline) {
+                Some(refuted) => refuted,
+                None => Outcome::HoldsUpTo { cells, complete, stats },
+            }
+        }
+        other => other,
+    }
+}
+
+/// The exhaustive search: binder by binder first, then whole boards.
+fn exhaust(
+    left: &Prog,
+    right: &Prog,
+    open: bool,
+    universe: &Universe,
+    options: &SearchOptions,
+    deadline: Option<Instant>,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Outcome {
     if !open && options.decompose {
         if let (Some(l), Some(r)) = (decompose(left), decompose(right)) {
             let mut pieces: Vec<Content> = l.keys().chain(r.keys()).copied().collect();
@@ -321,7 +356,7 @@ pub fn compare(
             for c in pieces {
                 let side = |m: &BTreeMap<Content, Vec<Prog>>| m.get(&c).map_or(Prog::Fail, |v| Prog::Alt(v.clone()));
                 let (lp, rp) = (side(&l), side(&r));
-                match search(Mode::Bound(c), &lp, &rp, &universe, options, deadline, progress) {
+                match search(Mode::Bound(c), &lp, &rp, universe, options, deadline, progress) {
                     Outcome::HoldsUpTo {
                         cells: n,
                         complete: done,
@@ -343,7 +378,117 @@ pub fn compare(
         }
     }
     let mode = if open { Mode::Open } else { Mode::Closed };
-    search(mode, left, right, &universe, options, deadline, progress)
+    search(mode, left, right, universe, options, deadline, progress)
+}
+
+/// The longest line of squares sparse boards reach.
+const SPARSE_LINE: i32 = 24;
+/// The most sparse boards one search tries.
+const SPARSE_BOARDS: usize = 50_000;
+
+/// Boards past the exhaustive bound that long moves need: lines and
+/// squares larger than `done` squares, empty but for one or two pieces
+/// (the POI on a piece, or at either end of the board). A board where the
+/// sides differ refutes the claim like any other; none found adds nothing
+/// to what the exhaustive search showed.
+fn sparse(
+    mode: Mode,
+    left: &Prog,
+    right: &Prog,
+    universe: &Universe,
+    options: &SearchOptions,
+    done: usize,
+    deadline: Option<Instant>,
+) -> Option<Outcome> {
+    let search = Search {
+        mode,
+        left,
+        right,
+        universe,
+        options,
+        deadline,
+        best: Mutex::new(None),
+        timed_out: AtomicBool::new(false),
+        too_big: AtomicBool::new(false),
+        out_of_memory: AtomicBool::new(false),
+        leaves: AtomicUsize::new(0),
+        runs: AtomicUsize::new(0),
+        boards: Mutex::new(0.0),
+    };
+    // Every box past the bound, up to 64 squares (lines up to 24), the
+    // smallest first.
+    let mut shapes: Vec<(i32, i32)> = vec![];
+    for w in 1..=SPARSE_LINE {
+        for h in 1..=SPARSE_LINE {
+            let n = (w * h) as usize;
+            if n > done && n <= 64 && (w.min(h) > 1 || n <= SPARSE_LINE as usize) {
+                shapes.push((w, h));
+            }
+        }
+    }
+    shapes.sort_by_key(|&(w, h)| (w * h, (w - h).abs(), -w));
+    let pieces: Vec<Domain> = (2..64)
+        .map(|b| 1u64 << b)
+        .filter(|b| universe.full() & b != 0)
+        .collect();
+    let empty = universe.bit(Content::Empty);
+    let mut tried = 0usize;
+    for (w, h) in shapes {
+        let n = (w * h) as usize;
+        // One piece anywhere, then two.
+        let mut placements: Vec<Vec<(usize, Domain)>> = vec![];
+        for i in 0..n {
+            for &a in &pieces {
+                placements.push(vec![(i, a)]);
+            }
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                for &a in &pieces {
+                    for &b in &pieces {
+                        placements.push(vec![(i, a), (j, b)]);
+                    }
+                }
+            }
+        }
+        for place in placements {
+            let mut cube = Cube::new(w, h, empty);
+            for &(i, d) in &place {
+                cube.doms[i] = d;
+            }
+            let pois: Vec<Option<usize>> = match mode {
+                Mode::Closed => vec![None],
+                Mode::Open => {
+                    let mut v: Vec<Option<usize>> = place.iter().map(|(i, _)| Some(*i)).collect();
+                    v.extend([Some(0), Some(n - 1)]);
+                    v.dedup();
+                    v
+                }
+                Mode::Bound(c) => {
+                    let bit = universe.bit(c);
+                    (0..n).filter(|&i| cube.doms[i] == bit).map(Some).collect()
+                }
+            };
+            for poi in pois {
+                tried += 1;
+                if tried > SPARSE_BOARDS
+                    || tried.is_multiple_of(64)
+                        && (deadline.is_some_and(|d| Instant::now() > d) || options.memory.exceeded())
+                {
+                    return None;
+                }
+                if let Ok(false) = search.decide(&cube, poi) {
+                    let at = poi.map(|i| cube.squares[i]);
+                    return Some(Outcome::Refuted {
+                        cells: n,
+                        counterexample: concretise(left, right, universe, &cube, at),
+                        stats: Stats::default(),
+                    });
+                }
+            }
+        }
+    }
+    None
 }
 
 /// A move as a union of binders, grouped by the binder's content: the
@@ -601,6 +746,35 @@ mod tests {
 
     /// The symbolic search, with and without the binder decomposition,
     /// agrees with brute-force enumeration on random moves, open or closed.
+    #[test]
+    fn sparse_boards_reach_past_the_bound() {
+        let prog =
+            crate::elab::Program::from_text("t.alg", "U = (% + u. -> . + u%)\nx = %♖: U{9}\ny = %♖: U{10}\n").unwrap();
+        let (l, r) = (
+            compile(prog.definition("x").unwrap()).unwrap(),
+            compile(prog.definition("y").unwrap()).unwrap(),
+        );
+        // `U{9}` needs a column of ten squares; boxes of 6 cannot show it.
+        let mut options = SearchOptions {
+            max_cells: 6,
+            timeout: Some(std::time::Duration::from_secs(20)),
+            ..SearchOptions::default()
+        };
+        let holds = |o: &Outcome| matches!(o, Outcome::HoldsUpTo { .. });
+        let first = compare(&l, &r, false, &options, &|_, _, _| {});
+        assert!(holds(&first), "{first:?}");
+        options.sparse = true;
+        match compare(&l, &r, false, &options, &|_, _, _| {}) {
+            Outcome::Refuted {
+                cells, counterexample, ..
+            } => {
+                assert!(cells >= 10, "a column of ten squares: {cells}");
+                assert_ne!(counterexample.left, counterexample.right);
+            }
+            other => panic!("sparse boards find the column: {other:?}"),
+        }
+    }
+
     #[test]
     fn search_agrees_with_brute_force() {
         fn prop(seed: u64) -> TestResult {

@@ -43,7 +43,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    let mut search = claims::search(args.max_cells, args.timeout)?;
+    let mut search = claims::search(args.max_cells, args.timeout, &args.run)?;
     search.memory = args.memory_limit;
     let programs = claims::load(&args.paths)?;
     let positions = Positions::new(&programs, args.run.positions)?;

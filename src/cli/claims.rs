@@ -34,6 +34,10 @@ pub struct RunArgs {
     /// whole run.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<Shard>,
+    /// Search only the boxes of `--max-cells`, not the boards past them
+    /// that are empty but for one or two pieces (lines up to 24 squares).
+    #[arg(long)]
+    pub no_sparse: bool,
 }
 
 /// One shard of a run: claims `index - 1` modulo `count`.
@@ -78,14 +82,16 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<Program>, Diags> {
     Ok(programs)
 }
 
-/// The enumeration's limits, from `--max-cells` and `--timeout`.
-pub fn search(max_cells: usize, timeout: f64) -> Result<SearchOptions, Diags> {
+/// The enumeration's limits, from `--max-cells`, `--timeout` and
+/// `--no-sparse`.
+pub fn search(max_cells: usize, timeout: f64, run: &RunArgs) -> Result<SearchOptions, Diags> {
     if max_cells == 0 || max_cells > 64 {
         return Err(plain_error("--max-cells must be between 1 and 64".into()));
     }
     Ok(SearchOptions {
         max_cells,
         timeout: Some(seconds("--timeout", timeout, true)?),
+        sparse: !run.no_sparse,
         ..SearchOptions::default()
     })
 }

@@ -32,23 +32,32 @@ pub struct Args {
     /// Saturation: at most this many e-nodes per claim.
     #[arg(long, default_value_t = 20_000)]
     node_limit: usize,
-    /// Saturation: at most this many seconds per claim.
-    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
-    time_limit: f64,
+    /// Saturation: at most this many seconds per claim (default 0.25, or
+    /// 2 with `--full-check`).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Kleene algebra with tests, tried first: at most this many seconds
+    /// per claim; 0 skips it.
+    #[arg(long, default_value_t = 0.3, value_name = "SECONDS")]
+    kat_limit: f64,
     /// The enumeration: boxes of up to this many squares.
     #[arg(long, default_value_t = 16)]
     max_cells: usize,
-    /// The enumeration: stop after this many seconds per claim, and report
-    /// the boxes covered by then; the check on positions gets as long again.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-    timeout: f64,
+    /// The enumeration of a claim with no proof: stop after this many
+    /// seconds, and report the boxes covered by then (default 0.4, or 10
+    /// with `--full-check`); the check on positions gets half as long
+    /// again.
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
     /// Stop a claim's saturation or search when the process holds more
     /// heap than this (`512M`, `2G`); the claim is then `unknown`.
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = super::output::memory_limit)]
     memory_limit: MemoryLimit,
-    /// Confirm each proof with the full enumeration (`--max-cells`,
-    /// `--timeout`, `--positions`) instead of the quick one (boxes of up to
-    /// 6 squares and 200 positions, each for at most 0.25 s).
+    /// Spend longer: confirm each proof with the full enumeration
+    /// (`--max-cells`, `--timeout`, `--positions`) instead of the quick one
+    /// (boxes of up to 6 squares and 200 positions, each for at most
+    /// 0.25 s), and give claims without a proof 2 s of saturation and 10 s
+    /// of enumeration unless the flags say otherwise.
     #[arg(long)]
     full_check: bool,
     /// Only claims whose name contains this text.
@@ -62,9 +71,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    let mut search = claims::search(args.max_cells, args.timeout)?;
+    // Quick by default: a claim nothing settles is `unknown` in about a
+    // second.
+    let (saturation, enumeration) = if args.full_check { (2.0, 10.0) } else { (0.25, 0.4) };
+    let mut search = claims::search(args.max_cells, args.timeout.unwrap_or(enumeration), &args.run)?;
     search.memory = args.memory_limit;
-    let time_limit = super::output::seconds("--time-limit", args.time_limit, false)?;
+    let time_limit = super::output::seconds("--time-limit", args.time_limit.unwrap_or(saturation), false)?;
+    let kat_limit = super::output::seconds("--kat-limit", args.kat_limit, true)?;
     let programs = claims::load(&args.paths)?;
     // Each grid has its own laws; the prover uses only those of the
     // claim's grid. The hex ones are read when a claim needs them.
@@ -81,7 +94,10 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let positions = Positions::new(&programs, args.run.positions)?;
     let on_positions = PositionOptions {
         eval_budget: search.eval_budget,
-        timeout: search.timeout,
+        timeout: match args.full_check {
+            true => search.timeout,
+            false => search.timeout.map(|t| t / 2),
+        },
     };
     let quick_positions = PositionOptions {
         timeout: Some(std::time::Duration::from_millis(250)),
@@ -103,7 +119,10 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             },
             false => ProveOptions::quick_check(args.memory_limit),
         },
-        ..ProveOptions::default()
+        kat: crate::prover::kat::Limits {
+            time: kat_limit,
+            ..Default::default()
+        },
     };
     let run = Run {
         json: args.json,

@@ -389,14 +389,26 @@ pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<
 }
 
 /// A proof of `lhs = rhs` by KAT, as replayed steps: the sides, or their
-/// normal forms, equal by KAT, each normal form reached in one step.
-pub fn by_kat(lhs: &Term, rhs: &Term, laws: &Laws, rules: &Rewrites, limits: &kat::Limits) -> Option<Vec<Step>> {
+/// normal forms, equal by KAT, each normal form reached in one step. Else
+/// what KAT found: the sides differ as guarded strings (not a refutation:
+/// the moves may still agree on every board), or a limit.
+pub fn by_kat(
+    lhs: &Term,
+    rhs: &Term,
+    laws: &Laws,
+    rules: &Rewrites,
+    limits: &kat::Limits,
+) -> Result<Vec<Step>, String> {
+    if limits.time.is_zero() {
+        return Err("not tried (`--kat-limit 0`)".into());
+    }
     let ctx = decide::top(lhs, rhs);
     let views = [
         (lhs.clone(), rhs.clone()),
         (decide::normal(lhs, ctx), decide::normal(rhs, ctx)),
     ];
     let deadline = std::time::Instant::now() + limits.time;
+    let mut why = String::new();
     for (k, (l, r)) in views.iter().enumerate() {
         if k > 0 && (l, r) == (&views[0].0, &views[0].1) {
             continue;
@@ -405,8 +417,16 @@ pub fn by_kat(lhs: &Term, rhs: &Term, laws: &Laws, rules: &Rewrites, limits: &ka
             time: deadline.saturating_duration_since(std::time::Instant::now()),
             ..*limits
         };
-        let kat::Outcome::Proved(proof) = kat::prove(l, r, ctx, &left) else {
-            continue;
+        let proof = match kat::prove(l, r, ctx, &left) {
+            kat::Outcome::Proved(p) => p,
+            kat::Outcome::Differ(w) => {
+                why = format!("the sides differ as guarded strings, on {w}");
+                continue;
+            }
+            kat::Outcome::Unknown(e) => {
+                why = e;
+                continue;
+            }
         };
         let mut draft = Draft {
             terms: vec![lhs.clone()],
@@ -421,9 +441,9 @@ pub fn by_kat(lhs: &Term, rhs: &Term, laws: &Laws, rules: &Rewrites, limits: &ka
         go(l, By::Decided);
         go(r, By::Kat(proof));
         go(rhs, By::Decided);
-        return replay(&draft, laws, rules).ok();
+        return replay(&draft, laws, rules);
     }
-    None
+    Err(why)
 }
 
 /// The steps a reader can see. A `normalise` step that only changes how a

@@ -54,6 +54,7 @@ impl ProveOptions {
                 max_cells: 6,
                 timeout: Some(Duration::from_millis(250)),
                 memory,
+                sparse: false,
                 ..crate::check::SearchOptions::default()
             },
             instances: 8,
@@ -104,6 +105,9 @@ pub struct ProofReport {
     pub stop: Option<Stop>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Why Kleene algebra with tests did not prove the claim.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kat: Option<String>,
     #[serde(skip)]
     pub proof: Option<Vec<Step>>,
 }
@@ -291,6 +295,7 @@ pub fn prove_claim(
         iterations: 0,
         stop: None,
         note: None,
+        kat: None,
         proof: None,
     };
     let enumerate = |report: &mut ProofReport, with: &ClaimOptions| -> Report {
@@ -313,12 +318,14 @@ pub fn prove_claim(
     }
     // Kleene algebra with tests decides the claim's KAT shape outright;
     // saturation is for what it leaves.
-    let by_kat = (claim.lhs.sort() == Sort::Move)
-        .then(|| by_kat(&claim.lhs, &claim.rhs, laws, rules, &options.kat))
-        .flatten();
+    let by_kat = match claim.lhs.sort() {
+        Sort::Move => by_kat(&claim.lhs, &claim.rhs, laws, rules, &options.kat),
+        _ => Err("not a claim about moves".into()),
+    };
     let found = match by_kat {
-        Some(steps) => Some(Ok(steps)),
-        None => {
+        Ok(steps) => Some(Ok(steps)),
+        Err(why) => {
+            report.kat = Some(why);
             let sat = saturate(claim, laws, rules, options);
             report.egraph_nodes = sat.nodes;
             report.iterations = sat.iterations;

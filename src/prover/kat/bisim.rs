@@ -90,14 +90,21 @@ fn find(parent: &mut Vec<usize>, x: usize) -> usize {
     r
 }
 
+/// How each related pair was reached: from which pair, by which atom and
+/// action, and its own atom.
+type Trail = Vec<(Option<From>, u32)>;
+
+/// The pair a step came from, and its atom and action.
+type From = (usize, u32, u32);
+
 /// A pair waiting to be related, and how it was reached.
 struct Pending {
     left: usize,
     right: usize,
-    from: Option<(usize, u32, u32)>,
+    from: Option<From>,
 }
 
-fn witness(trail: &[(Option<(usize, u32, u32)>, u32)], mut at: usize) -> Witness {
+fn witness(trail: &Trail, mut at: usize) -> Witness {
     let last = trail[at].1;
     let mut steps = vec![];
     while let (Some((prev, a, p)), _) = trail[at] {
@@ -114,7 +121,7 @@ pub fn equivalent(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: Budget
     let mut states = States::default();
     let mut parent = vec![];
     let mut pairs = vec![];
-    let mut trail: Vec<(Option<(usize, u32, u32)>, u32)> = vec![];
+    let mut trail: Trail = vec![];
     let mut todo: VecDeque<Pending> = VecDeque::new();
     for &a in &sys.start.clone() {
         let (x, y) = (states.id((vec![l], a)), states.id((vec![r], a)));
@@ -186,8 +193,8 @@ pub fn closed_step(ex: &mut Exprs, undo: &[u32], set: &[Id], a: u32, p: u32, b: 
 pub fn included(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: Budget) -> Search {
     let mut seen: HashMap<(State, State), usize> = HashMap::new();
     let mut pairs = vec![];
-    let mut trail: Vec<(Option<(usize, u32, u32)>, u32)> = vec![];
-    let mut todo: VecDeque<(State, State, Option<(usize, u32, u32)>)> = VecDeque::new();
+    let mut trail: Trail = vec![];
+    let mut todo: VecDeque<(State, State, Option<From>)> = VecDeque::new();
     for &a in &sys.start.clone() {
         todo.push_back(((vec![l], a), (vec![r], a), None));
     }

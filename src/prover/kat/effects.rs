@@ -52,6 +52,12 @@ impl Vals {
         self.cells.extend(o.cells.iter().copied());
     }
 
+    pub fn union(&self, o: &Vals) -> Vals {
+        let mut u = self.clone();
+        u.extend(o);
+        u
+    }
+
     /// Whether the two sets share a value (`all` meets everything but the
     /// empty set).
     pub fn meets(&self, o: &Vals) -> bool {
@@ -80,6 +86,9 @@ pub struct Effects {
     pub before: Vals,
     /// The values a square the move changes may read after it.
     pub after: Vals,
+    /// Whether the move reads what the POI's square holds: a binder inside
+    /// it sees that square by its content, which moves when the POI does.
+    pub sees_poi: bool,
 }
 
 impl Effects {
@@ -88,6 +97,7 @@ impl Effects {
             reads: Vals::all(),
             before: Vals::all(),
             after: Vals::all(),
+            sees_poi: true,
         }
     }
 
@@ -95,6 +105,7 @@ impl Effects {
         self.reads.extend(&o.reads);
         self.before.extend(&o.before);
         self.after.extend(&o.after);
+        self.sees_poi |= o.sees_poi;
     }
 
     /// Every value a changed square may read, before or after.
@@ -121,7 +132,11 @@ impl Effects {
             }
             Node::Repeat([a, lo, hi]) if lo.is_closed() && hi.is_closed() => e = Effects::of(a, poi),
             Node::Greedy([a]) => e = Effects::of(a, poi),
-            Node::Not([a]) => e.reads = Effects::of(a, poi).reads,
+            Node::Not([a]) => {
+                let inner = Effects::of(a, poi);
+                e.reads = inner.reads;
+                e.sees_poi = inner.sees_poi;
+            }
             Node::Rule([f, g]) => match (f.as_pattern(), g.as_pattern()) {
                 (Some(p), Some(q)) => {
                     for f in p.members() {
@@ -142,6 +157,7 @@ impl Effects {
                 e.reads.add(c);
                 e.before = inner.before.poi_as(c);
                 e.after = inner.after.poi_as(c);
+                e.sees_poi = true;
             }
             _ => return Effects::unknown(),
         }

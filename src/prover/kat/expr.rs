@@ -62,16 +62,6 @@ impl Exprs {
         e
     }
 
-    /// How many atoms there are.
-    pub fn atoms(&self) -> usize {
-        self.atoms
-    }
-
-    /// How many expressions the arena holds.
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
     pub fn node(&self, e: Id) -> &Kat {
         &self.nodes[e as usize]
     }
@@ -244,20 +234,6 @@ impl Exprs {
     /// Whether some expression of the set accepts the one-atom string.
     pub fn set_accepts(&mut self, set: &[Id], atom: u32) -> bool {
         set.iter().any(|&e| self.accepts(e).contains(atom as usize))
-    }
-
-    /// The actions an expression names.
-    pub fn actions(&self, e: Id, out: &mut Vec<u32>) {
-        match self.node(e) {
-            Kat::Act(a) => out.push(*a),
-            Kat::Seq(a, b) | Kat::Alt(a, b) => {
-                let (a, b) = (*a, *b);
-                self.actions(a, out);
-                self.actions(b, out);
-            }
-            Kat::Star(a) => self.actions(*a, out),
-            _ => {}
-        }
     }
 }
 

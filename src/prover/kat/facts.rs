@@ -21,7 +21,7 @@
 //!   rule with guard and write swapped; a binder of such rules, closed
 //!   under undoing, undoes itself (with no POI bound outside).
 
-use super::effects::Effects;
+use super::effects::{Effects, Vals};
 use super::prim::{Lit, Prim};
 use super::read::{placed_rule, Alphabet};
 use crate::core::{Cell, Fragment, Node, Term};
@@ -44,6 +44,7 @@ pub enum Fact {
     Undo { act: usize, by: usize },
 }
 
+#[cfg(test)]
 fn seq_of(items: Vec<Term>) -> Term {
     let mut it = items.into_iter().rev();
     let last = it.next().unwrap_or_else(Term::nil);
@@ -51,7 +52,9 @@ fn seq_of(items: Vec<Term>) -> Term {
 }
 
 impl Fact {
-    /// The fact as an equation of the algebra that holds on every state.
+    /// The fact as an equation of the algebra that holds on every state:
+    /// what the tests check against the evaluator.
+    #[cfg(test)]
     pub fn claim(&self, a: &Alphabet) -> (Term, Term) {
         let lit = |l: &Lit| l.term(&a.prims);
         let not = |l: &Lit| Lit { holds: !l.holds, ..*l }.term(&a.prims);
@@ -330,11 +333,15 @@ fn acts(a: &Alphabet, p: usize, t: &Term, ctx: Ctx, out: &mut BTreeSet<Fact>) {
         if posted.contains(&i) {
             continue;
         }
-        let reads = q.reads();
+        let seen = q.effects();
+        let reads = &seen.reads;
         let (keeps_true, keeps_false) = match q {
             Prim::Guard(_) => (!reads.meets(&e.before), !reads.meets(&e.after)),
             _ => {
-                let kept = e.is_known() && !reads.meets(&e.changes());
+                // A test that sees the POI's content changes when the POI
+                // moves or is unbound.
+                let moves_poi = e.changes().meets(&Vals::of([Cell::Poi]));
+                let kept = e.is_known() && !reads.meets(&e.changes()) && !(seen.sees_poi && moves_poi);
                 (kept, kept)
             }
         };
@@ -457,6 +464,144 @@ fn rule_facts(
                     posted.insert(i);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prover::kat::read::Reader;
+    use crate::prover::kat::sample::{self, holds};
+    use quickcheck::Gen;
+    use std::collections::BTreeMap;
+
+    fn kind(f: &Fact) -> &'static str {
+        match f {
+            Fact::Implies { .. } => "implies",
+            Fact::Pre { .. } => "pre",
+            Fact::Post { .. } => "post",
+            Fact::Carry { given, then, .. } if given.prim == then.prim => "frame",
+            Fact::Carry { .. } => "carry",
+            Fact::Undo { .. } => "undo",
+        }
+    }
+
+    /// Checks up to `most` facts of each kind of an alphabet, picked at
+    /// random, on small boards; `counts` tallies the kinds checked.
+    fn check_some(
+        a: &Alphabet,
+        ctx: Ctx,
+        g: &mut Gen,
+        most: usize,
+        counts: &mut BTreeMap<&'static str, usize>,
+    ) -> Vec<String> {
+        let mut by_kind: BTreeMap<&'static str, Vec<Fact>> = BTreeMap::new();
+        for f in facts(a, ctx) {
+            by_kind.entry(kind(&f)).or_default().push(f);
+        }
+        let mut failures = vec![];
+        for (k, mut fs) in by_kind {
+            for _ in 0..most.min(fs.len()) {
+                let i = <usize as quickcheck::Arbitrary>::arbitrary(g) % fs.len();
+                let f = fs.swap_remove(i);
+                *counts.entry(k).or_default() += 1;
+                let (l, r) = f.claim(a);
+                if let Err(e) = holds(&l, &r, ctx != Ctx::Unbound) {
+                    failures.push(format!("{}: {e}", f.describe(a)));
+                }
+            }
+        }
+        failures
+    }
+
+    /// Every kind of fact, read off random moves, holds on every board of
+    /// up to five squares, with and without a POI.
+    #[test]
+    fn facts_hold_on_boards() {
+        let mut counts = BTreeMap::new();
+        let mut failures = vec![];
+        for seed in 0..400 {
+            let mut g = Gen::from_size_and_seed(8, seed);
+            let (l, r) = (sample::a_move(&mut g, 2), sample::a_move(&mut g, 2));
+            // Guards at several squares around the POI, so that a step
+            // carries what one read to another.
+            let around = (0..3).fold(Term::nil(), |acc, _| Term::seq(&acc, &sample::anchored_guard(&mut g)));
+            let mut reader = Reader::default();
+            if [l, r, around].iter().any(|t| reader.read(t).is_err()) {
+                continue;
+            }
+            failures.extend(check_some(&reader.alphabet, Ctx::Bound, &mut g, 2, &mut counts));
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        eprintln!("{counts:?}");
+        for k in ["implies", "pre", "post", "frame", "carry"] {
+            assert!(counts.get(k).copied().unwrap_or(0) >= 10, "{k}: {counts:?}");
+        }
+    }
+
+    /// Rules and their undoing rules, and binders of steps closed under
+    /// undoing: each `p ≤ p q p` holds (binders with no POI outside).
+    #[test]
+    fn undoing_facts_hold_on_boards() {
+        let mut checked = 0;
+        let mut failures = vec![];
+        for seed in 0..80 {
+            let mut g = Gen::from_size_and_seed(8, seed);
+            let p = sample::rule(&mut g);
+            let Some((f, g2)) = rule_of(&p) else { continue };
+            let Some(q) = inverse(&f, &g2) else { continue };
+            let both = Term::alt(&p, &q);
+            let bind = Term::bind(&Term::content(crate::core::Content::Empty), &both);
+            for (t, ctx) in [(both, Ctx::Bound), (bind, Ctx::Unbound)] {
+                let mut reader = Reader::default();
+                reader.read(&t).unwrap();
+                for fact in facts(&reader.alphabet, ctx).iter().filter(|f| kind(f) == "undo") {
+                    checked += 1;
+                    let (l, r) = fact.claim(&reader.alphabet);
+                    if let Err(e) = holds(&l, &r, ctx != Ctx::Unbound) {
+                        failures.push(format!("{}: {e}", fact.describe(&reader.alphabet)));
+                    }
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert!(checked >= 20, "only {checked} undoing facts");
+    }
+
+    /// A piece's step to an empty square is undone by the step back; a
+    /// pawn's capture is undone by nothing.
+    #[test]
+    fn undoing_rules() {
+        let def = |t: &str| {
+            crate::elab::Program::from_text("t.alg", &format!("x = {t}\n"))
+                .unwrap()
+                .definition("x")
+                .unwrap()
+                .clone()
+        };
+        let (f, g) = rule_of(&def("% + u. -> . + u%")).unwrap();
+        assert_eq!(inverse(&f, &g), Some(def("% + d. -> . + d%")));
+        let (f, g) = rule_of(&def("♙ + ur♟ -> . + ur♙")).unwrap();
+        assert_eq!(
+            inverse(&f, &g),
+            Some(placed_rule(&def_frag("ur♙ + .", &def), &def_frag("ur♟ + ♙", &def)))
+        );
+        let (f, g) = rule_of(&def("♙ -> ♙ + u♕")).unwrap();
+        assert_eq!(inverse(&f, &g), None);
+        assert!(binder_undoes_itself(&def(
+            "%♔: (% + u. -> . + u%) | (% + d. -> . + d%)"
+        )));
+        assert!(!binder_undoes_itself(&def("%♔: (% + u. -> . + u%)")));
+    }
+
+    fn def_frag(t: &str, def: &dyn Fn(&str) -> Term) -> Fragment {
+        match def(&format!("{t} -> 0")).node() {
+            Node::Rule([f, _]) => match f.node() {
+                Node::Frag(f) => f.clone(),
+                _ => panic!(),
+            },
+            _ => panic!(),
         }
     }
 }

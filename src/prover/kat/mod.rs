@@ -25,6 +25,8 @@ mod expr;
 mod facts;
 mod prim;
 mod read;
+#[cfg(test)]
+mod sample;
 mod system;
 mod view;
 
@@ -511,5 +513,74 @@ mod tests {
             ..proof.clone()
         };
         assert!(replay(&c.lhs, &c.rhs, ctx, &bare, &Limits::default()).is_err());
+    }
+
+    /// Claims of the shapes the facts and views serve, between random
+    /// moves: whenever KAT proves one, it holds on every board of up to
+    /// five squares.
+    #[test]
+    fn proofs_hold_on_boards() {
+        use super::sample::{self, holds};
+        let mut proved = 0;
+        let mut failures = vec![];
+        for seed in 0..1200 {
+            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let (m, n) = (sample::a_move(&mut g, 1), sample::a_move(&mut g, 1));
+            let (t, u) = (sample::rule(&mut g), sample::anchored_guard(&mut g));
+            let c = Term::content(crate::core::Content::Empty);
+            let (l, r) = match seed % 7 {
+                0 => (Term::seq(&m, &t), m.clone()),
+                1 => (seq_of3(&t, &m, &u), Term::fail()),
+                2 => (Term::seq(&m, &n), Term::seq(&n, &m)),
+                3 => (
+                    Term::repeat(&m, crate::core::Bounds { lo: 1, hi: Some(3) }),
+                    Term::repeat(&m, crate::core::Bounds { lo: 2, hi: Some(3) }),
+                ),
+                4 => (Term::bind(&c, &Term::seq(&m, &t)), Term::seq(&Term::bind(&c, &m), &t)),
+                5 => (Term::not(&Term::not(&m)), t.clone()),
+                _ => (Term::bind(&c, &seq_of3(&u, &m, &t)), Term::bind(&c, &Term::seq(&m, &t))),
+            };
+            let ctx = top(&l, &r);
+            if let Outcome::Proved(_) = prove(&l, &r, ctx, &Limits::default()) {
+                proved += 1;
+                if let Err(e) = holds(&l, &r, false) {
+                    failures.push(e);
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert!(proved >= 150, "only {proved} proved");
+    }
+
+    fn seq_of3(a: &Term, b: &Term, c: &Term) -> Term {
+        Term::seq(a, &Term::seq(b, c))
+    }
+
+    /// The checker accepts the search's certificate and rejects one with a
+    /// pair dropped, or one offered for other sides.
+    #[test]
+    fn certificates_are_checked() {
+        let p = Program::from_text(
+            "t.alg",
+            "theorem t: M{2,3} M{1,4} = M{3,7}\ntheorem u: M{2,3} M{1,4} = M{3,8}\n",
+        )
+        .unwrap();
+        let [c, d] = p.claims() else { panic!() };
+        let reading = read(&c.lhs, &c.rhs, &HashMap::new()).unwrap();
+        let facts = facts::facts(&reading.alphabet, Ctx::Unbound);
+        let mut run = setup(&reading, &facts, Ctx::Unbound, &Limits::default()).unwrap();
+        let budget = Budget {
+            pairs: 10_000,
+            deadline: Instant::now() + Duration::from_secs(5),
+        };
+        let certs = search(&mut run, budget).unwrap();
+        assert_eq!(verify(&mut run, &facts, &certs), Ok(()));
+        let mut short = certs.clone();
+        short[0].pairs.pop();
+        assert!(verify(&mut run, &facts, &short).is_err());
+        // The same certificate for `M{3,8}` on the right.
+        let other = read(&d.lhs, &d.rhs, &HashMap::new()).unwrap();
+        let mut wrong = setup(&other, &facts, Ctx::Unbound, &Limits::default()).unwrap();
+        assert!(verify(&mut wrong, &facts, &certs).is_err());
     }
 }

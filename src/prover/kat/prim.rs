@@ -54,14 +54,18 @@ impl Prim {
         }
     }
 
-    /// The values of the squares the test reads (`%` for tests that read
-    /// relative to the POI).
-    pub fn reads(&self) -> Vals {
+    /// What the test reads: the values of its squares (`%` for tests that
+    /// read relative to the POI), and whether it sees the POI's content.
+    pub fn effects(&self) -> Effects {
+        let reads = |v: Vals| Effects {
+            reads: v,
+            ..Effects::default()
+        };
         match self {
-            Prim::Bound => Vals::of([Cell::Poi]),
-            Prim::At(_, c) => Vals::of([Cell::Poi, *c]),
-            Prim::Guard(h) => Vals::of(h.cells().map(|(_, c)| c)),
-            Prim::Test(t) | Prim::Applies(t) => Effects::of(t, None).reads,
+            Prim::Bound => reads(Vals::of([Cell::Poi])),
+            Prim::At(_, c) => reads(Vals::of([Cell::Poi, *c])),
+            Prim::Guard(h) => reads(Vals::of(h.cells().map(|(_, c)| c))),
+            Prim::Test(t) | Prim::Applies(t) => Effects::of(t, None),
         }
     }
 }
@@ -89,6 +93,7 @@ impl Lit {
     }
 
     /// The literal as a test of the algebra.
+    #[cfg(test)]
     pub fn term(&self, prims: &[Prim]) -> Term {
         let t = prims[self.prim].term();
         if self.holds {
