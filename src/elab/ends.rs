@@ -124,7 +124,7 @@ fn split(parts: &[Expr]) -> Result<Split, String> {
 /// Adds declaration `kind: args` to `ends`, for a game of `turns` turns.
 pub(crate) fn declare(
     el: &Elab,
-    source: &Source,
+    (src, source): (usize, &Source),
     ends: &mut Ends,
     turns: usize,
     kind: &Ident,
@@ -146,7 +146,7 @@ pub(crate) fn declare(
                 .into());
             }
             let sc = Scope {
-                src: 0,
+                src,
                 vars: im::HashMap::new(),
                 metas: false,
             };

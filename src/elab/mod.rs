@@ -154,16 +154,59 @@ impl Program {
         let mut elaborated = vec![];
         let mut games: Vec<Game> = vec![];
         let mut game_ends = vec![];
-        for stmt in claims {
+        // Games whose declaration failed: their end declarations say nothing
+        // more, rather than that no such game exists.
+        let mut failed = vec![];
+        // Games and their ends from imported files, for `game NAME = BASE`.
+        let (claims, inherited): (Vec<_>, Vec<_>) = claims.into_iter().partition(|(s, _)| *s == 0);
+        for (_, stmt) in claims {
             if let StmtKind::GameEnd { .. } = &stmt.kind {
-                game_ends.push(stmt);
+                game_ends.push((0, stmt, None));
+                continue;
+            }
+            if let StmtKind::GameFrom { name, base } = &stmt.kind {
+                let found = inherited.iter().find_map(|(s, st)| match &st.kind {
+                    StmtKind::Game { name: n, board, turns } if n.name == base.name => Some((*s, board, turns)),
+                    _ => None,
+                });
+                let Some((s, board, turns)) = found else {
+                    errors.push(
+                        Diag::new(
+                            &source,
+                            base.span,
+                            format!("no imported file declares a game `{}`", base.name),
+                        )
+                        .help("`game NAME = BASE` derives a game from one declared in an imported file"),
+                    );
+                    failed.push(name.name.clone());
+                    continue;
+                };
+                match game(&el, (s, &prog.sources[s]), name, board, turns, stmt.span) {
+                    Ok(g) => games.push(g),
+                    Err(e) => {
+                        failed.push(name.name.clone());
+                        if let Stop::Error(d) = e {
+                            errors.push(d);
+                        }
+                    }
+                }
+                // The base's ends, declared again for the derived game.
+                for (s, st) in &inherited {
+                    if matches!(&st.kind, StmtKind::GameEnd { game, .. } if game.name == base.name) {
+                        game_ends.push((*s, st.clone(), Some(name.clone())));
+                    }
+                }
                 continue;
             }
             if let StmtKind::Game { name, board, turns } = &stmt.kind {
-                match game(&el, &source, name, board, turns, stmt.span) {
+                match game(&el, (0, &source), name, board, turns, stmt.span) {
                     Ok(g) => games.push(g),
-                    Err(Stop::Error(d)) => errors.push(d),
-                    Err(Stop::Poisoned) => {}
+                    Err(e) => {
+                        failed.push(name.name.clone());
+                        if let Stop::Error(d) = e {
+                            errors.push(d);
+                        }
+                    }
                 }
                 continue;
             }
@@ -185,11 +228,15 @@ impl Program {
             }
         }
         // End declarations follow their game's, and apply to it.
-        for stmt in game_ends {
+        for (s, stmt, derived) in game_ends {
             let StmtKind::GameEnd { game, kind, args } = &stmt.kind else {
                 unreachable!()
             };
+            let game = derived.as_ref().unwrap_or(game);
             let Some(g) = games.iter_mut().find(|g| g.name == game.name) else {
+                if failed.contains(&game.name) {
+                    continue;
+                }
                 errors.push(Diag::new(
                     &source,
                     game.span,
@@ -198,7 +245,7 @@ impl Program {
                 continue;
             };
             let turns = g.turns.len();
-            match ends::declare(&el, &source, &mut g.ends, turns, kind, args) {
+            match ends::declare(&el, (s, &prog.sources[s]), &mut g.ends, turns, kind, args) {
                 Ok(()) => {}
                 Err(Stop::Error(d)) => errors.push(d),
                 Err(Stop::Poisoned) => {}
@@ -239,17 +286,21 @@ impl Program {
     }
 
     /// Registers the pieces and definitions of source `src`, and of the
-    /// files it imports, each file once; claims and games are kept only
-    /// from the file itself.
+    /// files it imports, each file once; claims are kept only from the file
+    /// itself, games from every file (with their source), for `game NAME =
+    /// BASE`. A file's overrides replace what its imports define, after
+    /// them, so every use of the name (in the imports too) reads the
+    /// override.
     fn gather(
         &mut self,
         src: usize,
         stmts: Vec<crate::parse::ast::Stmt>,
         imported: &mut std::collections::HashSet<std::path::PathBuf>,
-        claims: &mut Vec<crate::parse::ast::Stmt>,
+        claims: &mut Vec<(usize, crate::parse::ast::Stmt)>,
         errors: &mut Vec<Diag>,
     ) {
         let source = self.sources[src].clone();
+        let mut pending = vec![];
         for stmt in stmts {
             match stmt.kind {
                 StmtKind::Piece { white, black } => {
@@ -257,13 +308,21 @@ impl Program {
                         errors.push(e);
                     }
                 }
-                StmtKind::Def { name, params, body } => {
-                    if let Err(e) = self.add_def(Def {
+                StmtKind::Def {
+                    name,
+                    params,
+                    body,
+                    overrides,
+                } => {
+                    let def = Def {
                         src,
                         name,
                         params,
                         body,
-                    }) {
+                    };
+                    if overrides {
+                        pending.push(def);
+                    } else if let Err(e) = self.add_def(def) {
                         errors.push(e);
                     }
                 }
@@ -292,7 +351,7 @@ impl Program {
                         Ok(f) => {
                             self.sources.push(imported_source);
                             let at = self.sources.len() - 1;
-                            self.gather(at, f.stmts, imported, &mut vec![], errors);
+                            self.gather(at, f.stmts, imported, claims, errors);
                         }
                         Err(e) => errors.push(Diag::new(&imported_source, e.span, e.message)),
                     }
@@ -317,7 +376,45 @@ impl Program {
                         errors.push(unknown_grid(&source, &name));
                     }
                 }
-                StmtKind::Claim { .. } | StmtKind::Game { .. } | StmtKind::GameEnd { .. } => claims.push(stmt),
+                StmtKind::Claim { .. } if src != 0 => {}
+                StmtKind::Claim { .. }
+                | StmtKind::Game { .. }
+                | StmtKind::GameEnd { .. }
+                | StmtKind::GameFrom { .. } => claims.push((src, stmt)),
+            }
+        }
+        for def in pending {
+            if let Err(e) = self.override_def(def) {
+                errors.push(e);
+            }
+        }
+    }
+
+    /// `override NAME = BODY`: replaces the definition an import made.
+    fn override_def(&mut self, def: Def) -> Result<(), Diag> {
+        let src = &self.sources[def.src];
+        let name = &def.name;
+        check_name(src, name)?;
+        match self.defs.get(&name.name) {
+            None => Err(Diag::new(
+                src,
+                name.span,
+                format!("nothing to override: no imported file defines `{}`", name.name),
+            )
+            .help("without `override`, this is a new definition")),
+            Some(prev) if prev.src == def.src => Err(Diag::new(
+                src,
+                name.span,
+                format!(
+                    "`{}` is defined in this file; `override` replaces an imported definition",
+                    name.name
+                ),
+            )
+            .note(prev.name.span, "defined here")),
+            Some(_) => {
+                check_params(src, &def)?;
+                self.defs.insert(name.name.clone(), def);
+                Ok(())
             }
         }
     }
@@ -332,17 +429,14 @@ impl Program {
                 e.note(prev.name.span, "first definition")
             } else {
                 let other = &self.sources[prev.src];
-                e.help(format!("first defined at {}", other.locate(prev.name.span.start)))
+                e.help(format!(
+                    "first defined at {}; write `override {} = ...` to replace it",
+                    other.locate(prev.name.span.start),
+                    name.name
+                ))
             });
         }
-        if let Some(params) = &def.params {
-            for (i, p) in params.iter().enumerate() {
-                check_name(src, p)?;
-                if params[..i].iter().any(|q| q.name == p.name) {
-                    return Err(Diag::new(src, p.span, format!("parameter `{}` is named twice", p.name)));
-                }
-            }
-        }
+        check_params(src, &def)?;
         self.order.push(name.name.clone());
         self.defs.insert(name.name.clone(), def);
         Ok(())
@@ -544,9 +638,18 @@ fn declare(src: &Source, white: &[Ident], black: Option<&[Ident]>) -> Result<(),
         })
 }
 
-fn game(el: &Elab, source: &Source, name: &Ident, board: &Expr, turns: &[Expr], span: Span) -> Result<Game, Stop> {
+/// Game `name` from the statement `game BASE(board) = turns` of source
+/// `src` (this file's, or an imported one for `game NAME = BASE`).
+fn game(
+    el: &Elab,
+    (src, source): (usize, &Source),
+    name: &Ident,
+    board: &Expr,
+    turns: &[Expr],
+    span: Span,
+) -> Result<Game, Stop> {
     let sc = Scope {
-        src: 0,
+        src,
         vars: im::HashMap::new(),
         metas: false,
     };
@@ -561,6 +664,12 @@ fn game(el: &Elab, source: &Source, name: &Ident, board: &Expr, turns: &[Expr], 
         .into());
     };
     let grid = crate::semantics::Grid::from_fragment(f).map_err(|e| Diag::new(source, board.span, e))?;
+    if el.prog.tiling == Tiling::Square {
+        ragged(f).map_err(|e| {
+            Diag::new(source, board.span, e)
+                .help("every row of a board has the same number of squares; write `#` for a square off the board")
+        })?;
+    }
     let mut moves = vec![];
     for t in turns {
         let m = el.expr(&sc, t)?;
@@ -582,6 +691,43 @@ fn game(el: &Elab, source: &Source, name: &Ident, board: &Expr, turns: &[Expr], 
         ends: Ends::default(),
         tiling: el.prog.tiling,
     })
+}
+
+/// A definition's parameters are names, each named once.
+fn check_params(src: &Source, def: &Def) -> Result<(), Diag> {
+    if let Some(params) = &def.params {
+        for (i, p) in params.iter().enumerate() {
+            check_name(src, p)?;
+            if params[..i].iter().any(|q| q.name == p.name) {
+                return Err(Diag::new(src, p.span, format!("parameter `{}` is named twice", p.name)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A square board's rows all span its box: a row short of a square is a
+/// typing slip far more often than a hole (which `#` writes).
+fn ragged(f: &crate::core::Fragment) -> Result<(), String> {
+    let (xs, ys): (Vec<i32>, Vec<i32>) = f.cells().map(|(q, _)| (q.x, q.y)).unzip();
+    let (Some(&top), Some(&bottom)) = (ys.iter().max(), ys.iter().min()) else {
+        return Ok(());
+    };
+    let (left, right) = (
+        xs.iter().min().copied().unwrap_or(0),
+        xs.iter().max().copied().unwrap_or(0),
+    );
+    let width = (right - left + 1) as usize;
+    for y in (bottom..=top).rev() {
+        let row = ys.iter().filter(|&&v| v == y).count();
+        if row != width {
+            return Err(format!(
+                "row {} from the top has {row} squares; the board is {width} wide",
+                top - y + 1
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -728,6 +874,29 @@ mod tests {
 
     fn error(src: &str) -> String {
         Program::from_text("t.alg", src).err().expect("an error").to_string()
+    }
+
+    #[test]
+    fn ragged_boards_are_rejected() {
+        let game = |rows: &str| format!("piece ♔ / ♚\nstep = %♔: (% + u. -> . + u%)\ngame g({rows}) = step, step\n");
+        let e = error(&game("♔...;...;..♚."));
+        assert!(
+            e.contains("row 2 from the top has 3 squares; the board is 4 wide"),
+            "{e}"
+        );
+        // Holes written as `#` are a board's own shape.
+        assert!(Program::from_text("t.alg", &game("♔...;#..#;..♚.")).is_ok());
+    }
+
+    #[test]
+    fn a_failed_game_does_not_cascade() {
+        let src = "piece ♔ / ♚\nstep = %A: (% + u. -> . + u%)\ngame g(♔.;.♚) = step, step\ngame g stuck: draw\n";
+        let Err(Diags(errors)) = Program::from_text("t.alg", src) else {
+            panic!("an error")
+        };
+        let text = Diags(errors.clone()).to_string();
+        assert_eq!(errors.len(), 1, "{text}");
+        assert!(text.contains("`A` is neither") && !text.contains("no game"), "{text}");
     }
 
     /// Powers and products of movements are exact or rejected, never

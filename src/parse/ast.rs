@@ -175,10 +175,13 @@ pub struct Cond {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StmtKind {
+    /// `NAME = BODY` or `NAME(PARAMS) = BODY`; with `override` first, it
+    /// replaces an imported definition of NAME, for every use of NAME.
     Def {
         name: Ident,
         params: Option<Vec<Ident>>,
         body: Expr,
+        overrides: bool,
     },
     Claim {
         kind: ClaimKind,
@@ -202,6 +205,9 @@ pub enum StmtKind {
     /// `game NAME KIND: A, B, ...`: how game NAME ends (`check`, `stuck`,
     /// `lost`, `draws`); `src/elab/ends.rs` says what each kind takes.
     GameEnd { game: Ident, kind: Ident, args: Vec<Expr> },
+    /// `game NAME = BASE`: game BASE of an imported file, with its ends,
+    /// read again with this file's definitions (a derived variant).
+    GameFrom { name: Ident, base: Ident },
     /// `import "PATH"`: the pieces and definitions of another rule file,
     /// its path relative to this file's folder.
     Import { path: Ident },

@@ -143,12 +143,18 @@ fn cond(c: &Cond) -> String {
 
 fn stmt(s: &Stmt, src: &str) -> String {
     match &s.kind {
-        StmtKind::Def { name, params, body: b } => {
+        StmtKind::Def {
+            name,
+            params,
+            body: b,
+            overrides,
+        } => {
+            let kw = if *overrides { "override " } else { "" };
             let head = match params {
-                None => format!("{} = ", name.name),
+                None => format!("{kw}{} = ", name.name),
                 Some(ps) => {
                     let ps: Vec<&str> = ps.iter().map(|p| p.name.as_str()).collect();
-                    format!("{}({}) = ", name.name, ps.join(", "))
+                    format!("{kw}{}({}) = ", name.name, ps.join(", "))
                 }
             };
             body(&head, b, src)
@@ -193,6 +199,7 @@ fn stmt(s: &Stmt, src: &str) -> String {
             let args: Vec<String> = args.iter().map(|a| expr(a, src)).collect();
             format!("game {} {}: {}", game.name, kind.name, args.join(", "))
         }
+        StmtKind::GameFrom { name, base } => format!("game {} = {}", name.name, base.name),
         StmtKind::Import { path } => format!("import \"{}\"", path.name),
         StmtKind::Grid { name } => format!("grid {}", name.name),
     }

@@ -32,6 +32,7 @@ pub enum Tok {
     Not,
     Game,
     Import,
+    Override,
     GridKw,
     /// `*!`: greedy repetition.
     Greedy,
@@ -82,6 +83,7 @@ impl fmt::Display for Tok {
             Tok::Not => "`not`",
             Tok::Game => "`game`",
             Tok::Import => "`import`",
+            Tok::Override => "`override`",
             Tok::GridKw => "`grid`",
             Tok::Greedy => "`*!`",
             Tok::Plus => "`+`",
@@ -168,13 +170,14 @@ fn keyword(w: &str) -> Option<Tok> {
         "not" => Tok::Not,
         "game" => Tok::Game,
         "import" => Tok::Import,
+        "override" => Tok::Override,
         "grid" => Tok::GridKw,
         _ => return None,
     })
 }
 
-pub const KEYWORDS: [&str; 10] = [
-    "nil", "fail", "theorem", "axiom", "piece", "where", "not", "game", "import", "grid",
+pub const KEYWORDS: [&str; 11] = [
+    "nil", "fail", "theorem", "axiom", "piece", "where", "not", "game", "import", "grid", "override",
 ];
 
 struct Lexer<'a> {

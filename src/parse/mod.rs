@@ -123,7 +123,10 @@ pub fn parse_file(src: &str) -> Result<File, SyntaxError> {
                 turns.iter().try_for_each(shallow)?;
             }
             ast::StmtKind::GameEnd { args, .. } => args.iter().try_for_each(shallow)?,
-            ast::StmtKind::Piece { .. } | ast::StmtKind::Import { .. } | ast::StmtKind::Grid { .. } => {}
+            ast::StmtKind::Piece { .. }
+            | ast::StmtKind::Import { .. }
+            | ast::StmtKind::Grid { .. }
+            | ast::StmtKind::GameFrom { .. } => {}
         }
     }
     Ok(File { stmts, comments })

@@ -9,7 +9,8 @@ use crate::geometry::Square;
 use crate::semantics::{BoardError, Grid};
 
 /// Parses the piece-placement field of a FEN string (further fields are
-/// ignored here) into an 8×8 board; a1 is `(0, 0)`.
+/// ignored here) into an 8×8 board; a1 is `(0, 0)`. A letter is a chess
+/// piece's, or a piece declared with that one-letter spelling.
 pub fn placement(fen: &str) -> Result<Grid, BoardError> {
     let placement = fen.split_whitespace().next().unwrap_or("");
     let ranks: Vec<&str> = placement.split('/').collect();
@@ -34,10 +35,12 @@ pub fn placement(fen: &str) -> Result<Grid, BoardError> {
                     x += 1;
                 }
             } else {
+                // Chess's letters, and any piece a rule file spells with one
+                // ASCII letter (`piece 'A / 'a`).
                 let p = PieceId::lookup(&format!("'{c}"))
-                    .filter(|_| "pnbrqkPNBRQK".contains(c))
+                    .filter(|_| c.is_ascii_alphabetic())
                     .ok_or_else(|| BoardError {
-                        message: format!("`{c}` is not a FEN piece letter"),
+                        message: format!("`{c}` is not a FEN piece letter, nor a piece declared as `'{c}`"),
                         at,
                     })?;
                 if x < 8 {

@@ -67,7 +67,7 @@ fn uses(file: &File, names: &[&str]) -> HashMap<String, usize> {
                 words(rhs, &mut all);
             }
             StmtKind::GameEnd { args, .. } => args.iter().for_each(|a| words(a, &mut all)),
-            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } => {}
+            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } | StmtKind::GameFrom { .. } => {}
         }
     }
     // A word that is itself a name is that name only.

@@ -15,10 +15,12 @@ use std::collections::{BTreeSet, HashMap};
 /// The definitions without parameters, as names and bodies.
 pub(super) fn plain_definitions(file: &File) -> impl Iterator<Item = (&str, &Expr)> {
     file.stmts.iter().filter_map(|s| match &s.kind {
+        // An override's uses are in other files: left alone.
         StmtKind::Def {
             name,
             params: None,
             body,
+            overrides: false,
         } => Some((name.name.as_str(), body)),
         _ => None,
     })
@@ -68,6 +70,7 @@ pub fn top_level_definitions(file: &File) -> BTreeSet<String> {
                 name,
                 params: Some(ps),
                 body,
+                overrides: false,
             } => Some((name.name.as_str(), ps, body)),
             _ => None,
         })
@@ -100,6 +103,7 @@ pub fn top_level_definitions(file: &File) -> BTreeSet<String> {
                 name,
                 params: fparams,
                 body,
+                ..
             } => {
                 walk(body, fparams.is_none(), &params, &mut occ);
                 // A use inside a function body is at the top only where
@@ -120,7 +124,9 @@ pub fn top_level_definitions(file: &File) -> BTreeSet<String> {
                 args.iter().for_each(|a| walk(a, false, &params, &mut occ));
                 None
             }
-            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } => None,
+            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } | StmtKind::GameFrom { .. } => {
+                None
+            }
         };
         for (w, top) in occ {
             // A name can hide inside a run-on word (`xxx`): such a use counts
