@@ -125,3 +125,68 @@ fn override_mistakes_are_named() {
     let e = error(&dir, "import \"base.alg\"\ngame h = chess\n");
     assert!(e.contains("no imported file declares a game `chess`"), "{e}");
 }
+
+/// A hand-written attack test for chess on a board `width` squares wide,
+/// its lines written out to seven squares, and `queen` among the sliders
+/// only when `with_queen`.
+fn hand_written(width: usize, with_queen: bool) -> String {
+    let chess = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg");
+    let q = if with_queen { " | ♛" } else { "" };
+    let pad = ".".repeat(width - 8);
+    let row = |r: &str| format!("{r}{pad}");
+    let start = [
+        row("'Rc♘♗♕'Kc♗♘'Rc"),
+        row("♙♙♙♙♙♙♙♙"),
+        row("........"),
+        row("........"),
+        row("........"),
+        row("........"),
+        row("♟♟♟♟♟♟♟♟"),
+        row("'rc♞♝♛'kc♝♞'rc"),
+    ]
+    .join(";");
+    format!(
+        "import \"{}\"\n\
+         sees(m, A) = holds(% + m A) | holds(% + m. + m^2 A) | holds(% + m. + m^2. + m^3 A)\n    \
+         | holds(% + m. + m^2. + m^3. + m^4 A) | holds(% + m. + m^2. + m^3. + m^4. + m^5 A)\n    \
+         | holds(% + m. + m^2. + m^3. + m^4. + m^5. + m^6 A)\n    \
+         | holds(% + m. + m^2. + m^3. + m^4. + m^5. + m^6. + m^7 A)\n\
+         override attacked = in_any_direction(sees(u, ♜ | 'rc{q}) | sees(ur, ♝{q}) | holds(% + uur ♞)\n    \
+         | holds(% + uul ♞) | holds(% + u(♚ | 'kc)) | holds(% + ur(♚ | 'kc)))\n    \
+         | holds(% + ur(♟ | 'pe)) | holds(% + ul(♟ | 'pe))\n\
+         override start = {start}\n\
+         game wide = chess\n",
+        chess.display()
+    )
+}
+
+#[test]
+fn check_compares_a_hand_written_attack_test_with_the_moves() {
+    let dir = TempDir::new("attack_lint");
+    let check = |name: &str, text: &str| {
+        let file = dir.write(name, text);
+        common::run(["check", "--json", file.to_str().unwrap()])
+    };
+    // Right on 8×8: both lints hold.
+    let out = check("right.alg", &hand_written(8, true));
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(
+        out.stdout.matches("\"verdict\":\"holds-up-to\"").count(),
+        2,
+        "{}",
+        out.stdout
+    );
+    // The queen forgotten: refuted, on a board with a queen and a king.
+    let out = check("forgotten.alg", &hand_written(8, false));
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(out.stdout.contains("\"verdict\":\"refuted\""), "{}", out.stdout);
+    assert!(out.stdout.contains("♛"), "{}", out.stdout);
+    // Lines of seven squares on a board ten wide: refuted too.
+    let out = check("short.alg", &hand_written(10, true));
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(out.stdout.contains("\"verdict\":\"refuted\""), "{}", out.stdout);
+    // `--no-lint` leaves a file without theorems with nothing to check.
+    let short = dir.path().join("short.alg");
+    let out = common::run(["check", "--no-lint", "--json", short.to_str().unwrap()]);
+    assert!(out.stdout.contains("\"claims\":0"), "{}", out.stdout);
+}

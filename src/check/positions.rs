@@ -11,9 +11,10 @@
 //! was found by the concrete evaluator.
 
 use super::claim::{CounterReport, StateReport};
-use crate::core::Sort;
+use crate::core::{Content, PieceId, Sort};
 use crate::diag::Diags;
 use crate::elab::{Claim, Game, Program};
+use crate::geometry::Square;
 use crate::play::{Position, Rules};
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State, Store};
 use rayon::prelude::*;
@@ -202,6 +203,52 @@ pub fn sample(games: &[Game], n: usize, seed: u64) -> Vec<Sample> {
         // exhausted (tic-tac-toe has only so many boards).
         if out.len() == before {
             break;
+        }
+    }
+    out
+}
+
+/// Boards of `game`'s shape, empty but for one king (a piece of `kings`)
+/// and one other piece the game names, on every pair of squares: a line
+/// too short for the board, or an attacker left out, shows on one of them.
+pub fn pairs(game: &Game, kings: &[PieceId]) -> Vec<Sample> {
+    let mut pieces: Vec<PieceId> = game.turns.iter().flat_map(|t| t.pieces()).collect();
+    pieces.sort();
+    pieces.dedup();
+    let start = &game.board;
+    let o = start.origin();
+    let squares: Vec<Square> = (0..start.height())
+        .flat_map(|y| (0..start.width()).map(move |x| Square::new(o.x + x, o.y + y)))
+        .filter(|q| start.get(*q).is_some())
+        .collect();
+    let mut empty = start.clone();
+    for q in &squares {
+        empty.put(*q, Some(Content::Empty));
+    }
+    let mut out = vec![];
+    for &k in kings {
+        for &a in &squares {
+            for &p in &pieces {
+                for &b in &squares {
+                    if a == b {
+                        continue;
+                    }
+                    let mut board = empty.clone();
+                    board.put(a, Some(Content::Piece(k)));
+                    board.put(b, Some(Content::Piece(p)));
+                    out.push(Sample {
+                        board,
+                        turn: 0,
+                        origin: format!(
+                            "a board with only {} on {} and {} on {}",
+                            k.glyph(),
+                            a.name(),
+                            p.glyph(),
+                            b.name()
+                        ),
+                    });
+                }
+            }
         }
     }
     out

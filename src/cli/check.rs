@@ -3,7 +3,7 @@
 
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use super::output::side_by_side;
-use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
+use crate::check::positions::{check_positions, pairs, PositionOptions, PositionsReport, Sample};
 use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, Limit, Report, StateReport};
 use crate::core::Rel;
 use crate::diag::Diags;
@@ -38,6 +38,12 @@ pub struct Args {
     /// Print one JSON object per claim and line, then a summary object.
     #[arg(long)]
     json: bool,
+    /// Skip the lint of each game's check test: by default it is compared
+    /// with the attacks read off the other side's moves (`attacked_by`),
+    /// on the game's positions and on boards of its size holding a king
+    /// and one other piece.
+    #[arg(long)]
+    no_lint: bool,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -64,11 +70,31 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         allow_unknown: args.run.allow_unknown,
         verdicts: &["holds", "refuted"],
     };
-    Ok(claims::run_each(&programs, &run, |p, claim, bar| {
-        let mut report = check_claim(claim, &options, &|cells, done, total| {
+    let lints: Vec<Vec<(crate::elab::Claim, Vec<Sample>)>> = programs
+        .iter()
+        .map(|prog| if args.no_lint { vec![] } else { lints(prog) })
+        .collect();
+    let extra: Vec<Vec<crate::elab::Claim>> = lints
+        .iter()
+        .map(|l| l.iter().map(|(c, _)| c.clone()).collect())
+        .collect();
+    // A lint's sides differ on boards of other sizes (lines written out to
+    // the game's board), so it is compared on the game's boards only.
+    let mut on_game = options.clone();
+    on_game.search.max_cells = 1;
+    on_game.search.sparse = false;
+    Ok(claims::run_each(&programs, &extra, &run, |p, claim, bar| {
+        let lint = extra[p].iter().position(|c| std::ptr::eq(c, claim));
+        let options = if lint.is_some() { &on_game } else { &options };
+        let mut report = check_claim(claim, options, &|cells, done, total| {
             bar.set(format!("{cells} cells"), done, total)
         });
-        let samples = positions.for_claim(p, claim);
+        let mut samples = positions.for_claim(p, claim);
+        if let Some(k) = lint {
+            let mut all = lints[p][k].1.clone();
+            all.extend(samples.iter().cloned());
+            samples = std::sync::Arc::new(all);
+        }
         let played = (!samples.is_empty() && report.verdict != Finding::Refuted).then(|| {
             bar.set("positions".into(), 0, samples.len());
             check_positions(claim, &samples, &on_positions, &|done, total| {
@@ -99,6 +125,35 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             text,
         }
     }))
+}
+
+/// The lints of a program's games with the boards each is compared on
+/// first (a king and one other piece on every pair of squares).
+fn lints(prog: &crate::elab::Program) -> Vec<(crate::elab::Claim, Vec<Sample>)> {
+    prog.attack_lints()
+        .into_iter()
+        .filter_map(|claim| {
+            let game = prog
+                .games()
+                .iter()
+                .find(|g| claim.name.contains(&format!("game {},", g.name)))?;
+            let mut kings = vec![];
+            let crate::core::Node::Not([check]) = claim.lhs.node() else {
+                return None;
+            };
+            let mut arms = vec![];
+            check.push_alternatives(&mut arms);
+            for a in arms {
+                if let crate::core::Node::Bind([c, _]) = a.node() {
+                    if let crate::core::Node::Cell(crate::core::Content::Piece(k)) = c.node() {
+                        kings.push(*k);
+                    }
+                }
+            }
+            let boards = pairs(game, &kings);
+            Some((claim, boards))
+        })
+        .collect()
 }
 
 /// How a check stands against its claim: a search that covered no board,

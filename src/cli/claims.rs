@@ -176,17 +176,22 @@ pub struct Run<'a> {
     pub verdicts: &'static [&'static str],
 }
 
-/// Runs `decide` on every claim selected by `--only` and `--shard`, as
+/// Runs `decide` on every claim (each program's, then its `extra` ones) selected by `--only` and `--shard`, as
 /// many at a time as there are cores, taken in order, each under a
 /// progress bar; prints each account in claim order as soon as it and the
 /// ones before it are decided (flushed, so a run stopped from outside keeps
 /// what it printed), then a summary. Returns the exit status.
-pub fn run_each(programs: &[Program], run: &Run, decide: impl Fn(usize, &Claim, &Progress) -> Decided + Sync) -> i32 {
+pub fn run_each(
+    programs: &[Program],
+    extra: &[Vec<Claim>],
+    run: &Run,
+    decide: impl Fn(usize, &Claim, &Progress) -> Decided + Sync,
+) -> i32 {
     let start = Instant::now();
     let mut selected: Vec<(usize, &Claim)> = vec![];
     let mut index = 0;
     for (p, prog) in programs.iter().enumerate() {
-        for claim in prog.claims() {
+        for claim in prog.claims().iter().chain(extra.get(p).into_iter().flatten()) {
             if run.only.is_some_and(|o| !claim.name.contains(o)) {
                 continue;
             }

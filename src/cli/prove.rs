@@ -131,7 +131,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         allow_unknown: args.run.allow_unknown,
         verdicts: &["proved", "refuted", "unknown"],
     };
-    Ok(claims::run_each(&programs, &run, |p, claim, bar| {
+    Ok(claims::run_each(&programs, &[], &run, |p, claim, bar| {
         let (laws, rules) = match claim.tiling {
             Tiling::Square => (&square, &square_rules),
             Tiling::Hex => (&hex, &hex_rules),

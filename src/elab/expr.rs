@@ -419,6 +419,7 @@ impl<'a> Elab<'a> {
                     Err(e) => Err(e),
                 }
             }
+            None if f.name == "attacked_by" => Ok(vec![(self.attacked_by(sc, f, args, span)?, span)]),
             _ if args.len() == 1 => {
                 // `u(♙)`, `R²(...)`, `x(...)`: a name or word applied by
                 // juxtaposition to one parenthesised argument.
@@ -431,6 +432,55 @@ impl<'a> Elab<'a> {
                 .help("define it with parameters, as in `name(X, Y) = ...`")
                 .into()),
         }
+    }
+
+    /// The built-in `attacked_by(M, T)`: see [`super::attack`].
+    fn attacked_by(&self, sc: &Scope, f: &Ident, args: &[Expr], span: Span) -> Res<Term> {
+        let [m, t] = args else {
+            return Err(self
+                .diag(
+                    sc,
+                    span,
+                    format!("`attacked_by` takes 2 arguments, but {} were given", args.len()),
+                )
+                .help("write `attacked_by(MOVES, PIECE)`: whether PIECE on the POI's square could be taken by MOVES")
+                .into());
+        };
+        let moves = self.expr(sc, m)?;
+        if moves.sort() != Sort::Move || !moves.is_closed() {
+            return Err(self
+                .diag(
+                    sc,
+                    m.span,
+                    format!("`attacked_by` reads a closed move, but this is a {}", moves.sort()),
+                )
+                .into());
+        }
+        let target = self.expr(sc, t)?;
+        let pieces: Option<Vec<Content>> = target.as_pattern().and_then(|p| {
+            p.members()
+                .map(|f| match f.cells().collect::<Vec<_>>()[..] {
+                    [(q, crate::core::Cell::Is(c @ Content::Piece(_)))] if q == crate::geometry::Square::ORIGIN => {
+                        Some(c)
+                    }
+                    _ => None,
+                })
+                .collect()
+        });
+        let Some(pieces) = pieces else {
+            return Err(self
+                .diag(
+                    sc,
+                    t.span,
+                    "`attacked_by` takes the pieces that may be taken: a piece or `A | B`",
+                )
+                .into());
+        };
+        super::attack::attacked_by(&moves, &pieces).map_err(|why| {
+            self.diag(sc, f.span, format!("cannot read attacks off these moves: {why}"))
+                .label("here")
+                .into()
+        })
     }
 
     fn postfix(&self, sc: &Scope, t: &Term, span: Span, op: &PostOp, op_span: Span) -> Res<Term> {

@@ -4,6 +4,7 @@
 //! definition is expanded and sort-checked, then every claim. Function bodies
 //! are checked at each call, since their sorts depend on the arguments.
 
+mod attack;
 mod cond;
 mod ends;
 mod expr;
@@ -165,10 +166,27 @@ impl Program {
                 continue;
             }
             if let StmtKind::GameFrom { name, base } = &stmt.kind {
-                let found = inherited.iter().find_map(|(s, st)| match &st.kind {
-                    StmtKind::Game { name: n, board, turns } if n.name == base.name => Some((*s, board, turns)),
-                    _ => None,
-                });
+                // The base, through the games derived in imported files
+                // (`game amazon = chess` imported, then `game x = amazon`).
+                let mut chain = vec![base.name.clone()];
+                let found = loop {
+                    let at = chain.last().expect("a name");
+                    let game = inherited.iter().find_map(|(s, st)| match &st.kind {
+                        StmtKind::Game { name: n, board, turns } if n.name == *at => Some((*s, board, turns)),
+                        _ => None,
+                    });
+                    if game.is_some() {
+                        break game;
+                    }
+                    let next = inherited.iter().find_map(|(_, st)| match &st.kind {
+                        StmtKind::GameFrom { name: n, base } if n.name == *at => Some(base.name.clone()),
+                        _ => None,
+                    });
+                    match next {
+                        Some(b) if !chain.contains(&b) => chain.push(b),
+                        _ => break None,
+                    }
+                };
                 let Some((s, board, turns)) = found else {
                     errors.push(
                         Diag::new(
@@ -192,7 +210,7 @@ impl Program {
                 }
                 // The base's ends, declared again for the derived game.
                 for (s, st) in &inherited {
-                    if matches!(&st.kind, StmtKind::GameEnd { game, .. } if game.name == base.name) {
+                    if matches!(&st.kind, StmtKind::GameEnd { game, .. } if chain.contains(&game.name)) {
                         game_ends.push((*s, st.clone(), Some(name.clone())));
                     }
                 }
@@ -453,6 +471,34 @@ impl Program {
 
     pub fn games(&self) -> &[Game] {
         &self.games
+    }
+
+    /// Claims that the file's check tests agree with the attacks read off
+    /// the moves (`attacked_by`), one per game and turn with a `check:`
+    /// declaration, named `lint: ...`: `check` compares their sides on the
+    /// game's positions, not on boards of other sizes.
+    pub fn attack_lints(&self) -> Vec<Claim> {
+        let mut out = vec![];
+        for g in &self.games {
+            for (turn, lhs, rhs) in attack::check_lints(g) {
+                out.push(Claim {
+                    name: format!(
+                        "lint: game {}, turn {}: the check test reads the attacks of the moves",
+                        g.name,
+                        turn + 1
+                    ),
+                    kind: ClaimKind::Theorem,
+                    lhs,
+                    rel: Rel::Eq,
+                    rhs,
+                    conds: vec![],
+                    source: self.sources[0].clone(),
+                    span: g.span,
+                    tiling: g.tiling,
+                });
+            }
+        }
+        out
     }
 
     pub fn game(&self, name: &str) -> Option<&Game> {

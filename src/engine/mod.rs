@@ -71,6 +71,8 @@ impl Engine {
             stride: board.width() + 2 * self.pad,
             pad: self.pad,
             shape: shape.fits().then_some(shape),
+            width: board.width(),
+            height: board.height(),
         };
         let turns: Vec<Op> = self.turns.iter().map(|t| planner.plan(t)).collect();
         let mut codes = vec![];

@@ -231,11 +231,16 @@ fn pivot_square(r: &Rule) -> Square {
     }
 }
 
-fn branch_reach(bs: &[Branch]) -> i32 {
-    bs.iter()
-        .map(|b| b.at.x.abs().max(b.at.y.abs()).max(branch_reach(&b.then)))
-        .max()
-        .unwrap_or(0)
+/// Whether every read of the tree is at most `pad` from a square known to
+/// be on the board (`anchor`, or a read that excludes `#`), so inside a
+/// mailbox with that border: a line written out to the board's length
+/// reads one square past its edge at most.
+fn within(bs: &[Branch], anchor: Square, pad: i32) -> bool {
+    bs.iter().all(|b| {
+        let d = b.at - anchor;
+        let next = if b.set.contains(Cell::Off) { anchor } else { b.at };
+        d.x.abs().max(d.y.abs()) <= pad && within(&b.then, next, pad)
+    })
 }
 
 /// The border the plan of `p` needs: the farthest reach of the rules it
@@ -244,7 +249,7 @@ pub fn pad(p: &Prog) -> i32 {
     let here = match p {
         Prog::Rules(rules) => rules.iter().map(reach).filter(|&r| r <= MAX_PAD).max().unwrap_or(0),
         Prog::Probe(_, probe) => {
-            let r = branch_reach(probe.parts().1);
+            let r = probe.reach();
             if r <= MAX_PAD {
                 r
             } else {
@@ -269,6 +274,9 @@ pub struct Planner {
     pub pad: i32,
     /// The box, when its squares fit in a bitboard.
     pub shape: Option<BoxShape>,
+    /// The box's size: lines of any length are written out to it.
+    pub width: i32,
+    pub height: i32,
 }
 
 impl Planner {
@@ -347,28 +355,6 @@ impl Planner {
         }
     }
 
-    /// The step of a line walk: `% + d. -> . + d%` and nothing else.
-    fn walk_step(r: &Rule) -> Option<Square> {
-        Self::step(r).and_then(|(d, set)| (set == CellSet::single(Cell::EMPTY)).then_some(d))
-    }
-
-    /// A step of the POI to a square reading a set: `% + d S -> . + d%`.
-    fn step(r: &Rule) -> Option<(Square, CellSet)> {
-        let Pivot::Anchor(a) = r.pivot else { return None };
-        if !r.offs.is_empty() || r.guard.len() != 2 || r.writes.len() != 2 {
-            return None;
-        }
-        let (to, set) = r.guard[1];
-        if to == a {
-            return None;
-        }
-        let mut writes = r.writes.clone();
-        writes.sort_by_key(|(q, _)| *q);
-        let mut expected = vec![(a, Cell::EMPTY), (to, Cell::Poi)];
-        expected.sort_by_key(|(q, _)| *q);
-        (writes == expected).then_some((to - a, set))
-    }
-
     /// `M* N`, when `M` is a walk's step along `d` and `N` a last step
     /// along `d` to a set without `#`: the slide along `d`.
     fn slide(&self, walk: &Prog, last: &Prog) -> Option<Op> {
@@ -379,10 +365,10 @@ impl Planner {
             return None;
         };
         let d = match &walk[..] {
-            [w] => Self::walk_step(w).filter(|d| self.fits(*d))?,
+            [w] => w.walk_step().filter(|d| self.fits(*d))?,
             _ => return None,
         };
-        let (e, set) = Self::step(last)?;
+        let (e, set) = last.step()?;
         (e == d && !set.contains(Cell::Off)).then(|| Op::Slide {
             d: self.delta(d),
             set,
@@ -479,6 +465,9 @@ impl Planner {
             return None;
         };
         let Prog::Probe(_, probe) = &**m else { return None };
+        if probe.has_lines() {
+            return None;
+        }
         let (false, [b]) = probe.parts() else { return None };
         if !b.done || !b.then.is_empty() {
             return None;
@@ -596,7 +585,7 @@ impl Planner {
             Prog::Repeat(m, bounds) => {
                 if let (Prog::Rules(rules), Bounds::STAR) = (&**m, *bounds) {
                     if let [r] = &rules[..] {
-                        if let Some(d) = Self::walk_step(r).filter(|d| self.fits(*d)) {
+                        if let Some(d) = r.walk_step().filter(|d| self.fits(*d)) {
                             return Op::Walk(self.delta(d));
                         }
                     }
@@ -618,8 +607,9 @@ impl Planner {
             }
             Prog::Greedy(m) => Op::Greedy(b(m)),
             Prog::Probe(m, probe) => {
+                let probe = probe.unrolled(self.width, self.height);
                 let (always, bs) = probe.parts();
-                if branch_reach(bs) > self.pad {
+                if !within(bs, Square::ORIGIN, self.pad) {
                     return self.plan(m);
                 }
                 let mut nodes = vec![];

@@ -128,6 +128,30 @@ impl Rule {
         .pivoted()
     }
 
+    /// The step of a line walk, `% + d. -> . + d%` and nothing else: `d`.
+    pub fn walk_step(&self) -> Option<Square> {
+        self.step()
+            .and_then(|(d, set)| (set == CellSet::single(Cell::EMPTY)).then_some(d))
+    }
+
+    /// A step of the POI to a square reading a set, `% + d S -> . + d%`:
+    /// `d` and `S`.
+    pub fn step(&self) -> Option<(Square, CellSet)> {
+        let Pivot::Anchor(a) = self.pivot else { return None };
+        if !self.offs.is_empty() || self.guard.len() != 2 || self.writes.len() != 2 {
+            return None;
+        }
+        let (to, set) = self.guard[1];
+        if to == a {
+            return None;
+        }
+        let mut writes = self.writes.clone();
+        writes.sort_by_key(|(q, _)| *q);
+        let mut expected = vec![(a, Cell::EMPTY), (to, Cell::Poi)];
+        expected.sort_by_key(|(q, _)| *q);
+        (writes == expected).then_some((to - a, set))
+    }
+
     /// Orders the guard for matching and picks the pivot: `%` first, then
     /// a piece (rarer than an empty square), then the rest.
     fn pivoted(mut self) -> Rule {
@@ -218,32 +242,51 @@ fn merged(mut rules: Vec<Rule>) -> Vec<Rule> {
 
 impl Prog {
     /// The same move for a caller that asks only whether it has a result:
-    /// anchored rules, wherever they decide that, become probes.
+    /// anchored rules, wherever they decide that, become probes, and so do
+    /// lines of any length, `(% + e. -> . + e%)* R` with `R` anchored rules.
     fn for_existence(self) -> Prog {
-        let probe = |rules: Vec<Rule>| match Probe::new(&rules) {
-            Some(p) => Prog::Probe(Box::new(Prog::Rules(rules)), p),
-            None => Prog::Rules(rules),
-        };
         match self {
-            Prog::Rules(rules) => probe(rules),
+            Prog::Rules(rules) => match Probe::new(&rules) {
+                Some(p) => Prog::Probe(Box::new(Prog::Rules(rules)), p),
+                None => Prog::Rules(rules),
+            },
             Prog::Bind(c, body) => Prog::Bind(c, Box::new(body.for_existence())),
-            Prog::Seq(a, b) => Prog::Seq(a, Box::new(b.for_existence())),
+            Prog::Seq(a, b) => match line(&a, &b) {
+                Some(p) => Prog::Probe(Box::new(Prog::Seq(a, b)), p),
+                None => Prog::Seq(a, Box::new(b.for_existence())),
+            },
+            // `not not M` has a result exactly when `M` has one.
+            Prog::Not(m) => match *m {
+                Prog::Not(inner) => *inner,
+                m => Prog::Not(Box::new(m)),
+            },
             Prog::Alt(arms) => {
-                // The arms made only of anchored rules become one probe.
-                let (anchored, rest): (Vec<Prog>, Vec<Prog>) = arms.into_iter().partition(|a| match a {
-                    Prog::Rules(rules) => rules.iter().all(|r| matches!(r.pivot, Pivot::Anchor(_))),
-                    _ => false,
-                });
-                let mut arms: Vec<Prog> = rest.into_iter().map(Prog::for_existence).collect();
-                let rules: Vec<Rule> = anchored
-                    .into_iter()
-                    .flat_map(|a| match a {
-                        Prog::Rules(rules) => rules,
-                        _ => vec![],
-                    })
-                    .collect();
-                if !rules.is_empty() {
-                    arms.insert(0, probe(rules));
+                // The arms that are anchored rules or lines become one probe.
+                let mut probe: Option<(Vec<Prog>, Probe)> = None;
+                let mut rest = vec![];
+                for a in arms {
+                    let p = match &a {
+                        Prog::Rules(rules) => Probe::new(rules),
+                        Prog::Seq(x, y) => line(x, y),
+                        _ => None,
+                    };
+                    match (p, &mut probe) {
+                        (Some(p), Some((progs, acc))) => {
+                            progs.push(a);
+                            *acc = std::mem::take(acc).or(p);
+                        }
+                        (Some(p), None) => probe = Some((vec![a], p)),
+                        (None, _) => rest.push(a.for_existence()),
+                    }
+                }
+                let mut arms = rest;
+                if let Some((mut progs, p)) = probe {
+                    let plain = if progs.len() == 1 {
+                        progs.pop().expect("one arm")
+                    } else {
+                        Prog::Alt(progs)
+                    };
+                    arms.insert(0, Prog::Probe(Box::new(plain), p));
                 }
                 if arms.len() == 1 {
                     arms.pop().expect("one arm")
@@ -290,6 +333,31 @@ impl Prog {
         out.dedup();
         out
     }
+}
+
+/// `walk{i,} R`, a walk of the POI over empty squares (`% + e. -> . +
+/// e%`) then anchored rules, as a line's probe.
+fn line(walk: &Prog, rest: &Prog) -> Option<Probe> {
+    let Prog::Repeat(m, Bounds { lo, hi: None }) = walk else {
+        return None;
+    };
+    let Prog::Rules(w) = &**m else { return None };
+    let [w] = &w[..] else { return None };
+    let step = w.walk_step()?;
+    let rules: Vec<Rule> = match rest {
+        Prog::Rules(rules) => rules.clone(),
+        Prog::Alt(arms) => arms
+            .iter()
+            .map(|a| match a {
+                Prog::Rules(rules) => Some(rules.clone()),
+                Prog::Fail => Some(vec![]),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?
+            .concat(),
+        _ => return None,
+    };
+    Probe::ray(step, *lo, &rules)
 }
 
 /// Why a term cannot be run.
@@ -474,24 +542,58 @@ mod tests {
         t
     }
 
+    fn lines_of(p: &Prog) -> Vec<&Probe> {
+        match p {
+            Prog::Nil | Prog::Fail | Prog::Rules(_) => vec![],
+            Prog::Probe(m, probe) => {
+                let mut v = lines_of(m);
+                if probe.has_lines() {
+                    v.push(probe);
+                }
+                v
+            }
+            Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) => lines_of(m),
+            Prog::Seq(x, y) => [lines_of(x), lines_of(y)].concat(),
+            Prog::Alt(arms) => arms.iter().flat_map(lines_of).collect(),
+        }
+    }
+
+    /// A line: the POI walks over empty squares, at least 0 or 1 steps,
+    /// then anchored rules read where it stops.
+    fn a_line(g: &mut quickcheck::Gen) -> Term {
+        let pick = |g: &mut quickcheck::Gen, n: u32| <u32 as quickcheck::Arbitrary>::arbitrary(g) % n;
+        let e = [(1, 0), (0, 1), (1, 1), (-1, 2), (-1, 0)][pick(g, 5) as usize];
+        let m = Movement::translation(e.0, e.1);
+        let f = Fragment::single(Cell::Poi)
+            .glue(&Fragment::single(Cell::Is(crate::core::Content::Empty)).moved(&m))
+            .unwrap();
+        let g_ = Fragment::single(Cell::Is(crate::core::Content::Empty))
+            .glue(&Fragment::single(Cell::Poi).moved(&m))
+            .unwrap();
+        let walk = Term::rule(&Term::pattern(Pattern::single(f)), &Term::pattern(Pattern::single(g_)));
+        let lo = pick(g, 2);
+        Term::seq(&Term::repeat(&walk, Bounds { lo, hi: None }), &anchored_union(g))
+    }
+
     /// Every test compiled with probes answers as the same test run rule by
     /// rule, on random boards with the POI on every square.
     #[test]
     fn probes_answer_as_their_rules() {
-        let mut probed = 0;
-        for seed in 0..600u64 {
+        let (mut probed, mut lines) = (0, 0);
+        for seed in 0..900u64 {
             let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
-            let m = if seed % 2 == 0 {
-                anchored_union(&mut g)
-            } else {
-                gen::a_move(&mut g, 2)
+            let m = match seed % 3 {
+                0 => anchored_union(&mut g),
+                1 => gen::a_move(&mut g, 2),
+                _ => a_line(&mut g),
             };
             let test = Term::not(&m);
             let fast = compile(&test).unwrap();
             let slow = plain(&fast);
             probed += probes(&fast);
-            for b in 0..6 {
-                let board: Grid = Grid::random(&mut g, 1 + (b % 3), 1 + (b / 3));
+            lines += lines_of(&fast).len();
+            for b in 0..8 {
+                let board: Grid = Grid::random(&mut g, 1 + (b % 4), 1 + (b / 4) * 3);
                 let mut pois: Vec<Option<crate::geometry::Square>> = vec![None];
                 pois.extend(board.squares().iter().filter(|q| board.get(*q).is_some()).map(Some));
                 for poi in pois {
@@ -500,6 +602,18 @@ mod tests {
                         poi,
                     };
                     let mut e = Eval::default();
+                    // The engine's form of a line, written out to the board.
+                    if s.poi.is_some() {
+                        for p in lines_of(&fast) {
+                            let unrolled = p.unrolled(board.width(), board.height());
+                            assert_eq!(
+                                unrolled.any(&s),
+                                p.any(&s),
+                                "{m} on {:?} with POI {poi:?}",
+                                board.rows()
+                            );
+                        }
+                    }
                     assert_eq!(
                         e.run(&fast, &s).unwrap(),
                         e.run(&slow, &s).unwrap(),
@@ -509,6 +623,7 @@ mod tests {
                 }
             }
         }
-        assert!(probed >= 200, "only {probed} probes exercised");
+        assert!(probed >= 300, "only {probed} probes exercised");
+        assert!(lines >= 150, "only {lines} lines exercised");
     }
 }

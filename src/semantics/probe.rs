@@ -14,13 +14,31 @@ use crate::core::Cell;
 use crate::geometry::Square;
 
 /// Whether any of a set of anchored rules fits, as a tree of reads
-/// relative to the POI.
+/// relative to the POI; and lines of any length, `(% + e. -> . + e%)* R`,
+/// which follow the board's size.
 #[derive(Clone, Debug, Default)]
 pub struct Probe {
     /// Some rule reads nothing but the POI's own square (`% -> 0`,
     /// `% -> .`): it fits whenever a POI is bound.
     always: bool,
+    /// Each rule's reads, the source of `branches`.
+    lists: Vec<Reads>,
     branches: Vec<Branch>,
+    rays: Vec<Ray>,
+}
+
+/// A rule's reads relative to the POI, nearest first, one per square.
+type Reads = Vec<(Square, CellSet)>;
+
+/// `(% + step. -> . + step%){min,} R`: the POI walks over empty squares,
+/// then one of the rules of `R` fits where it stops. A walk ends at the
+/// board's edge, so the line is as long as the board allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Ray {
+    step: Square,
+    min: u32,
+    /// The reads of each rule of `R`, relative to where the walk stops.
+    rest: Vec<Reads>,
 }
 
 /// One read: the square at `at` from the POI reads one of `set`; then a
@@ -38,6 +56,31 @@ fn on_board() -> CellSet {
     CellSet::single(Cell::Off).complement()
 }
 
+fn empty() -> CellSet {
+    CellSet::single(Cell::EMPTY)
+}
+
+fn chebyshev(q: Square) -> i32 {
+    q.x.abs().max(q.y.abs())
+}
+
+/// `reads` with each square once (the sets intersected), nearest first;
+/// `None` when a square can read nothing.
+fn tidy(raw: impl IntoIterator<Item = (Square, CellSet)>) -> Option<Reads> {
+    let mut reads: Reads = vec![];
+    for (at, set) in raw {
+        match reads.iter_mut().find(|(b, _)| *b == at) {
+            Some((_, s)) => *s = s.intersection(&set),
+            None => reads.push((at, set)),
+        }
+    }
+    if reads.iter().any(|(_, s)| s.is_empty()) {
+        return None;
+    }
+    reads.sort_by_key(|(q, _)| (chebyshev(*q), *q));
+    Some(reads)
+}
+
 impl Probe {
     /// The probe of `rules`, or `None` when one of them is not anchored at
     /// the POI.
@@ -46,23 +89,53 @@ impl Probe {
         for r in rules {
             // `None`: the rule can never fit, and adds no branch.
             if let Some(reads) = Probe::reads(r)? {
-                p.insert(&reads);
+                p.insert(reads);
             }
         }
         Some(p)
     }
 
+    /// The probe of `(% + step. -> . + step%){min,} R` for the rules of
+    /// `R`, or `None` when one of them is not anchored at the POI.
+    pub fn ray(step: Square, min: u32, rules: &[Rule]) -> Option<Probe> {
+        let mut rest = vec![];
+        for r in rules {
+            if let Some(reads) = Probe::reads(r)? {
+                rest.push(reads);
+            }
+        }
+        let mut p = Probe::default();
+        if !rest.is_empty() {
+            p.rays.push(Ray { step, min, rest });
+        }
+        Some(p)
+    }
+
+    /// Whether either probe fits.
+    pub fn or(mut self, o: Probe) -> Probe {
+        self.always |= o.always;
+        for reads in o.lists {
+            self.insert(reads);
+        }
+        for r in o.rays {
+            if !self.rays.contains(&r) {
+                self.rays.push(r);
+            }
+        }
+        self
+    }
+
     /// The reads of an anchored rule, nearest the POI first, one per
     /// square; `Some(None)` when it can never fit.
     #[allow(clippy::option_option)]
-    fn reads(r: &Rule) -> Option<Option<Vec<(Square, CellSet)>>> {
+    fn reads(r: &Rule) -> Option<Option<Reads>> {
         let Pivot::Anchor(a) = r.pivot else { return None };
-        let mut reads: Vec<(Square, CellSet)> = vec![];
         let off = CellSet::single(Cell::Off);
         let on = on_board();
         let guard = r.guard.iter().map(|(q, s)| (*q, *s));
         let offs = r.offs.iter().map(|q| (*q, off));
         let writes = r.writes.iter().map(|(q, _)| (*q, on));
+        let mut raw = vec![];
         for (q, set) in guard.chain(offs).chain(writes) {
             if q == a {
                 // The POI's square reads `%` (the anchor) and is on the
@@ -72,24 +145,42 @@ impl Probe {
                 }
                 continue;
             }
-            let at = q - a;
-            match reads.iter_mut().find(|(b, _)| *b == at) {
-                Some((_, s)) => *s = s.intersection(&set),
-                None => reads.push((at, set)),
-            }
+            raw.push((q - a, set));
         }
-        if reads.iter().any(|(_, s)| s.is_empty()) {
-            return Some(None);
-        }
-        reads.sort_by_key(|(q, _)| (q.x.abs().max(q.y.abs()), *q));
-        Some(Some(reads))
+        Some(tidy(raw))
     }
 
-    fn insert(&mut self, reads: &[(Square, CellSet)]) {
+    /// Adds a rule's reads, unless a rule already there fits wherever it
+    /// does (its reads are a subset, each no narrower); rules that it
+    /// covers that way go.
+    fn insert(&mut self, reads: Reads) {
         if reads.is_empty() {
             self.always = true;
             return;
         }
+        // `a` fits wherever `b` does.
+        let covers = |a: &Reads, b: &Reads| {
+            a.iter()
+                .all(|(q, s)| b.iter().any(|(r, t)| r == q && t.intersection(s) == *t))
+        };
+        if self.lists.iter().any(|l| covers(l, &reads)) {
+            return;
+        }
+        if self.lists.iter().any(|l| covers(&reads, l)) {
+            let kept: Vec<Reads> = std::mem::take(&mut self.lists)
+                .into_iter()
+                .filter(|l| !covers(&reads, l))
+                .collect();
+            self.branches.clear();
+            for l in kept {
+                self.grow(l);
+            }
+        }
+        self.grow(reads);
+    }
+
+    /// Adds a rule's reads to the tree.
+    fn grow(&mut self, reads: Reads) {
         let mut level = &mut self.branches;
         for (k, &(at, set)) in reads.iter().enumerate() {
             let i = match level.iter().position(|b| b.at == at && b.set == set) {
@@ -109,6 +200,7 @@ impl Probe {
             }
             level = &mut level[i].then;
         }
+        self.lists.push(reads);
     }
 
     /// Whether one of the rules fits `s`.
@@ -121,16 +213,88 @@ impl Probe {
             }
             Ok(false)
         }
-        match s.poi {
-            Some(p) => Ok(self.always || go(&self.branches, &s.board, p)?),
-            None => Ok(false),
+        let Some(p) = s.poi else { return Ok(false) };
+        if self.always || go(&self.branches, &s.board, p)? {
+            return Ok(true);
         }
+        for r in &self.rays {
+            if r.any(&s.board, p)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Whether some rule fits whenever a POI is bound, and the tree of
-    /// reads: for back-ends that run the tree their own way.
+    /// reads: for back-ends that run the tree their own way. Lines of any
+    /// length are not in the tree: see [`Probe::unrolled`].
     pub fn parts(&self) -> (bool, &[Branch]) {
+        debug_assert!(self.rays.is_empty(), "unroll the lines first");
         (self.always, &self.branches)
+    }
+
+    /// Whether the probe has lines of any length.
+    pub fn has_lines(&self) -> bool {
+        !self.rays.is_empty()
+    }
+
+    /// The same probe on boards of at most `width` by `height` squares,
+    /// each line written out to the longest the board has room for, so
+    /// that it is a tree of reads.
+    pub fn unrolled(&self, width: i32, height: i32) -> Probe {
+        let mut p = Probe {
+            always: self.always,
+            lists: vec![],
+            branches: vec![],
+            rays: vec![],
+        };
+        for reads in &self.lists {
+            p.insert(reads.clone());
+        }
+        for r in &self.rays {
+            let room = |d: i32, size: i32| {
+                if d == 0 {
+                    u32::MAX
+                } else {
+                    ((size - 1).max(0) / d.abs()) as u32
+                }
+            };
+            let longest = room(r.step.x, width).min(room(r.step.y, height));
+            for k in r.min..=longest {
+                let walk = (1..=k as i32).map(|j| (Square::new(r.step.x * j, r.step.y * j), empty()));
+                let there = Square::new(r.step.x * k as i32, r.step.y * k as i32);
+                'rule: for rest in &r.rest {
+                    let mut raw: Reads = walk.clone().collect();
+                    for &(q, set) in rest {
+                        let at = q + there;
+                        if k > 0 && at == Square::ORIGIN {
+                            // The walk has left the POI's square empty.
+                            if !set.contains(Cell::EMPTY) {
+                                continue 'rule;
+                            }
+                            continue;
+                        }
+                        raw.push((at, set));
+                    }
+                    if let Some(reads) = tidy(raw) {
+                        p.insert(reads);
+                    }
+                }
+            }
+        }
+        p
+    }
+
+    /// How far from the POI the probe reads, a line counted from where
+    /// its walk stops (a square on the board): the border a mailbox needs.
+    pub fn reach(&self) -> i32 {
+        let far = |reads: &Reads| reads.iter().map(|(q, _)| chebyshev(*q)).max().unwrap_or(0);
+        let lists = self.lists.iter().map(far);
+        let rays = self
+            .rays
+            .iter()
+            .map(|r| chebyshev(r.step).max(r.rest.iter().map(far).max().unwrap_or(0)));
+        lists.chain(rays).max().unwrap_or(0)
     }
 
     /// Number of reads in the tree.
@@ -139,6 +303,43 @@ impl Probe {
             bs.iter().map(|b| 1 + go(&b.then)).sum()
         }
         go(&self.branches)
+    }
+}
+
+impl Ray {
+    /// Whether the line fits from the POI `x`: reads as the walk would
+    /// see the board, with the POI's square left empty once it has moved.
+    fn any<S: Store>(&self, b: &S, x: Square) -> Result<bool, S::Unknown> {
+        let mut at = x;
+        let mut k = 0u32;
+        loop {
+            if k >= self.min {
+                for rest in &self.rest {
+                    let mut fits = true;
+                    for &(q, set) in rest {
+                        let sq = at + q;
+                        let ok = if k > 0 && sq == x {
+                            set.contains(Cell::EMPTY)
+                        } else {
+                            b.reads(sq, &set)?
+                        };
+                        if !ok {
+                            fits = false;
+                            break;
+                        }
+                    }
+                    if fits {
+                        return Ok(true);
+                    }
+                }
+            }
+            let next = at + self.step;
+            if !b.reads(next, &empty())? {
+                return Ok(false);
+            }
+            at = next;
+            k += 1;
+        }
     }
 }
 
