@@ -124,6 +124,16 @@ fn override_mistakes_are_named() {
     assert!(e.contains("`x` is defined in this file"), "{e}");
     let e = error(&dir, "import \"base.alg\"\ngame h = chess\n");
     assert!(e.contains("no imported file declares a game `chess`"), "{e}");
+    // An import that cannot be read is the one error: nothing about the
+    // names, overrides and games it would have given.
+    let e = error(
+        &dir,
+        "import \"nowhere.alg\"\noverride step = fail\nx = step\ngame h = g\n",
+    );
+    assert!(e.contains("cannot read"), "{e}");
+    for cascade in ["unknown name", "nothing to override", "no imported file"] {
+        assert!(!e.contains(cascade), "{e}");
+    }
 }
 
 /// A hand-written attack test for chess on a board `width` squares wide,

@@ -434,6 +434,25 @@ impl<'a> Elab<'a> {
         }
     }
 
+    /// The built-ins `black_pieces` and `white_pieces`: chess's pieces of
+    /// that colour and the colour twins this file and its imports declare
+    /// (`piece W / B`), so that a variant's new piece is an enemy without
+    /// a list to keep up to date.
+    fn side(&self, w: &str) -> Option<Term> {
+        let white = match w {
+            "black_pieces" => false,
+            "white_pieces" => true,
+            _ => return None,
+        };
+        let chess = ["♚", "♛", "♜", "♝", "♞", "♟"].map(|p| PieceId::lookup(p).expect("chess's pieces are registered"));
+        let pieces = chess
+            .iter()
+            .chain(&self.prog.black)
+            .map(|&b| if white { b.twin() } else { b });
+        let cells: Vec<Term> = pieces.map(|p| Term::content(Content::Piece(p))).collect();
+        Some(cells[1..].iter().fold(cells[0].clone(), |acc, c| Term::union(&acc, c)))
+    }
+
     /// The built-in `attacked_by(M, T)`: see [`super::attack`].
     fn attacked_by(&self, sc: &Scope, f: &Ident, args: &[Expr], span: Span) -> Res<Term> {
         let [m, t] = args else {
@@ -585,6 +604,9 @@ impl<'a> Elab<'a> {
             if let Some(sort) = meta_sort(w) {
                 return Ok(vec![(Term::var(w, sort), span)]);
             }
+        }
+        if let Some(t) = self.side(w) {
+            return Ok(vec![(t, span)]);
         }
         let splits = self.split(sc, w);
         match splits.len() {

@@ -88,6 +88,9 @@ pub struct Program {
     games: Vec<Game>,
     /// The grid the file declares (`grid hex`), square by default.
     pub(crate) tiling: Tiling,
+    /// The black twins of the pieces this file and its imports declare,
+    /// in order: with chess's, what `black_pieces` names.
+    pub(crate) black: Vec<crate::core::PieceId>,
 }
 
 impl Program {
@@ -128,12 +131,15 @@ impl Program {
             claims: vec![],
             games: vec![],
             tiling,
+            black: vec![],
         };
         let mut errors = vec![];
         let mut claims = vec![];
         let mut imported = std::collections::HashSet::new();
         imported.extend(origin);
-        prog.gather(0, file.stmts, &mut imported, &mut claims, &mut errors);
+        if prog.gather(0, file.stmts, &mut imported, &mut claims, &mut errors) {
+            return Err(Diags(errors));
+        }
         let el = Elab {
             prog: &prog,
             done: RefCell::new(HashMap::new()),
@@ -308,7 +314,9 @@ impl Program {
     /// itself, games from every file (with their source), for `game NAME =
     /// BASE`. A file's overrides replace what its imports define, after
     /// them, so every use of the name (in the imports too) reads the
-    /// override.
+    /// override. Returns whether an import could not be read or parsed:
+    /// then every name it defines is missing, and errors about them would
+    /// only repeat that one.
     fn gather(
         &mut self,
         src: usize,
@@ -316,16 +324,24 @@ impl Program {
         imported: &mut std::collections::HashSet<std::path::PathBuf>,
         claims: &mut Vec<(usize, crate::parse::ast::Stmt)>,
         errors: &mut Vec<Diag>,
-    ) {
+    ) -> bool {
         let source = self.sources[src].clone();
         let mut pending = vec![];
+        let mut broken = false;
         for stmt in stmts {
             match stmt.kind {
-                StmtKind::Piece { white, black } => {
-                    if let Err(e) = declare(&source, &white, black.as_deref()) {
-                        errors.push(e);
+                StmtKind::Piece { white, black } => match declare(&source, &white, black.as_deref()) {
+                    Ok(ids) if black.is_some() => {
+                        let blacks = &ids[ids.len() / 2..];
+                        for b in blacks {
+                            if !self.black.contains(b) {
+                                self.black.push(*b);
+                            }
+                        }
                     }
-                }
+                    Ok(_) => {}
+                    Err(e) => errors.push(e),
+                },
                 StmtKind::Def {
                     name,
                     params,
@@ -357,6 +373,7 @@ impl Program {
                                 path.span,
                                 format!("cannot read {}: {e}", file.display()),
                             ));
+                            broken = true;
                             continue;
                         }
                     };
@@ -369,9 +386,12 @@ impl Program {
                         Ok(f) => {
                             self.sources.push(imported_source);
                             let at = self.sources.len() - 1;
-                            self.gather(at, f.stmts, imported, claims, errors);
+                            broken |= self.gather(at, f.stmts, imported, claims, errors);
                         }
-                        Err(e) => errors.push(Diag::new(&imported_source, e.span, e.message)),
+                        Err(e) => {
+                            errors.push(Diag::new(&imported_source, e.span, e.message));
+                            broken = true;
+                        }
                     }
                 }
                 StmtKind::Grid { name } => {
@@ -401,11 +421,13 @@ impl Program {
                 | StmtKind::GameFrom { .. } => claims.push((src, stmt)),
             }
         }
-        for def in pending {
+        // Without the import, an override would only say that it is.
+        for def in pending.into_iter().filter(|_| !broken) {
             if let Err(e) = self.override_def(def) {
                 errors.push(e);
             }
         }
+        broken
     }
 
     /// `override NAME = BODY`: replaces the definition an import made.
@@ -650,7 +672,7 @@ fn check_name(src: &Source, name: &Ident) -> Result<(), Diag> {
 
 /// Registers a `piece` declaration. On each side, a glyph followed by an
 /// ASCII spelling is one piece.
-fn declare(src: &Source, white: &[Ident], black: Option<&[Ident]>) -> Result<(), Diag> {
+fn declare(src: &Source, white: &[Ident], black: Option<&[Ident]>) -> Result<Vec<crate::core::PieceId>, Diag> {
     let spellings = |names: &[Ident]| -> Vec<Spelling> {
         let mut out: Vec<Spelling> = vec![];
         for n in names {
@@ -674,14 +696,12 @@ fn declare(src: &Source, white: &[Ident], black: Option<&[Ident]>) -> Result<(),
     let last = black.and_then(|b| b.last()).unwrap_or(&white[white.len() - 1]);
     let span = white[0].span.to(last.span);
     let (w, b) = (spellings(white), black.map(spellings));
-    crate::core::PieceId::declare(&w, b.as_deref())
-        .map(|_| ())
-        .map_err(|e| {
-            Diag::new(src, span, e).help(
-                "declare `piece W / B` for colour twins, four of each for a piece that turns with R, \
+    crate::core::PieceId::declare(&w, b.as_deref()).map_err(|e| {
+        Diag::new(src, span, e).help(
+            "declare `piece W / B` for colour twins, four of each for a piece that turns with R, \
                  and a glyph may be followed by an ASCII spelling: `piece ● 'D / ○ 'L`",
-            )
-        })
+        )
+    })
 }
 
 /// Game `name` from the statement `game BASE(board) = turns` of source
@@ -1105,5 +1125,20 @@ mod tests {
         assert_eq!(**c, Node::Cell(Content::Piece(PieceId::lookup("♜").unwrap())));
         let f = Fragment::single(Cell::Poi);
         assert_eq!(f.poi(), Some(Square::ORIGIN));
+    }
+
+    #[test]
+    fn the_sides_name_chess_and_declared_pieces() {
+        let prog = Program::from_text(
+            "t.alg",
+            "piece 'Side1 / 'side1\npiece 'Alone\nb = black_pieces\nw = white_pieces\n\
+             eb = ♚ | ♛ | ♜ | ♝ | ♞ | ♟ | 'side1\new = ♔ | ♕ | ♖ | ♗ | ♘ | ♙ | 'Side1\n",
+        )
+        .unwrap();
+        assert_eq!(prog.definition("b"), prog.definition("eb"));
+        assert_eq!(prog.definition("w"), prog.definition("ew"));
+        // A definition of that name is the file's own.
+        let own = Program::from_text("t.alg", "black_pieces = ♚\nx = black_pieces\n").unwrap();
+        assert_eq!(own.definition("x"), own.definition("black_pieces"));
     }
 }
