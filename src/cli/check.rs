@@ -132,26 +132,17 @@ pub fn run(args: Args) -> Result<i32, Diags> {
 fn lints(prog: &crate::elab::Program) -> Vec<(crate::elab::Claim, Vec<Sample>)> {
     prog.attack_lints()
         .into_iter()
-        .filter_map(|claim| {
-            let game = prog
-                .games()
+        .map(|lint| {
+            let kings: Vec<_> = lint
+                .kings
                 .iter()
-                .find(|g| claim.name.contains(&format!("game {},", g.name)))?;
-            let mut kings = vec![];
-            let crate::core::Node::Not([check]) = claim.lhs.node() else {
-                return None;
-            };
-            let mut arms = vec![];
-            check.push_alternatives(&mut arms);
-            for a in arms {
-                if let crate::core::Node::Bind([c, _]) = a.node() {
-                    if let crate::core::Node::Cell(crate::core::Content::Piece(k)) = c.node() {
-                        kings.push(*k);
-                    }
-                }
-            }
-            let boards = pairs(game, &kings);
-            Some((claim, boards))
+                .filter_map(|k| match k {
+                    crate::core::Content::Piece(p) => Some(*p),
+                    _ => None,
+                })
+                .collect();
+            let boards = pairs(&prog.games()[lint.game], &kings);
+            (lint.claim, boards)
         })
         .collect()
 }

@@ -532,7 +532,8 @@ impl Derive<'_> {
 /// the check test (as a test: `not check`) against the attacks read off
 /// the next side's moves on the kings the test binds. `None` for a turn
 /// whose test is not a union of binders, or whose attacks cannot be read.
-pub fn check_lints(game: &crate::elab::Game) -> Vec<(usize, Term, Term)> {
+/// Each comes with the turn and the kings.
+pub fn check_lints(game: &crate::elab::Game) -> Vec<(usize, Vec<Content>, Term, Term)> {
     let Some(checks) = &game.ends.check else { return vec![] };
     let n = game.turns.len();
     let mut out = vec![];
@@ -561,7 +562,7 @@ pub fn check_lints(game: &crate::elab::Game) -> Vec<(usize, Term, Term)> {
             .collect();
         let Some(derived) = derived else { continue };
         let any = derived.into_iter().reduce(|a, b| Term::alt(&a, &b)).expect("a king");
-        out.push((i, Term::not(check), Term::not(&any)));
+        out.push((i, kings, Term::not(check), Term::not(&any)));
     }
     out
 }

@@ -13,7 +13,7 @@ mod metas;
 pub use cond::{Condition, Predicate};
 pub use ends::{Ends, Split, Stuck};
 
-use crate::core::{ClaimKind, Meta, Rel, Sort, Spelling, Term};
+use crate::core::{ClaimKind, Content, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::geometry::{Movement, Tiling};
 use crate::parse::ast::{Expr, Ident, Span, StmtKind};
@@ -79,6 +79,16 @@ pub struct Game {
 }
 
 /// An elaborated rule file.
+/// The lint of one game's check test: a claim that it is the test
+/// `attacked_by` reads off the other side's moves.
+pub struct Lint {
+    /// The game's index in [`Program::games`].
+    pub game: usize,
+    /// The pieces the check test binds (kings).
+    pub kings: Vec<Content>,
+    pub claim: Claim,
+}
+
 pub struct Program {
     pub(crate) sources: Vec<Source>,
     pub(crate) defs: HashMap<String, Def>,
@@ -499,11 +509,11 @@ impl Program {
     /// the moves (`attacked_by`), one per game and turn with a `check:`
     /// declaration, named `lint: ...`: `check` compares their sides on the
     /// game's positions, not on boards of other sizes.
-    pub fn attack_lints(&self) -> Vec<Claim> {
+    pub fn attack_lints(&self) -> Vec<Lint> {
         let mut out = vec![];
-        for g in &self.games {
-            for (turn, lhs, rhs) in attack::check_lints(g) {
-                out.push(Claim {
+        for (game, g) in self.games.iter().enumerate() {
+            for (turn, kings, lhs, rhs) in attack::check_lints(g) {
+                let claim = Claim {
                     name: format!(
                         "lint: game {}, turn {}: the check test reads the attacks of the moves",
                         g.name,
@@ -517,7 +527,8 @@ impl Program {
                     source: self.sources[0].clone(),
                     span: g.span,
                     tiling: g.tiling,
-                });
+                };
+                out.push(Lint { game, kings, claim });
             }
         }
         out
