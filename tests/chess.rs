@@ -211,7 +211,10 @@ fn fen_round_trips_through_the_markers() {
     );
     for (bad, why) in [
         ("8/8/8/8/8/8/8/R3K2R w KX - 0 1", "not a castling right"),
-        ("8/8/8/8/8/8/8/R3K3 w K - 0 1", "needs a rook on h1"),
+        (
+            "8/8/8/8/8/8/8/R3K3 w K - 0 1",
+            "needs a rook right of the king on rank 1",
+        ),
         ("8/8/8/8/8/8/8/4K3 b - e3 0 1", "needs a pawn on e4"),
         ("8/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"),
         ("8/8/8/8/4P3/8/8/4K3 w - e3 0 1", "with white to move it is on rank 6"),

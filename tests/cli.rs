@@ -755,13 +755,15 @@ fn error_malformed_board() {
 
 #[test]
 fn error_bad_fen() {
-    let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "8/8/8"]);
-    assert_bad_input(&out, "--fen:1:1", "8 ranks");
-    let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "8/8/8/8/8/8/8/8/8"]);
-    assert_bad_input(&out, "--fen:1:1", "8 ranks");
+    let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "8"]);
+    assert_bad_input(&out, "--fen:1:1", "2 to 26 ranks");
     let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "9/8/8/8/8/8/8/8"]);
     assert_eq!(out.code, Some(2), "{out:?}");
-    assert!(out.stderr.contains("FEN rank 8 has 9 squares"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("FEN rank 7 has 8 squares, and rank 8 has 9"),
+        "{}",
+        out.stderr
+    );
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     let out = run(["moves", PIECES, "--move", "♙ -> .", "--fen", "X7/8/8/8/8/8/8/8"]);
     assert_eq!(out.code, Some(2), "{out:?}");
@@ -802,7 +804,7 @@ fn error_bad_fen_rank_location() {
         );
     };
     on_rank("8/8/8/8/8/8/8/7", [15, 16], "FEN rank 1 has 7 squares");
-    on_rank("9/8/8/8/8/8/8/8", [1, 2], "FEN rank 8 has 9 squares");
+    on_rank("9/8/8/8/8/8/8/8", [3, 4], "FEN rank 7 has 8 squares, and rank 8 has 9");
     on_rank("8/8/8/8/8/8/8/9 w - - 0 1", [15, 16], "FEN rank 1 has 9 squares");
 }
 

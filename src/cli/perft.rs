@@ -103,6 +103,17 @@ impl Start {
             pos.board = read_board(board, fen, rules.tiling)?;
         }
         if let Some(f) = fen {
+            // A FEN of another size is a slip, not a smaller board to try.
+            let start = rules.start().board;
+            let (w, h) = (pos.board.width(), pos.board.height());
+            if rules.tiling == crate::geometry::Tiling::Square && (w, h) != (start.width(), start.height()) {
+                return Err(plain_error(format!(
+                    "--fen describes a {w}×{h} board, but `{}` is played on {}×{}",
+                    rules.name,
+                    start.width(),
+                    start.height()
+                )));
+            }
             if f.split_whitespace().nth(1) == Some("b") {
                 pos.turn = 1 % rules.turns.len();
             }

@@ -8,32 +8,47 @@ use crate::core::{Content, PieceId};
 use crate::geometry::Square;
 use crate::semantics::{BoardError, Grid};
 
+/// The most files or ranks a FEN board may have.
+pub const MAX_SIDE: usize = 26;
+
 /// Parses the piece-placement field of a FEN string (further fields are
-/// ignored here) into an 8×8 board; a1 is `(0, 0)`. A letter is a chess
-/// piece's, or a piece declared with that one-letter spelling.
+/// ignored here) into a board as wide as its ranks and as tall as their
+/// number, as Fairy-Stockfish writes boards other than 8×8 (`10` for ten
+/// empty squares); a1 is `(0, 0)`. A letter is a chess piece's, or a
+/// piece declared with that one-letter spelling.
 pub fn placement(fen: &str) -> Result<Grid, BoardError> {
     let placement = fen.split_whitespace().next().unwrap_or("");
     let ranks: Vec<&str> = placement.split('/').collect();
-    if ranks.len() != 8 {
+    if ranks.len() < 2 || ranks.len() > MAX_SIDE {
         return Err(BoardError {
-            message: format!("a FEN board has 8 ranks, this one has {}", ranks.len()),
+            message: format!(
+                "a FEN board has 2 to {MAX_SIDE} ranks separated by `/`, this one has {}",
+                ranks.len()
+            ),
             at: 0,
         });
     }
-    let mut g = Grid::off(Square::ORIGIN, 8, 8);
+    // Each rank as its squares: `None` empty, or a piece.
+    let mut rows: Vec<Vec<Option<PieceId>>> = vec![];
     let mut at = 0;
     for (ri, rank) in ranks.iter().enumerate() {
         let rank_start = at;
-        let y = 7 - ri as i32;
-        let mut x = 0;
-        for c in rank.chars() {
-            if let Some(d) = c.to_digit(10) {
-                for _ in 0..d {
-                    if x < 8 {
-                        g.put(Square::new(x, y), Some(Content::Empty));
-                    }
-                    x += 1;
+        let mut row = vec![];
+        let mut chars = rank.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if c.is_ascii_digit() {
+                let mut n = c.to_digit(10).expect("a digit") as usize;
+                while let Some((_, d)) = chars.peek().filter(|(_, d)| d.is_ascii_digit()) {
+                    n = n * 10 + d.to_digit(10).expect("a digit") as usize;
+                    chars.next();
                 }
+                if n == 0 || row.len() + n > MAX_SIDE {
+                    return Err(BoardError {
+                        message: format!("`{n}` empty squares do not fit a FEN rank of at most {MAX_SIDE}"),
+                        at: at + i,
+                    });
+                }
+                row.extend(std::iter::repeat_n(None, n));
             } else {
                 // Chess's letters, and any piece a rule file spells with one
                 // ASCII letter (`piece 'A / 'a`).
@@ -41,22 +56,38 @@ pub fn placement(fen: &str) -> Result<Grid, BoardError> {
                     .filter(|_| c.is_ascii_alphabetic())
                     .ok_or_else(|| BoardError {
                         message: format!("`{c}` is not a FEN piece letter, nor a piece declared as `'{c}`"),
-                        at,
+                        at: at + i,
                     })?;
-                if x < 8 {
-                    g.put(Square::new(x, y), Some(Content::Piece(p)));
-                }
-                x += 1;
+                row.push(Some(p));
             }
-            at += c.len_utf8();
         }
-        if x != 8 {
+        if let Some(first) = rows.first().map(Vec::len).filter(|w| *w != row.len()) {
             return Err(BoardError {
-                message: format!("FEN rank {} has {x} squares, not 8", 8 - ri),
+                message: format!(
+                    "FEN rank {} has {} squares, and rank {} has {first}",
+                    ranks.len() - ri,
+                    row.len(),
+                    ranks.len()
+                ),
                 at: rank_start,
             });
         }
-        at += 1;
+        if row.is_empty() {
+            return Err(BoardError {
+                message: format!("FEN rank {} is empty", ranks.len() - ri),
+                at: rank_start,
+            });
+        }
+        rows.push(row);
+        at += rank.len() + 1;
+    }
+    let (width, height) = (rows[0].len() as i32, rows.len() as i32);
+    let mut g = Grid::off(Square::ORIGIN, width, height);
+    for (ri, row) in rows.iter().enumerate() {
+        let y = height - 1 - ri as i32;
+        for (x, p) in row.iter().enumerate() {
+            g.put(Square::new(x as i32, y), Some(p.map_or(Content::Empty, Content::Piece)));
+        }
     }
     Ok(g)
 }
@@ -95,13 +126,14 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
         return Ok((g, black));
     };
     let piece = |p: PieceId| Some(Content::Piece(p));
+    let (width, top) = (g.width(), g.height() - 1);
     if let Some(rights) = fields.get(2).filter(|r| **r != "-") {
         for (i, c) in rights.char_indices() {
-            let (king, rook, y, rook_x) = match c {
-                'K' => (markers.king[0], markers.rook[0], 0, 7),
-                'Q' => (markers.king[0], markers.rook[0], 0, 0),
-                'k' => (markers.king[1], markers.rook[1], 7, 7),
-                'q' => (markers.king[1], markers.rook[1], 7, 0),
+            let (king, rook, y, short) = match c {
+                'K' => (markers.king[0], markers.rook[0], 0, true),
+                'Q' => (markers.king[0], markers.rook[0], 0, false),
+                'k' => (markers.king[1], markers.rook[1], top, true),
+                'q' => (markers.king[1], markers.rook[1], top, false),
                 _ => {
                     return Err(BoardError {
                         message: format!("`{c}` is not a castling right (KQkq)"),
@@ -109,38 +141,43 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
                     })
                 }
             };
-            let colour = if y == 0 { 'K' } else { 'k' };
-            let want = |x: i32, letter: char| -> Result<(), BoardError> {
-                if g.letter(Square::new(x, y)) != Some(letter) {
-                    return Err(BoardError {
-                        message: format!(
-                            "castling right `{c}` needs a {} on {}",
-                            if letter.eq_ignore_ascii_case(&'k') {
-                                "king"
-                            } else {
-                                "rook"
-                            },
-                            Square::new(x, y).name()
-                        ),
-                        at: at(2) + i,
-                    });
-                }
-                Ok(())
+            let (k, r) = if y == 0 { ('K', 'R') } else { ('k', 'r') };
+            let on_rank = |letter: char| -> Vec<i32> {
+                (0..width)
+                    .filter(|x| g.letter(Square::new(*x, y)) == Some(letter))
+                    .collect()
             };
-            want(4, colour)?;
-            want(rook_x, if y == 0 { 'R' } else { 'r' })?;
-            g.put(Square::new(4, y), piece(king));
+            let missing = |what: &str| BoardError {
+                message: format!("castling right `{c}` needs a {what} on rank {}", y + 1),
+                at: at(2) + i,
+            };
+            // The king, and the outermost rook on the side the right names.
+            let king_x = *on_rank(k).first().ok_or_else(|| missing("king"))?;
+            let rooks = on_rank(r);
+            let rook_x = if short {
+                rooks.into_iter().rfind(|x| *x > king_x)
+            } else {
+                rooks.into_iter().find(|x| *x < king_x)
+            };
+            let rook_x = rook_x.ok_or_else(|| {
+                missing(if short {
+                    "rook right of the king"
+                } else {
+                    "rook left of the king"
+                })
+            })?;
+            g.put(Square::new(king_x, y), piece(king));
             g.put(Square::new(rook_x, y), piece(rook));
         }
     }
     if let Some(ep) = fields.get(3).filter(|e| **e != "-") {
         let bad = |m: String| BoardError { message: m, at: at(3) };
         // The square lies behind a pawn of the side that just moved.
-        let (rank, side) = if black { (2, "black") } else { (5, "white") };
+        let (rank, side) = if black { (2, "black") } else { (top - 2, "white") };
         let sq = Square::parse_prefix(ep)
             .filter(|(_, rest)| rest.is_empty())
             .map(|(q, _)| q)
-            .filter(|q| q.y == rank && (0..8).contains(&q.x))
+            .filter(|q| q.y == rank && (0..width).contains(&q.x))
             .ok_or_else(|| {
                 bad(format!(
                     "`{ep}` is not an en passant square: with {side} to move it is on rank {}",
@@ -148,10 +185,10 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
                 ))
             })?;
         // The pawn that moved two squares stands beyond the square.
-        let (pawn, y, letter) = if sq.y == 2 {
+        let (pawn, y, letter) = if black {
             (markers.pawn[0], 3, 'P')
         } else {
-            (markers.pawn[1], 4, 'p')
+            (markers.pawn[1], top - 3, 'p')
         };
         let q = Square::new(sq.x, y);
         if g.letter(q) != Some(letter) {
@@ -162,7 +199,7 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
     Ok((g, black))
 }
 
-/// The board in FEN (an 8×8 chess board), with castling rights and the
+/// The board in FEN (any size, as Fairy-Stockfish writes it), with castling rights and the
 /// en passant square read off the marker pieces, and the move counters
 /// `0 1` (see [`write_counted`]).
 pub fn write(g: &Grid, black_to_move: bool) -> Result<String, String> {
@@ -208,24 +245,29 @@ pub fn en_passant_markers() -> Option<[PieceId; 2]> {
 
 /// [`write`] with the half-move clock and full-move number given.
 pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32) -> Result<String, String> {
-    if g.width() != 8 || g.height() != 8 {
-        return Err("FEN describes 8×8 boards".into());
+    let (width, height) = (g.width(), g.height());
+    if width as usize > MAX_SIDE || height as usize > MAX_SIDE {
+        return Err(format!("FEN boards have at most {MAX_SIDE} files and ranks"));
     }
+    // A piece spelled with one letter (`'A`), or a marker that extends
+    // one (`'Kc` is a `K`).
     let letter = |c: Content| -> Result<Option<char>, String> {
         match c {
             Content::Empty => Ok(None),
             Content::Piece(p) => p
-                .letter()
-                .filter(|l| "pnbrqkPNBRQK".contains(*l))
+                .looks_like()
+                .ascii()
+                .filter(|a| a.len() == 2 && a.chars().nth(1).is_some_and(|l| l.is_ascii_alphabetic()))
+                .and_then(|a| a.chars().nth(1))
                 .map(Some)
-                .ok_or_else(|| format!("{p} has no FEN letter")),
+                .ok_or_else(|| format!("{p} has no FEN letter (declare it with one: `piece 'A / 'a`)")),
         }
     };
     let mut ranks = vec![];
-    for y in (0..8).rev() {
+    for y in (0..height).rev() {
         let mut rank = String::new();
         let mut empty = 0;
-        for x in 0..8 {
+        for x in 0..width {
             let q = Square::new(g.origin().x + x, g.origin().y + y);
             match g.get(q).map(letter).transpose()?.flatten() {
                 Some(l) => {
@@ -248,24 +290,31 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
     if let Some(m) = Markers::declared() {
         let at = |x: i32, y: i32| g.get(Square::new(g.origin().x + x, g.origin().y + y));
         let is = |x, y, p: PieceId| at(x, y) == Some(Content::Piece(p));
-        for (right, k, r, y, rx) in [
-            ('K', m.king[0], m.rook[0], 0, 7),
-            ('Q', m.king[0], m.rook[0], 0, 0),
-            ('k', m.king[1], m.rook[1], 7, 7),
-            ('q', m.king[1], m.rook[1], 7, 0),
+        let top = height - 1;
+        // A right for each unmoved rook beside an unmoved king, the
+        // outermost on each side (what `read` takes `K` and `Q` for).
+        for (short, long, k, r, y) in [
+            ('K', 'Q', m.king[0], m.rook[0], 0),
+            ('k', 'q', m.king[1], m.rook[1], top),
         ] {
-            if is(4, y, k) && is(rx, y, r) {
-                castling.push(right);
+            let Some(kx) = (0..width).find(|x| is(*x, y, k)) else {
+                continue;
+            };
+            if (kx + 1..width).any(|x| is(x, y, r)) {
+                castling.push(short);
+            }
+            if (0..kx).any(|x| is(x, y, r)) {
+                castling.push(long);
             }
         }
         // Only the side that just moved can have a pawn to take en
         // passant: the other side's marker is cleared by its next ply.
-        for x in 0..8 {
+        for x in 0..width {
             if black_to_move && is(x, 3, m.pawn[0]) {
                 ep = Square::new(x, 2).name();
             }
-            if !black_to_move && is(x, 4, m.pawn[1]) {
-                ep = Square::new(x, 5).name();
+            if !black_to_move && is(x, top - 3, m.pawn[1]) {
+                ep = Square::new(x, top - 2).name();
             }
         }
     }
@@ -308,7 +357,50 @@ mod tests {
         let g = placement("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         assert_eq!(g.rows()[0], "♜♞♝♛♚♝♞♜");
         assert_eq!(g.rows()[7], "♖♘♗♕♔♗♘♖");
-        assert!(placement("8/8").is_err());
+        assert!(placement("8").is_err());
         assert!(placement("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR").is_err());
+    }
+
+    fn declare(text: &str) {
+        crate::elab::Program::from_text("t.alg", text).unwrap();
+    }
+
+    #[test]
+    fn boards_of_any_size_round_trip() {
+        declare("piece 'Kc / 'kc\npiece 'Rc / 'rc\npiece 'Pe / 'pe\npiece 'A / 'a\npiece 'C / 'c\n");
+        for fen in [
+            // Capablanca's start, and a position of it with black to take
+            // en passant and one right left on each side.
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+            "r4kbcnr/pppp1ppppp/10/10/3pP5/10/PPPP1PPPPP/RNABQK3R b Kq e3 0 1",
+            // Los Alamos (6×6), and a board twelve squares wide.
+            "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
+            "r4k5r/12/12/12/12/12/12/12/12/12/12/R4K5R w KQkq - 0 1",
+        ] {
+            let (g, black) = read(fen).unwrap();
+            assert_eq!(write(&g, black).unwrap(), fen);
+        }
+        let (g, _) = read("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1").unwrap();
+        assert_eq!((g.width(), g.height()), (10, 8));
+        assert_eq!(g.rows()[7], "'Rc♘'A♗♕'Kc♗'C♘'Rc");
+    }
+
+    #[test]
+    fn bad_boards_are_named() {
+        let e = placement("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR").unwrap_err();
+        assert!(
+            e.message.contains("rank 6 has 9 squares, and rank 8 has 8"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.at, 18);
+        assert!(placement("8").is_err());
+        let e = placement("8/0/8").unwrap_err();
+        assert!(e.message.contains("`0` empty squares"), "{}", e.message);
+        let e = placement("99/99").unwrap_err();
+        assert!(e.message.contains("do not fit"), "{}", e.message);
+        let e = placement("8/7?").unwrap_err();
+        assert!(e.message.contains("`?` is not a FEN piece letter"), "{}", e.message);
+        assert_eq!(e.at, 3);
     }
 }
