@@ -15,9 +15,15 @@
 //!   wins), `loss`, `draw`;
 //! - `draws: R, ...`: the draw rules: `fifty_moves(P, ...)` (50 moves
 //!   without a capture or a move of a piece `P` may be claimed, 75 end the
-//!   game), `repetition` (a third occurrence of a position may be claimed, a
-//!   fifth ends the game), `insufficient_material` (chess's: no mate can
-//!   follow).
+//!   game), `move_rule(N, P, ...)` (N moves without a capture or a move of
+//!   a `P` end the game: shatranj's 70), `repetition` (a third occurrence
+//!   of a position may be claimed, a fifth ends the game),
+//!   `insufficient_material(KINGS, LONE, BOUND)` (no mate can follow:
+//!   every piece on the board is one of `KINGS` but for one piece of
+//!   `LONE`, or but for pieces of `BOUND` all on squares of one colour;
+//!   chess's is `insufficient_material(♔ | ♚ | 'Kc | 'kc, ♘ | ♞, ♗ | ♝)`).
+//!   Each game declares its own, so a variant whose knight can mate alone
+//!   names other pieces or none.
 
 use super::expr::{Elab, Scope, Stop};
 use crate::core::{PieceId, Sort, Term};
@@ -75,12 +81,61 @@ pub struct Ends {
     /// Per turn: the side to move has lost.
     pub lost: Option<Vec<Term>>,
     pub stuck: Vec<Stuck>,
-    /// The pieces whose moves reset the fifty-move count, when the rule
-    /// applies.
-    pub fifty_moves: Option<Vec<PieceId>>,
+    /// The count of moves without a capture or a move of certain pieces.
+    pub move_rule: Option<MoveRule>,
     pub repetition: bool,
-    pub insufficient_material: bool,
+    /// The material with which no mate can follow.
+    pub insufficient_material: Option<Material>,
 }
+
+/// A draw by a count of moves (of both sides) without a capture or a move
+/// of one of `resets`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRule {
+    pub resets: Vec<PieceId>,
+    /// The count at which a draw may be claimed, if any (chess: 50).
+    pub claim: Option<u32>,
+    /// The count that ends the game (chess: 75).
+    pub end: u32,
+}
+
+/// Material too small to mate: besides pieces of `kings`, one piece of
+/// `lone`, or pieces of `bound` all on one square colour.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Material {
+    pub kings: Vec<PieceId>,
+    pub lone: Vec<PieceId>,
+    pub bound: Vec<PieceId>,
+}
+
+impl Material {
+    /// Whether the pieces on a square board, each with whether its square
+    /// is dark, leave no mate possible.
+    pub fn insufficient(&self, pieces: impl IntoIterator<Item = (PieceId, bool)>) -> bool {
+        let (mut lone, mut dark, mut light) = (0, false, false);
+        for (p, is_dark) in pieces {
+            if self.kings.contains(&p) {
+                continue;
+            }
+            if self.lone.contains(&p) {
+                lone += 1;
+            } else if self.bound.contains(&p) {
+                dark |= is_dark;
+                light |= !is_dark;
+            } else {
+                return false;
+            }
+        }
+        match lone {
+            0 => !(dark && light),
+            1 => !(dark || light),
+            _ => false,
+        }
+    }
+}
+
+/// The most moves a move rule may count.
+const MAX_MOVES: i64 = 10_000;
 
 const STUCK: [(&str, Stuck); 6] = [
     ("checkmate", Stuck::Checkmate),
@@ -197,28 +252,87 @@ pub(crate) fn declare(
             }
         }
         "draws" => {
+            let sc = Scope {
+                src,
+                vars: im::HashMap::new(),
+                metas: false,
+            };
+            // The pieces an argument names: a piece, `A | B`, or a name
+            // for them (which a variant may override).
+            let pieces = |e: &Expr, what: &str| -> Result<Vec<PieceId>, Stop> {
+                let t = el.expr(&sc, e)?;
+                let ps = t.pieces();
+                if !matches!(t.sort(), Sort::Cell | Sort::Fragment | Sort::Pattern) || ps.is_empty() {
+                    return Err(bad(e, format!("{what}: a piece, or pieces joined by `|`")));
+                }
+                Ok(ps)
+            };
+            let resets = |es: &[Expr], what: &str| -> Result<Vec<PieceId>, Stop> {
+                let mut ids = vec![];
+                for p in es {
+                    ids.extend(pieces(p, what)?);
+                }
+                Ok(ids)
+            };
             for a in args {
                 match &a.kind {
-                    ExprKind::Call(f, pieces) if f.name == "fifty_moves" => {
-                        let mut ids = vec![];
-                        for p in pieces {
-                            let ExprKind::Piece(name) = &p.kind else {
-                                return Err(bad(
-                                    p,
-                                    "`fifty_moves` takes the pieces whose moves reset its count".into(),
-                                ));
-                            };
-                            ids.push(PieceId::lookup(name).ok_or_else(|| bad(p, format!("`{name}` is not a piece")))?);
-                        }
-                        ends.fifty_moves = Some(ids);
+                    ExprKind::Call(f, ps) if f.name == "fifty_moves" => {
+                        ends.move_rule = Some(MoveRule {
+                            resets: resets(ps, "`fifty_moves` takes the pieces whose moves reset its count")?,
+                            claim: Some(50),
+                            end: 75,
+                        });
+                    }
+                    ExprKind::Call(f, ps) if f.name == "move_rule" => {
+                        let usage = "`move_rule(N, PIECES)`: N moves without a capture or a move of one of                                      PIECES end the game, as in `move_rule(70, ♙, ♟)`";
+                        let n = match ps.first().map(|p| &p.kind) {
+                            Some(ExprKind::Num(n)) if (1..=MAX_MOVES).contains(n) => *n as u32,
+                            _ => return Err(bad(a, format!("{usage}; N is from 1 to {MAX_MOVES}"))),
+                        };
+                        ends.move_rule = Some(MoveRule {
+                            resets: resets(&ps[1..], usage)?,
+                            claim: None,
+                            end: n,
+                        });
+                    }
+                    ExprKind::Call(f, ps) if f.name == "insufficient_material" => {
+                        let usage = "`insufficient_material(KINGS, LONE, BOUND)`: no mate can follow when \
+                                     every piece is one of KINGS but for one of LONE, or but for pieces of BOUND \
+                                     all on one square colour";
+                        let [kings, lone, bound] = &ps[..] else {
+                            return Err(bad(a, format!("{usage}; it takes 3 arguments, not {}", ps.len())));
+                        };
+                        let none = |e: &Expr| matches!(&e.kind, ExprKind::Word(w) if w == "none");
+                        let set = |e: &Expr| -> Result<Vec<PieceId>, Stop> {
+                            if none(e) {
+                                Ok(vec![])
+                            } else {
+                                pieces(e, usage)
+                            }
+                        };
+                        ends.insufficient_material = Some(Material {
+                            kings: set(kings)?,
+                            lone: set(lone)?,
+                            bound: set(bound)?,
+                        });
                     }
                     _ => match word(a) {
                         Some("repetition") => ends.repetition = true,
-                        Some("insufficient_material") => ends.insufficient_material = true,
+                        Some("insufficient_material") => {
+                            return Err(bad(
+                                a,
+                                "`insufficient_material` names the material that cannot mate: \
+                                 `insufficient_material(KINGS, LONE, BOUND)`, chess's is \
+                                 `insufficient_material(♔ | ♚ | 'Kc | 'kc, ♘ | ♞, ♗ | ♝)`"
+                                    .into(),
+                            ))
+                        }
                         _ => {
                             return Err(bad(
                                 a,
-                                "a draw rule is `fifty_moves(PIECES)`, `repetition` or `insufficient_material`".into(),
+                                "a draw rule is `fifty_moves(PIECES)`, `move_rule(N, PIECES)`, `repetition` \
+                                 or `insufficient_material(KINGS, LONE, BOUND)`"
+                                    .into(),
                             ))
                         }
                     },
@@ -259,8 +373,20 @@ mod tests {
         let ends = &prog.games()[0].ends;
         assert_eq!(ends.check.as_ref().map(Vec::len), Some(2));
         assert_eq!(ends.stuck, [Stuck::Checkmate, Stuck::Stalemate(Split::DRAW)]);
-        assert_eq!(ends.fifty_moves.as_ref().map(Vec::len), Some(1));
-        assert!(ends.repetition && !ends.insufficient_material);
+        let fifty = ends.move_rule.as_ref().unwrap();
+        assert_eq!((fifty.resets.len(), fifty.claim, fifty.end), (1, Some(50), 75));
+        assert!(ends.repetition && ends.insufficient_material.is_none());
+        // A count of its own, and material named through definitions.
+        let text = format!(
+            "{GAME}kings = ♔ | ♚\nminor = ♘\ngame g draws: move_rule(70, ♙ | ♟), \
+             insufficient_material(kings, minor, none)\n"
+        );
+        let prog = Program::from_text("ends.alg", &text).unwrap();
+        let ends = &prog.games()[0].ends;
+        let rule = ends.move_rule.as_ref().unwrap();
+        assert_eq!((rule.resets.len(), rule.claim, rule.end), (2, None, 70));
+        let m = ends.insufficient_material.as_ref().unwrap();
+        assert_eq!((m.kings.len(), m.lone.len(), m.bound.len()), (2, 1, 0));
     }
 
     #[test]
@@ -299,5 +425,10 @@ mod tests {
         }
         assert!(error("game g draws: fifty_moves(step)").contains("pieces whose moves reset"));
         assert!(error("game g draws: often").contains("a draw rule is"));
+        assert!(error("game g draws: insufficient_material").contains("chess's is"));
+        assert!(error("game g draws: insufficient_material(♔, ♘)").contains("3 arguments, not 2"));
+        assert!(error("game g draws: insufficient_material(♔, step, ♗)").contains("a piece, or pieces"));
+        assert!(error("game g draws: move_rule(♙)").contains("N is from 1"));
+        assert!(error("game g draws: move_rule(0, ♙)").contains("N is from 1"));
     }
 }

@@ -11,7 +11,7 @@ mod expr;
 mod metas;
 
 pub use cond::{Condition, Predicate};
-pub use ends::{Ends, Split, Stuck};
+pub use ends::{Ends, Material, MoveRule, Split, Stuck};
 
 use crate::core::{ClaimKind, Content, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};

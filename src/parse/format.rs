@@ -132,7 +132,35 @@ fn body(head: &str, e: &Expr, src: &str) -> String {
             }
             out
         }
-        _ => flat,
+        _ => match &inner.kind {
+            // A long sequence: its items filled into lines, broken only
+            // where the source has a space between them.
+            ExprKind::Juxt(items) if items.len() > 1 => {
+                let mut out = format!("{head}{binder}");
+                let mut width = out.chars().count();
+                for (i, x) in items.iter().enumerate() {
+                    let text = expr(x, src);
+                    let n = text.chars().count();
+                    let last = out.chars().last().unwrap_or(' ');
+                    let first = text.chars().next().unwrap_or(' ');
+                    let merge = (last.is_ascii_alphanumeric() || last == '_')
+                        && (first.is_ascii_alphanumeric() || first == '_' || first == '(');
+                    if i > 0 && (!src[items[i - 1].span.end..x.span.start].is_empty() || merge) {
+                        if width + 1 + n > WIDTH {
+                            out.push_str("\n    ");
+                            width = 4;
+                        } else {
+                            out.push(' ');
+                            width += 1;
+                        }
+                    }
+                    out.push_str(&text);
+                    width += n;
+                }
+                out
+            }
+            _ => flat,
+        },
     }
 }
 
@@ -271,6 +299,23 @@ mod tests {
             "rook_move_u = (% + u. -> . + u%)+\n"
         );
         assert_eq!(fmt("f(M,N)=M N|R² M\n"), "f(M, N) = M N | R² M\n");
+    }
+
+    #[test]
+    fn long_sequences_are_broken_into_lines() {
+        let src =
+            "c = %'Kc: not attacked\n    (% + r. + rr. + rrr'Rc -> . + r% + rr. + rrr'Rc)\n    not attacked\n    \
+                   (% + r. + rr'Rc -> ♖ + r♔ + rr.)\n";
+        let out = fmt(src);
+        assert!(out.lines().all(|l| l.chars().count() <= super::WIDTH), "{out}");
+        assert!(out.lines().count() > 1, "{out}");
+        assert_eq!(fmt(&out), out);
+        let decl = "piece 'Kc / 'kc\npiece 'Rc / 'rc\nattacked = fail\n";
+        let (a, b) = (
+            crate::elab::Program::from_text("a", &format!("{decl}{src}")).unwrap(),
+            crate::elab::Program::from_text("b", &format!("{decl}{out}")).unwrap(),
+        );
+        assert_eq!(a.definition("c"), b.definition("c"));
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! the endings they lead to and their results.
 
 use super::game::TooBig;
-use crate::core::{Content, PieceId};
-use crate::elab::{Ends, Split, Stuck};
+use crate::core::Content;
+use crate::elab::{Ends, Material, MoveRule, Split, Stuck};
 use crate::geometry::Square;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 
@@ -12,9 +12,9 @@ pub struct EndRules {
     pub check: Option<Vec<Prog>>,
     pub lost: Option<Vec<Prog>>,
     pub stuck: Vec<Stuck>,
-    pub fifty_moves: Option<Vec<PieceId>>,
+    pub move_rule: Option<MoveRule>,
     pub repetition: bool,
-    pub insufficient_material: bool,
+    pub insufficient_material: Option<Material>,
 }
 
 impl EndRules {
@@ -30,9 +30,9 @@ impl EndRules {
             check: progs(&e.check),
             lost: progs(&e.lost),
             stuck: e.stuck.clone(),
-            fifty_moves: e.fifty_moves.clone(),
+            move_rule: e.move_rule.clone(),
             repetition: e.repetition,
-            insufficient_material: e.insufficient_material,
+            insufficient_material: e.insufficient_material.clone(),
         }
     }
 
@@ -79,6 +79,8 @@ pub enum Ending {
     Checkmate,
     Stalemate,
     SeventyFiveMoves,
+    /// A declared `move_rule(N, ...)`'s count reached.
+    MoveRule,
     FivefoldRepetition,
     InsufficientMaterial,
     /// A `lost` test held for the side to move.
@@ -96,6 +98,7 @@ impl Ending {
             Ending::Checkmate => "checkmate",
             Ending::Stalemate => "stalemate",
             Ending::SeventyFiveMoves => "seventyfive_moves",
+            Ending::MoveRule => "move_rule",
             Ending::FivefoldRepetition => "fivefold_repetition",
             Ending::InsufficientMaterial => "insufficient_material",
             Ending::Lost => "lost",
@@ -178,63 +181,27 @@ impl Outcome {
     }
 }
 
-/// Chess's insufficient material, as FIDE and python-chess read it: no
-/// sequence of legal moves can mate. This is a fact about which material
-/// can mate, not a move, so it is computed here from the pieces' FEN
-/// letters (and square colours) rather than written in the algebra: each
-/// side has no pawn, rook or queen, and either at most one knight and
-/// nothing else while the other side has only its king and queens, or
-/// bishops only, all bishops on the board on one square colour and no
-/// pawn or knight anywhere.
-pub fn insufficient_material(board: &Grid) -> bool {
+/// Whether the material on `board` is too small to mate, as `m`
+/// declares it (chess's is FIDE's as python-chess reads it). Which
+/// material can mate is a fact about the pieces, not a move, so the rule
+/// file names the pieces and this counts them with their square colours.
+pub fn insufficient_material(m: &Material, board: &Grid) -> bool {
     let o = board.origin();
-    let mut pieces: Vec<(char, bool)> = vec![];
+    let mut pieces = vec![];
     for y in 0..board.height() {
         for x in 0..board.width() {
-            let q = Square::new(o.x + x, o.y + y);
-            if let Some(Content::Piece(p)) = board.get(q) {
-                let Some(l) = p.letter() else {
-                    return false;
-                };
-                pieces.push((l, (x + y) % 2 == 0));
+            if let Some(Content::Piece(p)) = board.get(Square::new(o.x + x, o.y + y)) {
+                pieces.push((p, (x + y) % 2 == 0));
             }
         }
     }
-    let has = |l: char| pieces.iter().any(|(p, _)| *p == l);
-    let side = |white: bool| -> bool {
-        let own: Vec<char> = pieces
-            .iter()
-            .map(|(l, _)| *l)
-            .filter(|l| l.is_ascii_uppercase() == white)
-            .map(|l| l.to_ascii_uppercase())
-            .collect();
-        if own.iter().any(|l| "PRQ".contains(*l)) {
-            return false;
-        }
-        if own.contains(&'N') {
-            let theirs = pieces
-                .iter()
-                .filter(|(l, _)| l.is_ascii_uppercase() != white)
-                .any(|(l, _)| !"KQ".contains(l.to_ascii_uppercase()));
-            return own.len() <= 2 && !theirs;
-        }
-        if own.contains(&'B') {
-            let bishops: Vec<bool> = pieces
-                .iter()
-                .filter(|(l, _)| l.eq_ignore_ascii_case(&'b'))
-                .map(|(_, dark)| *dark)
-                .collect();
-            let same = bishops.iter().all(|d| *d) || bishops.iter().all(|d| !*d);
-            return same && !has('P') && !has('p') && !has('N') && !has('n');
-        }
-        own.iter().all(|l| "K".contains(*l))
-    };
-    side(true) && side(false)
+    m.insufficient(pieces)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::PieceId;
     use crate::play::fen;
 
     #[test]
@@ -249,8 +216,124 @@ mod tests {
         assert_eq!(Outcome::win(Ending::Checkmate, 0).result(), "1-0");
     }
 
+    fn chess() -> Material {
+        let prog = crate::elab::Program::from_text(
+            "t.alg",
+            "piece 'Kc / 'kc\nkings = ♔ | ♚ | 'Kc | 'kc\nb = ♙\nm = %♙: (% -> %)\ngame g(b) = m, m\n\
+             game g draws: insufficient_material(kings, ♘ | ♞, ♗ | ♝)\n",
+        )
+        .unwrap();
+        prog.game("g").unwrap().ends.insufficient_material.clone().unwrap()
+    }
+
     fn insufficient(fen: &str) -> bool {
-        insufficient_material(&fen::placement(fen).unwrap())
+        let board = fen::placement(fen).unwrap();
+        let declared = insufficient_material(&chess(), &board);
+        assert_eq!(declared, by_letters(&board), "{fen}");
+        declared
+    }
+
+    /// Chess's insufficient material, as FIDE and python-chess read it,
+    /// by FEN letters: the reference for the declared form: no
+    /// sequence of legal moves can mate. This is a fact about which material
+    /// can mate, not a move, so it is computed here from the pieces' FEN
+    /// letters (and square colours) rather than written in the algebra: each
+    /// side has no pawn, rook or queen, and either at most one knight and
+    /// nothing else while the other side has only its king and queens, or
+    /// bishops only, all bishops on the board on one square colour and no
+    /// pawn or knight anywhere.
+    fn by_letters(board: &Grid) -> bool {
+        let o = board.origin();
+        let mut pieces: Vec<(char, bool)> = vec![];
+        for y in 0..board.height() {
+            for x in 0..board.width() {
+                let q = Square::new(o.x + x, o.y + y);
+                if let Some(Content::Piece(p)) = board.get(q) {
+                    let Some(l) = p.letter() else {
+                        return false;
+                    };
+                    pieces.push((l, (x + y) % 2 == 0));
+                }
+            }
+        }
+        let has = |l: char| pieces.iter().any(|(p, _)| *p == l);
+        let side = |white: bool| -> bool {
+            let own: Vec<char> = pieces
+                .iter()
+                .map(|(l, _)| *l)
+                .filter(|l| l.is_ascii_uppercase() == white)
+                .map(|l| l.to_ascii_uppercase())
+                .collect();
+            if own.iter().any(|l| "PRQ".contains(*l)) {
+                return false;
+            }
+            if own.contains(&'N') {
+                let theirs = pieces
+                    .iter()
+                    .filter(|(l, _)| l.is_ascii_uppercase() != white)
+                    .any(|(l, _)| !"KQ".contains(l.to_ascii_uppercase()));
+                return own.len() <= 2 && !theirs;
+            }
+            if own.contains(&'B') {
+                let bishops: Vec<bool> = pieces
+                    .iter()
+                    .filter(|(l, _)| l.eq_ignore_ascii_case(&'b'))
+                    .map(|(_, dark)| *dark)
+                    .collect();
+                let same = bishops.iter().all(|d| *d) || bishops.iter().all(|d| !*d);
+                return same && !has('P') && !has('p') && !has('N') && !has('n');
+            }
+            own.iter().all(|l| "K".contains(*l))
+        };
+        side(true) && side(false)
+    }
+
+    /// The declared form of chess's rule answers as the letters do, on
+    /// random sparse boards.
+    #[test]
+    fn the_declared_rule_is_chess_s() {
+        let m = chess();
+        let letters = ["♔", "♚", "♕", "♛", "♖", "♜", "♗", "♝", "♗", "♝", "♘", "♞", "♙", "♟"];
+        let (mut drawn, mut not) = (0, 0);
+        for seed in 0..3000u64 {
+            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let pick = |g: &mut quickcheck::Gen, n: usize| <usize as quickcheck::Arbitrary>::arbitrary(g) % n;
+            let mut board = fen::placement("8/8/8/8/8/8/8/8").unwrap();
+            // Both kings, on two squares.
+            let k = pick(&mut g, 64) as i32;
+            let other = (k + 1 + pick(&mut g, 63) as i32) % 64;
+            for (q, p) in [(k, "♔"), (other, "♚")] {
+                board.put(
+                    Square::new(q % 8, q / 8),
+                    Some(Content::Piece(PieceId::lookup(p).unwrap())),
+                );
+            }
+            let mut put = |g: &mut quickcheck::Gen, p: &str| {
+                // On an empty square, the kings staying.
+                let q = Square::new(pick(g, 8) as i32, pick(g, 8) as i32);
+                if board.get(q) == Some(Content::Empty) {
+                    board.put(q, Some(Content::Piece(PieceId::lookup(p).unwrap())));
+                }
+            };
+            // Mostly minor pieces: the cases where the rule has work to do.
+            for _ in 0..pick(&mut g, 4) {
+                let p = letters[2 + pick(&mut g, 12)];
+                let p = if pick(&mut g, 3) == 0 {
+                    p
+                } else {
+                    letters[6 + pick(&mut g, 6)]
+                };
+                put(&mut g, p);
+            }
+            let declared = insufficient_material(&m, &board);
+            assert_eq!(declared, by_letters(&board), "{board}");
+            if declared {
+                drawn += 1
+            } else {
+                not += 1
+            }
+        }
+        assert!(drawn > 300 && not > 300, "{drawn} drawn, {not} not");
     }
 
     #[test]

@@ -127,7 +127,7 @@ impl<'a> Match<'a> {
         if count(after) < count(before) {
             return true;
         }
-        let Some(pieces) = &self.rules.ends.fifty_moves else {
+        let Some(pieces) = self.rules.ends.move_rule.as_ref().map(|r| &r.resets) else {
             return false;
         };
         let looks: Vec<PieceId> = pieces.iter().map(|p| p.looks_like()).collect();
@@ -215,7 +215,11 @@ impl<'a> Match<'a> {
         if check && ends.stuck.contains(&Stuck::Checkmate) {
             return Ok(win(Ending::Checkmate, previous));
         }
-        if ends.insufficient_material && insufficient_material(&self.pos.board) {
+        if ends
+            .insufficient_material
+            .as_ref()
+            .is_some_and(|m| insufficient_material(m, &self.pos.board))
+        {
             return Ok(draw(Ending::InsufficientMaterial));
         }
         if stuck {
@@ -237,8 +241,14 @@ impl<'a> Match<'a> {
                 split: None,
             }));
         }
-        if ends.fifty_moves.is_some() && self.halfmove >= 150 {
-            return Ok(draw(Ending::SeventyFiveMoves));
+        if let Some(rule) = ends.move_rule.as_ref().filter(|r| self.halfmove >= 2 * r.end) {
+            // Chess's fifty-move rule ends the game at seventy-five.
+            let ending = if rule.claim.is_some() {
+                Ending::SeventyFiveMoves
+            } else {
+                Ending::MoveRule
+            };
+            return Ok(draw(ending));
         }
         if ends.repetition && self.seen.get(&self.key).copied().unwrap_or(0) >= 5 {
             return Ok(draw(Ending::FivefoldRepetition));
@@ -277,9 +287,10 @@ impl<'a> Match<'a> {
     /// that makes it so.
     pub fn claimable(&self) -> Result<Vec<Claim>, TooBig> {
         let mut out = vec![];
-        if self.rules.ends.fifty_moves.is_some() && !self.legal.is_empty() {
-            let mut fifty = self.halfmove >= 100;
-            if !fifty && self.halfmove >= 99 {
+        let claim = self.rules.ends.move_rule.as_ref().and_then(|r| r.claim);
+        if let Some(moves) = claim.filter(|_| !self.legal.is_empty()) {
+            let mut fifty = self.halfmove >= 2 * moves;
+            if !fifty && self.halfmove + 1 >= 2 * moves {
                 for next in &self.legal {
                     if !self.resets(&self.pos.board, &next.board) && !self.rules.successors(next)?.is_empty() {
                         fifty = true;
