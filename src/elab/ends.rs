@@ -228,6 +228,9 @@ pub(crate) fn declare(
             }
         }
         "stuck" => {
+            // A kind declared again (a derived game's own) replaces the
+            // one before it.
+            ends.stuck.clear();
             for a in args {
                 let (w, s) = match &a.kind {
                     ExprKind::Call(f, parts) if f.name == "stalemate" => {
@@ -252,6 +255,9 @@ pub(crate) fn declare(
             }
         }
         "draws" => {
+            ends.move_rule = None;
+            ends.repetition = false;
+            ends.insufficient_material = None;
             let sc = Scope {
                 src,
                 vars: im::HashMap::new(),

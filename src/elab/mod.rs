@@ -261,11 +261,26 @@ impl Program {
                 Err(Stop::Poisoned) => {}
             }
         }
-        // End declarations follow their game's, and apply to it.
+        // End declarations follow their game's, and apply to it; a derived
+        // game's own declaration of a kind replaces the one it inherited.
+        game_ends.sort_by_key(|(_, _, derived)| derived.is_none());
+        let mut declared: Vec<(String, String)> = vec![];
         for (s, stmt, derived) in game_ends {
             let StmtKind::GameEnd { game, kind, args } = &stmt.kind else {
                 unreachable!()
             };
+            if derived.is_none() {
+                let key = (game.name.clone(), kind.name.clone());
+                if declared.contains(&key) {
+                    errors.push(Diag::new(
+                        &source,
+                        kind.span,
+                        format!("game `{}` declares its `{}` ends twice", game.name, kind.name),
+                    ));
+                    continue;
+                }
+                declared.push(key);
+            }
             let game = derived.as_ref().unwrap_or(game);
             let Some(g) = games.iter_mut().find(|g| g.name == game.name) else {
                 if failed.contains(&game.name) {
