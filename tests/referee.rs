@@ -151,7 +151,9 @@ fn san_and_uci_are_read_with_their_errors() {
         assert_eq!(m.san(i).unwrap(), san);
     }
     assert!(m.find("e5").unwrap_err().contains("not a legal move"));
-    assert!(m.find("Zz9").unwrap_err().contains("not a move in SAN"));
+    assert!(m.find("Z9z").unwrap_err().contains("not a move in SAN"));
+    assert!(m.find("Zz9").unwrap_err().contains("z9, which is not on the board"));
+    assert!(m.find("Zh5").unwrap_err().contains("not a legal move"));
     // Two knights reach d3: the file tells them apart.
     let m = Match::from_fen(&rules, "4k3/8/8/8/8/8/1N3N2/4K3 w - - 0 1").unwrap();
     assert!(

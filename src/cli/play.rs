@@ -87,9 +87,11 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     match play_match(&names, start, stdin.lock(), stdout.lock(), style) {
         Ok(played) => {
             if let Some(path) = &args.save {
-                let standard = first_fen.as_deref() == Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-                let fen = first_fen.as_deref().filter(|_| !standard);
-                let text = write_pgn(fen, first_move.0, first_move.1, &played.san, &played.result);
+                // The FEN tag only for another start than the game's own.
+                let own = Match::new(&rules, rules.start(), 0, 1).ok().and_then(|m| m.fen());
+                let fen = first_fen.as_deref().filter(|f| Some(*f) != own.as_deref());
+                let variant = (rules.name != "chess").then_some(rules.name.as_str());
+                let text = write_pgn(variant, fen, first_move.0, first_move.1, &played.san, &played.result);
                 std::fs::write(path, text).map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?;
                 let state = if matches!(played.end, End::Quit | End::Eof) {
                     "unfinished"

@@ -17,8 +17,10 @@ const CHESS: &str = include_str!("../../rules/chess.alg");
 For each game: the first illegal ply with its move number and why, the end \
 reached (checkmate, stalemate, seventy-five moves, fivefold repetition, \
 insufficient material) and whether it matches the Result tag, and the draws \
-the side to move could claim. Exit status: 0 when every ply is legal and \
-every end agrees with its Result tag, 1 otherwise, 2 on bad input.")]
+the side to move could claim. Without --rules, a game's [Variant \"NAME\"] \
+tag picks the rule file NAME.alg in --variants (chess when the tag is absent \
+or says chess). Exit status: 0 when every ply is legal and every end agrees \
+with its Result tag, 1 otherwise, 2 on bad input.")]
 pub struct Args {
     /// PGN files, each with one or more games.
     #[arg(required = true)]
@@ -29,6 +31,10 @@ pub struct Args {
     /// The game of the rule file (may be left out when it declares one).
     #[arg(long)]
     game: Option<String>,
+    /// Where the rule files of the [Variant] tags are, one NAME.alg per
+    /// variant (default: rules/variants, here or in the source tree).
+    #[arg(long, value_name = "DIR")]
+    variants: Option<PathBuf>,
     /// One JSON object per game and line.
     #[arg(long)]
     json: bool,
@@ -41,6 +47,8 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     };
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = Rules::new(game);
+    // The variants' programs, loaded once each.
+    let mut variants: std::collections::HashMap<String, Program> = std::collections::HashMap::new();
     let mut status = super::OK;
     for file in &args.files {
         let text =
@@ -48,7 +56,36 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         let games = pgn::read(&text)
             .map_err(|e| plain_error(format!("{}:{}:{}: {}", file.display(), e.at.line, e.at.col, e.message)))?;
         for (n, g) in games.iter().enumerate() {
-            let report = referee(&rules, g).map_err(|e| {
+            let variant = g
+                .tag("Variant")
+                .map(str::to_ascii_lowercase)
+                .filter(|v| args.rules.is_none() && !matches!(v.as_str(), "chess" | "standard" | ""));
+            let own;
+            let rules = match variant {
+                None => &rules,
+                Some(v) => {
+                    if !variants.contains_key(&v) {
+                        let path = variant_file(args.variants.as_deref(), &v).ok_or_else(|| {
+                            plain_error(format!(
+                                "{}:{}:{}: game {}: [Variant \"{v}\"] names no rule file: there is no {v}.alg in {} \
+                                 (give --variants DIR, or --rules FILE)",
+                                file.display(),
+                                g.at.line,
+                                g.at.col,
+                                n + 1,
+                                args.variants
+                                    .as_deref()
+                                    .map_or("rules/variants".into(), |d| d.display().to_string())
+                            ))
+                        })?;
+                        variants.insert(v.clone(), Program::load(&path)?);
+                    }
+                    let prog = &variants[&v];
+                    own = Rules::new(pick_game(prog, Some(&v)).or_else(|_| pick_game(prog, None))?);
+                    &own
+                }
+            };
+            let report = referee(rules, g).map_err(|e| {
                 plain_error(format!(
                     "{}:{}:{}: game {}: {e}",
                     file.display(),
@@ -68,6 +105,22 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         }
     }
     Ok(status)
+}
+
+/// The rule file of variant `name`: in `dir`, or in rules/variants here
+/// or in the source tree.
+fn variant_file(dir: Option<&std::path::Path>, name: &str) -> Option<PathBuf> {
+    let file = format!("{name}.alg");
+    let dirs: Vec<PathBuf> = match dir {
+        Some(d) => vec![d.to_path_buf()],
+        None => vec![
+            PathBuf::from("rules/variants"),
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/variants"),
+        ],
+    };
+    // Only plain names: a tag must not reach outside the folder.
+    let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    dirs.into_iter().map(|d| d.join(&file)).find(|p| plain && p.is_file())
 }
 
 fn json(r: &Report) -> serde_json::Value {

@@ -478,9 +478,11 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
     Ok((report, m))
 }
 
-/// A game in PGN: the seven tags (and the FEN tag when it starts from
-/// `start_fen`), the plies in SAN with move numbers, and the result.
+/// A game in PGN: the seven tags (and a `Variant` tag for a game other
+/// than chess, the FEN tag when it starts from `start_fen`), the plies in
+/// SAN with move numbers, and the result.
 pub fn write_pgn(
+    variant: Option<&str>,
     start_fen: Option<&str>,
     first_fullmove: u32,
     black_first: bool,
@@ -498,6 +500,9 @@ pub fn write_pgn(
         ("Result", result),
     ] {
         out.push_str(&format!("[{tag} \"{value}\"]\n"));
+    }
+    if let Some(v) = variant {
+        out.push_str(&format!("[Variant \"{v}\"]\n"));
     }
     if let Some(f) = start_fen {
         out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{f}\"]\n"));
@@ -544,14 +549,14 @@ mod tests {
     #[test]
     fn pgn_is_written_with_move_numbers_and_the_fen_tag() {
         let san: Vec<String> = ["e5", "Nf3", "Nc6"].iter().map(|s| s.to_string()).collect();
-        let text = write_pgn(Some("fen here"), 7, true, &san, "*");
+        let text = write_pgn(None, Some("fen here"), 7, true, &san, "*");
         assert!(
             text.contains("[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"fen here\"]\n\n"),
             "{text}"
         );
         assert!(text.ends_with("7... e5 8. Nf3 Nc6 *\n"), "{text}");
         let long: Vec<String> = (0..60).map(|_| "Nf3".to_string()).collect();
-        let text = write_pgn(None, 1, false, &long, "1/2-1/2");
+        let text = write_pgn(None, None, 1, false, &long, "1/2-1/2");
         assert!(text.lines().all(|l| l.len() < 80), "{text}");
         let games = super::super::pgn::read(&text).unwrap();
         assert_eq!(games[0].plies.len(), 60);

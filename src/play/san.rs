@@ -2,7 +2,8 @@
 //! position: `Nf3`, `exd5`, `Rae1`, `e8=Q`, `O-O`; and UCI's long
 //! algebraic notation (`g1f3`, `e7e8q`) read too. A move is told by what
 //! changes between the boards (see [`super::notation::uci`]), so this
-//! works for any rules whose pieces have chess's letters.
+//! works for any rules whose pieces have one-letter spellings (`'A` is
+//! `A`) and boards up to 26 squares wide and tall.
 
 use super::notation;
 use super::Position;
@@ -28,7 +29,8 @@ fn parts(before: &Grid, after: &Grid) -> Option<Parts> {
     let (from, rest) = Square::parse_prefix(&uci)?;
     let (to, promo) = Square::parse_prefix(rest)?;
     let piece = before.letter(from)?.to_ascii_uppercase();
-    let castle = (piece == 'K' && (to.x - from.x).abs() == 2).then_some(to.x > from.x);
+    // A king going two squares or more along its rank castles.
+    let castle = (piece == 'K' && to.y == from.y && (to.x - from.x).abs() >= 2).then_some(to.x > from.x);
     Some(Parts {
         piece,
         from,
@@ -108,7 +110,11 @@ struct Wanted {
 fn clean(text: &str) -> String {
     let t = text.trim();
     let t = t.strip_suffix("e.p.").unwrap_or(t).trim_end();
-    t.trim_end_matches(['+', '#', '!', '?']).replace('0', "O")
+    let t = t.trim_end_matches(['+', '#', '!', '?']);
+    match t {
+        "0-0" | "0-0-0" => t.replace('0', "O"),
+        _ => t.to_string(),
+    }
 }
 
 fn wanted(text: &str) -> Option<Wanted> {
@@ -130,18 +136,29 @@ fn wanted(text: &str) -> Option<Wanted> {
         }
         _ => {}
     }
+    if !t.is_ascii() || t.is_empty() {
+        return None;
+    }
     let b = t.as_bytes();
-    let square = |f: u8, r: u8| {
-        ((b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r))
-            .then(|| Square::new(i32::from(f - b'a'), i32::from(r - b'1')))
+    // A square at `at`: a file letter and a rank of one or two digits
+    // (boards up to 26 wide and tall), and where it ends.
+    let square = |at: usize| -> Option<(Square, usize)> {
+        let f = *b.get(at).filter(|f| f.is_ascii_lowercase())?;
+        let digits = b[at + 1..].iter().take(2).take_while(|d| d.is_ascii_digit()).count();
+        let rank: i32 = t
+            .get(at + 1..at + 1 + digits)?
+            .parse()
+            .ok()
+            .filter(|r| (1..=26).contains(r))?;
+        Some((Square::new(i32::from(f - b'a'), rank - 1), at + 1 + digits))
     };
     // UCI: two squares, and a promotion letter.
-    if (b.len() == 4 || b.len() == 5) && t.is_ascii() {
-        if let (Some(from), Some(to)) = (square(b[0], b[1]), square(b[2], b[3])) {
-            let promotion = match b.get(4) {
-                None => None,
-                Some(c) if b"qrbnQRBN".contains(c) => Some(c.to_ascii_uppercase() as char),
-                Some(_) => return None,
+    if let Some((from, end)) = square(0) {
+        if let Some((to, end)) = square(end) {
+            let promotion = match &b[end..] {
+                [] => None,
+                [c] if c.is_ascii_alphabetic() => Some(c.to_ascii_uppercase() as char),
+                _ => return None,
             };
             return Some(Wanted {
                 piece: '?',
@@ -153,35 +170,45 @@ fn wanted(text: &str) -> Option<Wanted> {
             });
         }
     }
-    if !t.is_ascii() || t.is_empty() {
-        return None;
-    }
+    // SAN: a piece's capital (none for a pawn), what tells it from its
+    // rivals, the square it goes to, and what a pawn becomes.
     let (piece, mut rest) = match b[0] {
-        c @ (b'N' | b'B' | b'R' | b'Q' | b'K') => (c as char, &t[1..]),
-        b'P' => ('P', &t[1..]),
+        c if c.is_ascii_uppercase() => (c as char, &t[1..]),
         _ => ('P', &t[..]),
     };
+    let offset = t.len() - rest.len();
     let mut promotion = None;
-    if let Some(last) = rest.chars().last().filter(|c| "QRBNqrbn".contains(*c)) {
-        promotion = Some(last.to_ascii_uppercase());
+    let r = rest.as_bytes();
+    if r.len() >= 3 && r[r.len() - 1].is_ascii_alphabetic() && matches!(r[r.len() - 2], b'0'..=b'9' | b'=') {
+        promotion = Some(r[r.len() - 1].to_ascii_uppercase() as char);
         rest = rest[..rest.len() - 1].trim_end_matches('=');
     }
     let r = rest.as_bytes();
-    if r.len() < 2 {
+    // The destination: the last file letter, and the digits after it.
+    let at = r.iter().rposition(|c| c.is_ascii_lowercase() && *c != b'x')?;
+    let (to, end) = square(offset + at)?;
+    if end != offset + r.len() {
         return None;
     }
-    let to = square(r[r.len() - 2], r[r.len() - 1])?;
     let mut w = Wanted {
         piece,
         to: Some(to),
         promotion,
         ..Wanted::default()
     };
-    for &c in &r[..r.len() - 2] {
-        match c {
-            b'a'..=b'h' if w.from_file.is_none() => w.from_file = Some(i32::from(c - b'a')),
-            b'1'..=b'8' if w.from_rank.is_none() => w.from_rank = Some(i32::from(c - b'1')),
-            b'x' | b'-' | b':' => {}
+    let mut k = 0;
+    while k < at {
+        match r[k] {
+            b'x' | b'-' | b':' => k += 1,
+            c if c.is_ascii_lowercase() && w.from_file.is_none() => {
+                w.from_file = Some(i32::from(c - b'a'));
+                k += 1;
+            }
+            c if c.is_ascii_digit() && w.from_rank.is_none() => {
+                let digits = r[k..at].iter().take_while(|d| d.is_ascii_digit()).count();
+                w.from_rank = Some(rest[k..k + digits].parse::<i32>().ok()? - 1);
+                k += digits;
+            }
             _ => return None,
         }
     }
@@ -197,6 +224,14 @@ pub fn read(text: &str, before: &Grid, legal: &[Position]) -> Result<usize, Stri
             text.trim()
         )
     })?;
+    if let Some(to) = w.to.filter(|&q| before.get(q).is_none()) {
+        return Err(format!(
+            "`{}` goes to {}{}, which is not on the board",
+            text.trim(),
+            file(to),
+            to.y + 1
+        ));
+    }
     let fits = |p: &Parts| {
         if let Some(c) = w.castle {
             return p.castle == Some(c);
@@ -244,7 +279,18 @@ mod tests {
         assert_eq!((w.piece, w.from_file, w.from_rank), ('N', Some(1), Some(0)));
         let w = wanted("e7e8n").unwrap();
         assert_eq!((w.piece, w.promotion), ('?', Some('N')));
-        assert!(wanted("Nz9").is_none());
+        assert!(wanted("N9").is_none());
+        // Declared pieces' capitals, and boards past 8×8.
+        let w = wanted("Ah5").unwrap();
+        assert_eq!((w.piece, w.to), ('A', Some(Square::new(7, 4))));
+        let w = wanted("Cbxj10").unwrap();
+        assert_eq!((w.piece, w.from_file, w.to), ('C', Some(1), Some(Square::new(9, 9))));
+        let w = wanted("R10a9").unwrap();
+        assert_eq!((w.from_rank, w.to), (Some(9), Some(Square::new(0, 8))));
+        let w = wanted("e8=A").unwrap();
+        assert_eq!((w.piece, w.promotion), ('P', Some('A')));
+        let w = wanted("a10a9").unwrap();
+        assert_eq!((w.piece, w.from_rank, w.to), ('?', Some(9), Some(Square::new(0, 8))));
         assert!(wanted("hello").is_none());
         assert!(wanted("").is_none());
     }
