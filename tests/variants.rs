@@ -58,11 +58,12 @@ fn variant_file(variant: &str) -> Program {
     // Counted as `fmt` writes it, long unions broken over lines.
     let parsed = algchess::parse_file(&text).unwrap();
     assert_eq!(algchess::format_file(&parsed, &text), text, "{file} is not formatted");
+    // Statements: a line `fmt` breaks goes on indented.
     let code: Vec<&str> = text
         .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with("//"))
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("//") && !l.starts_with(' '))
         .collect();
-    assert!(code.len() <= 10, "{file}: {} lines", code.len());
+    assert!(code.len() <= 10, "{file}: {} statements", code.len());
     assert!(
         code.iter().any(|l| l.starts_with("import \"")),
         "{file} imports the game it derives from"
@@ -114,7 +115,9 @@ fn derived_variants_count_as_fairy_stockfish() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/variants");
     for entry in std::fs::read_dir(dir).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        let Some(variant) = name.strip_suffix(".alg") else { continue };
+        let Some(variant) = name.strip_suffix(".alg") else {
+            continue;
+        };
         assert!(lines.contains_key(variant), "{name} has no counts in the fixture");
     }
     for (variant, positions) in &lines {
@@ -139,6 +142,50 @@ fn derived_variants_count_as_fairy_stockfish() {
             }
         }
     }
+}
+
+/// How `fen` ends in `variant` (`chess` for chess.alg): the ending's name
+/// and result, or `None` while the game goes on.
+fn ending(variant: &str, fen: &str) -> Option<(&'static str, String)> {
+    use algchess::referee::Match;
+    let prog = if variant == "chess" {
+        Program::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")).unwrap()
+    } else {
+        variant_file(variant)
+    };
+    let rules = Rules::fast(prog.game(variant).unwrap());
+    let m = Match::from_fen(&rules, fen).unwrap();
+    m.end().unwrap().map(|o| (o.ending.name(), o.result()))
+}
+
+/// Variants whose game ends are not chess's declare their own, which
+/// replace the ones they derive.
+#[test]
+fn variants_end_by_their_own_rules() {
+    let draw = |name| Some((name, "1/2-1/2".to_string()));
+    // A king and a knight: no mate in chess; New Zealand's knight takes as
+    // a rook.
+    let kn = "8/8/4k3/8/8/3K1N2/8/8 w - - 0 1";
+    assert_eq!(ending("chess", kn), draw("insufficient_material"));
+    assert_eq!(ending("hoppelpoppel", kn), draw("insufficient_material"));
+    assert_eq!(ending("newzealand", kn), None);
+    // Bishops on one colour: Hoppel-Poppel's take as knights.
+    let bb = "8/8/4k3/8/8/2BKB3/8/8 w - - 0 1";
+    assert_eq!(ending("chess", bb), draw("insufficient_material"));
+    assert_eq!(ending("newzealand", bb), draw("insufficient_material"));
+    assert_eq!(ending("hoppelpoppel", bb), None);
+    // Stalemate is a draw in chess, a loss in shatranj and chaturanga.
+    let stalemate = "k7/3N4/1K6/8/8/8/7P/8 b - - 0 1";
+    assert_eq!(ending("chess", stalemate), draw("stalemate"));
+    for v in ["shatranj", "chaturanga"] {
+        assert_eq!(ending(v, stalemate), Some(("no_moves", "1-0".to_string())), "{v}");
+    }
+    // Seventy moves without a capture or a pawn's move end shatranj; chess
+    // goes on to seventy-five.
+    let quiet = "r3k3/8/8/8/8/8/8/4K2R w - - 140 90";
+    assert_eq!(ending("chess", quiet), None);
+    assert_eq!(ending("shatranj", quiet), draw("move_rule"));
+    assert_eq!(ending("amazon", quiet), None);
 }
 
 /// The counts the quick test leaves out, with the time each variant takes
@@ -202,6 +249,11 @@ fn override_mistakes_are_named() {
         "{}",
         out.stderr
     );
+    let e = error(
+        &dir,
+        "import \"base.alg\"\ngame h = g\ngame h draws: repetition\ngame h draws: repetition\n",
+    );
+    assert!(e.contains("game `h` declares its `draws` ends twice"), "{e}");
     let e = error(&dir, "import \"base.alg\"\noverride stop = fail\n");
     assert!(
         e.contains("nothing to override: no imported file defines `stop`"),
