@@ -19,18 +19,6 @@ use std::time::Instant;
 /// `deep_counts_as_fairy_stockfish`.
 const QUICK_LEAVES: u64 = 2_000_000;
 
-/// Variants whose quick counts are capped lower: a grasshopper's attack
-/// on the king is not a line from the king (the hurdle stands next to
-/// it), so its check test runs in the interpreter, some 30 times slower.
-const SLOW: [(&str, u64); 1] = [("grasshopper", 100_000)];
-
-/// The largest count the quick test makes for `variant`.
-fn quick_leaves(variant: &str) -> u64 {
-    SLOW.iter()
-        .find(|(v, _)| *v == variant)
-        .map_or(QUICK_LEAVES, |(_, n)| *n)
-}
-
 type Fixture = BTreeMap<String, Vec<(String, Vec<u64>)>>;
 
 fn fixture() -> Fixture {
@@ -127,7 +115,7 @@ fn derived_variants_count_as_fairy_stockfish() {
             positions[1..].iter().all(|(_, counts)| counts.len() >= 3),
             "{variant}: positions to depth 3"
         );
-        count(variant, positions, |n| n <= quick_leaves(variant));
+        count(variant, positions, |n| n <= QUICK_LEAVES);
         // The interpreter, the engine's reference, to depth 2.
         let prog = variant_file(variant);
         let slow = Rules::new(prog.game(variant).unwrap());
@@ -195,7 +183,7 @@ fn variants_end_by_their_own_rules() {
 fn deep_counts_as_fairy_stockfish() {
     for (variant, positions) in &fixture() {
         let t = Instant::now();
-        let leaves = count(variant, positions, |n| n > quick_leaves(variant));
+        let leaves = count(variant, positions, |n| n > QUICK_LEAVES);
         let s = t.elapsed().as_secs_f64();
         println!("{variant}: {leaves} leaves in {s:.2} s");
     }

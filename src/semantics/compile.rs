@@ -251,7 +251,7 @@ impl Prog {
                 None => Prog::Rules(rules),
             },
             Prog::Bind(c, body) => Prog::Bind(c, Box::new(body.for_existence())),
-            Prog::Seq(a, b) => match line(&a, &b) {
+            Prog::Seq(a, b) => match line(&a, &b).or_else(|| line_from(&a, &b)) {
                 Some(p) => Prog::Probe(Box::new(Prog::Seq(a, b)), p),
                 None => Prog::Seq(a, Box::new(b.for_existence())),
             },
@@ -267,7 +267,7 @@ impl Prog {
                 for a in arms {
                     let p = match &a {
                         Prog::Rules(rules) => Probe::new(rules),
-                        Prog::Seq(x, y) => line(x, y),
+                        Prog::Seq(x, y) => line(x, y).or_else(|| line_from(x, y)),
                         _ => None,
                     };
                     match (p, &mut probe) {
@@ -336,8 +336,9 @@ impl Prog {
 }
 
 /// `walk{i,} R`, a walk of the POI over empty squares (`% + e. -> . +
-/// e%`) then anchored rules, as a line's probe.
-fn line(walk: &Prog, rest: &Prog) -> Option<Probe> {
+/// e%`) then anchored rules: the walk's step, its least length and the
+/// rules.
+fn walk_then(walk: &Prog, rest: &Prog) -> Option<(Square, u32, Vec<Rule>)> {
     let Prog::Repeat(m, Bounds { lo, hi: None }) = walk else {
         return None;
     };
@@ -357,7 +358,111 @@ fn line(walk: &Prog, rest: &Prog) -> Option<Probe> {
             .concat(),
         _ => return None,
     };
-    Probe::ray(step, *lo, &rules)
+    Some((step, *lo, rules))
+}
+
+/// `walk{i,} R` as a line's probe.
+fn line(walk: &Prog, rest: &Prog) -> Option<Probe> {
+    let (step, lo, rules) = walk_then(walk, rest)?;
+    Probe::ray(step, lo, &rules)
+}
+
+/// `T… S walk{i,} R`: tests `T` (anchored rules that leave the POI where
+/// it is), then at most one step `S` of the POI (`% + d X -> . + d%`), then
+/// a line: as a line's probe that starts where the step leads. A
+/// grasshopper's derived attack reads so: the hurdle beside the king, the
+/// step over it, then the line back to the grasshopper.
+///
+/// Only whether the move has a result matters, so a test counts by its
+/// reads alone, provided nothing after it reads a square it writes.
+fn line_from(a: &Prog, b: &Prog) -> Option<Probe> {
+    fn flat<'p>(p: &'p Prog, out: &mut Vec<&'p Prog>) {
+        match p {
+            Prog::Seq(x, y) => {
+                flat(x, out);
+                flat(y, out);
+            }
+            Prog::Nil => {}
+            _ => out.push(p),
+        }
+    }
+    // A union of rules, as one list.
+    fn rules_of(p: &Prog) -> Option<Vec<Rule>> {
+        match p {
+            Prog::Rules(r) => Some(r.clone()),
+            Prog::Alt(arms) => Some(arms.iter().map(rules_of).collect::<Option<Vec<_>>>()?.concat()),
+            _ => None,
+        }
+    }
+    let mut items = vec![];
+    flat(a, &mut items);
+    flat(b, &mut items);
+    let [pre @ .., walk, rest] = &items[..] else {
+        return None;
+    };
+    if pre.is_empty() {
+        return None;
+    }
+    let (tests, step) = match pre {
+        [tests @ .., Prog::Rules(s)] if s.len() == 1 && s[0].step().is_some() => (tests, s[0].step()),
+        _ => (pre, None),
+    };
+    let mut reads = vec![];
+    let mut written = vec![];
+    for item in tests {
+        let rules = rules_of(item)?;
+        // Tests that differ in what one square reads: one test.
+        let mut one: Option<Vec<(Square, CellSet)>> = None;
+        for r in &rules {
+            let Pivot::Anchor(at) = r.pivot else { return None };
+            if !r.writes.contains(&(at, Cell::Poi)) {
+                return None;
+            }
+            written.extend(r.writes.iter().filter(|(q, _)| *q != at).map(|(q, _)| *q - at));
+            let Some(these) = Probe::reads(r)? else { continue };
+            one = Some(match one {
+                None => these,
+                Some(mut one) => {
+                    if these.len() != one.len() || these.iter().zip(&one).any(|(x, y)| x.0 != y.0) {
+                        return None;
+                    }
+                    let differ: Vec<usize> = (0..one.len()).filter(|&i| one[i].1 != these[i].1).collect();
+                    match differ[..] {
+                        [] => {}
+                        [i] => one[i].1 = one[i].1.union(&these[i].1),
+                        _ => return None,
+                    }
+                    one
+                }
+            });
+        }
+        // A test that can never fit: leave the move as it is.
+        reads.extend(one?);
+    }
+    let from = match step {
+        Some((d, set)) => {
+            reads.push((d, set));
+            d
+        }
+        None => Square::ORIGIN,
+    };
+    let (dir, lo, rules) = walk_then(walk, rest)?;
+    // Whether `v` is a whole number of the walk's steps, none or more.
+    let along = |v: Square| {
+        let k = if dir.x != 0 { v.x / dir.x } else { v.y / dir.y };
+        k >= 0 && v == Square::new(dir.x * k, dir.y * k)
+    };
+    let rests: Vec<(Square, CellSet)> = rules
+        .iter()
+        .filter_map(|r| Probe::reads(r).flatten())
+        .flatten()
+        .collect();
+    // The step, the walk, or a rule of `R` from where the walk may stop.
+    let read_later = |q: Square| from == q || along(q - from) || rests.iter().any(|(r, _)| along(q - *r - from));
+    if written.iter().any(|q| read_later(*q)) {
+        return None;
+    }
+    Probe::ray_from(reads, from, dir, lo, &rules)
 }
 
 /// Why a term cannot be run.
@@ -575,23 +680,68 @@ mod tests {
         Term::seq(&Term::repeat(&walk, Bounds { lo, hi: None }), &anchored_union(g))
     }
 
+    /// Tests that keep the POI where it is, a step of the POI to a square
+    /// reading something, then a line (a grasshopper's attack): the shape
+    /// of `line_from`.
+    fn a_line_from(g: &mut quickcheck::Gen) -> Term {
+        let pick = |g: &mut quickcheck::Gen, n: u32| <u32 as quickcheck::Arbitrary>::arbitrary(g) % n;
+        let at = Movement::translation(pick(g, 3) as i32 - 1, pick(g, 3) as i32 - 1);
+        let poi = Fragment::single(Cell::Poi);
+        let test = |g: &mut quickcheck::Gen| {
+            let f = gen::fragment(g, false)
+                .glue(&poi.moved(&at))
+                .unwrap_or_else(|_| poi.clone());
+            let g_ = match pick(g, 2) {
+                0 => f.clone(),
+                _ => gen::fragment(g, true)
+                    .glue(&poi.moved(&at))
+                    .unwrap_or_else(|_| poi.clone()),
+            };
+            Term::rule(&Term::pattern(Pattern::single(f)), &Term::pattern(Pattern::single(g_)))
+        };
+        let mut t = Term::nil();
+        for _ in 0..pick(g, 3) {
+            let one = Term::alt(&test(g), &test(g));
+            t = Term::seq(&t, &one);
+        }
+        if pick(g, 3) > 0 {
+            let d = [(0, 2), (2, 2), (-1, 0), (1, 2)][pick(g, 4) as usize];
+            let m = Movement::translation(d.0, d.1);
+            let what = match pick(g, 2) {
+                0 => Cell::Is(crate::core::Content::Empty),
+                _ => Cell::Is(gen::content(g)),
+            };
+            let f = poi.glue(&Fragment::single(what).moved(&m)).unwrap();
+            let g_ = Fragment::single(Cell::Is(crate::core::Content::Empty))
+                .glue(&poi.moved(&m))
+                .unwrap();
+            t = Term::seq(
+                &t,
+                &Term::rule(&Term::pattern(Pattern::single(f)), &Term::pattern(Pattern::single(g_))),
+            );
+        }
+        Term::seq(&t, &a_line(g))
+    }
+
     /// Every test compiled with probes answers as the same test run rule by
     /// rule, on random boards with the POI on every square.
     #[test]
     fn probes_answer_as_their_rules() {
-        let (mut probed, mut lines) = (0, 0);
-        for seed in 0..900u64 {
+        let (mut probed, mut lines, mut lines_from) = (0, 0, 0);
+        for seed in 0..1200u64 {
             let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
-            let m = match seed % 3 {
+            let m = match seed % 4 {
                 0 => anchored_union(&mut g),
                 1 => gen::a_move(&mut g, 2),
-                _ => a_line(&mut g),
+                2 => a_line(&mut g),
+                _ => a_line_from(&mut g),
             };
             let test = Term::not(&m);
             let fast = compile(&test).unwrap();
             let slow = plain(&fast);
             probed += probes(&fast);
             lines += lines_of(&fast).len();
+            lines_from += lines_of(&fast).iter().filter(|p| p.has_lines_from()).count();
             for b in 0..8 {
                 let board: Grid = Grid::random(&mut g, 1 + (b % 4), 1 + (b / 4) * 3);
                 let mut pois: Vec<Option<crate::geometry::Square>> = vec![None];
@@ -625,5 +775,9 @@ mod tests {
         }
         assert!(probed >= 300, "only {probed} probes exercised");
         assert!(lines >= 150, "only {lines} lines exercised");
+        assert!(
+            lines_from >= 30,
+            "only {lines_from} lines after tests and a step exercised"
+        );
     }
 }

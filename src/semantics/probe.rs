@@ -35,6 +35,12 @@ type Reads = Vec<(Square, CellSet)>;
 /// board's edge, so the line is as long as the board allows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Ray {
+    /// Reads before the walk, relative to the POI, as the board stands
+    /// (a grasshopper's hurdle, and the square it lands beyond).
+    pre: Reads,
+    /// Where the walk starts, relative to the POI; once it is not the
+    /// POI's own square, that square reads empty (the token left it).
+    from: Square,
     step: Square,
     min: u32,
     /// The reads of each rule of `R`, relative to where the walk stops.
@@ -106,7 +112,26 @@ impl Probe {
         }
         let mut p = Probe::default();
         if !rest.is_empty() {
-            p.rays.push(Ray { step, min, rest });
+            p.rays.push(Ray {
+                pre: vec![],
+                from: Square::ORIGIN,
+                step,
+                min,
+                rest,
+            });
+        }
+        Some(p)
+    }
+
+    /// The probe of a line that starts elsewhere: `pre` read first, then
+    /// `(% + step. -> . + step%){min,} R` from `from`. `None` when a rule
+    /// of `R` is not anchored, or `pre` can never fit.
+    pub fn ray_from(pre: Reads, from: Square, step: Square, min: u32, rules: &[Rule]) -> Option<Probe> {
+        let mut p = Probe::ray(step, min, rules)?;
+        let pre = tidy(pre)?;
+        for r in &mut p.rays {
+            r.pre = pre.clone();
+            r.from = from;
         }
         Some(p)
     }
@@ -118,17 +143,35 @@ impl Probe {
             self.insert(reads);
         }
         for r in o.rays {
-            if !self.rays.contains(&r) {
-                self.rays.push(r);
-            }
+            self.add_ray(r);
         }
         self
+    }
+
+    /// Adds a line, merged with one that differs from it only in what one
+    /// square before the walk reads (a grasshopper's hurdle, any piece).
+    fn add_ray(&mut self, r: Ray) {
+        for q in &mut self.rays {
+            if (q.from, q.step, q.min) != (r.from, r.step, r.min) || q.rest != r.rest || q.pre.len() != r.pre.len() {
+                continue;
+            }
+            let differ: Vec<usize> = (0..r.pre.len()).filter(|&i| q.pre[i] != r.pre[i]).collect();
+            match differ[..] {
+                [] => return,
+                [i] if q.pre[i].0 == r.pre[i].0 => {
+                    q.pre[i].1 = q.pre[i].1.union(&r.pre[i].1);
+                    return;
+                }
+                _ => {}
+            }
+        }
+        self.rays.push(r);
     }
 
     /// The reads of an anchored rule, nearest the POI first, one per
     /// square; `Some(None)` when it can never fit.
     #[allow(clippy::option_option)]
-    fn reads(r: &Rule) -> Option<Option<Reads>> {
+    pub(crate) fn reads(r: &Rule) -> Option<Option<Reads>> {
         let Pivot::Anchor(a) = r.pivot else { return None };
         let off = CellSet::single(Cell::Off);
         let on = on_board();
@@ -233,6 +276,12 @@ impl Probe {
         (self.always, &self.branches)
     }
 
+    /// Whether some line reads squares before its walk (`line_from`).
+    #[cfg(test)]
+    pub(crate) fn has_lines_from(&self) -> bool {
+        self.rays.iter().any(|r| !r.pre.is_empty())
+    }
+
     /// Whether the probe has lines of any length.
     pub fn has_lines(&self) -> bool {
         !self.rays.is_empty()
@@ -260,14 +309,21 @@ impl Probe {
                 }
             };
             let longest = room(r.step.x, width).min(room(r.step.y, height));
+            let moved = r.from != Square::ORIGIN;
             for k in r.min..=longest {
-                let walk = (1..=k as i32).map(|j| (Square::new(r.step.x * j, r.step.y * j), empty()));
-                let there = Square::new(r.step.x * k as i32, r.step.y * k as i32);
+                let walk = (1..=k as i32).map(|j| (r.from + Square::new(r.step.x * j, r.step.y * j), empty()));
+                let there = r.from + Square::new(r.step.x * k as i32, r.step.y * k as i32);
                 'rule: for rest in &r.rest {
-                    let mut raw: Reads = walk.clone().collect();
+                    let mut raw: Reads = r.pre.clone();
+                    for (at, set) in walk.clone() {
+                        if at == Square::ORIGIN {
+                            continue;
+                        }
+                        raw.push((at, set));
+                    }
                     for &(q, set) in rest {
                         let at = q + there;
-                        if k > 0 && at == Square::ORIGIN {
+                        if (moved || k > 0) && at == Square::ORIGIN {
                             // The walk has left the POI's square empty.
                             if !set.contains(Cell::EMPTY) {
                                 continue 'rule;
@@ -290,10 +346,12 @@ impl Probe {
     pub fn reach(&self) -> i32 {
         let far = |reads: &Reads| reads.iter().map(|(q, _)| chebyshev(*q)).max().unwrap_or(0);
         let lists = self.lists.iter().map(far);
-        let rays = self
-            .rays
-            .iter()
-            .map(|r| chebyshev(r.step).max(r.rest.iter().map(far).max().unwrap_or(0)));
+        let rays = self.rays.iter().map(|r| {
+            chebyshev(r.step)
+                .max(r.rest.iter().map(far).max().unwrap_or(0))
+                .max(far(&r.pre))
+                .max(chebyshev(r.from))
+        });
         lists.chain(rays).max().unwrap_or(0)
     }
 
@@ -310,7 +368,13 @@ impl Ray {
     /// Whether the line fits from the POI `x`: reads as the walk would
     /// see the board, with the POI's square left empty once it has moved.
     fn any<S: Store>(&self, b: &S, x: Square) -> Result<bool, S::Unknown> {
-        let mut at = x;
+        for &(q, set) in &self.pre {
+            if !b.reads(x + q, &set)? {
+                return Ok(false);
+            }
+        }
+        let moved = self.from != Square::ORIGIN;
+        let mut at = x + self.from;
         let mut k = 0u32;
         loop {
             if k >= self.min {
@@ -318,7 +382,7 @@ impl Ray {
                     let mut fits = true;
                     for &(q, set) in rest {
                         let sq = at + q;
-                        let ok = if k > 0 && sq == x {
+                        let ok = if (moved || k > 0) && sq == x {
                             set.contains(Cell::EMPTY)
                         } else {
                             b.reads(sq, &set)?
@@ -334,7 +398,7 @@ impl Ray {
                 }
             }
             let next = at + self.step;
-            if !b.reads(next, &empty())? {
+            if next != x && !b.reads(next, &empty())? {
                 return Ok(false);
             }
             at = next;
