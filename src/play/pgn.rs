@@ -100,17 +100,28 @@ impl Reader<'_> {
 /// Reads every game of a PGN text.
 /// A result that ends the move text: `1-0`, `0-1`, `1/2-1/2`, `*`, or
 /// points split otherwise, in fractions (Gliński's stalemate: `3/4-1/4`).
+/// A result: `*`, or points for each side that sum to one (`1-0`,
+/// `1/2-1/2`, Gliński's `3/4-1/4`); `0-0` is castling.
 fn is_result(w: &str) -> bool {
-    let points = |p: &str| match p.split_once('/') {
-        Some((n, d)) => [n, d]
-            .iter()
-            .all(|x| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit())),
-        None => p == "0" || p == "1",
+    let points = |p: &str| -> Option<(u64, u64)> {
+        let (n, d) = p.split_once('/').unwrap_or((p, "1"));
+        let digits = |x: &str| !x.is_empty() && x.len() <= 6 && x.chars().all(|c| c.is_ascii_digit());
+        if !digits(n) || !digits(d) {
+            return None;
+        }
+        let (n, d) = (n.parse().ok()?, d.parse().ok()?);
+        (d > 0).then_some((n, d))
     };
-    w == "*" || w.split_once('-').is_some_and(|(a, b)| points(a) && points(b))
+    let whole = |a: &str, b: &str| match (points(a), points(b)) {
+        (Some((n1, d1)), Some((n2, d2))) => n1 * d2 + n2 * d1 == d1 * d2,
+        _ => false,
+    };
+    w == "*" || w.split_once('-').is_some_and(|(a, b)| whole(a, b))
 }
 
 pub fn read(text: &str) -> Result<Vec<Game>, Error> {
+    // A byte order mark is not part of the text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut r = Reader {
         chars: text.chars().collect(),
         i: 0,
@@ -295,7 +306,22 @@ mod tests {
         assert!(["1-0", "0-1", "1/2-1/2", "3/4-1/4", "1/4-3/4"]
             .iter()
             .all(|r| is_result(r)));
-        assert!(!["1-1/", "e4", "1-2", "-"].iter().any(|r| is_result(r)));
+        assert!(!["1-1/", "e4", "1-2", "-", "0-0", "0-0-0", "1-1"]
+            .iter()
+            .any(|r| is_result(r)));
+    }
+
+    /// Castling written with zeros is a ply, not a result that ends the
+    /// game; a byte order mark starts no game.
+    #[test]
+    fn zero_castling_and_a_byte_order_mark() {
+        let text = "\u{feff}[Event \"One\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 Nf6 5. d3 0-0 1/2-1/2\n";
+        let games = read(text).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tag("Event"), Some("One"));
+        assert_eq!(plies(&games[0]).len(), 10);
+        assert_eq!(plies(&games[0])[6], "0-0");
+        assert_eq!(games[0].result.as_deref(), Some("1/2-1/2"));
     }
 
     #[test]
