@@ -257,6 +257,13 @@ pub fn read(text: &str) -> Result<Vec<Game>, Error> {
                     after_number = false;
                     continue;
                 }
+                // An annotation set apart from its move (`Bxf7+ ?`), or a
+                // move number without its dot (`15 Qc2`), as python-chess
+                // reads them.
+                if w.chars().all(|c| matches!(c, '!' | '?')) || w.chars().all(|c| c.is_ascii_digit()) {
+                    after_number = w.starts_with(|c: char| c.is_ascii_digit());
+                    continue;
+                }
                 // A move number, perhaps with the move glued on: `12.e4`.
                 let digits = w.chars().take_while(|c| c.is_ascii_digit()).count();
                 let dots = w[digits..].chars().take_while(|c| *c == '.').count();
@@ -322,6 +329,9 @@ mod tests {
         assert_eq!(plies(&games[0]).len(), 10);
         assert_eq!(plies(&games[0])[6], "0-0");
         assert_eq!(games[0].result.as_deref(), Some("1/2-1/2"));
+        // A detached annotation, and move numbers without dots.
+        let games = read("1 e4 e5 2 Bc4 Nc6 3 Qh5 Nf6 ?? 4 Qxf7# 1-0").unwrap();
+        assert_eq!(plies(&games[0]), ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]);
     }
 
     #[test]
