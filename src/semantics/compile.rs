@@ -422,18 +422,7 @@ fn line_from(a: &Prog, b: &Prog) -> Option<Probe> {
             let Some(these) = Probe::reads(r)? else { continue };
             one = Some(match one {
                 None => these,
-                Some(mut one) => {
-                    if these.len() != one.len() || these.iter().zip(&one).any(|(x, y)| x.0 != y.0) {
-                        return None;
-                    }
-                    let differ: Vec<usize> = (0..one.len()).filter(|&i| one[i].1 != these[i].1).collect();
-                    match differ[..] {
-                        [] => {}
-                        [i] => one[i].1 = one[i].1.union(&these[i].1),
-                        _ => return None,
-                    }
-                    one
-                }
+                Some(one) => super::probe::either(&one, &these)?,
             });
         }
         // A test that can never fit: leave the move as it is.

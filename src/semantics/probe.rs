@@ -28,7 +28,24 @@ pub struct Probe {
 }
 
 /// A rule's reads relative to the POI, nearest first, one per square.
-type Reads = Vec<(Square, CellSet)>;
+pub(crate) type Reads = Vec<(Square, CellSet)>;
+
+/// Reads that fit where either `a` or `b` does, when they read the same
+/// squares and differ in what at most one of them reads (a grasshopper's
+/// hurdle, any piece): that square reads either set.
+pub(crate) fn either(a: &Reads, b: &Reads) -> Option<Reads> {
+    if a.len() != b.len() || a.iter().zip(b).any(|(x, y)| x.0 != y.0) {
+        return None;
+    }
+    let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i].1 != b[i].1).collect();
+    let mut out = a.clone();
+    match differ[..] {
+        [] => {}
+        [i] => out[i].1 = a[i].1.union(&b[i].1),
+        _ => return None,
+    }
+    Some(out)
+}
 
 /// `(% + step. -> . + step%){min,} R`: the POI walks over empty squares,
 /// then one of the rules of `R` fits where it stops. A walk ends at the
@@ -152,17 +169,12 @@ impl Probe {
     /// square before the walk reads (a grasshopper's hurdle, any piece).
     fn add_ray(&mut self, r: Ray) {
         for q in &mut self.rays {
-            if (q.from, q.step, q.min) != (r.from, r.step, r.min) || q.rest != r.rest || q.pre.len() != r.pre.len() {
+            if (q.from, q.step, q.min) != (r.from, r.step, r.min) || q.rest != r.rest {
                 continue;
             }
-            let differ: Vec<usize> = (0..r.pre.len()).filter(|&i| q.pre[i] != r.pre[i]).collect();
-            match differ[..] {
-                [] => return,
-                [i] if q.pre[i].0 == r.pre[i].0 => {
-                    q.pre[i].1 = q.pre[i].1.union(&r.pre[i].1);
-                    return;
-                }
-                _ => {}
+            if let Some(pre) = either(&q.pre, &r.pre) {
+                q.pre = pre;
+                return;
             }
         }
         self.rays.push(r);
