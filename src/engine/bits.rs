@@ -1,15 +1,13 @@
-//! Bitboards for boxes of at most 64 squares: each code's squares as one
-//! word, kept by every write, so that a test made of leaps and lines
+//! Bitboards for boxes of at most 256 squares: each code's squares as one
+//! [`Word`], kept by every write, so that a test made of leaps and lines
 //! (whether a king is attacked) is a few masks and a first blocker per
 //! line, answered afresh on every board instead of read square by square.
 //! Only probes whose every path is a leap or a line are compiled; any
 //! other shape keeps its read tree, so the compiled form never differs.
 
+use super::word::Word;
 use crate::geometry::Square;
 use crate::semantics::{Branch, CellSet, Code};
-
-/// The most squares a box may have for its squares to fit in a word.
-pub const MAX_SQUARES: i32 = 64;
 
 /// Where a box's squares are: square `x + width·y` of the box is bit
 /// `x + width·y` (box-relative coordinates).
@@ -20,8 +18,9 @@ pub struct BoxShape {
 }
 
 impl BoxShape {
-    pub fn fits(self) -> bool {
-        self.width * self.height <= MAX_SQUARES
+    /// Whether the box's squares fit in a `W`.
+    pub fn fits<W: Word>(self) -> bool {
+        self.width * self.height <= W::BITS as i32
     }
 
     fn bit(self, x: i32, y: i32) -> Option<u32> {
@@ -37,14 +36,21 @@ impl BoxShape {
 #[derive(Clone, Debug, PartialEq)]
 struct Codes(Box<[u8]>);
 
-/// A mask for each square of a box, by bit number: indexed without a
-/// bounds check by `k & 63`.
-type Row = Box<[u64; 64]>;
+/// A mask for each square of a box, by bit number: `W::BITS` of them, a
+/// power of two, so that `k & (BITS - 1)` indexes it without a bounds
+/// check.
+type Row<W> = Box<[W]>;
 
-fn row(masks: impl Iterator<Item = u64>) -> Row {
-    let mut out = Box::new([0; 64]);
+fn row<W: Word>(masks: impl Iterator<Item = W>) -> Row<W> {
+    let mut out = vec![W::ZERO; W::BITS as usize].into_boxed_slice();
     out.iter_mut().zip(masks).for_each(|(o, m)| *o = m);
     out
+}
+
+/// Bit number `k` as an index into a [`Row`].
+#[inline(always)]
+fn at<W: Word>(k: u32) -> usize {
+    k as usize & (W::BITS as usize - 1)
 }
 
 impl Codes {
@@ -55,37 +61,37 @@ impl Codes {
 
 /// Reads of one code set at fixed offsets: holds when one of them does.
 #[derive(Clone, Debug)]
-struct Leaps {
+struct Leaps<W> {
     codes: Codes,
     /// By square: the squares read from it.
-    masks: Row,
+    masks: Row<W>,
 }
 
 /// A line along a step: the first square along it that is not empty,
 /// within its length and on the box, reads one of its group's codes.
 #[derive(Clone, Debug)]
-struct Line {
+struct Line<W> {
     /// By square: the squares of the line from it.
-    masks: Row,
+    masks: Row<W>,
     /// Squares along the line have growing bit numbers.
     up: bool,
 }
 
 /// Lines that look for the same codes.
 #[derive(Clone, Debug)]
-struct Lines {
+struct Lines<W> {
     codes: Codes,
     /// By square: the squares of all the lines from it, so that a group
     /// with no piece on its lines is passed over with one test.
-    any: Row,
-    lines: Vec<Line>,
+    any: Row<W>,
+    lines: Vec<Line<W>>,
 }
 
 /// A probe's read tree as bitboard tests, for one box.
 #[derive(Clone, Debug)]
-pub struct BitProbe {
-    leaps: Vec<Leaps>,
-    lines: Vec<Lines>,
+pub struct BitProbe<W> {
+    leaps: Vec<Leaps<W>>,
+    lines: Vec<Lines<W>>,
 }
 
 /// The reads of every path of a tree that completes a rule.
@@ -116,11 +122,11 @@ fn line_of(path: &[(Square, CellSet)]) -> Option<(Square, u32, CellSet)> {
     (exact && along).then_some((step, k as u32, set))
 }
 
-impl BitProbe {
+impl<W: Word> BitProbe<W> {
     /// The probe of read tree `bs` on boxes of `shape`, when every path is
     /// a leap or a line over empty squares to a set without `.` and `#`.
-    pub fn new(bs: &[Branch], shape: BoxShape) -> Option<BitProbe> {
-        if !shape.fits() {
+    pub fn new(bs: &[Branch], shape: BoxShape) -> Option<BitProbe<W>> {
+        if !shape.fits::<W>() {
             return None;
         }
         let mut all = vec![];
@@ -163,7 +169,7 @@ impl BitProbe {
         };
         for (step, set, len) in whole {
             if len == 1 {
-                let mask = |x: i32, y: i32| shape.bit(x + step.x, y + step.y).map_or(0, |b| 1u64 << b);
+                let mask = |x: i32, y: i32| shape.bit(x + step.x, y + step.y).map_or(W::ZERO, W::bit);
                 let codes = Codes::of(set);
                 match out.leaps.iter_mut().find(|l| l.codes == codes) {
                     Some(l) => {
@@ -179,12 +185,12 @@ impl BitProbe {
                 continue;
             }
             let delta = step.x + shape.width * step.y;
-            let masks = row(shape.squares().map(|(x, y)| {
+            let masks: Row<W> = row(shape.squares().map(|(x, y)| {
                 (1..=len as i32)
                     .map_while(|j| shape.bit(x + j * step.x, y + j * step.y))
-                    .fold(0, |m, b| m | 1 << b)
+                    .fold(W::ZERO, |m, b| m | W::bit(b))
             }));
-            if delta == 0 && masks.iter().any(|&m| m != 0) {
+            if delta == 0 && masks.iter().any(|m| !m.is_zero()) {
                 return None;
             }
             let codes = Codes::of(set);
@@ -193,14 +199,14 @@ impl BitProbe {
                 None => {
                     out.lines.push(Lines {
                         codes,
-                        any: Box::new([0; 64]),
+                        any: row(std::iter::empty()),
                         lines: vec![],
                     });
                     out.lines.len() - 1
                 }
             };
             let g = &mut out.lines[group];
-            g.any.iter_mut().zip(masks.iter()).for_each(|(a, m)| *a |= m);
+            g.any.iter_mut().zip(masks.iter()).for_each(|(a, m)| *a |= *m);
             g.lines.push(Line { masks, up: delta > 0 });
         }
         Some(out)
@@ -208,12 +214,12 @@ impl BitProbe {
 
     /// Whether the probe holds from square `sq` (its bit number).
     #[inline]
-    pub fn holds(&self, b: &Bits, sq: u8) -> bool {
-        let sq = sq as usize & 63;
-        self.leaps.iter().any(|l| l.masks[sq] & b.of(&l.codes) != 0)
+    pub fn holds(&self, b: &Bits<W>, sq: u32) -> bool {
+        let sq = at::<W>(sq);
+        self.leaps.iter().any(|l| !(l.masks[sq] & b.of(&l.codes)).is_zero())
             || self.lines.iter().any(|g| {
                 let pieces = b.of(&g.codes);
-                g.any[sq] & pieces != 0 && g.lines.iter().any(|l| l.first(b, sq) & pieces != 0)
+                !(g.any[sq] & pieces).is_zero() && g.lines.iter().any(|l| !(l.first(b, sq) & pieces).is_zero())
             })
     }
 
@@ -221,14 +227,17 @@ impl BitProbe {
     /// and with their first blocker, and its leaps' squares. The answer
     /// stands while none of the former changes and none of the latter
     /// comes to hold or stops holding a code a leap looks for.
-    fn reads(&self, b: &Bits, sq: u8) -> (u64, u64) {
-        let sq = sq as usize & 63;
-        let leaps = self.leaps.iter().fold(0, |m, l| m | l.masks[sq]);
-        let lines = self.lines.iter().flat_map(|g| &g.lines).fold(0, |m, l| {
-            let upto = match l.first(b, sq) {
-                0 => u64::MAX,
-                f if l.up => f | (f - 1),
-                f => !(f - 1),
+    fn reads(&self, b: &Bits<W>, sq: u32) -> (W, W) {
+        let sq = at::<W>(sq);
+        let leaps = self.leaps.iter().fold(W::ZERO, |m, l| m | l.masks[sq]);
+        let lines = self.lines.iter().flat_map(|g| &g.lines).fold(W::ZERO, |m, l| {
+            let f = l.first(b, sq);
+            let upto = if f.is_zero() {
+                W::ONES
+            } else if l.up {
+                W::below(f.lowest() + 1)
+            } else {
+                !W::below(f.lowest())
             };
             m | (l.masks[sq] & upto)
         });
@@ -236,39 +245,40 @@ impl BitProbe {
     }
 }
 
-impl Line {
+impl<W: Word> Line<W> {
     /// The first square along the line from `sq` that is not empty, as a
     /// mask (0: none).
     #[inline]
-    fn first(&self, b: &Bits, sq: usize) -> u64 {
-        let blockers = self.masks[sq] & b.full;
+    fn first(&self, b: &Bits<W>, sq: usize) -> W {
+        // The line's squares are on the box: those not empty block it.
+        let blockers = self.masks[sq] & !b.by_code[Code::EMPTY as usize];
         if self.up {
-            blockers & blockers.wrapping_neg()
-        } else if blockers == 0 {
-            0
+            blockers.lowest_bit()
+        } else if blockers.is_zero() {
+            W::ZERO
         } else {
-            1 << (63 - blockers.leading_zeros())
+            W::bit(blockers.highest())
         }
     }
 }
 
 /// One way a [`BitTest`] holds.
 #[derive(Clone, Debug)]
-pub enum Part {
+pub enum Part<W> {
     /// Always (`nil`).
     Yes,
     /// The probe holds from the POI (`None`: a probe that always holds).
-    AtPoi(Option<BitProbe>),
+    AtPoi(Option<BitProbe<W>>),
     /// The probe holds from a square holding the code, the POI's excepted
     /// (`%p: ...`).
-    Bound(u8, Option<BitProbe>),
+    Bound(u8, Option<BitProbe<W>>),
 }
 
 /// A test made of probes on bitboards, pieces found by their words: what
 /// `not` tests when its move is probes, binders and unions only.
 #[derive(Clone, Debug)]
-pub struct BitTest {
-    parts: Vec<Part>,
+pub struct BitTest<W> {
+    parts: Vec<Part<W>>,
     /// The codes binders look for.
     bound: CellSet,
     /// The codes leaps look for.
@@ -289,15 +299,21 @@ const KEPT_FROM: usize = 10;
 /// A test's answer on one board and what it read there (see
 /// [`BitProbe::reads`]), for the boards a move makes from it: a move far
 /// from the king leaves it as safe as it was, and is not tested again.
-pub struct Still {
+pub struct Still<W> {
     pub answer: bool,
     pub poi: Option<usize>,
-    lines: u64,
-    leaps: u64,
+    lines: W,
+    leaps: W,
 }
 
-impl BitTest {
-    pub fn new(parts: Vec<Part>) -> BitTest {
+/// The squares of `w` but bit `k`'s (all of them for `None`).
+#[inline(always)]
+fn except<W: Word>(k: Option<u32>) -> W {
+    k.map_or(W::ONES, |k| !W::bit(k))
+}
+
+impl<W: Word> BitTest<W> {
+    pub fn new(parts: Vec<Part<W>>) -> BitTest<W> {
         let (mut bound, mut leapt, mut lined) = (CellSet::default(), CellSet::default(), CellSet::default());
         let (mut fixed, mut weight) = (true, 0);
         for part in &parts {
@@ -340,22 +356,21 @@ impl BitTest {
 
     /// The answer here with what it read, when no probe is read from the
     /// POI; `poi` is the POI's mailbox index and `k` its bit.
-    pub fn still(&self, b: &Bits, poi: Option<usize>, k: Option<u8>) -> Option<Still> {
+    pub fn still(&self, b: &Bits<W>, poi: Option<usize>, k: Option<u32>) -> Option<Still<W>> {
         if !self.fixed {
             return None;
         }
-        let not_poi = k.map_or(u64::MAX, |k| !(1 << k));
-        let (mut lines, mut leaps) = (0, 0);
+        let (mut lines, mut leaps) = (W::ZERO, W::ZERO);
         for part in &self.parts {
             if let Part::Bound(c, p) = part {
-                let mut w = b.by_code[*c as usize] & not_poi;
-                while w != 0 {
+                let mut w = b.by_code[*c as usize] & except(k);
+                while !w.is_zero() {
                     if let Some(p) = p {
-                        let (l, j) = p.reads(b, w.trailing_zeros() as u8);
+                        let (l, j) = p.reads(b, w.lowest());
                         lines |= l;
                         leaps |= j;
                     }
-                    w &= w - 1;
+                    w = w.clear_lowest();
                 }
             }
         }
@@ -372,33 +387,29 @@ impl BitTest {
     /// a piece no line looks for, put on a line up to its first blocker,
     /// is only a nearer blocker: the answer stands.
     #[inline]
-    pub fn stands(&self, s: &Still, b: &Bits, i: usize, old: u8, new: u8) -> bool {
-        let k = b.bit[i];
-        if k == NONE {
-            return true;
-        }
-        let m = 1u64 << (k & 63);
+    pub fn stands(&self, s: &Still<W>, b: &Bits<W>, i: usize, old: u8, new: u8) -> bool {
+        let Some(k) = b.bit_of(i) else { return true };
+        let m = W::bit(k);
         let blocks = !s.answer && new != Code::EMPTY && !self.lined.contains_code(new);
-        (s.lines & m == 0 || blocks)
+        ((s.lines & m).is_zero() || blocks)
             && !self.bound.contains_code(old)
             && !self.bound.contains_code(new)
-            && (s.leaps & m == 0 || !(self.leapt.contains_code(old) || self.leapt.contains_code(new)))
+            && ((s.leaps & m).is_zero() || !(self.leapt.contains_code(old) || self.leapt.contains_code(new)))
     }
 
     /// Whether the test holds with the POI on bit `poi`.
     #[inline]
-    pub fn holds(&self, b: &Bits, poi: Option<u8>) -> bool {
-        let not_poi = poi.map_or(u64::MAX, |k| !(1 << k));
+    pub fn holds(&self, b: &Bits<W>, poi: Option<u32>) -> bool {
         self.parts.iter().any(|part| match part {
             Part::Yes => true,
             Part::AtPoi(p) => poi.is_some_and(|k| p.as_ref().is_none_or(|p| p.holds(b, k))),
             Part::Bound(c, p) => {
-                let mut w = b.by_code[*c as usize] & not_poi;
-                while w != 0 {
-                    if p.as_ref().is_none_or(|p| p.holds(b, w.trailing_zeros() as u8)) {
+                let mut w = b.by_code[*c as usize] & except(poi);
+                while !w.is_zero() {
+                    if p.as_ref().is_none_or(|p| p.holds(b, w.lowest())) {
                         return true;
                     }
-                    w &= w - 1;
+                    w = w.clear_lowest();
                 }
                 false
             }
@@ -409,11 +420,11 @@ impl BitTest {
 /// One read of an anchored rule, for every piece of a set at once: the
 /// squares `d` away from which hold one of a set of codes.
 #[derive(Clone, Debug)]
-struct BitRead {
+struct BitRead<W> {
     /// `d` in bit numbers.
     shift: i32,
     /// The squares whose square `d` away is on the box.
-    valid: u64,
+    valid: W,
     /// The set's codes, or (`exclude`) the codes it leaves out.
     codes: Codes,
     exclude: bool,
@@ -424,30 +435,29 @@ struct BitRead {
 /// An anchored rule's reads as words: the squares where it fits, for a
 /// whole set of pieces at once (all the pawns' pushes in a few shifts).
 #[derive(Clone, Debug)]
-pub struct BitRule {
-    reads: Vec<BitRead>,
+pub struct BitRule<W> {
+    reads: Vec<BitRead<W>>,
     /// All the squares of the box.
-    all: u64,
+    all: W,
 }
 
-impl BitRule {
+impl<W: Word> BitRule<W> {
     /// The rule whose reads are `reads` (square from the pivot, set), on
     /// boxes of `shape`; `None` for a read of the pivot's own square.
-    pub fn new(reads: &[(Square, CellSet)], shape: BoxShape) -> Option<BitRule> {
-        let all = if shape.width * shape.height == 64 {
-            u64::MAX
-        } else {
-            (1u64 << (shape.width * shape.height)) - 1
-        };
+    pub fn new(reads: &[(Square, CellSet)], shape: BoxShape) -> Option<BitRule<W>> {
+        if !shape.fits::<W>() {
+            return None;
+        }
+        let all = W::below((shape.width * shape.height) as u32);
         let mut out = vec![];
         for &(d, set) in reads {
             if (d.x, d.y) == (0, 0) {
                 return None;
             }
-            let valid = shape.squares().fold(0u64, |m, (x, y)| {
+            let valid = shape.squares().fold(W::ZERO, |m, (x, y)| {
                 let here = shape.bit(x, y).expect("a square of the box");
                 match shape.bit(x + d.x, y + d.y) {
-                    Some(_) => m | 1 << here,
+                    Some(_) => m | W::bit(here),
                     None => m,
                 }
             });
@@ -467,7 +477,7 @@ impl BitRule {
 
     /// The squares of `pieces` where the rule fits.
     #[inline]
-    pub fn bases(&self, b: &Bits, pieces: u64) -> u64 {
+    pub fn bases(&self, b: &Bits<W>, pieces: W) -> W {
         self.reads.iter().fold(pieces, |m, r| {
             let word = if r.exclude {
                 self.all & !b.of(&r.codes)
@@ -475,11 +485,11 @@ impl BitRule {
                 b.of(&r.codes)
             };
             let there = if r.shift >= 0 {
-                word.checked_shr(r.shift as u32).unwrap_or(0)
+                word.down(r.shift as u32)
             } else {
-                word.checked_shl(r.shift.unsigned_abs()).unwrap_or(0)
+                word.up(r.shift.unsigned_abs())
             };
-            let off = if r.off { self.all & !r.valid } else { 0 };
+            let off = if r.off { self.all & !r.valid } else { W::ZERO };
             m & ((there & r.valid) | off)
         })
     }
@@ -487,40 +497,38 @@ impl BitRule {
 
 /// A board's squares by code, as words over the box.
 #[derive(Clone)]
-pub struct Bits {
-    by_code: Box<[u64; 256]>,
-    /// Squares of the box that are not empty.
-    full: u64,
+pub struct Bits<W> {
+    by_code: Box<[W; 256]>,
     /// By mailbox index: the square's bit number, `NONE` off the box.
-    bit: Vec<u8>,
-    /// By mailbox index: the first bit number at or after it (64 past
-    /// the box).
-    from: Vec<u8>,
+    bit: Vec<u16>,
+    /// By mailbox index: the first bit number at or after it (`W::BITS`
+    /// past the box).
+    from: Vec<u16>,
     /// By bit number: the mailbox index.
     index: Vec<u32>,
 }
 
-const NONE: u8 = u8::MAX;
+const NONE: u16 = u16::MAX;
 
-impl Bits {
+impl<W: Word> Bits<W> {
     /// The words of `cells`, a mailbox whose box square `(x, y)` is at
-    /// `index(x, y)`.
-    pub fn new(cells: &[u8], shape: BoxShape, index: impl Fn(i32, i32) -> usize) -> Bits {
+    /// `index(x, y)`; the box must fit in a `W`.
+    pub fn new(cells: &[u8], shape: BoxShape, index: impl Fn(i32, i32) -> usize) -> Bits<W> {
+        debug_assert!(shape.fits::<W>());
         let mut b = Bits {
-            by_code: Box::new([0; 256]),
-            full: 0,
+            by_code: Box::new([W::ZERO; 256]),
             bit: vec![NONE; cells.len()],
-            from: vec![64; cells.len() + 1],
+            from: vec![W::BITS as u16; cells.len() + 1],
             index: vec![],
         };
         for (k, (x, y)) in shape.squares().enumerate() {
             let i = index(x, y);
-            b.bit[i] = k as u8;
+            b.bit[i] = k as u16;
             b.index.push(i as u32);
-            b.put(k as u8, cells[i]);
+            b.put(k as u32, cells[i]);
         }
         // Mailbox indices grow with bit numbers (both go row by row).
-        let mut next = 64;
+        let mut next = W::BITS as u16;
         for i in (0..cells.len()).rev() {
             if b.bit[i] != NONE {
                 next = b.bit[i];
@@ -531,27 +539,22 @@ impl Bits {
     }
 
     #[inline]
-    fn put(&mut self, k: u8, c: u8) {
-        self.by_code[c as usize] |= 1 << k;
-        if c != Code::EMPTY {
-            self.full |= 1 << k;
-        }
+    fn put(&mut self, k: u32, c: u8) {
+        self.by_code[c as usize] |= W::bit(k);
     }
 
     /// Mailbox square `i` held `old` and now holds `new`.
     #[inline]
     pub fn moved(&mut self, i: usize, old: u8, new: u8) {
-        let k = self.bit[i];
-        if k != NONE {
-            self.by_code[old as usize] &= !(1 << k);
-            self.full &= !(1 << k);
+        if let Some(k) = self.bit_of(i) {
+            self.by_code[old as usize] &= !W::bit(k);
             self.put(k, new);
         }
     }
 
     /// The squares holding `code`.
     #[inline]
-    pub fn word(&self, code: u8) -> u64 {
+    pub fn word(&self, code: u8) -> W {
         self.by_code[code as usize]
     }
 
@@ -563,34 +566,38 @@ impl Bits {
 
     /// The bit number of mailbox square `i`, if on the box.
     #[inline]
-    pub fn bit_of(&self, i: usize) -> Option<u8> {
-        Some(self.bit[i]).filter(|&k| k != NONE)
+    pub fn bit_of(&self, i: usize) -> Option<u32> {
+        Some(self.bit[i]).filter(|&k| k != NONE).map(u32::from)
     }
 
     /// The first mailbox index from `from` on whose square holds `code`,
     /// but `except`.
     #[inline]
     pub fn next(&self, code: u8, from: usize, except: Option<usize>) -> Option<usize> {
-        let k = *self.from.get(from)? as u32;
-        let mut word = self.by_code[code as usize].checked_shr(k)?.checked_shl(k)?;
-        while word != 0 {
-            let i = self.index[word.trailing_zeros() as usize] as usize;
+        let k = u32::from(*self.from.get(from)?);
+        if k >= W::BITS {
+            return None;
+        }
+        let mut word = self.by_code[code as usize] & !W::below(k);
+        while !word.is_zero() {
+            let i = self.index[word.lowest() as usize] as usize;
             if Some(i) != except {
                 return Some(i);
             }
-            word &= word - 1;
+            word = word.clear_lowest();
         }
         None
     }
 
     #[inline]
-    fn of(&self, codes: &Codes) -> u64 {
-        codes.0.iter().fold(0, |m, &c| m | self.by_code[c as usize])
+    fn of(&self, codes: &Codes) -> W {
+        codes.0.iter().fold(W::ZERO, |m, &c| m | self.by_code[c as usize])
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::word::Wide;
     use super::*;
 
     const ROOK: u8 = 1;
@@ -642,13 +649,17 @@ mod tests {
         all.iter().any(|p| p.iter().all(|(q, s)| s.contains_code(at(*q))))
     }
 
-    /// A box of at most 8×8 from `w` and `h`, its squares from `seed`:
-    /// one of `codes`, or empty as often as three of them together.
-    fn random_box(seed: &[u8], w: u8, h: u8, codes: &[u8]) -> (BoxShape, Vec<u8>) {
-        let shape = BoxShape {
-            width: i32::from(w % 8) + 1,
-            height: i32::from(h % 8) + 1,
+    /// A box of at most 16×16 from `w` and `h` that fits in a `W`, its
+    /// squares from `seed`: one of `codes`, or empty as often as three
+    /// of them together.
+    fn random_box<W: Word>(seed: &[u8], w: u8, h: u8, codes: &[u8]) -> (BoxShape, Vec<u8>) {
+        let mut shape = BoxShape {
+            width: i32::from(w % 16) + 1,
+            height: i32::from(h % 16) + 1,
         };
+        while !shape.fits::<W>() {
+            shape.height -= 1;
+        }
         let n = (shape.width * shape.height) as usize;
         let cells = (0..n)
             .map(|i| {
@@ -677,18 +688,20 @@ mod tests {
     /// answer of the tree's paths from every square.
     #[test]
     fn bitboards_answer_as_the_reads_do() {
-        fn prop(seed: Vec<u8>, w: u8, h: u8) -> bool {
-            let (shape, cells) = random_box(&seed, w, h, &[ROOK, KNIGHT, PAWN, Code::OFF, 9]);
+        fn prop<W: Word>(seed: Vec<u8>, w: u8, h: u8) -> bool {
+            let (shape, cells) = random_box::<W>(&seed, w, h, &[ROOK, KNIGHT, PAWN, Code::OFF, 9]);
             let t = tree();
-            let probe = BitProbe::new(&t, shape).expect("leaps and lines");
+            let probe = BitProbe::<W>::new(&t, shape).expect("leaps and lines");
             let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
             shape.squares().all(|(x, y)| {
-                probe.holds(&bits, (x + shape.width * y) as u8) == by_paths(&t, &cells, shape.width, (x, y))
+                probe.holds(&bits, (x + shape.width * y) as u32) == by_paths(&t, &cells, shape.width, (x, y))
             })
         }
-        quickcheck::QuickCheck::new()
-            .tests(300)
-            .quickcheck(prop as fn(Vec<u8>, u8, u8) -> bool);
+        for p in [prop::<u64>, prop::<u128>, prop::<Wide>] {
+            quickcheck::QuickCheck::new()
+                .tests(300)
+                .quickcheck(p as fn(Vec<u8>, u8, u8) -> bool);
+        }
     }
 
     /// A test's answer stands on a board changed only where it read
@@ -700,7 +713,7 @@ mod tests {
     fn answers_stand_where_nothing_read_changed() {
         const KING: u8 = 4;
         let shape = BoxShape { width: 8, height: 8 };
-        let probe = BitProbe::new(&tree(), shape).expect("leaps and lines");
+        let probe = BitProbe::<u64>::new(&tree(), shape).expect("leaps and lines");
         let test = BitTest::new(vec![Part::Bound(KING, Some(probe.clone()))]);
         // One attacker's few lines are tested again; a king on either of
         // two codes reads enough to be kept.
@@ -748,8 +761,8 @@ mod tests {
     /// random boxes with holes and random reads near the pivot.
     #[test]
     fn rules_fit_on_words_where_they_fit_on_squares() {
-        fn prop(seed: Vec<u8>, picks: Vec<(i8, i8, u8)>, w: u8, h: u8) -> bool {
-            let (shape, cells) = random_box(&seed, w, h, &[ROOK, KNIGHT, Code::OFF]);
+        fn prop<W: Word>(seed: Vec<u8>, picks: Vec<(i8, i8, u8)>, w: u8, h: u8) -> bool {
+            let (shape, cells) = random_box::<W>(&seed, w, h, &[ROOK, KNIGHT, Code::OFF]);
             let sets = [
                 set(&[Code::EMPTY]),
                 set(&[Code::OFF]),
@@ -769,23 +782,30 @@ mod tests {
                 })
                 .filter(|(d, _)| (d.x, d.y) != (0, 0))
                 .collect();
-            let rule = BitRule::new(&reads, shape).expect("no read of the pivot");
+            let rule = BitRule::<W>::new(&reads, shape).expect("no read of the pivot");
             let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
             let at = |x: i32, y: i32| match shape.bit(x, y) {
                 Some(k) => cells[k as usize],
                 None => Code::OFF,
             };
-            let expected = shape.squares().fold(0u64, |m, (x, y)| {
+            let expected = shape.squares().fold(W::ZERO, |m, (x, y)| {
                 let fits = reads.iter().all(|(d, s)| s.contains_code(at(x + d.x, y + d.y)));
-                m | (u64::from(fits) << shape.bit(x, y).unwrap())
+                if fits {
+                    m | W::bit(shape.bit(x, y).unwrap())
+                } else {
+                    m
+                }
             });
-            rule.bases(&bits, u64::MAX) & rule.all == expected
+            rule.bases(&bits, W::ONES) & rule.all == expected
         }
-        quickcheck::QuickCheck::new()
-            .tests(500)
-            .quickcheck(prop as fn(Vec<u8>, Vec<(i8, i8, u8)>, u8, u8) -> bool);
+        for p in [prop::<u64>, prop::<u128>, prop::<Wide>] {
+            quickcheck::QuickCheck::new()
+                .tests(500)
+                .quickcheck(p as fn(Vec<u8>, Vec<(i8, i8, u8)>, u8, u8) -> bool);
+        }
         // The pivot's own square is read by the anchor, not as a word.
-        assert!(BitRule::new(&[(Square::new(0, 0), set(&[ROOK]))], BoxShape { width: 8, height: 8 }).is_none());
+        let pivot = [(Square::new(0, 0), set(&[ROOK]))];
+        assert!(BitRule::<u64>::new(&pivot, BoxShape { width: 8, height: 8 }).is_none());
     }
 
     /// Lines of one step and length to different codes (a rook's and a
@@ -793,7 +813,7 @@ mod tests {
     #[test]
     fn lines_of_one_step_and_length_walk_once() {
         let shape = BoxShape { width: 8, height: 8 };
-        let probe = BitProbe::new(&tree(), shape).expect("leaps and lines");
+        let probe = BitProbe::<u64>::new(&tree(), shape).expect("leaps and lines");
         let steps: Vec<usize> = probe.lines.iter().map(|g| g.lines.len()).collect();
         assert_eq!(steps.iter().sum::<usize>(), 4, "{probe:?}");
     }
@@ -802,9 +822,12 @@ mod tests {
     /// large for a word, keep their read tree.
     #[test]
     fn other_shapes_are_refused() {
+        type BitProbe = super::BitProbe<u64>;
         let shape = BoxShape { width: 8, height: 8 };
         assert!(BitProbe::new(&tree(), shape).is_some());
         assert!(BitProbe::new(&tree(), BoxShape { width: 9, height: 8 }).is_none());
+        assert!(super::BitProbe::<u128>::new(&tree(), BoxShape { width: 9, height: 8 }).is_some());
+        assert!(super::BitProbe::<Wide>::new(&tree(), BoxShape { width: 17, height: 16 }).is_none());
         // A line whose first step may not hold the piece.
         let mut gap = line(0, 1, 3, &[ROOK]);
         gap.remove(0);
@@ -832,8 +855,8 @@ mod tests {
         }
         cells[index(2, 0)] = ROOK;
         cells[index(0, 1)] = ROOK;
-        let mut b = Bits::new(&cells, shape, index);
-        let all = |b: &Bits, except| {
+        let mut b = Bits::<u64>::new(&cells, shape, index);
+        let all = |b: &Bits<u64>, except| {
             let mut out = vec![];
             while let Some(i) = b.next(ROOK, out.last().map_or(0, |i| i + 1), except) {
                 out.push(i);

@@ -7,6 +7,7 @@ use super::bits::{BitRule, BitTest, Bits, Still};
 use super::mailbox::Mailbox;
 use super::plan::{FastRule, Find, Op, ReadNode};
 use super::sets::Sets;
+use super::word::Word;
 use crate::semantics::{CellSet, Code, Eval, Halt, State};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
@@ -16,20 +17,20 @@ use smallvec::SmallVec;
 pub type Diff = SmallVec<[u32; 4]>;
 
 /// Where each code's squares are.
-enum Squares {
+enum Squares<W> {
     /// Boxes of at most 64 squares: a word per code, which the bitboard
     /// tests read too.
-    Words(Bits),
+    Words(Bits<W>),
     /// Larger boxes: bit sets of the codes the plan looks for.
     Sets(Box<Sets>),
 }
 
-pub type Cont<'k> = dyn FnMut(&mut Ctx) -> bool + 'k;
+pub type Cont<'k, W> = dyn FnMut(&mut Ctx<W>) -> bool + 'k;
 
-pub struct Ctx {
+pub struct Ctx<W> {
     pub board: Mailbox,
     /// Where the codes are, kept by every write.
-    squares: Squares,
+    squares: Squares<W>,
     pub poi: Option<usize>,
     /// Squares written, with what they held before, oldest first.
     trail: Vec<(u32, u8)>,
@@ -66,7 +67,8 @@ pub struct Ctx {
 /// each read belongs to one segment: a move that crosses one line to the
 /// king walks that line again, not every line.
 struct Memo {
-    op: *const Op,
+    /// The test's address (its plan outlives every context).
+    op: *const (),
     epoch: u64,
     /// `None`: the test has a shape that is not memoised.
     answer: Option<bool>,
@@ -103,7 +105,7 @@ struct Segment {
 }
 
 impl Memo {
-    fn new(op: *const Op, cells: usize) -> Memo {
+    fn new(op: *const (), cells: usize) -> Memo {
         Memo {
             op,
             epoch: 0,
@@ -150,8 +152,11 @@ impl Memo {
 }
 
 /// `k` for a binder's body: results keep the enclosing binder's POI.
-fn at_outer<'a, 'b>(outer: Option<usize>, k: &'a mut Cont<'b>) -> impl FnMut(&mut Ctx) -> bool + use<'a, 'b> {
-    move |c: &mut Ctx| {
+fn at_outer<'a, 'b, W: Word>(
+    outer: Option<usize>,
+    k: &'a mut Cont<'b, W>,
+) -> impl FnMut(&mut Ctx<W>) -> bool + use<'a, 'b, W> {
+    move |c: &mut Ctx<W>| {
         let inner = c.poi;
         c.poi = outer;
         let s = k(c);
@@ -161,7 +166,7 @@ fn at_outer<'a, 'b>(outer: Option<usize>, k: &'a mut Cont<'b>) -> impl FnMut(&mu
 }
 
 /// The rules `op` runs first, if it starts with rules.
-fn first_rules(op: &Op) -> Option<&[FastRule]> {
+fn first_rules<W: Word>(op: &Op<W>) -> Option<&[FastRule]> {
     match op {
         Op::Rules(rules) => Some(rules),
         Op::Seq(a, _) => first_rules(a),
@@ -170,7 +175,7 @@ fn first_rules(op: &Op) -> Option<&[FastRule]> {
 }
 
 /// The read trees of `op`'s probes, in a fixed order.
-fn probes(op: &Op, out: &mut SmallVec<[*const ReadNode; 4]>) {
+fn probes<W: Word>(op: &Op<W>, out: &mut SmallVec<[*const ReadNode; 4]>) {
     match op {
         Op::Probe(_, _, nodes, _) => out.push(nodes.as_ptr()),
         Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) => probes(m, out),
@@ -183,8 +188,8 @@ fn probes(op: &Op, out: &mut SmallVec<[*const ReadNode; 4]>) {
     }
 }
 
-fn probe_nodes(op: &Op, k: u32) -> &[ReadNode] {
-    fn find<'a>(op: &'a Op, k: &mut u32) -> Option<&'a [ReadNode]> {
+fn probe_nodes<W: Word>(op: &Op<W>, k: u32) -> &[ReadNode] {
+    fn find<'a, W>(op: &'a Op<W>, k: &mut u32) -> Option<&'a [ReadNode]> {
         match op {
             Op::Probe(_, _, nodes, _) if *k == 0 => Some(nodes),
             Op::Probe(..) => {
@@ -334,9 +339,9 @@ impl Seen {
     }
 }
 
-impl Ctx {
+impl<W: Word> Ctx<W> {
     /// A context on `board` for a plan that looks for `codes`.
-    pub fn new(board: Mailbox, codes: &[u8]) -> Ctx {
+    pub fn new(board: Mailbox, codes: &[u8]) -> Ctx<W> {
         Ctx {
             squares: match board.bits() {
                 Some(b) => Squares::Words(b),
@@ -368,7 +373,7 @@ impl Ctx {
     }
 
     /// Whether `op` has a result, from its memo where one applies.
-    fn exists_memo(&mut self, op: &Op) -> bool {
+    fn exists_memo(&mut self, op: &Op<W>) -> bool {
         if let (Some(base), None) = (self.base, self.poi) {
             if let Some(answer) = self.recall(op, base) {
                 return answer;
@@ -379,8 +384,8 @@ impl Ctx {
 
     /// The memo of `op` for this turn, made if need be, when it still
     /// answers on the current board.
-    fn recall(&mut self, op: &Op, base: usize) -> Option<bool> {
-        let key = op as *const Op;
+    fn recall(&mut self, op: &Op<W>, base: usize) -> Option<bool> {
+        let key = op as *const Op<W> as *const ();
         let at = match self.memos.iter().position(|m| m.op == key) {
             Some(at) => at,
             None => {
@@ -459,7 +464,7 @@ impl Ctx {
 
     /// `exists`, noting in `memo` what it reads; `None` for a test of a
     /// shape it does not follow.
-    fn exists_recorded(&mut self, op: &Op, memo: &mut Memo, ps: &[*const ReadNode]) -> Option<bool> {
+    fn exists_recorded(&mut self, op: &Op<W>, memo: &mut Memo, ps: &[*const ReadNode]) -> Option<bool> {
         Some(match op {
             Op::Nil => {
                 memo.segments.push(Segment {
@@ -646,7 +651,7 @@ impl Ctx {
     }
 
     /// Applies `r` at `base`, runs `k`, and unmakes it.
-    fn apply_rule(&mut self, r: &FastRule, base: usize, k: &mut Cont) -> bool {
+    fn apply_rule(&mut self, r: &FastRule, base: usize, k: &mut Cont<'_, W>) -> bool {
         let mark = self.mark();
         let before = self.poi;
         let carried = before.map(|p| self.board.cells[p]);
@@ -680,7 +685,7 @@ impl Ctx {
     }
 
     /// Calls `each` on every base at which `r` may apply, until it stops.
-    fn bases(&mut self, r: &FastRule, each: &mut dyn FnMut(&mut Ctx, usize) -> bool) -> bool {
+    fn bases(&mut self, r: &FastRule, each: &mut dyn FnMut(&mut Ctx<W>, usize) -> bool) -> bool {
         if r.needs_poi && self.poi.is_none() {
             return false;
         }
@@ -716,7 +721,7 @@ impl Ctx {
         }
     }
 
-    fn rule(&mut self, r: &FastRule, k: &mut Cont) -> bool {
+    fn rule(&mut self, r: &FastRule, k: &mut Cont<'_, W>) -> bool {
         match (r.find, self.poi) {
             (Find::Identity, poi) => return (!r.needs_poi || poi.is_some()) && k(self),
             (Find::Anchor, Some(p)) => return self.fits(r, p) && self.apply_rule(r, p, k),
@@ -763,7 +768,7 @@ impl Ctx {
 
     /// Runs `op`, calling `k` on each result (possibly repeated) until it
     /// says to stop; whether it stopped.
-    pub fn run(&mut self, op: &Op, k: &mut Cont) -> bool {
+    pub fn run(&mut self, op: &Op<W>, k: &mut Cont<'_, W>) -> bool {
         if self.too_big.is_some() {
             return true;
         }
@@ -827,14 +832,14 @@ impl Ctx {
                     let mark = self.mark();
                     let moves = !matches!(&**a, Op::Not(_) | Op::NotBits(..) | Op::Probe(..) | Op::Nil);
                     if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
-                        return self.run(a, &mut |c: &mut Ctx| {
+                        return self.run(a, &mut |c: &mut Ctx<W>| {
                             let holds = if c.stands(t, &s, mark) { s.answer } else { c.bit_test(t) };
                             !holds && k(c)
                         });
                     }
-                    return self.run(a, &mut |c: &mut Ctx| !c.bit_test(t) && k(c));
+                    return self.run(a, &mut |c: &mut Ctx<W>| !c.bit_test(t) && k(c));
                 }
-                self.run(a, &mut |c: &mut Ctx| c.run(b, k))
+                self.run(a, &mut |c: &mut Ctx<W>| c.run(b, k))
             }
             Op::Alt(arms) => arms.iter().any(|a| self.run(a, k)),
             Op::Star(m) => {
@@ -857,24 +862,24 @@ impl Ctx {
 
     /// `%code: rules` on bitboards: each rule's bases for all the pieces
     /// at once, then each result made as the binder makes it.
-    fn bit_rules(&mut self, code: u8, rules: &[FastRule], bits: &[BitRule], k: &mut Cont) -> bool {
+    fn bit_rules(&mut self, code: u8, rules: &[FastRule], bits: &[BitRule<W>], k: &mut Cont<'_, W>) -> bool {
         let Squares::Words(b) = &self.squares else {
             unreachable!("bit rules run on bitboards")
         };
         let outer = self.poi;
-        let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(u64::MAX, |k| !(1 << k));
-        if pieces == 0 {
+        let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+        if pieces.is_zero() {
             return false;
         }
-        let bases: SmallVec<[u64; 16]> = bits.iter().map(|r| r.bases(b, pieces)).collect();
+        let bases: SmallVec<[W; 16]> = bits.iter().map(|r| r.bases(b, pieces)).collect();
         let mut stop = false;
         'rules: for (r, mut m) in rules.iter().zip(bases) {
-            while m != 0 {
+            while !m.is_zero() {
                 let q = match &self.squares {
-                    Squares::Words(b) => b.index_of(m.trailing_zeros()),
+                    Squares::Words(b) => b.index_of(m.lowest()),
                     Squares::Sets(_) => unreachable!("bit rules run on bitboards"),
                 };
-                m &= m - 1;
+                m = m.clear_lowest();
                 self.poi = Some(q);
                 stop = self.apply_rule(r, q, &mut at_outer(outer, k));
                 if stop {
@@ -887,7 +892,7 @@ impl Ctx {
     }
 
     /// Runs rules in order, each on every base where it fits.
-    fn rules(&mut self, rules: &[FastRule], k: &mut Cont) -> bool {
+    fn rules(&mut self, rules: &[FastRule], k: &mut Cont<'_, W>) -> bool {
         // Rules pivoting on one piece (a knight's eight leaps) share the
         // squares found for it: the board is the same for each.
         let poi = self.poi;
@@ -939,7 +944,7 @@ impl Ctx {
     }
 
     /// The POI slides along `d` to squares reading `set`, at most `max`.
-    fn slide(&mut self, d: isize, set: CellSet, max: u32, write: u8, k: &mut Cont) -> bool {
+    fn slide(&mut self, d: isize, set: CellSet, max: u32, write: u8, k: &mut Cont<'_, W>) -> bool {
         let Some(start) = self.poi else { return false };
         let (v, moves) = match write {
             Code::POI => (self.board.cells[start], true),
@@ -972,21 +977,21 @@ impl Ctx {
 
     /// Every state `m*` reaches from here that was not seen before.
     #[inline(never)]
-    fn star(&mut self, m: &Op, mark: usize, seen: &mut Seen, k: &mut Cont) -> bool {
+    fn star(&mut self, m: &Op<W>, mark: usize, seen: &mut Seen, k: &mut Cont<'_, W>) -> bool {
         if !seen.insert((self.diff(mark), self.poi)) {
             return false;
         }
-        k(self) || self.run(m, &mut |c: &mut Ctx| c.star(m, mark, seen, k))
+        k(self) || self.run(m, &mut |c: &mut Ctx<W>| c.star(m, mark, seen, k))
     }
 
     /// The states `m*` reaches from here on which `m` has no result.
     #[inline(never)]
-    fn greedy(&mut self, m: &Op, mark: usize, seen: &mut Seen, k: &mut Cont) -> bool {
+    fn greedy(&mut self, m: &Op<W>, mark: usize, seen: &mut Seen, k: &mut Cont<'_, W>) -> bool {
         if !seen.insert((self.diff(mark), self.poi)) {
             return false;
         }
         let mut any = false;
-        let stop = self.run(m, &mut |c: &mut Ctx| {
+        let stop = self.run(m, &mut |c: &mut Ctx<W>| {
             any = true;
             c.greedy(m, mark, seen, k)
         });
@@ -994,14 +999,14 @@ impl Ctx {
     }
 
     /// A bitboard test's answer here, with what it read.
-    fn still(&self, t: &BitTest) -> Option<Still> {
+    fn still(&self, t: &BitTest<W>) -> Option<Still<W>> {
         let Squares::Words(b) = &self.squares else { return None };
         t.still(b, self.poi, self.poi.and_then(|p| b.bit_of(p)))
     }
 
     /// Whether `s`, made at `mark`, still answers here.
     #[inline]
-    fn stands(&self, t: &BitTest, s: &Still, mark: usize) -> bool {
+    fn stands(&self, t: &BitTest<W>, s: &Still<W>, mark: usize) -> bool {
         let Squares::Words(b) = &self.squares else { return false };
         s.poi == self.poi
             && self.trail[mark..]
@@ -1011,7 +1016,7 @@ impl Ctx {
 
     /// Whether a bitboard test holds here.
     #[inline]
-    fn bit_test(&self, t: &BitTest) -> bool {
+    fn bit_test(&self, t: &BitTest<W>) -> bool {
         let Squares::Words(b) = &self.squares else {
             unreachable!("a plan with bitboard tests is for a board with bitboards")
         };
@@ -1019,7 +1024,7 @@ impl Ctx {
     }
 
     /// Whether `op` has a result here.
-    pub fn exists(&mut self, op: &Op) -> bool {
+    pub fn exists(&mut self, op: &Op<W>) -> bool {
         match op {
             Op::Nil => true,
             Op::Fail => false,
@@ -1062,7 +1067,7 @@ impl Ctx {
     /// Hands `prog` to the interpreter on a copy of the board, and makes
     /// each of its results here in turn.
     #[inline(never)]
-    fn interpret(&mut self, prog: &crate::semantics::Prog, k: &mut Cont) -> bool {
+    fn interpret(&mut self, prog: &crate::semantics::Prog, k: &mut Cont<'_, W>) -> bool {
         let state = State {
             board: self.board.clone(),
             poi: self.poi.map(|i| self.board.square(i)),
@@ -1106,7 +1111,7 @@ mod tests {
     #[test]
     fn fingerprints_are_of_boards() {
         let board = crate::semantics::Grid::parse("..../.♖../..♜.").expect("a board");
-        let mut ctx = Ctx::new(Mailbox::new(&board, 2), &[]);
+        let mut ctx = Ctx::<u64>::new(Mailbox::new(&board, 2), &[]);
         let (a, b) = (ctx.board.cells.len() / 2, ctx.board.cells.len() / 2 + 1);
         let mark = ctx.mark();
         ctx.write(a, 7);

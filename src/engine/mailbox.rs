@@ -3,6 +3,7 @@
 //! on-board square reads a cell of the array without a bounds check.
 
 use super::bits::{Bits, BoxShape};
+use super::word::Word;
 use crate::core::Content;
 use crate::geometry::{Rect, Square};
 use crate::semantics::{CellSet, Code, Grid, Store};
@@ -83,13 +84,13 @@ impl Mailbox {
         Square::new(x - self.pad + self.origin.x, y - self.pad + self.origin.y)
     }
 
-    /// The board as bitboards, when its box fits in a word.
-    pub fn bits(&self) -> Option<Bits> {
+    /// The board as bitboards, when its box fits in a `W`.
+    pub fn bits<W: Word>(&self) -> Option<Bits<W>> {
         let shape = BoxShape {
             width: self.width,
             height: self.height,
         };
-        shape.fits().then(|| {
+        shape.fits::<W>().then(|| {
             Bits::new(&self.cells, shape, |x, y| {
                 ((y + self.pad) * self.stride + x + self.pad) as usize
             })

@@ -9,12 +9,15 @@ mod exec;
 mod mailbox;
 mod plan;
 mod sets;
+mod word;
 
 use exec::{Ctx, Diff};
 use mailbox::Mailbox;
 use plan::{Op, Planner};
 use rayon::prelude::*;
+use std::any::{Any, TypeId};
 use std::sync::{Arc, Mutex};
+use word::Word;
 
 use crate::geometry::Square;
 use crate::semantics::{Grid, Prog};
@@ -25,16 +28,17 @@ pub struct Engine {
     pad: i32,
     /// A side with no move passes (Othello), as `play::Rules` says.
     passes: bool,
-    plans: Mutex<Vec<(BoxKey, Arc<Plan>)>>,
+    /// A `Plan<W>` per box and word.
+    plans: Mutex<Vec<(BoxKey, Arc<dyn Any + Send + Sync>)>>,
 }
 
-/// A board box: origin, width, height.
-type BoxKey = (Square, i32, i32);
+/// A board box (origin, width, height) and the word its plan is for.
+type BoxKey = (Square, i32, i32, TypeId);
 
-/// The turns planned for one board box.
-pub struct Plan {
+/// The turns planned for one board box, on words `W`.
+pub struct Plan<W> {
     pad: i32,
-    turns: Vec<Op>,
+    turns: Vec<Op<W>>,
     /// The codes the turns look for, whose squares the board keeps.
     codes: Vec<u8>,
     passes: bool,
@@ -43,6 +47,24 @@ pub struct Plan {
 /// A move handed to the interpreter made more states than its budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooBig(pub usize);
+
+/// Runs `$body` with `$w` the smallest word that holds `$board`'s box
+/// (`u64` again past 256 squares: such a box keeps bit sets instead).
+macro_rules! by_word {
+    ($board:expr, $w:ident => $body:expr) => {{
+        let squares = $board.width() * $board.height();
+        if squares <= 64 || squares > 256 {
+            type $w = u64;
+            $body
+        } else if squares <= 128 {
+            type $w = u128;
+            $body
+        } else {
+            type $w = word::Wide;
+            $body
+        }
+    }};
+}
 
 impl Engine {
     /// `passes`: a side with no move passes, unless the other side cannot
@@ -56,12 +78,16 @@ impl Engine {
         }
     }
 
-    /// The plan for `board`'s box, made once per box.
-    pub fn plan(&self, board: &Grid) -> Arc<Plan> {
-        let key = (board.origin(), board.width(), board.height());
+    /// The plan for `board`'s box on words `W`, made once per box.
+    fn plan<W: Word>(&self, board: &Grid) -> Arc<Plan<W>> {
+        let key = (board.origin(), board.width(), board.height(), TypeId::of::<W>());
         let mut plans = self.plans.lock().expect("no panic while planning");
-        if let Some((_, p)) = plans.iter().find(|(k, _)| *k == key) {
-            return p.clone();
+        if let Some(p) = plans
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, p)| p.clone().downcast().ok())
+        {
+            return p;
         }
         let shape = bits::BoxShape {
             width: board.width(),
@@ -70,11 +96,11 @@ impl Engine {
         let planner = Planner {
             stride: board.width() + 2 * self.pad,
             pad: self.pad,
-            shape: shape.fits().then_some(shape),
+            shape: shape.fits::<W>().then_some(shape),
             width: board.width(),
             height: board.height(),
         };
-        let turns: Vec<Op> = self.turns.iter().map(|t| planner.plan(t)).collect();
+        let turns: Vec<Op<W>> = self.turns.iter().map(|t| planner.plan(t)).collect();
         let mut codes = vec![];
         turns.iter().for_each(|t| t.looked_for(&mut codes));
         let plan = Arc::new(Plan {
@@ -89,7 +115,11 @@ impl Engine {
 
     /// The boards the side to move reaches, without repeats.
     pub fn successors(&self, board: &Grid, turn: usize) -> Result<Vec<Grid>, TooBig> {
-        let plan = self.plan(board);
+        by_word!(board, W => self.successors_on::<W>(board, turn))
+    }
+
+    fn successors_on<W: Word>(&self, board: &Grid, turn: usize) -> Result<Vec<Grid>, TooBig> {
+        let plan = self.plan::<W>(board);
         let mut ctx = Ctx::new(Mailbox::new(board, plan.pad), &plan.codes);
         let moves = plan.moves(&mut ctx, turn)?;
         Ok(moves
@@ -107,7 +137,11 @@ impl Engine {
     /// Leaves `depth` plies below the position (the last ply counted, not
     /// played); with `threads` above 1, the root moves in parallel.
     pub fn perft(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
-        let plan = self.plan(board);
+        by_word!(board, W => self.perft_on::<W>(board, turn, depth))
+    }
+
+    fn perft_on<W: Word>(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        let plan = self.plan::<W>(board);
         let mut ctx = Ctx::new(Mailbox::new(board, plan.pad), &plan.codes);
         plan.perft(&mut ctx, turn, depth)
     }
@@ -117,7 +151,11 @@ impl Engine {
         if depth < 2 {
             return self.perft(board, turn, depth);
         }
-        let plan = self.plan(board);
+        by_word!(board, W => self.perft_parallel_on::<W>(board, turn, depth))
+    }
+
+    fn perft_parallel_on<W: Word>(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        let plan = self.plan::<W>(board);
         let root = Mailbox::new(board, plan.pad);
         let moves = plan.moves(&mut Ctx::new(root.clone(), &plan.codes), turn)?;
         if moves.is_empty() {
@@ -136,13 +174,13 @@ impl Engine {
     }
 }
 
-impl Plan {
+impl<W: Word> Plan<W> {
     /// The distinct results of the turn's move, as diffs from the board.
-    fn moves(&self, ctx: &mut Ctx, turn: usize) -> Result<Vec<Diff>, TooBig> {
+    fn moves(&self, ctx: &mut Ctx<W>, turn: usize) -> Result<Vec<Diff>, TooBig> {
         let mark = ctx.mark();
         let mut out = exec::Distinct::new(ctx.spare.pop().unwrap_or_default());
         ctx.start_turn();
-        ctx.run(&self.turns[turn], &mut |c: &mut Ctx| {
+        ctx.run(&self.turns[turn], &mut |c: &mut Ctx<W>| {
             out.insert(c.result(mark));
             false
         });
@@ -155,12 +193,12 @@ impl Plan {
 
     /// How many distinct results the turn's move has, from their
     /// fingerprints; `None` when two share one (then `moves` counts).
-    fn count(&self, ctx: &mut Ctx, turn: usize) -> Result<Option<u64>, TooBig> {
+    fn count(&self, ctx: &mut Ctx<W>, turn: usize) -> Result<Option<u64>, TooBig> {
         let mark = ctx.mark();
         let mut seen = std::mem::take(&mut ctx.counted);
         let mut repeat = false;
         ctx.start_turn();
-        ctx.run(&self.turns[turn], &mut |c: &mut Ctx| {
+        ctx.run(&self.turns[turn], &mut |c: &mut Ctx<W>| {
             repeat = !seen.insert(c.fingerprint(mark));
             repeat
         });
@@ -174,7 +212,7 @@ impl Plan {
         Ok((!repeat).then_some(n))
     }
 
-    fn perft(&self, ctx: &mut Ctx, turn: usize, depth: u32) -> Result<u64, TooBig> {
+    fn perft(&self, ctx: &mut Ctx<W>, turn: usize, depth: u32) -> Result<u64, TooBig> {
         if depth == 0 {
             return Ok(1);
         }
@@ -222,10 +260,16 @@ start = 'Princess'Camel'Nightrider'Amazon'Aanca'Zebra'Grasshopper'Bede;♙♙♙
 game fairy(start) = fairy_white, fairy_black
 ";
 
+    /// Chess on 12×12, past 128 squares: the widest words.
+    const BIG: &str = "import \"chess.alg\"
+override start = ♖♘♗♕♔♗♘♖♘♗♕♖;♙♙♙♙♙♙♙♙♙♙♙♙;............;............;............;............;............;............;............;............;♟♟♟♟♟♟♟♟♟♟♟♟;♜♞♝♛♚♝♞♜♞♝♛♜
+game big = chess
+";
+
     fn games() -> Vec<(String, Program)> {
         // Snake's turning pieces are checked end to end (tests/engine.rs):
         // other unit tests declare its glyphs differently in this process.
-        let mut out: Vec<(String, Program)> = ["chess", "othello", "tictactoe"]
+        let mut out: Vec<(String, Program)> = ["chess", "othello", "tictactoe", "variants/capablanca"]
             .iter()
             .map(|n| {
                 let path = format!("rules/{n}.alg");
@@ -236,6 +280,7 @@ game fairy(start) = fairy_white, fairy_black
             "fairy".into(),
             Program::from_text("rules/fairy_game.alg", FAIRY).unwrap(),
         ));
+        out.push(("big".into(), Program::from_text("rules/big_game.alg", BIG).unwrap()));
         out
     }
 
@@ -352,8 +397,8 @@ game g(start) = far
 ";
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
-        let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
-        fn interprets(op: &Op) -> bool {
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        fn interprets(op: &Op<u64>) -> bool {
             match op {
                 Op::Interpret(_) => true,
                 Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe(m, ..) => {
@@ -386,7 +431,7 @@ game g(start) = white, black
         let (slow, fast) = both(&prog);
         let engine = fast.engine.as_ref().unwrap();
         let start = slow.start();
-        let plan = engine.plan(&start.board);
+        let plan = engine.plan::<u64>(&start.board);
         let mut ctx = Ctx::new(Mailbox::new(&start.board, plan.pad), &plan.codes);
         assert_eq!(plan.count(&mut ctx, 0), Ok(None), "a repeat is seen");
         // Black's moves never repeat: counted from fingerprints alone.
@@ -416,7 +461,7 @@ holds(f) = f -> f
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
         let start = slow.start();
-        let plan = fast.engine.as_ref().unwrap().plan(&start.board);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
         let text = format!("{:?}", plan.turns[0]);
         assert_eq!(text.matches("Not(").count(), 1, "{text}");
         let set = |r: &Rules| boards(r, &start);
@@ -440,7 +485,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
         let start = slow.start();
-        let plan = fast.engine.as_ref().unwrap().plan(&start.board);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
         let text = format!("{:?}", plan.turns[0]);
         assert!(text.starts_with("Seq(Seq("), "{text}");
         assert_eq!(text.matches("NotBits(").count(), 2, "{text}");
@@ -449,12 +494,34 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         assert_eq!(set(&fast).len(), 1, "{:?}", set(&fast));
     }
 
+    /// Boxes past 64 squares keep bitboards, on the word that holds them:
+    /// the king's safety and the pawns' rules are planned on words for
+    /// 10×8 (`u128`) and 12×12 (`Wide`), not on bit sets.
+    #[test]
+    fn larger_boxes_plan_on_wider_words() {
+        fn planned<W: word::Word>(prog: &Program) -> String {
+            let (slow, fast) = both(prog);
+            format!("{:?}", fast.engine.as_ref().unwrap().plan::<W>(&slow.start).turns[0])
+        }
+        let games = games();
+        let game = |n: &str| &games.iter().find(|(name, _)| name == n).unwrap().1;
+        for text in [
+            planned::<u128>(game("variants/capablanca")),
+            planned::<word::Wide>(game("big")),
+        ] {
+            assert!(text.contains("NotBits") && text.contains("BitRules("), "{text}");
+            assert!(!text.contains("Not("), "{text}");
+        }
+        // A word too narrow for the box keeps the read trees.
+        assert!(!planned::<u64>(game("big")).contains("NotBits"));
+    }
+
     /// Sliders plan as line walks, each square on the line a result.
     #[test]
     fn sliders_walk_lines() {
         let prog = Program::load(std::path::Path::new("rules/chess.alg")).unwrap();
         let (slow, fast) = both(&prog);
-        let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
         let text = format!("{:?}", plan.turns[0]);
         assert!(text.matches("Slide {").count() >= 8, "{text}");
         assert!(!text.contains("Interpret"), "{text}");
@@ -465,7 +532,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         // The pawns' rules fit for all the pawns at once, on words.
         assert!(text.contains("BitRules("), "{text}");
         // The knight's eight leaps, eight arms in the file, are one list.
-        fn longest_guards(op: &Op) -> usize {
+        fn longest_guards(op: &Op<u64>) -> usize {
             match op {
                 Op::Rules(rs) => rs.iter().filter(|r| matches!(r.find, plan::Find::Guard(_))).count(),
                 Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe(m, ..) => {
@@ -494,7 +561,7 @@ game g(start) = %♖: (right | up | left) (nil | (% + r. -> . + r♖))
 ";
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
-        let plan = fast.engine.as_ref().unwrap().plan(&slow.start);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
         let text = format!("{:?}", plan.turns[0]);
         assert_eq!(text.matches("Slide {").count(), 2, "{text}");
         assert!(text.contains("max: 3") && text.contains("max: 2"), "{text}");

@@ -6,6 +6,7 @@
 
 use super::bits::{BitProbe, BitRule, BitTest, BoxShape, Part};
 use super::mailbox::Mailbox;
+use super::word::Word;
 use crate::core::{Bounds, Cell};
 use crate::geometry::Square;
 use crate::semantics::{Branch, CellSet, Code, Pivot, Prog, Rule};
@@ -68,7 +69,7 @@ pub struct ReadNode {
 }
 
 #[derive(Clone, Debug)]
-pub enum Op {
+pub enum Op<W> {
     Nil,
     Fail,
     Rules(Vec<FastRule>),
@@ -87,27 +88,27 @@ pub enum Op {
         max: u32,
         write: u8,
     },
-    Bind(u8, Box<Op>),
-    Seq(Box<Op>, Box<Op>),
-    Alt(Vec<Op>),
+    Bind(u8, Box<Op<W>>),
+    Seq(Box<Op<W>>, Box<Op<W>>),
+    Alt(Vec<Op<W>>),
     /// `M*`, as a search over new states.
-    Star(Box<Op>),
-    Greedy(Box<Op>),
-    Not(Box<Op>),
+    Star(Box<Op<W>>),
+    Greedy(Box<Op<W>>),
+    Not(Box<Op<W>>),
     /// `not M` where `M` is probes answered on bitboards: tested afresh on
     /// each board, not from a memo.
-    NotBits(Box<Op>, Box<BitTest>),
+    NotBits(Box<Op<W>>, Box<BitTest<W>>),
     /// Anchored rules: run as rules, tested as a tree of reads, or on
     /// bitboards when the box and the tree allow.
-    Probe(Box<Op>, bool, Vec<ReadNode>, Option<Box<BitProbe>>),
+    Probe(Box<Op<W>>, bool, Vec<ReadNode>, Option<Box<BitProbe<W>>>),
     /// Run by the interpreter.
     Interpret(Box<Prog>),
     /// Anchored rules that are a binder's body, with their reads as
     /// words: the binder finds where each fits for all its pieces at once.
-    BitRules(Vec<FastRule>, Vec<BitRule>),
+    BitRules(Vec<FastRule>, Vec<BitRule<W>>),
 }
 
-impl Op {
+impl<W: Word> Op<W> {
     /// Adds the codes whose squares `self` looks for to `out`.
     pub fn looked_for(&self, out: &mut Vec<u8>) {
         match self {
@@ -130,11 +131,11 @@ impl Op {
     }
 }
 
-impl Op {
+impl<W: Word> Op<W> {
     /// `self` as a bitboard test, when it is made of probes on bitboards,
     /// binders (not nested) and unions.
-    fn bit_test(&self) -> Option<BitTest> {
-        fn parts(op: &Op, bound: Option<u8>, out: &mut Vec<Part>) -> Option<()> {
+    fn bit_test(&self) -> Option<BitTest<W>> {
+        fn parts<W: Word>(op: &Op<W>, bound: Option<u8>, out: &mut Vec<Part<W>>) -> Option<()> {
             match op {
                 Op::Nil => out.push(bound.map_or(Part::Yes, |c| Part::Bound(c, None))),
                 Op::Fail => {}
@@ -167,7 +168,7 @@ impl Op {
 
 /// Rules run in order, each marked when it checks what the one before
 /// it checks.
-fn rules_op(mut fast: Vec<FastRule>) -> Op {
+fn rules_op<W: Word>(mut fast: Vec<FastRule>) -> Op<W> {
     fast.iter_mut().for_each(|r| r.as_before = false);
     for k in 1..fast.len() {
         let (a, b) = (&fast[k - 1], &fast[k]);
@@ -183,8 +184,8 @@ fn rules_op(mut fast: Vec<FastRule>) -> Op {
 /// A union, its neighbouring arms of rules run as one list of rules (a
 /// knight's eight leaps, a king's eight steps): the same results, one
 /// dispatch, and guards on one code scanned once.
-fn alt(arms: Vec<Op>) -> Op {
-    let mut out: Vec<Op> = vec![];
+fn alt<W: Word>(arms: Vec<Op<W>>) -> Op<W> {
+    let mut out: Vec<Op<W>> = vec![];
     for a in arms {
         match (out.last_mut(), a) {
             (Some(Op::Rules(before)), Op::Rules(more)) => {
@@ -204,7 +205,7 @@ fn alt(arms: Vec<Op>) -> Op {
 /// `x y`, grouped so that each bitboard test in `y` follows the moves
 /// before it (`(x not A) not B` for `x (not A not B)`): the engine tests
 /// the moves of a position with what it read there once.
-fn seq(x: Op, y: Op) -> Op {
+fn seq<W: Word>(x: Op<W>, y: Op<W>) -> Op<W> {
     match y {
         Op::Seq(y1, y2) if matches!(*y1, Op::NotBits(..)) => seq(Op::Seq(Box::new(x), y1), *y2),
         y => Op::Seq(Box::new(x), Box::new(y)),
@@ -357,7 +358,7 @@ impl Planner {
 
     /// `M* N`, when `M` is a walk's step along `d` and `N` a last step
     /// along `d` to a set without `#`: the slide along `d`.
-    fn slide(&self, walk: &Prog, last: &Prog) -> Option<Op> {
+    fn slide<W: Word>(&self, walk: &Prog, last: &Prog) -> Option<Op<W>> {
         let (Prog::Repeat(m, Bounds::STAR), Prog::Rules(last)) = (walk, last) else {
             return None;
         };
@@ -414,7 +415,7 @@ impl Planner {
     /// length by length, each length from 1 to the longest there once (at
     /// least two), planned as slides, the other rules after them; `None`
     /// when there is no such slide.
-    fn line_rules(&self, rules: &[Rule]) -> Option<Vec<Op>> {
+    fn line_rules<W: Word>(&self, rules: &[Rule]) -> Option<Vec<Op<W>>> {
         let lines: Vec<_> = rules.iter().map(Self::line_rule).collect();
         let mut used = vec![false; rules.len()];
         let mut slides = vec![];
@@ -460,7 +461,7 @@ impl Planner {
     /// rules, each reading that square as not in the test's set. The
     /// square is one no rule writes and not the POI's, so it reads the
     /// same before the move as after it.
-    fn fuse(&self, x: &Prog, y: &Prog) -> Option<Op> {
+    fn fuse<W: Word>(&self, x: &Prog, y: &Prog) -> Option<Op<W>> {
         let (Prog::Rules(rules), Prog::Not(m)) = (x, y) else {
             return None;
         };
@@ -499,7 +500,7 @@ impl Planner {
 
     /// An anchored rule's reads as words, what it must find off and on
     /// the board too.
-    fn bit_rule(&self, r: &FastRule, shape: BoxShape) -> Option<BitRule> {
+    fn bit_rule<W: Word>(&self, r: &FastRule, shape: BoxShape) -> Option<BitRule<W>> {
         if !matches!(r.find, Find::Anchor) {
             return None;
         }
@@ -522,7 +523,7 @@ impl Planner {
         d.x.abs().max(d.y.abs()) <= self.pad
     }
 
-    pub fn plan(&self, p: &Prog) -> Op {
+    pub fn plan<W: Word>(&self, p: &Prog) -> Op<W> {
         let interpret = || Op::Interpret(Box::new(p.clone()));
         let b = |m: &Prog| Box::new(self.plan(m));
         match p {
@@ -543,7 +544,7 @@ impl Planner {
                     (Op::Rules(rules), Some(shape)) => rules
                         .iter()
                         .map(|r| self.bit_rule(r, shape))
-                        .collect::<Option<Vec<BitRule>>>(),
+                        .collect::<Option<Vec<BitRule<W>>>>(),
                     _ => None,
                 };
                 match (body, bits) {
