@@ -87,11 +87,26 @@ struct Lines<W> {
     lines: Vec<Line<W>>,
 }
 
+/// A line that starts past a hurdle (a grasshopper's, seen from the
+/// square it lands on): the square one step away holds one of `hurdles`,
+/// and the first square past it along the line that is not empty reads
+/// one of `codes`.
+#[derive(Clone, Debug)]
+struct Hop<W> {
+    codes: Codes,
+    hurdles: CellSet,
+    /// By square: the hurdle's bit number, `NONE` off the box.
+    hurdle: Box<[u16]>,
+    /// The line from the hurdle on, not with it.
+    line: Line<W>,
+}
+
 /// A probe's read tree as bitboard tests, for one box.
 #[derive(Clone, Debug)]
 pub struct BitProbe<W> {
     leaps: Vec<Leaps<W>>,
     lines: Vec<Lines<W>>,
+    hops: Vec<Hop<W>>,
 }
 
 /// The reads of every path of a tree that completes a rule.
@@ -107,19 +122,115 @@ fn paths(bs: &[Branch], prefix: &mut Vec<(Square, CellSet)>, out: &mut Vec<Vec<(
     }
 }
 
-/// A path that reads empty squares along a step and then a set: `(step,
-/// length, set)`; a single read is a line of length 1.
-fn line_of(path: &[(Square, CellSet)]) -> Option<(Square, u32, CellSet)> {
+/// The shape of one path: a line along `step` over empty squares to
+/// `set`, `len` squares long (a single read is a line of length 1), after
+/// a `hurdle` one step away when there is one.
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct Shape {
+    hurdle: Option<CellSet>,
+    step: Square,
+    len: u32,
+    set: CellSet,
+}
+
+/// A set of pieces: no `.`, `#` or `%` in it.
+fn plain(s: CellSet) -> bool {
+    !s.contains_code(Code::EMPTY) && !s.contains_code(Code::OFF) && !s.contains_code(Code::POI)
+}
+
+/// The shape of a path, if it is a line or a line past a hurdle.
+fn line_of(path: &[(Square, CellSet)]) -> Option<Shape> {
     let (last, set) = *path.last()?;
-    let k = path.len() as i32;
-    let step = Square::new(last.x / k, last.y / k);
-    let exact = step.x * k == last.x && step.y * k == last.y && (step.x, step.y) != (0, 0);
-    let empty = CellSet::single(crate::core::Cell::EMPTY);
-    let along = path[..path.len() - 1]
-        .iter()
-        .enumerate()
-        .all(|(i, (q, s))| *s == empty && *q == Square::new(step.x * (i as i32 + 1), step.y * (i as i32 + 1)));
-    (exact && along).then_some((step, k as u32, set))
+    let straight = |path: &[(Square, CellSet)], skip: i32| {
+        let k = path.len() as i32 + skip;
+        let step = Square::new(last.x / k, last.y / k);
+        let exact = step.x * k == last.x && step.y * k == last.y && (step.x, step.y) != (0, 0);
+        let empty = CellSet::single(crate::core::Cell::EMPTY);
+        let along = path[..path.len() - 1].iter().enumerate().all(|(i, (q, s))| {
+            let j = i as i32 + 1 + skip;
+            *s == empty && *q == Square::new(step.x * j, step.y * j)
+        });
+        (exact && along).then_some(step)
+    };
+    if let Some(step) = straight(path, 0) {
+        return Some(Shape {
+            hurdle: None,
+            step,
+            len: path.len() as u32,
+            set,
+        });
+    }
+    let [(at, hurdle), rest @ ..] = path else { return None };
+    if rest.is_empty() || !plain(*hurdle) {
+        return None;
+    }
+    let step = straight(rest, 1).filter(|d| d == at)?;
+    Some(Shape {
+        hurdle: Some(*hurdle),
+        step,
+        len: rest.len() as u32,
+        set,
+    })
+}
+
+/// The shapes, those past a hurdle in one canonical form: a read tree
+/// may split one line past any of a set of hurdles to a set of pieces
+/// into paths of one hurdle or one piece each, in any grouping. For each
+/// step and length, each piece is paired with every hurdle some path
+/// lets it jump, and pieces with the same hurdles are one line.
+///
+/// A hurdle a piece may be taken from (a pawn's diagonal square) needs
+/// no path past it: the leap already holds. It joins every hurdle set of
+/// its square, which then says the same.
+fn by_hurdle(shapes: Vec<Shape>) -> Vec<Shape> {
+    let (mut hops, mut out): (Vec<Shape>, Vec<Shape>) = shapes.into_iter().partition(|s| s.hurdle.is_some());
+    for hop in &mut hops {
+        let leapt = out
+            .iter()
+            .filter(|s| s.len == 1 && s.step == hop.step)
+            .fold(CellSet::default(), |m, s| m.union(&s.set));
+        hop.hurdle = hop.hurdle.map(|h| h.union(&leapt));
+    }
+    let mut keys: Vec<(Square, u32)> = hops.iter().map(|s| (s.step, s.len)).collect();
+    keys.sort_unstable_by_key(|(d, l)| (d.x, d.y, *l));
+    keys.dedup();
+    for (step, len) in keys {
+        let here: Vec<&Shape> = hops.iter().filter(|s| s.step == step && s.len == len).collect();
+        let mut lines: Vec<(CellSet, CellSet)> = vec![];
+        for code in 0..=u8::MAX {
+            let hurdles = here
+                .iter()
+                .filter(|s| s.set.contains_code(code))
+                .fold(CellSet::default(), |h, s| h.union(&s.hurdle.expect("a hop")));
+            if hurdles == CellSet::default() {
+                continue;
+            }
+            match lines.iter_mut().find(|(h, _)| *h == hurdles) {
+                Some((_, set)) => set.insert_code(code),
+                None => {
+                    let mut set = CellSet::default();
+                    set.insert_code(code);
+                    lines.push((hurdles, set));
+                }
+            }
+        }
+        out.extend(lines.into_iter().map(|(h, set)| Shape {
+            hurdle: Some(h),
+            step,
+            len,
+            set,
+        }));
+    }
+    out
+}
+
+/// By square: the squares of the line along `step` from it, `len` long.
+fn line_masks<W: Word>(shape: BoxShape, step: Square, len: u32) -> Row<W> {
+    row(shape.squares().map(|(x, y)| {
+        (1..=len as i32)
+            .map_while(|j| shape.bit(x + j * step.x, y + j * step.y))
+            .fold(W::ZERO, |m, b| m | W::bit(b))
+    }))
 }
 
 impl<W: Word> BitProbe<W> {
@@ -131,43 +242,68 @@ impl<W: Word> BitProbe<W> {
         }
         let mut all = vec![];
         paths(bs, &mut vec![], &mut all);
-        let plain =
-            |s: CellSet| !s.contains_code(Code::EMPTY) && !s.contains_code(Code::OFF) && !s.contains_code(Code::POI);
-        // Lines by step and set, with the lengths their paths reach.
-        let mut lines: Vec<(Square, CellSet, Vec<u32>)> = vec![];
+        let mut shapes = vec![];
         for p in &all {
-            let (step, k, set) = line_of(p)?;
-            if !plain(set) {
+            let shape = line_of(p)?;
+            if !plain(shape.set) {
                 return None;
             }
-            match lines.iter_mut().find(|(d, s, _)| *d == step && *s == set) {
-                Some((_, _, ks)) => ks.push(k),
-                None => lines.push((step, set, vec![k])),
+            shapes.push(shape);
+        }
+        // Lines by hurdle, step and set, with the lengths their paths reach.
+        let mut lines: Vec<(Shape, Vec<u32>)> = vec![];
+        for shape in by_hurdle(shapes.clone()) {
+            let key = Shape { len: 0, ..shape };
+            match lines.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, ks)) => ks.push(shape.len),
+                None => lines.push((key, vec![shape.len])),
             }
         }
         // Each line with every length up to its longest, or a leap.
-        let mut whole: Vec<(Square, CellSet, u32)> = vec![];
-        for (step, set, mut ks) in lines {
+        let mut whole: Vec<Shape> = vec![];
+        for (key, mut ks) in lines {
             ks.sort_unstable();
             ks.dedup();
             let len = *ks.last().expect("a line has a path");
-            if len > 1 && ks.len() as u32 != len {
+            let line = len > 1 || key.hurdle.is_some();
+            if line && ks.len() as u32 != len {
                 // Some lengths missing: not a first blocker.
                 return None;
             }
             // Lines of one step and length, to different sets (a rook's
             // and a queen's), are one line to either: the first blocker
             // is in one set or the other.
-            match whole.iter_mut().find(|(d, _, l)| len > 1 && *d == step && *l == len) {
-                Some((_, s, _)) => *s = s.union(&set),
-                None => whole.push((step, set, len)),
+            let same = |w: &Shape| line && w.step == key.step && w.len == len && w.hurdle == key.hurdle;
+            match whole.iter_mut().find(|w| same(w)) {
+                Some(w) => w.set = w.set.union(&key.set),
+                None => whole.push(Shape { len, ..key }),
             }
         }
         let mut out = BitProbe {
             leaps: vec![],
             lines: vec![],
+            hops: vec![],
         };
-        for (step, set, len) in whole {
+        for Shape { hurdle, step, len, set } in whole {
+            if let Some(hurdles) = hurdle {
+                let masks = line_masks::<W>(shape, step, len + 1);
+                let first = |(x, y): (i32, i32)| shape.bit(x + step.x, y + step.y);
+                // The line from the hurdle: its squares but the hurdle's.
+                let masks = row(shape.squares().zip(masks.iter()).map(|(q, m)| match first(q) {
+                    Some(h) => *m & !W::bit(h),
+                    None => W::ZERO,
+                }));
+                out.hops.push(Hop {
+                    codes: Codes::of(set),
+                    hurdles,
+                    hurdle: shape.squares().map(|q| first(q).map_or(NONE, |h| h as u16)).collect(),
+                    line: Line {
+                        masks,
+                        up: step.x + shape.width * step.y > 0,
+                    },
+                });
+                continue;
+            }
             if len == 1 {
                 let mask = |x: i32, y: i32| shape.bit(x + step.x, y + step.y).map_or(W::ZERO, W::bit);
                 let codes = Codes::of(set);
@@ -185,11 +321,7 @@ impl<W: Word> BitProbe<W> {
                 continue;
             }
             let delta = step.x + shape.width * step.y;
-            let masks: Row<W> = row(shape.squares().map(|(x, y)| {
-                (1..=len as i32)
-                    .map_while(|j| shape.bit(x + j * step.x, y + j * step.y))
-                    .fold(W::ZERO, |m, b| m | W::bit(b))
-            }));
+            let masks: Row<W> = line_masks(shape, step, len);
             if delta == 0 && masks.iter().any(|m| !m.is_zero()) {
                 return None;
             }
@@ -221,6 +353,14 @@ impl<W: Word> BitProbe<W> {
                 let pieces = b.of(&g.codes);
                 !(g.any[sq] & pieces).is_zero() && g.lines.iter().any(|l| !(l.first(b, sq) & pieces).is_zero())
             })
+            || self.hops.iter().any(|h| {
+                let pieces = b.of(&h.codes);
+                let k = h.hurdle[sq];
+                !(h.line.masks[sq] & pieces).is_zero()
+                    && k != NONE
+                    && h.hurdles.contains_code(b.cells[k as usize])
+                    && !(h.line.first(b, sq) & pieces).is_zero()
+            })
     }
 
     /// What `holds` from `sq` read here: the squares of its lines up to
@@ -229,8 +369,13 @@ impl<W: Word> BitProbe<W> {
     /// comes to hold or stops holding a code a leap looks for.
     fn reads(&self, b: &Bits<W>, sq: u32) -> (W, W) {
         let sq = at::<W>(sq);
+        // A hurdle is read as a leap: any piece put there or taken away
+        // may change the answer.
+        let hurdles = self.hops.iter().map(|h| h.hurdle[sq]).filter(|&k| k != NONE);
         let leaps = self.leaps.iter().fold(W::ZERO, |m, l| m | l.masks[sq]);
-        let lines = self.lines.iter().flat_map(|g| &g.lines).fold(W::ZERO, |m, l| {
+        let leaps = hurdles.fold(leaps, |m, k| m | W::bit(u32::from(k)));
+        let lines = self.lines.iter().flat_map(|g| &g.lines);
+        let lines = lines.chain(self.hops.iter().map(|h| &h.line)).fold(W::ZERO, |m, l| {
             let f = l.first(b, sq);
             let upto = if f.is_zero() {
                 W::ONES
@@ -334,8 +479,12 @@ impl<W: Word> BitTest<W> {
             for g in p.iter().flat_map(|p| &p.lines) {
                 g.codes.0.iter().for_each(|&c| lined.insert_code(c));
             }
+            for h in p.iter().flat_map(|p| &p.hops) {
+                h.codes.0.iter().for_each(|&c| lined.insert_code(c));
+                leapt = leapt.union(&h.hurdles);
+            }
             weight += p.map_or(0, |p| {
-                p.leaps.len() + p.lines.iter().map(|g| g.lines.len()).sum::<usize>()
+                p.leaps.len() + p.hops.len() + p.lines.iter().map(|g| g.lines.len()).sum::<usize>()
             });
         }
         BitTest {
@@ -504,8 +653,10 @@ pub struct Bits<W> {
     /// By mailbox index: the first bit number at or after it (`W::BITS`
     /// past the box).
     from: Vec<u16>,
-    /// By bit number: the mailbox index.
+    /// By bit number: the mailbox index, and the code there (for a
+    /// hurdle, which may be any of many codes).
     index: Vec<u32>,
+    cells: Vec<u8>,
 }
 
 const NONE: u16 = u16::MAX;
@@ -520,11 +671,13 @@ impl<W: Word> Bits<W> {
             bit: vec![NONE; cells.len()],
             from: vec![W::BITS as u16; cells.len() + 1],
             index: vec![],
+            cells: vec![],
         };
         for (k, (x, y)) in shape.squares().enumerate() {
             let i = index(x, y);
             b.bit[i] = k as u16;
             b.index.push(i as u32);
+            b.cells.push(cells[i]);
             b.put(k as u32, cells[i]);
         }
         // Mailbox indices grow with bit numbers (both go row by row).
@@ -541,6 +694,7 @@ impl<W: Word> Bits<W> {
     #[inline]
     fn put(&mut self, k: u32, c: u8) {
         self.by_code[c as usize] |= W::bit(k);
+        self.cells[k as usize] = c;
     }
 
     /// Mailbox square `i` held `old` and now holds `new`.
@@ -632,6 +786,23 @@ mod tests {
         })
     }
 
+    /// The tree moved by `(dx, dy)`.
+    fn shifted(bs: Vec<Branch>, dx: i32, dy: i32) -> Vec<Branch> {
+        bs.into_iter()
+            .map(|b| Branch {
+                at: Square::new(b.at.x + dx, b.at.y + dy),
+                then: shifted(b.then, dx, dy),
+                ..b
+            })
+            .collect()
+    }
+
+    /// A grasshopper's line seen from where it lands: a hurdle of
+    /// `hurdles` one step along `(dx, dy)`, then a line past it.
+    fn hop(dx: i32, dy: i32, len: i32, hurdles: &[u8], codes: &[u8]) -> Branch {
+        read(dx, dy, hurdles, shifted(line(dx, dy, len, codes), dx, dy))
+    }
+
     /// What the tree answers, path by path, on a board of `w` columns
     /// (squares off the board read `#`).
     fn by_paths(bs: &[Branch], cells: &[u8], w: i32, (x, y): (i32, i32)) -> bool {
@@ -681,6 +852,14 @@ mod tests {
             t.push(read(dx, dy, &[KNIGHT], vec![]));
         }
         t.push(read(1, 1, &[PAWN], vec![]));
+        // Hops, split as a probe's tree splits them: by hurdle, by piece,
+        // and without the hurdle a leap already takes from (a pawn's).
+        t.push(hop(1, 0, 7, &[ROOK, KNIGHT], &[9]));
+        t.push(hop(0, -1, 5, &[ROOK], &[9]));
+        t.push(hop(0, -1, 5, &[KNIGHT], &[9, PAWN]));
+        t.push(read(1, -1, &[PAWN], vec![]));
+        t.push(hop(1, -1, 1, &[ROOK, KNIGHT], &[9]));
+        t.push(read(1, -1, &[ROOK, KNIGHT, PAWN], shifted(line(1, -1, 3, &[9]), 1, -1)));
         t
     }
 
@@ -717,7 +896,8 @@ mod tests {
         let test = BitTest::new(vec![Part::Bound(KING, Some(probe.clone()))]);
         // One attacker's few lines are tested again; a king on either of
         // two codes reads enough to be kept.
-        assert!(!test.worth_keeping());
+        let rook = BitProbe::<u64>::new(&line(0, 1, 7, &[ROOK]), shape).expect("a line");
+        assert!(!BitTest::new(vec![Part::Bound(KING, Some(rook))]).worth_keeping());
         let two = vec![Part::Bound(KING, Some(probe.clone())), Part::Bound(9, Some(probe))];
         assert!(BitTest::new(two).worth_keeping());
         let codes = [ROOK, KNIGHT, PAWN, KING, 9, Code::EMPTY, Code::EMPTY, Code::EMPTY];
@@ -816,6 +996,8 @@ mod tests {
         let probe = BitProbe::<u64>::new(&tree(), shape).expect("leaps and lines");
         let steps: Vec<usize> = probe.lines.iter().map(|g| g.lines.len()).collect();
         assert_eq!(steps.iter().sum::<usize>(), 4, "{probe:?}");
+        // Hops in one canonical form: a line per step and hurdle set.
+        assert_eq!(probe.hops.len(), 4, "{probe:?}");
     }
 
     /// Shapes that are not a first blocker along a line, or boxes too

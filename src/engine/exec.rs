@@ -798,6 +798,26 @@ impl<W: Word> Ctx<W> {
                 self.poi = Some(start);
                 stop
             }
+            Op::Hop(d, rules) => {
+                let Some(start) = self.poi else { return false };
+                let mut p = start;
+                while self.board.cells[p.wrapping_add_signed(*d)] == Code::EMPTY {
+                    p = p.wrapping_add_signed(*d);
+                }
+                if p == start {
+                    return self.rules(rules, k);
+                }
+                // The board the walk leaves at `p`, as `Walk` makes it.
+                let mark = self.mark();
+                let v = self.board.cells[start];
+                self.write(p, v);
+                self.write(start, Code::EMPTY);
+                self.poi = Some(p);
+                let stop = self.rules(rules, k);
+                self.undo(mark);
+                self.poi = Some(start);
+                stop
+            }
             Op::Bind(code, body) => {
                 if let (Op::BitRules(rules, bits), Squares::Words(_)) = (&**body, &self.squares) {
                     return self.bit_rules(*code, rules, bits, k);

@@ -75,6 +75,10 @@ pub enum Op<W> {
     Rules(Vec<FastRule>),
     /// `(% + d. -> . + d%)*`: the POI walks along a line over empty squares.
     Walk(isize),
+    /// `(% + d. -> . + d%)*` then rules that each read a piece `d` on (a
+    /// grasshopper's hop): only the walk's last square can hold a result,
+    /// so the POI goes there in one move and the rules run from there.
+    Hop(isize, Vec<FastRule>),
     /// `(% + d. -> . + d%)* (% + d S -> . + d%)`: the POI goes along a
     /// line over empty squares to one reading `S` (without `#`), each
     /// such square a result, made in one move from the start. A slide
@@ -127,6 +131,7 @@ impl<W: Word> Op<W> {
             }
             Op::Alt(arms) => arms.iter().for_each(|a| a.looked_for(out)),
             Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide { .. } | Op::Interpret(_) | Op::BitRules(..) => {}
+            Op::Hop(..) => {}
         }
     }
 }
@@ -168,7 +173,14 @@ impl<W: Word> Op<W> {
 
 /// Rules run in order, each marked when it checks what the one before
 /// it checks.
-fn rules_op<W: Word>(mut fast: Vec<FastRule>) -> Op<W> {
+fn rules_op<W: Word>(rules: Vec<FastRule>) -> Op<W> {
+    let mut fast: Vec<FastRule> = Vec::with_capacity(rules.len());
+    for r in rules {
+        match fast.last().and_then(|a| merged(a, &r)) {
+            Some(m) => *fast.last_mut().expect("just read") = m,
+            None => fast.push(r),
+        }
+    }
     fast.iter_mut().for_each(|r| r.as_before = false);
     for k in 1..fast.len() {
         let (a, b) = (&fast[k - 1], &fast[k]);
@@ -179,6 +191,38 @@ fn rules_op<W: Word>(mut fast: Vec<FastRule>) -> Op<W> {
             && a.ons == b.ons;
     }
     Op::Rules(fast)
+}
+
+/// Two rules that differ only in the set one square is read against (a
+/// hop over each kind of piece), as one rule reading the union: they
+/// write the same, so together they make the results it makes.
+fn merged(a: &FastRule, b: &FastRule) -> Option<FastRule> {
+    let same_find = match (a.find, b.find) {
+        (Find::Anchor, Find::Anchor) => true,
+        (Find::Guard(x), Find::Guard(y)) => x == y,
+        _ => false,
+    };
+    if !same_find
+        || a.needs_poi != b.needs_poi
+        || a.writes != b.writes
+        || a.offs != b.offs
+        || a.ons != b.ons
+        || a.reads.len() != b.reads.len()
+    {
+        return None;
+    }
+    let mut differ = (0..a.reads.len()).filter(|&i| a.reads[i] != b.reads[i]);
+    let (Some(i), None) = (differ.next(), differ.next()) else {
+        return None;
+    };
+    let (at, set) = a.reads[i];
+    if b.reads[i].0 != at {
+        return None;
+    }
+    let mut m = a.clone();
+    m.reads[i].1 = set.union(&b.reads[i].1);
+    m.one = a.one.map(|_| m.reads[i]);
+    Some(m)
 }
 
 /// A union, its neighbouring arms of rules run as one list of rules (a
@@ -206,10 +250,35 @@ fn alt<W: Word>(arms: Vec<Op<W>>) -> Op<W> {
 /// before it (`(x not A) not B` for `x (not A not B)`): the engine tests
 /// the moves of a position with what it read there once.
 fn seq<W: Word>(x: Op<W>, y: Op<W>) -> Op<W> {
+    match (x, y) {
+        (Op::Walk(d), Op::Rules(rules)) if rules.iter().all(|r| hops(r, d)) => Op::Hop(d, rules),
+        (x, y) => seq_tests(x, y),
+    }
+}
+
+/// Whether `r` is anchored and needs a piece `d` from its anchor.
+fn hops(r: &FastRule, d: isize) -> bool {
+    matches!(r.find, Find::Anchor)
+        && r.reads
+            .iter()
+            .any(|&(at, set)| at == d && !set.contains_code(Code::EMPTY))
+}
+
+fn seq_tests<W: Word>(x: Op<W>, y: Op<W>) -> Op<W> {
     match y {
         Op::Seq(y1, y2) if matches!(*y1, Op::NotBits(..)) => seq(Op::Seq(Box::new(x), y1), *y2),
         y => Op::Seq(Box::new(x), Box::new(y)),
     }
+}
+
+/// The one read of a probe that reads one square (`holds(% + d#)`).
+fn one_read(m: &Prog) -> Option<&Branch> {
+    let Prog::Probe(_, probe) = m else { return None };
+    if probe.has_lines() {
+        return None;
+    }
+    let (false, [b]) = probe.parts() else { return None };
+    (b.done && b.then.is_empty()).then_some(b)
 }
 
 /// The farthest a rule reaches from its pivot, in squares.
@@ -462,17 +531,13 @@ impl Planner {
     /// square is one no rule writes and not the POI's, so it reads the
     /// same before the move as after it.
     fn fuse<W: Word>(&self, x: &Prog, y: &Prog) -> Option<Op<W>> {
+        if let (Prog::Not(m), Prog::Rules(rules)) = (x, y) {
+            return self.fuse_before(m, rules);
+        }
         let (Prog::Rules(rules), Prog::Not(m)) = (x, y) else {
             return None;
         };
-        let Prog::Probe(_, probe) = &**m else { return None };
-        if probe.has_lines() {
-            return None;
-        }
-        let (false, [b]) = probe.parts() else { return None };
-        if !b.done || !b.then.is_empty() {
-            return None;
-        }
+        let b = one_read(m)?;
         let mut out = vec![];
         for r in rules {
             let Pivot::Anchor(a) = r.pivot else { return None };
@@ -492,6 +557,29 @@ impl Planner {
             }
             let mut f = self.rule(r);
             f.reads.push((self.delta(at - a), b.set.complement()));
+            f.one = None;
+            out.push(f);
+        }
+        Some(rules_op(out))
+    }
+
+    /// `not` a test of one square near the POI, then anchored rules (a
+    /// pawn that is not on its first rank moves two squares): the rules,
+    /// each reading that square, from their anchor, as not in the test's
+    /// set. The test reads the board the rules read.
+    fn fuse_before<W: Word>(&self, m: &Prog, rules: &[Rule]) -> Option<Op<W>> {
+        let b = one_read(m)?;
+        if b.at == Square::ORIGIN || !self.fits(b.at) {
+            return None;
+        }
+        let mut out = vec![];
+        for r in rules {
+            let Pivot::Anchor(_) = r.pivot else { return None };
+            if reach(r) > self.pad {
+                return None;
+            }
+            let mut f = self.rule(r);
+            f.reads.push((self.delta(b.at), b.set.complement()));
             f.one = None;
             out.push(f);
         }
