@@ -5,6 +5,11 @@
 //! `go perft` over UCI with `Threads 1`. Without its binary (Debian package
 //! `fairy-stockfish`, or `FAIRY_STOCKFISH=PATH`) only ours run.
 //!
+//! Then every file of `rules/variants/` from its start, at the depth that
+//! gives a few million leaves, as a ratio to chess's rate on the engine
+//! (the target: within 1.2×), and to Fairy-Stockfish's where it knows the
+//! variant.
+//!
 //! ```text
 //! cargo bench --bench engine
 //! ```
@@ -112,6 +117,20 @@ impl Uci {
         }
     }
 
+    /// Perft from the start of `variant`; `None` when the engine does not
+    /// know it (it keeps the variant it had).
+    fn variant_perft(&mut self, variant: &str, depth: u32) -> Option<u64> {
+        self.send(&format!("setoption name UCI_Variant value {variant}"));
+        self.send("position startpos");
+        self.send("isready");
+        self.until("readyok")?;
+        self.send(&format!("go perft {depth}"));
+        let line = self.until("Nodes searched")?;
+        let n = line.rsplit(' ').next().and_then(|n| n.parse().ok());
+        self.send("setoption name UCI_Variant value chess");
+        n
+    }
+
     fn perft(&mut self, fen: &str, depth: u32) -> u64 {
         self.send(&format!("position fen {fen}"));
         self.send("isready");
@@ -131,6 +150,10 @@ impl Drop for Uci {
 
 fn main() {
     // `cargo bench` passes `--bench`; a filter is not supported.
+    if let Ok(name) = std::env::var("ENGINE_BENCH_VARIANT") {
+        let chess_rate = std::env::var("ENGINE_BENCH_CHESS").ok().and_then(|r| r.parse().ok());
+        return variant(&name, chess_rate.expect("the parent passes chess's rate"));
+    }
     let prog = Program::load(std::path::Path::new("rules/chess.alg")).expect("run from the crate root");
     let game = prog.game("chess").expect("the chess game");
     let fast = Rules::fast(game);
@@ -170,6 +193,12 @@ fn main() {
         let geo = ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64;
         println!("geometric mean ratio: {:.3}x", geo.exp());
     }
+    let chess_rate = {
+        let start = fast.start();
+        let (n, t) = best(|| one.install(|| perft(&fast, &start, 5).expect("within budget")));
+        n as f64 / t.as_secs_f64()
+    };
+    variants(chess_rate);
     // The interpreter, for the before/after ratio.
     let slow = Rules::new(game);
     let start = slow.start();
@@ -181,5 +210,80 @@ fn main() {
         n as f64 / t.as_secs_f64(),
         m as f64 / u.as_secs_f64(),
         t.as_secs_f64() / u.as_secs_f64()
+    );
+}
+
+/// Each bundled variant's rate from its start against chess's, each in
+/// a process of its own: pieces declared by one file are not in the
+/// sets of the next.
+fn variants(chess_rate: f64) {
+    println!(
+        "\n{:<13} {:>5} {:>10} {:>12} {:>9} {:>12} {:>7}",
+        "variant", "depth", "leaves", "ours/s", "chess/it", "fsf/s", "ratio"
+    );
+    let mut files: Vec<String> = std::fs::read_dir("rules/variants")
+        .expect("run from the crate root")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+        .map(|p| p.file_stem().expect("a file").to_string_lossy().to_string())
+        .collect();
+    files.sort();
+    // `VARIANTS=a,b` runs only those.
+    if let Ok(only) = std::env::var("VARIANTS") {
+        let only: Vec<&str> = only.split(',').collect();
+        files.retain(|n| only.contains(&n.as_str()));
+    }
+    let me = std::env::current_exe().expect("the bench binary");
+    let mut slowdowns = vec![];
+    for name in files {
+        let out = Command::new(&me)
+            .env("ENGINE_BENCH_VARIANT", &name)
+            .env("ENGINE_BENCH_CHESS", chess_rate.to_string())
+            .output()
+            .expect("the bench runs itself");
+        let text = String::from_utf8_lossy(&out.stdout);
+        print!("{text}");
+        let slowdown = text
+            .split_whitespace()
+            .nth(4)
+            .and_then(|x| x.trim_end_matches('x').parse::<f64>().ok());
+        slowdowns.push(slowdown.unwrap_or_else(|| panic!("{name}: {text}")));
+    }
+    let geo = slowdowns.iter().map(|r| r.ln()).sum::<f64>() / slowdowns.len() as f64;
+    let worst = slowdowns.iter().cloned().fold(0.0, f64::max);
+    println!(
+        "chess's rate {chess_rate:.0}/s; variants slower by {:.3}x (geometric mean), {worst:.2}x at most",
+        geo.exp()
+    );
+}
+
+/// One variant's row: its rate, chess's over it, and Fairy-Stockfish's
+/// where it knows the variant.
+fn variant(name: &str, chess_rate: f64) {
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
+    let path = std::path::Path::new("rules/variants").join(format!("{name}.alg"));
+    let prog = Program::load(&path).expect("a bundled variant loads");
+    let rules = Rules::fast(prog.game(name).expect("the file's game"));
+    let start = rules.start();
+    // Deep enough for a few million leaves.
+    let mut depth = 3;
+    while depth < 7 && one.install(|| perft(&rules, &start, depth)).expect("within budget") < 1_500_000 {
+        depth += 1;
+    }
+    let (n, t) = best(|| one.install(|| perft(&rules, &start, depth).expect("within budget")));
+    let rate = n as f64 / t.as_secs_f64();
+    let theirs = Uci::start()
+        .and_then(|mut e| {
+            let (m, u) = best(|| e.variant_perft(name, depth));
+            (m == Some(n)).then(|| n as f64 / u.as_secs_f64())
+        })
+        .map_or(("-".to_string(), "-".to_string()), |r| {
+            (format!("{r:.0}"), format!("{:.3}x", rate / r))
+        });
+    println!(
+        "{name:<13} {depth:>5} {n:>10} {rate:>12.0} {:>8.2}x {:>12} {:>7}",
+        chess_rate / rate,
+        theirs.0,
+        theirs.1
     );
 }

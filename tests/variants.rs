@@ -174,6 +174,14 @@ fn variants_end_by_their_own_rules() {
     assert_eq!(ending("chess", quiet), None);
     assert_eq!(ending("shatranj", quiet), draw("move_rule"));
     assert_eq!(ending("amazon", quiet), None);
+    // Horde's white, with no king, loses with its last piece; black, with
+    // its king, as in chess.
+    let bare = "4k3/8/8/8/8/8/8/8 w - - 0 1";
+    assert_eq!(ending("horde", bare), Some(("lost", "0-1".to_string())));
+    assert_eq!(ending("horde", "4k3/8/8/8/8/8/8/P7 w - - 0 1"), None);
+    assert_eq!(ending("horde", "4k3/8/8/8/8/8/8/P7 b - - 0 1"), None);
+    let mate = "7k/5PP1/5PP1/8/8/8/8/8 b - - 0 1";
+    assert_eq!(ending("horde", mate), Some(("checkmate", "1-0".to_string())));
 }
 
 /// The counts the quick test leaves out, with the time each variant takes

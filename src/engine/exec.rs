@@ -18,7 +18,7 @@ pub type Diff = SmallVec<[u32; 4]>;
 
 /// Where each code's squares are.
 enum Squares<W> {
-    /// Boxes of at most 64 squares: a word per code, which the bitboard
+    /// Boxes of at most 256 squares: a word per code, which the bitboard
     /// tests read too.
     Words(Bits<W>),
     /// Larger boxes: bit sets of the codes the plan looks for.

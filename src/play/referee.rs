@@ -60,8 +60,10 @@ impl<'a> Match<'a> {
         Ok(m)
     }
 
-    /// A chess game from a FEN, checked to be a position: one king a side,
-    /// no pawn on the first or last rank, the side not to move not in check.
+    /// A chess game from a FEN, checked to be a position: as many kings a
+    /// side as the start has (one; horde's white none), no pawn on the
+    /// rank it promotes on nor, unless the start has one there, on its
+    /// first rank, the side not to move not in check.
     pub fn from_fen(rules: &'a Rules, text: &str) -> Result<Match<'a>, String> {
         let (board, black) = fen::read(text).map_err(|e| e.message)?;
         let (halfmove, fullmove) = fen::counters(text).map_err(|e| e.message)?;
@@ -69,17 +71,28 @@ impl<'a> Match<'a> {
             board,
             turn: usize::from(black) % rules.turns.len(),
         };
+        let start = rules.start().board;
+        let top = pos.board.height() - 1;
+        let count = |b: &Grid, f: &dyn Fn(Square, char) -> bool| {
+            squares(b).filter(|q| b.letter(*q).is_some_and(|l| f(*q, l))).count()
+        };
         for (king, side) in [('K', "white"), ('k', "black")] {
-            let n = squares(&pos.board)
-                .filter(|q| pos.board.letter(*q) == Some(king))
-                .count();
-            if n != 1 {
-                return Err(format!("a position has one {side} king, this one has {n}"));
+            let (n, want) = (count(&pos.board, &|_, l| l == king), count(&start, &|_, l| l == king));
+            if n != want {
+                let kings = if want == 1 { "one" } else { "no" };
+                return Err(format!("a position has {kings} {side} king, this one has {n}"));
             }
         }
-        if let Some(q) = squares(&pos.board)
-            .find(|q| pos.board.letter(*q).is_some_and(|l| l.eq_ignore_ascii_case(&'p')) && (q.y == 0 || q.y == 7))
-        {
+        // White's pawns start on rank 2 and promote on the last; black's
+        // the other way round.
+        let first = |l: char, y: i32| (l == 'P' && y == 0) || (l == 'p' && y == top);
+        let last = |l: char, y: i32| (l == 'P' && y == top) || (l == 'p' && y == 0);
+        let behind = |b: &Grid, l: char| count(b, &|q, m| m == l && first(m, q.y)) > 0;
+        if let Some(q) = squares(&pos.board).find(|q| {
+            pos.board
+                .letter(*q)
+                .is_some_and(|l| last(l, q.y) || (first(l, q.y) && !behind(&start, l)))
+        }) {
             return Err(format!(
                 "a pawn cannot stand on {}, on the first or last rank",
                 q.name()
