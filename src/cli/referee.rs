@@ -46,9 +46,9 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         None => Program::from_text("rules/chess.alg", CHESS)?,
     };
     let game = pick_game(&prog, args.game.as_deref())?;
-    let rules = Rules::new(game);
-    // The variants' programs, loaded once each.
-    let mut variants: std::collections::HashMap<String, Program> = std::collections::HashMap::new();
+    let rules = Rules::fast(game);
+    // The variants' rules, loaded and planned once each.
+    let mut variants: std::collections::HashMap<String, Rules> = std::collections::HashMap::new();
     let mut status = super::OK;
     for file in &args.files {
         let text =
@@ -60,7 +60,6 @@ pub fn run(args: Args) -> Result<i32, Diags> {
                 .tag("Variant")
                 .map(str::to_ascii_lowercase)
                 .filter(|v| args.rules.is_none() && !matches!(v.as_str(), "chess" | "standard" | ""));
-            let own;
             let rules = match variant {
                 None => &rules,
                 Some(v) => {
@@ -78,11 +77,11 @@ pub fn run(args: Args) -> Result<i32, Diags> {
                                     .map_or("rules/variants".into(), |d| d.display().to_string())
                             ))
                         })?;
-                        variants.insert(v.clone(), Program::load(&path)?);
+                        let prog = Program::load(&path)?;
+                        let game = pick_game(&prog, Some(&v)).or_else(|_| pick_game(&prog, None))?;
+                        variants.insert(v.clone(), Rules::fast(game));
                     }
-                    let prog = &variants[&v];
-                    own = Rules::new(pick_game(prog, Some(&v)).or_else(|_| pick_game(prog, None))?);
-                    &own
+                    &variants[&v]
                 }
             };
             let report = referee(rules, g).map_err(|e| {

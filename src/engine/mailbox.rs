@@ -31,20 +31,27 @@ impl Mailbox {
             stride,
             cells: vec![Code::OFF; (stride * (g.height() + 2 * pad)).max(0) as usize],
         };
-        for q in g.squares().iter() {
-            if let Some(c) = g.get(q) {
-                let i = b.index(q).expect("inside the box");
-                b.cells[i] = Code::content(c);
-            }
+        // Both keep codes row by row: a row is a copy.
+        let w = g.width().max(0) as usize;
+        for (y, row) in g.codes().chunks(w.max(1)).enumerate() {
+            let at = b.row_start(y as i32);
+            b.cells[at..at + w].copy_from_slice(row);
         }
         b
+    }
+
+    /// The mailbox index of the first square of box row `y`.
+    fn row_start(&self, y: i32) -> usize {
+        ((y + self.pad) * self.stride + self.pad) as usize
     }
 
     /// The board as a `Grid` over the same box.
     pub fn grid(&self) -> Grid {
         let mut g = Grid::off(self.origin, self.width, self.height);
-        for q in g.squares().iter() {
-            g.put(q, Code::to_content(self.cells[self.index(q).expect("inside the box")]));
+        let w = self.width.max(0) as usize;
+        for y in 0..self.height {
+            let at = self.row_start(y);
+            g.row_codes_mut(y).copy_from_slice(&self.cells[at..at + w]);
         }
         g
     }

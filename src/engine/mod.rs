@@ -134,6 +134,22 @@ impl Engine {
             .collect())
     }
 
+    /// Whether turn `turn`'s move has a result on `board` (a test: a king
+    /// in check, a side that has lost).
+    pub fn holds(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        by_word!(board, W => self.holds_on::<W>(board, turn))
+    }
+
+    fn holds_on<W: Word>(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        let plan = self.plan::<W>(board);
+        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad), &plan.codes);
+        let found = ctx.exists(&plan.turns[turn]);
+        match ctx.too_big.take() {
+            Some(n) => Err(TooBig(n)),
+            None => Ok(found),
+        }
+    }
+
     /// Leaves `depth` plies below the position (the last ply counted, not
     /// played); with `threads` above 1, the root moves in parallel.
     pub fn perft(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {

@@ -4,6 +4,7 @@
 use super::game::TooBig;
 use crate::core::Content;
 use crate::elab::{Ends, Material, MoveRule, Split, Stuck};
+use crate::engine::Engine;
 use crate::geometry::Square;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 
@@ -11,6 +12,8 @@ use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 pub struct EndRules {
     pub check: Option<Vec<Prog>>,
     pub lost: Option<Vec<Prog>>,
+    /// The tests on the engine's fast path, when the game plays there.
+    fast: Option<(Option<Engine>, Option<Engine>)>,
     pub stuck: Vec<Stuck>,
     pub move_rule: Option<MoveRule>,
     pub repetition: bool,
@@ -29,11 +32,19 @@ impl EndRules {
         EndRules {
             check: progs(&e.check),
             lost: progs(&e.lost),
+            fast: None,
             stuck: e.stuck.clone(),
             move_rule: e.move_rule.clone(),
             repetition: e.repetition,
             insufficient_material: e.insufficient_material.clone(),
         }
+    }
+
+    /// Runs the tests on the engine, as the turns of a game that plays
+    /// there.
+    pub fn use_engine(&mut self) {
+        let engine = |t: &Option<Vec<Prog>>| t.as_ref().map(|t| Engine::new(t, false));
+        self.fast = Some((engine(&self.check), engine(&self.lost)));
     }
 
     /// Whether a side with no move passes.
@@ -44,6 +55,9 @@ impl EndRules {
     /// Whether turn `turn`'s side is in check on `board`; never without a
     /// `check` declaration.
     pub fn in_check(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        if let Some((Some(e), _)) = &self.fast {
+            return e.holds(board, turn).map_err(|e| TooBig(e.0));
+        }
         match &self.check {
             Some(t) => holds(&t[turn], board),
             None => Ok(false),
@@ -52,6 +66,9 @@ impl EndRules {
 
     /// Whether turn `turn`'s side has lost on `board` by a `lost` test.
     pub fn lost(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        if let Some((_, Some(e))) = &self.fast {
+            return e.holds(board, turn).map_err(|e| TooBig(e.0));
+        }
         match &self.lost {
             Some(t) => holds(&t[turn], board),
             None => Ok(false),

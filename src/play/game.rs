@@ -47,6 +47,7 @@ impl Rules {
     pub fn fast(game: &Game) -> Rules {
         let mut r = Rules::new(game);
         r.engine = Some(Engine::new(&r.turns, r.ends.passes()));
+        r.ends.use_engine();
         r
     }
 

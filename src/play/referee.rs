@@ -22,6 +22,8 @@ pub struct Match<'a> {
     /// The move number: 1 at the start, one more after each round of turns.
     pub fullmove: u32,
     legal: Vec<Position>,
+    /// The legal moves as SAN sees them, worked out once per position.
+    parts: std::cell::OnceCell<Vec<Option<san::Parts>>>,
     seen: HashMap<String, u32>,
     key: String,
 }
@@ -52,6 +54,7 @@ impl<'a> Match<'a> {
             halfmove,
             fullmove,
             legal,
+            parts: std::cell::OnceCell::new(),
             seen: HashMap::new(),
             key: String::new(),
         };
@@ -126,6 +129,7 @@ impl<'a> Match<'a> {
         *self.seen.entry(self.key.clone()).or_insert(0) += 1;
         self.pos = next;
         self.legal = legal;
+        self.parts = std::cell::OnceCell::new();
         Ok(())
     }
 
@@ -344,10 +348,7 @@ impl<'a> Match<'a> {
     /// On hex, SAN's piece letters give way to the cells, as `play` names
     /// moves: `f5f6`, `f10f11=♕`.
     pub fn san(&self, i: usize) -> Result<String, TooBig> {
-        let base = match self.rules.tiling {
-            Tiling::Square => san::write(&self.pos.board, &self.legal, i),
-            Tiling::Hex => notation::describe_on(&self.pos.board, &self.legal[i].board, Tiling::Hex),
-        };
+        let base = self.san_base(i);
         let next = &self.legal[i];
         if self.rules.ends.in_check(&next.board, next.turn)? {
             let mate = self.rules.successors(next)?.is_empty();
@@ -356,13 +357,37 @@ impl<'a> Match<'a> {
         Ok(base)
     }
 
+    /// Legal move `i` in SAN without its check mark.
+    fn san_base(&self, i: usize) -> String {
+        match self.rules.tiling {
+            Tiling::Square => san::write(&self.pos.board, &self.legal, self.parts(), i),
+            Tiling::Hex => notation::describe_on(&self.pos.board, &self.legal[i].board, Tiling::Hex),
+        }
+    }
+
+    /// Plays legal move `i` and gives it in SAN with its check mark, which
+    /// the position it reaches tells without a second move generation.
+    pub fn play_san(&mut self, i: usize) -> Result<String, TooBig> {
+        let base = self.san_base(i);
+        self.play(i)?;
+        Ok(match self.in_check()? {
+            true if self.legal.is_empty() => format!("{base}#"),
+            true => format!("{base}+"),
+            false => base,
+        })
+    }
+
+    fn parts(&self) -> &[Option<san::Parts>] {
+        self.parts.get_or_init(|| san::all_parts(&self.pos.board, &self.legal))
+    }
+
     /// The legal move that `text` names: SAN (`Nf3`, `exd5`, `e8=Q+`,
     /// `O-O`, annotations such as `!?` ignored) or UCI (`g1f3`, `e7e8q`).
     pub fn find(&self, text: &str) -> Result<usize, String> {
         if self.rules.tiling == Tiling::Hex {
             return self.find_cells(text);
         }
-        san::read(text, &self.pos.board, &self.legal)
+        san::read(text, &self.pos.board, &self.legal, self.parts())
     }
 
     /// On hex: the legal move named by its cells, as `play` names it.
@@ -470,8 +495,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         };
         match found {
             Ok(j) => {
-                report.san.push(m.san(j).map_err(too_big)?);
-                m.play(j).map_err(too_big)?;
+                report.san.push(m.play_san(j).map_err(too_big)?);
                 report.plies += 1;
             }
             Err(why) => {

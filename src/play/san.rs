@@ -12,7 +12,7 @@ use crate::semantics::Grid;
 
 /// One piece's move, as SAN sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Parts {
+pub struct Parts {
     /// `P N B R Q K`.
     piece: char,
     from: Square,
@@ -45,12 +45,19 @@ fn file(q: Square) -> char {
     (b'a' + q.x as u8) as char
 }
 
-/// Move `i` of `legal` (the positions reachable from `before`) in SAN,
-/// without the check mark; disambiguated by file, rank or square only as
-/// needed. A move that is not one piece moving is named by its squares.
-pub fn write(before: &Grid, legal: &[Position], i: usize) -> String {
+/// Each legal move's parts, `None` for a move that is not one piece's:
+/// worked out once per position for [`read`] and [`write`].
+pub fn all_parts(before: &Grid, legal: &[Position]) -> Vec<Option<Parts>> {
+    legal.iter().map(|p| parts(before, &p.board)).collect()
+}
+
+/// Move `i` of `legal` (the positions reachable from `before`, their parts
+/// `all`) in SAN, without the check mark; disambiguated by file, rank or
+/// square only as needed. A move that is not one piece moving is named by
+/// its squares.
+pub fn write(before: &Grid, legal: &[Position], all: &[Option<Parts>], i: usize) -> String {
     let after = &legal[i].board;
-    let Some(p) = parts(before, after) else {
+    let Some(p) = all[i] else {
         return notation::describe(before, after);
     };
     if let Some(short) = p.castle {
@@ -64,11 +71,11 @@ pub fn write(before: &Grid, legal: &[Position], i: usize) -> String {
         }
     } else {
         s.push(p.piece);
-        let rivals: Vec<Parts> = legal
+        let rivals: Vec<Parts> = all
             .iter()
             .enumerate()
             .filter(|(j, _)| *j != i)
-            .filter_map(|(_, q)| parts(before, &q.board))
+            .filter_map(|(_, q)| *q)
             .filter(|q| q.piece == p.piece && q.to == p.to && q.from != p.from)
             .collect();
         if !rivals.is_empty() {
@@ -215,9 +222,10 @@ fn wanted(text: &str) -> Option<Wanted> {
     Some(w)
 }
 
-/// The legal move (an index into `legal`) that `text` names, in SAN or UCI;
+/// The legal move (an index into `legal`, their parts `all`) that `text`
+/// names, in SAN or UCI;
 /// an error that says why when it names none or several.
-pub fn read(text: &str, before: &Grid, legal: &[Position]) -> Result<usize, String> {
+pub fn read(text: &str, before: &Grid, legal: &[Position], all: &[Option<Parts>]) -> Result<usize, String> {
     let w = wanted(text).ok_or_else(|| {
         format!(
             "`{}` is not a move in SAN (`Nf3`, `exd5`, `O-O`) or UCI (`g1f3`)",
@@ -242,14 +250,12 @@ pub fn read(text: &str, before: &Grid, legal: &[Position]) -> Result<usize, Stri
             && w.from_rank.is_none_or(|r| r == p.from.y)
             && p.promotion == w.promotion
     };
-    let found: Vec<usize> = (0..legal.len())
-        .filter(|&i| parts(before, &legal[i].board).is_some_and(|p| fits(&p)))
-        .collect();
+    let found: Vec<usize> = (0..legal.len()).filter(|&i| all[i].is_some_and(|p| fits(&p))).collect();
     match found[..] {
         [i] => Ok(i),
         [] => Err(format!("`{}` is not a legal move here", text.trim())),
         _ => {
-            let mut names: Vec<String> = found.iter().map(|&i| write(before, legal, i)).collect();
+            let mut names: Vec<String> = found.iter().map(|&i| write(before, legal, all, i)).collect();
             names.sort();
             Err(format!(
                 "`{}` is ambiguous: it could be {}",

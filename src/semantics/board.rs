@@ -72,6 +72,17 @@ impl Grid {
         }
     }
 
+    /// The cells' codes, row by row from the box's origin.
+    pub fn codes(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// Row `y` of the box (from 0) as codes, to be written in place.
+    pub fn row_codes_mut(&mut self, y: i32) -> &mut [u8] {
+        let w = self.width as usize;
+        &mut self.cells[y as usize * w..(y as usize + 1) * w]
+    }
+
     fn index(&self, q: Square) -> Option<usize> {
         let (x, y) = (q.x - self.origin.x, q.y - self.origin.y);
         (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (y * self.width + x) as usize)
@@ -229,9 +240,26 @@ impl Grid {
 
     /// Squares where `self` and `other` (boards of the same box) differ.
     pub fn diff(&self, other: &Grid) -> Vec<Square> {
-        self.squares()
+        if self.key().0 != other.key().0 || (self.width, self.height) != (other.width, other.height) {
+            return self
+                .squares()
+                .iter()
+                .filter(|q| self.get(*q) != other.get(*q))
+                .collect();
+        }
+        // One box: a cell's code is its content.
+        let at = |i: usize| {
+            Square::new(
+                self.origin.x + i as i32 % self.width,
+                self.origin.y + i as i32 / self.width,
+            )
+        };
+        self.cells
             .iter()
-            .filter(|q| self.get(*q) != other.get(*q))
+            .zip(&other.cells)
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, _)| at(i))
             .collect()
     }
 }
