@@ -43,6 +43,14 @@ pub fn uci(before: &Grid, after: &Grid) -> Option<String> {
 /// [`uci`] with cells named on `tiling`: `f5f6` on Gliński's board.
 pub fn uci_on(before: &Grid, after: &Grid, tiling: Tiling) -> Option<String> {
     let name = |q: Square| cell_name(before, tiling, q);
+    let (from, to, promotion) = moved(before, after)?;
+    let promotion = promotion.map(|p| p.to_string()).unwrap_or_default();
+    Some(format!("{}{}{promotion}", name(from), name(to)))
+}
+
+/// The one piece a move moves, as UCI names it: from, to, and the piece
+/// it becomes (lowercase) when it changes on the way.
+pub fn moved(before: &Grid, after: &Grid) -> Option<(Square, Square, Option<char>)> {
     let changed = before.diff(after);
     let emptied: Vec<Square> = changed.iter().copied().filter(|q| after.letter(*q).is_none()).collect();
     // A square whose piece only lost a marker (`'Pe` to `'P`) did not move.
@@ -64,12 +72,7 @@ pub fn uci_on(before: &Grid, after: &Grid, tiling: Tiling) -> Option<String> {
                 && k.map(|k| k.is_uppercase()) == Some(piece.is_uppercase()))
     })?;
     let moved = before.letter(from)?;
-    let promotion = if moved != piece {
-        piece.to_ascii_lowercase().to_string()
-    } else {
-        String::new()
-    };
-    Some(format!("{}{}{promotion}", name(from), name(to)))
+    Some((from, to, (moved != piece).then(|| piece.to_ascii_lowercase())))
 }
 
 /// A move named by what changed: `e2e4` when one piece moved to an empty

@@ -8,7 +8,7 @@ use super::{fen, notation, san};
 use crate::core::{Content, PieceId};
 use crate::elab::Stuck;
 use crate::geometry::{Square, Tiling};
-use crate::semantics::Grid;
+use crate::semantics::{Code, Grid};
 use std::collections::HashMap;
 
 /// A game being played or checked.
@@ -24,6 +24,8 @@ pub struct Match<'a> {
     legal: Vec<Position>,
     /// The legal moves as SAN sees them, worked out once per position.
     parts: std::cell::OnceCell<Vec<Option<san::Parts>>>,
+    /// Positions as FIDE compares them (see `key_of`), with how often
+    /// each was reached.
     seen: HashMap<String, u32>,
     key: String,
 }
@@ -50,13 +52,13 @@ impl<'a> Match<'a> {
         let legal = rules.successors(&pos)?;
         let mut m = Match {
             rules,
+            key: String::new(),
             pos,
             halfmove,
             fullmove,
             legal,
             parts: std::cell::OnceCell::new(),
             seen: HashMap::new(),
-            key: String::new(),
         };
         m.key = m.key_of(&m.pos, &m.legal)?;
         m.seen.insert(m.key.clone(), 1);
@@ -170,6 +172,10 @@ impl<'a> Match<'a> {
         let Some(markers) = fen::en_passant_markers() else {
             return Ok(pos.board.clone());
         };
+        let codes = markers.map(|m| Code::content(Content::Piece(m)));
+        if !pos.board.codes().iter().any(|c| codes.contains(c)) {
+            return Ok(pos.board.clone());
+        }
         let strip = |g: &Grid| {
             let mut g = g.clone();
             for q in squares(&g).collect::<Vec<_>>() {
@@ -196,6 +202,10 @@ impl<'a> Match<'a> {
         Ok(if a == b { stripped } else { pos.board.clone() })
     }
 
+    /// A position's identity for repetition: its FEN without the counters
+    /// (the pieces, the side to move, the castling rights that markers
+    /// give, en passant only when legal). FEN, not the board: a king's
+    /// marker without a rook's gives no right, as no marker does.
     fn key_of(&self, pos: &Position, legal: &[Position]) -> Result<String, TooBig> {
         let board = self.identity(pos, legal)?;
         Ok(match fen::write(&board, pos.turn == 1) {

@@ -25,9 +25,7 @@ pub struct Parts {
 }
 
 fn parts(before: &Grid, after: &Grid) -> Option<Parts> {
-    let uci = notation::uci(before, after)?;
-    let (from, rest) = Square::parse_prefix(&uci)?;
-    let (to, promo) = Square::parse_prefix(rest)?;
+    let (from, to, promo) = notation::moved(before, after)?;
     let piece = before.letter(from)?.to_ascii_uppercase();
     // A king going two squares or more along its rank castles.
     let castle = (piece == 'K' && to.y == from.y && (to.x - from.x).abs() >= 2).then_some(to.x > from.x);
@@ -36,7 +34,7 @@ fn parts(before: &Grid, after: &Grid) -> Option<Parts> {
         from,
         to,
         capture: before.letter(to).is_some() || (piece == 'P' && from.x != to.x),
-        promotion: promo.chars().next().map(|c| c.to_ascii_uppercase()),
+        promotion: promo.map(|c| c.to_ascii_uppercase()),
         castle,
     })
 }
