@@ -7,7 +7,8 @@ use serde_json::Value;
 
 const SEED: &str = "    1. e4     e5\n    2. Bc4    h6?\n    3. Qh5    ...    Qf3 would also serve.\n    3. ...    a5??\n    4. Qxf7#\n";
 
-const TWO: &str = "[Event \"Bad\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n\n\
+const TWO: &str =
+    "[Event \"Bad\"]\n[White \"Lasker, Emanuel\"]\n[Round \"3.1\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n\n\
 [Event \"Fool\"]\n[Result \"1-0\"]\n1. f3 e5 2. g4 Qh4# 1-0\n\n\
 [Event \"Repeat\"]\n[Result \"*\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *\n";
 
@@ -32,7 +33,7 @@ fn referee_reports_each_game_as_json() {
     assert_eq!(games[1]["plies"], 2);
     assert_eq!(games[1]["illegal"]["ply"], 3);
     assert_eq!(games[1]["illegal"]["text"], "2. Ke3");
-    assert_eq!(games[1]["illegal"]["line"], 4);
+    assert_eq!(games[1]["illegal"]["line"], 6);
     assert!(games[1]["illegal"]["why"]
         .as_str()
         .unwrap()
@@ -42,6 +43,14 @@ fn referee_reports_each_game_as_json() {
     assert_eq!(games[2]["result_matches"], false);
     assert_eq!(games[3]["end"], Value::Null);
     assert_eq!(games[3]["claimable"], serde_json::json!(["threefold_repetition"]));
+    // Each game traced back to its file, its place there and its players.
+    assert_eq!(games[1]["file"], two.display().to_string());
+    assert_eq!(games[1]["game"], 1);
+    assert_eq!(games[3]["game"], 3);
+    assert_eq!(games[1]["white"], "Lasker, Emanuel");
+    assert_eq!(games[1]["round"], "3.1");
+    assert_eq!(games[1]["black"], Value::Null);
+    assert_eq!(games[0]["file"], seed.display().to_string());
     for g in &games {
         for field in ["event", "plies", "illegal", "end", "claimable", "result", "final_fen"] {
             assert!(g.get(field).is_some(), "{field} in {g}");

@@ -97,7 +97,14 @@ pub fn run(args: Args) -> Result<i32, Diags> {
                 status = super::DISAGREE;
             }
             if args.json {
-                println!("{}", json(&report));
+                let mut line = json(&report);
+                // Where the game is, and who played it, to trace it back.
+                line["file"] = file.display().to_string().into();
+                line["game"] = (n + 1).into();
+                for tag in ["White", "Black", "Round", "Date"] {
+                    line[tag.to_ascii_lowercase()] = g.tag(tag).into();
+                }
+                println!("{line}");
             } else {
                 println!("{}", text_line(file, n + 1, &report));
             }
