@@ -671,13 +671,12 @@ impl<W: Word> Bits<W> {
             bit: vec![NONE; cells.len()],
             from: vec![W::BITS as u16; cells.len() + 1],
             index: vec![],
-            cells: vec![],
+            cells: vec![Code::EMPTY; (shape.width * shape.height) as usize],
         };
         for (k, (x, y)) in shape.squares().enumerate() {
             let i = index(x, y);
             b.bit[i] = k as u16;
             b.index.push(i as u32);
-            b.cells.push(cells[i]);
             b.put(k as u32, cells[i]);
         }
         // Mailbox indices grow with bit numbers (both go row by row).

@@ -120,7 +120,7 @@ impl Engine {
 
     fn successors_on<W: Word>(&self, board: &Grid, turn: usize) -> Result<Vec<Grid>, TooBig> {
         let plan = self.plan::<W>(board);
-        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad), &plan.codes);
+        let mut ctx = plan.ctx(board);
         let moves = plan.moves(&mut ctx, turn)?;
         Ok(moves
             .iter()
@@ -142,7 +142,7 @@ impl Engine {
 
     fn holds_on<W: Word>(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
         let plan = self.plan::<W>(board);
-        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad), &plan.codes);
+        let mut ctx = plan.ctx(board);
         let found = ctx.exists(&plan.turns[turn]);
         match ctx.too_big.take() {
             Some(n) => Err(TooBig(n)),
@@ -158,7 +158,7 @@ impl Engine {
 
     fn perft_on<W: Word>(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
         let plan = self.plan::<W>(board);
-        let mut ctx = Ctx::new(Mailbox::new(board, plan.pad), &plan.codes);
+        let mut ctx = plan.ctx(board);
         plan.perft(&mut ctx, turn, depth)
     }
 
@@ -191,6 +191,11 @@ impl Engine {
 }
 
 impl<W: Word> Plan<W> {
+    /// A search context on `board`, whose box the plan is for.
+    fn ctx(&self, board: &Grid) -> Ctx<W> {
+        Ctx::new(Mailbox::new(board, self.pad), &self.codes)
+    }
+
     /// The distinct results of the turn's move, as diffs from the board.
     fn moves(&self, ctx: &mut Ctx<W>, turn: usize) -> Result<Vec<Diff>, TooBig> {
         let mark = ctx.mark();

@@ -12,8 +12,10 @@ use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 pub struct EndRules {
     pub check: Option<Vec<Prog>>,
     pub lost: Option<Vec<Prog>>,
-    /// The tests on the engine's fast path, when the game plays there.
-    fast: Option<(Option<Engine>, Option<Engine>)>,
+    /// The `check` and `lost` tests on the engine, when the game plays
+    /// there.
+    check_engine: Option<Engine>,
+    lost_engine: Option<Engine>,
     pub stuck: Vec<Stuck>,
     pub move_rule: Option<MoveRule>,
     pub repetition: bool,
@@ -32,7 +34,8 @@ impl EndRules {
         EndRules {
             check: progs(&e.check),
             lost: progs(&e.lost),
-            fast: None,
+            check_engine: None,
+            lost_engine: None,
             stuck: e.stuck.clone(),
             move_rule: e.move_rule.clone(),
             repetition: e.repetition,
@@ -44,7 +47,8 @@ impl EndRules {
     /// there.
     pub fn use_engine(&mut self) {
         let engine = |t: &Option<Vec<Prog>>| t.as_ref().map(|t| Engine::new(t, false));
-        self.fast = Some((engine(&self.check), engine(&self.lost)));
+        self.check_engine = engine(&self.check);
+        self.lost_engine = engine(&self.lost);
     }
 
     /// Whether a side with no move passes.
@@ -55,24 +59,22 @@ impl EndRules {
     /// Whether turn `turn`'s side is in check on `board`; never without a
     /// `check` declaration.
     pub fn in_check(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
-        if let Some((Some(e), _)) = &self.fast {
-            return e.holds(board, turn).map_err(|e| TooBig(e.0));
-        }
-        match &self.check {
-            Some(t) => holds(&t[turn], board),
-            None => Ok(false),
-        }
+        test(&self.check, self.check_engine.as_ref(), board, turn)
     }
 
     /// Whether turn `turn`'s side has lost on `board` by a `lost` test.
     pub fn lost(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
-        if let Some((_, Some(e))) = &self.fast {
-            return e.holds(board, turn).map_err(|e| TooBig(e.0));
-        }
-        match &self.lost {
-            Some(t) => holds(&t[turn], board),
-            None => Ok(false),
-        }
+        test(&self.lost, self.lost_engine.as_ref(), board, turn)
+    }
+}
+
+/// Whether turn `turn`'s test of `tests` has a result on `board`, on the
+/// engine when there is one; never without tests.
+fn test(tests: &Option<Vec<Prog>>, engine: Option<&Engine>, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+    match (tests, engine) {
+        (_, Some(e)) => e.holds(board, turn).map_err(|e| TooBig(e.0)),
+        (Some(t), None) => holds(&t[turn], board),
+        (None, None) => Ok(false),
     }
 }
 

@@ -240,7 +240,7 @@ impl Grid {
 
     /// Squares where `self` and `other` (boards of the same box) differ.
     pub fn diff(&self, other: &Grid) -> Vec<Square> {
-        if self.key().0 != other.key().0 || (self.width, self.height) != (other.width, other.height) {
+        if (self.origin, self.width, self.height) != (other.origin, other.width, other.height) {
             return self
                 .squares()
                 .iter()
