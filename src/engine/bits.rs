@@ -27,6 +27,15 @@ impl BoxShape {
         (x >= 0 && y >= 0 && x < self.width && y < self.height).then(|| (x + self.width * y) as u32)
     }
 
+    /// The squares whose square `d` away is on the box.
+    fn stepping<W: Word>(self, d: Square) -> W {
+        self.squares()
+            .fold(W::ZERO, |m, (x, y)| match self.bit(x + d.x, y + d.y) {
+                Some(_) => m | W::bit(self.bit(x, y).expect("a square of the box")),
+                None => m,
+            })
+    }
+
     fn squares(self) -> impl Iterator<Item = (i32, i32)> {
         (0..self.height).flat_map(move |y| (0..self.width).map(move |x| (x, y)))
     }
@@ -603,13 +612,7 @@ impl<W: Word> BitRule<W> {
             if (d.x, d.y) == (0, 0) {
                 return None;
             }
-            let valid = shape.squares().fold(W::ZERO, |m, (x, y)| {
-                let here = shape.bit(x, y).expect("a square of the box");
-                match shape.bit(x + d.x, y + d.y) {
-                    Some(_) => m | W::bit(here),
-                    None => m,
-                }
-            });
+            let valid = shape.stepping::<W>(d);
             // Whichever list is shorter: `not #` leaves out one code.
             let (inside, outside) = (Codes::of(set), Codes::of(set.complement()));
             let exclude = outside.0.len() < inside.0.len();
@@ -641,6 +644,46 @@ impl<W: Word> BitRule<W> {
             let off = if r.off { self.all & !r.valid } else { W::ZERO };
             m & ((there & r.valid) | off)
         })
+    }
+}
+
+/// A walk over empty squares along one step, for every piece of a set at
+/// once: where a grasshopper may stand before its hurdle.
+#[derive(Clone, Debug)]
+pub struct BitWalk<W> {
+    /// The step in bit numbers.
+    shift: i32,
+    /// The squares whose square a step on is on the box.
+    valid: W,
+}
+
+impl<W: Word> BitWalk<W> {
+    /// Walks along `d` on boxes of `shape`.
+    pub fn new(d: Square, shape: BoxShape) -> Option<BitWalk<W>> {
+        (shape.fits::<W>() && (d.x, d.y) != (0, 0)).then(|| BitWalk {
+            shift: d.x + shape.width * d.y,
+            valid: shape.stepping::<W>(d),
+        })
+    }
+
+    /// The squares `pieces` walk to, themselves included.
+    #[inline]
+    pub fn ends(&self, b: &Bits<W>, pieces: W) -> W {
+        let empty = b.word(Code::EMPTY);
+        let (mut all, mut front) = (pieces, pieces);
+        loop {
+            let on = front & self.valid;
+            let next = if self.shift >= 0 {
+                on.up(self.shift as u32)
+            } else {
+                on.down(self.shift.unsigned_abs())
+            };
+            front = next & empty & !all;
+            if front.is_zero() {
+                return all;
+            }
+            all |= front;
+        }
     }
 }
 
@@ -985,6 +1028,38 @@ mod tests {
         // The pivot's own square is read by the anchor, not as a word.
         let pivot = [(Square::new(0, 0), set(&[ROOK]))];
         assert!(BitRule::<u64>::new(&pivot, BoxShape { width: 8, height: 8 }).is_none());
+    }
+
+    /// A walk on words ends where walking each piece square by square
+    /// does, on random boxes with holes.
+    #[test]
+    fn walks_on_words_end_where_walks_on_squares_do() {
+        fn prop<W: Word>(seed: Vec<u8>, step: (i8, i8), w: u8, h: u8) -> bool {
+            let (shape, cells) = random_box::<W>(&seed, w, h, &[ROOK, KNIGHT, Code::OFF]);
+            let d = Square::new(i32::from(step.0 % 3), i32::from(step.1 % 3));
+            let Some(walk) = BitWalk::<W>::new(d, shape) else {
+                return (d.x, d.y) == (0, 0);
+            };
+            let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
+            let at = |x: i32, y: i32| shape.bit(x, y).map(|k| cells[k as usize]);
+            let mut expected = W::ZERO;
+            for (x, y) in shape.squares().filter(|&(x, y)| at(x, y) == Some(ROOK)) {
+                let (mut x, mut y) = (x, y);
+                loop {
+                    expected |= W::bit(shape.bit(x, y).unwrap());
+                    if at(x + d.x, y + d.y) != Some(Code::EMPTY) {
+                        break;
+                    }
+                    (x, y) = (x + d.x, y + d.y);
+                }
+            }
+            walk.ends(&bits, bits.word(ROOK)) == expected
+        }
+        for p in [prop::<u64>, prop::<u128>, prop::<Wide>] {
+            quickcheck::QuickCheck::new()
+                .tests(500)
+                .quickcheck(p as fn(Vec<u8>, (i8, i8), u8, u8) -> bool);
+        }
     }
 
     /// Lines of one step and length to different codes (a rook's and a

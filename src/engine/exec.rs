@@ -5,7 +5,7 @@
 
 use super::bits::{BitRule, BitTest, Bits, Still};
 use super::mailbox::Mailbox;
-use super::plan::{FastRule, Find, Op, ReadNode};
+use super::plan::{BitHop, FastRule, Find, Op, ReadNode};
 use super::sets::Sets;
 use super::word::Word;
 use crate::semantics::{CellSet, Code, Eval, Halt, State};
@@ -798,29 +798,13 @@ impl<W: Word> Ctx<W> {
                 self.poi = Some(start);
                 stop
             }
-            Op::Hop(d, rules) => {
-                let Some(start) = self.poi else { return false };
-                let mut p = start;
-                while self.board.cells[p.wrapping_add_signed(*d)] == Code::EMPTY {
-                    p = p.wrapping_add_signed(*d);
-                }
-                if p == start {
-                    return self.rules(rules, k);
-                }
-                // The board the walk leaves at `p`, as `Walk` makes it.
-                let mark = self.mark();
-                let v = self.board.cells[start];
-                self.write(p, v);
-                self.write(start, Code::EMPTY);
-                self.poi = Some(p);
-                let stop = self.rules(rules, k);
-                self.undo(mark);
-                self.poi = Some(start);
-                stop
-            }
+            Op::Hop(d, rules) => self.hop(*d, rules, k),
+            Op::BitHops(hops) => hops.iter().any(|h| self.hop(h.d, &h.rules, k)),
             Op::Bind(code, body) => {
-                if let (Op::BitRules(rules, bits), Squares::Words(_)) = (&**body, &self.squares) {
-                    return self.bit_rules(*code, rules, bits, k);
+                match (&**body, &self.squares) {
+                    (Op::BitRules(rules, bits), Squares::Words(_)) => return self.bit_rules(*code, rules, bits, k),
+                    (Op::BitHops(hops), Squares::Words(_)) => return self.bit_hops(*code, hops, k),
+                    _ => {}
                 }
                 let outer = self.poi;
                 let mut stop = false;
@@ -908,6 +892,89 @@ impl<W: Word> Ctx<W> {
             }
         }
         self.poi = outer;
+        stop
+    }
+
+    /// `%code: hops` on bitboards: where each hop's rules fit at the end
+    /// of its walk, for all the pieces at once; then each result made as
+    /// the walk and the rule make it.
+    fn bit_hops(&mut self, code: u8, hops: &[BitHop<W>], k: &mut Cont<'_, W>) -> bool {
+        let outer = self.poi;
+        let mut stop = false;
+        'hops: for h in hops {
+            let Squares::Words(b) = &self.squares else {
+                unreachable!("bit hops run on bitboards")
+            };
+            let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+            if pieces.is_zero() {
+                return false;
+            }
+            let ends = h.walk.ends(b, pieces);
+            let bases: SmallVec<[W; 4]> = h.bits.iter().map(|r| r.bases(b, ends)).collect();
+            for (r, mut m) in h.rules.iter().zip(bases) {
+                while !m.is_zero() {
+                    let p = match &self.squares {
+                        Squares::Words(b) => b.index_of(m.lowest()),
+                        Squares::Sets(_) => unreachable!("bit hops run on bitboards"),
+                    };
+                    m = m.clear_lowest();
+                    // The piece is the first square behind that is not empty.
+                    let mut start = p;
+                    while self.board.cells[start] == Code::EMPTY {
+                        start = start.wrapping_add_signed(-h.d);
+                    }
+                    let mark = self.mark();
+                    if start != p {
+                        let v = self.board.cells[start];
+                        self.write(p, v);
+                        self.write(start, Code::EMPTY);
+                    }
+                    self.poi = Some(p);
+                    stop = self.apply_rule(r, p, &mut at_outer(outer, k));
+                    self.undo(mark);
+                    if stop {
+                        break 'hops;
+                    }
+                }
+            }
+        }
+        self.poi = outer;
+        stop
+    }
+
+    /// A walk along `d` over empty squares, then anchored rules from its
+    /// last square (`Op::Hop`).
+    fn hop(&mut self, d: isize, rules: &[FastRule], k: &mut Cont<'_, W>) -> bool {
+        let Some(start) = self.poi else { return false };
+        let mut p = start;
+        while self.board.cells[p.wrapping_add_signed(d)] == Code::EMPTY {
+            p = p.wrapping_add_signed(d);
+        }
+        // Most hops land nowhere (off the board, on a friend). Anchored
+        // rules read only the squares, so which fit is seen with the walk
+        // made on the squares alone, before writes that keep the
+        // bitboards and the hash.
+        let v = self.board.cells[start];
+        self.board.cells[start] = Code::EMPTY;
+        self.board.cells[p] = v;
+        self.poi = Some(p);
+        let lands = rules.iter().any(|r| self.fits(r, p));
+        self.board.cells[p] = Code::EMPTY;
+        self.board.cells[start] = v;
+        self.poi = Some(start);
+        if !lands {
+            return false;
+        }
+        // The board the walk leaves at `p`, as `Walk` makes it.
+        let mark = self.mark();
+        if p != start {
+            self.write(p, v);
+            self.write(start, Code::EMPTY);
+            self.poi = Some(p);
+        }
+        let stop = rules.iter().any(|r| self.fits(r, p) && self.apply_rule(r, p, k));
+        self.undo(mark);
+        self.poi = Some(start);
         stop
     }
 

@@ -537,6 +537,17 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         assert!(!planned::<u64>(game("big")).contains("NotBits"));
     }
 
+    /// A grasshopper's hops plan on words: its walks and landings are
+    /// found for all its pieces at once.
+    #[test]
+    fn hops_plan_on_words() {
+        let games = games();
+        let fairy = &games.iter().find(|(name, _)| name == "fairy").unwrap().1;
+        let (slow, fast) = both(fairy);
+        let text = format!("{:?}", fast.engine.as_ref().unwrap().plan::<u64>(&slow.start).turns[0]);
+        assert!(text.contains("BitHops("), "{text}");
+    }
+
     /// Sliders plan as line walks, each square on the line a result.
     #[test]
     fn sliders_walk_lines() {

@@ -4,7 +4,7 @@
 //! trees of reads). Anything else is handed back to the interpreter, so
 //! the plan is never wrong, only slower.
 
-use super::bits::{BitProbe, BitRule, BitTest, BoxShape, Part};
+use super::bits::{BitProbe, BitRule, BitTest, BitWalk, BoxShape, Part};
 use super::mailbox::Mailbox;
 use super::word::Word;
 use crate::core::{Bounds, Cell};
@@ -110,6 +110,19 @@ pub enum Op<W> {
     /// Anchored rules that are a binder's body, with their reads as
     /// words: the binder finds where each fits for all its pieces at once.
     BitRules(Vec<FastRule>, Vec<BitRule<W>>),
+    /// `Hop`s that are a binder's body, with their walks and reads as
+    /// words: the binder finds where each lands for all its pieces at
+    /// once.
+    BitHops(Vec<BitHop<W>>),
+}
+
+/// A `Hop` on bitboards: its walk, and its rules with their reads.
+#[derive(Clone, Debug)]
+pub struct BitHop<W> {
+    pub d: isize,
+    pub walk: BitWalk<W>,
+    pub rules: Vec<FastRule>,
+    pub bits: Vec<BitRule<W>>,
 }
 
 impl<W: Word> Op<W> {
@@ -131,7 +144,7 @@ impl<W: Word> Op<W> {
             }
             Op::Alt(arms) => arms.iter().for_each(|a| a.looked_for(out)),
             Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide { .. } | Op::Interpret(_) | Op::BitRules(..) => {}
-            Op::Hop(..) => {}
+            Op::Hop(..) | Op::BitHops(_) => {}
         }
     }
 }
@@ -607,6 +620,47 @@ impl Planner {
         BitRule::new(&reads, shape)
     }
 
+    /// `body` as `Op::BitHops` if it is hops that all plan on words.
+    fn bit_hops<W: Word>(&self, body: Op<W>) -> Op<W> {
+        let Some(shape) = self.shape else { return body };
+        let hops = match &body {
+            Op::Hop(..) => std::slice::from_ref(&body),
+            Op::Alt(arms) => &arms[..],
+            _ => return body,
+        };
+        let bit_hop = |h: &Op<W>| {
+            let Op::Hop(d, rules) = h else { return None };
+            let step = Mailbox::step(self.stride, self.pad, *d);
+            // Each result's walk is found again by walking back from
+            // where it ends, so no rule may read a square behind.
+            let behind = |e: isize| {
+                let e = Mailbox::step(self.stride, self.pad, e);
+                (1..=self.width.max(self.height)).any(|k| (e.x, e.y) == (-k * step.x, -k * step.y))
+            };
+            let reads_behind = |r: &FastRule| {
+                r.reads
+                    .iter()
+                    .map(|x| x.0)
+                    .chain(r.offs.iter().copied())
+                    .chain(r.ons.iter().copied())
+                    .any(behind)
+            };
+            if rules.iter().any(reads_behind) {
+                return None;
+            }
+            Some(BitHop {
+                d: *d,
+                walk: BitWalk::new(step, shape)?,
+                rules: rules.clone(),
+                bits: rules.iter().map(|r| self.bit_rule(r, shape)).collect::<Option<_>>()?,
+            })
+        };
+        match hops.iter().map(bit_hop).collect::<Option<Vec<_>>>() {
+            Some(bits) => Op::BitHops(bits),
+            None => body,
+        }
+    }
+
     fn fits(&self, d: Square) -> bool {
         d.x.abs().max(d.y.abs()) <= self.pad
     }
@@ -635,10 +689,11 @@ impl Planner {
                         .collect::<Option<Vec<BitRule<W>>>>(),
                     _ => None,
                 };
-                match (body, bits) {
-                    (Op::Rules(rules), Some(bits)) => Op::Bind(Code::content(*c), Box::new(Op::BitRules(rules, bits))),
-                    (body, _) => Op::Bind(Code::content(*c), Box::new(body)),
-                }
+                let body = match (body, bits) {
+                    (Op::Rules(rules), Some(bits)) => Op::BitRules(rules, bits),
+                    (body, _) => self.bit_hops(body),
+                };
+                Op::Bind(Code::content(*c), Box::new(body))
             }
             Prog::Seq(x, y) => {
                 if let Some(s) = self.slide(x, y) {
