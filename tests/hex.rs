@@ -660,7 +660,8 @@ fn the_referee_reads_hex_moves_by_their_cells() {
         "[Event \"legal\"]\n\n1. f5f6 g7g5 2. e4e5 c7c6 *\n\n[Event \"illegal\"]\n\n1. f5f6 g7g5 2. f6f7 *\n",
     );
     let out = run(["referee", "--rules", &glinski_file(), pgn.to_str().unwrap(), "--json"]);
-    let games: Vec<serde_json::Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut games: Vec<serde_json::Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(games.pop().unwrap()["summary"]["games"], 2, "{}", out.stdout);
     assert_eq!(games.len(), 2, "{}{}", out.stdout, out.stderr);
     assert_eq!(games[0]["plies"], 4, "{}", games[0]);
     assert!(games[0]["illegal"].is_null(), "{}", games[0]);

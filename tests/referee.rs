@@ -185,3 +185,38 @@ fn fen_that_is_not_a_position_is_rejected() {
     let m = Match::from_fen(&rules, "4k3/8/8/8/8/8/8/4K3 b - - 12 40").unwrap();
     assert_eq!(m.fen().unwrap(), "4k3/8/8/8/8/8/8/4K3 b - - 12 40");
 }
+
+/// Null moves pass the turn, with a warning; plies after a dead position
+/// are replayed, as python-chess does, the end being the first reached.
+#[test]
+fn null_moves_and_plies_after_the_end() {
+    let rules = chess();
+    let games = pgn::read("1. e4 e5 2. -- Nc6 3. Z0 d6 4. Nf3 *").unwrap();
+    let r = referee(&rules, &games[0]).unwrap();
+    assert_eq!(r.illegal, None, "{:?}", r.illegal);
+    assert_eq!(r.plies, 7);
+    assert_eq!(r.san[2], "--");
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("null moves") && w.contains("3, 5")),
+        "{:?}",
+        r.warnings
+    );
+    assert_eq!(
+        r.final_fen.as_deref(),
+        Some("r1bqkbnr/ppp2ppp/2np4/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 4")
+    );
+    // Two kings: a dead position from the start; the kings walk on.
+    let games = pgn::read("[FEN \"8/8/8/8/8/8/k7/7K w - - 0 1\"]\n\n1. Kg2 Kb2 2. Kf2 1/2-1/2").unwrap();
+    let r = referee(&rules, &games[0]).unwrap();
+    assert_eq!(r.illegal, None);
+    assert_eq!(r.plies, 3);
+    assert_eq!(r.end.map(|o| o.ending.name()), Some("insufficient_material"));
+    assert!(r.result_matches());
+    assert!(r.warnings[0].contains("ended before ply 1"), "{:?}", r.warnings);
+    // No move is left after checkmate: a ply there is illegal.
+    let games = pgn::read("1. f3 e5 2. g4 Qh4# 3. a3 0-1").unwrap();
+    let r = referee(&rules, &games[0]).unwrap();
+    assert!(r.illegal.unwrap().why.contains("the game is over: checkmate"));
+}

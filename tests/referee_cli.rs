@@ -19,7 +19,14 @@ fn referee_reports_each_game_as_json() {
     let two = dir.write("two.pgn", TWO);
     let out = run(["referee".as_ref(), "--json".as_ref(), seed.as_os_str(), two.as_os_str()]);
     assert_eq!(out.code, Some(1), "an illegal ply fails: {}", out.stderr);
-    let games: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut games: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // The last line sums the run up.
+    let summary = games.pop().unwrap()["summary"].clone();
+    assert_eq!(summary["games"], 4);
+    assert_eq!(summary["plies"], 7 + 2 + 4 + 8);
+    assert_eq!(summary["illegal"], 1);
+    assert_eq!(summary["result_disagrees"], 1);
+    assert_eq!(summary["ends"], serde_json::json!({"checkmate": 2}));
     assert_eq!(games.len(), 4);
     assert_eq!(games[0]["plies"], 7);
     assert_eq!(games[0]["end"], "checkmate");
@@ -69,15 +76,33 @@ fn referee_passes_legal_games_and_names_bad_pgn() {
     let out = run(["referee".as_ref(), bad.as_os_str()]);
     assert_eq!(out.code, Some(2));
     assert!(
-        out.stderr
+        out.stdout
             .contains("bad.pgn:1:2: the value of tag `Event` is not closed"),
         "{}",
-        out.stderr
+        out.stdout
     );
-    let fen = dir.write("fen.pgn", "[FEN \"8/8/8/8/8/8/8/4K3 w - - 0 1\"]\n1. Kd1 *\n");
-    let out = run(["referee".as_ref(), fen.as_os_str()]);
+    // A game that cannot be read stops neither its file nor the files
+    // after it; the exit status still says so.
+    let fen = dir.write(
+        "fen.pgn",
+        "[FEN \"8/8/8/8/8/8/8/4K3 w - - 0 1\"]\n1. Kd1 *\n\n[Event \"next\"]\n1. e4 *\n",
+    );
+    let out = run(["referee".as_ref(), bad.as_os_str(), fen.as_os_str(), seed.as_os_str()]);
     assert_eq!(out.code, Some(2));
-    assert!(out.stderr.contains("one black king"), "{}", out.stderr);
+    assert!(out.stdout.contains("fen.pgn game 1: not read"), "{}", out.stdout);
+    assert!(out.stdout.contains("one black king"), "{}", out.stdout);
+    assert!(out.stdout.contains("fen.pgn game 2 (next): 1 plies"), "{}", out.stdout);
+    assert!(out.stdout.contains("seed.pgn game 1: 7 plies"), "{}", out.stdout);
+    assert!(
+        out.stdout.lines().last().unwrap().starts_with("4 games, 8 plies in"),
+        "{}",
+        out.stdout
+    );
+    // An empty file is said to have no games.
+    let empty = dir.write("empty.pgn", "");
+    let out = run(["referee".as_ref(), empty.as_os_str()]);
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("empty.pgn: no games"), "{}", out.stderr);
 }
 
 #[test]

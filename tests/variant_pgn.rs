@@ -40,8 +40,10 @@ fn the_referee_picks_the_rules_by_the_variant_tag() {
     assert!(games.len() >= 12, "{} games", games.len());
     let out = common::run(["referee", "--json", FIXTURE]);
     assert_eq!(out.code, Some(0), "{out:?}");
-    let lines: Vec<&str> = out.stdout.lines().collect();
+    // A summary ends the report.
+    let lines: Vec<&str> = out.stdout.lines().filter(|l| !l.starts_with("{\"summary\"")).collect();
     assert_eq!(lines.len(), games.len());
+    assert!(out.stdout.lines().last().unwrap().starts_with("{\"summary\""));
     for (line, (variant, _, san)) in lines.iter().zip(&games) {
         assert!(line.contains("\"illegal\":null"), "{variant}: {line}");
         assert!(line.contains(&format!("\"plies\":{},", san.len())), "{variant}: {line}");

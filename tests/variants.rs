@@ -106,6 +106,10 @@ fn derived_variants_count_as_fairy_stockfish() {
         let Some(variant) = name.strip_suffix(".alg") else {
             continue;
         };
+        // Chess960 has a published table of its own (tests/chess960.rs).
+        if variant == "chess960" {
+            continue;
+        }
         assert!(lines.contains_key(variant), "{name} has no counts in the fixture");
     }
     for (variant, positions) in &lines {

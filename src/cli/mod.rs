@@ -6,6 +6,7 @@ mod fmt;
 mod moves;
 mod output;
 mod perft;
+mod pgn_stream;
 mod play;
 mod prove;
 mod referee;

@@ -1,13 +1,16 @@
 //! `algchess referee`: check games written in PGN against a game's rules.
 
-use super::output::plain_error;
+use super::output::{plain_error, progress};
 use super::perft::pick_game;
+use super::pgn_stream::{Chunk, Chunks, Decoding};
 use crate::diag::Diags;
 use crate::elab::Program;
 use crate::play::pgn;
 use crate::play::referee::{referee, Report};
 use crate::play::Rules;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// The rules used without `--rules`: FIDE chess.
 const CHESS: &str = include_str!("../../rules/chess.alg");
@@ -35,9 +38,14 @@ pub struct Args {
     /// variant (default: rules/variants, here or in the source tree).
     #[arg(long, value_name = "DIR")]
     variants: Option<PathBuf>,
-    /// One JSON object per game and line.
+    /// One JSON object per game and line, then one with the summary.
     #[arg(long)]
     json: bool,
+    /// The files' encoding: `auto` (UTF-8, and a line that is not UTF-8
+    /// read as Windows-1252, with a warning), or a label such as `utf-8`,
+    /// `latin1`, `cp1252`.
+    #[arg(long, default_value = "auto", value_name = "LABEL")]
+    encoding: String,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
@@ -46,71 +54,242 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         None => Program::from_text("rules/chess.alg", CHESS)?,
     };
     let game = pick_game(&prog, args.game.as_deref())?;
-    let rules = Rules::fast(game);
-    // The variants' rules, loaded and planned once each.
-    let mut variants: std::collections::HashMap<String, Rules> = std::collections::HashMap::new();
-    let mut status = super::OK;
+    let decoding = Decoding::parse(&args.encoding).map_err(plain_error)?;
+    let mut referee = Referee {
+        rules: Rules::fast(game),
+        variants: HashMap::new(),
+        args: &args,
+        status: super::OK,
+        tally: Tally::default(),
+    };
+    let started = Instant::now();
+    let total = args
+        .files
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = progress("referee");
+    bar.set_length(total);
     for file in &args.files {
-        let text =
-            std::fs::read_to_string(file).map_err(|e| plain_error(format!("cannot read {}: {e}", file.display())))?;
-        let games = pgn::read(&text)
-            .map_err(|e| plain_error(format!("{}:{}:{}: {}", file.display(), e.at.line, e.at.col, e.message)))?;
-        for (n, g) in games.iter().enumerate() {
-            let variant = g
-                .tag("Variant")
-                .map(str::to_ascii_lowercase)
-                .filter(|v| args.rules.is_none() && !matches!(v.as_str(), "chess" | "standard" | ""));
-            let rules = match variant {
-                None => &rules,
-                Some(v) => {
-                    if !variants.contains_key(&v) {
-                        let path = variant_file(args.variants.as_deref(), &v).ok_or_else(|| {
-                            plain_error(format!(
-                                "{}:{}:{}: game {}: [Variant \"{v}\"] names no rule file: there is no {v}.alg in {} \
-                                 (give --variants DIR, or --rules FILE)",
-                                file.display(),
-                                g.at.line,
-                                g.at.col,
-                                n + 1,
-                                args.variants
-                                    .as_deref()
-                                    .map_or("rules/variants".into(), |d| d.display().to_string())
-                            ))
-                        })?;
-                        let prog = Program::load(&path)?;
-                        let game = pick_game(&prog, Some(&v)).or_else(|_| pick_game(&prog, None))?;
-                        variants.insert(v.clone(), Rules::fast(game));
-                    }
-                    &variants[&v]
+        let input = match std::fs::File::open(file) {
+            Ok(f) => std::io::BufReader::new(f),
+            Err(e) => {
+                referee.bad(format!("cannot read {}: {e}", file.display()));
+                continue;
+            }
+        };
+        let mut n = 0;
+        for chunk in Chunks::new(input, decoding) {
+            let chunk = match chunk {
+                Ok(c) => c,
+                Err(e) => {
+                    referee.bad(format!("{}: cannot read on: {e}", file.display()));
+                    break;
                 }
             };
-            let report = referee(rules, g).map_err(|e| {
-                plain_error(format!(
-                    "{}:{}:{}: game {}: {e}",
-                    file.display(),
-                    g.at.line,
-                    g.at.col,
-                    n + 1
-                ))
-            })?;
-            if report.illegal.is_some() || !report.result_matches() {
-                status = super::DISAGREE;
-            }
-            if args.json {
-                let mut line = json(&report);
-                // Where the game is, and who played it, to trace it back.
-                line["file"] = file.display().to_string().into();
-                line["game"] = (n + 1).into();
-                for tag in ["White", "Black", "Round", "Date"] {
-                    line[tag.to_ascii_lowercase()] = g.tag(tag).into();
-                }
-                println!("{line}");
-            } else {
-                println!("{}", text_line(file, n + 1, &report));
+            bar.inc(chunk.bytes);
+            for game in pgn::read_all(&chunk.text, chunk.line) {
+                n += 1;
+                bar.set_message(format!("{} game {n}", file.display()));
+                referee.game(file, n, &chunk, game);
             }
         }
+        if n == 0 {
+            referee.bad(format!(
+                "{}: no games: the file has no tag pair and no move",
+                file.display()
+            ));
+        }
     }
-    Ok(status)
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let t = &referee.tally;
+    if args.json {
+        println!("{}", serde_json::json!({"summary": t.json(seconds)}));
+    } else {
+        println!("{}", t.text(seconds));
+    }
+    Ok(referee.status)
+}
+
+/// A referee's run over files: the rules, and what it found so far.
+struct Referee<'a> {
+    rules: Rules,
+    /// The variants' rules, loaded and planned once each.
+    variants: HashMap<String, Rules>,
+    args: &'a Args,
+    status: i32,
+    tally: Tally,
+}
+
+/// Counts over every game refereed, for the summary line.
+#[derive(Default)]
+struct Tally {
+    games: usize,
+    plies: usize,
+    illegal: usize,
+    /// Games that could not be refereed: malformed, an unknown variant.
+    errors: usize,
+    disagree: usize,
+    ends: BTreeMap<&'static str, usize>,
+}
+
+impl Tally {
+    fn json(&self, seconds: f64) -> serde_json::Value {
+        serde_json::json!({
+            "games": self.games,
+            "plies": self.plies,
+            "illegal": self.illegal,
+            "errors": self.errors,
+            "result_disagrees": self.disagree,
+            "ends": self.ends,
+            "seconds": seconds,
+        })
+    }
+
+    fn text(&self, seconds: f64) -> String {
+        let ends: Vec<String> = self
+            .ends
+            .iter()
+            .map(|(k, n)| format!("{} {n}", k.replace('_', " ")))
+            .collect();
+        let rate = if seconds > 0.0 {
+            self.plies as f64 / seconds
+        } else {
+            0.0
+        };
+        format!(
+            "{} games, {} plies in {seconds:.2} s ({rate:.0} plies/s): {} with an illegal ply, {} not read, {} whose Result tag disagrees; ends: {}",
+            self.games,
+            self.plies,
+            self.illegal,
+            self.errors,
+            self.disagree,
+            if ends.is_empty() { "none".into() } else { ends.join(", ") }
+        )
+    }
+}
+
+impl Referee<'_> {
+    /// Input that cannot be refereed: said on stderr, and the exit status
+    /// says so once every file is done.
+    fn bad(&mut self, message: String) {
+        eprintln!("error: {message}");
+        self.status = super::BAD_INPUT;
+    }
+
+    /// Referees game `n` of `file`, or reports why it cannot.
+    fn game(&mut self, file: &Path, n: usize, chunk: &Chunk, game: Result<pgn::Game, pgn::Error>) {
+        self.tally.games += 1;
+        let report = game
+            .map_err(|e| (e.at, e.message))
+            .and_then(|g| match self.referee(&g) {
+                Ok(r) => Ok((g, r)),
+                Err(e) => Err((g.at, e)),
+            });
+        let (g, mut report) = match report {
+            Ok(x) => x,
+            Err((at, message)) => {
+                self.tally.errors += 1;
+                self.status = super::BAD_INPUT;
+                if self.args.json {
+                    let error = serde_json::json!({"line": at.line, "col": at.col, "message": message});
+                    println!(
+                        "{}",
+                        serde_json::json!({"file": file.display().to_string(), "game": n, "error": error})
+                    );
+                } else {
+                    let f = file.display();
+                    println!("{f} game {n}: not read: {f}:{}:{}: {message}", at.line, at.col);
+                }
+                return;
+            }
+        };
+        if let Some(line) = chunk.legacy {
+            report
+                .warnings
+                .push(format!("line {line} is not UTF-8: read as Windows-1252 (Latin-1)"));
+        }
+        if let Some(line) = chunk.undecodable {
+            report.warnings.push(format!(
+                "line {line} is not {}: its bad bytes are read as U+FFFD",
+                self.args.encoding
+            ));
+        }
+        self.tally.plies += report.plies;
+        self.tally.illegal += usize::from(report.illegal.is_some());
+        if let Some(o) = report.end {
+            *self.tally.ends.entry(o.ending.name()).or_default() += 1;
+        }
+        if report.illegal.is_some() || !report.result_matches() {
+            self.status = self.status.max(super::DISAGREE);
+        }
+        self.tally.disagree += usize::from(!report.result_matches());
+        if self.args.json {
+            let mut line = json(&report);
+            // Where the game is, and who played it, to trace it back.
+            line["file"] = file.display().to_string().into();
+            line["game"] = n.into();
+            for tag in ["White", "Black", "Round", "Date"] {
+                line[tag.to_ascii_lowercase()] = g.tag(tag).into();
+            }
+            println!("{line}");
+        } else {
+            println!("{}", text_line(file, n, &g, &report));
+        }
+    }
+
+    /// The report on `g`, under the rules its [Variant] tag names.
+    fn referee(&mut self, g: &pgn::Game) -> Result<Report, String> {
+        let variant = g
+            .tag("Variant")
+            .map(variant_name)
+            .filter(|v| self.args.rules.is_none() && !matches!(v.as_str(), "chess" | ""));
+        let rules = match variant {
+            None => &self.rules,
+            Some(v) => {
+                if !self.variants.contains_key(&v) {
+                    let dir = self.args.variants.as_deref();
+                    let path = variant_file(dir, &v).ok_or_else(|| {
+                        format!(
+                            "[Variant \"{v}\"] names no rule file: there is no {v}.alg in {} (give --variants DIR, or --rules FILE)",
+                            dir.map_or("rules/variants".into(), |d| d.display().to_string())
+                        )
+                    })?;
+                    let loaded = Program::load(&path).map_err(first)?;
+                    let game = pick_game(&loaded, Some(&v))
+                        .or_else(|_| pick_game(&loaded, None))
+                        .map_err(first)?;
+                    self.variants.insert(v.clone(), Rules::fast(game));
+                }
+                &self.variants[&v]
+            }
+        };
+        referee(rules, g)
+    }
+}
+
+/// A [Variant] tag's variant, as its rule file is named: lowercase, with
+/// the spellings python-chess accepts for chess and Chess960 (`Standard`,
+/// `From Position`, `Chess 960`, `Fischerandom`) taken as one.
+fn variant_name(tag: &str) -> String {
+    let squeezed: String = tag
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    match squeezed.as_str() {
+        "standard" | "chess" | "classical" | "normal" | "fromposition" => "chess".into(),
+        "chess960" | "fischerandom" | "fischerrandom" | "960" => "chess960".into(),
+        _ => tag.trim().to_ascii_lowercase(),
+    }
+}
+
+/// The first of some diagnostics, on one line.
+fn first(d: Diags) -> String {
+    d.0.first()
+        .map_or_else(|| "the rule file has errors".into(), |x| x.to_string())
 }
 
 /// The rule file of variant `name`: in `dir`, or in rules/variants here
@@ -145,11 +324,23 @@ fn json(r: &Report) -> serde_json::Value {
         "result": r.result(),
         "result_matches": r.result_matches(),
         "final_fen": r.final_fen,
+        "warnings": r.warnings,
     })
 }
 
-fn text_line(file: &std::path::Path, n: usize, r: &Report) -> String {
-    let event = r.event.as_deref().map(|e| format!(" ({e})")).unwrap_or_default();
+fn text_line(file: &Path, n: usize, g: &pgn::Game, r: &Report) -> String {
+    // The players and round tell games of one event apart.
+    let who = match (g.tag("White"), g.tag("Black")) {
+        (Some(w), Some(b)) if (w, b) != ("?", "?") => format!(" {w} - {b}"),
+        _ => String::new(),
+    };
+    let round = g
+        .tag("Round")
+        .filter(|r| *r != "?" && *r != "-")
+        .map(|r| format!(", round {r}"))
+        .unwrap_or_default();
+    let event = r.event.as_deref().map(|e| format!(" ({e}{round})")).unwrap_or_default();
+    let event = format!("{who}{event}");
     let mut s = format!("{} game {n}{event}: {} plies", file.display(), r.plies);
     if let Some(i) = &r.illegal {
         s.push_str(&format!(
@@ -173,6 +364,9 @@ fn text_line(file: &std::path::Path, n: usize, r: &Report) -> String {
     if !r.claimable.is_empty() {
         let names: Vec<String> = r.claimable.iter().map(|c| c.name().replace('_', " ")).collect();
         s.push_str(&format!("; may claim a draw: {}", names.join(", ")));
+    }
+    for w in &r.warnings {
+        s.push_str(&format!("; warning: {w}"));
     }
     s
 }

@@ -129,14 +129,23 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
     let (width, top) = (g.width(), g.height() - 1);
     if let Some(rights) = fields.get(2).filter(|r| **r != "-") {
         for (i, c) in rights.char_indices() {
+            // A file letter names the rook (Shredder-FEN, and X-FEN for a
+            // rook that is not the outermost).
+            let file = (c.to_ascii_lowercase() as i32) - ('a' as i32);
+            // `K` and `Q` stand for the outermost rook even on boards with
+            // a k- or q-file.
+            let outermost = matches!(c, 'K' | 'Q' | 'k' | 'q');
+            let named = (!outermost && c.is_ascii_alphabetic() && (0..width).contains(&file)).then_some(file);
             let (king, rook, y, short) = match c {
                 'K' => (markers.king[0], markers.rook[0], 0, true),
                 'Q' => (markers.king[0], markers.rook[0], 0, false),
                 'k' => (markers.king[1], markers.rook[1], top, true),
                 'q' => (markers.king[1], markers.rook[1], top, false),
+                c if named.is_some() && c.is_ascii_uppercase() => (markers.king[0], markers.rook[0], 0, true),
+                _ if named.is_some() => (markers.king[1], markers.rook[1], top, true),
                 _ => {
                     return Err(BoardError {
-                        message: format!("`{c}` is not a castling right (KQkq)"),
+                        message: format!("`{c}` is not a castling right (KQkq, or a rook's file)"),
                         at: at(2) + i,
                     })
                 }
@@ -154,13 +163,17 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
             // The king, and the outermost rook on the side the right names.
             let king_x = *on_rank(k).first().ok_or_else(|| missing("king"))?;
             let rooks = on_rank(r);
-            let rook_x = if short {
+            let rook_x = if let Some(x) = named {
+                rooks.into_iter().find(|r| *r == x)
+            } else if short {
                 rooks.into_iter().rfind(|x| *x > king_x)
             } else {
                 rooks.into_iter().find(|x| *x < king_x)
             };
             let rook_x = rook_x.ok_or_else(|| {
-                missing(if short {
+                missing(if named.is_some() {
+                    "rook on the file it names"
+                } else if short {
                     "rook right of the king"
                 } else {
                     "rook left of the king"
@@ -300,11 +313,26 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
             let Some(kx) = (0..width).find(|x| is(*x, y, k)) else {
                 continue;
             };
-            if (kx + 1..width).any(|x| is(x, y, r)) {
-                castling.push(short);
+            // X-FEN: a rook that is not the outermost on its side, which
+            // `K` and `Q` stand for, is named by its file.
+            let rook_letter = if y == 0 { 'R' } else { 'r' };
+            let file = |x: i32| {
+                let f = (b'a' + x as u8) as char;
+                if y == 0 {
+                    f.to_ascii_uppercase()
+                } else {
+                    f
+                }
+            };
+            if let Some(x) = (kx + 1..width).rev().find(|x| is(*x, y, r)) {
+                let outermost = !(x + 1..width)
+                    .any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y)) == Some(rook_letter));
+                castling.push(if outermost { short } else { file(x) });
             }
-            if (0..kx).any(|x| is(x, y, r)) {
-                castling.push(long);
+            if let Some(x) = (0..kx).find(|x| is(*x, y, r)) {
+                let outermost =
+                    !(0..x).any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y)) == Some(rook_letter));
+                castling.push(if outermost { long } else { file(x) });
             }
         }
         // Only the side that just moved can have a pawn to take en

@@ -29,8 +29,10 @@ pub struct Game {
 }
 
 impl Game {
+    /// The value of tag `name`; the last, when it is given twice (as
+    /// python-chess reads it).
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.tags.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 }
 
@@ -97,7 +99,6 @@ impl Reader<'_> {
     }
 }
 
-/// Reads every game of a PGN text.
 /// A result that ends the move text: `1-0`, `0-1`, `1/2-1/2`, `*`, or
 /// points split otherwise, in fractions (Gliński's stalemate: `3/4-1/4`).
 /// A result: `*`, or points for each side that sum to one (`1-0`,
@@ -119,92 +120,135 @@ fn is_result(w: &str) -> bool {
     w == "*" || w.split_once('-').is_some_and(|(a, b)| whole(a, b))
 }
 
+/// Reads every game of a PGN text; the first malformed one is an error.
 pub fn read(text: &str) -> Result<Vec<Game>, Error> {
+    read_all(text, 1).into_iter().collect()
+}
+
+/// Reads every game of a PGN text whose first line is line `first_line`
+/// of its file. A malformed game is an error in its place, and reading
+/// goes on at the next line that starts with a tag pair.
+pub fn read_all(text: &str, first_line: usize) -> Vec<Result<Game, Error>> {
     // A byte order mark is not part of the text.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut r = Reader {
         chars: text.chars().collect(),
         i: 0,
-        line: 1,
+        line: first_line,
         col: 1,
         _text: text,
     };
-    let mut games = vec![];
-    let mut game = Game::default();
-    let mut started = false;
-    // Whether the last token was a move number, so that `...` after it
-    // continues with black's ply.
-    let mut after_number = false;
-    let finish = |games: &mut Vec<Game>, game: &mut Game, started: &mut bool| {
-        if *started {
-            games.push(std::mem::take(game));
+    let mut st = State::default();
+    while r.peek().is_some() {
+        let (i, line, col) = (r.i, r.line, r.col);
+        if let Err(e) = r.token(&mut st) {
+            st.games.push(Err(e));
+            st.game = Game::default();
+            st.started = false;
+            st.after_number = false;
+            // From where the bad token began (a comment left open reads to
+            // the end), the next line that starts with a tag pair.
+            (r.i, r.line, r.col) = (i, line, col);
+            r.skip_line();
+            while r.peek().is_some() && !(r.peek() == Some('[') && r.col == 1) {
+                r.bump();
+            }
         }
-        *started = false;
-    };
-    while let Some(c) = r.peek() {
-        let at = r.at();
+    }
+    if st.started || !st.game.plies.is_empty() || !st.game.tags.is_empty() {
+        st.games.push(Ok(st.game));
+    }
+    st.games
+}
+
+/// What the reader has read so far.
+#[derive(Default)]
+struct State {
+    games: Vec<Result<Game, Error>>,
+    game: Game,
+    started: bool,
+    /// Whether the last token was a move number, so that `...` after it
+    /// continues with black's ply.
+    after_number: bool,
+}
+
+impl State {
+    fn finish(&mut self) {
+        if self.started {
+            self.games.push(Ok(std::mem::take(&mut self.game)));
+        }
+        self.started = false;
+    }
+}
+
+impl Reader<'_> {
+    /// Reads the token at the reader: whitespace, a tag pair, a comment,
+    /// a variation, a NAG, a move number, a ply or a result.
+    fn token(&mut self, st: &mut State) -> Result<(), Error> {
+        let Some(c) = self.peek() else { return Ok(()) };
+        let at = self.at();
         if c.is_whitespace() {
-            r.bump();
-            continue;
+            self.bump();
+            return Ok(());
         }
-        if !started {
-            game.at = at;
+        if !st.started {
+            st.game.at = at;
         }
         match c {
-            '%' if at.col == 1 => r.skip_line(),
-            ';' => r.skip_line(),
+            '%' if at.col == 1 => self.skip_line(),
+            ';' => self.skip_line(),
             '[' => {
-                if !game.plies.is_empty() || game.result.is_some() {
-                    finish(&mut games, &mut game, &mut started);
-                    game.at = at;
+                if !st.game.plies.is_empty() || st.game.result.is_some() {
+                    st.finish();
+                    st.game.at = at;
                 }
-                started = true;
-                r.bump();
-                while r.peek().is_some_and(|c| c == ' ' || c == '\t') {
-                    r.bump();
+                st.started = true;
+                self.bump();
+                while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+                    self.bump();
                 }
-                let name_at = r.at();
+                let name_at = self.at();
                 let mut name = String::new();
-                while let Some(c) = r.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+                while let Some(c) = self.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
                     name.push(c);
-                    r.bump();
+                    self.bump();
                 }
                 if name.is_empty() {
-                    return r.err(name_at, "a tag pair is `[Name \"value\"]`: the tag has no name");
+                    return self.err(name_at, "a tag pair is `[Name \"value\"]`: the tag has no name");
                 }
-                while r.peek().is_some_and(|c| c == ' ' || c == '\t') {
-                    r.bump();
+                while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+                    self.bump();
                 }
-                if r.peek() != Some('"') {
-                    return r.err(r.at(), format!("tag `{name}` needs a value in double quotes"));
+                if self.peek() != Some('"') {
+                    return self.err(self.at(), format!("tag `{name}` needs a value in double quotes"));
                 }
-                r.bump();
+                self.bump();
                 let mut value = String::new();
                 loop {
-                    match r.bump() {
-                        Some('\\') => value.extend(r.bump()),
+                    match self.bump() {
+                        Some('\\') => value.extend(self.bump()),
                         Some('"') => break,
                         Some('\n') | None => {
-                            return r.err(name_at, format!("the value of tag `{name}` is not closed by `\"`"))
+                            return self.err(name_at, format!("the value of tag `{name}` is not closed by `\"`"))
                         }
                         Some(c) => value.push(c),
                     }
                 }
-                while r.peek().is_some_and(|c| c == ' ' || c == '\t') {
-                    r.bump();
+                while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+                    self.bump();
                 }
-                if r.peek() != Some(']') {
-                    return r.err(r.at(), format!("tag `{name}` is not closed by `]`"));
+                if self.peek() != Some(']') {
+                    return self.err(self.at(), format!("tag `{name}` is not closed by `]`"));
                 }
-                r.bump();
-                game.tags.push((name, value));
+                self.bump();
+                st.game.tags.push((name, value));
             }
             '{' => {
-                r.bump();
+                self.bump();
                 loop {
-                    match r.bump() {
+                    match self.bump() {
                         Some('}') => break,
-                        None => return r.err(at, "this comment is not closed by `}`"),
+                        None => return self.err(at, "this comment is not closed by `}`"),
                         _ => {}
                     }
                 }
@@ -213,7 +257,7 @@ pub fn read(text: &str) -> Result<Vec<Game>, Error> {
                 // A variation: skipped, with the ones nested in it.
                 let mut depth = 0;
                 loop {
-                    match r.bump() {
+                    match self.bump() {
                         Some('(') => depth += 1,
                         Some(')') => {
                             depth -= 1;
@@ -221,74 +265,71 @@ pub fn read(text: &str) -> Result<Vec<Game>, Error> {
                                 break;
                             }
                         }
-                        Some('{') => while r.bump().is_some_and(|c| c != '}') {},
-                        Some(';') => r.skip_line(),
+                        Some('{') => while self.bump().is_some_and(|c| c != '}') {},
+                        Some(';') => self.skip_line(),
                         Some(_) => {}
-                        None => return r.err(at, "this variation is not closed by `)`"),
+                        None => return self.err(at, "this variation is not closed by `)`"),
                     }
                 }
             }
-            ')' => return r.err(at, "`)` closes no variation"),
+            ')' => return self.err(at, "`)` closes no variation"),
             '$' => {
-                r.bump();
-                let n = r.word();
+                self.bump();
+                let n = self.word();
                 if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
-                    return r.err(at, "a NAG is `$` and a number, such as `$1`");
+                    return self.err(at, "a NAG is `$` and a number, such as `$1`");
                 }
             }
             _ => {
-                started = true;
-                let w = r.word();
+                st.started = true;
+                let w = self.word();
                 if w.is_empty() {
-                    return r.err(at, format!("unexpected `{c}`"));
+                    return self.err(at, format!("unexpected `{c}`"));
                 }
                 if is_result(&w) {
-                    game.result = Some(w);
-                    finish(&mut games, &mut game, &mut started);
-                    after_number = false;
-                    continue;
+                    st.game.result = Some(w);
+                    st.finish();
+                    st.after_number = false;
+                    return Ok(());
                 }
                 if w.chars().all(|c| c == '.') {
-                    if !after_number {
+                    if !st.after_number {
                         // A ply left out, as in `3. Qh5 ... Qf3 would also
                         // serve.`: the rest of the line is commentary.
-                        r.skip_line();
+                        self.skip_line();
                     }
-                    after_number = false;
-                    continue;
+                    st.after_number = false;
+                    return Ok(());
                 }
                 // An annotation set apart from its move (`Bxf7+ ?`), or a
                 // move number without its dot (`15 Qc2`), as python-chess
                 // reads them.
                 if w.chars().all(|c| matches!(c, '!' | '?')) || w.chars().all(|c| c.is_ascii_digit()) {
-                    after_number = w.starts_with(|c: char| c.is_ascii_digit());
-                    continue;
+                    st.after_number = w.starts_with(|c: char| c.is_ascii_digit());
+                    return Ok(());
                 }
                 // A move number, perhaps with the move glued on: `12.e4`.
                 let digits = w.chars().take_while(|c| c.is_ascii_digit()).count();
                 let dots = w[digits..].chars().take_while(|c| *c == '.').count();
                 if digits > 0 && dots > 0 {
                     let rest = &w[digits + dots..];
-                    after_number = true;
+                    st.after_number = true;
                     if !rest.is_empty() {
                         let col = at.col + digits + dots;
-                        game.plies.push(Ply {
+                        st.game.plies.push(Ply {
                             text: rest.to_string(),
                             at: At { line: at.line, col },
                         });
-                        after_number = false;
+                        st.after_number = false;
                     }
-                    continue;
+                    return Ok(());
                 }
-                after_number = false;
-                game.plies.push(Ply { text: w, at });
+                st.after_number = false;
+                st.game.plies.push(Ply { text: w, at });
             }
         }
+        Ok(())
     }
-    if started || !game.plies.is_empty() || !game.tags.is_empty() {
-        games.push(game);
-    }
-    Ok(games)
 }
 
 #[cfg(test)]
@@ -339,6 +380,21 @@ mod tests {
         let text = "    1. e4     e5\n    2. Bc4    h6?\n    3. Qh5    ...    Qf3 would also serve.\n    3. ...    a5??\n    4. Qxf7#\n";
         let games = read(text).unwrap();
         assert_eq!(plies(&games[0]), ["e4", "e5", "Bc4", "h6?", "Qh5", "a5??", "Qxf7#"]);
+    }
+
+    /// A malformed game is an error in its place, and reading goes on at
+    /// the next tag pair, with the file's line numbers.
+    #[test]
+    fn reading_goes_on_after_a_malformed_game() {
+        let text = "[Event \"a\"]\n1. e4 {open\n\n[Event \"b\"]\n1. d4 *\n[Event x]\n\n[Event \"c\"]\n1. c4 *\n";
+        let games = read_all(text, 10);
+        assert_eq!(games.len(), 4, "{games:?}");
+        assert_eq!(games[0].as_ref().unwrap_err().at, At { line: 11, col: 7 });
+        assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("b"));
+        assert_eq!(games[1].as_ref().unwrap().plies[0].at.line, 14);
+        assert!(games[2].as_ref().unwrap_err().message.contains("double quotes"));
+        assert_eq!(plies(games[3].as_ref().unwrap()), ["c4"]);
+        assert!(read(text).is_err());
     }
 
     #[test]

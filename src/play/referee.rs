@@ -118,6 +118,28 @@ impl<'a> Match<'a> {
     /// Plays legal move `i`.
     pub fn play(&mut self, i: usize) -> Result<(), TooBig> {
         let next = self.legal[i].clone();
+        self.enter(next)
+    }
+
+    /// A null move, as analysis files write them (`--`, `Z0`): the side
+    /// to move passes, and an en passant capture it made possible is gone.
+    pub fn pass(&mut self) -> Result<(), TooBig> {
+        let mut board = self.pos.board.clone();
+        if let Some(markers) = fen::en_passant_markers() {
+            for q in squares(&board).collect::<Vec<_>>() {
+                if let Some(Content::Piece(p)) = board.get(q) {
+                    if markers.contains(&p) {
+                        board.put(q, Some(Content::Piece(p.looks_like())));
+                    }
+                }
+            }
+        }
+        let turn = (self.pos.turn + 1) % self.rules.turns.len();
+        self.enter(Position { board, turn })
+    }
+
+    /// Goes on to `next`, reached by a ply.
+    fn enter(&mut self, next: Position) -> Result<(), TooBig> {
         let legal = self.rules.successors(&next)?;
         self.halfmove = if self.resets(&self.pos.board, &next.board) {
             0
@@ -448,6 +470,8 @@ pub struct Report {
     /// The Result tag, or the result that ends the move text.
     pub result_tag: Option<String>,
     pub final_fen: Option<String>,
+    /// What the referee read leniently: null moves, plies after the end.
+    pub warnings: Vec<String>,
 }
 
 impl Report {
@@ -491,7 +515,10 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         claimable: vec![],
         result_tag: game.tag("Result").map(str::to_string).or_else(|| game.result.clone()),
         final_fen: None,
+        warnings: vec![],
     };
+    let mut ended = None;
+    let mut nulls = vec![];
     let too_big = |e: TooBig| e.to_string();
     for (i, ply) in game.plies.iter().enumerate() {
         let number = if m.pos.turn == 0 {
@@ -499,9 +526,28 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         } else {
             format!("{}... {}", m.fullmove, ply.text)
         };
-        let found = match m.end().map_err(too_big)? {
-            Some(o) => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
-            None => m.find(&ply.text),
+        let end = m.end().map_err(too_big)?;
+        if let (Some(o), false, None) = (end, m.legal().is_empty(), ended) {
+            // A dead position, seventy-five moves, a fifth repetition: the
+            // game is over, but moves are left, and python-chess plays
+            // them. The end is the first one reached; the rest is read.
+            ended = end;
+            report.warnings.push(format!(
+                "the game ended before ply {} ({number}): {}; the plies after it are replayed",
+                i + 1,
+                o.ending.name().replace('_', " ")
+            ));
+        }
+        if is_null(&ply.text) {
+            nulls.push(i + 1);
+            m.pass().map_err(too_big)?;
+            report.san.push("--".into());
+            report.plies += 1;
+            continue;
+        }
+        let found = match end {
+            Some(o) if m.legal().is_empty() => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
+            _ => m.find(&ply.text),
         };
         match found {
             Ok(j) => {
@@ -519,10 +565,29 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
             }
         }
     }
-    report.end = m.end().map_err(too_big)?;
+    if !nulls.is_empty() {
+        let list: Vec<String> = nulls.iter().map(|n| n.to_string()).collect();
+        report.warnings.push(format!(
+            "null moves (the side to move passes) at plies {}",
+            list.join(", ")
+        ));
+    }
+    report.end = match ended {
+        Some(o) => Some(o),
+        None => m.end().map_err(too_big)?,
+    };
     report.claimable = m.claimable().map_err(too_big)?;
     report.final_fen = m.fen();
     Ok((report, m))
+}
+
+/// A null move as PGN files write it: `--` (python-chess, ChessBase's
+/// `Z0`, UCI's `0000`).
+fn is_null(text: &str) -> bool {
+    matches!(
+        text.trim_end_matches(['+', '#', '!', '?']),
+        "--" | "Z0" | "0000" | "@@@@"
+    )
 }
 
 /// A game in PGN: the seven tags (and a `Variant` tag for a game other

@@ -22,9 +22,64 @@ pub struct Parts {
     promotion: Option<char>,
     /// Castling: `Some(true)` short, `Some(false)` long.
     castle: Option<bool>,
+    /// Castling: where the rook stood (UCI's Chess960 castling names the
+    /// king's move onto it: `e1h1`).
+    rook: Option<Square>,
+}
+
+/// A king and a rook of one side moving together, the rook ending on the
+/// king's other side: castling, however far each goes (Chess960's king
+/// may stay put, or swap squares with its rook).
+fn castling(before: &Grid, after: &Grid) -> Option<Parts> {
+    let changed = before.diff(after);
+    if changed.len() > 4 {
+        return None;
+    }
+    let at = |g: &Grid, want: char| changed.iter().copied().find(|q| g.letter(*q) == Some(want));
+    let moved: Vec<Square> = changed
+        .iter()
+        .copied()
+        .filter(|q| before.letter(*q) != after.letter(*q))
+        .collect();
+    let letters = |g: &Grid| -> Vec<char> {
+        let mut l: Vec<char> = moved.iter().filter_map(|q| g.letter(*q)).collect();
+        l.sort_unstable();
+        l
+    };
+    let (before_letters, after_letters) = (letters(before), letters(after));
+    for (k, r) in [('K', 'R'), ('k', 'r')] {
+        // The rook moves; the king moves too, or only loses its right.
+        let mut both = [k, r];
+        both.sort_unstable();
+        let fits = |l: &[char]| l == [r] || l == both;
+        if !fits(&before_letters) || !fits(&after_letters) {
+            continue;
+        }
+        let (Some(from), Some(to)) = (at(before, k), at(after, k)) else {
+            continue;
+        };
+        let rook_from = moved.iter().copied().find(|q| before.letter(*q) == Some(r))?;
+        let rook_to = moved.iter().copied().find(|q| after.letter(*q) == Some(r))?;
+        if rook_from == rook_to || from.y != to.y || rook_to.y != to.y {
+            return None;
+        }
+        return Some(Parts {
+            piece: 'K',
+            from,
+            to,
+            capture: false,
+            promotion: None,
+            castle: Some(rook_to.x < to.x),
+            rook: Some(rook_from),
+        });
+    }
+    None
 }
 
 fn parts(before: &Grid, after: &Grid) -> Option<Parts> {
+    if let Some(p) = castling(before, after) {
+        return Some(p);
+    }
     let (from, to, promo) = notation::moved(before, after)?;
     let piece = before.letter(from)?.to_ascii_uppercase();
     // A king going two squares or more along its rank castles.
@@ -36,6 +91,7 @@ fn parts(before: &Grid, after: &Grid) -> Option<Parts> {
         capture: before.letter(to).is_some() || (piece == 'P' && from.x != to.x),
         promotion: promo.map(|c| c.to_ascii_uppercase()),
         castle,
+        rook: None,
     })
 }
 
@@ -242,8 +298,11 @@ pub fn read(text: &str, before: &Grid, legal: &[Position], all: &[Option<Parts>]
         if let Some(c) = w.castle {
             return p.castle == Some(c);
         }
+        // UCI names castling by the king's move, or (Chess960) by the
+        // king's move onto its rook.
+        let to = Some(p.to) == w.to || (w.piece == '?' && p.rook.is_some() && p.rook == w.to);
         (w.piece == '?' || p.piece == w.piece)
-            && Some(p.to) == w.to
+            && to
             && w.from_file.is_none_or(|f| f == p.from.x)
             && w.from_rank.is_none_or(|r| r == p.from.y)
             && p.promotion == w.promotion

@@ -1,0 +1,82 @@
+//! Chess960 against the published perft of all 960 starts
+//! (`tests/fixtures/chess960/perft.epd`, from python-chess's examples: the
+//! chessprogramming wiki's table): castling from any start, rights read
+//! from Shredder-FEN letters.
+
+use algchess::{fen, perft, Position, Program, Rules};
+use std::path::Path;
+
+/// Each position's FEN and its counts from depth 1 up.
+fn table() -> Vec<(String, Vec<u64>)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/chess960/perft.epd");
+    let text = std::fs::read_to_string(path).expect("the table");
+    let mut out: Vec<(String, Vec<u64>)> = vec![];
+    for line in text.lines() {
+        if let Some(fen) = line.strip_prefix("epd ") {
+            out.push((fen.to_string(), vec![]));
+        } else if let Some(count) = line.strip_prefix("perft ") {
+            let (depth, n) = count.split_once(' ').expect("perft DEPTH COUNT");
+            let last = out.last_mut().expect("a position first");
+            assert_eq!(depth.parse::<usize>().unwrap(), last.1.len() + 1);
+            last.1.push(n.parse().unwrap());
+        }
+    }
+    out
+}
+
+fn rules() -> Rules {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/variants/chess960.alg");
+    let prog = Program::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    Rules::fast(prog.game("chess960").expect("declared"))
+}
+
+fn check(max_depth: usize) -> u64 {
+    let rules = rules();
+    let table = table();
+    assert_eq!(table.len(), 960);
+    let mut leaves = 0;
+    for (fen, counts) in &table {
+        let (board, black) = fen::read(fen).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
+        let pos = Position {
+            board,
+            turn: usize::from(black),
+        };
+        for (depth, &want) in (1..=max_depth as u32).zip(counts) {
+            assert_eq!(perft(&rules, &pos, depth).unwrap(), want, "{fen}, depth {depth}");
+            leaves += want;
+        }
+    }
+    leaves
+}
+
+#[test]
+fn every_start_counts_as_published() {
+    assert!(check(3) > 10_000_000);
+}
+
+#[test]
+#[ignore = "depth 4 of all 960: about a minute in release"]
+fn every_start_counts_as_published_deep() {
+    check(4);
+}
+
+/// Rights read from file letters name the rooks, and are written back as
+/// X-FEN writes them: `K`/`Q` for the outermost rook, else the file.
+#[test]
+fn rights_by_file_are_read_and_written() {
+    let _rules = rules();
+    for (shredder, xfen) in [
+        (
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "KQkq",
+        ),
+        ("nrkbqnbr/pppppppp/8/8/8/8/PPPPPPPP/NRKBQNBR w HBhb - 0 1", "KQkq"),
+        ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", "KQkq"),
+        ("1k2r2r/8/8/8/8/8/8/1K2R2R w Ee - 0 1", "Ee"),
+    ] {
+        let (board, black) = fen::read(shredder).unwrap_or_else(|e| panic!("{shredder}: {}", e.message));
+        let written = fen::write(&board, black).unwrap();
+        assert_eq!(written.split(' ').nth(2), Some(xfen), "{shredder}");
+    }
+    assert!(fen::read("rk6/8/8/8/8/8/8/RK6 w C - 0 1").is_err(), "no rook on c1");
+}
