@@ -32,48 +32,41 @@ pub struct Parts {
 /// may stay put, or swap squares with its rook).
 fn castling(before: &Grid, after: &Grid) -> Option<Parts> {
     let changed = before.diff(after);
-    if changed.len() > 4 {
+    if !(2..=4).contains(&changed.len()) {
         return None;
     }
-    let at = |g: &Grid, want: char| changed.iter().copied().find(|q| g.letter(*q) == Some(want));
-    let moved: Vec<Square> = changed
+    // Each changed square's letter before and after, read once.
+    let cells: Vec<(Square, Option<char>, Option<char>)> = changed
         .iter()
-        .copied()
-        .filter(|q| before.letter(*q) != after.letter(*q))
+        .map(|&q| (q, before.letter(q), after.letter(q)))
         .collect();
-    let letters = |g: &Grid| -> Vec<char> {
-        let mut l: Vec<char> = moved.iter().filter_map(|q| g.letter(*q)).collect();
-        l.sort_unstable();
-        l
+    let (k, r) = match cells.iter().find_map(|c| c.1.filter(|l| matches!(l, 'R' | 'r'))) {
+        Some('R') => ('K', 'R'),
+        Some(_) => ('k', 'r'),
+        None => return None,
     };
-    let (before_letters, after_letters) = (letters(before), letters(after));
-    for (k, r) in [('K', 'R'), ('k', 'r')] {
-        // The rook moves; the king moves too, or only loses its right.
-        let mut both = [k, r];
-        both.sort_unstable();
-        let fits = |l: &[char]| l == [r] || l == both;
-        if !fits(&before_letters) || !fits(&after_letters) {
-            continue;
-        }
-        let (Some(from), Some(to)) = (at(before, k), at(after, k)) else {
-            continue;
-        };
-        let rook_from = moved.iter().copied().find(|q| before.letter(*q) == Some(r))?;
-        let rook_to = moved.iter().copied().find(|q| after.letter(*q) == Some(r))?;
-        if rook_from == rook_to || from.y != to.y || rook_to.y != to.y {
-            return None;
-        }
-        return Some(Parts {
-            piece: 'K',
-            from,
-            to,
-            capture: false,
-            promotion: None,
-            castle: Some(rook_to.x < to.x),
-            rook: Some(rook_from),
-        });
+    let moved = || cells.iter().filter(|c| c.1 != c.2);
+    // The rook moves; the king moves too, or only loses its right.
+    let only = |l: Option<char>| l.is_none() || l == Some(k) || l == Some(r);
+    if !moved().all(|c| only(c.1) && only(c.2)) {
+        return None;
     }
-    None
+    let from = cells.iter().find(|c| c.1 == Some(k))?.0;
+    let to = cells.iter().find(|c| c.2 == Some(k))?.0;
+    let rook_from = moved().find(|c| c.1 == Some(r))?.0;
+    let rook_to = moved().find(|c| c.2 == Some(r))?.0;
+    if rook_from == rook_to || from.y != to.y || rook_to.y != to.y {
+        return None;
+    }
+    Some(Parts {
+        piece: 'K',
+        from,
+        to,
+        capture: false,
+        promotion: None,
+        castle: Some(rook_to.x < to.x),
+        rook: Some(rook_from),
+    })
 }
 
 fn parts(before: &Grid, after: &Grid) -> Option<Parts> {
