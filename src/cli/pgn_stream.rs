@@ -2,7 +2,7 @@
 //! is never held whole: the text is cut before each tag pair that follows
 //! move text, and each piece decoded from UTF-8 or a legacy encoding.
 
-use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+use encoding_rs::{Encoding, WINDOWS_1252};
 use std::io::BufRead;
 
 /// How a file's bytes become text.
@@ -137,11 +137,7 @@ impl<R> Chunks<R> {
                 }
             },
             Decoding::Fixed(enc) => {
-                let (text, bad) = if enc == UTF_8 {
-                    UTF_8.decode_without_bom_handling(bytes)
-                } else {
-                    enc.decode_without_bom_handling(bytes)
-                };
+                let (text, bad) = enc.decode_without_bom_handling(bytes);
                 if bad {
                     chunk.undecodable.get_or_insert(line);
                 }

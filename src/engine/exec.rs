@@ -900,15 +900,18 @@ impl<W: Word> Ctx<W> {
     /// the walk and the rule make it.
     fn bit_hops(&mut self, code: u8, hops: &[BitHop<W>], k: &mut Cont<'_, W>) -> bool {
         let outer = self.poi;
+        let Squares::Words(b) = &self.squares else {
+            unreachable!("bit hops run on bitboards")
+        };
+        let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+        if pieces.is_zero() {
+            return false;
+        }
         let mut stop = false;
         'hops: for h in hops {
             let Squares::Words(b) = &self.squares else {
                 unreachable!("bit hops run on bitboards")
             };
-            let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
-            if pieces.is_zero() {
-                return false;
-            }
             let ends = h.walk.ends(b, pieces);
             let bases: SmallVec<[W; 4]> = h.bits.iter().map(|r| r.bases(b, ends)).collect();
             for (r, mut m) in h.rules.iter().zip(bases) {
@@ -924,12 +927,7 @@ impl<W: Word> Ctx<W> {
                         start = start.wrapping_add_signed(-h.d);
                     }
                     let mark = self.mark();
-                    if start != p {
-                        let v = self.board.cells[start];
-                        self.write(p, v);
-                        self.write(start, Code::EMPTY);
-                    }
-                    self.poi = Some(p);
+                    self.walk_to(start, p);
                     stop = self.apply_rule(r, p, &mut at_outer(outer, k));
                     self.undo(mark);
                     if stop {
@@ -940,6 +938,17 @@ impl<W: Word> Ctx<W> {
         }
         self.poi = outer;
         stop
+    }
+
+    /// The board a walk from `start` leaves at `p`, as `Walk` makes it:
+    /// the POI's piece moved there, and the POI with it.
+    fn walk_to(&mut self, start: usize, p: usize) {
+        if p != start {
+            let v = self.board.cells[start];
+            self.write(p, v);
+            self.write(start, Code::EMPTY);
+        }
+        self.poi = Some(p);
     }
 
     /// A walk along `d` over empty squares, then anchored rules from its
@@ -965,13 +974,8 @@ impl<W: Word> Ctx<W> {
         if !lands {
             return false;
         }
-        // The board the walk leaves at `p`, as `Walk` makes it.
         let mark = self.mark();
-        if p != start {
-            self.write(p, v);
-            self.write(start, Code::EMPTY);
-            self.poi = Some(p);
-        }
+        self.walk_to(start, p);
         let stop = rules.iter().any(|r| self.fits(r, p) && self.apply_rule(r, p, k));
         self.undo(mark);
         self.poi = Some(start);

@@ -324,15 +324,14 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
                     f
                 }
             };
+            let rook_in = |mut xs: std::ops::Range<i32>| {
+                xs.any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y)) == Some(rook_letter))
+            };
             if let Some(x) = (kx + 1..width).rev().find(|x| is(*x, y, r)) {
-                let outermost = !(x + 1..width)
-                    .any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y)) == Some(rook_letter));
-                castling.push(if outermost { short } else { file(x) });
+                castling.push(if rook_in(x + 1..width) { file(x) } else { short });
             }
             if let Some(x) = (0..kx).find(|x| is(*x, y, r)) {
-                let outermost =
-                    !(0..x).any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y)) == Some(rook_letter));
-                castling.push(if outermost { long } else { file(x) });
+                castling.push(if rook_in(0..x) { file(x) } else { long });
             }
         }
         // Only the side that just moved can have a pawn to take en

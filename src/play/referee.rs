@@ -124,16 +124,10 @@ impl<'a> Match<'a> {
     /// A null move, as analysis files write them (`--`, `Z0`): the side
     /// to move passes, and an en passant capture it made possible is gone.
     pub fn pass(&mut self) -> Result<(), TooBig> {
-        let mut board = self.pos.board.clone();
-        if let Some(markers) = fen::en_passant_markers() {
-            for q in squares(&board).collect::<Vec<_>>() {
-                if let Some(Content::Piece(p)) = board.get(q) {
-                    if markers.contains(&p) {
-                        board.put(q, Some(Content::Piece(p.looks_like())));
-                    }
-                }
-            }
-        }
+        let board = match fen::en_passant_markers() {
+            Some(markers) => without_markers(&self.pos.board, &markers),
+            None => self.pos.board.clone(),
+        };
         let turn = (self.pos.turn + 1) % self.rules.turns.len();
         self.enter(Position { board, turn })
     }
@@ -198,17 +192,7 @@ impl<'a> Match<'a> {
         if !pos.board.codes().iter().any(|c| codes.contains(c)) {
             return Ok(pos.board.clone());
         }
-        let strip = |g: &Grid| {
-            let mut g = g.clone();
-            for q in squares(&g).collect::<Vec<_>>() {
-                if let Some(Content::Piece(p)) = g.get(q) {
-                    if markers.contains(&p) {
-                        g.put(q, Some(Content::Piece(p.looks_like())));
-                    }
-                }
-            }
-            g
-        };
+        let strip = |g: &Grid| without_markers(g, &markers);
         let stripped = strip(&pos.board);
         if stripped == pos.board {
             return Ok(stripped);
@@ -436,6 +420,20 @@ impl<'a> Match<'a> {
             _ => Err(format!("`{}` is ambiguous", text.trim())),
         }
     }
+}
+
+/// `g` with each of `markers` turned back into the piece it marks (a pawn
+/// that may be taken en passant into a pawn).
+fn without_markers(g: &Grid, markers: &[PieceId]) -> Grid {
+    let mut g = g.clone();
+    for q in squares(&g).collect::<Vec<_>>() {
+        if let Some(Content::Piece(p)) = g.get(q) {
+            if markers.contains(&p) {
+                g.put(q, Some(Content::Piece(p.looks_like())));
+            }
+        }
+    }
+    g
 }
 
 /// Every square of a board's box.
