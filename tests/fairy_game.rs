@@ -89,11 +89,7 @@ fn both_fairy_files_count_and_check_as_fairy_stockfish() {
         assert_eq!(slow.start(), position(&lines[0].fen), "{file}: the start");
         for Line { fen, check, counts } in &lines {
             let pos = position(fen);
-            assert_eq!(
-                slow.ends.in_check(&pos.board, pos.turn).unwrap(),
-                *check,
-                "{file}: {fen}"
-            );
+            assert_eq!(slow.in_check(&pos.board, pos.turn).unwrap(), *check, "{file}: {fen}");
             for (depth, &want) in (1..).zip(counts) {
                 assert_eq!(
                     perft(&fast, &pos, depth).unwrap(),

@@ -253,10 +253,10 @@ fn tictactoe_ends_in_a_line_or_a_draw() {
     use algchess::referee::Match;
     let prog = load("tictactoe.alg");
     let rules = Rules::new(prog.game("tictactoe").expect("declared"));
-    let won = Match::new(&rules, position(&["'X'X'X", "'O'O.", "..."], 1), 0, 1).unwrap();
+    let mut won = Match::new(&rules, position(&["'X'X'X", "'O'O.", "..."], 1), 0, 1).unwrap();
     let end = won.end().unwrap().expect("over");
     assert_eq!((end.ending.name(), end.result().as_str()), ("lost", "1-0"));
-    let full = Match::new(&rules, position(&["'X'O'X", "'X'O'O", "'O'X'X"], 1), 0, 1).unwrap();
+    let mut full = Match::new(&rules, position(&["'X'O'X", "'X'O'O", "'O'X'X"], 1), 0, 1).unwrap();
     let end = full.end().unwrap().expect("over");
     assert_eq!((end.ending.name(), end.result().as_str()), ("no_moves", "1/2-1/2"));
 }

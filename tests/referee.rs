@@ -139,7 +139,7 @@ fn the_seed_s_scholar_s_mate() {
 #[test]
 fn san_and_uci_are_read_with_their_errors() {
     let rules = chess();
-    let m = Match::new(&rules, rules.start(), 0, 1).unwrap();
+    let mut m = Match::new(&rules, rules.start(), 0, 1).unwrap();
     for (text, san) in [
         ("e4", "e4"),
         ("e2e4", "e4"),
@@ -155,7 +155,7 @@ fn san_and_uci_are_read_with_their_errors() {
     assert!(m.find("Zz9").unwrap_err().contains("z9, which is not on the board"));
     assert!(m.find("Zh5").unwrap_err().contains("not a legal move"));
     // Two knights reach d3: the file tells them apart.
-    let m = Match::from_fen(&rules, "4k3/8/8/8/8/8/1N3N2/4K3 w - - 0 1").unwrap();
+    let mut m = Match::from_fen(&rules, "4k3/8/8/8/8/8/1N3N2/4K3 w - - 0 1").unwrap();
     assert!(
         m.find("Nd3")
             .unwrap_err()

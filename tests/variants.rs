@@ -146,7 +146,7 @@ fn ending(variant: &str, fen: &str) -> Option<(&'static str, String)> {
         variant_file(variant)
     };
     let rules = Rules::fast(prog.game(variant).unwrap());
-    let m = Match::from_fen(&rules, fen).unwrap();
+    let mut m = Match::from_fen(&rules, fen).unwrap();
     m.end().unwrap().map(|o| (o.ending.name(), o.result()))
 }
 

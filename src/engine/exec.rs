@@ -546,6 +546,13 @@ impl<W: Word> Ctx<W> {
         self.trail.len()
     }
 
+    /// Keeps every write made so far: the board is where searches start
+    /// from now on, and nothing before it can be undone.
+    pub fn forget(&mut self) {
+        self.trail.clear();
+        self.hashes.clear();
+    }
+
     /// Restores every square written since `mark`.
     pub fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {

@@ -5,12 +5,14 @@
 //! interpreter on every result set.
 
 mod bits;
+mod cursor;
 mod exec;
 mod mailbox;
 mod plan;
 mod sets;
 mod word;
 
+pub use cursor::Cursor;
 use exec::{Ctx, Diff};
 use mailbox::Mailbox;
 use plan::{Op, Planner};
@@ -25,6 +27,8 @@ use crate::semantics::{Grid, Prog};
 /// The turns of a game, ready to be planned for any board box.
 pub struct Engine {
     turns: Vec<Prog>,
+    /// Tests run on a board (a king in check, a side that has lost).
+    tests: Vec<Prog>,
     pad: i32,
     /// A side with no move passes (Othello), as `play::Rules` says.
     passes: bool,
@@ -39,7 +43,9 @@ type BoxKey = (Square, i32, i32, TypeId);
 pub struct Plan<W> {
     pad: i32,
     turns: Vec<Op<W>>,
-    /// The codes the turns look for, whose squares the board keeps.
+    tests: Vec<Op<W>>,
+    /// The codes the turns and tests look for, whose squares the board
+    /// keeps.
     codes: Vec<u8>,
     passes: bool,
 }
@@ -68,12 +74,16 @@ macro_rules! by_word {
 
 impl Engine {
     /// `passes`: a side with no move passes, unless the other side cannot
-    /// move either (the game is then over).
-    pub fn new(turns: &[Prog], passes: bool) -> Engine {
+    /// move either (the game is then over). `tests` are run by [`holds`]
+    /// and [`Cursor::holds`], by index.
+    ///
+    /// [`holds`]: Engine::holds
+    pub fn new(turns: &[Prog], tests: &[Prog], passes: bool) -> Engine {
         Engine {
             passes,
-            pad: turns.iter().map(plan::pad).max().unwrap_or(0),
+            pad: turns.iter().chain(tests).map(plan::pad).max().unwrap_or(0),
             turns: turns.to_vec(),
+            tests: tests.to_vec(),
             plans: Mutex::new(vec![]),
         }
     }
@@ -101,12 +111,14 @@ impl Engine {
             height: board.height(),
         };
         let turns: Vec<Op<W>> = self.turns.iter().map(|t| planner.plan(t)).collect();
+        let tests: Vec<Op<W>> = self.tests.iter().map(|t| planner.plan(t)).collect();
         let mut codes = vec![];
-        turns.iter().for_each(|t| t.looked_for(&mut codes));
+        turns.iter().chain(&tests).for_each(|t| t.looked_for(&mut codes));
         let plan = Arc::new(Plan {
             pad: self.pad,
             passes: self.passes,
             turns,
+            tests,
             codes,
         });
         plans.push((key, plan.clone()));
@@ -134,20 +146,20 @@ impl Engine {
             .collect())
     }
 
-    /// Whether turn `turn`'s move has a result on `board` (a test: a king
-    /// in check, a side that has lost).
-    pub fn holds(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
-        by_word!(board, W => self.holds_on::<W>(board, turn))
+    /// Whether test `test` has a result on `board` (a king in check, a
+    /// side that has lost).
+    pub fn holds(&self, board: &Grid, test: usize) -> Result<bool, TooBig> {
+        by_word!(board, W => self.holds_on::<W>(board, test))
     }
 
-    fn holds_on<W: Word>(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+    fn holds_on<W: Word>(&self, board: &Grid, test: usize) -> Result<bool, TooBig> {
         let plan = self.plan::<W>(board);
-        let mut ctx = plan.ctx(board);
-        let found = ctx.exists(&plan.turns[turn]);
-        match ctx.too_big.take() {
-            Some(n) => Err(TooBig(n)),
-            None => Ok(found),
-        }
+        plan.holds(&mut plan.ctx(board), test)
+    }
+
+    /// A board to follow a game on, from `board`.
+    pub fn cursor(&self, board: &Grid) -> Cursor {
+        by_word!(board, W => Cursor::new(self.plan::<W>(board), board))
     }
 
     /// Leaves `depth` plies below the position (the last ply counted, not
@@ -194,6 +206,15 @@ impl<W: Word> Plan<W> {
     /// A search context on `board`, whose box the plan is for.
     fn ctx(&self, board: &Grid) -> Ctx<W> {
         Ctx::new(Mailbox::new(board, self.pad), &self.codes)
+    }
+
+    /// Whether test `test` has a result on the context's board.
+    fn holds(&self, ctx: &mut Ctx<W>, test: usize) -> Result<bool, TooBig> {
+        let found = ctx.exists(&self.tests[test]);
+        match ctx.too_big.take() {
+            Some(n) => Err(TooBig(n)),
+            None => Ok(found),
+        }
     }
 
     /// The distinct results of the turn's move, as diffs from the board.

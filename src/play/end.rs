@@ -4,7 +4,6 @@
 use super::game::TooBig;
 use crate::core::Content;
 use crate::elab::{Ends, Material, MoveRule, Split, Stuck};
-use crate::engine::Engine;
 use crate::geometry::Square;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 
@@ -12,14 +11,19 @@ use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 pub struct EndRules {
     pub check: Option<Vec<Prog>>,
     pub lost: Option<Vec<Prog>>,
-    /// The `check` and `lost` tests on the engine, when the game plays
-    /// there.
-    check_engine: Option<Engine>,
-    lost_engine: Option<Engine>,
     pub stuck: Vec<Stuck>,
     pub move_rule: Option<MoveRule>,
     pub repetition: bool,
     pub insufficient_material: Option<Material>,
+}
+
+/// Which of a game's tests: each is one per turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Test {
+    /// The side is in check.
+    Check,
+    /// The side has lost.
+    Lost,
 }
 
 impl EndRules {
@@ -34,8 +38,6 @@ impl EndRules {
         EndRules {
             check: progs(&e.check),
             lost: progs(&e.lost),
-            check_engine: None,
-            lost_engine: None,
             stuck: e.stuck.clone(),
             move_rule: e.move_rule.clone(),
             repetition: e.repetition,
@@ -43,38 +45,40 @@ impl EndRules {
         }
     }
 
-    /// Runs the tests on the engine, as the turns of a game that plays
-    /// there.
-    pub fn use_engine(&mut self) {
-        let engine = |t: &Option<Vec<Prog>>| t.as_ref().map(|t| Engine::new(t, false));
-        self.check_engine = engine(&self.check);
-        self.lost_engine = engine(&self.lost);
-    }
-
     /// Whether a side with no move passes.
     pub fn passes(&self) -> bool {
         self.stuck.contains(&Stuck::Pass)
     }
 
-    /// Whether turn `turn`'s side is in check on `board`; never without a
-    /// `check` declaration.
-    pub fn in_check(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
-        test(&self.check, self.check_engine.as_ref(), board, turn)
+    /// Every test, in the order [`index`](EndRules::index) counts them:
+    /// the engine plans them with the turns.
+    pub fn tests(&self) -> Vec<Prog> {
+        let none = vec![];
+        let check = self.check.as_ref().unwrap_or(&none);
+        let lost = self.lost.as_ref().unwrap_or(&none);
+        check.iter().chain(lost).cloned().collect()
     }
 
-    /// Whether turn `turn`'s side has lost on `board` by a `lost` test.
-    pub fn lost(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
-        test(&self.lost, self.lost_engine.as_ref(), board, turn)
+    /// The index among [`tests`](EndRules::tests) of turn `turn`'s test
+    /// `t`; `None` when the game declares none.
+    pub fn index(&self, t: Test, turn: usize) -> Option<usize> {
+        let checks = self.check.as_ref().map_or(0, Vec::len);
+        match t {
+            Test::Check => self.check.as_ref().map(|_| turn),
+            Test::Lost => self.lost.as_ref().map(|_| checks + turn),
+        }
     }
-}
 
-/// Whether turn `turn`'s test of `tests` has a result on `board`, on the
-/// engine when there is one; never without tests.
-fn test(tests: &Option<Vec<Prog>>, engine: Option<&Engine>, board: &Grid, turn: usize) -> Result<bool, TooBig> {
-    match (tests, engine) {
-        (_, Some(e)) => e.holds(board, turn).map_err(|e| TooBig(e.0)),
-        (Some(t), None) => holds(&t[turn], board),
-        (None, None) => Ok(false),
+    /// Test `t` of turn `turn` in the interpreter; never without one.
+    pub fn holds(&self, t: Test, turn: usize, board: &Grid) -> Result<bool, TooBig> {
+        let tests = match t {
+            Test::Check => &self.check,
+            Test::Lost => &self.lost,
+        };
+        match tests {
+            Some(ts) => holds(&ts[turn], board),
+            None => Ok(false),
+        }
     }
 }
 
@@ -206,14 +210,13 @@ impl Outcome {
 /// file names the pieces and this counts them with their square colours.
 pub fn insufficient_material(m: &Material, board: &Grid) -> bool {
     let o = board.origin();
-    let mut pieces = vec![];
-    for y in 0..board.height() {
-        for x in 0..board.width() {
-            if let Some(Content::Piece(p)) = board.get(Square::new(o.x + x, o.y + y)) {
-                pieces.push((p, (x + y) % 2 == 0));
-            }
-        }
-    }
+    // Read lazily: the first pawn or rook ends the count.
+    let pieces = (0..board.height()).flat_map(|y| {
+        (0..board.width()).filter_map(move |x| match board.get(Square::new(o.x + x, o.y + y)) {
+            Some(Content::Piece(p)) => Some((p, (x + y) % 2 == 0)),
+            _ => None,
+        })
+    });
     m.insufficient(pieces)
 }
 

@@ -301,48 +301,17 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
     let mut castling = String::new();
     let mut ep = "-".to_string();
     if let Some(m) = Markers::declared() {
-        let at = |x: i32, y: i32| g.get(Square::new(g.origin().x + x, g.origin().y + y));
-        let is = |x, y, p: PieceId| at(x, y) == Some(Content::Piece(p));
-        let top = height - 1;
-        // A right for each unmoved rook beside an unmoved king, the
-        // outermost on each side (what `read` takes `K` and `Q` for).
-        for (short, long, k, r, y) in [
-            ('K', 'Q', m.king[0], m.rook[0], 0),
-            ('k', 'q', m.king[1], m.rook[1], top),
-        ] {
-            let Some(kx) = (0..width).find(|x| is(*x, y, k)) else {
-                continue;
+        let r = rights(g, &m, black_to_move);
+        for c in &r.castling {
+            let letter = match (c.outermost, c.short) {
+                (true, true) => 'K',
+                (true, false) => 'Q',
+                (false, _) => (b'A' + c.rook.x as u8) as char,
             };
-            // X-FEN: a rook that is not the outermost on its side, which
-            // `K` and `Q` stand for, is named by its file.
-            let rook_letter = if y == 0 { 'R' } else { 'r' };
-            let file = |x: i32| {
-                let f = (b'a' + x as u8) as char;
-                if y == 0 {
-                    f.to_ascii_uppercase()
-                } else {
-                    f
-                }
-            };
-            let rook_in = |mut xs: std::ops::Range<i32>| {
-                xs.any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y)) == Some(rook_letter))
-            };
-            if let Some(x) = (kx + 1..width).rev().find(|x| is(*x, y, r)) {
-                castling.push(if rook_in(x + 1..width) { file(x) } else { short });
-            }
-            if let Some(x) = (0..kx).find(|x| is(*x, y, r)) {
-                castling.push(if rook_in(0..x) { file(x) } else { long });
-            }
+            castling.push(if c.white { letter } else { letter.to_ascii_lowercase() });
         }
-        // Only the side that just moved can have a pawn to take en
-        // passant: the other side's marker is cleared by its next ply.
-        for x in 0..width {
-            if black_to_move && is(x, 3, m.pawn[0]) {
-                ep = Square::new(x, 2).name();
-            }
-            if !black_to_move && is(x, top - 3, m.pawn[1]) {
-                ep = Square::new(x, top - 2).name();
-            }
+        if let Some(q) = r.en_passant {
+            ep = q.name();
         }
     }
     if castling.is_empty() {
@@ -355,17 +324,89 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
     ))
 }
 
+/// What FEN records beyond the placement and the side to move, read off
+/// the marker pieces: castling rights and the en passant square.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rights {
+    /// White's rights first, each side's short right first.
+    pub castling: smallvec::SmallVec<[Castling; 4]>,
+    pub en_passant: Option<Square>,
+}
+
+/// A castling right: an unmoved rook beside its side's unmoved king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Castling {
+    pub white: bool,
+    /// On the king's right.
+    pub short: bool,
+    /// The rook's square, from the box's corner.
+    pub rook: Square,
+    /// No other rook of its side stands beyond it (FEN's `K` and `Q`);
+    /// otherwise X-FEN names the rook's file.
+    pub outermost: bool,
+}
+
+/// The rights the markers `m` give on `g`: a right for each unmoved rook
+/// beside an unmoved king, the outermost on each side (what `read` takes
+/// `K` and `Q` for); the en passant square behind a pawn of the side that
+/// just moved.
+pub fn rights(g: &Grid, m: &Markers, black_to_move: bool) -> Rights {
+    let (width, height) = (g.width(), g.height());
+    let mut out = Rights::default();
+    let at = |x: i32, y: i32| g.get(Square::new(g.origin().x + x, g.origin().y + y));
+    let is = |x, y, p: PieceId| at(x, y) == Some(Content::Piece(p));
+    let top = height - 1;
+    for (white, k, r, y) in [(true, m.king[0], m.rook[0], 0), (false, m.king[1], m.rook[1], top)] {
+        let Some(kx) = (0..width).find(|x| is(*x, y, k)) else {
+            continue;
+        };
+        let rook_letter = if white { 'R' } else { 'r' };
+        let rook_in = |mut xs: std::ops::Range<i32>| {
+            xs.any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y)) == Some(rook_letter))
+        };
+        if let Some(x) = (kx + 1..width).rev().find(|x| is(*x, y, r)) {
+            out.castling.push(Castling {
+                white,
+                short: true,
+                rook: Square::new(x, y),
+                outermost: !rook_in(x + 1..width),
+            });
+        }
+        if let Some(x) = (0..kx).find(|x| is(*x, y, r)) {
+            out.castling.push(Castling {
+                white,
+                short: false,
+                rook: Square::new(x, y),
+                outermost: !rook_in(0..x),
+            });
+        }
+    }
+    // Only the side that just moved can have a pawn to take en passant:
+    // the other side's marker is cleared by its next ply.
+    for x in 0..width {
+        if black_to_move && is(x, 3, m.pawn[0]) {
+            out.en_passant = Some(Square::new(x, 2));
+        }
+        if !black_to_move && is(x, top - 3, m.pawn[1]) {
+            out.en_passant = Some(Square::new(x, top - 2));
+        }
+    }
+    out
+}
+
 /// The marker pieces a chess rule file declares for what FEN records beyond
 /// the placement: kings and rooks that may castle, and a pawn that may be
 /// taken en passant; white's, then black's.
-struct Markers {
-    king: [PieceId; 2],
-    rook: [PieceId; 2],
-    pawn: [PieceId; 2],
+#[derive(Clone, Copy, Debug)]
+pub struct Markers {
+    pub king: [PieceId; 2],
+    pub rook: [PieceId; 2],
+    pub pawn: [PieceId; 2],
 }
 
 impl Markers {
-    fn declared() -> Option<Markers> {
+    /// The markers the loaded rules declare, if they declare them all.
+    pub fn declared() -> Option<Markers> {
         let id = |s: &str| PieceId::lookup(s);
         Some(Markers {
             king: [id("'Kc")?, id("'kc")?],

@@ -1,5 +1,6 @@
 //! Games as the evaluator runs them: compiled turn moves, and positions.
 
+use super::end::Test;
 use crate::elab::Game;
 use crate::engine::Engine;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
@@ -14,6 +15,8 @@ pub struct Rules {
     /// The fast path, when asked for; the interpreter otherwise.
     pub engine: Option<Engine>,
     pub tiling: crate::geometry::Tiling,
+    /// What a match reads of each cell code.
+    pub pieces: super::pieces::Pieces,
 }
 
 /// A position: the board, and whose turn it is (an index into the turns).
@@ -29,7 +32,9 @@ pub struct TooBig(pub usize);
 
 impl Rules {
     pub fn new(game: &Game) -> Rules {
+        let resets = game.ends.move_rule.as_ref().map_or(&[][..], |r| &r.resets[..]);
         Rules {
+            pieces: super::pieces::Pieces::new(resets),
             name: game.name.clone(),
             start: game.board.clone(),
             turns: game
@@ -46,8 +51,7 @@ impl Rules {
     /// The same game on the engine's fast path.
     pub fn fast(game: &Game) -> Rules {
         let mut r = Rules::new(game);
-        r.engine = Some(Engine::new(&r.turns, r.ends.passes()));
-        r.ends.use_engine();
+        r.engine = Some(Engine::new(&r.turns, &r.ends.tests(), r.ends.passes()));
         r
     }
 
@@ -101,6 +105,25 @@ impl Rules {
                 turn: next,
             })
             .collect())
+    }
+
+    /// Whether turn `turn`'s side is in check on `board`; never without a
+    /// `check` declaration.
+    pub fn in_check(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        self.test(Test::Check, board, turn)
+    }
+
+    /// Whether turn `turn`'s side has lost on `board` by a `lost` test.
+    pub fn lost(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        self.test(Test::Lost, board, turn)
+    }
+
+    fn test(&self, t: Test, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        match (&self.engine, self.ends.index(t, turn)) {
+            (_, None) => Ok(false),
+            (Some(e), Some(i)) => e.holds(board, i).map_err(|e| TooBig(e.0)),
+            (None, Some(_)) => self.ends.holds(t, turn, board),
+        }
     }
 
     /// The number of positions the side to move can reach.

@@ -8,6 +8,7 @@ pub mod interactive;
 pub mod notation;
 mod perft;
 pub mod pgn;
+mod pieces;
 pub mod referee;
 pub mod san;
 

@@ -6,7 +6,7 @@
 
 use crate::core::Content;
 use crate::geometry::{Square, Tiling};
-use crate::semantics::Grid;
+use crate::semantics::{Change, Code, Grid};
 
 /// The name of cell `q` of `board` on `tiling`: `e4`, or on hex `f5`.
 pub fn cell_name(board: &Grid, tiling: Tiling, q: Square) -> String {
@@ -51,27 +51,44 @@ pub fn uci_on(before: &Grid, after: &Grid, tiling: Tiling) -> Option<String> {
 /// The one piece a move moves, as UCI names it: from, to, and the piece
 /// it becomes (lowercase) when it changes on the way.
 pub fn moved(before: &Grid, after: &Grid) -> Option<(Square, Square, Option<char>)> {
-    let changed = before.diff(after);
-    let emptied: Vec<Square> = changed.iter().copied().filter(|q| after.letter(*q).is_none()).collect();
+    let letter = |v: u8| match Code::to_content(v) {
+        Some(Content::Piece(p)) => p.letter(),
+        _ => None,
+    };
+    moved_by(before, &before.change_to(after), letter)
+}
+
+/// [`moved`] for the move that makes `change` on `before`, with `letter`
+/// the letter of a code's piece.
+pub fn moved_by(
+    before: &Grid,
+    change: &Change,
+    letter: impl Fn(u8) -> Option<char>,
+) -> Option<(Square, Square, Option<char>)> {
+    let was = |q: Square| letter(before.code(q));
+    // In the board's order, so that ties go as on the board.
+    let mut change = change.clone();
+    change.sort_unstable_by_key(|(q, _)| (q.y, q.x));
     // A square whose piece only lost a marker (`'Pe` to `'P`) did not move.
-    let filled: Vec<Square> = changed
-        .iter()
-        .copied()
-        .filter(|q| after.letter(*q).is_some() && after.letter(*q) != before.letter(*q))
-        .collect();
+    let filled = || {
+        change
+            .iter()
+            .filter_map(|&(q, v)| letter(v).filter(|l| Some(*l) != was(q)).map(|l| (q, l)))
+    };
     // The moving piece: the king when castling, else the one piece that
     // arrives somewhere.
-    let (to, piece) = filled
+    let (to, piece) = filled().min_by_key(|(_, k)| if k.eq_ignore_ascii_case(&'k') { 0 } else { 1 })?;
+    let from = change
         .iter()
-        .filter_map(|q| Some((*q, after.letter(*q)?)))
-        .min_by_key(|(_, k)| if k.eq_ignore_ascii_case(&'k') { 0 } else { 1 })?;
-    let from = emptied.into_iter().find(|q| {
-        let k = before.letter(*q);
-        k == Some(piece)
-            || (k.is_some_and(|k| k.eq_ignore_ascii_case(&'p'))
-                && k.map(|k| k.is_uppercase()) == Some(piece.is_uppercase()))
-    })?;
-    let moved = before.letter(from)?;
+        .filter(|(_, v)| letter(*v).is_none())
+        .map(|c| c.0)
+        .find(|q| {
+            let k = was(*q);
+            k == Some(piece)
+                || (k.is_some_and(|k| k.eq_ignore_ascii_case(&'p'))
+                    && k.map(|k| k.is_uppercase()) == Some(piece.is_uppercase()))
+        })?;
+    let moved = was(from)?;
     Some((from, to, (moved != piece).then(|| piece.to_ascii_lowercase())))
 }
 

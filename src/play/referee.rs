@@ -2,16 +2,21 @@
 //! moves, the move counters, the positions seen (for repetition), check,
 //! and the end reached or claimable.
 
-use super::end::{insufficient_material, Ending, Outcome};
+use super::end::{insufficient_material, Ending, Outcome, Test};
 use super::game::{Position, Rules, TooBig};
+use super::pieces::Pieces;
 use super::{fen, notation, san};
 use crate::core::{Content, PieceId};
 use crate::elab::Stuck;
+use crate::engine::Cursor;
 use crate::geometry::{Square, Tiling};
-use crate::semantics::{Code, Grid};
-use std::collections::HashMap;
+use crate::semantics::{Change, Grid};
+use rustc_hash::FxHashMap;
+use std::cell::OnceCell;
 
-/// A game being played or checked.
+/// A game being played or checked. The board is kept on the engine's
+/// cursor when the rules play there, and the legal moves as what each
+/// writes: a ply makes a few writes, never a board per legal move.
 #[derive(Clone)]
 pub struct Match<'a> {
     pub rules: &'a Rules,
@@ -21,13 +26,30 @@ pub struct Match<'a> {
     pub halfmove: u32,
     /// The move number: 1 at the start, one more after each round of turns.
     pub fullmove: u32,
-    legal: Vec<Position>,
-    /// The legal moves as SAN sees them, worked out once per position.
-    parts: std::cell::OnceCell<Vec<Option<san::Parts>>>,
-    /// Positions as FIDE compares them (see `key_of`), with how often
-    /// each was reached.
-    seen: HashMap<String, u32>,
-    key: String,
+    /// The engine's copy of `pos.board`, when the rules play there.
+    cursor: Option<Cursor>,
+    /// The legal moves, as what each writes on `pos.board` (a pass
+    /// writes nothing).
+    moves: Vec<Change>,
+    /// The positions they reach, made when asked for.
+    legal: OnceCell<Vec<Position>>,
+    /// Positions as FIDE compares them (see [`Key`]), with how often each
+    /// was reached.
+    seen: FxHashMap<Key, u32>,
+    key: Key,
+}
+
+/// A position's identity for repetition. On a board FEN can write, the
+/// FEN without its counters: the placement (markers read as the pieces
+/// they mark), the side to move, the castling rights the markers give,
+/// and the en passant square only when taking en passant is legal: a
+/// king's marker without a rook's gives no right, as no marker does.
+/// Otherwise the board itself, and the side to move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    cells: smallvec::SmallVec<[u8; 64]>,
+    rights: Option<fen::Rights>,
+    turn: usize,
 }
 
 /// A draw a player may claim.
@@ -49,18 +71,23 @@ impl Claim {
 impl<'a> Match<'a> {
     /// A game from `pos` with the given counters.
     pub fn new(rules: &'a Rules, pos: Position, halfmove: u32, fullmove: u32) -> Result<Match<'a>, TooBig> {
-        let legal = rules.successors(&pos)?;
         let mut m = Match {
             rules,
-            key: String::new(),
+            cursor: rules.engine.as_ref().map(|e| e.cursor(&pos.board)),
             pos,
             halfmove,
             fullmove,
-            legal,
-            parts: std::cell::OnceCell::new(),
-            seen: HashMap::new(),
+            moves: vec![],
+            legal: OnceCell::new(),
+            seen: FxHashMap::default(),
+            key: Key {
+                cells: smallvec::SmallVec::new(),
+                rights: None,
+                turn: 0,
+            },
         };
-        m.key = m.key_of(&m.pos, &m.legal)?;
+        m.moves = m.successors(m.pos.turn)?;
+        m.key = m.key_here(m.pos.turn, Some(&m.moves.clone()))?;
         m.seen.insert(m.key.clone(), 1);
         Ok(m)
     }
@@ -104,120 +131,237 @@ impl<'a> Match<'a> {
             ));
         }
         let other = (pos.turn + 1) % rules.turns.len();
-        if rules.ends.in_check(&pos.board, other).map_err(|e| e.to_string())? {
+        if rules.in_check(&pos.board, other).map_err(|e| e.to_string())? {
             return Err("the side not to move is in check: its king could be taken".into());
         }
         Match::new(rules, pos, halfmove, fullmove).map_err(|e| e.to_string())
     }
 
+    /// The turn after `turn`.
+    fn next(&self, turn: usize) -> usize {
+        (turn + 1) % self.rules.turns.len()
+    }
+
+    /// Makes `c` on the board and the cursor, to be unmade by `pop` with
+    /// what it returns.
+    fn push(&mut self, c: &Change) -> Change {
+        let undo = c.iter().map(|&(q, _)| (q, self.pos.board.code(q))).collect();
+        self.pos.board.apply(c);
+        if let Some(cur) = &mut self.cursor {
+            cur.push(c);
+        }
+        undo
+    }
+
+    fn pop(&mut self, undo: Change) {
+        self.pos.board.apply(&undo);
+        if let Some(cur) = &mut self.cursor {
+            cur.pop();
+        }
+    }
+
+    /// The moves of turn `turn` on the board as it stands, passes aside.
+    fn moves_of(&mut self, turn: usize) -> Result<Vec<Change>, TooBig> {
+        match &mut self.cursor {
+            Some(c) => c.moves(turn).map_err(|e| TooBig(e.0)),
+            None => {
+                let pos = Position {
+                    board: self.pos.board.clone(),
+                    turn,
+                };
+                Ok(self
+                    .rules
+                    .successors(&pos)?
+                    .iter()
+                    .map(|p| pos.board.change_to(&p.board))
+                    .collect())
+            }
+        }
+    }
+
+    /// The moves of turn `turn` on the board as it stands, as
+    /// `Rules::successors` gives them: a side with no move whose rules say
+    /// it passes has one, that writes nothing, unless the other side
+    /// cannot move either.
+    fn successors(&mut self, turn: usize) -> Result<Vec<Change>, TooBig> {
+        let moves = self.moves_of(turn)?;
+        if moves.is_empty() && self.rules.ends.passes() && self.cursor.is_some() {
+            let next = self.next(turn);
+            if !self.moves_of(next)?.is_empty() {
+                return Ok(vec![Change::new()]);
+            }
+        }
+        Ok(moves)
+    }
+
+    /// Test `t` of turn `turn` on the board as it stands.
+    fn test(&mut self, t: Test, turn: usize) -> Result<bool, TooBig> {
+        match (&mut self.cursor, self.rules.ends.index(t, turn)) {
+            (_, None) => Ok(false),
+            (Some(c), Some(i)) => c.holds(i).map_err(|e| TooBig(e.0)),
+            (None, Some(_)) => self.rules.ends.holds(t, turn, &self.pos.board),
+        }
+    }
+
     /// The positions the side to move can reach.
     pub fn legal(&self) -> &[Position] {
-        &self.legal
+        self.legal.get_or_init(|| {
+            let turn = self.next(self.pos.turn);
+            self.moves
+                .iter()
+                .map(|c| {
+                    let mut board = self.pos.board.clone();
+                    board.apply(c);
+                    Position { board, turn }
+                })
+                .collect()
+        })
+    }
+
+    /// How many legal moves the side to move has.
+    pub fn count(&self) -> usize {
+        self.moves.len()
     }
 
     /// Plays legal move `i`.
     pub fn play(&mut self, i: usize) -> Result<(), TooBig> {
-        let next = self.legal[i].clone();
-        self.enter(next)
+        let c = self.moves[i].clone();
+        self.enter(&c)
     }
 
     /// A null move, as analysis files write them (`--`, `Z0`): the side
     /// to move passes, and an en passant capture it made possible is gone.
     pub fn pass(&mut self) -> Result<(), TooBig> {
-        let board = match fen::en_passant_markers() {
-            Some(markers) => without_markers(&self.pos.board, &markers),
-            None => self.pos.board.clone(),
-        };
-        let turn = (self.pos.turn + 1) % self.rules.turns.len();
-        self.enter(Position { board, turn })
+        let c = self.unmarked();
+        self.enter(&c)
     }
 
-    /// Goes on to `next`, reached by a ply.
-    fn enter(&mut self, next: Position) -> Result<(), TooBig> {
-        let legal = self.rules.successors(&next)?;
-        self.halfmove = if self.resets(&self.pos.board, &next.board) {
-            0
-        } else {
-            self.halfmove + 1
-        };
-        if next.turn == 0 {
+    /// What turns each en passant marker on the board back into its pawn.
+    fn unmarked(&self) -> Change {
+        let p = &self.rules.pieces;
+        squares(&self.pos.board)
+            .filter_map(|q| {
+                let v = self.pos.board.code(q);
+                p.en_passant(v).then(|| (q, p.looks(v)))
+            })
+            .collect()
+    }
+
+    /// Goes on with the ply that makes `c`.
+    fn enter(&mut self, c: &Change) -> Result<(), TooBig> {
+        self.halfmove = if self.resets(c) { 0 } else { self.halfmove + 1 };
+        self.pos.board.apply(c);
+        if let Some(cur) = &mut self.cursor {
+            cur.play(c);
+        }
+        self.pos.turn = self.next(self.pos.turn);
+        if self.pos.turn == 0 {
             self.fullmove += 1;
         }
-        self.key = self.key_of(&next, &legal)?;
+        self.legal = OnceCell::new();
+        self.moves = self.successors(self.pos.turn)?;
+        let moves = std::mem::take(&mut self.moves);
+        let key = self.key_here(self.pos.turn, Some(&moves));
+        self.moves = moves;
+        self.key = key?;
         *self.seen.entry(self.key.clone()).or_insert(0) += 1;
-        self.pos = next;
-        self.legal = legal;
-        self.parts = std::cell::OnceCell::new();
         Ok(())
     }
 
-    /// Whether a ply from `before` to `after` resets the fifty-move count:
-    /// it takes a piece, or moves one the rules name.
-    fn resets(&self, before: &Grid, after: &Grid) -> bool {
-        let count = |g: &Grid| {
-            squares(g)
-                .filter(|q| matches!(g.get(*q), Some(Content::Piece(_))))
-                .count()
-        };
-        if count(after) < count(before) {
-            return true;
+    /// Whether the ply that makes `c` resets the fifty-move count: it
+    /// takes a piece, or moves one the rules name. A marker coming off
+    /// (`'Pe` to `♙`) is no move.
+    fn resets(&self, c: &Change) -> bool {
+        let p = &self.rules.pieces;
+        let mut pieces = 0i32;
+        let mut named = false;
+        for &(q, v) in c {
+            let was = self.pos.board.code(q);
+            pieces += i32::from(Pieces::is_piece(v)) - i32::from(Pieces::is_piece(was));
+            named |= p.resets(was) && p.looks(v) != p.looks(was);
         }
-        let Some(pieces) = self.rules.ends.move_rule.as_ref().map(|r| &r.resets) else {
-            return false;
-        };
-        let looks: Vec<PieceId> = pieces.iter().map(|p| p.looks_like()).collect();
-        squares(before).any(|q| match before.get(q) {
-            // A marker coming off (`'Pe` to `♙`) is no move.
-            Some(Content::Piece(p)) => {
-                looks.contains(&p.looks_like())
-                    && after.get(q).map(super::notation::looks) != Some(Content::Piece(p.looks_like()))
-            }
-            _ => false,
-        })
+        pieces < 0 || named
     }
 
     /// Whether the side to move is in check.
-    pub fn in_check(&self) -> Result<bool, TooBig> {
-        self.rules.ends.in_check(&self.pos.board, self.pos.turn)
+    pub fn in_check(&mut self) -> Result<bool, TooBig> {
+        self.test(Test::Check, self.pos.turn)
     }
 
-    /// The board as FIDE compares positions: an en passant marker counts
-    /// only when taking en passant is a legal move. Taking the marker off
-    /// and comparing the moves tells, without knowing how pawns move.
-    fn identity(&self, pos: &Position, legal: &[Position]) -> Result<Grid, TooBig> {
-        let Some(markers) = fen::en_passant_markers() else {
-            return Ok(pos.board.clone());
-        };
-        let codes = markers.map(|m| Code::content(Content::Piece(m)));
-        if !pos.board.codes().iter().any(|c| codes.contains(c)) {
-            return Ok(pos.board.clone());
+    /// The key of the board as it stands with turn `turn` to move, whose
+    /// moves are `moves` (found here when `None` and needed).
+    fn key_here(&mut self, turn: usize, moves: Option<&[Change]>) -> Result<Key, TooBig> {
+        let p = &self.rules.pieces;
+        let b = &self.pos.board;
+        let mut fen_like =
+            self.rules.turns.len() == 2 && b.width() as usize <= fen::MAX_SIDE && b.height() as usize <= fen::MAX_SIDE;
+        let mut marked = false;
+        let cells = b
+            .codes()
+            .iter()
+            .map(|&v| {
+                fen_like &= !Pieces::is_piece(v) || p.fen(v).is_some();
+                marked |= p.en_passant(v);
+                p.looks(v)
+            })
+            .collect();
+        if !fen_like {
+            return Ok(Key {
+                cells: b.codes().into(),
+                rights: None,
+                turn,
+            });
         }
-        let strip = |g: &Grid| without_markers(g, &markers);
-        let stripped = strip(&pos.board);
-        if stripped == pos.board {
-            return Ok(stripped);
+        let mut rights = p
+            .markers
+            .as_ref()
+            .map(|m| fen::rights(b, m, turn == 1))
+            .unwrap_or_default();
+        if marked && !self.en_passant_counts(turn, moves)? {
+            rights.en_passant = None;
         }
-        let without = self.rules.successors(&Position {
-            board: stripped.clone(),
-            turn: pos.turn,
-        })?;
-        let mut a: Vec<Grid> = legal.iter().map(|p| strip(&p.board)).collect();
-        let mut b: Vec<Grid> = without.iter().map(|p| strip(&p.board)).collect();
-        a.sort();
-        b.sort();
-        Ok(if a == b { stripped } else { pos.board.clone() })
-    }
-
-    /// A position's identity for repetition: its FEN without the counters
-    /// (the pieces, the side to move, the castling rights that markers
-    /// give, en passant only when legal). FEN, not the board: a king's
-    /// marker without a rook's gives no right, as no marker does.
-    fn key_of(&self, pos: &Position, legal: &[Position]) -> Result<String, TooBig> {
-        let board = self.identity(pos, legal)?;
-        Ok(match fen::write(&board, pos.turn == 1) {
-            Ok(f) if self.rules.turns.len() == 2 => f.rsplitn(3, ' ').nth(2).unwrap_or(&f).to_string(),
-            _ => format!("{} {}", board.rows().join("/"), pos.turn),
+        Ok(Key {
+            cells,
+            rights: Some(rights),
+            turn,
         })
+    }
+
+    /// Whether the en passant markers on the board change what turn
+    /// `turn` can do (whose moves are `moves`): whether taking en passant
+    /// is legal, told without knowing how pawns move, by taking the
+    /// markers off and comparing the positions the moves reach.
+    fn en_passant_counts(&mut self, turn: usize, moves: Option<&[Change]>) -> Result<bool, TooBig> {
+        let marked = match moves {
+            Some(m) => m.to_vec(),
+            None => self.successors(turn)?,
+        };
+        let strip = self.unmarked();
+        let undo = self.push(&strip);
+        let unmarked = self.successors(turn);
+        let stripped = self.pos.board.clone();
+        self.pop(undo);
+        let p = &self.rules.pieces;
+        // Each reached board as it differs from the stripped one, markers
+        // off.
+        let seen = |moves: &[Change]| {
+            let mut out: Vec<Vec<(i32, i32, u8)>> = moves
+                .iter()
+                .map(|c| {
+                    let mut d: Vec<(i32, i32, u8)> = c
+                        .iter()
+                        .map(|&(q, v)| (q, p.unmarked(v)))
+                        .filter(|&(q, v)| v != stripped.code(q))
+                        .map(|(q, v)| (q.y, q.x, v))
+                        .collect();
+                    d.sort_unstable();
+                    d
+                })
+                .collect();
+            out.sort_unstable();
+            out
+        };
+        Ok(seen(&marked) != seen(&unmarked?))
     }
 
     /// The position in FEN, counters included, the en passant square only
@@ -226,24 +370,32 @@ impl<'a> Match<'a> {
         if self.rules.turns.len() != 2 {
             return None;
         }
-        let board = self.identity(&self.pos, &self.legal).ok()?;
-        fen::write_counted(&board, self.pos.turn == 1, self.halfmove, self.fullmove).ok()
+        let text = fen::write_counted(&self.pos.board, self.pos.turn == 1, self.halfmove, self.fullmove).ok()?;
+        // The key knows whether en passant counts.
+        let ep = self.key.rights.as_ref().is_some_and(|r| r.en_passant.is_some());
+        Some(if ep {
+            text
+        } else {
+            let mut f: Vec<&str> = text.split(' ').collect();
+            f[3] = "-";
+            f.join(" ")
+        })
     }
 
     /// The end the game has reached, if any: checked in python-chess's
     /// order (checkmate, insufficient material, no move, 75 moves,
     /// fivefold repetition).
-    pub fn end(&self) -> Result<Option<Outcome>, TooBig> {
+    pub fn end(&mut self) -> Result<Option<Outcome>, TooBig> {
         let ends = &self.rules.ends;
         let turn = self.pos.turn;
         let n = self.rules.turns.len();
         let previous = (turn + n - 1) % n;
         let win = |ending, w| Some(Outcome::win(ending, w));
         let draw = |ending| Some(Outcome::draw(ending));
-        if ends.lost(&self.pos.board, turn)? {
+        if self.test(Test::Lost, turn)? {
             return Ok(win(Ending::Lost, previous));
         }
-        let stuck = self.legal.is_empty();
+        let stuck = self.moves.is_empty();
         let check = stuck && self.in_check()?;
         if check && ends.stuck.contains(&Stuck::Checkmate) {
             return Ok(win(Ending::Checkmate, previous));
@@ -318,14 +470,22 @@ impl<'a> Match<'a> {
     /// FIDE: the count of fifty moves reached, or reached by a move it
     /// could make; the position on the board for the third time, or a move
     /// that makes it so.
-    pub fn claimable(&self) -> Result<Vec<Claim>, TooBig> {
+    pub fn claimable(&mut self) -> Result<Vec<Claim>, TooBig> {
         let mut out = vec![];
         let claim = self.rules.ends.move_rule.as_ref().and_then(|r| r.claim);
-        if let Some(moves) = claim.filter(|_| !self.legal.is_empty()) {
-            let mut fifty = self.halfmove >= 2 * moves;
-            if !fifty && self.halfmove + 1 >= 2 * moves {
-                for next in &self.legal {
-                    if !self.resets(&self.pos.board, &next.board) && !self.rules.successors(next)?.is_empty() {
+        let moves = self.moves.clone();
+        let next = self.next(self.pos.turn);
+        if let Some(count) = claim.filter(|_| !moves.is_empty()) {
+            let mut fifty = self.halfmove >= 2 * count;
+            if !fifty && self.halfmove + 1 >= 2 * count {
+                for c in &moves {
+                    if self.resets(c) {
+                        continue;
+                    }
+                    let undo = self.push(c);
+                    let after = self.successors(next);
+                    self.pop(undo);
+                    if !after?.is_empty() {
                         fifty = true;
                         break;
                     }
@@ -336,18 +496,13 @@ impl<'a> Match<'a> {
             }
         }
         if self.rules.ends.repetition {
-            let count = |k: &str| self.seen.get(k).copied().unwrap_or(0);
-            let mut three = count(&self.key) >= 3;
+            let mut three = self.seen.get(&self.key).copied().unwrap_or(0) >= 3;
             if !three {
-                for next in &self.legal {
-                    // The moves after `next` matter only to an en passant
-                    // marker (see `identity`).
-                    let marked = fen::en_passant_markers().is_some_and(|mk| {
-                        squares(&next.board)
-                            .any(|q| matches!(next.board.get(q), Some(Content::Piece(p)) if mk.contains(&p)))
-                    });
-                    let legal = if marked { self.rules.successors(next)? } else { vec![] };
-                    if count(&self.key_of(next, &legal)?) >= 2 {
+                for c in &moves {
+                    let undo = self.push(c);
+                    let key = self.key_here(next, None);
+                    self.pop(undo);
+                    if self.seen.get(&key?).copied().unwrap_or(0) >= 2 {
                         three = true;
                         break;
                     }
@@ -363,38 +518,42 @@ impl<'a> Match<'a> {
     /// Legal move `i` in SAN, with `+` or `#` when it gives check or mate.
     /// On hex, SAN's piece letters give way to the cells, as `play` names
     /// moves: `f5f6`, `f10f11=♕`.
-    pub fn san(&self, i: usize) -> Result<String, TooBig> {
+    pub fn san(&mut self, i: usize) -> Result<String, TooBig> {
         let base = self.san_base(i);
-        let next = &self.legal[i];
-        if self.rules.ends.in_check(&next.board, next.turn)? {
-            let mate = self.rules.successors(next)?.is_empty();
-            return Ok(format!("{base}{}", if mate { '#' } else { '+' }));
+        let c = self.moves[i].clone();
+        let next = self.next(self.pos.turn);
+        let undo = self.push(&c);
+        let mark = self.check_mark(next);
+        self.pop(undo);
+        Ok(format!("{base}{}", mark?))
+    }
+
+    /// `+` or `#` when turn `turn`, to move on the board as it stands, is
+    /// in check or mated.
+    fn check_mark(&mut self, turn: usize) -> Result<&'static str, TooBig> {
+        if !self.test(Test::Check, turn)? {
+            return Ok("");
         }
-        Ok(base)
+        Ok(if self.successors(turn)?.is_empty() { "#" } else { "+" })
     }
 
     /// Legal move `i` in SAN without its check mark.
     fn san_base(&self, i: usize) -> String {
         match self.rules.tiling {
-            Tiling::Square => san::write(&self.pos.board, &self.legal, self.parts(), i),
-            Tiling::Hex => notation::describe_on(&self.pos.board, &self.legal[i].board, Tiling::Hex),
+            Tiling::Square => san::write(&self.pos.board, &self.moves, &self.rules.pieces, i),
+            Tiling::Hex => notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex),
         }
     }
 
     /// Plays legal move `i` and gives it in SAN with its check mark, which
     /// the position it reaches tells without a second move generation.
     pub fn play_san(&mut self, i: usize) -> Result<String, TooBig> {
-        let base = self.san_base(i);
+        let mut base = self.san_base(i);
         self.play(i)?;
-        Ok(match self.in_check()? {
-            true if self.legal.is_empty() => format!("{base}#"),
-            true => format!("{base}+"),
-            false => base,
-        })
-    }
-
-    fn parts(&self) -> &[Option<san::Parts>] {
-        self.parts.get_or_init(|| san::all_parts(&self.pos.board, &self.legal))
+        if self.in_check()? {
+            base.push(if self.moves.is_empty() { '#' } else { '+' });
+        }
+        Ok(base)
     }
 
     /// The legal move that `text` names: SAN (`Nf3`, `exd5`, `e8=Q+`,
@@ -403,14 +562,14 @@ impl<'a> Match<'a> {
         if self.rules.tiling == Tiling::Hex {
             return self.find_cells(text);
         }
-        san::read(text, &self.pos.board, &self.legal, self.parts())
+        san::read(text, &self.pos.board, &self.moves, &self.rules.pieces)
     }
 
     /// On hex: the legal move named by its cells, as `play` names it.
     fn find_cells(&self, text: &str) -> Result<usize, String> {
         let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
-        let named = |i: usize| notation::describe_on(&self.pos.board, &self.legal[i].board, Tiling::Hex);
-        let found: Vec<usize> = (0..self.legal.len()).filter(|&i| named(i) == t).collect();
+        let named = |i: usize| notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex);
+        let found: Vec<usize> = (0..self.moves.len()).filter(|&i| named(i) == t).collect();
         match found[..] {
             [i] => Ok(i),
             [] => Err(format!(
@@ -420,20 +579,6 @@ impl<'a> Match<'a> {
             _ => Err(format!("`{}` is ambiguous", text.trim())),
         }
     }
-}
-
-/// `g` with each of `markers` turned back into the piece it marks (a pawn
-/// that may be taken en passant into a pawn).
-fn without_markers(g: &Grid, markers: &[PieceId]) -> Grid {
-    let mut g = g.clone();
-    for q in squares(&g).collect::<Vec<_>>() {
-        if let Some(Content::Piece(p)) = g.get(q) {
-            if markers.contains(&p) {
-                g.put(q, Some(Content::Piece(p.looks_like())));
-            }
-        }
-    }
-    g
 }
 
 /// Every square of a board's box.
@@ -525,7 +670,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
             format!("{}... {}", m.fullmove, ply.text)
         };
         let end = m.end().map_err(too_big)?;
-        if let (Some(o), false, None) = (end, m.legal().is_empty(), ended) {
+        if let (Some(o), false, None) = (end, m.count() == 0, ended) {
             // A dead position, seventy-five moves, a fifth repetition: the
             // game is over, but moves are left, and python-chess plays
             // them. The end is the first one reached; the rest is read.
@@ -544,7 +689,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
             continue;
         }
         let found = match end {
-            Some(o) if m.legal().is_empty() => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
+            Some(o) if m.count() == 0 => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
             _ => m.find(&ply.text),
         };
         match found {

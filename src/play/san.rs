@@ -6,9 +6,9 @@
 //! `A`) and boards up to 26 squares wide and tall.
 
 use super::notation;
-use super::Position;
+use super::pieces::Pieces;
 use crate::geometry::Square;
-use crate::semantics::Grid;
+use crate::semantics::{Change, Grid};
 
 /// One piece's move, as SAN sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,16 +30,17 @@ pub struct Parts {
 /// A king and a rook of one side moving together, the rook ending on the
 /// king's other side: castling, however far each goes (Chess960's king
 /// may stay put, or swap squares with its rook).
-fn castling(before: &Grid, after: &Grid) -> Option<Parts> {
-    let changed = before.diff(after);
-    if !(2..=4).contains(&changed.len()) {
+fn castling(before: &Grid, change: &Change, pieces: &Pieces) -> Option<Parts> {
+    if !(2..=4).contains(&change.len()) {
         return None;
     }
-    // Each changed square's letter before and after, read once.
-    let cells: Vec<(Square, Option<char>, Option<char>)> = changed
+    // Each changed square's letter before and after, read once, in the
+    // board's order.
+    let mut cells: smallvec::SmallVec<[(Square, Option<char>, Option<char>); 4]> = change
         .iter()
-        .map(|&q| (q, before.letter(q), after.letter(q)))
+        .map(|&(q, v)| (q, pieces.letter(before.code(q)), pieces.letter(v)))
         .collect();
+    cells.sort_unstable_by_key(|c| (c.0.y, c.0.x));
     let (k, r) = match cells.iter().find_map(|c| c.1.filter(|l| matches!(l, 'R' | 'r'))) {
         Some('R') => ('K', 'R'),
         Some(_) => ('k', 'r'),
@@ -69,19 +70,19 @@ fn castling(before: &Grid, after: &Grid) -> Option<Parts> {
     })
 }
 
-fn parts(before: &Grid, after: &Grid) -> Option<Parts> {
-    if let Some(p) = castling(before, after) {
+fn parts(before: &Grid, change: &Change, pieces: &Pieces) -> Option<Parts> {
+    if let Some(p) = castling(before, change, pieces) {
         return Some(p);
     }
-    let (from, to, promo) = notation::moved(before, after)?;
-    let piece = before.letter(from)?.to_ascii_uppercase();
+    let (from, to, promo) = notation::moved_by(before, change, |v| pieces.letter(v))?;
+    let piece = pieces.letter(before.code(from))?.to_ascii_uppercase();
     // A king going two squares or more along its rank castles.
     let castle = (piece == 'K' && to.y == from.y && (to.x - from.x).abs() >= 2).then_some(to.x > from.x);
     Some(Parts {
         piece,
         from,
         to,
-        capture: before.letter(to).is_some() || (piece == 'P' && from.x != to.x),
+        capture: pieces.letter(before.code(to)).is_some() || (piece == 'P' && from.x != to.x),
         promotion: promo.map(|c| c.to_ascii_uppercase()),
         castle,
         rook: None,
@@ -92,20 +93,29 @@ fn file(q: Square) -> char {
     (b'a' + q.x as u8) as char
 }
 
-/// Each legal move's parts, `None` for a move that is not one piece's:
-/// worked out once per position for [`read`] and [`write`].
-pub fn all_parts(before: &Grid, legal: &[Position]) -> Vec<Option<Parts>> {
-    legal.iter().map(|p| parts(before, &p.board)).collect()
+/// The parts of the moves that write square `q`, with their indices:
+/// every move that could go there, or take a rook that stands there.
+fn writing<'a>(
+    before: &'a Grid,
+    moves: &'a [Change],
+    pieces: &'a Pieces,
+    q: Square,
+) -> impl Iterator<Item = (usize, Parts)> + 'a {
+    moves
+        .iter()
+        .enumerate()
+        .filter(move |(_, c)| c.iter().any(|w| w.0 == q))
+        .filter_map(move |(i, c)| Some((i, parts(before, c, pieces)?)))
 }
 
-/// Move `i` of `legal` (the positions reachable from `before`, their parts
-/// `all`) in SAN, without the check mark; disambiguated by file, rank or
-/// square only as needed. A move that is not one piece moving is named by
-/// its squares.
-pub fn write(before: &Grid, legal: &[Position], all: &[Option<Parts>], i: usize) -> String {
-    let after = &legal[i].board;
-    let Some(p) = all[i] else {
-        return notation::describe(before, after);
+/// Move `i` of `moves` (the changes legal on `before`) in SAN, without
+/// the check mark; disambiguated by file, rank or square only as needed.
+/// A move that is not one piece moving is named by its squares.
+pub fn write(before: &Grid, moves: &[Change], pieces: &Pieces, i: usize) -> String {
+    let Some(p) = parts(before, &moves[i], pieces) else {
+        let mut after = before.clone();
+        after.apply(&moves[i]);
+        return notation::describe(before, &after);
     };
     if let Some(short) = p.castle {
         return if short { "O-O" } else { "O-O-O" }.into();
@@ -118,12 +128,9 @@ pub fn write(before: &Grid, legal: &[Position], all: &[Option<Parts>], i: usize)
         }
     } else {
         s.push(p.piece);
-        let rivals: Vec<Parts> = all
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != i)
-            .filter_map(|(_, q)| *q)
-            .filter(|q| q.piece == p.piece && q.to == p.to && q.from != p.from)
+        let rivals: Vec<Parts> = writing(before, moves, pieces, p.to)
+            .filter(|(j, q)| *j != i && q.piece == p.piece && q.to == p.to && q.from != p.from)
+            .map(|(_, q)| q)
             .collect();
         if !rivals.is_empty() {
             let same_file = rivals.iter().any(|r| r.from.x == p.from.x);
@@ -269,10 +276,10 @@ fn wanted(text: &str) -> Option<Wanted> {
     Some(w)
 }
 
-/// The legal move (an index into `legal`, their parts `all`) that `text`
-/// names, in SAN or UCI;
-/// an error that says why when it names none or several.
-pub fn read(text: &str, before: &Grid, legal: &[Position], all: &[Option<Parts>]) -> Result<usize, String> {
+/// The legal move (an index into `moves`, the changes legal on `before`)
+/// that `text` names, in SAN or UCI; an error that says why when it
+/// names none or several.
+pub fn read(text: &str, before: &Grid, moves: &[Change], pieces: &Pieces) -> Result<usize, String> {
     let w = wanted(text).ok_or_else(|| {
         format!(
             "`{}` is not a move in SAN (`Nf3`, `exd5`, `O-O`) or UCI (`g1f3`)",
@@ -300,12 +307,22 @@ pub fn read(text: &str, before: &Grid, legal: &[Position], all: &[Option<Parts>]
             && w.from_rank.is_none_or(|r| r == p.from.y)
             && p.promotion == w.promotion
     };
-    let found: Vec<usize> = (0..legal.len()).filter(|&i| all[i].is_some_and(|p| fits(&p))).collect();
+    // A move goes to the square named, or takes the rook there (UCI's
+    // Chess960 castling); castling moves a king and a rook.
+    let found: smallvec::SmallVec<[usize; 2]> = match w.to {
+        Some(q) => writing(before, moves, pieces, q)
+            .filter(|(_, p)| fits(p))
+            .map(|(i, _)| i)
+            .collect(),
+        None => (0..moves.len())
+            .filter(|&i| moves[i].len() >= 2 && parts(before, &moves[i], pieces).is_some_and(|p| fits(&p)))
+            .collect(),
+    };
     match found[..] {
         [i] => Ok(i),
         [] => Err(format!("`{}` is not a legal move here", text.trim())),
         _ => {
-            let mut names: Vec<String> = found.iter().map(|&i| write(before, legal, all, i)).collect();
+            let mut names: Vec<String> = found.iter().map(|&i| write(before, moves, pieces, i)).collect();
             names.sort();
             Err(format!(
                 "`{}` is ambiguous: it could be {}",

@@ -23,6 +23,10 @@ pub struct Grid {
     cells: smallvec::SmallVec<[u8; 64]>,
 }
 
+/// What a move writes: squares with the code each now holds, each square
+/// once, in no particular order.
+pub type Change = smallvec::SmallVec<[(Square, u8); 4]>;
+
 /// A malformed board text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardError {
@@ -236,6 +240,24 @@ impl Grid {
         let mut g = Grid::off(Square::ORIGIN, self.width, self.height);
         g.cells = self.cells.clone();
         g
+    }
+
+    /// What turns `self` into `other`, a board of the same box.
+    pub fn change_to(&self, other: &Grid) -> Change {
+        self.diff(other).into_iter().map(|q| (q, other.code(q))).collect()
+    }
+
+    /// Makes `c` on the board.
+    pub fn apply(&mut self, c: &Change) {
+        for &(q, v) in c {
+            let i = self.index(q).expect("a change stays in the box");
+            self.cells[i] = v;
+        }
+    }
+
+    /// The code square `q` holds: `Code::OFF` off the board.
+    pub fn code(&self, q: Square) -> u8 {
+        self.index(q).map_or(Code::OFF, |i| self.cells[i])
     }
 
     /// Squares where `self` and `other` (boards of the same box) differ.

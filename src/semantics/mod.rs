@@ -8,7 +8,7 @@ mod hex;
 mod probe;
 mod store;
 
-pub use board::{BoardError, Grid};
+pub use board::{BoardError, Change, Grid};
 pub use code::Code;
 pub use compile::{compile, CellSet, Pivot, Prog, Rule};
 pub use eval::{results, Eval, Halt};
