@@ -46,7 +46,15 @@ pub struct Args {
     /// `latin1`, `cp1252`.
     #[arg(long, default_value = "auto", value_name = "LABEL")]
     encoding: String,
+    /// Games refereed side by side (default: one per core). The output
+    /// keeps the files' order either way.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
 }
+
+/// Games read ahead and refereed side by side: enough to keep every core
+/// busy, few enough that memory stays bounded however long the file.
+const BATCH: usize = 256;
 
 pub fn run(args: Args) -> Result<i32, Diags> {
     let prog = match &args.rules {
@@ -71,6 +79,10 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         .sum();
     let bar = progress("referee");
     bar.set_length(total);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.map_or(0, usize::from))
+        .build()
+        .map_err(|e| plain_error(format!("cannot start the referee's threads: {e}")))?;
     for file in &args.files {
         let input = match std::fs::File::open(file) {
             Ok(f) => std::io::BufReader::new(f),
@@ -80,6 +92,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             }
         };
         let mut n = 0;
+        let mut batch = vec![];
         for chunk in Chunks::new(input, decoding) {
             let chunk = match chunk {
                 Ok(c) => c,
@@ -89,12 +102,14 @@ pub fn run(args: Args) -> Result<i32, Diags> {
                 }
             };
             bar.inc(chunk.bytes);
-            for game in pgn::read_all(&chunk.text, chunk.line) {
-                n += 1;
+            batch.push(chunk);
+            if batch.len() == BATCH {
+                pool.install(|| referee.batch(file, &mut n, &batch));
                 bar.set_message(format!("{} game {n}", file.display()));
-                referee.game(file, n, &chunk, game);
+                batch.clear();
             }
         }
+        pool.install(|| referee.batch(file, &mut n, &batch));
         if n == 0 {
             referee.bad(format!(
                 "{}: no games: the file has no tag pair and no move",
@@ -179,12 +194,50 @@ impl Referee<'_> {
         self.status = super::BAD_INPUT;
     }
 
-    /// Referees game `n` of `file`, or reports why it cannot.
-    fn game(&mut self, file: &Path, n: usize, chunk: &Chunk, game: Result<pgn::Game, pgn::Error>) {
+    /// Referees the games of `chunks`, side by side, and reports them in
+    /// their order; `n` counts the file's games.
+    fn batch(&mut self, file: &Path, n: &mut usize, chunks: &[Chunk]) {
+        use rayon::prelude::*;
+        let games: Vec<(&Chunk, Result<pgn::Game, pgn::Error>)> = chunks
+            .iter()
+            .flat_map(|c| pgn::read_all(&c.text, c.line).into_iter().map(move |g| (c, g)))
+            .collect();
+        // The variants' rules are loaded first, one at a time.
+        let variants: Vec<Result<Option<String>, String>> = games
+            .iter()
+            .map(|(_, g)| g.as_ref().map_or(Ok(None), |g| self.load_variant(g)))
+            .collect();
+        let this = &*self;
+        let reports: Vec<Option<Result<Report, String>>> = games
+            .par_iter()
+            .zip(&variants)
+            .map(|((_, g), v)| {
+                let g = g.as_ref().ok()?;
+                Some(
+                    v.clone()
+                        .and_then(|v| referee(v.map_or(&this.rules, |v| &this.variants[&v]), g)),
+                )
+            })
+            .collect();
+        for ((chunk, game), report) in games.into_iter().zip(reports) {
+            *n += 1;
+            self.game(file, *n, chunk, game, report);
+        }
+    }
+
+    /// Reports game `n` of `file`, refereed (`report`) or not read.
+    fn game(
+        &mut self,
+        file: &Path,
+        n: usize,
+        chunk: &Chunk,
+        game: Result<pgn::Game, pgn::Error>,
+        report: Option<Result<Report, String>>,
+    ) {
         self.tally.games += 1;
         let report = game
             .map_err(|e| (e.at, e.message))
-            .and_then(|g| match self.referee(&g) {
+            .and_then(|g| match report.expect("a game read is refereed") {
                 Ok(r) => Ok((g, r)),
                 Err(e) => Err((g.at, e)),
             });
@@ -240,14 +293,15 @@ impl Referee<'_> {
         }
     }
 
-    /// The report on `g`, under the rules its [Variant] tag names.
-    fn referee(&mut self, g: &pgn::Game) -> Result<Report, String> {
+    /// The variant whose rules `g`'s [Variant] tag names, loaded and
+    /// planned the first time; `None` for the rules given.
+    fn load_variant(&mut self, g: &pgn::Game) -> Result<Option<String>, String> {
         let variant = g
             .tag("Variant")
             .map(variant_name)
             .filter(|v| self.args.rules.is_none() && !matches!(v.as_str(), "chess" | ""));
-        let rules = match variant {
-            None => &self.rules,
+        match variant {
+            None => Ok(None),
             Some(v) => {
                 if !self.variants.contains_key(&v) {
                     let dir = self.args.variants.as_deref();
@@ -263,10 +317,9 @@ impl Referee<'_> {
                         .map_err(first)?;
                     self.variants.insert(v.clone(), Rules::fast(game));
                 }
-                &self.variants[&v]
+                Ok(Some(v))
             }
-        };
-        referee(rules, g)
+        }
     }
 }
 

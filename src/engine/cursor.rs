@@ -17,7 +17,7 @@ pub struct Cursor {
 
 /// A cursor on words `W`; the trait hides the word.
 trait Follow {
-    fn moves(&mut self, turn: usize) -> Result<Vec<Change>, TooBig>;
+    fn moves(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig>;
     fn holds(&mut self, test: usize) -> Result<bool, TooBig>;
     fn push(&mut self, c: &Change);
     fn pop(&mut self);
@@ -43,10 +43,10 @@ impl Cursor {
     }
 
     /// The distinct results of turn `turn`'s move, in the order
-    /// `Engine::successors` gives them. A side that passes is the
-    /// caller's to handle, as with `successors`.
-    pub fn moves(&mut self, turn: usize) -> Result<Vec<Change>, TooBig> {
-        self.inner.moves(turn)
+    /// `Engine::successors` gives them, appended to `out`. A side that
+    /// passes is the caller's to handle, as with `successors`.
+    pub fn moves(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
+        self.inner.moves(turn, out)
     }
 
     /// Whether test `test` (an index into the engine's tests) holds.
@@ -109,15 +109,16 @@ impl<W: Word> On<W> {
 }
 
 impl<W: Word> Follow for On<W> {
-    fn moves(&mut self, turn: usize) -> Result<Vec<Change>, TooBig> {
+    fn moves(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
         let diffs = self.plan.moves(&mut self.ctx, turn)?;
         let squares = &self.squares;
-        let out = diffs
-            .iter()
-            .map(|d| d.iter().map(|&w| (squares[(w >> 8) as usize], w as u8)).collect())
-            .collect();
+        out.extend(
+            diffs
+                .iter()
+                .map(|d| d.iter().map(|&w| (squares[(w >> 8) as usize], w as u8)).collect()),
+        );
         self.ctx.spare.push(diffs);
-        Ok(out)
+        Ok(())
     }
 
     fn holds(&mut self, test: usize) -> Result<bool, TooBig> {
@@ -171,7 +172,8 @@ mod tests {
             let (mut board, mut turn) = (start.board, 0);
             let mut rng = seed;
             for _ in 0..60 {
-                let moves = cursor.moves(turn).unwrap();
+                let mut moves = vec![];
+                cursor.moves(turn, &mut moves).unwrap();
                 let made: BTreeSet<_> = moves
                     .iter()
                     .map(|c| {

@@ -10,6 +10,7 @@ mod perft;
 pub mod pgn;
 mod pieces;
 pub mod referee;
+mod repetition;
 pub mod san;
 
 pub use game::{Position, Rules, TooBig};

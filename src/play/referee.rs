@@ -5,13 +5,13 @@
 use super::end::{insufficient_material, Ending, Outcome, Test};
 use super::game::{Position, Rules, TooBig};
 use super::pieces::Pieces;
+use super::repetition::{self, Reached, Seen};
 use super::{fen, notation, san};
 use crate::core::{Content, PieceId};
 use crate::elab::Stuck;
 use crate::engine::Cursor;
 use crate::geometry::{Square, Tiling};
 use crate::semantics::{Change, Grid};
-use rustc_hash::FxHashMap;
 use std::cell::OnceCell;
 
 /// A game being played or checked. The board is kept on the engine's
@@ -33,23 +33,10 @@ pub struct Match<'a> {
     moves: Vec<Change>,
     /// The positions they reach, made when asked for.
     legal: OnceCell<Vec<Position>>,
-    /// Positions as FIDE compares them (see [`Key`]), with how often each
-    /// was reached.
-    seen: FxHashMap<Key, u32>,
-    key: Key,
-}
-
-/// A position's identity for repetition. On a board FEN can write, the
-/// FEN without its counters: the placement (markers read as the pieces
-/// they mark), the side to move, the castling rights the markers give,
-/// and the en passant square only when taking en passant is legal: a
-/// king's marker without a rook's gives no right, as no marker does.
-/// Otherwise the board itself, and the side to move.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Key {
-    cells: smallvec::SmallVec<[u8; 64]>,
-    rights: Option<fen::Rights>,
-    turn: usize,
+    /// Positions as FIDE compares them, with how often each was reached.
+    seen: Seen,
+    /// How often the position on the board was reached.
+    reached: u32,
 }
 
 /// A draw a player may claim.
@@ -79,16 +66,11 @@ impl<'a> Match<'a> {
             fullmove,
             moves: vec![],
             legal: OnceCell::new(),
-            seen: FxHashMap::default(),
-            key: Key {
-                cells: smallvec::SmallVec::new(),
-                rights: None,
-                turn: 0,
-            },
+            seen: Seen::default(),
+            reached: 0,
         };
         m.moves = m.successors(m.pos.turn)?;
-        m.key = m.key_here(m.pos.turn, Some(&m.moves.clone()))?;
-        m.seen.insert(m.key.clone(), 1);
+        m.count_position()?;
         Ok(m)
     }
 
@@ -161,20 +143,22 @@ impl<'a> Match<'a> {
     }
 
     /// The moves of turn `turn` on the board as it stands, passes aside.
-    fn moves_of(&mut self, turn: usize) -> Result<Vec<Change>, TooBig> {
+    fn moves_of(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
+        out.clear();
         match &mut self.cursor {
-            Some(c) => c.moves(turn).map_err(|e| TooBig(e.0)),
+            Some(c) => c.moves(turn, out).map_err(|e| TooBig(e.0)),
             None => {
                 let pos = Position {
                     board: self.pos.board.clone(),
                     turn,
                 };
-                Ok(self
-                    .rules
-                    .successors(&pos)?
-                    .iter()
-                    .map(|p| pos.board.change_to(&p.board))
-                    .collect())
+                out.extend(
+                    self.rules
+                        .successors(&pos)?
+                        .iter()
+                        .map(|p| pos.board.change_to(&p.board)),
+                );
+                Ok(())
             }
         }
     }
@@ -184,14 +168,24 @@ impl<'a> Match<'a> {
     /// it passes has one, that writes nothing, unless the other side
     /// cannot move either.
     fn successors(&mut self, turn: usize) -> Result<Vec<Change>, TooBig> {
-        let moves = self.moves_of(turn)?;
-        if moves.is_empty() && self.rules.ends.passes() && self.cursor.is_some() {
+        let mut out = vec![];
+        self.successors_into(turn, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`successors`](Match::successors) into `out`, emptied first.
+    fn successors_into(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
+        self.moves_of(turn, out)?;
+        if out.is_empty() && self.rules.ends.passes() && self.cursor.is_some() {
             let next = self.next(turn);
-            if !self.moves_of(next)?.is_empty() {
-                return Ok(vec![Change::new()]);
+            self.moves_of(next, out)?;
+            let other = !out.is_empty();
+            out.clear();
+            if other {
+                out.push(Change::new());
             }
         }
-        Ok(moves)
+        Ok(())
     }
 
     /// Test `t` of turn `turn` on the board as it stands.
@@ -232,19 +226,8 @@ impl<'a> Match<'a> {
     /// A null move, as analysis files write them (`--`, `Z0`): the side
     /// to move passes, and an en passant capture it made possible is gone.
     pub fn pass(&mut self) -> Result<(), TooBig> {
-        let c = self.unmarked();
+        let c = repetition::unmarked(&self.rules.pieces, &self.pos.board);
         self.enter(&c)
-    }
-
-    /// What turns each en passant marker on the board back into its pawn.
-    fn unmarked(&self) -> Change {
-        let p = &self.rules.pieces;
-        squares(&self.pos.board)
-            .filter_map(|q| {
-                let v = self.pos.board.code(q);
-                p.en_passant(v).then(|| (q, p.looks(v)))
-            })
-            .collect()
     }
 
     /// Goes on with the ply that makes `c`.
@@ -259,12 +242,16 @@ impl<'a> Match<'a> {
             self.fullmove += 1;
         }
         self.legal = OnceCell::new();
-        self.moves = self.successors(self.pos.turn)?;
-        let moves = std::mem::take(&mut self.moves);
-        let key = self.key_here(self.pos.turn, Some(&moves));
+        let mut moves = std::mem::take(&mut self.moves);
+        self.successors_into(self.pos.turn, &mut moves)?;
         self.moves = moves;
-        self.key = key?;
-        *self.seen.entry(self.key.clone()).or_insert(0) += 1;
+        self.count_position()
+    }
+
+    /// Counts the position on the board as reached once more.
+    fn count_position(&mut self) -> Result<(), TooBig> {
+        let r = Reached::of(self.rules, &self.pos.board, self.pos.turn);
+        self.reached = self.seen.add(self.rules, &r, &self.pos.board)?;
         Ok(())
     }
 
@@ -288,82 +275,6 @@ impl<'a> Match<'a> {
         self.test(Test::Check, self.pos.turn)
     }
 
-    /// The key of the board as it stands with turn `turn` to move, whose
-    /// moves are `moves` (found here when `None` and needed).
-    fn key_here(&mut self, turn: usize, moves: Option<&[Change]>) -> Result<Key, TooBig> {
-        let p = &self.rules.pieces;
-        let b = &self.pos.board;
-        let mut fen_like =
-            self.rules.turns.len() == 2 && b.width() as usize <= fen::MAX_SIDE && b.height() as usize <= fen::MAX_SIDE;
-        let mut marked = false;
-        let cells = b
-            .codes()
-            .iter()
-            .map(|&v| {
-                fen_like &= !Pieces::is_piece(v) || p.fen(v).is_some();
-                marked |= p.en_passant(v);
-                p.looks(v)
-            })
-            .collect();
-        if !fen_like {
-            return Ok(Key {
-                cells: b.codes().into(),
-                rights: None,
-                turn,
-            });
-        }
-        let mut rights = p
-            .markers
-            .as_ref()
-            .map(|m| fen::rights(b, m, turn == 1))
-            .unwrap_or_default();
-        if marked && !self.en_passant_counts(turn, moves)? {
-            rights.en_passant = None;
-        }
-        Ok(Key {
-            cells,
-            rights: Some(rights),
-            turn,
-        })
-    }
-
-    /// Whether the en passant markers on the board change what turn
-    /// `turn` can do (whose moves are `moves`): whether taking en passant
-    /// is legal, told without knowing how pawns move, by taking the
-    /// markers off and comparing the positions the moves reach.
-    fn en_passant_counts(&mut self, turn: usize, moves: Option<&[Change]>) -> Result<bool, TooBig> {
-        let marked = match moves {
-            Some(m) => m.to_vec(),
-            None => self.successors(turn)?,
-        };
-        let strip = self.unmarked();
-        let undo = self.push(&strip);
-        let unmarked = self.successors(turn);
-        let stripped = self.pos.board.clone();
-        self.pop(undo);
-        let p = &self.rules.pieces;
-        // Each reached board as it differs from the stripped one, markers
-        // off.
-        let seen = |moves: &[Change]| {
-            let mut out: Vec<Vec<(i32, i32, u8)>> = moves
-                .iter()
-                .map(|c| {
-                    let mut d: Vec<(i32, i32, u8)> = c
-                        .iter()
-                        .map(|&(q, v)| (q, p.unmarked(v)))
-                        .filter(|&(q, v)| v != stripped.code(q))
-                        .map(|(q, v)| (q.y, q.x, v))
-                        .collect();
-                    d.sort_unstable();
-                    d
-                })
-                .collect();
-            out.sort_unstable();
-            out
-        };
-        Ok(seen(&marked) != seen(&unmarked?))
-    }
-
     /// The position in FEN, counters included, the en passant square only
     /// when en passant is legal; `None` when the board is not chess's.
     pub fn fen(&self) -> Option<String> {
@@ -371,8 +282,7 @@ impl<'a> Match<'a> {
             return None;
         }
         let text = fen::write_counted(&self.pos.board, self.pos.turn == 1, self.halfmove, self.fullmove).ok()?;
-        // The key knows whether en passant counts.
-        let ep = self.key.rights.as_ref().is_some_and(|r| r.en_passant.is_some());
+        let ep = repetition::en_passant_legal(self.rules, &self.pos.board, self.pos.turn).ok()?;
         Some(if ep {
             text
         } else {
@@ -435,7 +345,7 @@ impl<'a> Match<'a> {
             };
             return Ok(draw(ending));
         }
-        if ends.repetition && self.seen.get(&self.key).copied().unwrap_or(0) >= 5 {
+        if ends.repetition && self.reached >= 5 {
             return Ok(draw(Ending::FivefoldRepetition));
         }
         Ok(None)
@@ -496,13 +406,13 @@ impl<'a> Match<'a> {
             }
         }
         if self.rules.ends.repetition {
-            let mut three = self.seen.get(&self.key).copied().unwrap_or(0) >= 3;
+            let mut three = self.reached >= 3;
             if !three {
                 for c in &moves {
-                    let undo = self.push(c);
-                    let key = self.key_here(next, None);
-                    self.pop(undo);
-                    if self.seen.get(&key?).copied().unwrap_or(0) >= 2 {
+                    let mut board = self.pos.board.clone();
+                    board.apply(c);
+                    let r = Reached::of(self.rules, &board, next);
+                    if self.seen.count(self.rules, &r, &board)? >= 2 {
                         three = true;
                         break;
                     }
@@ -664,10 +574,12 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
     let mut nulls = vec![];
     let too_big = |e: TooBig| e.to_string();
     for (i, ply) in game.plies.iter().enumerate() {
-        let number = if m.pos.turn == 0 {
-            format!("{}. {}", m.fullmove, ply.text)
-        } else {
-            format!("{}... {}", m.fullmove, ply.text)
+        let number = |m: &Match| {
+            if m.pos.turn == 0 {
+                format!("{}. {}", m.fullmove, ply.text)
+            } else {
+                format!("{}... {}", m.fullmove, ply.text)
+            }
         };
         let end = m.end().map_err(too_big)?;
         if let (Some(o), false, None) = (end, m.count() == 0, ended) {
@@ -676,8 +588,9 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
             // them. The end is the first one reached; the rest is read.
             ended = end;
             report.warnings.push(format!(
-                "the game ended before ply {} ({number}): {}; the plies after it are replayed",
+                "the game ended before ply {} ({}): {}; the plies after it are replayed",
                 i + 1,
+                number(&m),
                 o.ending.name().replace('_', " ")
             ));
         }
@@ -700,7 +613,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
             Err(why) => {
                 report.illegal = Some(Illegal {
                     ply: i + 1,
-                    text: number,
+                    text: number(&m),
                     why,
                     at: ply.at,
                 });

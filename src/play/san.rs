@@ -36,7 +36,8 @@ fn castling(before: &Grid, change: &Change, pieces: &Pieces) -> Option<Parts> {
     }
     // Each changed square's letter before and after, read once, in the
     // board's order.
-    let mut cells: smallvec::SmallVec<[(Square, Option<char>, Option<char>); 4]> = change
+    type Cell = (Square, Option<char>, Option<char>);
+    let mut cells: smallvec::SmallVec<[Cell; 4]> = change
         .iter()
         .map(|&(q, v)| (q, pieces.letter(before.code(q)), pieces.letter(v)))
         .collect();
@@ -93,6 +94,18 @@ fn file(q: Square) -> char {
     (b'a' + q.x as u8) as char
 }
 
+/// `q`'s rank, from 1, as SAN writes it.
+fn push_rank(s: &mut String, q: Square) {
+    use std::fmt::Write;
+    let _ = write!(s, "{}", q.y + 1);
+}
+
+/// `q`'s name, as SAN writes it: `e4`.
+fn push_square(s: &mut String, q: Square) {
+    s.push(file(q));
+    push_rank(s, q);
+}
+
 /// The parts of the moves that write square `q`, with their indices:
 /// every move that could go there, or take a rook that stands there.
 fn writing<'a>(
@@ -138,16 +151,16 @@ pub fn write(before: &Grid, moves: &[Change], pieces: &Pieces, i: usize) -> Stri
             if !same_file {
                 s.push(file(p.from));
             } else if !same_rank {
-                s.push_str(&(p.from.y + 1).to_string());
+                push_rank(&mut s, p.from);
             } else {
-                s.push_str(&p.from.name());
+                push_square(&mut s, p.from);
             }
         }
         if p.capture {
             s.push('x');
         }
     }
-    s.push_str(&p.to.name());
+    push_square(&mut s, p.to);
     if let Some(q) = p.promotion {
         s.push('=');
         s.push(q);
