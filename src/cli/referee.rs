@@ -198,9 +198,12 @@ impl Referee<'_> {
     /// their order; `n` counts the file's games.
     fn batch(&mut self, file: &Path, n: &mut usize, chunks: &[Chunk]) {
         use rayon::prelude::*;
+        let read: Vec<Vec<Result<pgn::Game, pgn::Error>>> =
+            chunks.par_iter().map(|c| pgn::read_all(&c.text, c.line)).collect();
         let games: Vec<(&Chunk, Result<pgn::Game, pgn::Error>)> = chunks
             .iter()
-            .flat_map(|c| pgn::read_all(&c.text, c.line).into_iter().map(move |g| (c, g)))
+            .zip(read)
+            .flat_map(|(c, gs)| gs.into_iter().map(move |g| (c, g)))
             .collect();
         // The variants' rules are loaded first, one at a time.
         let variants: Vec<Result<Option<String>, String>> = games
@@ -219,15 +222,22 @@ impl Referee<'_> {
                 )
             })
             .collect();
+        // One write for the batch: a line each would be a system call each.
+        let mut out = String::new();
         for ((chunk, game), report) in games.into_iter().zip(reports) {
             *n += 1;
-            self.game(file, *n, chunk, game, report);
+            self.game(&mut out, file, *n, chunk, game, report);
         }
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        // A closed pipe (`| head`) ends the output, not the run's count.
+        let _ = stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush());
     }
 
     /// Reports game `n` of `file`, refereed (`report`) or not read.
     fn game(
         &mut self,
+        out: &mut String,
         file: &Path,
         n: usize,
         chunk: &Chunk,
@@ -246,16 +256,15 @@ impl Referee<'_> {
             Err((at, message)) => {
                 self.tally.errors += 1;
                 self.status = super::BAD_INPUT;
-                if self.args.json {
+                let line = if self.args.json {
                     let error = serde_json::json!({"line": at.line, "col": at.col, "message": message});
-                    println!(
-                        "{}",
-                        serde_json::json!({"file": file.display().to_string(), "game": n, "error": error})
-                    );
+                    serde_json::json!({"file": file.display().to_string(), "game": n, "error": error}).to_string()
                 } else {
                     let f = file.display();
-                    println!("{f} game {n}: not read: {f}:{}:{}: {message}", at.line, at.col);
-                }
+                    format!("{f} game {n}: not read: {f}:{}:{}: {message}", at.line, at.col)
+                };
+                out.push_str(&line);
+                out.push('\n');
                 return;
             }
         };
@@ -287,10 +296,11 @@ impl Referee<'_> {
             for tag in ["White", "Black", "Round", "Date"] {
                 line[tag.to_ascii_lowercase()] = g.tag(tag).into();
             }
-            println!("{line}");
+            out.push_str(&line.to_string());
         } else {
-            println!("{}", text_line(file, n, &g, &report));
+            out.push_str(&text_line(file, n, &g, &report));
         }
+        out.push('\n');
     }
 
     /// The variant whose rules `g`'s [Variant] tag names, loaded and
