@@ -18,6 +18,27 @@ impl Span {
         Span { start, end }
     }
 
+    /// The span widened to whole characters of `text` and kept inside it,
+    /// so a span counted in the wrong unit still names the text near it.
+    pub fn snapped(self, text: &str) -> Span {
+        let floor = |mut i: usize| {
+            i = i.min(text.len());
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let ceil = |mut i: usize| {
+            i = i.min(text.len());
+            while !text.is_char_boundary(i) {
+                i += 1;
+            }
+            i
+        };
+        let start = floor(self.start);
+        Span::new(start, ceil(self.end).max(start))
+    }
+
     pub fn to(self, other: Span) -> Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
     }
@@ -81,7 +102,7 @@ impl Diag {
         Diag(Box::new(DiagData {
             message: message.into(),
             source: source.clone(),
-            span,
+            span: span.snapped(&source.text),
             label: "here".into(),
             notes: vec![],
             help: None,
@@ -95,6 +116,7 @@ impl Diag {
 
     /// Another labelled span in the same source.
     pub fn note(mut self, span: Span, label: impl Into<String>) -> Diag {
+        let span = span.snapped(&self.0.source.text);
         self.0.notes.push((span, label.into()));
         self
     }
@@ -217,5 +239,19 @@ impl Diags {
     pub fn render(&self) -> String {
         let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
         self.0.iter().map(|d| d.render_with(&handler)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_span_inside_a_character_is_widened_to_it() {
+        let source = Source::new("--fen", "é x");
+        let d = Diag::new(&source, Span::new(0, 1), "bad").note(Span::new(1, 9), "past the end");
+        assert_eq!((d.span.start, d.span.end), (0, 2));
+        assert_eq!((d.notes[0].0.start, d.notes[0].0.end), (2, 4));
+        assert!(d.render().contains("bad"));
     }
 }

@@ -25,8 +25,8 @@ pub struct Args {
     /// Random instances tried for a law (a claim with metavariables).
     #[arg(long, default_value_t = 32)]
     instances: usize,
-    /// The largest box for each instance of a law.
-    #[arg(long, default_value_t = 6)]
+    /// The largest box for each instance of a law (1 or more squares).
+    #[arg(long, default_value_t = 6, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     instance_cells: usize,
     /// Stop a claim's search when the process holds more heap than this
     /// (`512M`, `2G`), and report the boxes covered by then.

@@ -47,10 +47,15 @@ pub fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Res
                 "warning: `{dropped}` is not kept: these rules declare no marker pieces ('Kc 'kc 'Rc 'rc 'Pe 'pe) to hold castling rights and en passant"
             );
         }
-        return crate::play::fen::read(fen).map(|(g, _)| g).map_err(|e| {
-            let at = e.at.min(fen.len());
-            arg_error("--fen", fen, Span::new(at, (at + 1).min(fen.len())), e.message)
-        });
+        // The counters are read as `perft` and `play` read them, so every
+        // command takes the same FEN.
+        return crate::play::fen::counters(fen)
+            .and_then(|_| crate::play::fen::read(fen))
+            .map(|(g, _)| g)
+            .map_err(|e| {
+                let at = e.at.min(fen.len());
+                arg_error("--fen", fen, Span::new(at, (at + 1).min(fen.len())), e.message)
+            });
     }
     let text = board.expect("clap requires --board or --fen");
     let (name, body) = match text.strip_prefix('@') {

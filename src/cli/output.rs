@@ -254,3 +254,12 @@ mod tests {
         assert!(screen.drawn().ends_with("<clear>"), "{}", screen.drawn());
     }
 }
+
+/// Said when `--axioms DIR` replaces the bundled laws: the bundled ones
+/// are validated by the test suite, these are taken on trust.
+pub fn warn_unchecked_axioms(dir: &std::path::Path) {
+    eprintln!(
+        "warning: the axioms in {0} are used unchecked: a false axiom can prove a false claim; validate them first with `algchess check {0}`",
+        dir.display()
+    );
+}

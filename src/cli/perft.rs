@@ -104,16 +104,7 @@ impl Start {
         }
         if let Some(f) = fen {
             // A FEN of another size is a slip, not a smaller board to try.
-            let start = rules.start().board;
-            let (w, h) = (pos.board.width(), pos.board.height());
-            if rules.tiling == crate::geometry::Tiling::Square && (w, h) != (start.width(), start.height()) {
-                return Err(plain_error(format!(
-                    "--fen describes a {w}×{h} board, but `{}` is played on {}×{}",
-                    rules.name,
-                    start.width(),
-                    start.height()
-                )));
-            }
+            crate::play::referee::fen_fits(rules, &pos.board).map_err(|e| plain_error(format!("--fen: {e}")))?;
             if f.split_whitespace().nth(1) == Some("b") {
                 pos.turn = 1 % rules.turns.len();
             }
@@ -165,6 +156,19 @@ fn count(args: Args) -> Result<i32, Diags> {
         depths.push((d, n, t.elapsed()));
         if !args.json {
             println!("perft {d}: {n} [{} ms]", t.elapsed().as_millis());
+        }
+        if n == 0 {
+            // The tree ends here: every deeper count is 0 too.
+            if args.json {
+                let depths: Vec<_> = depths
+                    .iter()
+                    .map(|(d, n, t)| json!({"depth": d, "leaves": n, "ms": t.as_millis() as u64}))
+                    .collect();
+                println!("{}", json!({"game": rules.name, "depths": depths, "ends_at": d}));
+            } else {
+                println!("perft {}: 0 [the tree ends at depth {d}]", args.depth);
+            }
+            return Ok(super::OK);
         }
     }
     // The deepest count runs root move by root move, in parallel, with a

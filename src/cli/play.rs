@@ -76,6 +76,19 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         }
         _ => Match::new(&rules, pos, 0, 1).map_err(too_big)?,
     };
+    // A file that cannot be written is said before the game, not after it;
+    // it is emptied only when the game is written to it.
+    let mut save = match &args.save {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
     let first_fen = start.fen();
     let first_move = (start.fullmove, start.pos.turn == 1);
     let stdout = std::io::stdout();
@@ -86,13 +99,16 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let stdin = std::io::stdin();
     match play_match(&names, start, stdin.lock(), stdout.lock(), style) {
         Ok(played) => {
-            if let Some(path) = &args.save {
+            if let (Some(path), Some(file)) = (&args.save, &mut save) {
                 // The FEN tag only for another start than the game's own.
                 let own = Match::new(&rules, rules.start(), 0, 1).ok().and_then(|m| m.fen());
                 let fen = first_fen.as_deref().filter(|f| Some(*f) != own.as_deref());
                 let variant = (rules.name != "chess").then_some(rules.name.as_str());
                 let text = write_pgn(variant, fen, first_move.0, first_move.1, &played.san, &played.result);
-                std::fs::write(path, text).map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?;
+                use std::io::Write;
+                file.set_len(0)
+                    .and_then(|()| file.write_all(text.as_bytes()))
+                    .map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?;
                 let state = if matches!(played.end, End::Quit | End::Eof) {
                     "unfinished"
                 } else {

@@ -81,6 +81,9 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let programs = claims::load(&args.paths)?;
     // Each grid has its own laws; the prover uses only those of the
     // claim's grid. The hex ones are read when a claim needs them.
+    if let Some(dir) = &args.axioms {
+        super::output::warn_unchecked_axioms(dir);
+    }
     let laws_on = |t: Tiling| match &args.axioms {
         Some(dir) => Laws::load_on(dir, t),
         None => Ok(Laws::bundled_on(t)),

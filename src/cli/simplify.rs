@@ -42,6 +42,9 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         .map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;
     // The laws of the file's grid.
     let tiling = crate::elab::Program::from_text(&args.file.display().to_string(), &text)?.tiling();
+    if let Some(dir) = &args.axioms {
+        super::output::warn_unchecked_axioms(dir);
+    }
     let laws = match &args.axioms {
         Some(dir) => Laws::load_on(dir, tiling)?,
         None => Laws::bundled_on(tiling),

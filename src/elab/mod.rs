@@ -409,6 +409,25 @@ impl Program {
                     let imported_source = Source::new(file.display().to_string(), text);
                     match parse::parse_file(&imported_source.text) {
                         Ok(f) => {
+                            // A file that declares no grid is on squares,
+                            // and may not be read on another grid.
+                            let declares = f.stmts.iter().any(|s| matches!(s.kind, StmtKind::Grid { .. }));
+                            if !declares && self.tiling != Tiling::Square {
+                                errors.push(
+                                    Diag::new(
+                                        &source,
+                                        path.span,
+                                        format!(
+                                            "{} is on the square grid (it declares no grid), and this file on the {} grid",
+                                            file.display(),
+                                            self.tiling
+                                        ),
+                                    )
+                                    .help("its moves would turn by the wrong angle: import files on this file's grid"),
+                                );
+                                broken = true;
+                                continue;
+                            }
                             self.sources.push(imported_source);
                             let at = self.sources.len() - 1;
                             broken |= self.gather(at, f.stmts, imported, claims, errors);

@@ -515,7 +515,9 @@ fn layout(toks: Vec<Spanned>, src: &str) -> Vec<Spanned> {
 pub fn lex(src: &str) -> Result<(Vec<Spanned>, Vec<Comment>), LexError> {
     Lexer {
         src,
-        pos: 0,
+        // A byte order mark is not part of the text (spans keep counting
+        // from the file's first byte).
+        pos: if src.starts_with('\u{feff}') { 3 } else { 0 },
         toks: vec![],
         comments: vec![],
         depth: vec![],
@@ -526,6 +528,11 @@ pub fn lex(src: &str) -> Result<(Vec<Spanned>, Vec<Comment>), LexError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        assert_eq!(toks("\u{feff}x"), toks("x"));
+    }
 
     fn toks(s: &str) -> Vec<Tok> {
         lex(s).unwrap().0.into_iter().map(|t| t.1).collect()

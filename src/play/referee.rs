@@ -55,6 +55,28 @@ impl Claim {
     }
 }
 
+/// Whether a board read from a FEN is one of `rules`' boards: FEN draws
+/// square boards, of the size the game is played on.
+pub fn fen_fits(rules: &Rules, board: &Grid) -> Result<(), String> {
+    if rules.tiling != crate::geometry::Tiling::Square {
+        return Err(format!(
+            "FEN describes square boards, and `{}` is played on {} cells: give the board drawn as text",
+            rules.name, rules.tiling
+        ));
+    }
+    let start = rules.start().board;
+    let (w, h) = (board.width(), board.height());
+    if (w, h) != (start.width(), start.height()) {
+        return Err(format!(
+            "the FEN describes a {w}×{h} board, but `{}` is played on {}×{}",
+            rules.name,
+            start.width(),
+            start.height()
+        ));
+    }
+    Ok(())
+}
+
 impl<'a> Match<'a> {
     /// A game from `pos` with the given counters.
     pub fn new(rules: &'a Rules, pos: Position, halfmove: u32, fullmove: u32) -> Result<Match<'a>, TooBig> {
@@ -80,6 +102,7 @@ impl<'a> Match<'a> {
     /// first rank, the side not to move not in check.
     pub fn from_fen(rules: &'a Rules, text: &str) -> Result<Match<'a>, String> {
         let (board, black) = fen::read(text).map_err(|e| e.message)?;
+        fen_fits(rules, &board)?;
         let (halfmove, fullmove) = fen::counters(text).map_err(|e| e.message)?;
         let pos = Position {
             board,
@@ -570,6 +593,13 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         final_fen: None,
         warnings: vec![],
     };
+    if let (Some(tag), Some(marker)) = (game.tag("Result"), game.result.as_deref()) {
+        if tag != marker {
+            report.warnings.push(format!(
+                "the Result tag says {tag}, the move text ends with {marker}; the tag is taken"
+            ));
+        }
+    }
     let mut ended = None;
     let mut nulls = vec![];
     let too_big = |e: TooBig| e.to_string();
@@ -632,7 +662,10 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         Some(o) => Some(o),
         None => m.end().map_err(too_big)?,
     };
-    report.claimable = m.claimable().map_err(too_big)?;
+    // A draw is claimed in a game still going; an ended one has its result.
+    if report.end.is_none() {
+        report.claimable = m.claimable().map_err(too_big)?;
+    }
     report.final_fen = m.fen();
     Ok((report, m))
 }

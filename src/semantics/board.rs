@@ -65,6 +65,10 @@ pub(super) fn read_piece(
     Ok((Content::Piece(p), name.chars().count() as i32 - 1))
 }
 
+/// The most squares a board drawn as a fragment may span, holes
+/// included: far more than any game needs, and a box that fits in memory.
+pub const MAX_SQUARES: i64 = 1 << 20;
+
 impl Grid {
     /// A box of the given size with every square off the board.
     pub fn off(origin: Square, width: i32, height: i32) -> Grid {
@@ -192,7 +196,16 @@ impl Grid {
         let max_x = f.cells().map(|(q, _)| q.x).max().unwrap();
         let min_y = f.cells().map(|(q, _)| q.y).min().unwrap();
         let max_y = f.cells().map(|(q, _)| q.y).max().unwrap();
-        let mut g = Grid::off(Square::new(min_x, min_y), max_x - min_x + 1, max_y - min_y + 1);
+        let (w, h) = (
+            i64::from(max_x) - i64::from(min_x) + 1,
+            i64::from(max_y) - i64::from(min_y) + 1,
+        );
+        if w * h > MAX_SQUARES {
+            return Err(format!(
+                "a board's box may hold at most {MAX_SQUARES} squares; this one is {w} by {h}"
+            ));
+        }
+        let mut g = Grid::off(Square::new(min_x, min_y), w as i32, h as i32);
         for (q, c) in f.cells() {
             match c {
                 crate::core::Cell::Is(content) => g.put(q, Some(content)),

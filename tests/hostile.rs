@@ -1,0 +1,165 @@
+//! Inputs a hostile user tries: each run ends with a verdict or a clear
+//! error (exit status 2, no panic), and a limit that is given is held.
+
+mod common;
+
+use common::{run, run_input, Out, TempDir};
+
+/// A clean refusal: status 2, no panic, and `message` on stderr.
+fn refused(out: &Out, message: &str) {
+    assert_eq!(out.code, Some(2), "expected exit status 2: {out:?}");
+    assert!(!out.stderr.contains("panicked"), "the binary panicked: {}", out.stderr);
+    assert!(
+        out.stderr.contains(message),
+        "expected `{message}` in stderr: {}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_fen_of_other_characters_is_refused_with_its_place() {
+    for field in [
+        "é",
+        "8/8/8/8/8/8/8/K6k é",
+        "8/8/8/8/8/8/8/K6k w é",
+        "8/8/8/8/8/8/8/K6k w - é",
+    ] {
+        let out = run(["perft", "rules/chess.alg", "--fen", field, "--depth", "1"]);
+        refused(&out, "--fen");
+        let out = run(["moves", "rules/chess.alg", "--move", "white", "--fen", field]);
+        refused(&out, "--fen");
+    }
+}
+
+#[test]
+fn moves_reads_a_fen_as_perft_does() {
+    // Counters that are not numbers: refused by every command alike.
+    let fen = "8/8/8/8/8/8/8/K6k w - - x 1";
+    refused(
+        &run(["moves", "rules/chess.alg", "--move", "white", "--fen", fen]),
+        "half-move clock",
+    );
+    refused(
+        &run(["perft", "rules/chess.alg", "--fen", fen, "--depth", "1"]),
+        "half-move clock",
+    );
+}
+
+#[test]
+fn a_board_too_big_to_hold_is_refused() {
+    let dir = TempDir::new("hostile-far");
+    let file = dir.write("far.alg", "start = u^65535 r^65535 ♙ + ♟\ngame far(start) = nil, nil\n");
+    for cmd in ["perft", "check"] {
+        let mut args = vec![cmd, file.to_str().unwrap()];
+        if cmd == "perft" {
+            args.extend(["--depth", "1"]);
+        }
+        refused(&run(&args), "may hold at most 1048576 squares");
+    }
+}
+
+#[test]
+fn perft_stops_where_the_tree_ends() {
+    let out = run(["perft", "rules/tictactoe.alg", "--depth", "4294967295"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    // Nine marks fill the board: nothing is left at depth 10.
+    assert!(out.stdout.contains("perft 9: "), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("perft 4294967295: 0 [the tree ends at depth 10]"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_rule_file_may_start_with_a_byte_order_mark() {
+    let dir = TempDir::new("hostile-bom");
+    let file = dir.write("bom.alg", "\u{feff}theorem t: u r = r u\n");
+    let out = run(["check", file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("1 holds"), "{}", out.stdout);
+}
+
+#[test]
+fn a_hex_file_cannot_import_a_square_one() {
+    let dir = TempDir::new("hostile-grid");
+    let chess = std::fs::canonicalize("rules/chess.alg").unwrap();
+    let file = dir.write("hex.alg", &format!("grid hex\nimport \"{}\"\n", chess.display()));
+    refused(
+        &run(["check", file.to_str().unwrap()]),
+        "is on the square grid (it declares no grid)",
+    );
+}
+
+#[test]
+fn a_fen_must_be_a_board_of_the_game() {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+    refused(
+        &run(["perft", "rules/glinski.alg", "--fen", fen, "--depth", "1"]),
+        "FEN describes square boards",
+    );
+    refused(
+        &run(["perft", "rules/variants/capablanca.alg", "--fen", fen, "--depth", "1"]),
+        "8×8 board, but `capablanca` is played on 10×8",
+    );
+    refused(
+        &run_input(&["play", "rules/glinski.alg", "--fen", fen], ""),
+        "FEN describes square boards",
+    );
+}
+
+#[test]
+fn zero_instance_cells_is_refused() {
+    refused(
+        &run(["check", "theorems/seed.alg", "--instance-cells", "0"]),
+        "--instance-cells",
+    );
+}
+
+#[test]
+fn play_refuses_a_save_file_it_cannot_write_before_the_game() {
+    let out = run_input(
+        &["play", "rules/chess.alg", "--save", "/nonexistent/dir/game.pgn"],
+        "e2e4\n",
+    );
+    refused(&out, "cannot write /nonexistent/dir/game.pgn");
+    assert!(out.stdout.is_empty(), "no game was played: {}", out.stdout);
+}
+
+#[test]
+fn axioms_from_elsewhere_are_named_unchecked() {
+    let dir = TempDir::new("hostile-axioms");
+    dir.write("a.alg", "axiom comm: u r = r u\n");
+    let claims = dir.write("c.alg", "theorem t: u r = r u\n");
+    let out = run([
+        "prove",
+        claims.to_str().unwrap(),
+        "--axioms",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(out.stderr.contains("are used unchecked"), "{}", out.stderr);
+}
+
+#[test]
+fn a_result_tag_and_marker_that_differ_are_warned_and_an_ended_game_claims_nothing() {
+    let dir = TempDir::new("hostile-pgn");
+    let pgn = dir.write(
+        "g.pgn",
+        "[Event \"marker\"]\n[Result \"1-0\"]\n\n1. e4 e5 0-1\n\n\
+         [Event \"fivefold\"]\n[Result \"1/2-1/2\"]\n\n\
+         1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 1/2-1/2\n",
+    );
+    let out = run(["referee", "--json", pgn.to_str().unwrap()]);
+    let games: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let warnings = games[0]["warnings"].to_string();
+    assert!(
+        warnings.contains("the Result tag says 1-0, the move text ends with 0-1"),
+        "{warnings}"
+    );
+    assert_eq!(games[1]["end"], "fivefold_repetition");
+    assert_eq!(games[1]["claimable"], serde_json::json!([]));
+}
