@@ -251,7 +251,7 @@ mod tests {
         let source = Source::new("--fen", "é x");
         let d = Diag::new(&source, Span::new(0, 1), "bad").note(Span::new(1, 9), "past the end");
         assert_eq!((d.span.start, d.span.end), (0, 2));
-        assert_eq!((d.notes[0].0.start, d.notes[0].0.end), (2, 4));
-        assert!(d.render().contains("bad"));
+        assert_eq!((d.notes[0].0.start, d.notes[0].0.end), (0, 4));
+        assert!(Diags::from(d).render().contains("bad"));
     }
 }

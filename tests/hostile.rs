@@ -163,3 +163,43 @@ fn a_result_tag_and_marker_that_differ_are_warned_and_an_ended_game_claims_nothi
     assert_eq!(games[1]["end"], "fivefold_repetition");
     assert_eq!(games[1]["claimable"], serde_json::json!([]));
 }
+
+#[test]
+fn a_word_of_names_that_does_not_split_is_an_error_at_once() {
+    // With `x` and `xx` defined, the ways to read 60 `x`s number in the
+    // billions; the tail `q` reads no way, which is found once.
+    let dir = TempDir::new("hostile-split");
+    let file = dir.write("split.alg", &format!("x = u\nxx = r\ny = {}q\n", "x".repeat(60)));
+    refused(&run(["check", file.to_str().unwrap()]), "unknown name");
+}
+
+#[test]
+fn many_lines_definitions_and_cells_load() {
+    let dir = TempDir::new("hostile-many");
+    // 20,000 comment lines, kept by `fmt` with the blank lines between.
+    let mut text: String = (0..20_000).map(|i| format!("// c{i}\n")).collect();
+    text.push_str("\n// last\nx = u\n");
+    let file = dir.write("comments.alg", &text);
+    let out = run(["fmt", file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(out.stdout, text);
+    // 20,000 definitions, each naming the one before.
+    let defs: String = std::iter::once("a0 = u\n".to_string())
+        .chain((1..20_000).map(|i| format!("a{i} = a{} r\n", i - 1)))
+        .collect();
+    let file = dir.write("defs.alg", &format!("{defs}theorem t: a19999 = u r^19999\n"));
+    let out = run(["check", file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("1 holds"), "{}", out.stdout);
+    // A row of 200,000 cells, glued into one fragment.
+    let file = dir.write(
+        "row.alg",
+        &format!(
+            "theorem t: {}♙ = r^200000 ♙ + {}\n",
+            ".".repeat(200_000),
+            ".".repeat(200_000)
+        ),
+    );
+    let out = run(["check", file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+}

@@ -662,13 +662,18 @@ impl<'a> Elab<'a> {
             .filter(|(k, _)| w.contains(k.as_str()))
             .map(|(k, v)| (k.as_str(), Some(v)))
             .collect();
-        names.extend(
-            self.prog
-                .defs
-                .iter()
-                .filter(|(k, d)| d.params.is_none() && w.contains(k.as_str()))
-                .map(|(k, _)| (k.as_str(), None)),
-        );
+        // The definitions among the word's substrings, looked up one by one:
+        // a scan of every definition per word would be quadratic in a file.
+        let bounds: Vec<usize> = w.char_indices().map(|(i, _)| i).chain([w.len()]).collect();
+        for (k, &i) in bounds.iter().enumerate() {
+            for &j in bounds[k + 1..].iter().take_while(|&&j| j - i <= self.prog.longest_name) {
+                if let Some((name, d)) = self.prog.defs.get_key_value(&w[i..j]) {
+                    if d.params.is_none() && !names.iter().any(|(n, _)| *n == name.as_str()) {
+                        names.push((name.as_str(), None));
+                    }
+                }
+            }
+        }
         fn go(
             tiling: crate::geometry::Tiling,
             sc: &Scope,
@@ -676,8 +681,12 @@ impl<'a> Elab<'a> {
             rest: &str,
             acc: &mut Vec<(String, Part)>,
             out: &mut Vec<Vec<(String, Part)>>,
+            dead: &mut std::collections::HashSet<usize>,
         ) {
-            if out.len() >= 2 {
+            // A tail that no reading ends is not tried again from another
+            // start: without this, `xxx…xq` with `x` and `xx` defined takes
+            // exponential time.
+            if out.len() >= 2 || dead.contains(&rest.len()) {
                 return;
             }
             if rest.is_empty() {
@@ -719,15 +728,20 @@ impl<'a> Elab<'a> {
                     }
                 }
             }
+            let found = out.len();
             for (text, part) in options {
                 let n = text.len();
                 acc.push((text, part));
-                go(tiling, sc, names, &rest[n..], acc, out);
+                go(tiling, sc, names, &rest[n..], acc, out, dead);
                 acc.pop();
+            }
+            if out.len() == found {
+                dead.insert(rest.len());
             }
         }
         let mut out = vec![];
-        go(self.prog.tiling, sc, &names, w, &mut vec![], &mut out);
+        let mut dead = std::collections::HashSet::new();
+        go(self.prog.tiling, sc, &names, w, &mut vec![], &mut out, &mut dead);
         out
     }
 
@@ -774,8 +788,9 @@ impl<'a> Elab<'a> {
 
     /// `a b c` with `step` between neighbours: `a + step(b + step c)`, the
     /// terms given right to left after the rightmost, `last`. Each term is
-    /// moved once, by its own power of `step`, so a row of n cells costs
-    /// O(n log n), not O(n²); the result is the same term.
+    /// moved once, by its own power of `step`, and the moved terms are
+    /// glued in halves, so a row of n cells costs O(n log n), not O(n²);
+    /// the result is the same term (gluing is associative).
     fn glue_shifted(
         &self,
         sc: &Scope,
@@ -786,15 +801,25 @@ impl<'a> Elab<'a> {
     ) -> Res<(Term, Span)> {
         let n = rest.len() as i32;
         let shift = |k: i32| Term::movement(Movement::translation(step.shift.x * k, step.shift.y * k));
-        let mut acc = Term::apply(&shift(n), &last.as_fragment_term());
-        let mut acc_span = last_span;
-        for (j, (t, span)) in rest.enumerate() {
-            let whole = span.to(acc_span);
-            let moved = Term::apply(&shift(n - 1 - j as i32), &t.as_fragment_term());
-            acc = self.glue(sc, whole, &moved, &acc)?;
-            acc_span = whole;
+        let mut row: Vec<(Term, Span)> = rest
+            .enumerate()
+            .map(|(j, (t, span))| (Term::apply(&shift(n - 1 - j as i32), &t.as_fragment_term()), span))
+            .collect();
+        row.reverse();
+        row.push((Term::apply(&shift(n), &last.as_fragment_term()), last_span));
+        self.glue_halves(sc, &row)
+    }
+
+    /// The terms of `row` glued, left to right, a half at a time.
+    fn glue_halves(&self, sc: &Scope, row: &[(Term, Span)]) -> Res<(Term, Span)> {
+        if let [one] = row {
+            return Ok(one.clone());
         }
-        Ok((acc, acc_span))
+        let (left, right) = row.split_at(row.len() / 2);
+        let (a, a_span) = self.glue_halves(sc, left)?;
+        let (b, b_span) = self.glue_halves(sc, right)?;
+        let whole = a_span.to(b_span);
+        Ok((self.glue(sc, whole, &a, &b)?, whole))
     }
 }
 

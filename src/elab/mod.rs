@@ -92,6 +92,9 @@ pub struct Lint {
 pub struct Program {
     pub(crate) sources: Vec<Source>,
     pub(crate) defs: HashMap<String, Def>,
+    /// The longest definition's name, in bytes: a word is searched for
+    /// names no longer than this.
+    pub(crate) longest_name: usize,
     order: Vec<String>,
     terms: HashMap<String, Term>,
     claims: Vec<Claim>,
@@ -136,6 +139,7 @@ impl Program {
         let mut prog = Program {
             sources: vec![source.clone()],
             defs: HashMap::new(),
+            longest_name: 0,
             order: vec![],
             terms: HashMap::new(),
             claims: vec![],
@@ -522,6 +526,7 @@ impl Program {
         }
         check_params(src, &def)?;
         self.order.push(name.name.clone());
+        self.longest_name = self.longest_name.max(name.name.len());
         self.defs.insert(name.name.clone(), def);
         Ok(())
     }

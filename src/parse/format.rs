@@ -235,13 +235,22 @@ fn stmt(s: &Stmt, src: &str) -> String {
 
 /// Formats a parsed file; `src` is the text it was parsed from.
 pub fn format_file(file: &File, src: &str) -> String {
-    let line_of = |offset: usize| src[..offset].matches('\n').count();
+    // Where each line starts, and how many blank lines come before each:
+    // found once, so a file of many lines formats in linear time.
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line_of = |offset: usize| starts.partition_point(|&s| s <= offset) - 1;
+    let mut blanks = vec![0];
+    for line in src.split('\n') {
+        blanks.push(blanks.last().unwrap() + usize::from(line.trim().is_empty()));
+    }
     let mut out = String::new();
     let mut comments = file.comments.iter().peekable();
     let mut last_line: Option<usize> = None;
-    let blank_before = |line: usize, last: Option<usize>| {
-        last.is_some_and(|l| line > l + 1 && src.lines().skip(l + 1).take(line - l - 1).any(|t| t.trim().is_empty()))
-    };
+    // A blank line strictly between lines `l` and `line`.
+    let blank_before =
+        |line: usize, last: Option<usize>| last.is_some_and(|l| line > l + 1 && blanks[line] > blanks[l + 1]);
     for s in &file.stmts {
         let (first, last) = (line_of(s.span.start), line_of(s.span.end));
         while let Some(c) = comments.next_if(|c| line_of(c.span.start) < first) {
