@@ -175,6 +175,15 @@ pub fn side_by_side(columns: &[(String, Vec<String>)]) -> String {
     out
 }
 
+/// Said when `--axioms DIR` replaces the bundled laws: the bundled ones
+/// are validated by the test suite, these are taken on trust.
+pub fn warn_unchecked_axioms(dir: &std::path::Path) {
+    eprintln!(
+        "warning: the axioms in {0} are used unchecked: a false axiom can prove a false claim; validate them first with `algchess check {0}`",
+        dir.display()
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,13 +262,4 @@ mod tests {
         bar.finish();
         assert!(screen.drawn().ends_with("<clear>"), "{}", screen.drawn());
     }
-}
-
-/// Said when `--axioms DIR` replaces the bundled laws: the bundled ones
-/// are validated by the test suite, these are taken on trust.
-pub fn warn_unchecked_axioms(dir: &std::path::Path) {
-    eprintln!(
-        "warning: the axioms in {0} are used unchecked: a false axiom can prove a false claim; validate them first with `algchess check {0}`",
-        dir.display()
-    );
 }
