@@ -203,3 +203,9 @@ fn many_lines_definitions_and_cells_load() {
     let out = run(["check", file.to_str().unwrap()]);
     assert_eq!(out.code, Some(0), "{out:?}");
 }
+
+#[test]
+fn an_endless_input_is_refused_while_it_is_read() {
+    let out = run(["check", "/dev/zero"]);
+    refused(&out, "larger than 64 MiB");
+}

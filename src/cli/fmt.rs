@@ -22,7 +22,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let mut unformatted = false;
     for path in &super::expand_paths(&args.files)? {
         let text =
-            std::fs::read_to_string(path).map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
+            crate::diag::read_text(path).map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
         let src = Source::new(path.display().to_string(), text.as_str());
         let file = parse_file(&text).map_err(|e| Diag::new(&src, e.span, e.message))?;
         let out = format_file(&file, &text);

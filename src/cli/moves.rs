@@ -61,8 +61,7 @@ pub fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Res
     let (name, body) = match text.strip_prefix('@') {
         Some(path) => (
             path.to_string(),
-            std::fs::read_to_string(path)
-                .map_err(|e| super::output::plain_error(format!("cannot read {path}: {e}")))?,
+            crate::diag::read_text(path).map_err(|e| super::output::plain_error(format!("cannot read {path}: {e}")))?,
         ),
         None => ("--board".to_string(), text.to_string()),
     };

@@ -50,7 +50,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     // A chess FEN keeps its move counters; any other board starts at 0 1.
     let start = match (&args.pgn, args.start.fen()) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(path)
+            let text = crate::diag::read_text(path)
                 .map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
             let games = pgn::read(&text)
                 .map_err(|e| plain_error(format!("{}:{}:{}: {}", path.display(), e.at.line, e.at.col, e.message)))?;

@@ -38,7 +38,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    let text = std::fs::read_to_string(&args.file)
+    let text = crate::diag::read_text(&args.file)
         .map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;
     // The laws of the file's grid.
     let tiling = crate::elab::Program::from_text(&args.file.display().to_string(), &text)?.tiling();
@@ -109,7 +109,7 @@ pub fn load_for_play(path: &Path, simplify: bool) -> Result<crate::elab::Program
     if !simplify || prog.games().is_empty() {
         return Ok(prog);
     }
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = crate::diag::read_text(path) else {
         return Ok(prog);
     };
     let laws = Laws::bundled_on(prog.tiling());

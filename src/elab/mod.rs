@@ -109,7 +109,7 @@ pub struct Program {
 impl Program {
     /// Reads, parses and elaborates a rule file.
     pub fn load(path: &Path) -> Result<Program, Diags> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let text = crate::diag::read_text(path).map_err(|e| {
             let src = Source::new(path.display().to_string(), "");
             Diag::new(&src, Span::default(), format!("cannot read {}: {e}", path.display()))
         })?;
@@ -394,7 +394,7 @@ impl Program {
                         .parent()
                         .unwrap_or(Path::new(""))
                         .join(&path.name);
-                    let text = match std::fs::read_to_string(&file) {
+                    let text = match crate::diag::read_text(&file) {
                         Ok(t) => t,
                         Err(e) => {
                             errors.push(Diag::new(

@@ -171,7 +171,7 @@ impl Laws {
             .iter()
             .map(|f| {
                 let name = f.display().to_string();
-                let text = std::fs::read_to_string(f).map_err(|e| {
+                let text = crate::diag::read_text(f).map_err(|e| {
                     let src = crate::diag::Source::new(name.clone(), "");
                     Diags::from(Diag::new(&src, Default::default(), format!("cannot read {name}: {e}")))
                 });
