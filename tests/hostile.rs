@@ -209,3 +209,14 @@ fn an_endless_input_is_refused_while_it_is_read() {
     let out = run(["check", "/dev/zero"]);
     refused(&out, "larger than 64 MiB");
 }
+
+#[test]
+fn a_path_that_grows_past_its_bound_is_refused() {
+    let out = run(["translate", "--from", "path", "/(F$L|F$R|FF$L|FF$R|FLF$|FRF$)*/"]);
+    refused(&out, "more than 200000 terms written as a move");
+    let straight = format!("/{}$/", "F".repeat(65));
+    refused(
+        &run(["translate", "--from", "path", &straight]),
+        "goes more than 64 squares past the last square it reads",
+    );
+}

@@ -336,6 +336,15 @@ impl Mv {
         }
     }
 
+    /// The terms in the move, to bound what a path lowers to.
+    fn size(&self) -> usize {
+        match self {
+            Mv::Nil | Mv::Rule(_) => 1,
+            Mv::Seq(v) | Mv::Alt(v) => 1 + v.iter().map(Mv::size).sum::<usize>(),
+            Mv::Star(a) | Mv::Plus(a) => 1 + a.size(),
+        }
+    }
+
     fn star(a: Mv) -> Mv {
         match a {
             Mv::Nil => Mv::Nil,
@@ -385,6 +394,10 @@ const HEX: [(i32, i32); 6] = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)
 
 /// How far from the last square read a path may get without `$`.
 const REACH: i32 = 64;
+
+/// The most terms a path may lower to: a regex's automaton turned into
+/// one expression can grow exponentially in the regex's length.
+const MAX_TERMS: usize = 200_000;
 
 /// Adds `m` to the moves on the edge `from -> to`.
 fn add(edges: &mut BTreeMap<(usize, usize), Mv>, from: usize, to: usize, m: Mv) {
@@ -444,9 +457,13 @@ pub fn lower(text: &str, tiling: Tiling) -> Result<String, Diags> {
             }
             if o.0.abs().max(o.1.abs()) > REACH {
                 let span = syms.iter().map(|s| s.1).reduce(Span::to).unwrap_or_default();
-                return Err(err(text, span, "a repeated part of this path moves without `$`")
-                    .help("each turn of a repeated part that goes forward must read a square with `$`, as in `(F$)+`")
-                    .into());
+                return Err(err(
+                    text,
+                    span,
+                    format!("this path goes more than {REACH} squares past the last square it reads with `$`"),
+                )
+                .help("a path reads the squares it passes with `$`; a repeated part that goes forward must too, as in `(F$)+`")
+                .into());
             }
             if accepting(q) {
                 let m = if o == (0, 0) { Mv::Nil } else { rule(o, "(. | enemy)") };
@@ -501,8 +518,16 @@ pub fn lower(text: &str, tiling: Tiling) -> Result<String, Diags> {
             .map(|((_, to), m)| (*to, m.clone()))
             .collect();
         edges.retain(|(from, to), _| *from != k && *to != k);
+        let mut terms: usize = edges.values().map(Mv::size).sum();
         for (i, a) in &ins {
             for (j, b) in &outs {
+                terms += a.size() + looped.size() + b.size();
+                if terms > MAX_TERMS {
+                    let span = syms.iter().map(|s| s.1).reduce(Span::to).unwrap_or_default();
+                    return Err(err(text, span, format!("this path is more than {MAX_TERMS} terms written as a move"))
+                        .help("a regex with many alternatives under repetition grows when it is written out; split the piece's path into several paths joined by `|`")
+                        .into());
+                }
                 let m = Mv::seq(Mv::seq(a.clone(), looped.clone()), b.clone());
                 add(&mut edges, *i, *j, m);
             }
@@ -581,6 +606,9 @@ mod tests {
         assert_eq!(fails("F$)"), (Span::new(2, 3), "this `)` closes nothing".into()));
         assert_eq!(fails("/F$"), (Span::new(0, 1), "this `/` is never closed".into()));
         assert_eq!(fails("*F").1, "`*` repeats nothing here");
-        assert_eq!(fails("/L*F+$/").1, "a repeated part of this path moves without `$`");
+        assert_eq!(
+            fails("/L*F+$/").1,
+            "this path goes more than 64 squares past the last square it reads with `$`"
+        );
     }
 }
