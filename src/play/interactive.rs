@@ -494,6 +494,7 @@ pub fn play_match<R: BufRead, W: Write>(
     };
     // SAN needs chess's boards: those FEN can write.
     let chess = start.fen().is_some();
+    let draughts = !chess && rules.tiling == Tiling::Square && super::pdn::numbered(&rules.start().board);
     let mut history: Vec<Match> = vec![];
     let mut san: Vec<String> = vec![];
     let mut m = start;
@@ -559,9 +560,13 @@ pub fn play_match<R: BufRead, W: Write>(
                     }
                 }
             }
-            // A chess move in SAN or UCI first: `e4` is a pawn's move, not
-            // a prefix of `e4e5`.
-            let by_san = if chess { m.find(&line).ok() } else { None };
+            // A chess move in SAN or UCI, or a draughts ply in PDN, first:
+            // `e4` is a pawn's move, not a prefix of `e4e5`.
+            let by_san = if chess || super::pdn::is_pdn(&line) {
+                m.find(&line).ok()
+            } else {
+                None
+            };
             let action = match by_san {
                 Some(j) => Action::Play(
                     moves
@@ -611,6 +616,14 @@ pub fn play_match<R: BufRead, W: Write>(
                         let ply = m.san(j)?;
                         writeln!(s.out, "played {}: {number} {ply}", moves[i].0)?;
                         san.push(ply);
+                    } else if draughts {
+                        // A draughts ply in PDN, numbered as chess numbers its plies.
+                        let number = if m.pos.turn == 0 {
+                            format!("{}.", m.fullmove)
+                        } else {
+                            format!("{}...", m.fullmove)
+                        };
+                        writeln!(s.out, "played {}: {number} {}", moves[i].0, m.san(j)?)?;
                     } else {
                         writeln!(s.out, "played {}", moves[i].0)?;
                     }

@@ -6,6 +6,7 @@ pub mod fen;
 mod game;
 pub mod interactive;
 pub mod notation;
+pub mod pdn;
 mod perft;
 pub mod pgn;
 mod pieces;

@@ -102,7 +102,8 @@ impl Reader<'_> {
 /// A result that ends the move text: `1-0`, `0-1`, `1/2-1/2`, `*`, or
 /// points split otherwise, in fractions (Gliński's stalemate: `3/4-1/4`).
 /// A result: `*`, or points for each side that sum to one (`1-0`,
-/// `1/2-1/2`, Gliński's `3/4-1/4`); `0-0` is castling.
+/// `1/2-1/2`, Gliński's `3/4-1/4`), or two points a game as international
+/// draughts writes them in PDN (`2-0`, `0-2`, `1-1`); `0-0` is castling.
 fn is_result(w: &str) -> bool {
     let points = |p: &str| -> Option<(u64, u64)> {
         let (n, d) = p.split_once('/').unwrap_or((p, "1"));
@@ -117,7 +118,7 @@ fn is_result(w: &str) -> bool {
         (Some((n1, d1)), Some((n2, d2))) => n1 * d2 + n2 * d1 == d1 * d2,
         _ => false,
     };
-    w == "*" || w.split_once('-').is_some_and(|(a, b)| whole(a, b))
+    w == "*" || matches!(w, "2-0" | "0-2" | "1-1") || w.split_once('-').is_some_and(|(a, b)| whole(a, b))
 }
 
 /// Reads every game of a PGN text; the first malformed one is an error.

@@ -6,7 +6,7 @@ use super::end::{insufficient_material, Ending, Outcome, Test};
 use super::game::{Position, Rules, TooBig};
 use super::pieces::Pieces;
 use super::repetition::{self, Reached, Seen};
-use super::{fen, notation, san};
+use super::{fen, notation, pdn, san};
 use crate::core::{Content, PieceId};
 use crate::elab::Stuck;
 use crate::engine::Cursor;
@@ -472,6 +472,9 @@ impl<'a> Match<'a> {
 
     /// Legal move `i` in SAN without its check mark.
     fn san_base(&self, i: usize) -> String {
+        if let Some(ply) = self.pdn_name(i) {
+            return ply;
+        }
         match self.rules.tiling {
             Tiling::Square => san::write(&self.pos.board, &self.moves, &self.rules.pieces, i),
             Tiling::Hex => notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex),
@@ -492,10 +495,21 @@ impl<'a> Match<'a> {
     /// The legal move that `text` names: SAN (`Nf3`, `exd5`, `e8=Q+`,
     /// `O-O`, annotations such as `!?` ignored) or UCI (`g1f3`, `e7e8q`).
     pub fn find(&self, text: &str) -> Result<usize, String> {
+        if self.rules.tiling == Tiling::Square && pdn::is_pdn(text) {
+            return pdn::find(text, &self.pos.board, self.legal());
+        }
         if self.rules.tiling == Tiling::Hex {
             return self.find_cells(text);
         }
         san::read(text, &self.pos.board, &self.moves, &self.rules.pieces)
+    }
+
+    /// Legal move `i` in PDN, on a draughts board (see [`pdn::numbered`]).
+    fn pdn_name(&self, i: usize) -> Option<String> {
+        if self.rules.tiling != Tiling::Square || !pdn::numbered(&self.rules.start().board) {
+            return None;
+        }
+        pdn::name(&self.pos.board, &self.legal()[i].board, self.legal())
     }
 
     /// On hex: the legal move named by its cells, as `play` names it.
@@ -564,7 +578,7 @@ impl Report {
     /// either says nothing.
     pub fn result_matches(&self) -> bool {
         match (&self.end, self.result_tag.as_deref()) {
-            (Some(o), Some(tag)) if tag != "*" => o.result() == tag,
+            (Some(o), Some(tag)) if tag != "*" => pdn::same_result(&o.result(), tag),
             _ => true,
         }
     }
