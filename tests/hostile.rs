@@ -220,3 +220,11 @@ fn a_path_that_grows_past_its_bound_is_refused() {
         "goes more than 64 squares past the last square it reads",
     );
 }
+
+#[test]
+fn more_positions_than_can_be_sampled_are_refused() {
+    refused(
+        &run(["check", "theorems/seed.alg", "--positions", "1000000000"]),
+        "--positions",
+    );
+}

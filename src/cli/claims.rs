@@ -23,7 +23,9 @@ pub struct RunArgs {
     /// in play of the games its file declares or imports (random games from
     /// the start, and for chess the standard perft positions); 0 turns this
     /// off. Laws (claims with metavariables) are not checked on positions.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    /// At most 1,000,000: the positions are sampled before any claim runs.
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=1_000_000))]
     pub positions: usize,
     /// Exit with status 0 when the only claims not confirmed are unknown.
     #[arg(long)]

@@ -96,7 +96,9 @@ fn shallow(e: &Expr) -> Result<(), SyntaxError> {
     match e.nested_beyond(MAX_NESTING) {
         Some(span) => Err(SyntaxError {
             span,
-            message: format!("this is nested more than {MAX_NESTING} levels deep"),
+            message: format!(
+                "this is nested more than {MAX_NESTING} levels deep (each operator of a chain such as `a | b | c` is a level: split a long chain into definitions)"
+            ),
         }),
         None => Ok(()),
     }
