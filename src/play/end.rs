@@ -303,6 +303,18 @@ mod tests {
         assert_eq!(Outcome::win(Ending::Checkmate, 0).result(), "1-0");
     }
 
+    #[test]
+    fn results_of_more_sides_give_each_side_its_share() {
+        assert_eq!(Outcome::win(Ending::Won, 1).among(3).result(), "0-1-0");
+        assert_eq!(Outcome::win(Ending::Won, 5).among(6).result(), "0-0-0-0-0-1");
+        assert_eq!(Outcome::draw(Ending::NoMoves).among(3).result(), "1/3-1/3-1/3");
+        let split = Outcome::split(Ending::Stalemate, Split(3, 1), 2, 0);
+        assert_eq!(split.among(3).result(), "1/4-0-3/4");
+        assert_eq!(Outcome::unscored(Ending::NoMoves).among(4).result(), "*");
+        // Two sides as PGN writes them.
+        assert_eq!(Outcome::win(Ending::Won, 1).result(), "0-1");
+    }
+
     fn chess() -> Material {
         let prog = crate::elab::Program::from_text(
             "t.alg",
