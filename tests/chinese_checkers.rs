@@ -429,6 +429,37 @@ fn perft_from_the_start_agrees() {
     assert_eq!(counts[1], [14, 196, 2744]);
 }
 
+/// `perft` on the command line plays the file simplified: the same counts.
+#[test]
+fn perft_on_the_command_line_agrees() {
+    let star = Star::new();
+    let rules = file();
+    for setup in [&TWO, &THREE, &SIX] {
+        let o = Oracle { star: &star, setup };
+        let args = [
+            "perft",
+            rules.to_str().unwrap(),
+            "--game",
+            setup.game,
+            "--depth",
+            "3",
+            "--json",
+        ];
+        let out = run(args);
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        for (d, got) in v["depths"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(
+                got["leaves"],
+                o.perft(&o.start(), d as u32 + 1),
+                "{} depth {}",
+                setup.game,
+                d + 1
+            );
+        }
+    }
+}
+
 #[test]
 fn successors_and_perft_agree_on_positions_of_random_play() {
     let star = Star::new();
