@@ -37,7 +37,7 @@ const DIRS: [Pt; 6] = [(0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 const FILES: &str = "abcdefghiklmnopqr";
 
 /// The marbles of players 1 to 6.
-const MARBLES: [&str; 6] = ["●", "○", "▲", "△", "■", "□"];
+const MARBLES: [&str; 6] = ["◉", "◎", "◐", "◑", "◒", "◓"];
 
 struct Star {
     cells: Vec<Pt>,
