@@ -5,6 +5,7 @@ use super::perft::pick_game;
 use super::pgn_stream::{Chunk, Chunks, Decoding};
 use crate::diag::Diags;
 use crate::elab::Program;
+use crate::play::end::Ending;
 use crate::play::pgn;
 use crate::play::referee::{referee, Report};
 use crate::play::Rules;
@@ -383,6 +384,8 @@ fn json(r: &Report) -> serde_json::Value {
             "col": i.at.col,
         })),
         "end": r.end.map(|o| o.ending.name()),
+        // The winner's turn, counted from 1 in the game's turn order.
+        "winner": r.end.and_then(|o| o.winner).map(|w| w + 1),
         "claimable": r.claimable.iter().map(|c| c.name()).collect::<Vec<_>>(),
         "result": r.result(),
         "result_matches": r.result_matches(),
@@ -414,6 +417,9 @@ fn text_line(file: &Path, n: usize, g: &pgn::Game, r: &Report) -> String {
     match r.end {
         Some(o) => {
             s.push_str(&format!("; {} {}", o.ending.name().replace('_', " "), o.result()));
+            if let (Ending::Won, Some(w)) = (o.ending, o.winner) {
+                s.push_str(&format!(" (side {} of {} won)", w + 1, o.sides));
+            }
             if let Some(tag) = r.result_tag.as_deref().filter(|t| *t != "*") {
                 if r.result_matches() {
                     s.push_str(", as the Result tag says");

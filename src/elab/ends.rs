@@ -5,6 +5,10 @@
 //!   (one per turn, or one for all) has a result on the position;
 //! - `lost: T_1, ..., T_n`: the side to move has lost when its test holds
 //!   (tic-tac-toe: the other side has made a line);
+//! - `won: T_1, ..., T_n`: turn i's side has won when its test holds, one
+//!   test for every turn (a game of any number of sides: Chinese
+//!   checkers' three or six); after each ply the sides are asked from the
+//!   one that just moved backwards, and the first whose test holds wins;
 //! - `stuck: E, ...`: what a side with no legal move means, the first that
 //!   applies: `checkmate` (in check: a loss), `stalemate` (not in check: a
 //!   draw), `stalemate(A, B)` (not in check: the point is split `A` to `B`
@@ -80,6 +84,8 @@ pub struct Ends {
     pub check: Option<Vec<Term>>,
     /// Per turn: the side to move has lost.
     pub lost: Option<Vec<Term>>,
+    /// Per turn: that turn's side has won.
+    pub won: Option<Vec<Term>>,
     pub stuck: Vec<Stuck>,
     /// The count of moves without a capture or a move of certain pieces.
     pub move_rule: Option<MoveRule>,
@@ -187,7 +193,19 @@ pub(crate) fn declare(
 ) -> Result<(), Stop> {
     let bad = |e: &Expr, m: String| -> Stop { Diag::new(source, e.span, m).into() };
     match kind.name.as_str() {
-        "check" | "lost" => {
+        "check" | "lost" | "won" => {
+            if kind.name == "won" && args.len() != turns {
+                return Err(Diag::new(
+                    source,
+                    kind.span,
+                    format!(
+                        "`won` takes one test for every turn, in turn order (turn i's side has won when \
+                         the i-th holds): {turns}, not {}",
+                        args.len()
+                    ),
+                )
+                .into());
+            }
             if args.len() != 1 && args.len() != turns {
                 return Err(Diag::new(
                     source,
@@ -221,10 +239,10 @@ pub(crate) fn declare(
             } else {
                 tests
             };
-            if kind.name == "check" {
-                ends.check = Some(tests);
-            } else {
-                ends.lost = Some(tests);
+            match kind.name.as_str() {
+                "check" => ends.check = Some(tests),
+                "lost" => ends.lost = Some(tests),
+                _ => ends.won = Some(tests),
             }
         }
         "stuck" => {
@@ -349,7 +367,7 @@ pub(crate) fn declare(
             return Err(Diag::new(
                 source,
                 kind.span,
-                format!("`game NAME {other}:` is not an end declaration: use check, lost, stuck or draws"),
+                format!("`game NAME {other}:` is not an end declaration: use check, lost, won, stuck or draws"),
             )
             .into())
         }
@@ -396,6 +414,16 @@ mod tests {
     }
 
     #[test]
+    fn won_names_a_test_for_each_side() {
+        let text = "b = ♙;.;♟\nstep = %♙: (% + u. -> . + u%)\ngame g(b) = step, step, step\n\
+                    game g won: step, nil, fail\n";
+        let prog = Program::from_text("ends.alg", text).unwrap();
+        let won = prog.games()[0].ends.won.as_ref().unwrap();
+        assert_eq!(won.len(), 3);
+        assert_ne!(won[1], won[2]);
+    }
+
+    #[test]
     fn a_stalemate_may_split_the_point() {
         let text = format!("{GAME}game g check: step\ngame g stuck: checkmate, stalemate(3, 1)\n");
         let prog = Program::from_text("ends.alg", &text).unwrap();
@@ -414,6 +442,9 @@ mod tests {
         assert!(error("game g wins: step").contains("not an end declaration"));
         assert!(error("game g check: step, step, step").contains("one test for every turn"));
         assert!(error("game g check: ♙").contains("closed move"));
+        assert!(error("game g won: step").contains("`won` takes one test for every turn"));
+        assert!(error("game g won: step, step, step").contains("2, not 3"));
+        assert!(error("game g won: step, ♙").contains("a `won` test is a closed move"));
         assert!(error("game g stuck: resign").contains("a `stuck` end is one of"));
         assert!(error("game g stuck: checkmate").contains("needs the game's `check`"));
         assert!(error("game g stuck: stalemate(3, 1)").contains("needs the game's `check`"));

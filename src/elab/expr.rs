@@ -3,9 +3,9 @@
 
 use super::metas::{meta_sort, META_TABLE};
 use super::{Def, Program};
-use crate::core::{Bounds, Content, GlueError, Node, PieceId, Sort, Term, MAX_DEPTH};
+use crate::core::{Bounds, Cell, Content, GlueError, Node, PieceId, Sort, Term, MAX_DEPTH};
 use crate::diag::{Diag, Source};
-use crate::geometry::{Movement, MAX_SHIFT};
+use crate::geometry::{Movement, Square, MAX_SHIFT};
 use crate::notation::{self, Notation};
 use crate::parse::ast::{CountArg, Expr, ExprKind, Ident, PostOp, Span};
 use std::cell::RefCell;
@@ -235,6 +235,16 @@ impl<'a> Elab<'a> {
             if let Some(t) = sc.vars.get(&cell.name) {
                 if t.sort() == Sort::Cell {
                     return Ok(t.clone());
+                }
+                // A function's parameter given a piece (`move(P) = %P:
+                // ...` called as `move(●)`): the argument is a one-cell
+                // fragment at the origin, and names its piece or `.`.
+                if let Node::Frag(f) = t.node() {
+                    if let [(q, Cell::Is(c))] = f.cells().collect::<Vec<_>>()[..] {
+                        if q == Square::ORIGIN {
+                            return Ok(Term::content(c));
+                        }
+                    }
                 }
             }
             if sc.metas && meta_sort(&cell.name) == Some(Sort::Cell) {

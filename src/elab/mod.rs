@@ -1177,6 +1177,29 @@ mod tests {
         assert_eq!(f.poi(), Some(Square::ORIGIN));
     }
 
+    /// A function's parameter names the piece a binder picks, so one
+    /// definition serves every side: `move(P) = %P: ...`.
+    #[test]
+    fn a_binder_names_a_piece_parameter() {
+        let src = "step(P) = %P: (% + u. -> . + u%)\n";
+        let t = elab(src, "step(♜)");
+        assert_eq!(t, elab("", "%♜: (% + u. -> . + u%)"));
+        let Node::Bind([c, _]) = elab(src, "step(C ♖)").node().clone() else {
+            panic!()
+        };
+        assert_eq!(*c, Node::Cell(Content::Piece(PieceId::lookup("♜").unwrap())));
+        assert_eq!(elab(src, "step(.)"), elab("", "%.: (% + u. -> . + u%)"));
+        // Only one cell at the origin names a piece.
+        for bad in ["step(u ♖)", "step(♖ ♖)", "step(u)", "step(♖ | ♜)"] {
+            let e = Program::from_text("t.alg", src).unwrap().expr("expr", bad).err();
+            let e = e.unwrap_or_else(|| panic!("{bad} accepted")).to_string();
+            assert!(
+                e.contains("a binder names a piece or `.`, and `P` is neither"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
     #[test]
     fn the_sides_name_chess_and_declared_pieces() {
         let prog = Program::from_text(

@@ -11,6 +11,8 @@ use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 pub struct EndRules {
     pub check: Option<Vec<Prog>>,
     pub lost: Option<Vec<Prog>>,
+    /// Per turn: that turn's side has won (a game of any number of sides).
+    pub won: Option<Vec<Prog>>,
     pub stuck: Vec<Stuck>,
     pub move_rule: Option<MoveRule>,
     pub repetition: bool,
@@ -24,6 +26,8 @@ pub enum Test {
     Check,
     /// The side has lost.
     Lost,
+    /// The side has won.
+    Won,
 }
 
 impl EndRules {
@@ -38,6 +42,7 @@ impl EndRules {
         EndRules {
             check: progs(&e.check),
             lost: progs(&e.lost),
+            won: progs(&e.won),
             stuck: e.stuck.clone(),
             move_rule: e.move_rule.clone(),
             repetition: e.repetition,
@@ -56,16 +61,19 @@ impl EndRules {
         let none = vec![];
         let check = self.check.as_ref().unwrap_or(&none);
         let lost = self.lost.as_ref().unwrap_or(&none);
-        check.iter().chain(lost).cloned().collect()
+        let won = self.won.as_ref().unwrap_or(&none);
+        check.iter().chain(lost).chain(won).cloned().collect()
     }
 
     /// The index among [`tests`](EndRules::tests) of turn `turn`'s test
     /// `t`; `None` when the game declares none.
     pub fn index(&self, t: Test, turn: usize) -> Option<usize> {
         let checks = self.check.as_ref().map_or(0, Vec::len);
+        let losts = self.lost.as_ref().map_or(0, Vec::len);
         match t {
             Test::Check => self.check.as_ref().map(|_| turn),
             Test::Lost => self.lost.as_ref().map(|_| checks + turn),
+            Test::Won => self.won.as_ref().map(|_| checks + losts + turn),
         }
     }
 
@@ -74,6 +82,7 @@ impl EndRules {
         let tests = match t {
             Test::Check => &self.check,
             Test::Lost => &self.lost,
+            Test::Won => &self.won,
         };
         match tests {
             Some(ts) => holds(&ts[turn], board),
@@ -108,6 +117,8 @@ pub enum Ending {
     InsufficientMaterial,
     /// A `lost` test held for the side to move.
     Lost,
+    /// A `won` test held for a side: it has won.
+    Won,
     /// Neither side could move; the one with more pieces wins.
     MostPieces,
     /// The side to move has no move, and the rules say no more.
@@ -125,6 +136,7 @@ impl Ending {
             Ending::FivefoldRepetition => "fivefold_repetition",
             Ending::InsufficientMaterial => "insufficient_material",
             Ending::Lost => "lost",
+            Ending::Won => "won",
             Ending::MostPieces => "most_pieces",
             Ending::NoMoves => "no_moves",
         }
@@ -142,6 +154,11 @@ pub struct Outcome {
     /// A partial win: the point split between the winner and the other
     /// side (Gliński's stalemate, `3, 1`); `None` for the whole point.
     pub split: Option<Split>,
+    /// The side that has the smaller part of a split point.
+    pub loser: Option<usize>,
+    /// How many sides the game has: 2 unless [`among`](Outcome::among)
+    /// says otherwise. It decides how the result is written.
+    pub sides: usize,
 }
 
 impl Outcome {
@@ -152,6 +169,8 @@ impl Outcome {
             winner: Some(winner),
             draw: false,
             split: None,
+            loser: None,
+            sides: 2,
         }
     }
 
@@ -162,6 +181,8 @@ impl Outcome {
             winner: None,
             draw: true,
             split: None,
+            loser: None,
+            sides: 2,
         }
     }
 
@@ -173,20 +194,44 @@ impl Outcome {
             std::cmp::Ordering::Equal => Outcome::draw(ending),
             std::cmp::Ordering::Greater => Outcome {
                 split: (b > 0).then_some(by),
+                loser: (b > 0).then_some(stuck),
                 ..Outcome::win(ending, gave)
             },
             std::cmp::Ordering::Less => Outcome {
                 split: (a > 0).then_some(Split(b, a)),
+                loser: (a > 0).then_some(gave),
                 ..Outcome::win(ending, stuck)
             },
         }
     }
 
+    /// An end with no result: the side to move has no move, and the
+    /// rules say nothing more.
+    pub fn unscored(ending: Ending) -> Outcome {
+        Outcome {
+            draw: false,
+            ..Outcome::draw(ending)
+        }
+    }
+
+    /// The same end in a game of `sides` sides (taking turns in a cycle).
+    pub fn among(self, sides: usize) -> Outcome {
+        Outcome { sides, ..self }
+    }
+
     /// The result in PGN's notation for a two-sided game: `1-0`, `0-1`,
     /// `1/2-1/2`; `*` when unknown; a partial win as fractions of the point,
-    /// white's first: `3/4-1/4`.
+    /// white's first: `3/4-1/4`. A game of more sides writes each side's
+    /// share of the point the same way, in turn order: `0-1-0` when the
+    /// second of three sides won, `1/3-1/3-1/3` for a draw, `3/4-0-1/4`
+    /// for a split between the first and the third.
     pub fn result(&self) -> String {
         let frac = |(n, d): (u32, u32)| if d == 1 { n.to_string() } else { format!("{n}/{d}") };
+        if self.sides > 2 {
+            return self
+                .shares()
+                .map_or("*".into(), |s| s.into_iter().map(frac).collect::<Vec<_>>().join("-"));
+        }
         match (self.winner, self.draw, self.split) {
             (Some(w), _, Some(s)) => {
                 let [won, lost] = s.fractions().map(frac);
@@ -201,6 +246,26 @@ impl Outcome {
             (None, true, _) => "1/2-1/2".into(),
             (None, false, _) => "*".into(),
         }
+    }
+
+    /// Each side's share of the point, in turn order, as fractions in
+    /// lowest terms; `None` when the game is unfinished.
+    fn shares(&self) -> Option<Vec<(u32, u32)>> {
+        let n = self.sides;
+        let mut shares = vec![(0, 1); n];
+        match (self.winner, self.draw, self.split) {
+            (Some(w), _, Some(s)) => {
+                let [won, lost] = s.fractions();
+                shares[w] = won;
+                if let Some(l) = self.loser {
+                    shares[l] = lost;
+                }
+            }
+            (Some(w), _, None) => shares[w] = (1, 1),
+            (None, true, _) => shares = vec![(1, n as u32); n],
+            (None, false, _) => return None,
+        }
+        Some(shares)
     }
 }
 
@@ -236,6 +301,18 @@ mod tests {
         assert_eq!(s(1, 0, 1), "0-1");
         assert_eq!(s(6, 2, 0), "3/4-1/4");
         assert_eq!(Outcome::win(Ending::Checkmate, 0).result(), "1-0");
+    }
+
+    #[test]
+    fn results_of_more_sides_give_each_side_its_share() {
+        assert_eq!(Outcome::win(Ending::Won, 1).among(3).result(), "0-1-0");
+        assert_eq!(Outcome::win(Ending::Won, 5).among(6).result(), "0-0-0-0-0-1");
+        assert_eq!(Outcome::draw(Ending::NoMoves).among(3).result(), "1/3-1/3-1/3");
+        let split = Outcome::split(Ending::Stalemate, Split(3, 1), 2, 0);
+        assert_eq!(split.among(3).result(), "1/4-0-3/4");
+        assert_eq!(Outcome::unscored(Ending::NoMoves).among(4).result(), "*");
+        // Two sides as PGN writes them.
+        assert_eq!(Outcome::win(Ending::Won, 1).result(), "0-1");
     }
 
     fn chess() -> Material {

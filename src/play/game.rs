@@ -118,6 +118,11 @@ impl Rules {
         self.test(Test::Lost, board, turn)
     }
 
+    /// Whether turn `turn`'s side has won on `board` by a `won` test.
+    pub fn won(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        self.test(Test::Won, board, turn)
+    }
+
     fn test(&self, t: Test, board: &Grid, turn: usize) -> Result<bool, TooBig> {
         match (&self.engine, self.ends.index(t, turn)) {
             (_, None) => Ok(false),

@@ -4,7 +4,7 @@
 //! The loop reads any [`BufRead`] and writes any [`Write`], so it runs the
 //! same on a terminal, on a pipe, and in tests.
 
-use super::end::Outcome;
+use super::end::{Ending, Outcome};
 use super::referee::{Claim, Match};
 use super::{notation, Position, Rules, TooBig};
 use crate::core::{Content, PieceId};
@@ -513,9 +513,13 @@ pub fn play_match<R: BufRead, W: Write>(
                 s.out.flush()?;
                 return Ok(done(End::NoMoves(m.pos.turn), san, "*"));
             }
+            let by = match (o.ending, o.winner) {
+                (Ending::Won, Some(w)) => format!(" by {}", turn_label(w, rules.turns.len(), names)),
+                _ => String::new(),
+            };
             writeln!(
                 s.out,
-                "game over: {}; result {}",
+                "game over: {}{by}; result {}",
                 o.ending.name().replace('_', " "),
                 o.result()
             )?;

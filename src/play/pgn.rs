@@ -102,8 +102,9 @@ impl Reader<'_> {
 /// A result that ends the move text: `1-0`, `0-1`, `1/2-1/2`, `*`, or
 /// points split otherwise, in fractions (Gliński's stalemate: `3/4-1/4`).
 /// A result: `*`, or points for each side that sum to one (`1-0`,
-/// `1/2-1/2`, Gliński's `3/4-1/4`), or two points a game as international
-/// draughts writes them in PDN (`2-0`, `0-2`, `1-1`); `0-0` is castling.
+/// `1/2-1/2`, Gliński's `3/4-1/4`, `0-1-0` for the second of three
+/// sides), or two points a game as international draughts writes them in
+/// PDN (`2-0`, `0-2`, `1-1`); `0-0` and `0-0-0` are castling.
 fn is_result(w: &str) -> bool {
     let points = |p: &str| -> Option<(u64, u64)> {
         let (n, d) = p.split_once('/').unwrap_or((p, "1"));
@@ -114,12 +115,23 @@ fn is_result(w: &str) -> bool {
         let (n, d) = (n.parse().ok()?, d.parse().ok()?);
         (d > 0).then_some((n, d))
     };
-    let whole = |a: &str, b: &str| match (points(a), points(b)) {
-        (Some((n1, d1)), Some((n2, d2))) => n1 * d2 + n2 * d1 == d1 * d2,
-        _ => false,
+    // The shares sum to one point: as fractions over the product of the
+    // denominators (at most six sides of six digits each stay in u128).
+    let whole = |parts: Vec<&str>| -> bool {
+        let Some(ps) = parts.iter().map(|p| points(p)).collect::<Option<Vec<_>>>() else {
+            return false;
+        };
+        let den: u128 = ps.iter().map(|&(_, d)| d as u128).product();
+        let sum: u128 = ps.iter().map(|&(n, d)| n as u128 * (den / d as u128)).sum();
+        sum == den
     };
-    w == "*" || matches!(w, "2-0" | "0-2" | "1-1") || w.split_once('-').is_some_and(|(a, b)| whole(a, b))
+    let parts: Vec<&str> = w.split('-').collect();
+    w == "*" || matches!(w, "2-0" | "0-2" | "1-1") || ((2..=MAX_SIDES).contains(&parts.len()) && whole(parts))
 }
+
+/// The most sides a result names: a game of more sides writes each
+/// side's share of the point in turn order (`0-1-0`, `1/3-1/3-1/3`).
+const MAX_SIDES: usize = 6;
 
 /// Reads every game of a PGN text; the first malformed one is an error.
 pub fn read(text: &str) -> Result<Vec<Game>, Error> {
@@ -352,12 +364,34 @@ mod tests {
         assert_eq!(games[0].plies[4].at, At { line: 5, col: 7 });
         assert_eq!(plies(&games[1]), ["d4", "d5"]);
         assert_eq!(games[1].result.as_deref(), Some("*"));
-        assert!(["1-0", "0-1", "1/2-1/2", "3/4-1/4", "1/4-3/4"]
-            .iter()
-            .all(|r| is_result(r)));
-        assert!(!["1-1/", "e4", "1-2", "-", "0-0", "0-0-0", "1-1"]
-            .iter()
-            .any(|r| is_result(r)));
+        assert!([
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "3/4-1/4",
+            "1/4-3/4",
+            "0-1-0",
+            "1/3-1/3-1/3",
+            "0-0-0-0-0-1",
+            // International draughts' PDN: two points a game.
+            "2-0",
+            "1-1"
+        ]
+        .iter()
+        .all(|r| is_result(r)));
+        assert!(![
+            "1-1/",
+            "e4",
+            "1-2",
+            "-",
+            "0-0",
+            "0-0-0",
+            "1-1-0",
+            "0-0-0-0-0-0-1",
+            "1--0"
+        ]
+        .iter()
+        .any(|r| is_result(r)));
     }
 
     /// Castling written with zeros is a ply, not a result that ends the

@@ -317,14 +317,28 @@ impl<'a> Match<'a> {
 
     /// The end the game has reached, if any: checked in python-chess's
     /// order (checkmate, insufficient material, no move, 75 moves,
-    /// fivefold repetition).
+    /// fivefold repetition), after a side's `won` test (asked of the side
+    /// that moved last first, then of the one before it, and so on).
     pub fn end(&mut self) -> Result<Option<Outcome>, TooBig> {
+        let n = self.rules.turns.len();
+        Ok(self.reached_end()?.map(|o| o.among(n)))
+    }
+
+    fn reached_end(&mut self) -> Result<Option<Outcome>, TooBig> {
         let ends = &self.rules.ends;
         let turn = self.pos.turn;
         let n = self.rules.turns.len();
         let previous = (turn + n - 1) % n;
         let win = |ending, w| Some(Outcome::win(ending, w));
         let draw = |ending| Some(Outcome::draw(ending));
+        if ends.won.is_some() {
+            for back in 1..=n {
+                let side = (turn + n - back) % n;
+                if self.test(Test::Won, side)? {
+                    return Ok(win(Ending::Won, side));
+                }
+            }
+        }
         if self.test(Test::Lost, turn)? {
             return Ok(win(Ending::Lost, previous));
         }
@@ -352,12 +366,7 @@ impl<'a> Match<'a> {
                     _ => {}
                 }
             }
-            return Ok(Some(Outcome {
-                ending: Ending::NoMoves,
-                winner: None,
-                draw: false,
-                split: None,
-            }));
+            return Ok(Some(Outcome::unscored(Ending::NoMoves)));
         }
         if let Some(rule) = ends.move_rule.as_ref().filter(|r| self.halfmove >= 2 * r.end) {
             // Chess's fifty-move rule ends the game at seventy-five.
