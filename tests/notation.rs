@@ -234,8 +234,8 @@ fn seed_001_agrees(grid: &str, headings: &[(i32, i32)], regexes: usize) {
             Ok(t) => t,
             Err(e) => {
                 assert!(
-                    e.to_string().contains("moves without `$`"),
-                    "`{text}` is refused only for a repeated part without `$`: {e}"
+                    e.to_string().contains("squares past the last square it reads with `$`"),
+                    "`{text}` is refused only for a part that goes on without `$`: {e}"
                 );
                 assert!(i >= seed_table.len(), "the seed's regexes are read");
                 refused += 1;
