@@ -249,15 +249,7 @@ fn bad_pdn_plies_are_refused_with_a_reason() {
     ] {
         let path = dir.join("game.pdn");
         std::fs::write(&path, format!("[Event \"bad\"]\n\n{moves} *\n")).unwrap();
-        let (code, out) = run(
-            &[
-                "referee",
-                "--rules",
-                "rules/draughts/english.alg",
-                path.to_str().unwrap(),
-            ],
-            "",
-        );
+        let (code, out) = referee_english(&path);
         assert_eq!(code, Some(1), "{out}");
         assert!(out.contains(why), "{moves}: {out}");
     }
@@ -268,17 +260,22 @@ fn bad_pdn_plies_are_refused_with_a_reason() {
     for (written, legal) in [("4x11x20", true), ("4x15x20", false)] {
         let path = dir.join("long.pdn");
         std::fs::write(&path, text.replace(" 4x20 ", &format!(" {written} "))).unwrap();
-        let (code, out) = run(
-            &[
-                "referee",
-                "--rules",
-                "rules/draughts/english.alg",
-                path.to_str().unwrap(),
-            ],
-            "",
-        );
+        let (code, out) = referee_english(&path);
         assert_eq!(code == Some(0), legal, "{written}: {out}");
         assert_eq!(out.contains("44 plies"), legal, "{written}: {out}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `referee --rules rules/draughts/english.alg FILE`: its status and output.
+fn referee_english(path: &std::path::Path) -> (Option<i32>, String) {
+    run(
+        &[
+            "referee",
+            "--rules",
+            "rules/draughts/english.alg",
+            path.to_str().unwrap(),
+        ],
+        "",
+    )
 }
