@@ -10,7 +10,7 @@ use serde_json::json;
 enum From {
     /// Seed 001's path regexes: `/L*(F$)+/`.
     Path,
-    /// Seed 002's Referee plies (not supported yet).
+    /// Seed 002's Referee plies: `[ahead] if empty;`.
     Referee,
     /// Seed 003's piece language: `(move 'n 'X)`.
     Parlett,

@@ -669,7 +669,9 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
 }
 
 /// The normal form of `t` in context `ctx`, with choices as sets: the
-/// steps above and `choices::sorted`, repeated until nothing changes.
+/// steps above and `choices::sorted`, repeated until nothing changes or
+/// for 8 passes at most (a bound on the work: two terms that need more
+/// are simply not found equal here, which is safe for a proof's replay).
 pub fn normal(t: &Term, ctx: Ctx) -> Term {
     let mut x = choices::sorted(t);
     for _ in 0..8 {
