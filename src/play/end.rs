@@ -219,6 +219,12 @@ impl Outcome {
         Outcome { sides, ..self }
     }
 
+    /// Whether the end names a result: a winner or a draw (a game that
+    /// merely stops, with no word from the rules on who won, does not).
+    pub fn decided(&self) -> bool {
+        self.winner.is_some() || self.draw
+    }
+
     /// The result in PGN's notation for a two-sided game: `1-0`, `0-1`,
     /// `1/2-1/2`; `*` when unknown; a partial win as fractions of the point,
     /// white's first: `3/4-1/4`. A game of more sides writes each side's

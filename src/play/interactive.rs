@@ -508,7 +508,7 @@ pub fn play_match<R: BufRead, W: Write>(
         s.show_board(&m.pos, history.last().map(|h| &h.pos), m.fen())?;
         if let Some(o) = m.end()? {
             let label = turn_label(m.pos.turn, rules.turns.len(), names);
-            if o.result() == "*" {
+            if !o.decided() {
                 writeln!(s.out, "game over: no moves for {label}")?;
                 s.out.flush()?;
                 return Ok(done(End::NoMoves(m.pos.turn), san, "*"));
