@@ -177,7 +177,7 @@ fn first_rules<W: Word>(op: &Op<W>) -> Option<&[FastRule]> {
 /// The read trees of `op`'s probes, in a fixed order.
 fn probes<W: Word>(op: &Op<W>, out: &mut SmallVec<[*const ReadNode; 4]>) {
     match op {
-        Op::Probe(_, _, nodes, _) => out.push(nodes.as_ptr()),
+        Op::Probe { reads: nodes, .. } => out.push(nodes.as_ptr()),
         Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) => probes(m, out),
         Op::Seq(a, b) => {
             probes(a, out);
@@ -191,8 +191,8 @@ fn probes<W: Word>(op: &Op<W>, out: &mut SmallVec<[*const ReadNode; 4]>) {
 fn probe_nodes<W: Word>(op: &Op<W>, k: u32) -> &[ReadNode] {
     fn find<'a, W>(op: &'a Op<W>, k: &mut u32) -> Option<&'a [ReadNode]> {
         match op {
-            Op::Probe(_, _, nodes, _) if *k == 0 => Some(nodes),
-            Op::Probe(..) => {
+            Op::Probe { reads: nodes, .. } if *k == 0 => Some(nodes),
+            Op::Probe { .. } => {
                 *k -= 1;
                 None
             }
@@ -477,7 +477,9 @@ impl<W: Word> Ctx<W> {
                 true
             }
             Op::Fail => false,
-            Op::Probe(_, always, nodes, _) => match self.poi {
+            Op::Probe {
+                always, reads: nodes, ..
+            } => match self.poi {
                 Some(p) => {
                     let probe = ps.iter().position(|&q| q == nodes.as_ptr()).expect("listed") as u32;
                     let mut seg = Segment {
@@ -841,7 +843,7 @@ impl<W: Word> Ctx<W> {
                     // `run`, and not made again where the move changed
                     // nothing it read (a king far from the move).
                     let mark = self.mark();
-                    let moves = !matches!(&**a, Op::Not(_) | Op::NotBits(..) | Op::Probe(..) | Op::Nil);
+                    let moves = !matches!(&**a, Op::Not(_) | Op::NotBits(..) | Op::Probe { .. } | Op::Nil);
                     if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
                         return self.run(a, &mut |c: &mut Ctx<W>| {
                             let holds = if c.stands(t, &s, mark) { s.answer } else { c.bit_test(t) };
@@ -866,7 +868,7 @@ impl<W: Word> Ctx<W> {
             }
             Op::Not(m) => !self.exists_memo(m) && k(self),
             Op::NotBits(_, t) => !self.bit_test(t) && k(self),
-            Op::Probe(m, ..) => self.run(m, k),
+            Op::Probe { rules: m, .. } => self.run(m, k),
             Op::Interpret(prog) => self.interpret(prog, k),
         }
     }
@@ -1127,7 +1129,12 @@ impl<W: Word> Ctx<W> {
             Op::Nil => true,
             Op::Fail => false,
             Op::Rules(rules) => rules.iter().any(|r| self.rule_applies(r)),
-            Op::Probe(_, always, bs, bits) => match self.poi {
+            Op::Probe {
+                always,
+                reads: bs,
+                bits,
+                ..
+            } => match self.poi {
                 Some(p) => {
                     *always
                         || match (bits, &self.squares) {

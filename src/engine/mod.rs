@@ -443,9 +443,12 @@ game g(start) = far
         fn interprets(op: &Op<u64>) -> bool {
             match op {
                 Op::Interpret(_) => true,
-                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe(m, ..) => {
-                    interprets(m)
-                }
+                Op::Bind(_, m)
+                | Op::Star(m)
+                | Op::Greedy(m)
+                | Op::Not(m)
+                | Op::NotBits(m, _)
+                | Op::Probe { rules: m, .. } => interprets(m),
                 Op::Seq(a, b) => interprets(a) || interprets(b),
                 Op::Alt(arms) => arms.iter().any(interprets),
                 _ => false,
@@ -588,9 +591,12 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         fn longest_guards(op: &Op<u64>) -> usize {
             match op {
                 Op::Rules(rs) => rs.iter().filter(|r| matches!(r.find, plan::Find::Guard(_))).count(),
-                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe(m, ..) => {
-                    longest_guards(m)
-                }
+                Op::Bind(_, m)
+                | Op::Star(m)
+                | Op::Greedy(m)
+                | Op::Not(m)
+                | Op::NotBits(m, _)
+                | Op::Probe { rules: m, .. } => longest_guards(m),
                 Op::Seq(a, b) => longest_guards(a).max(longest_guards(b)),
                 Op::Alt(arms) => arms.iter().map(longest_guards).max().unwrap_or(0),
                 _ => 0,

@@ -104,7 +104,16 @@ pub enum Op<W> {
     NotBits(Box<Op<W>>, Box<BitTest<W>>),
     /// Anchored rules: run as rules, tested as a tree of reads, or on
     /// bitboards when the box and the tree allow.
-    Probe(Box<Op<W>>, bool, Vec<ReadNode>, Option<Box<BitProbe<W>>>),
+    Probe {
+        /// The rules, run when the move is made.
+        rules: Box<Op<W>>,
+        /// The test holds on every board (it reads nothing).
+        always: bool,
+        /// The reads as a tree, for the test.
+        reads: Vec<ReadNode>,
+        /// The test on bitboards, where the box and the reads allow.
+        bits: Option<Box<BitProbe<W>>>,
+    },
     /// Run by the interpreter.
     Interpret(Box<Prog>),
     /// Anchored rules that are a binder's body, with their reads as
@@ -137,7 +146,9 @@ impl<W: Word> Op<W> {
                 out.push(*c);
                 m.looked_for(out);
             }
-            Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe(m, ..) => m.looked_for(out),
+            Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe { rules: m, .. } => {
+                m.looked_for(out)
+            }
             Op::Seq(a, b) => {
                 a.looked_for(out);
                 b.looked_for(out);
@@ -157,7 +168,7 @@ impl<W: Word> Op<W> {
             match op {
                 Op::Nil => out.push(bound.map_or(Part::Yes, |c| Part::Bound(c, None))),
                 Op::Fail => {}
-                Op::Probe(_, always, _, bits) => {
+                Op::Probe { always, bits, .. } => {
                     let p = if *always {
                         None
                     } else {
@@ -759,7 +770,12 @@ impl Planner {
                 let mut nodes = vec![];
                 self.branches(bs, u32::MAX, &mut nodes);
                 let bits = self.shape.and_then(|shape| BitProbe::new(bs, shape)).map(Box::new);
-                Op::Probe(b(m), always, nodes, bits)
+                Op::Probe {
+                    rules: b(m),
+                    always,
+                    reads: nodes,
+                    bits,
+                }
             }
         }
     }
