@@ -40,8 +40,9 @@ pub struct Ctx<W> {
     /// trail. `hashes` has the hash before each trail entry.
     hash: u64,
     hashes: Vec<u64>,
-    /// A move handed to the interpreter made more states than its budget.
-    pub too_big: Option<usize>,
+    /// A move handed to the interpreter made more states than its budget;
+    /// the search stops, and [`Ctx::finish`] reports it.
+    too_big: Option<usize>,
     /// The trail mark of the board the current turn started from.
     base: Option<usize>,
     /// Counts turns started, so memos of an earlier board are not used.
@@ -340,6 +341,16 @@ impl Seen {
 }
 
 impl<W: Word> Ctx<W> {
+    /// `value`, the outcome of a search on this context, unless a move in
+    /// it outgrew the interpreter's budget; the context is ready for the
+    /// next search either way.
+    pub fn finish<T>(&mut self, value: T) -> Result<T, super::TooBig> {
+        match self.too_big.take() {
+            Some(n) => Err(super::TooBig(n)),
+            None => Ok(value),
+        }
+    }
+
     /// A context on `board` for a plan that looks for `codes`.
     pub fn new(board: Mailbox, codes: &[u8]) -> Ctx<W> {
         Ctx {

@@ -211,10 +211,7 @@ impl<W: Word> Plan<W> {
     /// Whether test `test` has a result on the context's board.
     fn holds(&self, ctx: &mut Ctx<W>, test: usize) -> Result<bool, TooBig> {
         let found = ctx.exists(&self.tests[test]);
-        match ctx.too_big.take() {
-            Some(n) => Err(TooBig(n)),
-            None => Ok(found),
-        }
+        ctx.finish(found)
     }
 
     /// The distinct results of the turn's move, as diffs from the board.
@@ -227,10 +224,7 @@ impl<W: Word> Plan<W> {
             false
         });
         ctx.end_turn();
-        if let Some(n) = ctx.too_big.take() {
-            return Err(TooBig(n));
-        }
-        Ok(out.items)
+        ctx.finish(out.items)
     }
 
     /// How many distinct results the turn's move has, from their
@@ -248,10 +242,7 @@ impl<W: Word> Plan<W> {
         let n = seen.len() as u64;
         seen.clear();
         ctx.counted = seen;
-        if let Some(n) = ctx.too_big.take() {
-            return Err(TooBig(n));
-        }
-        Ok((!repeat).then_some(n))
+        ctx.finish((!repeat).then_some(n))
     }
 
     fn perft(&self, ctx: &mut Ctx<W>, turn: usize, depth: u32) -> Result<u64, TooBig> {
