@@ -1,4 +1,4 @@
-//! The exhaustive checker: claims decided on every small board (§9), and
+//! The exhaustive checker: claims decided on every small board, and
 //! compared on positions reachable in play.
 
 mod claim;

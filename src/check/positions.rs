@@ -5,7 +5,7 @@
 //! boards of 64. The positions are the games' starting boards (for chess,
 //! also the standard perft positions) and the boards of random games played
 //! from them, ply by ply, from a fixed seed, so a run is reproducible. On
-//! each position the two result sets are compared exactly (§8): closed moves
+//! each position the two result sets are compared exactly: closed moves
 //! without a POI, moves with a free `%` with the POI on every square of the
 //! board. A difference is a counterexample, confirmed by construction: it
 //! was found by the concrete evaluator.

@@ -1,4 +1,4 @@
-//! The bounded search for a counterexample to `A = B` on moves (§9).
+//! The bounded search for a counterexample to `A = B` on moves, over the boards of a box.
 //!
 //! Budgets of cells grow by doubling up to the maximum: 1, 2, 4, 8, ...
 //! At each budget `N` the search covers every board whose domain fits a box
@@ -699,7 +699,7 @@ mod tests {
     use quickcheck::{Gen, QuickCheck, TestResult};
 
     /// Every board of every box of at most `n` squares, over `.`, `#`, the
-    /// palette pieces and one other piece: the universe of §9, by brute
+    /// palette pieces and one other piece: the universe of the bounded search, by brute
     /// force.
     fn all_boards(n: usize, named: &[PieceId]) -> Vec<Grid> {
         let mut values = vec![None, Some(Content::Empty), Some(Content::Piece(other_piece(named)))];

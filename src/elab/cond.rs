@@ -121,7 +121,7 @@ impl Predicate {
                 name: "off_only",
                 args: &[Fragment, Fragment],
                 outputs: 0,
-                doc: "f and g hold only `#` cells (or none): the rule f -> g is the identity (§6)",
+                doc: "f and g hold only `#` cells (or none): the rule f -> g is the identity",
             },
             Predicate::Clash => &Signature {
                 name: "clash",

@@ -12,7 +12,7 @@
 //!   absorbs tests); `not not T` is `T`; `not (M K)` is `not M` when `K`
 //!   offers `nil`; a repeated test is `nil` or itself, and `T*!` is
 //!   `not T`.
-//! - **Rules.** A rule of `#` cells only is `nil` (§6); one that needs a
+//! - **Rules.** A rule of `#` cells only is `nil` (some square is always off a finite board); one that needs a
 //!   square both on and off the board is `fail`; a guard becomes `h -> 0`
 //!   with every cell it checks in `h`; anchored rules in a row fuse
 //!   (src/laws/fusion.rs), and so do a few counted steps of one.

@@ -1,5 +1,5 @@
 //! The evaluator: a compiled move maps a state to its finite set of result
-//! states, exactly as the reference semantics (§5–7) says.
+//! states, exactly as README's "What moves mean" says.
 
 use super::code::Code;
 use super::compile::{Pivot, Prog, Rule};
@@ -386,7 +386,7 @@ impl Eval {
         Ok(())
     }
 
-    /// Whether `r` applies at translation `t` (§6): every cell of `f` reads
+    /// Whether `r` applies at translation `t`: every cell of `f` reads
     /// as written, `g`'s `#` cells land off the board and its other cells
     /// on it.
     fn fits<S: Store>(&mut self, r: &Rule, s: &State<S>, t: Square) -> Res<bool, S> {
@@ -418,7 +418,7 @@ impl Eval {
 }
 
 /// Applies `r` at translation `t`, where it fits: every cell of `g` written
-/// at once (§6).
+/// at once.
 fn apply<S: Store>(r: &Rule, s: &State<S>, t: Square) -> State<S> {
     let b = &s.board;
     let mut board = b.clone();

@@ -2,7 +2,7 @@
 //!
 //! Under `not`, only whether a move has a result matters. There a rule
 //! anchored at the POI is just a list of reads around the POI: its guard,
-//! its `#` cells off the board and its other written cells on it (§6). Such
+//! its `#` cells off the board and its other written cells on it. Such
 //! rules often share their first reads (`% + u. + uu♜` and
 //! `% + u. + uu. + uuu♜`), so a tree reads each shared prefix once instead
 //! of once per rule; a check test over many lines becomes a walk along
