@@ -162,14 +162,10 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     if args.json {
         // Written board by board, not built as one JSON value first.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let mut text = String::from("{\"results\":[");
+        let _ = out.write_all(b"{\"results\":[");
         for (i, b) in boards.iter().enumerate() {
-            if i > 0 {
-                text.push(',');
-            }
-            text.push_str(&serde_json::to_string(b).expect("rows serialise"));
-            let _ = out.write_all(text.as_bytes());
-            text.clear();
+            let comma = if i > 0 { "," } else { "" };
+            let _ = write!(out, "{comma}{}", serde_json::to_string(b).expect("rows serialise"));
         }
         let _ = writeln!(out, "]}}");
     } else {
