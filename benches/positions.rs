@@ -30,6 +30,7 @@ fn positions(c: &mut Criterion) {
     let options = PositionOptions {
         eval_budget: 1_000_000,
         timeout: None,
+        memory: algchess::MemoryLimit::NONE,
     };
     let cores = rayon::current_num_threads();
     let mut group = c.benchmark_group("positions");

@@ -8,9 +8,12 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::fmt;
-use std::sync::atomic::{AtomicIsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering::Relaxed};
 
 static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+/// How many times a limit was found exceeded, by any thread.
+static STOPS: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// This thread's count not yet added to `LIVE`: one shared counter
@@ -80,6 +83,13 @@ pub fn live() -> usize {
     LIVE.load(Relaxed).max(0) as usize
 }
 
+/// How many times so far [`MemoryLimit::exceeded`] has said yes, in any
+/// thread: a run of claims side by side compares it before and after a
+/// claim to learn whether a memory limit may have cut the claim short.
+pub fn stops() -> usize {
+    STOPS.load(Relaxed)
+}
+
 /// A limit on the heap bytes a run may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemoryLimit(pub usize);
@@ -92,7 +102,11 @@ impl MemoryLimit {
 
     /// Whether the process now holds more than the limit.
     pub fn exceeded(&self) -> bool {
-        live() > self.0
+        let over = live() > self.0;
+        if over {
+            STOPS.fetch_add(1, Relaxed);
+        }
+        over
     }
 
     /// Reads `512M`, `2G`, `1.5G`, `800K` or a number of bytes.

@@ -228,3 +228,30 @@ fn more_positions_than_can_be_sampled_are_refused() {
         "--positions",
     );
 }
+
+#[test]
+fn a_file_of_many_errors_is_refused_quickly() {
+    let dir = TempDir::new("hostile-many-errors");
+    // Each error was drawn from the file's text, and each unknown name
+    // compared with every definition: both quadratic, 35 s and 74 s here.
+    let mut pieces = String::new();
+    for i in 0..20_000 {
+        pieces.push_str(&format!("piece 'A{i} / 'B{i}\n"));
+    }
+    let mut names = String::new();
+    for i in 0..20_000 {
+        names.push_str(&format!("d{i} = nope{i}\n"));
+    }
+    for (name, text, message) in [
+        ("pieces.alg", pieces, "at most 240 pieces can be declared"),
+        ("names.alg", names, "unknown name `nope0`"),
+    ] {
+        let file = dir.write(name, &text);
+        let start = std::time::Instant::now();
+        let out = run(["check", file.to_str().unwrap()]);
+        refused(&out, message);
+        assert!(out.stderr.contains("more errors not shown"), "{name}: {}", out.stderr);
+        // Not a speed target: a minute means the quadratic is back.
+        assert!(start.elapsed().as_secs() < 60, "{name}: {:?}", start.elapsed());
+    }
+}

@@ -221,3 +221,121 @@ fn claims_naming_every_piece_are_unknown_not_a_crash() {
         assert!(out.stdout.contains("✓ after"), "{cmd}: {}", out.stdout);
     }
 }
+
+#[test]
+fn claims_beside_one_that_fills_the_heap_are_decided_as_alone() {
+    let dir = TempDir::new("limits-beside");
+    // On the start of `g`, 144 empty squares, the first claim's sides make
+    // 2^144 boards: its check on positions fills the heap to the limit.
+    // The laws beside it need little memory and saturation to be proved
+    // (`--kat-limit 0`); the limit is the process's, so they met it too.
+    // The first takes about 0.3 s, so the ones after it start while the
+    // heap is full.
+    let rows = vec![".".repeat(12); 12].join(";");
+    let laws = [
+        "(M | N)* = (M* N*)*",
+        "(M | N) = (N | M)",
+        "M | M = M",
+        "(M N) K = M (N K)",
+        "M* M* = M*",
+        "(M*)* = M*",
+        "nil | M M* = M*",
+        "M (N | K) = M N | M K",
+    ];
+    let mut text = format!("start = {rows}\ngame g(start) = nil, nil\ntheorem big: (. -> ♖)* = (. -> ♖)* (. -> ♖)*\n");
+    for (i, law) in laws.iter().enumerate() {
+        text.push_str(&format!("theorem law{i}: {law}\n"));
+    }
+    let file = dir.write("beside.alg", &text);
+    let args = [
+        "prove",
+        file.to_str().unwrap(),
+        "--memory-limit",
+        "100M",
+        "--kat-limit",
+        "0",
+        "--time-limit",
+        "5",
+        "--timeout",
+        "1",
+        "--json",
+    ];
+    let out = run_limited("-v 3000000", &args);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let lines: Vec<serde_json::Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let big = lines.iter().find(|v| v["name"] == "big").expect("a verdict for big");
+    // The check on positions stops at the limit instead of growing past it.
+    assert_eq!(big["positions_stopped_by"], "memory", "{big}");
+    for i in 0..laws.len() {
+        let law = lines.iter().find(|v| v["name"] == format!("law{i}").as_str());
+        let law = law.expect("a verdict for each law");
+        assert_eq!(law["verdict"], "proved", "{law}");
+    }
+}
+
+#[test]
+fn moves_on_a_huge_board_stop_at_the_memory_limit() {
+    let dir = TempDir::new("limits-huge-board");
+    let empty = dir.write("empty.alg", "");
+    // A state is a whole board: four million squares here. Checked every
+    // 1,024 states, 200M would have been passed twentyfold, past the 3 GB
+    // of address space the run is given.
+    let board = dir.write("board.txt", &vec![".".repeat(2000); 2000].join("\n"));
+    let board_arg = format!("@{}", board.display());
+    let out = run_limited(
+        "-v 3000000",
+        &[
+            "moves",
+            empty.to_str().unwrap(),
+            "--move",
+            "(. -> ♖)*",
+            "--board",
+            &board_arg,
+            "--memory-limit",
+            "200M",
+        ],
+    );
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("memory limit (200 MiB)"), "{}", out.stderr);
+    // Results that fit but whose text does not: refused while written out
+    // (a pawn is three bytes of text, a square one of a board).
+    let mut rows = vec!["♙".repeat(500); 500];
+    for i in 0..80 {
+        rows[i * 6].replace_range(i * 3 * 3..i * 3 * 3 + 3, ".");
+    }
+    let board = dir.write("pawns.txt", &rows.join("\n"));
+    let board_arg = format!("@{}", board.display());
+    let out = run_limited(
+        "-v 3000000",
+        &[
+            "moves",
+            empty.to_str().unwrap(),
+            "--move",
+            "(. -> ♖)",
+            "--board",
+            &board_arg,
+            "--memory-limit",
+            "40M",
+            "--json",
+        ],
+    );
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("writing out 80 results"), "{}", out.stderr);
+}
+
+#[test]
+fn a_long_referee_and_chain_lowers() {
+    let dir = TempDir::new("limits-referee-chain");
+    let chain = vec!["not friend"; 50_000].join(" and ");
+    let text = format!(
+        "import \"{}/rules/chess.alg\"\ntheorem t: referee\"Knights: [+1, +2] if {chain};\" = referee\"Knights: [+1, +2] if not friend;\"\n",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let file = dir.write("chain.alg", &text);
+    let start = std::time::Instant::now();
+    let out = run(["check", file.to_str().unwrap(), "--timeout", "1"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("✓ t"), "{}", out.stdout);
+    // Not a speed target: quadratic, this took 11 s; a minute means a hang.
+    assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+}

@@ -15,6 +15,7 @@ use crate::core::{Content, PieceId, Sort};
 use crate::diag::Diags;
 use crate::elab::{Claim, Game, Program};
 use crate::geometry::Square;
+use crate::memory::MemoryLimit;
 use crate::play::{Position, Rules};
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State, Store};
 use rayon::prelude::*;
@@ -271,6 +272,9 @@ pub struct PositionOptions {
     pub eval_budget: usize,
     /// Stop after this long, reporting the positions checked by then.
     pub timeout: Option<Duration>,
+    /// Stop when the process holds more heap than this, reporting the
+    /// positions checked by then.
+    pub memory: MemoryLimit,
 }
 
 /// What comparing a claim's sides on positions found.
@@ -282,8 +286,10 @@ pub struct PositionsReport {
     pub sampled: usize,
     /// Positions skipped because an evaluation exceeded the state budget.
     pub over_budget: usize,
-    /// False when the timeout stopped the check.
+    /// False when the timeout or the memory limit stopped the check.
     pub complete: bool,
+    /// True when the memory limit stopped it.
+    pub stopped_by_memory: bool,
     /// A position on which the sides differ.
     pub counterexample: Option<CounterReport>,
     /// Where the counterexample's position comes from, and its FEN.
@@ -292,12 +298,25 @@ pub struct PositionsReport {
     pub ms: u64,
 }
 
+/// Why an evaluation on a position gave up.
+enum Over {
+    Budget,
+    Memory,
+}
+
 /// The two result sets on `state`, when they differ; `Err` when an
-/// evaluation exceeded the budget.
-fn differ(left: &Prog, right: &Prog, state: &State<Grid>, budget: usize) -> Result<Option<[Vec<State<Grid>>; 2]>, ()> {
-    let run = |p: &Prog| -> Result<Vec<State<Grid>>, ()> {
-        let mut v = Eval::new(budget).run(p, state).map_err(|h| match h {
-            Halt::Budget(_) | Halt::Memory(_) => (),
+/// evaluation exceeded the budget or the memory limit.
+fn differ(
+    left: &Prog,
+    right: &Prog,
+    state: &State<Grid>,
+    options: &PositionOptions,
+) -> Result<Option<[Vec<State<Grid>>; 2]>, Over> {
+    let run = |p: &Prog| -> Result<Vec<State<Grid>>, Over> {
+        let mut eval = Eval::new(options.eval_budget).with_memory(options.memory);
+        let mut v = eval.run(p, state).map_err(|h| match h {
+            Halt::Budget(_) => Over::Budget,
+            Halt::Memory(_) => Over::Memory,
             Halt::Unknown(never) => match never {},
         })?;
         v.sort();
@@ -325,7 +344,11 @@ pub fn check_positions(
     let over_budget = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let timed_out = AtomicBool::new(false);
+    let out_of_memory = AtomicBool::new(false);
     let found = samples.par_iter().enumerate().find_map_first(|(i, sample)| {
+        if out_of_memory.load(Ordering::Relaxed) {
+            return None;
+        }
         if deadline.is_some_and(|d| Instant::now() > d) {
             timed_out.store(true, Ordering::Relaxed);
             return None;
@@ -347,13 +370,19 @@ pub fn check_positions(
                 board: sample.board.clone(),
                 poi,
             };
-            match differ(&left, &right, &state, options.eval_budget) {
+            match differ(&left, &right, &state, options) {
                 Ok(None) => {}
                 Ok(Some(sides)) => {
                     result = Some((i, state, sides));
                     break;
                 }
-                Err(()) => within_budget = false,
+                Err(Over::Budget) => within_budget = false,
+                Err(Over::Memory) => {
+                    // Not this position's fault: the run stops here, as at
+                    // the timeout, and the position is not counted.
+                    out_of_memory.store(true, Ordering::Relaxed);
+                    return None;
+                }
             }
         }
         if result.is_none() {
@@ -393,7 +422,8 @@ pub fn check_positions(
         checked: checked.into_inner(),
         sampled: samples.len(),
         over_budget: over_budget.into_inner(),
-        complete: !timed_out.into_inner(),
+        complete: !timed_out.load(Ordering::Relaxed) && !out_of_memory.load(Ordering::Relaxed),
+        stopped_by_memory: out_of_memory.into_inner(),
         counterexample,
         origin,
         fen,
@@ -416,6 +446,7 @@ mod tests {
         PositionOptions {
             eval_budget: 1_000_000,
             timeout: None,
+            memory: MemoryLimit::NONE,
         }
     }
 

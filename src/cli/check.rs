@@ -56,6 +56,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     let on_positions = PositionOptions {
         eval_budget: search.eval_budget,
         timeout: search.timeout,
+        memory: args.memory_limit,
     };
     let options = ClaimOptions {
         search,
@@ -123,6 +124,8 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             },
             status,
             text,
+            open: report.verdict != Finding::Refuted
+                && (report.stopped_by == Some(Limit::Memory) || played.as_ref().is_some_and(|p| p.stopped_by_memory)),
         }
     }))
 }
@@ -170,7 +173,8 @@ pub fn add_positions(value: &mut serde_json::Value, played: Option<&PositionsRep
         value["positions_over_budget"] = p.over_budget.into();
     }
     if !p.complete {
-        value["positions_stopped_by"] = "timeout".into();
+        let by = if p.stopped_by_memory { "memory" } else { "timeout" };
+        value["positions_stopped_by"] = by.into();
     }
     if p.counterexample.is_some() {
         value["refuted_on"] = "position".into();
@@ -194,7 +198,8 @@ pub fn positions_phrase(played: Option<&PositionsReport>, joint: &str) -> String
     let mut cut = vec![];
     if !p.complete {
         cut.push(format!(
-            "the timeout stopped it after {} of {}",
+            "the {} stopped it after {} of {}",
+            if p.stopped_by_memory { "memory limit" } else { "timeout" },
             p.checked + p.over_budget,
             p.sampled
         ));

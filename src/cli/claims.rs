@@ -166,6 +166,85 @@ pub struct Decided {
     pub verdict: &'static str,
     pub status: Status,
     pub text: String,
+    /// Whether a limit left the verdict open (unknown, or a search or a
+    /// check on positions cut short): a claim so left while the memory
+    /// limit was met beside it is run again alone.
+    pub open: bool,
+}
+
+/// Claims run side by side, except that one may ask to run alone: the
+/// memory limit is the whole process's, so a claim that filled the heap
+/// would starve the ones beside it.
+#[derive(Default)]
+struct Gate {
+    state: Mutex<GateState>,
+    changed: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    /// Claims running side by side.
+    running: usize,
+    /// Claims waiting to run alone.
+    waiting: usize,
+    /// Whether a claim runs alone.
+    alone: bool,
+    /// Claims started side by side so far.
+    started: usize,
+}
+
+/// A claim's place in the run side by side: what it saw when it started.
+struct Entry {
+    started: usize,
+    beside: bool,
+}
+
+impl Gate {
+    fn lock(&self) -> std::sync::MutexGuard<'_, GateState> {
+        self.state.lock().expect("no claim panicked holding the gate")
+    }
+
+    fn wait<'a>(&self, g: std::sync::MutexGuard<'a, GateState>) -> std::sync::MutexGuard<'a, GateState> {
+        self.changed.wait(g).expect("no claim panicked holding the gate")
+    }
+
+    /// Starts a claim beside the others, once none waits to run alone.
+    fn enter(&self) -> Entry {
+        let mut g = self.lock();
+        while g.alone || g.waiting > 0 {
+            g = self.wait(g);
+        }
+        g.running += 1;
+        g.started += 1;
+        Entry {
+            started: g.started,
+            beside: g.running > 1,
+        }
+    }
+
+    /// Ends a claim started by `enter`: whether another claim ran beside it.
+    fn leave(&self, entry: Entry) -> bool {
+        let mut g = self.lock();
+        g.running -= 1;
+        self.changed.notify_all();
+        entry.beside || g.started != entry.started || g.running > 0
+    }
+
+    /// Waits until no other claim runs, and keeps new ones from starting.
+    fn enter_alone(&self) {
+        let mut g = self.lock();
+        g.waiting += 1;
+        while g.alone || g.running > 0 {
+            g = self.wait(g);
+        }
+        g.waiting -= 1;
+        g.alone = true;
+    }
+
+    fn leave_alone(&self) {
+        self.lock().alone = false;
+        self.changed.notify_all();
+    }
 }
 
 /// How to run the claims.
@@ -183,6 +262,10 @@ pub struct Run<'a> {
 /// progress bar; prints each account in claim order as soon as it and the
 /// ones before it are decided (flushed, so a run stopped from outside keeps
 /// what it printed), then a summary. Returns the exit status.
+///
+/// The memory limit is the process's: a claim left open while the limit
+/// was met, with other claims running beside it, is run again alone, with
+/// the whole heap to itself, and that verdict is the one printed.
 pub fn run_each(
     programs: &[Program],
     extra: &[Vec<Claim>],
@@ -230,12 +313,24 @@ pub fn run_each(
         statuses: [0; 3],
     });
     let taken = AtomicUsize::new(0);
+    let gate = Gate::default();
     let work = || loop {
         let k = taken.fetch_add(1, Ordering::Relaxed);
         let Some(&(p, claim)) = selected.get(k) else { break };
+        let entry = gate.enter();
+        let stops = crate::memory::stops();
         let bar = Progress::start(&claim.name, screen.as_ref());
-        let decided = decide(p, claim, &bar);
+        let mut decided = decide(p, claim, &bar);
         bar.finish();
+        let met = crate::memory::stops() != stops;
+        let beside = gate.leave(entry);
+        if decided.open && met && beside {
+            gate.enter_alone();
+            let bar = Progress::start(&claim.name, screen.as_ref());
+            decided = decide(p, claim, &bar);
+            bar.finish();
+            gate.leave_alone();
+        }
         let mut pr = printed.lock().expect("no printer panicked");
         pr.ready.insert(k, decided);
         loop {

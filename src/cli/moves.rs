@@ -9,6 +9,7 @@ use crate::memory::MemoryLimit;
 use crate::parse::ast::Span;
 use crate::semantics::{compile, Eval, Grid, Halt, State, Store};
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -144,9 +145,29 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         }
         Err(Halt::Unknown(never)) => match never {},
     };
-    let boards: BTreeSet<Vec<String>> = results.iter().map(|s| s.board.lines_on(tiling)).collect();
+    // The results as text, each board dropped once written: text is up to
+    // four bytes a square, so the limit holds here too.
+    let mut boards: BTreeSet<Vec<String>> = BTreeSet::new();
+    let total = results.len();
+    for s in results {
+        boards.insert(s.board.lines_on(tiling));
+        drop(s);
+        if args.memory_limit.exceeded() {
+            return Err(super::output::plain_error(format!(
+                "gave up at the memory limit ({}) writing out {total} results; raise --memory-limit",
+                args.memory_limit
+            )));
+        }
+    }
     if args.json {
-        println!("{}", serde_json::json!({ "results": boards }));
+        // Written board by board, not built as one JSON value first.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let _ = out.write_all(b"{\"results\":[");
+        for (i, b) in boards.iter().enumerate() {
+            let comma = if i > 0 { "," } else { "" };
+            let _ = write!(out, "{comma}{}", serde_json::to_string(b).expect("rows serialise"));
+        }
+        let _ = writeln!(out, "]}}");
     } else {
         println!("{} result{}", boards.len(), if boards.len() == 1 { "" } else { "s" });
         let cols: Vec<(String, Vec<String>)> = boards

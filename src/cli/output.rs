@@ -8,8 +8,13 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// The most diagnostics printed: each is drawn from its file's text, so
+/// twenty thousand bad lines would take minutes to report, and nobody
+/// reads past the first screens.
+const SHOWN: usize = 50;
+
 /// Prints diagnostics to stderr, with `file:line:col` and the span
-/// underlined.
+/// underlined: the first [`SHOWN`], then how many more there are.
 pub fn report_errors(diags: &Diags) {
     let theme = if std::io::stderr().is_terminal() {
         miette::GraphicalTheme::unicode()
@@ -17,8 +22,11 @@ pub fn report_errors(diags: &Diags) {
         miette::GraphicalTheme::unicode_nocolor()
     };
     let handler = miette::GraphicalReportHandler::new_themed(theme);
-    for d in &diags.0 {
+    for d in diags.0.iter().take(SHOWN) {
         eprint!("{}", d.render_with(&handler));
+    }
+    if let Some(more) = diags.0.len().checked_sub(SHOWN).filter(|n| *n > 0) {
+        eprintln!("error: {more} more error{} not shown", if more == 1 { "" } else { "s" });
     }
 }
 

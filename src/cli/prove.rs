@@ -101,6 +101,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             true => search.timeout,
             false => search.timeout.map(|t| t / 2),
         },
+        memory: args.memory_limit,
     };
     let quick_positions = PositionOptions {
         timeout: Some(std::time::Duration::from_millis(250)),
@@ -196,6 +197,8 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             },
             status,
             text,
+            open: report.verdict == Verdict::Unknown
+                || (report.verdict == Verdict::Proved && played.as_ref().is_some_and(|p| p.stopped_by_memory)),
         }
     }))
 }

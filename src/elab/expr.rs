@@ -43,7 +43,16 @@ pub(crate) struct Elab<'a> {
     pub done: RefCell<HashMap<String, Option<Term>>>,
     /// Definitions being expanded, to report recursion.
     pub stack: RefCell<Vec<String>>,
+    /// Names compared with unknown names for a "did you mean", at most
+    /// [`SUGGESTED`] in all.
+    pub suggested: std::cell::Cell<usize>,
 }
+
+/// The comparisons of names one elaboration spends on "did you mean"
+/// (about half a second): each unknown name is compared with every
+/// definition, so twenty thousand unknown names among as many definitions
+/// would take minutes, and only the first errors are shown.
+const SUGGESTED: usize = 1_000_000;
 
 /// A word's parts after splitting, such as `uur♚`'s `uur` into `u u r`.
 enum Part {
@@ -636,11 +645,27 @@ impl<'a> Elab<'a> {
             }
             0 => {
                 let mut d = self.diag(sc, span, format!("unknown name `{w}`"));
-                let known = self.prog.defs.keys().chain(sc.vars.keys());
-                if let Some(best) = known
-                    .filter(|k| strsim::damerau_levenshtein(k, w) <= 2.max(w.len() / 4))
-                    .min_by_key(|k| strsim::damerau_levenshtein(k, w))
-                {
+                let within = 2.max(w.len() / 4);
+                let mut left = SUGGESTED.saturating_sub(self.suggested.get());
+                let mut best: Option<(usize, &String)> = None;
+                for k in self.prog.defs.keys().chain(sc.vars.keys()) {
+                    if left == 0 {
+                        break;
+                    }
+                    // Lengths that differ by more than `within` characters
+                    // (of at most four bytes) never are.
+                    if k.len().abs_diff(w.len()) > within * 4 {
+                        continue;
+                    }
+                    left -= 1;
+                    let dist = strsim::damerau_levenshtein(k, w);
+                    if dist <= within && best.is_none_or(|(b, _)| dist < b) {
+                        best = Some((dist, k));
+                    }
+                }
+                self.suggested.set(SUGGESTED - left);
+                let best = best.map(|(_, k)| k);
+                if let Some(best) = best {
                     d = d.help(format!("did you mean `{best}`?"));
                 } else if meta_sort(w).is_some() && !sc.metas {
                     d = d.help(format!(

@@ -155,6 +155,7 @@ impl Program {
             return Err(Diags(errors));
         }
         let el = Elab {
+            suggested: Default::default(),
             prog: &prog,
             done: RefCell::new(HashMap::new()),
             stack: RefCell::new(vec![]),
@@ -599,6 +600,7 @@ impl Program {
         let mut done = self.over_names();
         done.remove(name);
         let el = Elab {
+            suggested: Default::default(),
             prog: self,
             done: RefCell::new(done),
             stack: RefCell::new(vec![]),
@@ -620,6 +622,7 @@ impl Program {
         let def = self.defs.get(name)?;
         let params = def.params.as_ref().filter(|p| p.len() == args.len())?;
         let el = Elab {
+            suggested: Default::default(),
             prog: self,
             done: RefCell::new(self.over_names()),
             stack: RefCell::new(vec![name.to_string()]),
@@ -642,6 +645,7 @@ impl Program {
     pub fn expr_over_names(&self, text: &str) -> Option<Term> {
         let e = parse::parse_expr(text).ok()?;
         let el = Elab {
+            suggested: Default::default(),
             prog: self,
             done: RefCell::new(self.over_names()),
             stack: RefCell::new(vec![]),
@@ -690,6 +694,7 @@ impl Program {
         self.sources.push(source);
         let src = self.sources.len() - 1;
         let el = Elab {
+            suggested: Default::default(),
             prog: self,
             done: RefCell::new(self.terms.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect()),
             stack: RefCell::new(vec![]),

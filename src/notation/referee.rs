@@ -970,7 +970,19 @@ fn dnf(f: &F, positive: bool) -> Vec<Vec<(bool, Atom)>> {
         (F::And(v), true) | (F::Or(v), false) => {
             let mut acc: Vec<Vec<(bool, Atom)>> = vec![vec![]];
             for g in v {
-                let d = dnf(g, positive);
+                let mut d = dnf(g, positive);
+                // One conjunction (a chain of `and`s): append it in place,
+                // so a chain of n terms costs n, not n² copies.
+                if d.len() == 1 {
+                    let only = d.pop().expect("one conjunction");
+                    if let Some((last, rest)) = acc.split_last_mut() {
+                        for a in rest {
+                            a.extend(only.iter().cloned());
+                        }
+                        last.extend(only);
+                    }
+                    continue;
+                }
                 acc = acc
                     .iter()
                     .flat_map(|a| {

@@ -108,8 +108,10 @@ impl Eval {
         if self.made > self.budget {
             return Err(Halt::Budget(self.budget));
         }
-        // Reading the counter is cheap, but not free: every 1024 states.
-        if self.made.is_multiple_of(1024) && self.memory.exceeded() {
+        // Before every state is made: a state is a whole board, and 1,024
+        // boards of four million squares are four gigabytes. Reading the
+        // counter is one relaxed load.
+        if self.memory != MemoryLimit::NONE && self.memory.exceeded() {
             return Err(Halt::Memory(self.memory));
         }
         Ok(())
