@@ -15,6 +15,7 @@ mod think;
 mod translate;
 mod uci;
 mod values;
+mod versus;
 mod xboard;
 
 use crate::diag::Diags;
