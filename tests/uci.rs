@@ -124,7 +124,7 @@ fn game(variant: &str, go: &str, engine_first: bool, max_plies: usize) -> (Vec<S
             e.quit();
             return (end, moves.len());
         }
-        let ours = (moves.len() % 2 == 0) == engine_first;
+        let ours = moves.len().is_multiple_of(2) == engine_first;
         let mv = if ours {
             let (best, lines) = e.best(go);
             assert!(
@@ -355,4 +355,23 @@ fn values_are_read_off_the_rules_and_every_command_has_help() {
         assert_eq!(out.code, Some(0), "{cmd}");
         assert!(out.stdout.contains("Usage"), "{cmd}: {}", out.stdout);
     }
+}
+
+#[test]
+fn play_against_the_engine_in_the_terminal() {
+    let ttt = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/tictactoe.alg");
+    // The engine plays O, searched to the end: a person who takes the
+    // centre and then the corners cannot win.
+    let out = common::run_input(
+        &["play", ttt, "--engine", "1", "--depth", "9"],
+        "b2\nzz\na1\nc1\na3\nc3\nb1\nb3\nquit\n",
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("the engine plays"), "{}", out.stdout);
+    assert!(out.stdout.contains("`zz` is not"), "{}", out.stdout);
+    assert!(!out.stdout.contains("game over: 1-0"), "{}", out.stdout);
+    let chess = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/chess.alg");
+    let out = common::run_input(&["play", chess, "--engine", "7"], "");
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("--engine must be below 2"), "{}", out.stderr);
 }
