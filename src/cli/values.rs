@@ -52,5 +52,19 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         println!("{name:<8} {side:>5} {mobility:>9.2} {value:>6}");
     }
     println!("mobility term: {} centipawns a legal move", v.per_move);
+    let cells = rules.start().board.codes().len();
+    println!(
+        "square values from {} random games played to their end (centipawns, by square, a1 first):",
+        v.ended
+    );
+    for (code, _, _) in v.table() {
+        let row = &v.squares[(usize::from(code) * cells).min(v.squares.len())..];
+        let row = &row[..cells.min(row.len())];
+        if let (Some(lo), Some(hi), Some(crate::core::Content::Piece(p))) =
+            (row.iter().min(), row.iter().max(), Code::to_content(code))
+        {
+            println!("{:<8} from {lo} to {hi}", p.to_string());
+        }
+    }
     Ok(super::OK)
 }

@@ -27,6 +27,12 @@ pub struct Values {
     pub unit: Option<u8>,
     /// Positions the values were averaged over.
     pub positions: usize,
+    /// Centipawns of each code on each square of the board's box (code
+    /// times cells plus square), beyond its value: how much more often
+    /// the side that had it there won its random game to the end.
+    pub squares: Vec<i32>,
+    /// Random games played to their end for `squares`.
+    pub ended: usize,
     looks: Vec<u8>,
     sides: usize,
 }
@@ -136,8 +142,12 @@ impl Values {
             }
             None => (vec![0; 256], 10),
         };
-        let owner = (0..256).map(|v| owner[usize::from(looks[v])]).collect();
+        let owner: Vec<Option<usize>> = (0..256).map(|v| owner[usize::from(looks[v])]).collect();
+        let unit_value = 100;
+        let (squares, ended) = square_values(rules, &owner, &looks, games * 4, &mut rng, 2 * unit_value)?;
         Ok(Values {
+            squares,
+            ended,
             value,
             owner,
             mobility,
@@ -154,10 +164,17 @@ impl Values {
     pub fn material(&self, board: &Grid, side: usize) -> i32 {
         let mut own = 0;
         let mut other = 0;
-        for &v in board.codes() {
+        let cells = board.codes().len();
+        let fits = self.squares.len() == 256 * cells;
+        for (k, &v) in board.codes().iter().enumerate() {
+            let place = if fits {
+                self.squares[usize::from(v) * cells + k]
+            } else {
+                0
+            };
             match self.owner[usize::from(v)] {
-                Some(s) if s == side => own += self.value[usize::from(v)],
-                Some(_) => other += self.value[usize::from(v)],
+                Some(s) if s == side => own += self.value[usize::from(v)] + place,
+                Some(_) => other += self.value[usize::from(v)] + place,
                 None => {}
             }
         }
@@ -184,6 +201,90 @@ impl Values {
         out.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
         out
     }
+}
+
+/// Square values: `games` random games played to their end (at most
+/// 1000 plies; games the rules leave unscored are skipped), and for each
+/// code on each square, how far the mean result of its owner's games
+/// stands from that code's mean on any square, times `scale`, damped
+/// where it was seen rarely. Empty when no game ended.
+fn square_values(
+    rules: &Rules,
+    owner: &[Option<usize>],
+    looks: &[u8],
+    games: usize,
+    rng: &mut Rng,
+    scale: i32,
+) -> Result<(Vec<i32>, usize), TooBig> {
+    let cells = rules.start().board.codes().len();
+    let mut sum = vec![0f64; 256 * cells];
+    let mut count = vec![0f64; 256 * cells];
+    let mut ended = 0;
+    for _ in 0..games {
+        let mut m = Match::new(rules, rules.start(), 0, 1)?;
+        let mut boards: Vec<Vec<u8>> = vec![];
+        let mut end = None;
+        for _ in 0..1000 {
+            if let Some(o) = m.end()? {
+                end = Some(o);
+                break;
+            }
+            if m.count() == 0 {
+                break;
+            }
+            boards.push(m.pos.board.codes().to_vec());
+            let i = rng.below(m.count());
+            m.play(i)?;
+        }
+        let Some(o) = end.filter(|o| o.draw || o.winner.is_some()) else {
+            continue;
+        };
+        ended += 1;
+        let result = |s: usize| match o.winner {
+            _ if o.draw => 0.5,
+            Some(w) if w == s => 1.0,
+            _ => 0.0,
+        };
+        for b in &boards {
+            for (k, &v) in b.iter().enumerate() {
+                let v = looks[usize::from(v)];
+                if let Some(s) = owner[usize::from(v)] {
+                    sum[usize::from(v) * cells + k] += result(s);
+                    count[usize::from(v) * cells + k] += 1.0;
+                }
+            }
+        }
+    }
+    if ended == 0 {
+        return Ok((vec![], 0));
+    }
+    let mut out = vec![0; 256 * cells];
+    for v in 0..256 {
+        let (s, n): (f64, f64) = (0..cells).fold((0.0, 0.0), |(a, b), k| {
+            (a + sum[v * cells + k], b + count[v * cells + k])
+        });
+        if n == 0.0 {
+            continue;
+        }
+        let mean = s / n;
+        for k in 0..cells {
+            let c = count[v * cells + k];
+            if c > 0.0 {
+                let damp = c / (c + 50.0);
+                out[v * cells + k] = ((sum[v * cells + k] / c - mean) * damp * f64::from(scale)).round() as i32;
+            }
+        }
+    }
+    // Markers (an en passant pawn) are their pieces.
+    for v in 0..256 {
+        let l = usize::from(looks[v]);
+        if l != v {
+            for k in 0..cells {
+                out[v * cells + k] = out[l * cells + k];
+            }
+        }
+    }
+    Ok((out, ended))
 }
 
 #[cfg(test)]
