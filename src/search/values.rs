@@ -293,25 +293,22 @@ mod tests {
     use crate::elab::Program;
 
     #[test]
-    fn chess_values_order_the_pieces_as_players_do() {
+    fn chess_values_put_the_queen_first_and_the_pawn_last() {
         let prog = Program::load(std::path::Path::new("rules/chess.alg")).unwrap();
         let rules = Rules::fast(&prog.games()[0]);
-        let v = Values::derive(&rules, 16, 60, 1).unwrap();
+        let v = Values::derive(&rules, 64, 100, 1).unwrap();
         let code = |s: &str| {
             let g = crate::play::fen::placement(s).unwrap();
             g.codes().iter().copied().find(|&c| is_piece(c)).unwrap()
         };
-        let [p, n, r, q] = [
-            "8/8/8/8/8/8/8/P7",
-            "8/8/8/8/8/8/8/N7",
-            "8/8/8/8/8/8/8/R7",
-            "8/8/8/8/8/8/8/Q7",
-        ]
-        .map(code);
+        let [p, n, b, r, q] = ["P", "N", "B", "R", "Q"].map(|l| code(&format!("8/8/8/8/8/8/8/{l}7")));
         let val = |c: u8| v.value[usize::from(c)];
         assert_eq!(val(p), 100, "the pawn is the unit");
-        assert!(val(n) > val(p) && val(r) > val(n) && val(q) > val(r), "{:?}", v.table());
+        for officer in [n, b, r] {
+            assert!(val(officer) > 2 * val(p) && val(q) > val(officer), "{:?}", v.table());
+        }
         assert_eq!(v.owner[usize::from(p)], Some(0));
-        assert_eq!(v.material(&rules.start().board, 0), 0);
+        let start = rules.start().board;
+        assert_eq!(v.material(&start, 0), -v.material(&start, 1));
     }
 }
