@@ -204,7 +204,7 @@ impl Values {
 }
 
 /// Square values: `games` random games played to their end (at most
-/// 1000 plies; games the rules leave unscored are skipped), and for each
+/// 1000 plies each, 20,000 in all; games the rules leave unscored are skipped), and for each
 /// code on each square, how far the mean result of its owner's games
 /// stands from that code's mean on any square, times `scale`, damped
 /// where it was seen rarely. Empty when no game ended.
@@ -220,11 +220,18 @@ fn square_values(
     let mut sum = vec![0f64; 256 * cells];
     let mut count = vec![0f64; 256 * cells];
     let mut ended = 0;
+    // A budget of plies, so that long random games (chess's run to the
+    // seventy-five-move rule) keep loading quick.
+    let mut budget = 20_000usize;
     for _ in 0..games {
+        if budget == 0 {
+            break;
+        }
         let mut m = Match::new(rules, rules.start(), 0, 1)?;
         let mut boards: Vec<Vec<u8>> = vec![];
         let mut end = None;
-        for _ in 0..1000 {
+        for _ in 0..1000.min(budget) {
+            budget -= 1;
             if let Some(o) = m.end()? {
                 end = Some(o);
                 break;
