@@ -53,6 +53,7 @@ mod notation;
 mod parse;
 mod play;
 mod prover;
+mod search;
 mod semantics;
 mod simplify;
 pub mod tutorial;
@@ -71,5 +72,6 @@ pub use play::{divide, fen, notation as move_names, perft, pgn, referee, Positio
 pub use prover::{
     prove_claim, render, saturate, ProofReport, ProveOptions, Rewrites, Saturation, Step, Stop, Verdict, Why,
 };
+pub use search::{mate_in, names as move_words, Info as SearchInfo, Limits, Searcher, Values, MATE};
 pub use semantics::{compile, results, Eval, Grid, Halt, Prog, State, Store};
 pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

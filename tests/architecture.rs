@@ -6,7 +6,7 @@
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 15] = [
+const LAYERS: [&str; 16] = [
     "geometry",
     "memory",
     "core",
@@ -17,6 +17,7 @@ const LAYERS: [&str; 15] = [
     "notation",
     "elab",
     "play",
+    "search",
     "laws",
     "check",
     "prover",

@@ -11,7 +11,12 @@ mod play;
 mod prove;
 mod referee;
 mod simplify;
+mod think;
 mod translate;
+mod uci;
+mod values;
+mod versus;
+mod xboard;
 
 use crate::diag::Diags;
 use clap::{Parser, Subcommand};
@@ -60,6 +65,14 @@ enum Command {
     /// Translate a piece move from path, Parlett or Betza notation into
     /// the algebra.
     Translate(translate::Args),
+    /// Play any game against other programs over the Universal Chess
+    /// Interface, with a search.
+    Uci(uci::Args),
+    /// Play any game against other programs over the XBoard protocol
+    /// (version 2), with a search.
+    Xboard(xboard::Args),
+    /// Print the piece values the search reads off a rule file.
+    Values(values::Args),
 }
 
 /// The stack of every thread that evaluates, checks or proves.
@@ -112,6 +125,9 @@ fn run() -> i32 {
         Command::Play(a) => play::run(a),
         Command::Referee(a) => referee::run(a),
         Command::Translate(a) => translate::run(a),
+        Command::Uci(a) => uci::run(a),
+        Command::Xboard(a) => xboard::run(a),
+        Command::Values(a) => values::run(a),
     };
     match result {
         Ok(code) => code,

@@ -38,6 +38,16 @@ pub struct Args {
     /// engine runs the simplified file by default).
     #[arg(long)]
     no_simplify: bool,
+    /// Play against the computer, which plays this turn (`0`, `1`, ...,
+    /// or `white`/`black` for the first two).
+    #[arg(long, value_name = "TURN", conflicts_with = "save")]
+    engine: Option<String>,
+    /// With --engine: milliseconds the computer thinks a move.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: u64,
+    /// With --engine: the depth it searches at most.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=90))]
+    depth: Option<u32>,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
@@ -89,6 +99,37 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         ),
         None => None,
     };
+    if let Some(side) = &args.engine {
+        let side = match side.as_str() {
+            "white" => 0,
+            "black" => 1,
+            s => s
+                .parse::<usize>()
+                .map_err(|_| plain_error(format!("--engine takes a turn number or white/black, not `{s}`")))?,
+        };
+        if side >= rules.turns.len() {
+            return Err(plain_error(format!(
+                "--engine must be below {}, the number of turns",
+                rules.turns.len()
+            )));
+        }
+        let engine = super::versus::Engine {
+            side,
+            movetime: std::time::Duration::from_millis(args.movetime),
+            depth: args.depth,
+        };
+        return match super::versus::play(
+            start,
+            &engine,
+            &names,
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+        ) {
+            Ok(()) => Ok(super::OK),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(super::OK),
+            Err(e) => Err(plain_error(e.to_string())),
+        };
+    }
     let first_fen = start.fen();
     let first_move = (start.fullmove, start.pos.turn == 1);
     let stdout = std::io::stdout();

@@ -39,6 +39,17 @@ pub struct Match<'a> {
     reached: u32,
 }
 
+/// A ply made for a search, to be taken back: what it overwrote and the
+/// state before it.
+pub struct Ply {
+    undo: Change,
+    halfmove: u32,
+    fullmove: u32,
+    turn: usize,
+    moves: Vec<Change>,
+    reached: u32,
+}
+
 /// A draw a player may claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Claim {
@@ -244,6 +255,66 @@ impl<'a> Match<'a> {
     pub fn play(&mut self, i: usize) -> Result<(), TooBig> {
         let c = self.moves[i].clone();
         self.enter(&c)
+    }
+
+    /// The legal moves, as what each writes on the board (a pass writes
+    /// nothing), in the order [`play`](Match::play) numbers them.
+    pub fn changes(&self) -> &[Change] {
+        &self.moves
+    }
+
+    /// How often the position on the board has been reached in the game;
+    /// positions entered by [`enter_for_search`](Match::enter_for_search)
+    /// are not counted.
+    pub fn repeats(&self) -> u32 {
+        self.reached
+    }
+
+    /// Plays legal move `i` so that [`leave`](Match::leave) takes it back,
+    /// for a search: the position reached is not counted for repetition
+    /// (a search keeps its own), so `end` tells every end but a fifth
+    /// repetition.
+    pub fn enter_for_search(&mut self, i: usize) -> Result<Ply, TooBig> {
+        let c = self.moves[i].clone();
+        let halfmove = self.halfmove;
+        self.halfmove = if self.resets(&c) { 0 } else { self.halfmove + 1 };
+        let undo = self.push(&c);
+        let ply = Ply {
+            undo,
+            halfmove,
+            fullmove: self.fullmove,
+            turn: self.pos.turn,
+            moves: std::mem::take(&mut self.moves),
+            reached: self.reached,
+        };
+        self.pos.turn = self.next(self.pos.turn);
+        if self.pos.turn == 0 {
+            self.fullmove += 1;
+        }
+        self.legal = OnceCell::new();
+        self.reached = 1;
+        let mut moves = Vec::with_capacity(ply.moves.len());
+        let found = self.successors_into(self.pos.turn, &mut moves);
+        self.moves = moves;
+        match found {
+            Ok(()) => Ok(ply),
+            Err(e) => {
+                self.leave(ply);
+                Err(e)
+            }
+        }
+    }
+
+    /// Takes back the ply [`enter_for_search`](Match::enter_for_search)
+    /// made; plies are taken back last first.
+    pub fn leave(&mut self, ply: Ply) {
+        self.pop(ply.undo);
+        self.halfmove = ply.halfmove;
+        self.fullmove = ply.fullmove;
+        self.pos.turn = ply.turn;
+        self.moves = ply.moves;
+        self.reached = ply.reached;
+        self.legal = OnceCell::new();
     }
 
     /// A null move, as analysis files write them (`--`, `Z0`): the side

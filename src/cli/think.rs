@@ -1,0 +1,128 @@
+//! What `uci`, `xboard` and `play --engine` share: a bundled game found by
+//! name, a rule file loaded with the values read off it, a position set
+//! up from a start and moves, and the time a move may take.
+
+use crate::play::referee::Match;
+use crate::play::Rules;
+use crate::search::{board_key, names, turn_key, Values};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A game ready to search.
+pub struct Loaded {
+    pub rules: Rules,
+    pub values: Values,
+}
+
+/// The bundled rule files: `rules/` under the working directory, or the
+/// one algchess was built from.
+pub fn rules_dir() -> PathBuf {
+    let here = PathBuf::from("rules");
+    if here.join("chess.alg").is_file() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")
+}
+
+/// The bundled games a protocol may ask for, by file name: `chess`, the
+/// variants (`rules/variants`), draughts and the other games.
+pub fn bundled() -> Vec<(String, PathBuf)> {
+    let dir = rules_dir();
+    let mut out = vec![("chess".to_string(), dir.join("chess.alg"))];
+    for sub in [dir.join("variants"), dir.join("draughts"), dir.clone()] {
+        let Ok(read) = std::fs::read_dir(&sub) else { continue };
+        let mut files: Vec<PathBuf> = read
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+            .collect();
+        files.sort();
+        for f in files {
+            let name = f.file_stem().unwrap_or_default().to_string_lossy().to_string();
+            if !out.iter().any(|(n, _)| *n == name) {
+                out.push((name, f));
+            }
+        }
+    }
+    out
+}
+
+/// Loads game `game` of `file` (its only game, or the one named as the
+/// file when it declares several), with values from 64 random games.
+pub fn load(file: &Path, game: Option<&str>) -> Result<Loaded, String> {
+    let prog = super::simplify::load_for_play(file, true).map_err(|d| d.to_string().trim().to_string())?;
+    let stem = file.file_stem().map(|s| s.to_string_lossy().to_string());
+    let picked = match game {
+        Some(g) => prog.game(g),
+        None if prog.games().len() == 1 => prog.games().first(),
+        None => stem.as_deref().and_then(|s| prog.game(s)).or(prog.games().first()),
+    };
+    let Some(g) = picked else {
+        let all: Vec<&str> = prog.games().iter().map(|g| g.name.as_str()).collect();
+        return Err(format!(
+            "{} declares no game{}; it declares: {}",
+            file.display(),
+            game.map(|g| format!(" `{g}`")).unwrap_or_default(),
+            if all.is_empty() { "none".into() } else { all.join(", ") }
+        ));
+    };
+    let rules = Rules::fast(g);
+    let values = Values::derive(&rules, 64, 100, 0x5eed).map_err(|e| e.to_string())?;
+    Ok(Loaded { rules, values })
+}
+
+/// Loads the bundled game called `name` (`normal` is chess).
+pub fn load_bundled(name: &str) -> Result<Loaded, String> {
+    let name = if name == "normal" || name == "standard" {
+        "chess"
+    } else {
+        name
+    };
+    let all = bundled();
+    let Some((_, file)) = all.iter().find(|(n, _)| n == name) else {
+        let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
+        return Err(format!("no bundled game `{name}`; there are: {}", names.join(", ")));
+    };
+    load(file, Some(name)).or_else(|_| load(file, None))
+}
+
+/// Where a game starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum From {
+    Start,
+    Fen(String),
+}
+
+/// A game set up: the match, and the keys of the positions before the
+/// one on the board, for repetition.
+pub struct Game<'a> {
+    pub m: Match<'a>,
+    pub history: Vec<u64>,
+}
+
+/// The game from `from` after `moves`, each checked to be legal.
+pub fn setup<'a>(loaded: &'a Loaded, from: &From, moves: &[String]) -> Result<Game<'a>, String> {
+    let rules = &loaded.rules;
+    let mut m = match from {
+        From::Start => Match::new(rules, rules.start(), 0, 1).map_err(|e| e.to_string())?,
+        From::Fen(f) => Match::from_fen(rules, f).map_err(|e| format!("the FEN `{f}`: {e}"))?,
+    };
+    let mut history = vec![];
+    for (k, text) in moves.iter().enumerate() {
+        if m.count() == 0 {
+            return Err(format!("move {} `{text}`: the game is over", k + 1));
+        }
+        let i = names::find(&mut m, text).map_err(|e| format!("move {} `{text}`: {e}", k + 1))?;
+        history.push(board_key(&m.pos.board) ^ turn_key(m.pos.turn));
+        m.play(i).map_err(|e| e.to_string())?;
+    }
+    Ok(Game { m, history })
+}
+
+/// The time for one move with `left` on the clock, `inc` added a move and
+/// `to_go` moves to the next control: a share of the time left, most of
+/// the increment, never more than half of what is left.
+pub fn budget(left: Duration, inc: Duration, to_go: Option<u32>) -> Duration {
+    let share = left / to_go.unwrap_or(30).clamp(1, 60) + inc * 3 / 4;
+    let cap = (left / 2).saturating_sub(Duration::from_millis(30));
+    share.min(cap).max(Duration::from_millis(5))
+}

@@ -1,0 +1,377 @@
+//! End-to-end tests of `algchess uci` and `algchess xboard`: the binary
+//! runs as another program would drive it, a line at a time over pipes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+mod common;
+
+/// A running engine: its input, and its output lines as they come.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_algchess"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the algchess binary runs");
+        let input = child.stdin.take().expect("a piped stdin");
+        let out = child.stdout.take().expect("a piped stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, input, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").expect("the engine reads its input");
+        self.input.flush().unwrap();
+    }
+
+    /// The lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str, within: Duration) -> Vec<String> {
+        let end = Instant::now() + within;
+        let mut seen = vec![];
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no `{prefix}` line within {within:?}; saw {seen:?}"),
+            }
+        }
+    }
+
+    /// The word after `bestmove`.
+    fn best(&mut self, go: &str) -> (String, Vec<String>) {
+        self.send(go);
+        let lines = self.until("bestmove", Duration::from_secs(60));
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+        (best, lines)
+    }
+
+    /// The legal moves and the end (`none`, or the result and ending) of
+    /// the position set up, by the `legal` extension.
+    fn legal(&mut self) -> (Vec<String>, Vec<String>) {
+        self.send("legal");
+        let lines = self.until("info string end", Duration::from_secs(30));
+        let words = |p: &str| -> Vec<String> {
+            let l = lines
+                .iter()
+                .find(|l| l.starts_with(p))
+                .unwrap_or_else(|| panic!("{lines:?}"));
+            l[p.len()..].split_whitespace().map(str::to_string).collect()
+        };
+        (words("info string legal"), words("info string end"))
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until("readyok", Duration::from_secs(60));
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let end = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < end {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "the engine exits cleanly: {status}");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        panic!("the engine did not quit");
+    }
+}
+
+/// Plays a game of `variant` with the engine on one side and the first
+/// legal move on the other, each ply checked against the `legal` list;
+/// the result and the plies played.
+fn game(variant: &str, go: &str, engine_first: bool, max_plies: usize) -> (Vec<String>, usize) {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    e.until("uciok", Duration::from_secs(10));
+    e.send(&format!("setoption name UCI_Variant value {variant}"));
+    e.ready();
+    e.send("ucinewgame");
+    let mut moves: Vec<String> = vec![];
+    while moves.len() < max_plies {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let (legal, end) = e.legal();
+        if end[0] != "none" {
+            e.quit();
+            return (end, moves.len());
+        }
+        let ours = moves.len().is_multiple_of(2) == engine_first;
+        let mv = if ours {
+            let (best, lines) = e.best(go);
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("info depth") && l.contains(" score ")),
+                "{lines:?}"
+            );
+            best
+        } else {
+            legal[0].clone()
+        };
+        assert!(
+            legal.contains(&mv),
+            "{variant}: `{mv}` is not among {legal:?} after {moves:?}"
+        );
+        moves.push(mv);
+    }
+    e.quit();
+    (vec!["none".into()], moves.len())
+}
+
+#[test]
+fn the_handshake_lists_the_bundled_games_as_variants() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", Duration::from_secs(10));
+    assert!(lines[0].starts_with("id name algchess"), "{lines:?}");
+    let variant = lines
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant type combo default chess"))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    for v in ["var chess", "var horde", "var othello", "var english", "var tictactoe"] {
+        assert!(variant.contains(v), "{variant}");
+    }
+    e.ready();
+    e.quit();
+}
+
+#[test]
+fn a_chess_game_against_the_first_legal_move_is_won() {
+    let (end, plies) = game("chess", "go nodes 3000", true, 200);
+    assert_eq!(
+        end.first().map(String::as_str),
+        Some("1-0"),
+        "{end:?} after {plies} plies"
+    );
+}
+
+#[test]
+fn othello_draughts_and_horde_play_to_their_ends() {
+    for (variant, first) in [("othello", true), ("english", false), ("horde", false)] {
+        let (end, plies) = game(variant, "go depth 2", first, 300);
+        assert_ne!(end[0], "none", "{variant} did not end in {plies} plies");
+        let won = if first { "1-0" } else { "0-1" };
+        assert_eq!(end[0], won, "{variant}: {end:?} after {plies} plies");
+    }
+}
+
+#[test]
+fn tictactoe_searched_to_the_end_by_both_sides_is_a_draw() {
+    let mut e = Engine::start(&["uci", "--game", "tictactoe"]);
+    e.ready();
+    let mut moves: Vec<String> = vec![];
+    loop {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let (legal, end) = e.legal();
+        if end[0] != "none" {
+            assert_eq!(end, ["1/2-1/2", "no_moves"], "after {moves:?}");
+            break;
+        }
+        let (best, lines) = e.best("go depth 9");
+        assert!(legal.contains(&best), "{best} among {legal:?}");
+        assert!(lines.iter().any(|l| l.contains("score cp 0")), "{lines:?}");
+        moves.push(best);
+    }
+    assert_eq!(moves.len(), 9);
+    e.quit();
+}
+
+#[test]
+fn a_mate_in_one_is_played_and_scored_as_mate() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    let (best, lines) = e.best("go depth 4");
+    assert_eq!(best, "a1a8");
+    assert!(lines.iter().any(|l| l.contains("score mate 1")), "{lines:?}");
+    // Mated: no move, and the protocol says so.
+    e.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1");
+    let (best, _) = e.best("go depth 2");
+    assert_eq!(best, "(none)");
+    e.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search_and_isready_is_answered_during_it() {
+    let mut e = Engine::start(&["uci"]);
+    e.ready();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("isready");
+    e.until("readyok", Duration::from_secs(5));
+    assert!(asked.elapsed() < Duration::from_secs(2));
+    e.send("stop");
+    let lines = e.until("bestmove", Duration::from_secs(5));
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap().to_string();
+    e.send("legal");
+    let legal = e.until("info string legal", Duration::from_secs(5));
+    assert!(legal.last().unwrap().split_whitespace().any(|m| m == best), "{best}");
+    e.quit();
+}
+
+#[test]
+fn limits_of_time_and_nodes_are_kept() {
+    let mut e = Engine::start(&["uci"]);
+    e.ready();
+    e.send("position startpos");
+    let t = Instant::now();
+    e.best("go movetime 300");
+    assert!(t.elapsed() < Duration::from_millis(1500), "{:?}", t.elapsed());
+    let t = Instant::now();
+    e.best("go wtime 2000 btime 2000 winc 0 binc 0");
+    assert!(t.elapsed() < Duration::from_millis(1200), "{:?}", t.elapsed());
+    let (_, lines) = e.best("go nodes 5000");
+    let nodes: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().skip_while(|w| *w != "nodes").nth(1))
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert!(nodes.iter().all(|&n| n <= 5000 + 256), "{nodes:?}");
+    e.quit();
+}
+
+#[test]
+fn go_perft_divides_the_count() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until("Nodes searched", Duration::from_secs(30));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    assert!(lines.iter().any(|l| l == "g1f3: 440"), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn bad_input_is_answered_with_an_info_string_and_the_engine_goes_on() {
+    let mut e = Engine::start(&["uci"]);
+    e.ready();
+    for (bad, says) in [
+        ("position startpos moves e2e5", "`e2e5`"),
+        ("position fen not a fen", "FEN"),
+        ("position sideways", "startpos"),
+        ("setoption name UCI_Variant value nosuchgame", "nosuchgame"),
+        ("setoption name Hash value lots", "Hash"),
+        ("frobnicate", "frobnicate"),
+    ] {
+        e.send(bad);
+        e.send("isready");
+        let lines = e.until("readyok", Duration::from_secs(30));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error") && l.contains(says)),
+            "{bad}: {lines:?}"
+        );
+    }
+    let (best, lines) = e.best("go depth x");
+    assert_eq!(best, "(none)");
+    assert!(lines.iter().any(|l| l.contains("needs a number")), "{lines:?}");
+    // The bad variant is forgotten for chess again, and play goes on.
+    e.send("setoption name UCI_Variant value chess");
+    e.send("position startpos moves e2e4");
+    let (best, _) = e.best("go depth 2");
+    e.send("legal");
+    let legal = e.until("info string legal", Duration::from_secs(5));
+    assert!(legal.last().unwrap().split_whitespace().any(|m| m == best), "{best}");
+    e.quit();
+}
+
+#[test]
+fn xboard_plays_a_move_answers_ping_and_refuses_an_illegal_move() {
+    let mut e = Engine::start(&["xboard"]);
+    e.send("xboard");
+    e.send("protover 2");
+    let lines = e.until("feature", Duration::from_secs(10));
+    let features = lines.last().unwrap();
+    assert!(
+        features.contains("done=1") && features.contains("usermove=1"),
+        "{features}"
+    );
+    assert!(features.contains("variants=\"normal,"), "{features}");
+    e.send("new");
+    e.send("sd 2");
+    e.send("usermove e2e4");
+    let reply = e.until("move ", Duration::from_secs(30));
+    let mv = reply.last().unwrap()["move ".len()..].to_string();
+    assert_eq!(mv.len(), 4, "{mv}");
+    e.send("ping 7");
+    e.until("pong 7", Duration::from_secs(5));
+    e.send("usermove e4e6");
+    let lines = e.until("Illegal move", Duration::from_secs(5));
+    assert!(lines.last().unwrap().ends_with("e4e6"), "{lines:?}");
+    e.send("force");
+    e.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    e.send("go");
+    let lines = e.until("move ", Duration::from_secs(30));
+    assert_eq!(lines.last().unwrap(), "move a1a8");
+    let lines = e.until("1-0", Duration::from_secs(5));
+    assert!(lines.last().unwrap().contains("checkmate"), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn values_are_read_off_the_rules_and_every_command_has_help() {
+    let out = common::run(["values", concat!(env!("CARGO_MANIFEST_DIR"), "/rules/chess.alg")]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let value = |piece: &str| -> i32 {
+        let line = out.stdout.lines().find(|l| l.starts_with(piece)).unwrap();
+        line.split_whitespace().last().unwrap().parse().unwrap()
+    };
+    assert_eq!(value("♙"), 100);
+    assert!(value("♕") > value("♖") && value("♖") > value("♙") && value("♘") > value("♙"));
+    assert_eq!(value("♕"), value("♛"));
+    for cmd in ["uci", "xboard", "values"] {
+        let out = common::run([cmd, "--help"]);
+        assert_eq!(out.code, Some(0), "{cmd}");
+        assert!(out.stdout.contains("Usage"), "{cmd}: {}", out.stdout);
+    }
+}
+
+#[test]
+fn play_against_the_engine_in_the_terminal() {
+    let ttt = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/tictactoe.alg");
+    // The engine plays O, searched to the end: a person who takes the
+    // centre and then the corners cannot win.
+    let out = common::run_input(
+        &["play", ttt, "--engine", "1", "--depth", "9"],
+        "b2\nzz\na1\nc1\na3\nc3\nb1\nb3\nquit\n",
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("the engine plays"), "{}", out.stdout);
+    assert!(out.stdout.contains("`zz` is not"), "{}", out.stdout);
+    assert!(!out.stdout.contains("game over: 1-0"), "{}", out.stdout);
+    let chess = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/chess.alg");
+    let out = common::run_input(&["play", chess, "--engine", "7"], "");
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("--engine must be below 2"), "{}", out.stderr);
+}
