@@ -10,8 +10,12 @@ fuzz_target!(|input: (ClosedMove, SmallBoard, u16)| {
     let (m, board, budget) = input;
     let file = format!("{}\nm = {}\n", m.decls.join("\n"), m.text);
     on_big_stack(|| {
-        let Ok(program) = Program::from_text("eval.alg", &file) else { return };
-        let (Some(t), Some(state)) = (program.definition("m"), board.state()) else { return };
+        let Ok(program) = Program::from_text("eval.alg", &file) else {
+            return;
+        };
+        let (Some(t), Some(state)) = (program.definition("m"), board.state()) else {
+            return;
+        };
         let Ok(prog) = compile(t) else { return };
         let _ = Eval::new(1 + budget as usize * 4).run(&prog, &state);
     });

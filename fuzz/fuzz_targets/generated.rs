@@ -20,7 +20,9 @@ fuzz_target!(|file: RuleFile| {
         if let Ok(f) = algchess::parse_file(text) {
             let _ = algchess::format_file(&f, text);
         }
-        let Ok(program) = Program::from_text("generated.alg", text) else { return };
+        let Ok(program) = Program::from_text("generated.alg", text) else {
+            return;
+        };
         let boards = ["..♖.\n♟..♙", "♔.\n.♚", "♙"];
         for (_, t) in program.definitions().take(8) {
             let Ok(prog) = compile(t) else { continue };

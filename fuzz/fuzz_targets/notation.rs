@@ -7,7 +7,8 @@
 use algchess::{compile, Eval, Grid, Notation, Program, State};
 use libfuzzer_sys::fuzz_target;
 
-const PRELUDE: &str = "piece 'Kc / 'kc\npiece 'Rc / 'rc\npiece 'Pe / 'pe\nenemy = black_pieces\nfriend = white_pieces\n";
+const PRELUDE: &str =
+    "piece 'Kc / 'kc\npiece 'Rc / 'rc\npiece 'Pe / 'pe\nenemy = black_pieces\nfriend = white_pieces\n";
 
 fuzz_target!(|data: &[u8]| {
     let [which, grid, rest @ ..] = data else { return };
@@ -20,7 +21,9 @@ fuzz_target!(|data: &[u8]| {
     let hex = if grid % 4 == 0 { "grid hex\n" } else { "" };
     let file = format!("{hex}{PRELUDE}m = {}\"{text}\"\n", n.name());
     algchess_fuzz::on_big_stack(|| {
-        let Ok(program) = Program::from_text("notation.alg", &file) else { return };
+        let Ok(program) = Program::from_text("notation.alg", &file) else {
+            return;
+        };
         let Some(m) = program.definition("m") else { return };
         let Ok(prog) = compile(m) else { return };
         if hex.is_empty() {

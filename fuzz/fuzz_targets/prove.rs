@@ -16,7 +16,9 @@ static LAWS: LazyLock<(Laws, Rewrites)> = LazyLock::new(|| {
 fuzz_target!(|claim: ClaimText| {
     let (laws, rewrites) = &*LAWS;
     on_big_stack(|| {
-        let Ok(program) = Program::from_text("prove.alg", &claim.0) else { return };
+        let Ok(program) = Program::from_text("prove.alg", &claim.0) else {
+            return;
+        };
         for c in program.claims() {
             let _ = prove_claim(c, laws, rewrites, &tiny_prove(), &|_, _, _| {});
             let _ = check_claim(c, &tiny_check(), &|_, _, _| {});

@@ -17,11 +17,17 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let rules = &*CHESS;
     algchess_fuzz::on_big_stack(|| {
-        let Ok(mut m) = Match::new(rules, rules.start(), 0, 1) else { return };
+        let Ok(mut m) = Match::new(rules, rules.start(), 0, 1) else {
+            return;
+        };
         for word in text.split_whitespace().take(40) {
             let Ok(i) = m.find(word) else { continue };
             let Ok(name) = m.san(i) else { return };
-            assert_eq!(m.find(&name), Ok(i), "`{name}`, written for `{word}`, names another move");
+            assert_eq!(
+                m.find(&name),
+                Ok(i),
+                "`{name}`, written for `{word}`, names another move"
+            );
             if m.play(i).is_err() {
                 return;
             }

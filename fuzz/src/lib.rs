@@ -6,25 +6,60 @@
 use algchess::{ClaimOptions, Grid, ProveOptions, SearchOptions, Square, State};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use std::fmt;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// The stack the command line gives every thread that works on input (see
 /// `algchess::cli`): a crash here is a crash of the tool.
 pub const STACK: usize = 256 << 20;
 
-/// Runs `f` on a thread with the command line's stack; a panic there is
-/// the input's failure (libFuzzer's panic hook aborts on it).
-pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|s| {
-        let worker = std::thread::Builder::new()
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// One thread with the command line's stack, kept for every input: a new
+/// thread per input would cost more than most inputs.
+struct Worker {
+    jobs: SyncSender<Job>,
+    done: Receiver<()>,
+}
+
+static WORKER: OnceLock<Mutex<Worker>> = OnceLock::new();
+
+fn worker() -> &'static Mutex<Worker> {
+    WORKER.get_or_init(|| {
+        let (jobs, inbox) = sync_channel::<Job>(0);
+        let (finished, done) = sync_channel(0);
+        std::thread::Builder::new()
             .stack_size(STACK)
-            .spawn_scoped(s, f)
-            .expect("a thread for the input");
-        match worker.join() {
-            Ok(v) => v,
-            Err(e) => std::panic::resume_unwind(e),
-        }
+            .spawn(move || {
+                for job in inbox {
+                    job();
+                    if finished.send(()).is_err() {
+                        break;
+                    }
+                }
+            })
+            .expect("a thread for the inputs");
+        Mutex::new(Worker { jobs, done })
     })
+}
+
+/// Runs `f` on a thread with the command line's stack and waits for it. A
+/// panic there is the input's failure: libFuzzer's panic hook aborts.
+pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let mut out = None;
+    let slot = &mut out;
+    let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || *slot = Some(f()));
+    // SAFETY: the job borrows from this frame, which outlives it: this
+    // function returns only after the worker reports the job done, and a
+    // job that panics aborts the process (or, without libFuzzer's hook,
+    // ends the worker, so the job never touches the borrow again).
+    let job: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + Send + '_>, Job>(job) };
+    let w = worker().lock().unwrap_or_else(|e| e.into_inner());
+    w.jobs.send(job).expect("the worker takes the input");
+    w.done.recv().expect("the worker ran the input without a panic");
+    drop(w);
+    out.expect("the job ran")
 }
 
 /// The checker's options for one fuzz input: tiny, so each input is quick.
