@@ -303,8 +303,11 @@ impl Writer<'_, '_> {
         Ok(format!("(%{}: {})", self.piece()?, self.moves(depth)?))
     }
 
+    /// A game's starting board, at most 3 by 3: a ply that may change any
+    /// subset of 16 squares has 65,536 successors, seconds of work that
+    /// the evaluator's budget allows.
     fn board(&mut self) -> Result<String> {
-        let (w, h) = (1 + self.below(4)?, 1 + self.below(4)?);
+        let (w, h) = (1 + self.below(3)?, 1 + self.below(3)?);
         let mut rows = vec![];
         for _ in 0..h {
             let mut row = String::new();
