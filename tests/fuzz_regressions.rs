@@ -31,19 +31,30 @@ fn a_path_literal_nested_a_million_brackets_deep_is_refused() {
         &run(["check", file.to_str().unwrap()]),
         "this path is nested more than 20000 levels deep",
     );
-    // A sequence or a tower of repetitions is as deep as its tree.
-    let long = format!("m = path\"{}\"\n", "F$".repeat(600_000));
-    let file = dir.write("long.alg", &long);
-    refused(
-        &run(["check", file.to_str().unwrap()]),
-        "this path is nested more than 20000 levels deep",
-    );
+    // A tower of repetitions is as deep as its tree.
     let stars = format!("m = path\"F${}\"\n", "*".repeat(1_000_000));
     let file = dir.write("stars.alg", &stars);
     refused(
         &run(["check", file.to_str().unwrap()]),
         "this path is nested more than 20000 levels deep",
     );
+}
+
+#[test]
+fn a_path_of_too_many_letters_is_refused_at_once() {
+    let dir = TempDir::new("fuzz-long-path");
+    // Lowering `(F$)*` repeated 500 times took minutes; 600,000 letters
+    // in a row overflowed the stack.
+    for (name, path) in [("stars.alg", "(F$)*".repeat(500)), ("long.alg", "F$".repeat(300_000))] {
+        let file = dir.write(name, &format!("enemy = black_pieces\nm = path\"{path}\"\n"));
+        let start = std::time::Instant::now();
+        refused(
+            &run(["check", file.to_str().unwrap()]),
+            "this path has more than 256 letters (F, L, R and $)",
+        );
+        // Not a speed target: a refusal that took a minute would be the runaway.
+        assert!(start.elapsed().as_secs() < 60, "{name}: {:?}", start.elapsed());
+    }
 }
 
 #[test]

@@ -147,6 +147,14 @@ impl Parser<'_> {
         let span = self.span();
         match self.peek() {
             Some(c @ ('F' | 'L' | 'R' | '$')) => {
+                if self.syms.len() == MAX_LETTERS {
+                    return Err(err(
+                        self.text,
+                        span,
+                        format!("this path has more than {MAX_LETTERS} letters (F, L, R and $)"),
+                    )
+                    .help("lowering a path takes time that grows fast with its letters; split the piece's path into several paths joined by `|`"));
+                }
                 self.at += 1;
                 self.syms.push((c, span));
                 Ok((Re::Sym(self.syms.len() - 1), 1))
@@ -425,6 +433,11 @@ const HEX: [(i32, i32); 6] = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)
 
 /// How far from the last square read a path may get without `$`.
 const REACH: i32 = 64;
+
+/// The most letters a path may have: lowering grows faster than their
+/// square (`(F$)*` repeated 250 times, 500 letters, takes seconds), and
+/// the paths of pieces have a few dozen.
+const MAX_LETTERS: usize = 256;
 
 /// The most terms a path may lower to: a regex's automaton turned into
 /// one expression can grow exponentially in the regex's length.
