@@ -38,6 +38,7 @@ use super::{error, Notation};
 use crate::diag::{Diag, Diags};
 use crate::geometry::Tiling;
 use crate::parse::ast::Span;
+use crate::parse::MAX_NESTING;
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone)]
@@ -65,6 +66,8 @@ struct Parser<'a> {
     toks: Vec<(usize, char)>,
     at: usize,
     syms: Vec<(char, Span)>,
+    /// The brackets open around the token at `at`.
+    open: usize,
 }
 
 impl Parser<'_> {
@@ -79,33 +82,57 @@ impl Parser<'_> {
         }
     }
 
-    fn alt(&mut self) -> Result<Re, Diag> {
-        let mut re = self.cat()?;
-        while self.peek() == Some('|') {
-            self.at += 1;
-            re = Re::Alt(Box::new(re), Box::new(self.cat()?));
+    /// An error if a part `depth` levels deep is too deep to read: every
+    /// later step recurses over the regex.
+    fn shallow(&self, depth: usize, span: Span) -> Result<usize, Diag> {
+        if depth > MAX_NESTING {
+            return Err(err(
+                self.text,
+                span,
+                format!(
+                    "this path is nested more than {MAX_NESTING} levels deep (each bracket, repetition and letter of a sequence is a level)"
+                ),
+            ));
         }
-        Ok(re)
+        Ok(depth)
     }
 
-    fn cat(&mut self) -> Result<Re, Diag> {
-        let mut re = Re::Empty;
+    /// A regex and its depth, here and below.
+    fn alt(&mut self) -> Result<(Re, usize), Diag> {
+        let (mut re, mut depth) = self.cat()?;
+        while self.peek() == Some('|') {
+            let span = self.span();
+            self.at += 1;
+            let (b, d) = self.cat()?;
+            depth = self.shallow(1 + depth.max(d), span)?;
+            re = Re::Alt(Box::new(re), Box::new(b));
+        }
+        Ok((re, depth))
+    }
+
+    fn cat(&mut self) -> Result<(Re, usize), Diag> {
+        let (mut re, mut depth) = (Re::Empty, 0);
         while let Some(c) = self.peek() {
             if c == '|' || c == ')' {
                 break;
             }
-            let item = self.post()?;
-            re = match re {
-                Re::Empty => item,
-                re => Re::Cat(Box::new(re), Box::new(item)),
+            let span = self.span();
+            let (item, d) = self.post()?;
+            (re, depth) = match re {
+                Re::Empty => (item, d),
+                re => (
+                    Re::Cat(Box::new(re), Box::new(item)),
+                    self.shallow(1 + depth.max(d), span)?,
+                ),
             };
         }
-        Ok(re)
+        Ok((re, depth))
     }
 
-    fn post(&mut self) -> Result<Re, Diag> {
-        let mut re = self.atom()?;
+    fn post(&mut self) -> Result<(Re, usize), Diag> {
+        let (mut re, mut depth) = self.atom()?;
         while let Some(c @ ('*' | '+' | '?')) = self.peek() {
+            depth = self.shallow(depth + 1, self.span())?;
             self.at += 1;
             re = match c {
                 '*' => Re::Star(Box::new(re)),
@@ -113,24 +140,35 @@ impl Parser<'_> {
                 _ => Re::Alt(Box::new(re), Box::new(Re::Empty)),
             };
         }
-        Ok(re)
+        Ok((re, depth))
     }
 
-    fn atom(&mut self) -> Result<Re, Diag> {
+    fn atom(&mut self) -> Result<(Re, usize), Diag> {
         let span = self.span();
         match self.peek() {
             Some(c @ ('F' | 'L' | 'R' | '$')) => {
+                if self.syms.len() == MAX_LETTERS {
+                    return Err(err(
+                        self.text,
+                        span,
+                        format!("this path has more than {MAX_LETTERS} letters (F, L, R and $)"),
+                    )
+                    .help("lowering a path takes time that grows fast with its letters; split the piece's path into several paths joined by `|`"));
+                }
                 self.at += 1;
                 self.syms.push((c, span));
-                Ok(Re::Sym(self.syms.len() - 1))
+                Ok((Re::Sym(self.syms.len() - 1), 1))
             }
             Some('(') => {
                 self.at += 1;
+                self.open += 1;
+                self.shallow(self.open, span)?;
                 let re = self.alt()?;
                 if self.peek() != Some(')') {
                     return Err(err(self.text, span, "this `(` is never closed"));
                 }
                 self.at += 1;
+                self.open -= 1;
                 Ok(re)
             }
             Some(c @ ('*' | '+' | '?')) => Err(err(self.text, span, format!("`{c}` repeats nothing here"))),
@@ -220,8 +258,9 @@ fn parse(text: &str) -> Result<Parsed, Diag> {
         toks,
         at: 0,
         syms: vec![],
+        open: 0,
     };
-    let re = p.alt()?;
+    let (re, _) = p.alt()?;
     if p.peek() == Some(')') {
         return Err(err(text, p.span(), "this `)` closes nothing"));
     }
@@ -394,6 +433,11 @@ const HEX: [(i32, i32); 6] = [(0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1), (1, 0)
 
 /// How far from the last square read a path may get without `$`.
 const REACH: i32 = 64;
+
+/// The most letters a path may have: lowering grows faster than their
+/// square (`(F$)*` repeated 250 times, 500 letters, takes seconds), and
+/// the paths of pieces have a few dozen.
+const MAX_LETTERS: usize = 256;
 
 /// The most terms a path may lower to: a regex's automaton turned into
 /// one expression can grow exponentially in the regex's length.

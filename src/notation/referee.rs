@@ -53,6 +53,7 @@
 
 use crate::diag::{Diag, Diags, Source, Span};
 use crate::parse::ast::Expr;
+use crate::parse::MAX_NESTING;
 use std::collections::BTreeMap;
 
 /// The longest distance `?` and the attack lines reach: an 8×8 board.
@@ -323,6 +324,8 @@ struct Parser<'a> {
     pos: usize,
     src: &'a Source,
     len: usize,
+    /// The `not`s and brackets open around the token at `pos`.
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -352,6 +355,19 @@ impl Parser<'_> {
     fn word_is(&self, w: &str) -> bool {
         matches!(self.peek(), Some(Tok::Word(x)) if x == w)
     }
+    /// One level deeper, at `at`: an error past the nesting cap, since
+    /// reading and lowering recurse over conditions and vectors.
+    fn deeper(&mut self, at: Span) -> Result<(), Diags> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return self.err(
+                at,
+                format!("this is nested more than {MAX_NESTING} levels deep (each `not` and bracket is a level)"),
+            );
+        }
+        Ok(())
+    }
+
     fn expect_close(&mut self, open: char, at: Span) -> Result<(), Diags> {
         let want = if open == '[' { ']' } else { ')' };
         match self.peek() {
@@ -588,11 +604,13 @@ impl Parser<'_> {
             }
             Some(Tok::Open(c)) => {
                 self.bump();
+                self.deeper(at)?;
                 if c == '[' && self.pair_ahead() {
                     let x = self.comp()?;
                     self.bump();
                     let y = self.comp()?;
                     self.expect_close(c, at)?;
+                    self.depth -= 1;
                     return match (x, y) {
                         (Comp::Num(x), Comp::Num(y)) => Ok((x, y)),
                         _ => self.err(
@@ -603,6 +621,7 @@ impl Parser<'_> {
                 }
                 let v = self.vsum()?.0;
                 self.expect_close(c, at)?;
+                self.depth -= 1;
                 Ok(v)
             }
             Some(Tok::Any) => self.err(at, "`?` stands only as a component of a ply's `[x, y]`"),
@@ -641,12 +660,17 @@ impl Parser<'_> {
         match self.peek().cloned() {
             Some(Tok::Word(w)) if w == "not" => {
                 self.bump();
-                Ok(Cond::Not(Box::new(self.unary()?)))
+                self.deeper(at)?;
+                let c = self.unary()?;
+                self.depth -= 1;
+                Ok(Cond::Not(Box::new(c)))
             }
             Some(Tok::Open('(')) => {
                 self.bump();
+                self.deeper(at)?;
                 let c = self.cond()?;
                 self.expect_close('(', at)?;
+                self.depth -= 1;
                 Ok(c)
             }
             Some(Tok::Word(w)) => {
@@ -1301,6 +1325,7 @@ fn lower_text(text: &str) -> Result<(String, Origins), Diags> {
         pos: 0,
         src: &src,
         len: text.len(),
+        depth: 0,
     };
     let (sections, global) = p.file()?;
     if sections.is_empty() {

@@ -37,12 +37,19 @@ pub fn placement(fen: &str) -> Result<Grid, BoardError> {
         let mut chars = rank.char_indices().peekable();
         while let Some((i, c)) = chars.next() {
             if c.is_ascii_digit() {
+                // Saturating: a run of digits longer than any board is
+                // refused below, however long.
                 let mut n = c.to_digit(10).expect("a digit") as usize;
-                while let Some((_, d)) = chars.peek().filter(|(_, d)| d.is_ascii_digit()) {
-                    n = n * 10 + d.to_digit(10).expect("a digit") as usize;
+                let mut end = i + 1;
+                while let Some(&(j, d)) = chars.peek().filter(|(_, d)| d.is_ascii_digit()) {
+                    n = n
+                        .saturating_mul(10)
+                        .saturating_add(d.to_digit(10).expect("a digit") as usize);
+                    end = j + 1;
                     chars.next();
                 }
-                if n == 0 || row.len() + n > MAX_SIDE {
+                if n == 0 || row.len().saturating_add(n) > MAX_SIDE {
+                    let n = &rank[i..end];
                     return Err(BoardError {
                         message: format!("`{n}` empty squares do not fit a FEN rank of at most {MAX_SIDE}"),
                         at: at + i,

@@ -1,0 +1,182 @@
+//! Inputs that once took a run down, found by the fuzz targets in `fuzz/`
+//! or reported by hand: each must now end with a verdict or a clean error
+//! (exit status 2 and a message with its place, no panic).
+
+mod common;
+
+use common::{run, Out, TempDir};
+
+/// A clean refusal: status 2, no panic, `message` on stderr.
+fn refused(out: &Out, message: &str) {
+    assert_eq!(out.code, Some(2), "expected exit status 2: {out:?}");
+    assert!(!out.stderr.contains("panicked"), "the binary panicked: {}", out.stderr);
+    assert!(
+        !out.stderr.contains("internal error"),
+        "the binary failed: {}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains(message),
+        "expected `{message}` in stderr: {}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_path_literal_nested_a_million_brackets_deep_is_refused() {
+    let dir = TempDir::new("fuzz-deep-path");
+    let deep = format!("m = path\"{}F${}\"\n", "(".repeat(1_000_000), ")".repeat(1_000_000));
+    let file = dir.write("deep.alg", &deep);
+    refused(
+        &run(["check", file.to_str().unwrap()]),
+        "this path is nested more than 20000 levels deep",
+    );
+    // A tower of repetitions is as deep as its tree.
+    let stars = format!("m = path\"F${}\"\n", "*".repeat(1_000_000));
+    let file = dir.write("stars.alg", &stars);
+    refused(
+        &run(["check", file.to_str().unwrap()]),
+        "this path is nested more than 20000 levels deep",
+    );
+}
+
+#[test]
+fn a_path_of_too_many_letters_is_refused_at_once() {
+    let dir = TempDir::new("fuzz-long-path");
+    // Lowering `(F$)*` repeated 500 times took minutes; 600,000 letters
+    // in a row overflowed the stack.
+    for (name, path) in [("stars.alg", "(F$)*".repeat(500)), ("long.alg", "F$".repeat(300_000))] {
+        let file = dir.write(name, &format!("enemy = black_pieces\nm = path\"{path}\"\n"));
+        let start = std::time::Instant::now();
+        refused(
+            &run(["check", file.to_str().unwrap()]),
+            "this path has more than 256 letters (F, L, R and $)",
+        );
+        // Not a speed target: a refusal that took a minute would be the runaway.
+        assert!(start.elapsed().as_secs() < 60, "{name}: {:?}", start.elapsed());
+    }
+}
+
+#[test]
+fn a_path_literal_within_the_cap_still_lowers() {
+    let dir = TempDir::new("fuzz-path-ok");
+    // Five hundred brackets around a rook's path: the same move as without.
+    let text = format!(
+        "enemy = black_pieces\nm = %♖: path\"{}L*(F$)+{}\"\nn = %♖: path\"L*(F$)+\"\ntheorem same: m = n\n",
+        "(".repeat(500),
+        ")".repeat(500)
+    );
+    let file = dir.write("ok.alg", &text);
+    let out = run(["check", file.to_str().unwrap(), "--timeout", "5"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("1 holds"), "{}", out.stdout);
+}
+
+#[test]
+fn a_referee_literal_with_a_million_nots_is_refused() {
+    let dir = TempDir::new("fuzz-deep-referee");
+    let nots = format!("m = referee\"[ahead] if {}empty;\"\n", "not ".repeat(1_000_000));
+    let file = dir.write("nots.alg", &nots);
+    refused(
+        &run(["check", file.to_str().unwrap()]),
+        "nested more than 20000 levels deep",
+    );
+    let brackets = format!(
+        "m = referee\"[ahead] if {}empty{};\"\n",
+        "(".repeat(1_000_000),
+        ")".repeat(1_000_000)
+    );
+    let file = dir.write("brackets.alg", &brackets);
+    refused(
+        &run(["check", file.to_str().unwrap()]),
+        "nested more than 20000 levels deep",
+    );
+    let vectors = format!(
+        "m = referee\"[{}ahead{}] if empty;\"\n",
+        "[".repeat(1_000_000),
+        "]".repeat(1_000_000)
+    );
+    let file = dir.write("vectors.alg", &vectors);
+    refused(
+        &run(["check", file.to_str().unwrap()]),
+        "nested more than 20000 levels deep",
+    );
+}
+
+/// Runs `algchess ARGS...`, killing it after `limit`; `None` if it was
+/// killed.
+fn run_for(limit: std::time::Duration, args: &[&str]) -> Option<Out> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_algchess"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the algchess binary runs");
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if child.try_wait().expect("the child can be waited for").is_some() {
+            let out = child.wait_with_output().expect("the binary's output");
+            return Some(Out {
+                code: out.status.code(),
+                stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            });
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Found by the `generated` target (a timeout). `check` samples the
+/// positions of the file's games (`--positions`, 10,000 by default) before
+/// any claim runs, and no limit bounds that: here each ply of the game has
+/// 65,535 successors (16 bishops, any of which may vanish), about 4 s per
+/// ply, and random games play many plies, so `--timeout 1` runs for
+/// minutes. Bounding it needs a deadline or a work limit in
+/// `check::positions::sample` and in `Rules::successors` (a single ply
+/// here already takes seconds), with a note when sampling stops early.
+#[test]
+#[ignore = "the position sampling of `check` is not bounded by --timeout (check::positions::sample)"]
+fn sampling_the_positions_of_a_game_with_huge_plies_respects_the_timeout() {
+    let dir = TempDir::new("fuzz-sampling");
+    let file = dir.write(
+        "bishops.alg",
+        "start = ♗♗♗♗;♗♗♗♗;♗♗♗♗;♗♗♗♗\ngame g(start) = (%♗: (♗ -> .)*)\ntheorem c: (♗ -> ♗)+ = (♗ -> ♗)\n",
+    );
+    let out = run_for(
+        std::time::Duration::from_secs(60),
+        &["check", file.to_str().unwrap(), "--timeout", "1"],
+    )
+    .expect("`check --timeout 1` ends within a minute");
+    assert!(matches!(out.code, Some(0 | 1)), "{out:?}");
+    assert!(out.stdout.contains(" c ("), "{}", out.stdout);
+}
+
+/// Found by the `fen` target: a run of empty squares too long for a
+/// number overflowed while it was read (a panic where arithmetic is
+/// checked); it is refused with the digits as written.
+#[test]
+fn a_fen_rank_of_a_huge_number_of_empty_squares_is_refused() {
+    let digits = "3".repeat(40);
+    let fen = format!("r3k2r/p1ppqp{digits}b/8/8/8/8/8/K6k w - - 0 1");
+    let e = algchess::fen::placement(&fen).unwrap_err();
+    assert_eq!(
+        e.message,
+        format!("`{digits}` empty squares do not fit a FEN rank of at most 26")
+    );
+    assert_eq!(&fen[e.at..e.at + 1], "3");
+    // One past the largest number: saturating, not wrapping to a small one.
+    let e = algchess::fen::placement("18446744073709551616/8").unwrap_err();
+    assert!(
+        e.message.starts_with("`18446744073709551616` empty squares"),
+        "{}",
+        e.message
+    );
+    refused(
+        &run(["perft", "rules/chess.alg", "--fen", &fen, "--depth", "1"]),
+        "empty squares do not fit a FEN rank",
+    );
+}
