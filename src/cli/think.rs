@@ -9,6 +9,21 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// A game ready to search.
+/// The options `uci` and `xboard` share: what to play, and the table.
+#[derive(clap::Args)]
+pub struct EngineArgs {
+    /// A rule file to play instead of the bundled games.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// The game of the rule file, or the bundled game, to play first
+    /// (default: chess, or the file's only game).
+    #[arg(long)]
+    pub game: Option<String>,
+    /// The transposition table's size in megabytes.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: u64,
+}
+
 pub struct Loaded {
     pub rules: Rules,
     pub values: Values,

@@ -23,16 +23,8 @@ cell a piece is put on (d3), or the changed squares. `legal` (not UCI) \
 lists the legal moves and the end reached as `info string` lines. Bad \
 input is answered by an `info string error: ...` line.")]
 pub struct Args {
-    /// A rule file to play instead of the bundled games.
-    #[arg(long)]
-    rules: Option<PathBuf>,
-    /// The game of the rule file, or the bundled game, to play (default:
-    /// chess, or the file's only game).
-    #[arg(long)]
-    game: Option<String>,
-    /// The transposition table's size in megabytes.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    hash: u64,
+    #[command(flatten)]
+    engine: super::think::EngineArgs,
 }
 
 /// What the reading thread passes on.
@@ -50,10 +42,10 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         std::thread::spawn(move || read_commands(stop, busy, tx));
     }
     let mut engine = Uci {
-        variant: args.game.clone().unwrap_or_else(|| "chess".into()),
-        file: args.rules.clone(),
+        variant: args.engine.game.clone().unwrap_or_else(|| "chess".into()),
+        file: args.engine.rules.clone(),
         loaded: None,
-        searcher: Searcher::new(args.hash as usize),
+        searcher: Searcher::new(args.engine.hash as usize),
         from: From::Start,
         moves: vec![],
         stop,

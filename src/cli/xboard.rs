@@ -20,16 +20,8 @@ The variants offered are the bundled games (`normal` is chess). An \
 illegal move is answered `Illegal move: ...`, other bad input `Error \
 (...): ...`.")]
 pub struct Args {
-    /// A rule file to play instead of the bundled games.
-    #[arg(long)]
-    rules: Option<PathBuf>,
-    /// The game of the rule file, or the bundled game, to play first
-    /// (default: chess, or the file's only game).
-    #[arg(long)]
-    game: Option<String>,
-    /// The transposition table's size in megabytes.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    hash: u64,
+    #[command(flatten)]
+    engine: super::think::EngineArgs,
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
@@ -58,12 +50,12 @@ pub fn run(args: Args) -> Result<i32, Diags> {
             let _ = tx.send(None);
         });
     }
-    let first = args.game.clone().unwrap_or_else(|| "chess".into());
+    let first = args.engine.game.clone().unwrap_or_else(|| "chess".into());
     let mut x = Xboard {
         variant: first,
-        file: args.rules.clone(),
+        file: args.engine.rules.clone(),
         loaded: None,
-        searcher: Searcher::new(args.hash as usize),
+        searcher: Searcher::new(args.engine.hash as usize),
         from: From::Start,
         moves: vec![],
         force: false,
