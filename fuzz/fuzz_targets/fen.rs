@@ -3,19 +3,12 @@
 //! again; a chess referee starts from it.
 #![no_main]
 
-use algchess::{fen, referee::Match, Program, Rules};
+use algchess::{fen, referee::Match};
 use libfuzzer_sys::fuzz_target;
-use std::sync::LazyLock;
-
-static CHESS: LazyLock<Rules> = LazyLock::new(|| {
-    let text = include_str!("../../rules/chess.alg");
-    let program = Program::from_text("rules/chess.alg", text).expect("chess.alg elaborates");
-    Rules::fast(program.game("chess").expect("a chess game"))
-});
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let rules = &*CHESS;
+    let rules = algchess_fuzz::chess();
     algchess_fuzz::on_big_stack(|| {
         let _ = fen::placement(text);
         let _ = fen::counters(text);

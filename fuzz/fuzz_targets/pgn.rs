@@ -2,19 +2,12 @@
 //! read is refereed by the chess rules (its FEN tag, its SAN plies).
 #![no_main]
 
-use algchess::{pgn, referee, Program, Rules};
+use algchess::{pgn, referee};
 use libfuzzer_sys::fuzz_target;
-use std::sync::LazyLock;
-
-static CHESS: LazyLock<Rules> = LazyLock::new(|| {
-    let text = include_str!("../../rules/chess.alg");
-    let program = Program::from_text("rules/chess.alg", text).expect("chess.alg elaborates");
-    Rules::fast(program.game("chess").expect("a chess game"))
-});
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let rules = &*CHESS;
+    let rules = algchess_fuzz::chess();
     algchess_fuzz::on_big_stack(|| {
         let _ = pgn::read_all(text, 1);
         if let Ok(games) = pgn::read(text) {

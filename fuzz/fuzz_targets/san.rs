@@ -3,19 +3,12 @@
 //! names one; the name written for it must name it again.
 #![no_main]
 
-use algchess::{referee::Match, Program, Rules};
+use algchess::referee::Match;
 use libfuzzer_sys::fuzz_target;
-use std::sync::LazyLock;
-
-static CHESS: LazyLock<Rules> = LazyLock::new(|| {
-    let text = include_str!("../../rules/chess.alg");
-    let program = Program::from_text("rules/chess.alg", text).expect("chess.alg elaborates");
-    Rules::fast(program.game("chess").expect("a chess game"))
-});
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let rules = &*CHESS;
+    let rules = algchess_fuzz::chess();
     algchess_fuzz::on_big_stack(|| {
         let Ok(mut m) = Match::new(rules, rules.start(), 0, 1) else {
             return;

@@ -523,3 +523,13 @@ impl SmallBoard {
         Grid::parse(&self.text).ok().map(|board| State { board, poi: self.poi })
     }
 }
+
+/// FIDE chess's rules, loaded once for the targets that referee with them.
+pub fn chess() -> &'static algchess::Rules {
+    static CHESS: std::sync::LazyLock<algchess::Rules> = std::sync::LazyLock::new(|| {
+        let text = include_str!("../../rules/chess.alg");
+        let program = algchess::Program::from_text("rules/chess.alg", text).expect("chess.alg elaborates");
+        algchess::Rules::fast(program.game("chess").expect("a chess game"))
+    });
+    &CHESS
+}

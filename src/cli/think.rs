@@ -86,6 +86,15 @@ pub fn load(file: &Path, game: Option<&str>) -> Result<Loaded, String> {
 }
 
 /// Loads the bundled game called `name` (`normal` is chess).
+/// Game `variant` of `file` (or the file's only game), or the bundled
+/// game `variant` without a file.
+pub fn load_variant(file: Option<&Path>, variant: &str) -> Result<Loaded, String> {
+    match file {
+        Some(f) => load(f, Some(variant)).or_else(|_| load(f, None)),
+        None => load_bundled(variant),
+    }
+}
+
 pub fn load_bundled(name: &str) -> Result<Loaded, String> {
     let name = if name == "normal" || name == "standard" {
         "chess"

@@ -2,7 +2,7 @@
 //! declares. A thread reads the commands, so `stop`, `quit` and
 //! `isready` are heard while the search runs on the command thread.
 
-use super::think::{budget, bundled, load, load_bundled, setup, From, Loaded};
+use super::think::{budget, bundled, setup, From, Loaded};
 use crate::diag::Diags;
 use crate::search::{mate_in, names, Info, Limits, Searcher};
 use std::io::BufRead;
@@ -118,10 +118,7 @@ impl Uci {
     /// The game, loaded on first use; `None` after saying why not.
     fn game(&mut self) -> Option<&Loaded> {
         if self.loaded.is_none() {
-            let loaded = match &self.file {
-                Some(f) => load(f, Some(&self.variant)).or_else(|_| load(f, None)),
-                None => load_bundled(&self.variant),
-            };
+            let loaded = super::think::load_variant(self.file.as_deref(), &self.variant);
             match loaded {
                 Ok(l) => self.loaded = Some(l),
                 Err(e) => error(&e),

@@ -2,7 +2,7 @@
 //! a rule file declares. A thread reads the commands, so `?` (move now)
 //! and `quit` are heard while the engine thinks.
 
-use super::think::{budget, bundled, load, load_bundled, setup, From, Loaded};
+use super::think::{budget, bundled, setup, From, Loaded};
 use crate::diag::Diags;
 use crate::search::{mate_in, names, Info, Limits, Searcher};
 use std::io::BufRead;
@@ -102,10 +102,7 @@ fn say(text: &str) {
 impl Xboard {
     fn game(&mut self) -> Option<&Loaded> {
         if self.loaded.is_none() {
-            let loaded = match &self.file {
-                Some(f) => load(f, Some(&self.variant)).or_else(|_| load(f, None)),
-                None => load_bundled(&self.variant),
-            };
+            let loaded = super::think::load_variant(self.file.as_deref(), &self.variant);
             match loaded {
                 Ok(l) => self.loaded = Some(l),
                 Err(e) => say(&format!("Error (cannot load the game): {}", e.replace('\n', " "))),
