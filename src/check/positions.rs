@@ -140,12 +140,16 @@ impl SplitMix {
 }
 
 /// The positions of random game `k` after each ply, until the side to move
-/// has no move, a move exceeds the evaluation budget, or `PLIES` are played.
-fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize) -> Vec<Position> {
+/// has no move, a move exceeds the evaluation budget, `PLIES` are played,
+/// or `over` says a limit is met (checked before every ply).
+fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize, over: &(dyn Fn() -> bool + Sync)) -> Vec<Position> {
     let mut rng = SplitMix(seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut pos = root.clone();
     let mut out = vec![];
     for _ in 0..PLIES {
+        if over() {
+            break;
+        }
         let Ok(mut next) = rules.successors(&pos) else {
             break;
         };
@@ -158,10 +162,46 @@ fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize) -> Vec<Posit
     out
 }
 
+/// Positions sampled from a set of games, and whether the sampling ran to
+/// its end rather than being stopped by a limit.
+#[derive(Clone, Debug, Default)]
+pub struct Sampled {
+    pub samples: Vec<Sample>,
+    /// False when the timeout or the memory limit stopped the sampling, so
+    /// fewer positions than asked for may be there.
+    pub complete: bool,
+    /// True when it was the memory limit.
+    pub stopped_by_memory: bool,
+}
+
+impl Sampled {
+    /// Marks `report`, a check on these samples, as cut short when the
+    /// sampling was.
+    pub fn mark(&self, report: &mut PositionsReport) {
+        report.sampling_complete = self.complete;
+        report.complete &= self.complete;
+        report.stopped_by_memory |= self.stopped_by_memory;
+    }
+}
+
 /// Up to `n` distinct positions (by board) reachable in `games`: their
 /// starting points, then the boards of random games, in a fixed order.
-/// Fewer when the games run out of new positions.
-pub fn sample(games: &[Game], n: usize, seed: u64) -> Vec<Sample> {
+/// Fewer when the games run out of new positions, or when `limits`' timeout
+/// or memory limit is met (checked before every ply of every game; a ply
+/// itself is bounded by the evaluator's budget).
+pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> Sampled {
+    let deadline = limits.timeout.map(|t| Instant::now() + t);
+    let stopped = AtomicBool::new(false);
+    let by_memory = AtomicBool::new(false);
+    let over = || {
+        let memory = limits.memory != MemoryLimit::NONE && limits.memory.exceeded();
+        let hit = memory || deadline.is_some_and(|d| Instant::now() > d);
+        if hit {
+            stopped.store(true, Ordering::Relaxed);
+            by_memory.fetch_or(memory, Ordering::Relaxed);
+        }
+        hit
+    };
     let rules: Vec<Rules> = games.iter().map(Rules::new).collect();
     let roots = roots(&rules);
     let mut seen: FxHashSet<Grid> = FxHashSet::default();
@@ -179,7 +219,11 @@ pub fn sample(games: &[Game], n: usize, seed: u64) -> Vec<Sample> {
         push(&mut out, &root.pos, &|| root.name.clone());
     }
     if roots.is_empty() {
-        return out;
+        return Sampled {
+            samples: out,
+            complete: true,
+            stopped_by_memory: false,
+        };
     }
     let mut first = 0;
     while out.len() < n {
@@ -187,7 +231,7 @@ pub fn sample(games: &[Game], n: usize, seed: u64) -> Vec<Sample> {
             .into_par_iter()
             .map(|k| {
                 let root = &roots[k % roots.len()];
-                random_game(&rules[root.rules], &root.pos, seed, k)
+                random_game(&rules[root.rules], &root.pos, seed, k, &over)
             })
             .collect();
         let before = out.len();
@@ -202,11 +246,15 @@ pub fn sample(games: &[Game], n: usize, seed: u64) -> Vec<Sample> {
         first += BATCH;
         // A whole batch of games found nothing new: the games are
         // exhausted (tic-tac-toe has only so many boards).
-        if out.len() == before {
+        if out.len() == before || stopped.load(Ordering::Relaxed) {
             break;
         }
     }
-    out
+    Sampled {
+        samples: out,
+        complete: !stopped.into_inner(),
+        stopped_by_memory: by_memory.into_inner(),
+    }
 }
 
 /// Boards of `game`'s shape, empty but for one king (a piece of `kings`)
@@ -286,8 +334,11 @@ pub struct PositionsReport {
     pub sampled: usize,
     /// Positions skipped because an evaluation exceeded the state budget.
     pub over_budget: usize,
-    /// False when the timeout or the memory limit stopped the check.
+    /// False when the timeout or the memory limit stopped the check (or
+    /// the sampling of its positions).
     pub complete: bool,
+    /// False when a limit stopped the sampling of the positions.
+    pub sampling_complete: bool,
     /// True when the memory limit stopped it.
     pub stopped_by_memory: bool,
     /// A position on which the sides differ.
@@ -423,6 +474,7 @@ pub fn check_positions(
         sampled: samples.len(),
         over_budget: over_budget.into_inner(),
         complete: !timed_out.load(Ordering::Relaxed) && !out_of_memory.load(Ordering::Relaxed),
+        sampling_complete: true,
         stopped_by_memory: out_of_memory.into_inner(),
         counterexample,
         origin,
@@ -463,9 +515,9 @@ mod tests {
         let (prog, games) = chess();
         assert!(prog.games().is_empty(), "theorems/chess.alg declares no game itself");
         assert_eq!(games.iter().map(|g| g.name.as_str()).collect::<Vec<_>>(), ["chess"]);
-        let a = sample(&games, 300, 7);
-        let b = sample(&games, 300, 7);
-        let c = sample(&games, 300, 8);
+        let a = sample(&games, 300, 7, &options()).samples;
+        let b = sample(&games, 300, 7, &options()).samples;
+        let c = sample(&games, 300, 8, &options()).samples;
         assert_eq!(a.len(), 300);
         assert!(a
             .iter()
@@ -497,7 +549,7 @@ mod tests {
     #[test]
     fn a_game_with_few_positions_runs_out() {
         let prog = Program::load(Path::new("rules/tictactoe.alg")).unwrap();
-        let all = sample(&games(&prog).unwrap(), 1_000_000, 1);
+        let all = sample(&games(&prog).unwrap(), 1_000_000, 1, &options()).samples;
         // 5478 boards are reachable in tic-tac-toe; random games find most.
         assert!(all.len() > 3000 && all.len() <= 5478, "{}", all.len());
     }
@@ -505,7 +557,7 @@ mod tests {
     #[test]
     fn a_true_claim_holds_on_every_position() {
         let (prog, games) = chess();
-        let samples = sample(&games, 200, 1);
+        let samples = sample(&games, 200, 1, &options()).samples;
         for text in ["white in_check = fail", "F attacked = attacked"] {
             let c = claim(&prog, text);
             assert!(applies(&c));
@@ -522,7 +574,7 @@ mod tests {
     #[test]
     fn a_false_claim_is_refuted_on_a_real_position() {
         let (prog, games) = chess();
-        let samples = sample(&games, 2000, 1);
+        let samples = sample(&games, 2000, 1, &options()).samples;
         let c = claim(&prog, "white = clear_ep white_move");
         let r = check_positions(&c, &samples, &options(), &|_, _| {});
         let Some(CounterReport::Board {
@@ -565,9 +617,29 @@ mod tests {
     }
 
     #[test]
+    fn sampling_stops_at_the_timeout() {
+        let (_, games) = chess();
+        let limits = PositionOptions {
+            timeout: Some(Duration::ZERO),
+            ..options()
+        };
+        let cut = sample(&games, 300, 7, &limits);
+        assert!(!cut.complete);
+        // The starting points are taken before any game is played.
+        assert!(
+            !cut.samples.is_empty() && cut.samples.len() < 300,
+            "{}",
+            cut.samples.len()
+        );
+        let full = sample(&games, 300, 7, &options());
+        assert!(full.complete);
+        assert_eq!(full.samples.len(), 300);
+    }
+
+    #[test]
     fn an_open_claim_is_refuted_with_a_poi() {
         let (prog, games) = chess();
-        let samples = sample(&games, 5, 1);
+        let samples = sample(&games, 5, 1, &options()).samples;
         // The start position: a square black attacks is not one white does.
         let c = claim(&prog, "attacked = mirrored(attacked)");
         let r = check_positions(&c, &samples, &options(), &|_, _| {});
@@ -590,7 +662,7 @@ mod tests {
     #[test]
     fn a_timeout_stops_the_check() {
         let (prog, games) = chess();
-        let samples = sample(&games, 50, 1);
+        let samples = sample(&games, 50, 1, &options()).samples;
         let c = claim(&prog, "F attacked = attacked");
         let opts = PositionOptions {
             timeout: Some(Duration::ZERO),

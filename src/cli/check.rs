@@ -90,17 +90,20 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         let mut report = check_claim(claim, options, &|cells, done, total| {
             bar.set(format!("{cells} cells"), done, total)
         });
-        let mut samples = positions.for_claim(p, claim);
+        let sampled = positions.for_claim(p, claim, &on_positions);
+        let mut samples = std::borrow::Cow::Borrowed(&sampled.samples);
         if let Some(k) = lint {
             let mut all = lints[p][k].1.clone();
             all.extend(samples.iter().cloned());
-            samples = std::sync::Arc::new(all);
+            samples = std::borrow::Cow::Owned(all);
         }
         let played = (!samples.is_empty() && report.verdict != Finding::Refuted).then(|| {
             bar.set("positions".into(), 0, samples.len());
-            check_positions(claim, &samples, &on_positions, &|done, total| {
+            let mut played = check_positions(claim, &samples, &on_positions, &|done, total| {
                 bar.set("positions".into(), done, total)
-            })
+            });
+            sampled.mark(&mut played);
+            played
         });
         if let Some(cx) = played.as_ref().and_then(|p| p.counterexample.clone()) {
             report.verdict = Finding::Refuted;
@@ -196,10 +199,15 @@ pub fn positions_phrase(played: Option<&PositionsReport>, joint: &str) -> String
         if p.checked == 1 { "" } else { "s" }
     );
     let mut cut = vec![];
-    if !p.complete {
+    let limit = if p.stopped_by_memory { "memory limit" } else { "timeout" };
+    if !p.sampling_complete {
         cut.push(format!(
-            "the {} stopped it after {} of {}",
-            if p.stopped_by_memory { "memory limit" } else { "timeout" },
+            "the {limit} stopped the sampling after {} positions",
+            p.sampled
+        ));
+    } else if !p.complete {
+        cut.push(format!(
+            "the {limit} stopped it after {} of {}",
             p.checked + p.over_budget,
             p.sampled
         ));

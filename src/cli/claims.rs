@@ -4,7 +4,7 @@
 //! and a summary.
 
 use super::output::{plain_error, seconds, Progress};
-use crate::check::positions::{self, Sample};
+use crate::check::positions::{self, PositionOptions, Sampled};
 use crate::check::SearchOptions;
 use crate::diag::Diags;
 use crate::elab::{Claim, Game, Program};
@@ -111,7 +111,7 @@ pub struct Positions {
     /// The games of each program, read before any claim runs, so a file
     /// that cannot be read is bad input, not a failure half-way.
     games: Vec<Vec<Game>>,
-    cache: Mutex<HashMap<GamesKey, Arc<Vec<Sample>>>>,
+    cache: Mutex<HashMap<GamesKey, Arc<Sampled>>>,
 }
 
 impl Positions {
@@ -129,23 +129,31 @@ impl Positions {
     }
 
     /// The positions claim `claim` of program `prog` is checked on: none
-    /// when it is not checked on positions.
-    pub fn for_claim(&self, prog: usize, claim: &Claim) -> Arc<Vec<Sample>> {
+    /// when it is not checked on positions. Sampling stops at `limits`'
+    /// timeout and memory limit.
+    pub fn for_claim(&self, prog: usize, claim: &Claim, limits: &PositionOptions) -> Arc<Sampled> {
         let games = &self.games[prog];
         if self.n == 0 || games.is_empty() || !positions::applies(claim) {
-            return Arc::new(vec![]);
+            return Arc::new(Sampled {
+                complete: true,
+                ..Sampled::default()
+            });
         }
         let key: GamesKey = games
             .iter()
             .map(|g| (g.name.clone(), g.board.clone(), g.turns.clone()))
             .collect();
-        let n = self.n;
-        self.cache
-            .lock()
-            .expect("no sampler panicked")
-            .entry(key)
-            .or_insert_with(|| Arc::new(positions::sample(games, n, POSITIONS_SEED)))
-            .clone()
+        // Sampled under the lock, so claims running side by side sample
+        // once; a sample cut short by one claim's limits is not kept.
+        let mut cache = self.cache.lock().expect("no sampler panicked");
+        if let Some(s) = cache.get(&key) {
+            return s.clone();
+        }
+        let sampled = Arc::new(positions::sample(games, self.n, POSITIONS_SEED, limits));
+        if sampled.complete {
+            cache.insert(key, sampled.clone());
+        }
+        sampled
     }
 }
 

@@ -147,7 +147,8 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         // on them, and a difference on one refutes the claim.
         // A replayed proof gets the quick look, as on boards: the first
         // positions, for at most a quarter of a second.
-        let all = positions.for_claim(p, claim);
+        let sampled = positions.for_claim(p, claim, &on_positions);
+        let all = &sampled.samples;
         let quick = report.verdict == Verdict::Proved && !args.full_check;
         let (samples, with) = match quick {
             true => (&all[..all.len().min(QUICK_POSITIONS)], &quick_positions),
@@ -155,9 +156,11 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         };
         let played = (!samples.is_empty() && report.verdict != Verdict::Refuted).then(|| {
             bar.set("positions".into(), 0, samples.len());
-            check_positions(claim, samples, with, &|done, total| {
+            let mut played = check_positions(claim, samples, with, &|done, total| {
                 bar.set("positions".into(), done, total)
-            })
+            });
+            sampled.mark(&mut played);
+            played
         });
         if let Some(p) = &played {
             report.ms += p.ms;
