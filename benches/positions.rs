@@ -39,10 +39,10 @@ fn positions(c: &mut Criterion) {
     for threads in [1, cores] {
         let pool = pool(threads);
         group.bench_function(BenchmarkId::new("sample", threads), |b| {
-            b.iter(|| pool.install(|| black_box(sample(&games, N, 1))))
+            b.iter(|| pool.install(|| black_box(sample(&games, N, 1, &options))))
         });
     }
-    let samples = sample(&games, N, 1);
+    let samples = sample(&games, N, 1, &options).samples;
     // Claims that hold, so that every position is checked (a refuted claim
     // stops at its counterexample).
     for claim in prog.claims().iter().filter(|c| applies(c) && c.rel.symbol() == "=") {
