@@ -339,3 +339,35 @@ fn a_long_referee_and_chain_lowers() {
     // Not a speed target: quadratic, this took 11 s; a minute means a hang.
     assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
 }
+
+#[test]
+fn definitions_that_outgrow_the_memory_limit_stop_the_loading() {
+    let dir = TempDir::new("limits-glued-chain");
+    // Definition K glues one cell onto definition K-1: K cells each, so
+    // the file's terms grow with the square of its length (30,000 lines
+    // would hold 450 million cells, over 5 GB).
+    let chain = |n: usize| {
+        let mut text: String = "d0 = ♟\n".into();
+        for k in 1..n {
+            text.push_str(&format!("d{k} = d{} + u^{k}♟\n", k - 1));
+        }
+        text + "theorem t: (♟ -> ♟) = (♟ -> ♟)\n"
+    };
+    let file = dir.write("chain.alg", &chain(30_000));
+    for cmd in ["check", "prove"] {
+        // 3 GB of address space: a run that passed its limit would be
+        // killed, not reported.
+        let out = run_limited("-v 3000000", &[cmd, file.to_str().unwrap(), "--memory-limit", "100M"]);
+        assert_eq!(out.code, Some(2), "{out:?}");
+        assert!(out.stderr.contains("loading stopped at `d"), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("the memory limit (100 MiB) is met"),
+            "{}",
+            out.stderr
+        );
+    }
+    // A shorter chain loads within the same limit, and its claim is decided.
+    let file = dir.write("short.alg", &chain(1_000));
+    let out = run(["check", file.to_str().unwrap(), "--memory-limit", "100M"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+}

@@ -68,12 +68,13 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
     Ok(Shard { index, count })
 }
 
-/// The `.alg` files behind `paths`, elaborated; every file's errors at once.
-pub fn load(paths: &[PathBuf]) -> Result<Vec<Program>, Diags> {
+/// The `.alg` files behind `paths`, elaborated within `memory`; every
+/// file's errors at once.
+pub fn load(paths: &[PathBuf], memory: crate::memory::MemoryLimit) -> Result<Vec<Program>, Diags> {
     let mut programs = vec![];
     let mut errors = vec![];
     for f in &super::expand_paths(paths)? {
-        match Program::load(f) {
+        match Program::load_within(f, memory) {
             Ok(p) => programs.push(p),
             Err(d) => errors.extend(d.0),
         }

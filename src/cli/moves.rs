@@ -78,7 +78,7 @@ pub fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Res
 }
 
 pub fn run(args: Args) -> Result<i32, Diags> {
-    let mut prog = Program::load(&args.file)?;
+    let mut prog = Program::load_within(&args.file, args.memory_limit)?;
     let term = prog.expr("--move", &args.expr)?;
     let whole = Span::new(0, args.expr.len());
     if term.sort() != Sort::Move {

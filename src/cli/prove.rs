@@ -78,7 +78,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     search.memory = args.memory_limit;
     let time_limit = super::output::seconds("--time-limit", args.time_limit.unwrap_or(saturation), false)?;
     let kat_limit = super::output::seconds("--kat-limit", args.kat_limit, true)?;
-    let programs = claims::load(&args.paths)?;
+    let programs = claims::load(&args.paths, args.memory_limit)?;
     // Each grid has its own laws; the prover uses only those of the
     // claim's grid. The hex ones are read when a claim needs them.
     if let Some(dir) = &args.axioms {

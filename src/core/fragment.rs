@@ -56,31 +56,47 @@ impl Fragment {
             .try_fold(Fragment::empty(), |f, (q, c)| f.glue(&Fragment(Arc::from([(q, c)]))))
     }
 
-    /// `self + other`: the union of two disjoint maps, merged in order.
+    /// `self + other`: the union of two disjoint maps, merged in order
+    /// straight into the shared slice (no temporary vector: definitions
+    /// that glue one cell onto the last would otherwise leave a trail of
+    /// freed buffers of every size).
     pub fn glue(&self, other: &Fragment) -> Result<Fragment, GlueError> {
         let (a, b) = (&self.0[..], &other.0[..]);
-        let mut out = Vec::with_capacity(a.len() + b.len());
+        let mut out = Arc::<[(Square, Cell)]>::new_uninit_slice(a.len() + b.len());
+        let slots = Arc::get_mut(&mut out).expect("a new slice is not shared");
         let (mut i, mut j) = (0, 0);
-        while i < a.len() && j < b.len() {
-            match a[i].0.cmp(&b[j].0) {
-                std::cmp::Ordering::Less => {
-                    out.push(a[i]);
+        for slot in slots.iter_mut() {
+            let next = match (a.get(i), b.get(j)) {
+                (Some(x), Some(y)) => match x.0.cmp(&y.0) {
+                    std::cmp::Ordering::Less => {
+                        i += 1;
+                        *x
+                    }
+                    std::cmp::Ordering::Greater => {
+                        j += 1;
+                        *y
+                    }
+                    std::cmp::Ordering::Equal => return Err(GlueError::Overlap(x.0)),
+                },
+                (Some(x), None) => {
                     i += 1;
+                    *x
                 }
-                std::cmp::Ordering::Greater => {
-                    out.push(b[j]);
+                (None, Some(y)) => {
                     j += 1;
+                    *y
                 }
-                std::cmp::Ordering::Equal => return Err(GlueError::Overlap(a[i].0)),
-            }
+                (None, None) => unreachable!("the slice holds exactly both sides' cells"),
+            };
+            slot.write(next);
         }
-        out.extend_from_slice(&a[i..]);
-        out.extend_from_slice(&b[j..]);
         if let (Some(p), Some(q)) = (self.poi(), other.poi()) {
             let (a, b) = if p < q { (p, q) } else { (q, p) };
             return Err(GlueError::TwoPoi(a, b));
         }
-        Ok(Fragment(out.into()))
+        // SAFETY: the loop wrote every slot, and cells are `Copy`, so the
+        // early returns leak nothing.
+        Ok(Fragment(unsafe { out.assume_init() }))
     }
 
     /// `m f`: moves every cell; movements are bijections, so this cannot

@@ -16,6 +16,7 @@ pub use ends::{Ends, Material, MoveRule, Split, Stuck};
 use crate::core::{ClaimKind, Content, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::geometry::{Movement, Tiling};
+use crate::memory::MemoryLimit;
 use crate::parse::ast::{Expr, Ident, Span, StmtKind};
 use crate::parse::{self, lexer::KEYWORDS};
 use expr::{Elab, Scope, Stop};
@@ -109,30 +110,44 @@ pub struct Program {
 impl Program {
     /// Reads, parses and elaborates a rule file.
     pub fn load(path: &Path) -> Result<Program, Diags> {
+        Program::load_within(path, MemoryLimit::NONE)
+    }
+
+    /// Reads, parses and elaborates a rule file, stopping with an error
+    /// at the definition being elaborated when the process holds more heap
+    /// than `memory` (definitions can grow with their number: `dK = dJ +
+    /// u^K♟` holds K cells).
+    pub fn load_within(path: &Path, memory: MemoryLimit) -> Result<Program, Diags> {
         let text = crate::diag::read_text(path).map_err(|e| {
             let src = Source::new(path.display().to_string(), "");
             Diag::new(&src, Span::default(), format!("cannot read {}: {e}", path.display()))
         })?;
         let origin = std::fs::canonicalize(path).ok();
-        Program::elaborate(&path.display().to_string(), &text, origin, Tiling::Square)
+        Program::elaborate(&path.display().to_string(), &text, origin, Tiling::Square, memory)
     }
 
     /// Parses and elaborates rule-file text. `name` is only the text's name
     /// in diagnostics (and the base of relative imports); the disk is read
     /// only for the files the text imports.
     pub fn from_text(name: &str, text: &str) -> Result<Program, Diags> {
-        Program::elaborate(name, text, None, Tiling::Square)
+        Program::elaborate(name, text, None, Tiling::Square, MemoryLimit::NONE)
     }
 
     /// Parses and elaborates rule-file text on `tiling` unless the file
     /// declares its grid.
     pub fn from_text_on(name: &str, text: &str, tiling: Tiling) -> Result<Program, Diags> {
-        Program::elaborate(name, text, None, tiling)
+        Program::elaborate(name, text, None, tiling, MemoryLimit::NONE)
     }
 
     /// `origin` is the file's canonical path, so that a file importing
     /// itself (or a cycle back to it) adds nothing.
-    fn elaborate(name: &str, text: &str, origin: Option<PathBuf>, tiling: Tiling) -> Result<Program, Diags> {
+    fn elaborate(
+        name: &str,
+        text: &str,
+        origin: Option<PathBuf>,
+        tiling: Tiling,
+        memory: MemoryLimit,
+    ) -> Result<Program, Diags> {
         let source = Source::new(name, text);
         let file = parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
         let tiling = declared_grid(&source, &file.stmts)?.unwrap_or(tiling);
@@ -167,6 +182,18 @@ impl Program {
         };
         for name in &prog.order {
             let def = &prog.defs[name];
+            if memory != MemoryLimit::NONE && memory.exceeded() {
+                let src = &prog.sources[def.src];
+                errors.push(
+                    Diag::new(
+                        src,
+                        def.name.span,
+                        format!("loading stopped at `{name}`: the memory limit ({memory}) is met"),
+                    )
+                    .help("the definitions before it hold that much; raise --memory-limit"),
+                );
+                return Err(Diags(errors));
+            }
             if def.params.is_none() {
                 if let Err(Stop::Error(d)) = el.definition(name, &top, def.name.span) {
                     errors.push(d);
