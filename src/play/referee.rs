@@ -9,9 +9,9 @@ use super::repetition::{self, Reached, Seen};
 use super::{fen, notation, pdn, san};
 use crate::core::{Content, PieceId};
 use crate::elab::Stuck;
-use crate::engine::Cursor;
+use crate::engine::{Cursor, Vacate};
 use crate::geometry::{Square, Tiling};
-use crate::semantics::{Change, Grid};
+use crate::semantics::{CellSet, Change, Grid};
 use std::cell::OnceCell;
 
 /// A game being played or checked. The board is kept on the engine's
@@ -29,8 +29,17 @@ pub struct Match<'a> {
     /// The engine's copy of `pos.board`, when the rules play there.
     cursor: Option<Cursor>,
     /// The legal moves, as what each writes on `pos.board` (a pass
-    /// writes nothing).
+    /// writes nothing); when not `full`, only those a SAN asked for.
     moves: Vec<Change>,
+    /// `moves` holds every legal move.
+    full: bool,
+    /// The side to move is known to have a legal move.
+    moving: bool,
+    /// Moves are found when asked for (a referee's replay), not after
+    /// each ply.
+    lazy: bool,
+    /// What [`Vacate`] asks of the engine for each SAN piece letter.
+    letters: Vec<(char, Vacate)>,
     /// The positions they reach, made when asked for.
     legal: OnceCell<Vec<Position>>,
     /// Positions as FIDE compares them, with how often each was reached.
@@ -91,6 +100,11 @@ pub fn fen_fits(rules: &Rules, board: &Grid) -> Result<(), String> {
 impl<'a> Match<'a> {
     /// A game from `pos` with the given counters.
     pub fn new(rules: &'a Rules, pos: Position, halfmove: u32, fullmove: u32) -> Result<Match<'a>, TooBig> {
+        Match::started(rules, pos, halfmove, fullmove, false)
+    }
+
+    /// [`new`](Match::new), finding moves only when asked for when `lazy`.
+    fn started(rules: &'a Rules, pos: Position, halfmove: u32, fullmove: u32, lazy: bool) -> Result<Match<'a>, TooBig> {
         let mut m = Match {
             rules,
             cursor: rules.engine.as_ref().map(|e| e.cursor(&pos.board)),
@@ -98,11 +112,19 @@ impl<'a> Match<'a> {
             halfmove,
             fullmove,
             moves: vec![],
+            full: true,
+            moving: false,
+            lazy,
+            letters: vec![],
             legal: OnceCell::new(),
             seen: Seen::default(),
             reached: 0,
         };
-        m.moves = m.successors(m.pos.turn)?;
+        if lazy {
+            m.full = false;
+        } else {
+            m.moves = m.successors(m.pos.turn)?;
+        }
         m.count_position()?;
         Ok(m)
     }
@@ -112,6 +134,12 @@ impl<'a> Match<'a> {
     /// rank it promotes on nor, unless the start has one there, on its
     /// first rank, the side not to move not in check.
     pub fn from_fen(rules: &'a Rules, text: &str) -> Result<Match<'a>, String> {
+        Match::from_fen_lazy(rules, text, false)
+    }
+
+    /// [`from_fen`](Match::from_fen), finding moves only when asked for
+    /// when `lazy`.
+    fn from_fen_lazy(rules: &'a Rules, text: &str, lazy: bool) -> Result<Match<'a>, String> {
         let (board, black) = fen::read(text).map_err(|e| e.message)?;
         fen_fits(rules, &board)?;
         let (halfmove, fullmove) = fen::counters(text).map_err(|e| e.message)?;
@@ -150,7 +178,7 @@ impl<'a> Match<'a> {
         if rules.in_check(&pos.board, other).map_err(|e| e.to_string())? {
             return Err("the side not to move is in check: its king could be taken".into());
         }
-        Match::new(rules, pos, halfmove, fullmove).map_err(|e| e.to_string())
+        Match::started(rules, pos, halfmove, fullmove, lazy).map_err(|e| e.to_string())
     }
 
     /// The turn after `turn`.
@@ -336,10 +364,100 @@ impl<'a> Match<'a> {
             self.fullmove += 1;
         }
         self.legal = OnceCell::new();
-        let mut moves = std::mem::take(&mut self.moves);
-        self.successors_into(self.pos.turn, &mut moves)?;
-        self.moves = moves;
+        if self.lazy {
+            self.moves.clear();
+            (self.full, self.moving) = (false, false);
+        } else {
+            self.all_moves()?;
+        }
         self.count_position()
+    }
+
+    /// Finds every legal move of the side to move, unless known.
+    fn all_moves(&mut self) -> Result<(), TooBig> {
+        let mut moves = std::mem::take(&mut self.moves);
+        let found = self.successors_into(self.pos.turn, &mut moves);
+        self.moves = moves;
+        self.legal = OnceCell::new();
+        self.full = found.is_ok();
+        found
+    }
+
+    /// Whether the side to move has a legal move: on the engine, and
+    /// where no side passes, found without finding them all.
+    fn has_move(&mut self) -> Result<bool, TooBig> {
+        if self.full || self.moving {
+            return Ok(self.moving || !self.moves.is_empty());
+        }
+        let turn = self.pos.turn;
+        match &mut self.cursor {
+            Some(c) if !self.rules.ends.passes() => {
+                self.moving = c.any_move(turn).map_err(|e| TooBig(e.0))?;
+                if !self.moving {
+                    // No move at all: the list is complete.
+                    self.moves.clear();
+                    self.legal = OnceCell::new();
+                    self.full = true;
+                }
+            }
+            _ => self.all_moves()?,
+        }
+        Ok(self.moving || !self.moves.is_empty())
+    }
+
+    /// What to ask the engine for the moves of SAN piece letter `l`: the
+    /// codes spelt with it, in either case, and the codes with a letter.
+    fn vacate(&mut self, l: char) -> Vacate {
+        if let Some((_, v)) = self.letters.iter().find(|(m, _)| *m == l) {
+            return *v;
+        }
+        let p = &self.rules.pieces;
+        let (mut codes, mut lettered) = (CellSet::default(), CellSet::default());
+        for c in 0..=u8::MAX {
+            if let Some(m) = p.letter(c) {
+                lettered.insert_code(c);
+                if m.to_ascii_uppercase() == l {
+                    codes.insert_code(c);
+                }
+            }
+        }
+        let v = Vacate { codes, lettered };
+        self.letters.push((l, v));
+        v
+    }
+
+    /// In a replay, the legal move a SAN names, found among the moves of
+    /// the piece it names alone: `None` when that does not tell one move
+    /// (none, several, a notation other than SAN's piece moves), for the
+    /// full search to tell why. A SAN names a move that takes a piece of
+    /// its letter off its square, so the engine need only run the parts
+    /// of the turn that may ([`Vacate`]); castling, and a king's move
+    /// that may be castling written as one, are left to the full search.
+    fn find_vacating(&mut self, text: &str) -> Result<Option<usize>, TooBig> {
+        if self.full || self.rules.tiling != Tiling::Square || self.rules.ends.passes() || pdn::is_pdn(text) {
+            return Ok(None);
+        }
+        let Some((l, to)) = san::piece_move(text).filter(|&(l, _)| l != 'K') else {
+            return Ok(None);
+        };
+        let v = self.vacate(l);
+        let turn = self.pos.turn;
+        let Some(cur) = &mut self.cursor else {
+            return Ok(None);
+        };
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        let found = cur
+            .moves_vacating(turn, &v, Some(to), &mut moves)
+            .map_err(|e| TooBig(e.0));
+        self.moves = moves;
+        self.legal = OnceCell::new();
+        found?;
+        Ok(san::read(text, &self.pos.board, &self.moves, &self.rules.pieces)
+            .ok()
+            .inspect(|_| {
+                self.moving = true;
+            }))
     }
 
     /// Counts the position on the board as reached once more.
@@ -413,7 +531,7 @@ impl<'a> Match<'a> {
         if self.test(Test::Lost, turn)? {
             return Ok(win(Ending::Lost, previous));
         }
-        let stuck = self.moves.is_empty();
+        let stuck = !self.has_move()?;
         let check = stuck && self.in_check()?;
         if check && ends.stuck.contains(&Stuck::Checkmate) {
             return Ok(win(Ending::Checkmate, previous));
@@ -485,6 +603,9 @@ impl<'a> Match<'a> {
     /// that makes it so.
     pub fn claimable(&mut self) -> Result<Vec<Claim>, TooBig> {
         let mut out = vec![];
+        if !self.full {
+            self.all_moves()?;
+        }
         let claim = self.rules.ends.move_rule.as_ref().and_then(|r| r.claim);
         let moves = self.moves.clone();
         let next = self.next(self.pos.turn);
@@ -567,7 +688,7 @@ impl<'a> Match<'a> {
         let mut base = self.san_base(i);
         self.play(i)?;
         if self.in_check()? {
-            base.push(if self.moves.is_empty() { '#' } else { '+' });
+            base.push(if self.has_move()? { '+' } else { '#' });
         }
         Ok(base)
     }
@@ -673,8 +794,8 @@ pub fn referee(rules: &Rules, game: &super::pgn::Game) -> Result<Report, String>
 /// [`referee`], with the game as it stands after its last legal ply.
 pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, Match<'a>), String> {
     let mut m = match game.tag("FEN") {
-        Some(f) => Match::from_fen(rules, f).map_err(|e| format!("the FEN tag `{f}`: {e}"))?,
-        None => Match::new(rules, rules.start(), 0, 1).map_err(|e| e.to_string())?,
+        Some(f) => Match::from_fen_lazy(rules, f, true).map_err(|e| format!("the FEN tag `{f}`: {e}"))?,
+        None => Match::started(rules, rules.start(), 0, 1, true).map_err(|e| e.to_string())?,
     };
     let mut report = Report {
         event: game.tag("Event").map(str::to_string),
@@ -705,8 +826,18 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
                 format!("{}... {}", m.fullmove, ply.text)
             }
         };
+        let null = is_null(&ply.text);
+        let fast = if null {
+            None
+        } else {
+            m.find_vacating(&ply.text).map_err(too_big)?
+        };
         let end = m.end().map_err(too_big)?;
-        if let (Some(o), false, None) = (end, m.count() == 0, ended) {
+        let moving = match end {
+            Some(_) => m.has_move().map_err(too_big)?,
+            None => true,
+        };
+        if let (Some(o), true, None) = (end, moving, ended) {
             // A dead position, seventy-five moves, a fifth repetition: the
             // game is over, but moves are left, and python-chess plays
             // them. The end is the first one reached; the rest is read.
@@ -718,16 +849,22 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
                 o.ending.name().replace('_', " ")
             ));
         }
-        if is_null(&ply.text) {
+        if null {
             nulls.push(i + 1);
             m.pass().map_err(too_big)?;
             report.san.push("--".into());
             report.plies += 1;
             continue;
         }
-        let found = match end {
-            Some(o) if m.count() == 0 => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
-            _ => m.find(&ply.text),
+        let found = match (end, fast) {
+            (Some(o), _) if !moving => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
+            (_, Some(j)) => Ok(j),
+            _ => {
+                if !m.full {
+                    m.all_moves().map_err(too_big)?;
+                }
+                m.find(&ply.text)
+            }
         };
         match found {
             Ok(j) => {
@@ -761,6 +898,11 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         report.claimable = m.claimable().map_err(too_big)?;
     }
     report.final_fen = m.fen();
+    // The game goes on as any other from here.
+    m.lazy = false;
+    if !m.full {
+        m.all_moves().map_err(too_big)?;
+    }
     Ok((report, m))
 }
 

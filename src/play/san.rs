@@ -289,6 +289,14 @@ fn wanted(text: &str) -> Option<Wanted> {
     Some(w)
 }
 
+/// The letter of the piece a SAN moves (`P` for a pawn's) and the square
+/// it goes to, when `text` is SAN for one piece's move: not castling, not
+/// UCI.
+pub fn piece_move(text: &str) -> Option<(char, Square)> {
+    let w = wanted(text).filter(|w| w.castle.is_none() && w.piece != '?')?;
+    Some((w.piece, w.to?))
+}
+
 /// The legal move (an index into `moves`, the changes legal on `before`)
 /// that `text` names, in SAN or UCI; an error that says why when it
 /// names none or several.
