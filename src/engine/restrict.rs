@@ -1,13 +1,15 @@
 //! A turn's move kept to the parts that can empty a square holding one of
 //! given codes: a notation that names the piece moved (SAN's `N` in
 //! `Nf3`) needs only the moves that take such a piece away from where it
-//! stood, and the rest of the turn need not run.
+//! stood, and the rest of the turn need not run. A square is emptied when
+//! it ends holding a code outside a set the caller gives (a code without
+//! a letter, for SAN).
 //!
 //! Which parts can is read off the plan, soundly: a write may change a
 //! square whose code was one of the codes when what it reads there may
 //! be one of them (or a code a write before it in the same move put
-//! over one), and such a square ends empty when that write, or a later
-//! one, writes a code without a letter. An arm of a union that cannot,
+//! over one), and such a square is emptied when that write, or a later
+//! one, writes a code outside the set. An arm of a union that cannot,
 //! whatever runs before and after it in the move, is left out; every
 //! other part is kept whole, and tests (`not`) and repetitions are never
 //! cut, so the results kept are exactly the turn's results that empty
@@ -21,11 +23,11 @@ use crate::semantics::{CellSet, Code};
 use std::sync::Arc;
 
 /// The question asked of a plan: the codes whose squares are followed,
-/// and the codes with a letter (the others leave a square empty).
+/// and the codes a followed square may end with and not be emptied.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Vacate {
     pub codes: CellSet,
-    pub lettered: CellSet,
+    pub kept: CellSet,
 }
 
 fn any() -> CellSet {
@@ -60,8 +62,8 @@ impl Vacate {
         if !meets(pre, inn) {
             return;
         }
-        out.empties |= meets(value, &self.lettered.complement());
-        out.holds = out.holds.union(&value.intersection(&self.lettered));
+        out.empties |= meets(value, &self.kept.complement());
+        out.holds = out.holds.union(&value.intersection(&self.kept));
     }
 
     /// The codes `code` stands for: the POI's content for `%`.
@@ -296,24 +298,28 @@ mod tests {
     use crate::semantics::{Change, Grid};
     use std::collections::BTreeSet;
 
-    /// The question for the pieces spelt with letter `l`, either case.
+    /// The question for the pieces spelt with letter `l`, either case:
+    /// their squares left without a piece; for `K`, also the squares of
+    /// `R`'s left without a piece or with a `K` (castling).
     fn question(rules: &Rules, l: char) -> Vacate {
-        let (mut codes, mut lettered) = (CellSet::default(), CellSet::default());
+        let (mut codes, mut kept) = (CellSet::default(), CellSet::default());
         for c in 0..=u8::MAX {
-            if let Some(m) = rules.pieces.letter(c) {
-                lettered.insert_code(c);
-                if m.to_ascii_uppercase() == l {
+            if let Some(m) = rules.pieces.letter(c).map(|m| m.to_ascii_uppercase()) {
+                if m == l || (l == 'K' && m == 'R') {
                     codes.insert_code(c);
+                }
+                if l != 'K' || m != 'K' {
+                    kept.insert_code(c);
                 }
             }
         }
-        Vacate { codes, lettered }
+        Vacate { codes, kept }
     }
 
     /// Whether `c` on `board` empties a square that held one of `v.codes`.
     fn empties(board: &Grid, c: &Change, v: &Vacate) -> bool {
         c.iter()
-            .any(|&(q, now)| v.codes.contains_code(board.code(q)) && !v.lettered.contains_code(now))
+            .any(|&(q, now)| v.codes.contains_code(board.code(q)) && !v.kept.contains_code(now))
     }
 
     fn sorted(c: &Change) -> Vec<(i32, i32, u8)> {

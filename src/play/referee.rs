@@ -406,22 +406,26 @@ impl<'a> Match<'a> {
     }
 
     /// What to ask the engine for the moves of SAN piece letter `l`: the
-    /// codes spelt with it, in either case, and the codes with a letter.
+    /// squares of the codes spelt with it, in either case, left without a
+    /// piece. SAN's castling (`K`) moves a king and a rook: a rook's
+    /// square is left without a piece or with the king on it.
     fn vacate(&mut self, l: char) -> Vacate {
         if let Some((_, v)) = self.letters.iter().find(|(m, _)| *m == l) {
             return *v;
         }
         let p = &self.rules.pieces;
-        let (mut codes, mut lettered) = (CellSet::default(), CellSet::default());
+        let (mut codes, mut kept) = (CellSet::default(), CellSet::default());
         for c in 0..=u8::MAX {
-            if let Some(m) = p.letter(c) {
-                lettered.insert_code(c);
-                if m.to_ascii_uppercase() == l {
+            if let Some(m) = p.letter(c).map(|m| m.to_ascii_uppercase()) {
+                if m == l || (l == 'K' && m == 'R') {
                     codes.insert_code(c);
+                }
+                if l != 'K' || m != 'K' {
+                    kept.insert_code(c);
                 }
             }
         }
-        let v = Vacate { codes, lettered };
+        let v = Vacate { codes, kept };
         self.letters.push((l, v));
         v
     }
@@ -431,13 +435,14 @@ impl<'a> Match<'a> {
     /// (none, several, a notation other than SAN's piece moves), for the
     /// full search to tell why. A SAN names a move that takes a piece of
     /// its letter off its square, so the engine need only run the parts
-    /// of the turn that may ([`Vacate`]); castling, and a king's move
-    /// that may be castling written as one, are left to the full search.
+    /// of the turn that may ([`Vacate`]); castling and a king's moves
+    /// (which may be castling, written as the king's move) are those that
+    /// may take a king or a rook off its square.
     fn find_vacating(&mut self, text: &str) -> Result<Option<usize>, TooBig> {
         if self.full || self.rules.tiling != Tiling::Square || self.rules.ends.passes() || pdn::is_pdn(text) {
             return Ok(None);
         }
-        let Some((l, to)) = san::piece_move(text).filter(|&(l, _)| l != 'K') else {
+        let Some((l, to)) = san::piece_move(text) else {
             return Ok(None);
         };
         let v = self.vacate(l);
@@ -448,7 +453,7 @@ impl<'a> Match<'a> {
         let mut moves = std::mem::take(&mut self.moves);
         moves.clear();
         let found = cur
-            .moves_vacating(turn, &v, Some(to), &mut moves)
+            .moves_vacating(turn, &v, to, &mut moves)
             .map_err(|e| TooBig(e.0));
         self.moves = moves;
         self.legal = OnceCell::new();
@@ -982,6 +987,73 @@ pub fn write_pgn(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Follows random games of `rules` from `start` (a FEN, or the rules'
+    /// start), and at each position reads the SAN of every legal move, and
+    /// texts naming moves that are not there, both ways: among the moves of
+    /// the piece named (a replay's way) and among all moves. The first must
+    /// find exactly what the second finds, whenever it finds anything, and
+    /// must find every legal move's SAN.
+    fn lookups_agree(rules: &Rules, start: Option<&str>, seed: u64) {
+        let mut m = match start {
+            Some(f) => Match::from_fen(rules, f).unwrap(),
+            None => Match::new(rules, rules.start(), 0, 1).unwrap(),
+        };
+        let mut rng = seed.wrapping_mul(2862933555777941757).wrapping_add(3037000493);
+        let sorted = |c: &Change| {
+            let mut k: Vec<_> = c.iter().map(|(q, v)| (q.y, q.x, *v)).collect();
+            k.sort_unstable();
+            k
+        };
+        for _ in 0..60 {
+            if m.count() == 0 {
+                break;
+            }
+            let mut texts: Vec<String> = (0..m.count()).map(|i| m.san_base(i)).collect();
+            // The same squares with the other pieces' letters, and castling.
+            let named: Vec<String> = texts.iter().map(|t| t.trim_start_matches(char::is_uppercase).to_string()).collect();
+            for t in named {
+                texts.extend("NBRQKAC".chars().map(|l| format!("{l}{t}")));
+            }
+            texts.extend(["O-O", "O-O-O", "Kg1", "Kc1", "Kg8", "Kc8"].map(String::from));
+            for t in &texts {
+                let mut lazy = m.clone();
+                (lazy.lazy, lazy.full, lazy.moving) = (true, false, false);
+                lazy.moves.clear();
+                let fast = lazy.find_vacating(t).unwrap();
+                let full = m.find(t);
+                match (fast, &full) {
+                    (Some(j), Ok(i)) => assert_eq!(sorted(&lazy.moves[j]), sorted(&m.moves[*i]), "{t} seed {seed}"),
+                    (Some(_), Err(e)) => panic!("{t}: found among a piece's moves, but not among all: {e}, seed {seed}"),
+                    (None, Ok(_)) if texts[..m.count()].contains(t) => {
+                        panic!("{t}: a legal move's SAN not found among its piece's moves, seed {seed}")
+                    }
+                    _ => {}
+                }
+            }
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            m.play((rng >> 33) as usize % m.count()).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_san_is_found_among_its_pieces_moves_as_among_all() {
+        let load = |f: &str| crate::elab::Program::load(std::path::Path::new(f)).unwrap();
+        let chess = load("rules/chess.alg");
+        let rules = Rules::fast(&chess.games()[0]);
+        for seed in 0..8 {
+            lookups_agree(&rules, None, seed);
+        }
+        let capablanca = load("rules/variants/capablanca.alg");
+        lookups_agree(&Rules::fast(&capablanca.games()[0]), None, 1);
+        // Chess960 starts, whose castling moves a king and a rook any way.
+        let c960 = load("rules/variants/chess960.alg");
+        let rules = Rules::fast(&c960.games()[0]);
+        let table = std::fs::read_to_string("tests/fixtures/chess960/perft.epd").unwrap();
+        for (k, fen) in table.lines().filter_map(|l| l.strip_prefix("epd ")).take(24).enumerate() {
+            lookups_agree(&rules, Some(fen), k as u64);
+        }
+    }
 
     #[test]
     fn pgn_is_written_with_move_numbers_and_the_fen_tag() {

@@ -289,12 +289,11 @@ fn wanted(text: &str) -> Option<Wanted> {
     Some(w)
 }
 
-/// The letter of the piece a SAN moves (`P` for a pawn's) and the square
-/// it goes to, when `text` is SAN for one piece's move: not castling, not
-/// UCI.
-pub fn piece_move(text: &str) -> Option<(char, Square)> {
-    let w = wanted(text).filter(|w| w.castle.is_none() && w.piece != '?')?;
-    Some((w.piece, w.to?))
+/// The letter of the piece a SAN moves (`P` for a pawn's, `K` for
+/// castling) and the square it goes to (none for castling), when `text`
+/// is SAN: not UCI.
+pub fn piece_move(text: &str) -> Option<(char, Option<Square>)> {
+    wanted(text).filter(|w| w.piece != '?').map(|w| (w.piece, w.to))
 }
 
 /// The legal move (an index into `moves`, the changes legal on `before`)
