@@ -46,6 +46,8 @@ pub struct Match<'a> {
     seen: Seen,
     /// How often the position on the board was reached.
     reached: u32,
+    /// Some position was reached twice or more.
+    twice: bool,
 }
 
 /// A ply made for a search, to be taken back: what it overwrote and the
@@ -119,6 +121,7 @@ impl<'a> Match<'a> {
             legal: OnceCell::new(),
             seen: Seen::default(),
             reached: 0,
+            twice: false,
         };
         if lazy {
             m.full = false;
@@ -430,7 +433,8 @@ impl<'a> Match<'a> {
         v
     }
 
-    /// In a replay, the legal move a SAN names, found among the moves of
+    /// In a replay, the legal move a SAN names and its SAN as
+    /// [`play_san`](Match::play_san) writes it, found among the moves of
     /// the piece it names alone: `None` when that does not tell one move
     /// (none, several, a notation other than SAN's piece moves), for the
     /// full search to tell why. A SAN names a move that takes a piece of
@@ -438,11 +442,14 @@ impl<'a> Match<'a> {
     /// of the turn that may ([`Vacate`]); castling and a king's moves
     /// (which may be castling, written as the king's move) are those that
     /// may take a king or a rook off its square.
-    fn find_vacating(&mut self, text: &str) -> Result<Option<usize>, TooBig> {
+    fn find_vacating(&mut self, text: &str) -> Result<Option<(usize, String)>, TooBig> {
         if self.full || self.rules.tiling != Tiling::Square || self.rules.ends.passes() || pdn::is_pdn(text) {
             return Ok(None);
         }
-        let Some((l, to)) = san::piece_move(text) else {
+        let Some(w) = san::Wanted::parse(text) else {
+            return Ok(None);
+        };
+        let Some((l, to)) = w.piece_move() else {
             return Ok(None);
         };
         let v = self.vacate(l);
@@ -452,23 +459,20 @@ impl<'a> Match<'a> {
         };
         let mut moves = std::mem::take(&mut self.moves);
         moves.clear();
-        let found = cur
-            .moves_vacating(turn, &v, to, &mut moves)
-            .map_err(|e| TooBig(e.0));
+        let found = cur.moves_vacating(turn, &v, to, &mut moves).map_err(|e| TooBig(e.0));
         self.moves = moves;
         self.legal = OnceCell::new();
         found?;
-        Ok(san::read(text, &self.pos.board, &self.moves, &self.rules.pieces)
-            .ok()
-            .inspect(|_| {
-                self.moving = true;
-            }))
+        let named = san::read_named(&w, &self.pos.board, &self.moves, &self.rules.pieces);
+        self.moving = named.is_some();
+        Ok(named)
     }
 
     /// Counts the position on the board as reached once more.
     fn count_position(&mut self) -> Result<(), TooBig> {
         let r = Reached::of(self.rules, &self.pos.board, self.pos.turn);
-        self.reached = self.seen.add(self.rules, &r, &self.pos.board)?;
+        self.reached = self.seen.add(self.rules, r, &self.pos.board)?;
+        self.twice |= self.reached >= 2;
         Ok(())
     }
 
@@ -608,15 +612,19 @@ impl<'a> Match<'a> {
     /// that makes it so.
     pub fn claimable(&mut self) -> Result<Vec<Claim>, TooBig> {
         let mut out = vec![];
-        if !self.full {
+        let claim = self.rules.ends.move_rule.as_ref().and_then(|r| r.claim);
+        // The moves are looked at only near fifty moves, or when a move
+        // could make a position reached twice a third time.
+        let fifty_near = claim.filter(|&count| self.halfmove + 1 >= 2 * count);
+        let three_near = self.rules.ends.repetition && self.reached < 3 && self.twice;
+        if !self.full && (fifty_near.is_some() || three_near) {
             self.all_moves()?;
         }
-        let claim = self.rules.ends.move_rule.as_ref().and_then(|r| r.claim);
-        let moves = self.moves.clone();
+        let moves = if self.full { self.moves.clone() } else { vec![] };
         let next = self.next(self.pos.turn);
-        if let Some(count) = claim.filter(|_| !moves.is_empty()) {
+        if let Some(count) = fifty_near.filter(|_| !moves.is_empty()) {
             let mut fifty = self.halfmove >= 2 * count;
-            if !fifty && self.halfmove + 1 >= 2 * count {
+            if !fifty {
                 for c in &moves {
                     if self.resets(c) {
                         continue;
@@ -636,7 +644,7 @@ impl<'a> Match<'a> {
         }
         if self.rules.ends.repetition {
             let mut three = self.reached >= 3;
-            if !three {
+            if three_near {
                 for c in &moves {
                     let mut board = self.pos.board.clone();
                     board.apply(c);
@@ -690,7 +698,12 @@ impl<'a> Match<'a> {
     /// Plays legal move `i` and gives it in SAN with its check mark, which
     /// the position it reaches tells without a second move generation.
     pub fn play_san(&mut self, i: usize) -> Result<String, TooBig> {
-        let mut base = self.san_base(i);
+        let base = self.san_base(i);
+        self.play_named(i, base)
+    }
+
+    /// [`play_san`](Match::play_san) with the SAN known.
+    fn play_named(&mut self, i: usize, mut base: String) -> Result<String, TooBig> {
         self.play(i)?;
         if self.in_check()? {
             base.push(if self.has_move()? { '+' } else { '#' });
@@ -863,17 +876,21 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         }
         let found = match (end, fast) {
             (Some(o), _) if !moving => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
-            (_, Some(j)) => Ok(j),
+            (_, Some((j, name))) => Ok((j, Some(name))),
             _ => {
                 if !m.full {
                     m.all_moves().map_err(too_big)?;
                 }
-                m.find(&ply.text)
+                m.find(&ply.text).map(|j| (j, None))
             }
         };
         match found {
-            Ok(j) => {
-                report.san.push(m.play_san(j).map_err(too_big)?);
+            Ok((j, name)) => {
+                let san = match name {
+                    Some(name) => m.play_named(j, name),
+                    None => m.play_san(j),
+                };
+                report.san.push(san.map_err(too_big)?);
                 report.plies += 1;
             }
             Err(why) => {
@@ -1011,7 +1028,10 @@ mod tests {
             }
             let mut texts: Vec<String> = (0..m.count()).map(|i| m.san_base(i)).collect();
             // The same squares with the other pieces' letters, and castling.
-            let named: Vec<String> = texts.iter().map(|t| t.trim_start_matches(char::is_uppercase).to_string()).collect();
+            let named: Vec<String> = texts
+                .iter()
+                .map(|t| t.trim_start_matches(char::is_uppercase).to_string())
+                .collect();
             for t in named {
                 texts.extend("NBRQKAC".chars().map(|l| format!("{l}{t}")));
             }
@@ -1023,8 +1043,13 @@ mod tests {
                 let fast = lazy.find_vacating(t).unwrap();
                 let full = m.find(t);
                 match (fast, &full) {
-                    (Some(j), Ok(i)) => assert_eq!(sorted(&lazy.moves[j]), sorted(&m.moves[*i]), "{t} seed {seed}"),
-                    (Some(_), Err(e)) => panic!("{t}: found among a piece's moves, but not among all: {e}, seed {seed}"),
+                    (Some((j, name)), Ok(i)) => {
+                        assert_eq!(sorted(&lazy.moves[j]), sorted(&m.moves[*i]), "{t} seed {seed}");
+                        assert_eq!(name, m.san_base(*i), "{t} seed {seed}");
+                    }
+                    (Some(_), Err(e)) => {
+                        panic!("{t}: found among a piece's moves, but not among all: {e}, seed {seed}")
+                    }
                     (None, Ok(_)) if texts[..m.count()].contains(t) => {
                         panic!("{t}: a legal move's SAN not found among its piece's moves, seed {seed}")
                     }
@@ -1050,7 +1075,12 @@ mod tests {
         let c960 = load("rules/variants/chess960.alg");
         let rules = Rules::fast(&c960.games()[0]);
         let table = std::fs::read_to_string("tests/fixtures/chess960/perft.epd").unwrap();
-        for (k, fen) in table.lines().filter_map(|l| l.strip_prefix("epd ")).take(24).enumerate() {
+        for (k, fen) in table
+            .lines()
+            .filter_map(|l| l.strip_prefix("epd "))
+            .take(24)
+            .enumerate()
+        {
             lookups_agree(&rules, Some(fen), k as u64);
         }
     }
