@@ -79,8 +79,16 @@ fn marked(codes: &[u8], m: &fen::Markers) -> bool {
 }
 
 /// How often each position was reached.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Seen(FxHashMap<Key, SmallVec<[Entry; 1]>>);
+
+impl Default for Seen {
+    /// Room for a long game's positions, so that the table does not grow
+    /// ply by ply.
+    fn default() -> Seen {
+        Seen(FxHashMap::with_capacity_and_hasher(128, Default::default()))
+    }
+}
 
 #[derive(Clone)]
 struct Entry {

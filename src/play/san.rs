@@ -191,19 +191,20 @@ pub struct Wanted {
 
 /// The text without check marks and annotations (`+ # ! ? e.p.`), with
 /// `0-0` read as `O-O`.
-fn clean(text: &str) -> String {
+fn clean(text: &str) -> &str {
     let t = text.trim();
     let t = t.strip_suffix("e.p.").unwrap_or(t).trim_end();
     let t = t.trim_end_matches(['+', '#', '!', '?']);
     match t {
-        "0-0" | "0-0-0" => t.replace('0', "O"),
-        _ => t.to_string(),
+        "0-0" => "O-O",
+        "0-0-0" => "O-O-O",
+        _ => t,
     }
 }
 
 fn wanted(text: &str) -> Option<Wanted> {
     let t = clean(text);
-    match t.as_str() {
+    match t {
         "O-O" => {
             return Some(Wanted {
                 piece: 'K',
