@@ -259,7 +259,7 @@ fn wanted(text: &str) -> Option<Wanted> {
     // rivals, the square it goes to, and what a pawn becomes.
     let (piece, mut rest) = match b[0] {
         c if c.is_ascii_uppercase() => (c as char, &t[1..]),
-        _ => ('P', &t[..]),
+        _ => ('P', t),
     };
     let offset = t.len() - rest.len();
     let mut promotion = None;
