@@ -706,9 +706,16 @@ impl<'a> Match<'a> {
     fn play_named(&mut self, i: usize, mut base: String) -> Result<String, TooBig> {
         self.play(i)?;
         if self.in_check()? {
-            base.push(if self.has_move()? { '+' } else { '#' });
+            self.mark(&mut base)?;
         }
         Ok(base)
+    }
+
+    /// Writes the check mark of the side to move, in check, on `san`:
+    /// `#` when it has no move, else `+`.
+    fn mark(&mut self, san: &mut String) -> Result<(), TooBig> {
+        san.push(if self.has_move()? { '+' } else { '#' });
+        Ok(())
     }
 
     /// The legal move that `text` names: SAN (`Nf3`, `exd5`, `e8=Q+`,
@@ -835,6 +842,8 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
     }
     let mut ended = None;
     let mut nulls = vec![];
+    // The last ply gave check, its mark not yet written.
+    let mut checked = false;
     let too_big = |e: TooBig| e.to_string();
     for (i, ply) in game.plies.iter().enumerate() {
         let number = |m: &Match| {
@@ -850,6 +859,12 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         } else {
             m.find_vacating(&ply.text).map_err(too_big)?
         };
+        // The last ply gave check: a move found for this one shows it is
+        // no mate, with no search of its own.
+        if std::mem::take(&mut checked) {
+            let last = report.san.last_mut().expect("a ply gave check");
+            m.mark(last).map_err(too_big)?;
+        }
         let end = m.end().map_err(too_big)?;
         let moving = match end {
             Some(_) => m.has_move().map_err(too_big)?,
@@ -886,11 +901,10 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         };
         match found {
             Ok((j, name)) => {
-                let san = match name {
-                    Some(name) => m.play_named(j, name),
-                    None => m.play_san(j),
-                };
-                report.san.push(san.map_err(too_big)?);
+                let name = name.unwrap_or_else(|| m.san_base(j));
+                m.play(j).map_err(too_big)?;
+                checked = m.in_check().map_err(too_big)?;
+                report.san.push(name);
                 report.plies += 1;
             }
             Err(why) => {
@@ -903,6 +917,10 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
                 break;
             }
         }
+    }
+    if checked {
+        let last = report.san.last_mut().expect("a ply gave check");
+        m.mark(last).map_err(too_big)?;
     }
     if !nulls.is_empty() {
         let list: Vec<String> = nulls.iter().map(|n| n.to_string()).collect();
