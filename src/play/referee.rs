@@ -9,9 +9,9 @@ use super::repetition::{self, Reached, Seen};
 use super::{fen, notation, pdn, san};
 use crate::core::{Content, PieceId};
 use crate::elab::Stuck;
-use crate::engine::Cursor;
+use crate::engine::{Cursor, Vacate};
 use crate::geometry::{Square, Tiling};
-use crate::semantics::{Change, Grid};
+use crate::semantics::{CellSet, Change, Grid};
 use std::cell::OnceCell;
 
 /// A game being played or checked. The board is kept on the engine's
@@ -29,14 +29,25 @@ pub struct Match<'a> {
     /// The engine's copy of `pos.board`, when the rules play there.
     cursor: Option<Cursor>,
     /// The legal moves, as what each writes on `pos.board` (a pass
-    /// writes nothing).
+    /// writes nothing); when not `full`, only those a SAN asked for.
     moves: Vec<Change>,
+    /// `moves` holds every legal move.
+    full: bool,
+    /// The side to move is known to have a legal move.
+    moving: bool,
+    /// Moves are found when asked for (a referee's replay), not after
+    /// each ply.
+    lazy: bool,
+    /// What [`Vacate`] asks of the engine for each SAN piece letter.
+    letters: Vec<(char, Vacate)>,
     /// The positions they reach, made when asked for.
     legal: OnceCell<Vec<Position>>,
     /// Positions as FIDE compares them, with how often each was reached.
     seen: Seen,
     /// How often the position on the board was reached.
     reached: u32,
+    /// Some position was reached twice or more.
+    twice: bool,
 }
 
 /// A ply made for a search, to be taken back: what it overwrote and the
@@ -91,6 +102,11 @@ pub fn fen_fits(rules: &Rules, board: &Grid) -> Result<(), String> {
 impl<'a> Match<'a> {
     /// A game from `pos` with the given counters.
     pub fn new(rules: &'a Rules, pos: Position, halfmove: u32, fullmove: u32) -> Result<Match<'a>, TooBig> {
+        Match::started(rules, pos, halfmove, fullmove, false)
+    }
+
+    /// [`new`](Match::new), finding moves only when asked for when `lazy`.
+    fn started(rules: &'a Rules, pos: Position, halfmove: u32, fullmove: u32, lazy: bool) -> Result<Match<'a>, TooBig> {
         let mut m = Match {
             rules,
             cursor: rules.engine.as_ref().map(|e| e.cursor(&pos.board)),
@@ -98,11 +114,20 @@ impl<'a> Match<'a> {
             halfmove,
             fullmove,
             moves: vec![],
+            full: true,
+            moving: false,
+            lazy,
+            letters: vec![],
             legal: OnceCell::new(),
             seen: Seen::default(),
             reached: 0,
+            twice: false,
         };
-        m.moves = m.successors(m.pos.turn)?;
+        if lazy {
+            m.full = false;
+        } else {
+            m.moves = m.successors(m.pos.turn)?;
+        }
         m.count_position()?;
         Ok(m)
     }
@@ -112,6 +137,12 @@ impl<'a> Match<'a> {
     /// rank it promotes on nor, unless the start has one there, on its
     /// first rank, the side not to move not in check.
     pub fn from_fen(rules: &'a Rules, text: &str) -> Result<Match<'a>, String> {
+        Match::from_fen_lazy(rules, text, false)
+    }
+
+    /// [`from_fen`](Match::from_fen), finding moves only when asked for
+    /// when `lazy`.
+    fn from_fen_lazy(rules: &'a Rules, text: &str, lazy: bool) -> Result<Match<'a>, String> {
         let (board, black) = fen::read(text).map_err(|e| e.message)?;
         fen_fits(rules, &board)?;
         let (halfmove, fullmove) = fen::counters(text).map_err(|e| e.message)?;
@@ -150,7 +181,7 @@ impl<'a> Match<'a> {
         if rules.in_check(&pos.board, other).map_err(|e| e.to_string())? {
             return Err("the side not to move is in check: its king could be taken".into());
         }
-        Match::new(rules, pos, halfmove, fullmove).map_err(|e| e.to_string())
+        Match::started(rules, pos, halfmove, fullmove, lazy).map_err(|e| e.to_string())
     }
 
     /// The turn after `turn`.
@@ -336,16 +367,112 @@ impl<'a> Match<'a> {
             self.fullmove += 1;
         }
         self.legal = OnceCell::new();
-        let mut moves = std::mem::take(&mut self.moves);
-        self.successors_into(self.pos.turn, &mut moves)?;
-        self.moves = moves;
+        if self.lazy {
+            self.moves.clear();
+            (self.full, self.moving) = (false, false);
+        } else {
+            self.all_moves()?;
+        }
         self.count_position()
+    }
+
+    /// Finds every legal move of the side to move, unless known.
+    fn all_moves(&mut self) -> Result<(), TooBig> {
+        let mut moves = std::mem::take(&mut self.moves);
+        let found = self.successors_into(self.pos.turn, &mut moves);
+        self.moves = moves;
+        self.legal = OnceCell::new();
+        self.full = found.is_ok();
+        found
+    }
+
+    /// Whether the side to move has a legal move: on the engine, and
+    /// where no side passes, found without finding them all.
+    fn has_move(&mut self) -> Result<bool, TooBig> {
+        if self.full || self.moving {
+            return Ok(self.moving || !self.moves.is_empty());
+        }
+        let turn = self.pos.turn;
+        match &mut self.cursor {
+            Some(c) if !self.rules.ends.passes() => {
+                self.moving = c.any_move(turn).map_err(|e| TooBig(e.0))?;
+                if !self.moving {
+                    // No move at all: the list is complete.
+                    self.moves.clear();
+                    self.legal = OnceCell::new();
+                    self.full = true;
+                }
+            }
+            _ => self.all_moves()?,
+        }
+        Ok(self.moving || !self.moves.is_empty())
+    }
+
+    /// What to ask the engine for the moves of SAN piece letter `l`: the
+    /// squares of the codes spelt with it, in either case, left without a
+    /// piece. SAN's castling (`K`) moves a king and a rook: a rook's
+    /// square is left without a piece or with the king on it.
+    fn vacate(&mut self, l: char) -> Vacate {
+        if let Some((_, v)) = self.letters.iter().find(|(m, _)| *m == l) {
+            return *v;
+        }
+        let p = &self.rules.pieces;
+        let (mut codes, mut kept) = (CellSet::default(), CellSet::default());
+        for c in 0..=u8::MAX {
+            if let Some(m) = p.letter(c).map(|m| m.to_ascii_uppercase()) {
+                if m == l || (l == 'K' && m == 'R') {
+                    codes.insert_code(c);
+                }
+                if l != 'K' || m != 'K' {
+                    kept.insert_code(c);
+                }
+            }
+        }
+        let v = Vacate { codes, kept };
+        self.letters.push((l, v));
+        v
+    }
+
+    /// In a replay, the legal move a SAN names and its SAN as
+    /// [`play_san`](Match::play_san) writes it, found among the moves of
+    /// the piece it names alone: `None` when that does not tell one move
+    /// (none, several, a notation other than SAN's piece moves), for the
+    /// full search to tell why. A SAN names a move that takes a piece of
+    /// its letter off its square, so the engine need only run the parts
+    /// of the turn that may ([`Vacate`]); castling and a king's moves
+    /// (which may be castling, written as the king's move) are those that
+    /// may take a king or a rook off its square.
+    fn find_vacating(&mut self, text: &str) -> Result<Option<(usize, String)>, TooBig> {
+        if self.full || self.rules.tiling != Tiling::Square || self.rules.ends.passes() || pdn::is_pdn(text) {
+            return Ok(None);
+        }
+        let Some(w) = san::Wanted::parse(text) else {
+            return Ok(None);
+        };
+        let Some((l, to)) = w.piece_move() else {
+            return Ok(None);
+        };
+        let v = self.vacate(l);
+        let turn = self.pos.turn;
+        let Some(cur) = &mut self.cursor else {
+            return Ok(None);
+        };
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        let found = cur.moves_vacating(turn, &v, to, &mut moves).map_err(|e| TooBig(e.0));
+        self.moves = moves;
+        self.legal = OnceCell::new();
+        found?;
+        let named = san::read_named(&w, &self.pos.board, &self.moves, &self.rules.pieces);
+        self.moving = named.is_some();
+        Ok(named)
     }
 
     /// Counts the position on the board as reached once more.
     fn count_position(&mut self) -> Result<(), TooBig> {
         let r = Reached::of(self.rules, &self.pos.board, self.pos.turn);
-        self.reached = self.seen.add(self.rules, &r, &self.pos.board)?;
+        self.reached = self.seen.add(self.rules, r, &self.pos.board)?;
+        self.twice |= self.reached >= 2;
         Ok(())
     }
 
@@ -413,7 +540,7 @@ impl<'a> Match<'a> {
         if self.test(Test::Lost, turn)? {
             return Ok(win(Ending::Lost, previous));
         }
-        let stuck = self.moves.is_empty();
+        let stuck = !self.has_move()?;
         let check = stuck && self.in_check()?;
         if check && ends.stuck.contains(&Stuck::Checkmate) {
             return Ok(win(Ending::Checkmate, previous));
@@ -486,11 +613,18 @@ impl<'a> Match<'a> {
     pub fn claimable(&mut self) -> Result<Vec<Claim>, TooBig> {
         let mut out = vec![];
         let claim = self.rules.ends.move_rule.as_ref().and_then(|r| r.claim);
-        let moves = self.moves.clone();
+        // The moves are looked at only near fifty moves, or when a move
+        // could make a position reached twice a third time.
+        let fifty_near = claim.filter(|&count| self.halfmove + 1 >= 2 * count);
+        let three_near = self.rules.ends.repetition && self.reached < 3 && self.twice;
+        if !self.full && (fifty_near.is_some() || three_near) {
+            self.all_moves()?;
+        }
+        let moves = if self.full { self.moves.clone() } else { vec![] };
         let next = self.next(self.pos.turn);
-        if let Some(count) = claim.filter(|_| !moves.is_empty()) {
+        if let Some(count) = fifty_near.filter(|_| !moves.is_empty()) {
             let mut fifty = self.halfmove >= 2 * count;
-            if !fifty && self.halfmove + 1 >= 2 * count {
+            if !fifty {
                 for c in &moves {
                     if self.resets(c) {
                         continue;
@@ -510,7 +644,7 @@ impl<'a> Match<'a> {
         }
         if self.rules.ends.repetition {
             let mut three = self.reached >= 3;
-            if !three {
+            if three_near {
                 for c in &moves {
                     let mut board = self.pos.board.clone();
                     board.apply(c);
@@ -564,12 +698,24 @@ impl<'a> Match<'a> {
     /// Plays legal move `i` and gives it in SAN with its check mark, which
     /// the position it reaches tells without a second move generation.
     pub fn play_san(&mut self, i: usize) -> Result<String, TooBig> {
-        let mut base = self.san_base(i);
+        let base = self.san_base(i);
+        self.play_named(i, base)
+    }
+
+    /// [`play_san`](Match::play_san) with the SAN known.
+    fn play_named(&mut self, i: usize, mut base: String) -> Result<String, TooBig> {
         self.play(i)?;
         if self.in_check()? {
-            base.push(if self.moves.is_empty() { '#' } else { '+' });
+            self.mark(&mut base)?;
         }
         Ok(base)
+    }
+
+    /// Writes the check mark of the side to move, in check, on `san`:
+    /// `#` when it has no move, else `+`.
+    fn mark(&mut self, san: &mut String) -> Result<(), TooBig> {
+        san.push(if self.has_move()? { '+' } else { '#' });
+        Ok(())
     }
 
     /// The legal move that `text` names: SAN (`Nf3`, `exd5`, `e8=Q+`,
@@ -673,8 +819,8 @@ pub fn referee(rules: &Rules, game: &super::pgn::Game) -> Result<Report, String>
 /// [`referee`], with the game as it stands after its last legal ply.
 pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, Match<'a>), String> {
     let mut m = match game.tag("FEN") {
-        Some(f) => Match::from_fen(rules, f).map_err(|e| format!("the FEN tag `{f}`: {e}"))?,
-        None => Match::new(rules, rules.start(), 0, 1).map_err(|e| e.to_string())?,
+        Some(f) => Match::from_fen_lazy(rules, f, true).map_err(|e| format!("the FEN tag `{f}`: {e}"))?,
+        None => Match::started(rules, rules.start(), 0, 1, true).map_err(|e| e.to_string())?,
     };
     let mut report = Report {
         event: game.tag("Event").map(str::to_string),
@@ -696,6 +842,8 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
     }
     let mut ended = None;
     let mut nulls = vec![];
+    // The last ply gave check, its mark not yet written.
+    let mut checked = false;
     let too_big = |e: TooBig| e.to_string();
     for (i, ply) in game.plies.iter().enumerate() {
         let number = |m: &Match| {
@@ -705,8 +853,24 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
                 format!("{}... {}", m.fullmove, ply.text)
             }
         };
+        let null = is_null(&ply.text);
+        let fast = if null {
+            None
+        } else {
+            m.find_vacating(&ply.text).map_err(too_big)?
+        };
+        // The last ply gave check: a move found for this one shows it is
+        // no mate, with no search of its own.
+        if std::mem::take(&mut checked) {
+            let last = report.san.last_mut().expect("a ply gave check");
+            m.mark(last).map_err(too_big)?;
+        }
         let end = m.end().map_err(too_big)?;
-        if let (Some(o), false, None) = (end, m.count() == 0, ended) {
+        let moving = match end {
+            Some(_) => m.has_move().map_err(too_big)?,
+            None => true,
+        };
+        if let (Some(o), true, None) = (end, moving, ended) {
             // A dead position, seventy-five moves, a fifth repetition: the
             // game is over, but moves are left, and python-chess plays
             // them. The end is the first one reached; the rest is read.
@@ -718,20 +882,29 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
                 o.ending.name().replace('_', " ")
             ));
         }
-        if is_null(&ply.text) {
+        if null {
             nulls.push(i + 1);
             m.pass().map_err(too_big)?;
             report.san.push("--".into());
             report.plies += 1;
             continue;
         }
-        let found = match end {
-            Some(o) if m.count() == 0 => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
-            _ => m.find(&ply.text),
+        let found = match (end, fast) {
+            (Some(o), _) if !moving => Err(format!("the game is over: {}", o.ending.name().replace('_', " "))),
+            (_, Some((j, name))) => Ok((j, Some(name))),
+            _ => {
+                if !m.full {
+                    m.all_moves().map_err(too_big)?;
+                }
+                m.find(&ply.text).map(|j| (j, None))
+            }
         };
         match found {
-            Ok(j) => {
-                report.san.push(m.play_san(j).map_err(too_big)?);
+            Ok((j, name)) => {
+                let name = name.unwrap_or_else(|| m.san_base(j));
+                m.play(j).map_err(too_big)?;
+                checked = m.in_check().map_err(too_big)?;
+                report.san.push(name);
                 report.plies += 1;
             }
             Err(why) => {
@@ -744,6 +917,10 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
                 break;
             }
         }
+    }
+    if checked {
+        let last = report.san.last_mut().expect("a ply gave check");
+        m.mark(last).map_err(too_big)?;
     }
     if !nulls.is_empty() {
         let list: Vec<String> = nulls.iter().map(|n| n.to_string()).collect();
@@ -761,6 +938,11 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, 
         report.claimable = m.claimable().map_err(too_big)?;
     }
     report.final_fen = m.fen();
+    // The game goes on as any other from here.
+    m.lazy = false;
+    if !m.full {
+        m.all_moves().map_err(too_big)?;
+    }
     Ok((report, m))
 }
 
@@ -840,6 +1022,86 @@ pub fn write_pgn(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Follows random games of `rules` from `start` (a FEN, or the rules'
+    /// start), and at each position reads the SAN of every legal move, and
+    /// texts naming moves that are not there, both ways: among the moves of
+    /// the piece named (a replay's way) and among all moves. The first must
+    /// find exactly what the second finds, whenever it finds anything, and
+    /// must find every legal move's SAN.
+    fn lookups_agree(rules: &Rules, start: Option<&str>, seed: u64) {
+        let mut m = match start {
+            Some(f) => Match::from_fen(rules, f).unwrap(),
+            None => Match::new(rules, rules.start(), 0, 1).unwrap(),
+        };
+        let mut rng = seed.wrapping_mul(2862933555777941757).wrapping_add(3037000493);
+        let sorted = |c: &Change| {
+            let mut k: Vec<_> = c.iter().map(|(q, v)| (q.y, q.x, *v)).collect();
+            k.sort_unstable();
+            k
+        };
+        for _ in 0..60 {
+            if m.count() == 0 {
+                break;
+            }
+            let mut texts: Vec<String> = (0..m.count()).map(|i| m.san_base(i)).collect();
+            // The same squares with the other pieces' letters, and castling.
+            let named: Vec<String> = texts
+                .iter()
+                .map(|t| t.trim_start_matches(char::is_uppercase).to_string())
+                .collect();
+            for t in named {
+                texts.extend("NBRQKAC".chars().map(|l| format!("{l}{t}")));
+            }
+            texts.extend(["O-O", "O-O-O", "Kg1", "Kc1", "Kg8", "Kc8"].map(String::from));
+            for t in &texts {
+                let mut lazy = m.clone();
+                (lazy.lazy, lazy.full, lazy.moving) = (true, false, false);
+                lazy.moves.clear();
+                let fast = lazy.find_vacating(t).unwrap();
+                let full = m.find(t);
+                match (fast, &full) {
+                    (Some((j, name)), Ok(i)) => {
+                        assert_eq!(sorted(&lazy.moves[j]), sorted(&m.moves[*i]), "{t} seed {seed}");
+                        assert_eq!(name, m.san_base(*i), "{t} seed {seed}");
+                    }
+                    (Some(_), Err(e)) => {
+                        panic!("{t}: found among a piece's moves, but not among all: {e}, seed {seed}")
+                    }
+                    (None, Ok(_)) if texts[..m.count()].contains(t) => {
+                        panic!("{t}: a legal move's SAN not found among its piece's moves, seed {seed}")
+                    }
+                    _ => {}
+                }
+            }
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            m.play((rng >> 33) as usize % m.count()).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_san_is_found_among_its_pieces_moves_as_among_all() {
+        let load = |f: &str| crate::elab::Program::load(std::path::Path::new(f)).unwrap();
+        let chess = load("rules/chess.alg");
+        let rules = Rules::fast(&chess.games()[0]);
+        for seed in 0..8 {
+            lookups_agree(&rules, None, seed);
+        }
+        let capablanca = load("rules/variants/capablanca.alg");
+        lookups_agree(&Rules::fast(&capablanca.games()[0]), None, 1);
+        // Chess960 starts, whose castling moves a king and a rook any way.
+        let c960 = load("rules/variants/chess960.alg");
+        let rules = Rules::fast(&c960.games()[0]);
+        let table = std::fs::read_to_string("tests/fixtures/chess960/perft.epd").unwrap();
+        for (k, fen) in table
+            .lines()
+            .filter_map(|l| l.strip_prefix("epd "))
+            .take(24)
+            .enumerate()
+        {
+            lookups_agree(&rules, Some(fen), k as u64);
+        }
+    }
 
     #[test]
     fn pgn_is_written_with_move_numbers_and_the_fen_tag() {

@@ -7,8 +7,9 @@
 use super::fen::{self, Castling};
 use super::game::{Position, Rules, TooBig};
 use super::pieces::Pieces;
+use crate::core::Content;
 use crate::geometry::Square;
-use crate::semantics::{Change, Grid};
+use crate::semantics::{Change, Code, Grid};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -36,30 +37,29 @@ impl Reached {
     /// `board` with turn `turn` to move.
     pub fn of(rules: &Rules, board: &Grid, turn: usize) -> Reached {
         let p = &rules.pieces;
-        let mut fen_like = rules.turns.len() == 2
+        let codes = board.codes();
+        let fen_like = rules.turns.len() == 2
             && board.width() as usize <= fen::MAX_SIDE
-            && board.height() as usize <= fen::MAX_SIDE;
-        let cells = board
-            .codes()
-            .iter()
-            .map(|&v| {
-                fen_like &= !Pieces::is_piece(v) || p.fen(v).is_some();
-                p.looks(v)
-            })
-            .collect();
+            && board.height() as usize <= fen::MAX_SIDE
+            && codes.iter().all(|&v| !Pieces::is_piece(v) || p.fen(v).is_some());
         if !fen_like {
             let key = Key {
-                cells: board.codes().into(),
+                cells: codes.into(),
                 castling: None,
                 turn,
             };
             return Reached { key, en_passant: None };
         }
-        let rights = p
-            .markers
-            .as_ref()
-            .map(|m| fen::rights(board, m, turn == 1))
-            .unwrap_or_default();
+        let mut cells: SmallVec<[u8; 64]> = codes.into();
+        for c in &mut cells {
+            *c = p.looks(*c);
+        }
+        // The rights come from the kings' and pawns' markers: a board with
+        // none has none, and need not be searched for them.
+        let rights = match &p.markers {
+            Some(m) if marked(codes, m) => fen::rights(board, m, turn == 1),
+            _ => Default::default(),
+        };
         Reached {
             key: Key {
                 cells,
@@ -71,9 +71,24 @@ impl Reached {
     }
 }
 
+/// Whether `codes` hold a king's or a pawn's marker.
+fn marked(codes: &[u8], m: &fen::Markers) -> bool {
+    let code = |id| Code::content(Content::Piece(id));
+    let [a, b, c, d] = [code(m.king[0]), code(m.king[1]), code(m.pawn[0]), code(m.pawn[1])];
+    codes.iter().any(|&v| v == a || v == b || v == c || v == d)
+}
+
 /// How often each position was reached.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Seen(FxHashMap<Key, SmallVec<[Entry; 1]>>);
+
+impl Default for Seen {
+    /// Room for a long game's positions, so that the table does not grow
+    /// ply by ply.
+    fn default() -> Seen {
+        Seen(FxHashMap::with_capacity_and_hasher(128, Default::default()))
+    }
+}
 
 #[derive(Clone)]
 struct Entry {
@@ -86,17 +101,18 @@ struct Entry {
 
 impl Seen {
     /// Counts position `r`, on `board`; how often it has now been reached.
-    pub fn add(&mut self, rules: &Rules, r: &Reached, board: &Grid) -> Result<u32, TooBig> {
-        let list = self.0.entry(r.key.clone()).or_default();
+    pub fn add(&mut self, rules: &Rules, r: Reached, board: &Grid) -> Result<u32, TooBig> {
+        let (turn, en_passant) = (r.key.turn, r.en_passant);
+        let list = self.0.entry(r.key).or_default();
         if list.is_empty() {
             list.push(Entry {
-                en_passant: r.en_passant,
-                undecided: r.en_passant.map(|_| board.clone()),
+                en_passant,
+                undecided: en_passant.map(|_| board.clone()),
                 count: 1,
             });
             return Ok(1);
         }
-        let ep = settle(rules, list, r, board)?;
+        let ep = settle(rules, list, turn, en_passant, board)?;
         Ok(match list.iter_mut().find(|e| e.en_passant == ep) {
             Some(e) => {
                 e.count += 1;
@@ -118,23 +134,30 @@ impl Seen {
         let Some(list) = self.0.get_mut(&r.key) else {
             return Ok(0);
         };
-        let ep = settle(rules, list, r, board)?;
+        let ep = settle(rules, list, r.key.turn, r.en_passant, board)?;
         Ok(list.iter().find(|e| e.en_passant == ep).map_or(0, |e| e.count))
     }
 }
 
-/// Tells for every entry of `list` and for `r` whether their en passant
-/// squares count; `r`'s, when it counts.
-fn settle(rules: &Rules, list: &mut [Entry], r: &Reached, board: &Grid) -> Result<Option<Square>, TooBig> {
+/// Tells for every entry of `list` and for a position reached on `board`
+/// with turn `turn` to move and en passant square `en_passant` whether
+/// their en passant squares count; the position's, when it counts.
+fn settle(
+    rules: &Rules,
+    list: &mut [Entry],
+    turn: usize,
+    en_passant: Option<Square>,
+    board: &Grid,
+) -> Result<Option<Square>, TooBig> {
     for e in list.iter_mut() {
         if let Some(g) = e.undecided.take() {
-            if !en_passant_legal(rules, &g, r.key.turn)? {
+            if !en_passant_legal(rules, &g, turn)? {
                 e.en_passant = None;
             }
         }
     }
-    Ok(match r.en_passant {
-        Some(q) if en_passant_legal(rules, board, r.key.turn)? => Some(q),
+    Ok(match en_passant {
+        Some(q) if en_passant_legal(rules, board, turn)? => Some(q),
         _ => None,
     })
 }

@@ -130,6 +130,16 @@ pub fn write(before: &Grid, moves: &[Change], pieces: &Pieces, i: usize) -> Stri
         after.apply(&moves[i]);
         return notation::describe(before, &after);
     };
+    let rivals: Vec<Parts> = match (p.castle, p.piece) {
+        (None, 'P') | (Some(_), _) => vec![],
+        _ => writing(before, moves, pieces, p.to).map(|(_, q)| q).collect(),
+    };
+    name(&p, &rivals)
+}
+
+/// The SAN of the move `p` among the moves `among` that write its square
+/// (itself among them or not).
+fn name(p: &Parts, among: &[Parts]) -> String {
     if let Some(short) = p.castle {
         return if short { "O-O" } else { "O-O-O" }.into();
     }
@@ -141,9 +151,9 @@ pub fn write(before: &Grid, moves: &[Change], pieces: &Pieces, i: usize) -> Stri
         }
     } else {
         s.push(p.piece);
-        let rivals: Vec<Parts> = writing(before, moves, pieces, p.to)
-            .filter(|(j, q)| *j != i && q.piece == p.piece && q.to == p.to && q.from != p.from)
-            .map(|(_, q)| q)
+        let rivals: smallvec::SmallVec<[&Parts; 4]> = among
+            .iter()
+            .filter(|q| q.piece == p.piece && q.to == p.to && q.from != p.from)
             .collect();
         if !rivals.is_empty() {
             let same_file = rivals.iter().any(|r| r.from.x == p.from.x);
@@ -170,7 +180,7 @@ pub fn write(before: &Grid, moves: &[Change], pieces: &Pieces, i: usize) -> Stri
 
 /// What a SAN or UCI text asks for.
 #[derive(Debug, Default)]
-struct Wanted {
+pub struct Wanted {
     piece: char,
     from_file: Option<i32>,
     from_rank: Option<i32>,
@@ -181,19 +191,20 @@ struct Wanted {
 
 /// The text without check marks and annotations (`+ # ! ? e.p.`), with
 /// `0-0` read as `O-O`.
-fn clean(text: &str) -> String {
+fn clean(text: &str) -> &str {
     let t = text.trim();
     let t = t.strip_suffix("e.p.").unwrap_or(t).trim_end();
     let t = t.trim_end_matches(['+', '#', '!', '?']);
     match t {
-        "0-0" | "0-0-0" => t.replace('0', "O"),
-        _ => t.to_string(),
+        "0-0" => "O-O",
+        "0-0-0" => "O-O-O",
+        _ => t,
     }
 }
 
 fn wanted(text: &str) -> Option<Wanted> {
     let t = clean(text);
-    match t.as_str() {
+    match t {
         "O-O" => {
             return Some(Wanted {
                 piece: 'K',
@@ -248,7 +259,7 @@ fn wanted(text: &str) -> Option<Wanted> {
     // rivals, the square it goes to, and what a pawn becomes.
     let (piece, mut rest) = match b[0] {
         c if c.is_ascii_uppercase() => (c as char, &t[1..]),
-        _ => ('P', &t[..]),
+        _ => ('P', t),
     };
     let offset = t.len() - rest.len();
     let mut promotion = None;
@@ -289,6 +300,59 @@ fn wanted(text: &str) -> Option<Wanted> {
     Some(w)
 }
 
+impl Wanted {
+    /// What `text` asks for, when it is SAN or UCI.
+    pub fn parse(text: &str) -> Option<Wanted> {
+        wanted(text)
+    }
+
+    /// The letter of the piece a SAN moves (`P` for a pawn's, `K` for
+    /// castling) and the square it goes to (none for castling); `None`
+    /// for UCI.
+    pub fn piece_move(&self) -> Option<(char, Option<Square>)> {
+        (self.piece != '?').then_some((self.piece, self.to))
+    }
+}
+
+/// The legal move (an index into `moves`, the changes legal on `before`)
+/// that `w`, read from a SAN, names, with its SAN as [`write`] writes it:
+/// `None` when it names none or several. For SAN, the moves that write
+/// its square are all a move's rivals, so each is looked at once.
+pub fn read_named(w: &Wanted, before: &Grid, moves: &[Change], pieces: &Pieces) -> Option<(usize, String)> {
+    if w.piece == '?' {
+        return None;
+    }
+    let all: smallvec::SmallVec<[(usize, Parts); 4]> = match w.to {
+        Some(q) => writing(before, moves, pieces, q).collect(),
+        None => (0..moves.len())
+            .filter(|&i| moves[i].len() >= 2)
+            .filter_map(|i| Some((i, parts(before, &moves[i], pieces)?)))
+            .collect(),
+    };
+    let mut found = all.iter().filter(|(_, p)| fits(w, p));
+    let (i, p) = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    let among: smallvec::SmallVec<[Parts; 4]> = all.iter().map(|(_, q)| *q).collect();
+    Some((*i, name(p, &among)))
+}
+
+/// Whether move `p` is what `w` asks for.
+fn fits(w: &Wanted, p: &Parts) -> bool {
+    if let Some(c) = w.castle {
+        return p.castle == Some(c);
+    }
+    // UCI names castling by the king's move, or (Chess960) by the
+    // king's move onto its rook.
+    let to = Some(p.to) == w.to || (w.piece == '?' && p.rook.is_some() && p.rook == w.to);
+    (w.piece == '?' || p.piece == w.piece)
+        && to
+        && w.from_file.is_none_or(|f| f == p.from.x)
+        && w.from_rank.is_none_or(|r| r == p.from.y)
+        && p.promotion == w.promotion
+}
+
 /// The legal move (an index into `moves`, the changes legal on `before`)
 /// that `text` names, in SAN or UCI; an error that says why when it
 /// names none or several.
@@ -307,19 +371,7 @@ pub fn read(text: &str, before: &Grid, moves: &[Change], pieces: &Pieces) -> Res
             to.y + 1
         ));
     }
-    let fits = |p: &Parts| {
-        if let Some(c) = w.castle {
-            return p.castle == Some(c);
-        }
-        // UCI names castling by the king's move, or (Chess960) by the
-        // king's move onto its rook.
-        let to = Some(p.to) == w.to || (w.piece == '?' && p.rook.is_some() && p.rook == w.to);
-        (w.piece == '?' || p.piece == w.piece)
-            && to
-            && w.from_file.is_none_or(|f| f == p.from.x)
-            && w.from_rank.is_none_or(|r| r == p.from.y)
-            && p.promotion == w.promotion
-    };
+    let fits = |p: &Parts| fits(&w, p);
     // A move goes to the square named, or takes the rook there (UCI's
     // Chess960 castling); castling moves a king and a rook.
     let found: smallvec::SmallVec<[usize; 2]> = match w.to {
