@@ -10,7 +10,7 @@
 mod betza;
 mod parlett;
 mod path;
-mod referee;
+mod plies;
 mod walk;
 
 use crate::diag::{Diag, Diags, Source};
@@ -74,7 +74,7 @@ pub fn to_algebra(n: Notation, text: &str, tiling: Tiling) -> Result<String, Dia
     }
     match n {
         Notation::Path => path::lower(text, tiling),
-        Notation::Referee => referee::to_algebra(text),
+        Notation::Referee => plies::to_algebra(text),
         Notation::Parlett => Ok(walk::union_text(&parlett::read(text)?)),
         Notation::Betza => Ok(walk::union_text(&betza::read(text)?)),
     }
@@ -84,7 +84,7 @@ pub fn to_algebra(n: Notation, text: &str, tiling: Tiling) -> Result<String, Dia
 /// all point at `at`: the notation literal it came from.
 pub fn lower(n: Notation, text: &str, at: Span, tiling: Tiling) -> Result<Expr, Diags> {
     let mut e = match n {
-        Notation::Referee if tiling == Tiling::Square => referee::lower(text)?,
+        Notation::Referee if tiling == Tiling::Square => plies::lower(text)?,
         _ => {
             let algebra = to_algebra(n, text, tiling)?;
             crate::parse::parse_expr(&algebra).map_err(|e| {
