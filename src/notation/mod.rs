@@ -11,6 +11,7 @@ mod betza;
 mod parlett;
 mod path;
 mod plies;
+mod tree;
 mod walk;
 
 use crate::diag::{Diag, Diags, Source};
@@ -73,7 +74,7 @@ pub fn to_algebra(n: Notation, text: &str, tiling: Tiling) -> Result<String, Dia
         .into());
     }
     match n {
-        Notation::Path => path::lower(text, tiling),
+        Notation::Path => path::to_algebra(text, tiling),
         Notation::Referee => plies::to_algebra(text),
         Notation::Parlett => Ok(walk::union_text(&parlett::read(text)?)),
         Notation::Betza => Ok(walk::union_text(&betza::read(text)?)),

@@ -41,13 +41,9 @@ pub(super) fn glyph(b: u32) -> &'static str {
     GLYPHS[b.trailing_zeros() as usize]
 }
 
-/// A set of contents as an algebra cell: one glyph, or a pattern.
-pub(super) fn cells(set: u32) -> String {
-    let names: Vec<&str> = (0..20).filter(|i| set & bit(*i) != 0).map(|i| GLYPHS[i]).collect();
-    match names.as_slice() {
-        [one] => one.to_string(),
-        _ => format!("({})", names.join(" | ")),
-    }
+/// The glyphs of a set of contents.
+pub(super) fn names(set: u32) -> Vec<&'static str> {
+    (0..20).filter(|i| set & bit(*i) != 0).map(|i| GLYPHS[i]).collect()
 }
 
 /// The moved form of a piece that had not moved.

@@ -1,16 +1,18 @@
-//! Plies written as algebra: each conjunction of a ply's condition one
-//! rewrite after tests, sliders as chess.alg writes them, and the
-//! `Globally:` condition a test after every ply.
+//! Plies lowered to the algebra's syntax tree: each conjunction of a ply's
+//! condition one rewrite after tests, sliders as chess.alg writes them, and
+//! the `Globally:` condition a test after every ply.
 
+use super::super::tree::{arrow, bar, bind, call, cell, fail, juxt, nil, not, paren, plus, poi, star, word};
 use super::cond::{dnf, Atom, Reading, F};
 use super::contents::*;
 use super::parse::{read, Action, Arg, Comp, Cond, Kind, Ply, Section};
 use super::{add, Off, LONGEST};
 use crate::diag::{Diag, Diags, Source};
+use crate::parse::ast::Expr;
 use std::collections::BTreeMap;
 
-/// A translation as movement letters, placed before a cell.
-fn at(o: Off) -> String {
+/// A translation as movement letters.
+fn letters(o: Off) -> String {
     let (x, y) = o;
     let mut s = String::new();
     for _ in 0..y.abs() {
@@ -22,13 +24,47 @@ fn at(o: Off) -> String {
     s
 }
 
+/// A cell that holds one of `names`, `o` away from the POI: `ur♙`,
+/// `u(♙ | ♘)`, or the cell alone on the POI.
+fn placed(o: Off, names: &[&str]) -> Expr {
+    let m = letters(o);
+    let pattern = || bar(names.iter().map(|n| cell(n)));
+    match (m.is_empty(), names) {
+        (true, [one]) => cell(one),
+        (true, _) => paren(pattern()),
+        (false, [one]) => juxt(vec![word(&m), cell(one)]),
+        (false, _) => call(&m, pattern()),
+    }
+}
+
+/// What a rewrite writes on a square: the piece that moves, or contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Put {
+    Mover,
+    Cell(u32),
+}
+
+impl Put {
+    fn at(self, o: Off) -> Expr {
+        match self {
+            Put::Mover => placed(o, &["%"]),
+            Put::Cell(set) => placed(o, &names(set)),
+        }
+    }
+}
+
+/// `(f -> f)`: a test that `f` fits, leaving the board as it is.
+fn fits(f: impl Fn() -> Expr) -> Expr {
+    paren(arrow(f(), f()))
+}
+
 /// Whether an enemy piece sees square `s` (relative to the POI), before the
 /// ply: along a line of empty squares, a knight's jump, a king's or pawn's
 /// step, as chess.alg's `attacked`. A line through the POI is blocked by
 /// the piece standing there. A rule of patterns rewrites each member into
 /// each, so a test that must keep the board (`exact`) spells every member
 /// as a fragment of its own; under `not` the patterns may stay.
-fn seen(s: Off, exact: bool) -> String {
+fn seen(s: Off, exact: bool) -> Expr {
     let mut alts: Vec<Vec<(Off, u32)>> = vec![];
     let lines = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
     for (k, d) in lines.iter().enumerate() {
@@ -57,9 +93,11 @@ fn seen(s: Off, exact: bool) -> String {
             alts.push(vec![(q, who)]);
         }
     }
-    let mut frags: Vec<String> = vec![];
+    let mut frags: Vec<Expr> = vec![];
     for f in &alts {
-        let mut ts = vec![String::from("%")];
+        // Each fragment as the cells it reads, one member of each set
+        // when `exact`.
+        let mut ts: Vec<Vec<(Off, u32)>> = vec![vec![]];
         for (q, c) in f {
             let members: Vec<u32> = if exact {
                 (0..20).map(bit).filter(|b| c & b != 0).collect()
@@ -68,61 +106,64 @@ fn seen(s: Off, exact: bool) -> String {
             };
             ts = ts
                 .iter()
-                .flat_map(|t| members.iter().map(move |m| format!("{t} + {}{}", at(*q), cells(*m))))
+                .flat_map(|t| {
+                    members.iter().map(move |m| {
+                        let mut t = t.clone();
+                        t.push((*q, *m));
+                        t
+                    })
+                })
                 .collect();
         }
-        frags.extend(ts.iter().map(|t| format!("({t} -> {t})")));
+        let fragment =
+            |t: &[(Off, u32)]| plus(std::iter::once(poi()).chain(t.iter().map(|(q, m)| placed(*q, &names(*m)))));
+        frags.extend(ts.iter().map(|t| fits(|| fragment(t))));
     }
-    format!("({})", frags.join(" | "))
+    paren(bar(frags))
 }
 
+/// A rewrite: the squares it reads, as sets of contents, and what it
 /// writes; after tests of its own.
 struct Rewrite {
-    tests: Vec<String>,
+    tests: Vec<Expr>,
     read: BTreeMap<Off, u32>,
-    write: BTreeMap<Off, String>,
+    write: BTreeMap<Off, Put>,
 }
 
 /// One conjunction of a ply: tests, then one of the rewrites.
 struct Clause {
-    tests: Vec<String>,
+    tests: Vec<Expr>,
     rules: Vec<Rewrite>,
 }
 
 /// Whether square `o` holds one of `set`, as a test; only under `not`
 /// may its cell be a pattern (a rule of patterns rewrites members).
-fn holds(o: Off, set: u32) -> String {
-    let f = format!("% + {}{}", at(o), cells(set));
-    format!("({f} -> {f})")
+fn holds(o: Off, set: u32) -> Expr {
+    fits(|| plus([poi(), placed(o, &names(set))]))
+}
+
+impl Rewrite {
+    /// `(% + reads -> writes)`, after the rewrite's own tests.
+    fn tree(&self) -> Expr {
+        let lhs = plus(std::iter::once(poi()).chain(self.read.iter().map(|(o, s)| placed(*o, &names(*s)))));
+        let rhs = plus(self.write.iter().map(|(o, p)| p.at(*o)));
+        let rule = paren(arrow(lhs, rhs));
+        if self.tests.is_empty() {
+            rule
+        } else {
+            paren(juxt(self.tests.iter().cloned().chain([rule]).collect()))
+        }
+    }
 }
 
 impl Clause {
-    fn text(&self) -> String {
-        let rules: Vec<String> = self
-            .rules
-            .iter()
-            .map(|r| {
-                let lhs: String = r
-                    .read
-                    .iter()
-                    .map(|(o, s)| format!(" + {}{}", at(*o), cells(*s)))
-                    .collect();
-                let rhs: Vec<String> = r.write.iter().map(|(o, c)| format!("{}{c}", at(*o))).collect();
-                let rule = format!("(%{lhs} -> {})", rhs.join(" + "));
-                if r.tests.is_empty() {
-                    rule
-                } else {
-                    format!("({} {rule})", r.tests.join(" "))
-                }
-            })
-            .collect();
-        let mut parts = self.tests.clone();
-        parts.push(if rules.len() == 1 {
-            rules[0].clone()
-        } else {
-            format!("({})", rules.join(" | "))
-        });
-        format!("({})", parts.join(" "))
+    /// The clause's tests, then its rewrites as one choice.
+    fn tree(&self) -> Expr {
+        let rules = match self.rules.as_slice() {
+            [one] => one.tree(),
+            _ => paren(bar(self.rules.iter().map(Rewrite::tree))),
+        };
+        paren(juxt(self.tests.iter().cloned().chain([rules]).collect()))
     }
 }
 
@@ -141,12 +182,8 @@ fn clause(ply: &Ply, ctx: &Reading, lits: &[(bool, Atom)]) -> Result<Option<Clau
                 let set = if *p { *set } else { ALL & !set };
                 *read.entry(*o).or_insert(ALL) &= set;
             }
-            Atom::Cell(o, set) => tests.push(format!("not {}", holds(*o, *set))),
-            Atom::Seen(o) => tests.push(if *p {
-                seen(*o, true)
-            } else {
-                format!("not {}", seen(*o, false))
-            }),
+            Atom::Cell(o, set) => tests.push(not(holds(*o, *set))),
+            Atom::Seen(o) => tests.push(if *p { seen(*o, true) } else { not(seen(*o, false)) }),
             Atom::Take(o) => takes.push(*o),
             Atom::Const(_) => {}
         }
@@ -163,12 +200,12 @@ fn clause(ply: &Ply, ctx: &Reading, lits: &[(bool, Atom)]) -> Result<Option<Clau
             }
         }
     }
-    let mut write: BTreeMap<Off, String> = BTreeMap::new();
+    let mut write: BTreeMap<Off, Put> = BTreeMap::new();
     // A pawn's two-square ply leaves the marker en passant reads.
     let double = ctx.kind == Kind::Pawn && ctx.to == (0, 2);
-    write.insert(ctx.to, if double { cells(W_PAWN_EP) } else { "%".into() });
+    write.insert(ctx.to, if double { Put::Cell(W_PAWN_EP) } else { Put::Mover });
     for o in takes {
-        write.insert(o, ".".into());
+        write.insert(o, Put::Cell(EMPTY));
     }
     let mut mutate = None;
     for act in &ply.actions {
@@ -205,14 +242,14 @@ fn clause(ply: &Ply, ctx: &Reading, lits: &[(bool, Atom)]) -> Result<Option<Clau
                 }
                 let piece = *set;
                 *read.entry(b).or_insert(ON) &= ON;
-                write.insert(a, ".".into());
+                write.insert(a, Put::Cell(EMPTY));
                 if piece != 0 {
-                    write.insert(b, cells(demoted(piece)));
+                    write.insert(b, Put::Cell(demoted(piece)));
                 }
             }
         }
     }
-    write.insert((0, 0), ".".into());
+    write.insert((0, 0), Put::Cell(EMPTY));
     read.retain(|o, s| *o == ctx.to || *s != ALL);
     if read.values().any(|s| *s == 0) {
         return Ok(None);
@@ -230,11 +267,11 @@ fn clause(ply: &Ply, ctx: &Reading, lits: &[(bool, Atom)]) -> Result<Option<Clau
             let mut far = read.clone();
             *far.entry(beyond).or_insert(ALL) &= OFF;
             let mut promoted = write.clone();
-            promoted.insert(ctx.to, cells(pieces));
+            promoted.insert(ctx.to, Put::Cell(pieces));
             let mut rules = vec![];
             if read.get(&beyond).is_none_or(|s| *s != OFF) {
                 rules.push(Rewrite {
-                    tests: vec![format!("not {}", holds(beyond, OFF))],
+                    tests: vec![not(holds(beyond, OFF))],
                     read: read.clone(),
                     write,
                 });
@@ -281,7 +318,7 @@ fn vectors(v: [Comp; 2]) -> Vec<Vec<Off>> {
 /// way empty, the destination one of `X`" is a slide: steps over empty
 /// squares, then one onto `X`, at any distance, as chess.alg writes its
 /// sliders. Otherwise `?` stops at `LONGEST`.
-fn slide(steps: &[Off], clauses: &[Vec<Clause>]) -> Option<String> {
+fn slide(steps: &[Off], clauses: &[Vec<Clause>]) -> Option<Expr> {
     let d = steps[0];
     let unit = (d.0.signum(), d.1.signum());
     if d != unit
@@ -300,7 +337,7 @@ fn slide(steps: &[Off], clauses: &[Vec<Clause>]) -> Option<String> {
         let to = steps[k];
         let x = *r.read.get(&to)?;
         let way: BTreeMap<Off, u32> = steps[..k].iter().map(|q| (*q, EMPTY)).chain([(to, x)]).collect();
-        let moved: BTreeMap<Off, String> = [((0, 0), ".".to_string()), (to, "%".to_string())].into_iter().collect();
+        let moved: BTreeMap<Off, Put> = [((0, 0), Put::Cell(EMPTY)), (to, Put::Mover)].into_iter().collect();
         if !c.tests.is_empty()
             || !r.tests.is_empty()
             || r.read != way
@@ -311,16 +348,19 @@ fn slide(steps: &[Off], clauses: &[Vec<Clause>]) -> Option<String> {
         }
         last = Some(x);
     }
-    let m = at(unit);
-    Some(format!(
-        "((% + {m}. -> . + {m}%)* (% + {m}{} -> . + {m}%))",
-        cells(last?)
-    ))
+    // `(% + u. -> . + u%)* (% + uX -> . + u%)`
+    let onto = |x: u32| {
+        paren(arrow(
+            plus([poi(), placed(unit, &names(x))]),
+            plus([cell("."), placed(unit, &["%"])]),
+        ))
+    };
+    Some(paren(juxt(vec![star(onto(EMPTY)), onto(last?)])))
 }
 
-/// The plies of a section, for one content of its piece.
-fn plies(sec: &Section, mover: Option<u32>, src: &Source, out: &mut String) -> Result<(), Diags> {
-    let mut first = true;
+/// The plies of a section, for one content of its piece, as one choice.
+fn plies(sec: &Section, mover: Option<u32>, src: &Source) -> Result<Expr, Diags> {
+    let mut alts = vec![];
     for ply in &sec.plies {
         for steps in vectors(ply.vector) {
             let mut clauses = vec![];
@@ -341,34 +381,22 @@ fn plies(sec: &Section, mover: Option<u32>, src: &Source, out: &mut String) -> R
                 }
                 clauses.push(cs);
             }
-            let texts: Vec<String> = match slide(&steps, &clauses) {
-                Some(t) => vec![t],
-                None => clauses.iter().flatten().map(Clause::text).collect(),
-            };
-            for text in texts {
-                if !first {
-                    out.push_str(" | ");
-                }
-                first = false;
-                out.push_str(&text);
+            match slide(&steps, &clauses) {
+                Some(t) => alts.push(t),
+                None => alts.extend(clauses.iter().flatten().map(Clause::tree)),
             }
         }
     }
-    if first {
-        out.push_str("fail");
-    }
-    Ok(())
+    Ok(paren(bar(alts)))
 }
 
-/// A ply list as algebra text.
-pub(super) fn lower_text(text: &str) -> Result<String, Diags> {
+/// A ply list as the algebra's syntax tree: the sections' plies as one
+/// choice, then the global condition.
+pub(super) fn lower(text: &str) -> Result<Expr, Diags> {
     let src = Source::new("<referee>", text);
     let (sections, global) = read(text, &src)?;
-    let mut out = String::from("(");
-    for (i, sec) in sections.iter().enumerate() {
-        if i > 0 {
-            out.push_str(" | ");
-        }
+    let mut alts = vec![];
+    for sec in &sections {
         // A king or rook that has not moved is a marker piece of its own;
         // moving, it becomes the plain piece.
         let variants: &[(u32, Option<u32>)] = match sec.kind {
@@ -381,34 +409,27 @@ pub(super) fn lower_text(text: &str) -> Result<String, Diags> {
             Kind::King => &[(W_KING, None), (W_KING_HOME, Some(W_KING))],
         };
         if variants.is_empty() {
-            out.push('(');
-            plies(sec, None, &src, &mut out)?;
-            out.push(')');
+            alts.push(plies(sec, None, &src)?);
         }
-        for (j, (m, after)) in variants.iter().enumerate() {
-            if j > 0 {
-                out.push_str(" | ");
-            }
-            out.push_str(&format!("(%{}: (", glyph(*m)));
-            plies(sec, Some(*m), &src, &mut out)?;
-            out.push(')');
+        for (m, after) in variants {
+            // `%♔: (plies)`, or `%'Kc: (plies) (% -> ♔)`
+            let mut body = vec![plies(sec, Some(*m), &src)?];
             if let Some(a) = after {
-                out.push_str(&format!(" (% -> {})", glyph(*a)));
+                body.push(paren(arrow(poi(), cell(glyph(*a)))));
             }
-            out.push(')');
+            alts.push(paren(bind(glyph(*m), juxt(body))));
         }
     }
-    out.push(')');
-    if let Some((g, _)) = global {
-        out.push(' ');
-        out.push_str(&globally(&g, &src)?);
-    }
-    Ok(out)
+    let all = paren(bar(alts));
+    Ok(match global {
+        Some((g, _)) => juxt(vec![all, globally(&g, &src)?]),
+        None => all,
+    })
 }
 
 /// The global conditions, read after the ply: `threat[king]` is whether an
 /// enemy sees the mover's king.
-fn globally(c: &Cond, src: &Source) -> Result<String, Diags> {
+fn globally(c: &Cond, src: &Source) -> Result<Expr, Diags> {
     fn f(c: &Cond, src: &Source) -> Result<F, Diags> {
         Ok(match c {
             Cond::Or(v) => F::Or(v.iter().map(|c| f(c, src)).collect::<Result<_, _>>()?),
@@ -426,37 +447,24 @@ fn globally(c: &Cond, src: &Source) -> Result<String, Diags> {
             }
         })
     }
+    // `((%♔: seen) | (%'Kc: seen))`
     let check = |exact| {
-        format!(
-            "((%{}: {a}) | (%{}: {a}))",
-            glyph(W_KING),
-            glyph(W_KING_HOME),
-            a = seen((0, 0), exact)
-        )
+        let king = |k| paren(bind(glyph(k), seen((0, 0), exact)));
+        paren(bar([king(W_KING), king(W_KING_HOME)]))
     };
-    let alts: Vec<String> = dnf(&f(c, src)?, true)
+    let alts: Vec<Expr> = dnf(&f(c, src)?, true)
         .iter()
         .map(|lits| {
-            let tests: Vec<String> = lits
+            let tests: Vec<Expr> = lits
                 .iter()
-                .map(|(p, _)| {
-                    if *p {
-                        check(true)
-                    } else {
-                        format!("not {}", check(false))
-                    }
-                })
+                .map(|(p, _)| if *p { check(true) } else { not(check(false)) })
                 .collect();
             if tests.is_empty() {
-                "nil".to_string()
+                nil()
             } else {
-                format!("({})", tests.join(" "))
+                paren(juxt(tests))
             }
         })
         .collect();
-    Ok(if alts.is_empty() {
-        "fail".into()
-    } else {
-        format!("({})", alts.join(" | "))
-    })
+    Ok(if alts.is_empty() { fail() } else { paren(bar(alts)) })
 }

@@ -57,7 +57,7 @@ mod lex;
 mod lower;
 mod parse;
 
-use crate::diag::{Diag, Diags, Source, Span};
+use crate::diag::Diags;
 use crate::parse::ast::Expr;
 
 /// The longest distance `?` and the attack lines reach: an 8×8 board.
@@ -72,20 +72,12 @@ fn add(a: Off, b: Off) -> Off {
 
 /// A ply list as algebra text, such as `algchess translate` prints.
 pub(crate) fn to_algebra(text: &str) -> Result<String, Diags> {
-    lower::lower_text(text)
+    Ok(crate::parse::print_expr(&lower(text)?))
 }
 
 /// A ply list lowered to the algebra's syntax tree.
 pub(crate) fn lower(text: &str) -> Result<Expr, Diags> {
-    let alg = to_algebra(text)?;
-    crate::parse::parse_expr(&alg).map_err(|e| {
-        let src = Source::new("<referee>", text);
-        Diags::from(Diag::new(
-            &src,
-            Span::new(0, text.len()),
-            format!("the lowering is not valid algebra: {}", e.message),
-        ))
-    })
+    lower::lower(text)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 use super::contents::*;
 use super::{add, lower, to_algebra, Off};
+use crate::diag::Span;
 use crate::elab::Program;
 use crate::geometry::Square;
 use crate::semantics::{compile, results, Grid, Prog, State};
@@ -509,6 +510,44 @@ fn lowering_never_panics() {
         }
     }
     assert!(ok > 10, "{ok}");
+}
+
+/// The lowered tree is the one its printed text parses to, so
+/// `translate` prints what a `referee"..."` literal means.
+#[test]
+fn the_tree_prints_as_the_text_that_parses_to_it() {
+    let globals = [
+        "Globally: not threat[king];",
+        "Globally: threat[king] or not guarded[king];",
+        "Globally: threat[king] and not threat[king];",
+    ];
+    let lists = [
+        pawns(),
+        KNIGHTS.into(),
+        BISHOPS.into(),
+        ROOKS.into(),
+        QUEENS.into(),
+        KINGS.into(),
+        all_plies(),
+    ]
+    .into_iter()
+    .chain(
+        globals
+            .iter()
+            .map(|g| format!("[ahead] if empty or guarded[left] and not pawn[[1, -1]]; {g}")),
+    )
+    .chain([
+        "Kings: [king] if home; Rooks: [ahead] if home;".into(),
+        "[?, 0] if threat;".into(),
+    ]);
+    for text in lists {
+        let mut tree = lower(&text).unwrap();
+        let printed = to_algebra(&text).unwrap();
+        let mut parsed = crate::parse::parse_expr(&printed).unwrap_or_else(|e| panic!("{}: {printed}", e.message));
+        tree.respan(Span::default());
+        parsed.respan(Span::default());
+        assert!(tree == parsed, "{text}\n{printed}");
+    }
 }
 
 /// The claims of theorems/referee.alg (proved) and
