@@ -34,21 +34,19 @@ pub use hoist::{hoist, top_level_definitions};
 use crate::core::{Sort, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::Program;
-use crate::prover::analysis::Algebra;
+use crate::memory::MemoryLimit;
 use crate::prover::lang::{from_expr, to_expr};
-use crate::prover::Rewrites;
-use crate::prover::{Guard, Guarded};
+use crate::prover::{guarded, run, Rewrites, SaturationLimits};
 use cost::{cost_over, Cost, Work};
-use egg::{BackoffScheduler, Extractor, Runner};
+use egg::Extractor;
 use std::collections::HashMap;
 use std::time::Duration;
 
 /// Limits of saturation, per definition, and of the whole file.
 #[derive(Clone, Debug)]
 pub struct SimplifyOptions {
-    pub iter_limit: usize,
-    pub node_limit: usize,
-    pub time_limit: Duration,
+    /// The limits of each definition's saturation.
+    pub saturation: SaturationLimits,
     /// Once the file has taken this long, the definitions left are not
     /// saturated; the steps that need no search (binders, merged tests)
     /// still run. What is kept is sound either way.
@@ -58,9 +56,12 @@ pub struct SimplifyOptions {
 impl Default for SimplifyOptions {
     fn default() -> Self {
         SimplifyOptions {
-            iter_limit: 12,
-            node_limit: 20_000,
-            time_limit: Duration::from_secs(1),
+            saturation: SaturationLimits {
+                iter_limit: 12,
+                node_limit: 20_000,
+                time_limit: Duration::from_secs(1),
+                memory: MemoryLimit::NONE,
+            },
             total_limit: Duration::from_secs(10),
         }
     }
@@ -74,9 +75,12 @@ impl SimplifyOptions {
     /// bundled ones.
     pub fn quick() -> Self {
         SimplifyOptions {
-            iter_limit: 8,
-            node_limit: 2_000,
-            time_limit: Duration::from_millis(500),
+            saturation: SaturationLimits {
+                iter_limit: 8,
+                node_limit: 2_000,
+                time_limit: Duration::from_millis(500),
+                memory: MemoryLimit::NONE,
+            },
             total_limit: Duration::from_secs(2),
         }
     }
@@ -110,20 +114,16 @@ fn saturate(
     time: Duration,
     named: &HashMap<String, Cost>,
 ) -> Term {
-    let algebra = Algebra {
-        guard: Guard::new(time, options.node_limit, crate::memory::MemoryLimit::NONE),
+    let limits = SaturationLimits {
+        time_limit: time,
+        ..options.saturation.clone()
     };
-    let runner: Runner<_, Algebra> = Runner::new(algebra)
-        .with_iter_limit(options.iter_limit)
-        .with_node_limit(options.node_limit)
-        .with_time_limit(time)
-        .with_scheduler(Guarded(BackoffScheduler::default()))
-        .with_hook(|runner| match runner.egraph.analysis.guard.tripped() {
-            Some(stop) => Err(stop.to_string()),
-            None => Ok(()),
-        })
-        .with_expr(&to_expr(t))
-        .run(&rules.rewrites);
+    let runner = run(
+        guarded(&limits).with_expr(&to_expr(t)),
+        &rules.rewrites,
+        &limits,
+        |_| false,
+    );
     let root = runner.roots[0];
     let work = Work {
         egraph: &runner.egraph,
@@ -304,6 +304,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         let start = if hoisted { hoist(&written) } else { written.clone() };
         let start = merge::merge_tests(&start, &unions);
         let time = options
+            .saturation
             .time_limit
             .min(options.total_limit.saturating_sub(began.elapsed()));
         let best = if time.is_zero() || too_big(&start) {
