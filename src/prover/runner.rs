@@ -4,10 +4,10 @@
 //! trips or when the caller's goal is reached.
 
 use super::analysis::Algebra;
-use super::guard::{Guard, Guarded};
+use super::guard::Guard;
 use super::lang::ENode;
 use crate::memory::MemoryLimit;
-use egg::{BackoffScheduler, Rewrite, Runner};
+use egg::{BackoffScheduler, EGraph, Rewrite, RewriteScheduler, Runner, SearchMatches};
 use std::time::Duration;
 
 /// Limits of one saturation.
@@ -54,4 +54,41 @@ pub(crate) fn run(
             }
         })
         .run(rewrites)
+}
+
+/// egg's backoff scheduler, which keeps explosive rules from taking over,
+/// under a guard that stops searching and applying once a limit is passed.
+struct Guarded(BackoffScheduler);
+
+type Graph = EGraph<ENode, Algebra>;
+
+impl RewriteScheduler<ENode, Algebra> for Guarded {
+    fn can_stop(&mut self, iteration: usize) -> bool {
+        RewriteScheduler::<ENode, Algebra>::can_stop(&mut self.0, iteration)
+    }
+
+    fn search_rewrite<'a>(
+        &mut self,
+        iteration: usize,
+        egraph: &Graph,
+        rewrite: &'a Rewrite<ENode, Algebra>,
+    ) -> Vec<SearchMatches<'a, ENode>> {
+        if egraph.analysis.guard.over(egraph.total_size()) {
+            return vec![];
+        }
+        self.0.search_rewrite(iteration, egraph, rewrite)
+    }
+
+    fn apply_rewrite(
+        &mut self,
+        iteration: usize,
+        egraph: &mut Graph,
+        rewrite: &Rewrite<ENode, Algebra>,
+        matches: Vec<SearchMatches<ENode>>,
+    ) -> usize {
+        if egraph.analysis.guard.over(egraph.total_size()) {
+            return 0;
+        }
+        self.0.apply_rewrite(iteration, egraph, rewrite, matches)
+    }
 }
