@@ -28,6 +28,7 @@ mod fold;
 mod gather;
 mod hoist;
 mod merge;
+mod version;
 
 pub use hoist::{hoist, top_level_definitions};
 
@@ -41,6 +42,7 @@ use cost::{cost_over, Cost, Work};
 use egg::Extractor;
 use std::collections::HashMap;
 use std::time::Duration;
+use version::Version;
 
 /// Limits of saturation, per definition, and of the whole file.
 #[derive(Clone, Debug)]
@@ -227,29 +229,19 @@ fn recost(
 /// Simplifies a rule file's text.
 pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &SimplifyOptions) -> Result<Simplified, Diags> {
     let began = std::time::Instant::now();
-    let source = Source::new(name, text);
-    let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
-    let original = Program::from_text(name, text)?;
+    let original = Version::read(name, text.to_string())?;
     // Arms other arms cover taken out first (`covered.rs`), then binders
-    // gathered, both in the file's own text (`gather.rs`).
-    let (text, pruned) = covered::drop_covered(&file, text, &original);
-    let (file, pruned_prog) = match pruned.is_empty() {
-        true => (file, None),
-        false => (
-            crate::parse::parse_file(&text).map_err(|e| Diag::new(&source, e.span, e.message))?,
-            Some(Program::from_text(name, &text)?),
-        ),
-    };
-    let (text, gathered) = gather::gather(
-        &file,
-        &text,
-        pruned_prog.as_ref().unwrap_or(&original),
-        &top_level_definitions(&file),
-    );
-    let text = text.as_str();
-    let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
-    let prog = Program::from_text(name, text)?;
-    let top = top_level_definitions(&file);
+    // gathered, both in the file's own text (`gather.rs`); each edit is
+    // read once, as its check.
+    let pruned = covered::drop_covered(&original);
+    let read = pruned.as_ref().map_or(&original, |(v, _)| v);
+    let gathered = gather::gather(read, &top_level_definitions(&read.file));
+    let current = gathered.as_ref().map_or(read, |(v, _)| v);
+    let (text, file, prog) = (current.text.as_str(), &current.file, &current.prog);
+    let pruned: &[String] = pruned.as_ref().map_or(&[], |(_, n)| n);
+    let gathered: &[String] = gathered.as_ref().map_or(&[], |(_, n)| n);
+    let original = &original.prog;
+    let top = top_level_definitions(file);
     // Each definition is rewritten on its own, with the move definitions
     // it names left as names: the rewrite stays local and the result
     // still reads in the file's own words. A name costs what its body
@@ -325,9 +317,10 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         }
         // What the new body means, its names expanded.
         let meaning = best.substitute(&|m| prog.definition(&m.name).cloned()).map_err(|e| {
+            let body = hoist::plain_definitions(file).find(|(n, _)| *n == name);
             Diag::new(
-                &source,
-                Default::default(),
+                &Source::new(current.name(), text),
+                body.map(|(_, b)| b.span).unwrap_or_default(),
                 format!("`{name}` no longer elaborates: {e:?}"),
             )
         })?;
@@ -369,8 +362,8 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     // Written as `fmt` writes it.
     let file = crate::parse::parse_file(&out).map_err(|e| {
         Diag::new(
-            &source,
-            Default::default(),
+            &Source::new(name, out.as_str()),
+            e.span,
             format!("the simplified file does not parse: {}", e.message),
         )
     })?;
