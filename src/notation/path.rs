@@ -1,14 +1,15 @@
-//! Seed 001's path regexes over turtle steps: `F` forward, `L` and `R` a
-//! turn in place, `$` the occupancy assertion; `| * + ?` and brackets; the
-//! slashes around are optional.
+//! Path regexes over turtle steps, a move as a regular expression over a
+//! rotation graph: `F` forward, `L` and `R` a turn in place, `$` the
+//! occupancy assertion; `| * + ?` and brackets; the slashes around are
+//! optional.
 //!
 //! The turtle walks the grid the rule file declares: on the square grid it
 //! has four headings and `L`, `R` turn by 90°; on the hex grid (`grid hex`)
-//! six, across the cells' edges, and `L`, `R` turn by 60°. The seed has no
+//! six, across the cells' edges, and `L`, `R` turn by 60°. The notation has no
 //! diagonal letter: its diagonals are paths, and they mean on hex what
 //! they mean on any rotation graph. `FLF` and `LFRF` (two edge steps 60°
 //! apart) both end on the hex diagonal between them, the cell across a
-//! vertex, of the same colour of three; so the seed's bishop
+//! vertex, of the same colour of three; so its bishop
 //! `/L*(FLFR$|LFRF$)+/` is Gliński's bishop (it leaps the two cells beside
 //! each vertex, reading only where it lands), its knight `/L*FF(L|R)F$/`
 //! is Gliński's (two edges straight, one at 60°), and its king

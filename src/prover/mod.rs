@@ -13,7 +13,7 @@ pub mod rules;
 mod runner;
 
 pub use guard::Stop;
-pub use proof::{render, Step, Why};
+pub use proof::{render, LawError, ReplayError, Step, StepError, Why};
 pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
 pub use rules::Rewrites;
 pub use runner::SaturationLimits;

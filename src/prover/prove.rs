@@ -14,7 +14,7 @@ use super::decide;
 use super::guard::Stop;
 use super::kat;
 use super::lang::{to_expr, ENode};
-use super::proof::{by_kat, steps, Step};
+use super::proof::{by_kat, steps, KatMiss, ReplayError, Step};
 use super::rules::Rewrites;
 use super::runner::{guarded, run, SaturationLimits};
 use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, Report};
@@ -122,7 +122,7 @@ impl ProofReport {
 /// What saturation found.
 pub struct Saturation {
     /// The replayed proof when the two sides met, or why replay failed.
-    pub proof: Option<Result<Vec<Step>, String>>,
+    pub proof: Option<Result<Vec<Step>, ReplayError>>,
     pub nodes: usize,
     pub iterations: usize,
     /// Why saturation stopped.
@@ -308,12 +308,12 @@ pub fn prove_claim(
     // saturation is for what it leaves.
     let by_kat = match claim.lhs.sort() {
         Sort::Move => by_kat(&claim.lhs, &claim.rhs, laws, rules, &options.kat),
-        _ => Err("not a claim about moves".into()),
+        _ => Err(KatMiss::NotMoves),
     };
     let found = match by_kat {
         Ok(steps) => Some(Ok(steps)),
         Err(why) => {
-            report.kat = Some(why);
+            report.kat = Some(why.to_string());
             let sat = saturate(claim, laws, rules, options);
             report.egraph_nodes = sat.nodes;
             report.iterations = sat.iterations;

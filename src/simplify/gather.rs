@@ -221,10 +221,8 @@ pub(super) fn gather(v: &Version, top: &BTreeSet<String>) -> Option<(Version, Ve
             let changed = trees.into_iter().flat_map(|t| t.names).collect();
             return Some((after?, changed));
         }
-        if after.is_none() {
-            // The edit of some tree broke the file; none is kept.
-            return None;
-        }
+        // The edit of some tree broke the file; none is kept.
+        after.as_ref()?;
     }
 }
 

@@ -255,7 +255,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     let mut named: HashMap<String, Cost> = HashMap::new();
     for (n, t) in prog.definitions() {
         if t.sort() == Sort::Move {
-            cost_of_name(n, &prog, &over, &mut named, 0);
+            cost_of_name(n, prog, &over, &mut named, 0);
         }
     }
     // The definition that stands for each union, for merged tests.
@@ -280,9 +280,9 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         })
         .collect();
     let mut texts: HashMap<String, String> = HashMap::new();
-    let folder = fold::Folder::new(&prog, &file, text);
+    let folder = fold::Folder::new(prog, file, text);
     // What each definition's body reads as now.
-    let written_text: HashMap<&str, &str> = hoist::plain_definitions(&file)
+    let written_text: HashMap<&str, &str> = hoist::plain_definitions(file)
         .map(|(name, body)| (name, &text[body.span.start..body.span.end]))
         .collect();
     for (name, t) in prog.definitions() {
@@ -335,7 +335,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         }
         named.insert(name.to_string(), cost_over(&meaning, &HashMap::new()));
         texts.insert(name.to_string(), printed);
-        recost(name, &prog, &over, &texts, &mut named);
+        recost(name, prog, &over, &texts, &mut named);
         // A definition changed before saturation changed again: one
         // change, from the file as written.
         if let Some(c) = changes.iter_mut().find(|c| c.name == name) {
@@ -353,7 +353,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         });
     }
     let mut edits: Vec<(crate::parse::ast::Span, String)> = vec![];
-    for (name, body) in hoist::plain_definitions(&file) {
+    for (name, body) in hoist::plain_definitions(file) {
         if let Some(text) = texts.get(name) {
             edits.push((body.span, text.clone()));
         }
