@@ -124,35 +124,7 @@ impl Reading<'_> {
                 }
                 F::And(all)
             }
-            "home" => match sq.as_slice() {
-                [] => match (self.kind, self.mover) {
-                    (Kind::Pawn, _) => F::And(vec![
-                        F::Not(Box::new(F::Atom(Atom::Cell((0, -1), OFF)))),
-                        F::Atom(Atom::Cell((0, -2), OFF)),
-                    ]),
-                    (Kind::King | Kind::Rook, Some(m)) => F::Atom(Atom::Const(m == W_KING_HOME || m == W_ROOK_HOME)),
-                    _ => {
-                        return Err(Diag::new(self.src, span, "the board does not remember whether this piece has moved")
-                            .help("`home` reads the markers of an unmoved king or rook ('Kc, 'Rc) and a pawn's rank: put the ply under Pawns:, Rooks: or Kings:")
-                            .into())
-                    }
-                },
-                // A rook's or king's home square holds that piece unmoved.
-                [s] if matches!(args[0], Arg::KingsRook(_) | Arg::QueensRook(_)) => F::Atom(Atom::Cell(*s, W_ROOK_HOME)),
-                [s] if matches!(args[0], Arg::King(_)) => F::Atom(Atom::Cell(*s, W_KING_HOME)),
-                [s] => {
-                    let (d, dd) = (add(*s, (0, -1)), add(*s, (0, -2)));
-                    F::Or(vec![
-                        F::Atom(Atom::Cell(*s, W_KING_HOME | W_ROOK_HOME)),
-                        F::And(vec![
-                            F::Atom(Atom::Cell(*s, W_PAWN)),
-                            F::Not(Box::new(F::Atom(Atom::Cell(d, OFF)))),
-                            F::Atom(Atom::Cell(dd, OFF)),
-                        ]),
-                    ])
-                }
-                _ => return Err(Diag::new(self.src, span, "`home` reads one square").into()),
-            },
+            "home" => self.home(&sq, args, span)?,
             "last" => match sq.as_slice() {
                 [a, b] if *a == add(*b, (0, 2)) => F::Atom(Atom::Cell(*b, B_PAWN_EP)),
                 [_, _] => {
@@ -193,6 +165,40 @@ impl Reading<'_> {
                     .help("predicates are empty, open, clear, enemy, friend, pawn, guarded, threat, home, last and passant")
                     .into())
             }
+        })
+    }
+
+    /// `home`: the piece has not moved (its marker, or a pawn's rank), or
+    /// the piece on a square has not.
+    fn home(&self, sq: &[Off], args: &[Arg], span: Span) -> Result<F, Diags> {
+        Ok(match sq {
+            [] => match (self.kind, self.mover) {
+                (Kind::Pawn, _) => F::And(vec![
+                    F::Not(Box::new(F::Atom(Atom::Cell((0, -1), OFF)))),
+                    F::Atom(Atom::Cell((0, -2), OFF)),
+                ]),
+                (Kind::King | Kind::Rook, Some(m)) => F::Atom(Atom::Const(m == W_KING_HOME || m == W_ROOK_HOME)),
+                _ => {
+                    return Err(Diag::new(self.src, span, "the board does not remember whether this piece has moved")
+                        .help("`home` reads the markers of an unmoved king or rook ('Kc, 'Rc) and a pawn's rank: put the ply under Pawns:, Rooks: or Kings:")
+                        .into())
+                }
+            },
+            // A rook's or king's home square holds that piece unmoved.
+            [s] if matches!(args[0], Arg::KingsRook(_) | Arg::QueensRook(_)) => F::Atom(Atom::Cell(*s, W_ROOK_HOME)),
+            [s] if matches!(args[0], Arg::King(_)) => F::Atom(Atom::Cell(*s, W_KING_HOME)),
+            [s] => {
+                let (d, dd) = (add(*s, (0, -1)), add(*s, (0, -2)));
+                F::Or(vec![
+                    F::Atom(Atom::Cell(*s, W_KING_HOME | W_ROOK_HOME)),
+                    F::And(vec![
+                        F::Atom(Atom::Cell(*s, W_PAWN)),
+                        F::Not(Box::new(F::Atom(Atom::Cell(d, OFF)))),
+                        F::Atom(Atom::Cell(dd, OFF)),
+                    ]),
+                ])
+            }
+            _ => return Err(Diag::new(self.src, span, "`home` reads one square").into()),
         })
     }
 

@@ -7,7 +7,7 @@ use super::cond::{dnf, Atom, Reading, F};
 use super::contents::*;
 use super::parse::{read, Action, Arg, Comp, Cond, Kind, Ply, Section};
 use super::{add, Off, LONGEST};
-use crate::diag::{Diag, Diags, Source};
+use crate::diag::{Diag, Diags, Source, Span};
 use crate::parse::ast::Expr;
 use std::collections::BTreeMap;
 
@@ -211,42 +211,7 @@ fn clause(ply: &Ply, ctx: &Reading, lits: &[(bool, Atom)]) -> Result<Option<Clau
     for act in &ply.actions {
         match act {
             Action::Mutate(pieces) => mutate = Some(pieces.iter().fold(0, |a, b| a | b)),
-            Action::Move(a, b, span) => {
-                let (a, b) = (ctx.square(a)?, ctx.square(b)?);
-                if a == (0, 0) || b == (0, 0) || a == ctx.to {
-                    return Err(Diag::new(
-                        ctx.src,
-                        *span,
-                        "`move` moves another piece, from a square the ply leaves alone",
-                    )
-                    .into());
-                }
-                let Some(set) = read.get_mut(&a) else {
-                    return Err(Diag::new(
-                        ctx.src,
-                        *span,
-                        "the ply's condition does not say what stands on this `move`'s square",
-                    )
-                    .help("name the piece, as `home[kings_rook]` does")
-                    .into());
-                };
-                *set &= FRIEND;
-                if set.count_ones() > 1 {
-                    return Err(Diag::new(
-                        ctx.src,
-                        *span,
-                        "the ply's condition leaves open which piece `move` moves",
-                    )
-                    .help("name the piece, as `home[kings_rook]` does")
-                    .into());
-                }
-                let piece = *set;
-                *read.entry(b).or_insert(ON) &= ON;
-                write.insert(a, Put::Cell(EMPTY));
-                if piece != 0 {
-                    write.insert(b, Put::Cell(demoted(piece)));
-                }
-            }
+            Action::Move(a, b, span) => move_another(ctx, (a, b), *span, &mut read, &mut write)?,
         }
     }
     write.insert((0, 0), Put::Cell(EMPTY));
@@ -290,6 +255,52 @@ fn clause(ply: &Ply, ctx: &Reading, lits: &[(bool, Atom)]) -> Result<Option<Clau
         return Ok(None);
     }
     Ok(Some(Clause { tests, rules }))
+}
+
+/// `move[a, b]`: the friendly piece on `a`, which the ply's condition
+/// names, moves to `b` in the same ply.
+fn move_another(
+    ctx: &Reading,
+    (a, b): (&Arg, &Arg),
+    span: Span,
+    read: &mut BTreeMap<Off, u32>,
+    write: &mut BTreeMap<Off, Put>,
+) -> Result<(), Diags> {
+    let (a, b) = (ctx.square(a)?, ctx.square(b)?);
+    if a == (0, 0) || b == (0, 0) || a == ctx.to {
+        return Err(Diag::new(
+            ctx.src,
+            span,
+            "`move` moves another piece, from a square the ply leaves alone",
+        )
+        .into());
+    }
+    let Some(set) = read.get_mut(&a) else {
+        return Err(Diag::new(
+            ctx.src,
+            span,
+            "the ply's condition does not say what stands on this `move`'s square",
+        )
+        .help("name the piece, as `home[kings_rook]` does")
+        .into());
+    };
+    *set &= FRIEND;
+    if set.count_ones() > 1 {
+        return Err(Diag::new(
+            ctx.src,
+            span,
+            "the ply's condition leaves open which piece `move` moves",
+        )
+        .help("name the piece, as `home[kings_rook]` does")
+        .into());
+    }
+    let piece = *set;
+    *read.entry(b).or_insert(ON) &= ON;
+    write.insert(a, Put::Cell(EMPTY));
+    if piece != 0 {
+        write.insert(b, Put::Cell(demoted(piece)));
+    }
+    Ok(())
 }
 
 /// The vectors a ply's `[x, y]` stands for: one, or with `?` the steps

@@ -391,28 +391,29 @@ impl Parser<'_> {
     }
 
     fn cond(&mut self) -> Result<Cond, Diags> {
-        let mut alts = vec![self.conj()?];
-        while self.word_is("or") {
-            self.bump();
-            alts.push(self.conj()?);
-        }
-        Ok(if alts.len() == 1 {
-            alts.pop().unwrap()
-        } else {
-            Cond::Or(alts)
-        })
+        self.chain("or", Self::conj, Cond::Or)
     }
 
     fn conj(&mut self) -> Result<Cond, Diags> {
-        let mut all = vec![self.unary()?];
-        while self.word_is("and") {
+        self.chain("and", Self::unary, Cond::And)
+    }
+
+    /// Terms read by `term` between the words `word`, joined by `join`
+    /// when there are several.
+    fn chain(
+        &mut self,
+        word: &str,
+        term: fn(&mut Self) -> Result<Cond, Diags>,
+        join: fn(Vec<Cond>) -> Cond,
+    ) -> Result<Cond, Diags> {
+        let mut all = vec![term(self)?];
+        while self.word_is(word) {
             self.bump();
-            all.push(self.unary()?);
+            all.push(term(self)?);
         }
-        Ok(if all.len() == 1 {
-            all.pop().unwrap()
-        } else {
-            Cond::And(all)
+        Ok(match all.len() {
+            1 => all.remove(0),
+            _ => join(all),
         })
     }
 
