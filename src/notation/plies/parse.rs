@@ -437,20 +437,10 @@ impl Parser<'_> {
             }
             Some(Tok::Word(w)) => {
                 self.bump();
-                let mut args = vec![];
-                if let Some(Tok::Open(c)) = self.peek().cloned() {
-                    let open = self.span();
-                    self.bump();
-                    loop {
-                        args.push(self.arg()?);
-                        if matches!(self.peek(), Some(Tok::Comma)) {
-                            self.bump();
-                        } else {
-                            break;
-                        }
-                    }
-                    self.expect_close(c, open)?;
-                }
+                let args = match self.peek().cloned() {
+                    Some(Tok::Open(c)) => self.bracketed(c, Self::arg)?,
+                    _ => vec![],
+                };
                 Ok(Cond::Pred(w, args, Span::new(at.start, self.prev_end())))
             }
             _ => self.err(at, "expected a predicate such as `empty` or `not friend`"),
@@ -478,6 +468,24 @@ impl Parser<'_> {
         Ok(Arg::Vec(v, span))
     }
 
+    /// `[a, b, ...]` or `(a, ...)`, each item read by `item`, from the
+    /// opening bracket `open` on.
+    fn bracketed(
+        &mut self,
+        open: char,
+        mut item: impl FnMut(&mut Self) -> Result<Arg, Diags>,
+    ) -> Result<Vec<Arg>, Diags> {
+        let at = self.span();
+        self.bump();
+        let mut items = vec![item(self)?];
+        while matches!(self.peek(), Some(Tok::Comma)) {
+            self.bump();
+            items.push(item(self)?);
+        }
+        self.expect_close(open, at)?;
+        Ok(items)
+    }
+
     fn action(&mut self) -> Result<Action, Diags> {
         let at = self.span();
         let Some(Tok::Word(w)) = self.peek().cloned() else {
@@ -487,24 +495,20 @@ impl Parser<'_> {
         let Some(Tok::Open(c)) = self.peek().cloned() else {
             return self.err(self.span(), format!("`{w}` takes its arguments in brackets"));
         };
-        let open = self.span();
-        self.bump();
-        let mut args = vec![];
-        loop {
-            // Pieces are words here, not the vectors `king`, `queen`.
-            if let (true, Some(Tok::Word(p))) = (w == "mutate", self.peek().cloned()) {
-                args.push(Arg::Word(p, self.span()));
-                self.bump();
-            } else {
-                args.push(self.arg()?);
+        // Pieces are words here, not the vectors `king`, `queen`.
+        let piece = |p: &mut Self| match p.peek().cloned() {
+            Some(Tok::Word(w)) => {
+                let a = Arg::Word(w, p.span());
+                p.bump();
+                Ok(a)
             }
-            if matches!(self.peek(), Some(Tok::Comma)) {
-                self.bump();
-            } else {
-                break;
-            }
-        }
-        self.expect_close(c, open)?;
+            _ => p.arg(),
+        };
+        let args = if w == "mutate" {
+            self.bracketed(c, piece)?
+        } else {
+            self.bracketed(c, Self::arg)?
+        };
         let span = Span::new(at.start, self.prev_end());
         match w.as_str() {
             "mutate" => {
