@@ -76,6 +76,14 @@ fn modules_import_only_the_layers_below_them() {
             continue;
         };
         seen += 1;
+        // A module's unit tests in a file of their own (`mod tests;` under
+        // `#[cfg(test)]` beside it) are unit tests too.
+        let parent = f.with_file_name("mod.rs");
+        let unit_tests = f.file_name().is_some_and(|n| n == "tests.rs")
+            && std::fs::read_to_string(&parent).is_ok_and(|t| t.contains("#[cfg(test)]\nmod tests;"));
+        if unit_tests {
+            continue;
+        }
         for m in imports(&std::fs::read_to_string(f).unwrap()) {
             match LAYERS.iter().position(|l| *l == m) {
                 Some(to) if to > level => violations.push(format!("{} imports {m}", rel.display())),

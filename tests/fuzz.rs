@@ -12,7 +12,7 @@ use algchess::Laws;
 use algchess::Program;
 use algchess::{check_claim, ClaimOptions, SearchOptions};
 use algchess::{compile, Eval, Grid, State};
-use algchess::{prove_claim, ProveOptions, Rewrites};
+use algchess::{prove_claim, MemoryLimit, ProveOptions, Rewrites, SaturationLimits};
 use quickcheck::{Arbitrary, Gen};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -155,9 +155,12 @@ fn exercise(text: &str, laws: &Laws, rules: &Rewrites) -> bool {
         ..ClaimOptions::default()
     };
     let prove = ProveOptions {
-        iter_limit: 4,
-        node_limit: 2_000,
-        time_limit: Duration::from_millis(100),
+        saturation: SaturationLimits {
+            iter_limit: 4,
+            node_limit: 2_000,
+            time_limit: Duration::from_millis(100),
+            memory: MemoryLimit::NONE,
+        },
         check: check.clone(),
         cross_check: check.clone(),
         ..ProveOptions::default()

@@ -3,7 +3,7 @@
 //! the prover instead of stopping at a syntax error), small boards, tiny
 //! limits, and a thread with the command line's large stack.
 
-use algchess::{ClaimOptions, Grid, ProveOptions, SearchOptions, Square, State};
+use algchess::{ClaimOptions, Grid, MemoryLimit, ProveOptions, SaturationLimits, SearchOptions, Square, State};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use std::fmt;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -81,9 +81,12 @@ pub fn tiny_check() -> ClaimOptions {
 pub fn tiny_prove() -> ProveOptions {
     let check = tiny_check();
     ProveOptions {
-        iter_limit: 4,
-        node_limit: 2_000,
-        time_limit: Duration::from_millis(60),
+        saturation: SaturationLimits {
+            iter_limit: 4,
+            node_limit: 2_000,
+            time_limit: Duration::from_millis(60),
+            memory: MemoryLimit::NONE,
+        },
         check: check.clone(),
         cross_check: check,
         ..ProveOptions::default()

@@ -9,7 +9,7 @@ use crate::diag::Diags;
 use crate::geometry::Tiling;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
-use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rewrites, Stop, Verdict};
+use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rewrites, SaturationLimits, Stop, Verdict};
 use std::path::PathBuf;
 
 /// The positions a replayed proof is confirmed on, unless `--full-check`.
@@ -108,10 +108,12 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         ..on_positions.clone()
     };
     let options = ProveOptions {
-        iter_limit: args.iter_limit,
-        node_limit: args.node_limit,
-        time_limit,
-        memory: args.memory_limit,
+        saturation: SaturationLimits {
+            iter_limit: args.iter_limit,
+            node_limit: args.node_limit,
+            time_limit,
+            memory: args.memory_limit,
+        },
         check: ClaimOptions {
             search: search.clone(),
             ..ClaimOptions::default()

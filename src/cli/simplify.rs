@@ -3,7 +3,7 @@
 use super::output::plain_error;
 use crate::diag::Diags;
 use crate::laws::Laws;
-use crate::prover::Rewrites;
+use crate::prover::{Rewrites, SaturationLimits};
 use crate::simplify::{simplify_text, SimplifyOptions};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -51,9 +51,12 @@ pub fn run(args: Args) -> Result<i32, Diags> {
     };
     let rules = Rewrites::new(&laws);
     let options = SimplifyOptions {
-        iter_limit: args.iter_limit,
-        node_limit: args.node_limit,
-        time_limit: super::output::seconds("--time-limit", args.time_limit, false)?,
+        saturation: SaturationLimits {
+            iter_limit: args.iter_limit,
+            node_limit: args.node_limit,
+            time_limit: super::output::seconds("--time-limit", args.time_limit, false)?,
+            memory: crate::memory::MemoryLimit::NONE,
+        },
         total_limit: super::output::seconds("--total-limit", args.total_limit, false)?,
     };
     let out = simplify_text(&args.file.display().to_string(), &text, &rules, &options)?;

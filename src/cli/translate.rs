@@ -8,11 +8,11 @@ use serde_json::json;
 
 #[derive(Copy, Clone, clap::ValueEnum)]
 enum From {
-    /// Seed 001's path regexes: `/L*(F$)+/`.
+    /// Path regexes over turtle steps: `/L*(F$)+/`.
     Path,
-    /// Seed 002's Referee plies: `[ahead] if empty;`.
+    /// The plies of Games::Chess::Referee's chess rules: `[ahead] if empty;`.
     Referee,
-    /// Seed 003's piece language: `(move 'n 'X)`.
+    /// Parlett's piece language: `(move 'n 'X)`.
     Parlett,
     /// Betza's notation: `mfWcfF`.
     Betza,

@@ -266,9 +266,36 @@ fn directions(leap: (i32, i32), want: &[(i32, i32)]) -> Option<String> {
     Some(text)
 }
 
+/// A move Betza's notation has no name for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unnamed {
+    /// A sequence of legs, not one leap, rider or hop (as algebra).
+    Move(String),
+    /// A leap no atom names, as (shorter, longer) components.
+    Leap(i32, i32),
+    /// Leaps of one atom that no direction letters select.
+    Directions(Option<char>),
+    /// The text written does not read back.
+    Unreadable(String),
+    /// The text written reads back as another move.
+    Other(String),
+}
+
+impl std::fmt::Display for Unnamed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unnamed::Move(m) => write!(f, "Betza has no name for the move `{m}`"),
+            Unnamed::Leap(a, b) => write!(f, "Betza has no atom for the leap ({a}, {b})"),
+            Unnamed::Directions(atom) => write!(f, "Betza's direction letters cannot select these moves of {atom:?}"),
+            Unnamed::Unreadable(text) => write!(f, "cannot write `{text}` back"),
+            Unnamed::Other(text) => write!(f, "Betza's `{text}` would not mean the same move"),
+        }
+    }
+}
+
 /// Writes move sequences in Betza's notation, where each is a single leap,
 /// rider or hop that Betza can name; otherwise says which one it cannot.
-pub fn write(walks: &[Walk]) -> Result<String, String> {
+pub fn write(walks: &[Walk]) -> Result<String, Unnamed> {
     // (atom, range, lame, hop, mode, initial) -> leaps
     type Key = ((i32, i32), Option<u32>, bool, Option<bool>, Mode, bool);
     let mut groups: BTreeMap<Key, Vec<(i32, i32)>> = BTreeMap::new();
@@ -276,7 +303,7 @@ pub fn write(walks: &[Walk]) -> Result<String, String> {
         let (p, more, lame, hop) = match &w.kind {
             Kind::Run(legs) => match legs.as_slice() {
                 [l] if l.jump == l.step => (l.jump, l.more, !l.via.is_empty(), None),
-                _ => return Err(format!("Betza has no name for the move `{}`", w.text())),
+                _ => return Err(Unnamed::Move(w.text())),
             },
             Kind::Hop { v, cannon } => (*v, None, false, Some(*cannon)),
         };
@@ -285,7 +312,7 @@ pub fn write(walks: &[Walk]) -> Result<String, String> {
             (a, b)
         };
         if letter(leap).is_none() {
-            return Err(format!("Betza has no atom for the leap ({}, {})", leap.0, leap.1));
+            return Err(Unnamed::Leap(leap.0, leap.1));
         }
         groups
             .entry((leap, more, lame, hop, w.mode, w.initial))
@@ -295,12 +322,7 @@ pub fn write(walks: &[Walk]) -> Result<String, String> {
     let mut out: Vec<(Key, String, String)> = vec![];
     for (key, want) in &groups {
         let (leap, more, lame, hop, mode, initial) = *key;
-        let dirs = directions(leap, want).ok_or_else(|| {
-            format!(
-                "Betza's direction letters cannot select these moves of {:?}",
-                letter(leap)
-            )
-        })?;
+        let dirs = directions(leap, want).ok_or(Unnamed::Directions(letter(leap)))?;
         let mut pre = String::new();
         if initial {
             pre.push('i');
@@ -359,10 +381,12 @@ pub fn write(walks: &[Walk]) -> Result<String, String> {
         text.push_str(&name);
     }
     // Read back: the text must mean what it was written from.
-    let back = read(&text).map_err(|_| format!("cannot write `{text}` back"))?;
+    let Ok(back) = read(&text) else {
+        return Err(Unnamed::Unreadable(text));
+    };
     let same = |a: &[Walk], b: &[Walk]| a.iter().all(|w| b.contains(w)) && b.iter().all(|w| a.contains(w));
     if !same(&back, walks) {
-        return Err(format!("Betza's `{text}` would not mean the same move"));
+        return Err(Unnamed::Other(text));
     }
     Ok(text)
 }

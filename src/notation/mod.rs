@@ -1,8 +1,9 @@
 //! Notations people already use for piece moves, lowered into the algebra.
 //!
-//! Each front-end reads its notation and writes a move of the algebra (as
-//! surface syntax), which the normal elaborator then reads: there is one
-//! meaning, the core IR, and no evaluator per notation. Lowered moves are
+//! Each front-end reads its notation and writes a move of the algebra as a
+//! syntax tree (the ply notation builds it; the others write text that is
+//! parsed), which the normal elaborator then reads: there is one meaning,
+//! the core IR, and no evaluator per notation. Lowered moves are
 //! white's, with forward up (`u`), and the piece stands on the POI. They
 //! name the rule file's `enemy` pattern (and `friend`, for hoppers), the
 //! way rules/chess.alg and rules/fairy.alg already write their moves.
@@ -10,7 +11,8 @@
 mod betza;
 mod parlett;
 mod path;
-mod referee;
+mod plies;
+mod tree;
 mod walk;
 
 use crate::diag::{Diag, Diags, Source};
@@ -20,11 +22,13 @@ use crate::parse::ast::{Expr, Span};
 /// A notation for piece moves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Notation {
-    /// Seed 001's path regexes over turtle steps: `/L*(F$)+/`.
+    /// Path regexes over turtle steps (a move as a regular expression over
+    /// a rotation graph): `/L*(F$)+/`.
     Path,
-    /// Seed 002's plies of Games::Chess::Referee.
+    /// The plies of the chess rules of the Games::Chess::Referee Perl
+    /// module: `[ahead] if empty;`.
     Referee,
-    /// Seed 003's piece language: `(move 'n 'X)`.
+    /// Parlett's piece language, written as S-expressions: `(move 'n 'X)`.
     Parlett,
     /// Betza's funny notation: `mfWcfF`.
     Betza,
@@ -73,8 +77,8 @@ pub fn to_algebra(n: Notation, text: &str, tiling: Tiling) -> Result<String, Dia
         .into());
     }
     match n {
-        Notation::Path => path::lower(text, tiling),
-        Notation::Referee => referee::to_algebra(text),
+        Notation::Path => path::to_algebra(text, tiling),
+        Notation::Referee => plies::to_algebra(text),
         Notation::Parlett => Ok(walk::union_text(&parlett::read(text)?)),
         Notation::Betza => Ok(walk::union_text(&betza::read(text)?)),
     }
@@ -84,7 +88,7 @@ pub fn to_algebra(n: Notation, text: &str, tiling: Tiling) -> Result<String, Dia
 /// all point at `at`: the notation literal it came from.
 pub fn lower(n: Notation, text: &str, at: Span, tiling: Tiling) -> Result<Expr, Diags> {
     let mut e = match n {
-        Notation::Referee if tiling == Tiling::Square => referee::lower(text)?,
+        Notation::Referee if tiling == Tiling::Square => plies::lower(text)?,
         _ => {
             let algebra = to_algebra(n, text, tiling)?;
             crate::parse::parse_expr(&algebra).map_err(|e| {
@@ -117,7 +121,7 @@ pub fn to_betza(n: Notation, text: &str) -> Result<String, Diags> {
             .into())
         }
     };
-    betza::write(&walks).map_err(|m| error(n, text, Span::new(0, text.len()), m).into())
+    betza::write(&walks).map_err(|m| error(n, text, Span::new(0, text.len()), m.to_string()).into())
 }
 
 #[cfg(test)]

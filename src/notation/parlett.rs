@@ -1,9 +1,9 @@
-//! Seed 003's piece language: `(move 'n 'X)`, `(move 1 (leaper 1 2))`,
+//! Parlett's piece language, as S-expressions: `(move 'n 'X)`, `(move 1 (leaper 1 2))`,
 //! `(alternatives ...)`, `(and-then A B)`, `(on-capture A)`,
 //! `(on-non-capture A)`, `(on-initial A)`, with Parlett's directions
 //! `* + > < <> = >= <= X X> X<` and offsets `(pt x y)`. Quotes are optional.
 //!
-//! The seed's meaning: each move sequence is a list of squares the piece
+//! Its meaning: each move sequence is a list of squares the piece
 //! runs down in order; an empty square is a destination and the run goes
 //! on, an enemy piece is a destination and ends it, a friend or the board's
 //! edge ends it. `(move k d)` lists only `k·d`, so it leaps; `(move 'n d)`
@@ -304,7 +304,7 @@ fn piece(text: &str, sx: &Sx) -> Result<Vec<Walk>, Diag> {
     }
 }
 
-/// Reads a piece of seed 003's language into its move sequences.
+/// Reads a piece of Parlett's language into its move sequences.
 pub fn read(text: &str) -> Result<Vec<Walk>, Diags> {
     let sx = parse(text)?;
     Ok(piece(text, &sx)?)

@@ -1,14 +1,15 @@
-//! Seed 001's path regexes over turtle steps: `F` forward, `L` and `R` a
-//! turn in place, `$` the occupancy assertion; `| * + ?` and brackets; the
-//! slashes around are optional.
+//! Path regexes over turtle steps, a move as a regular expression over a
+//! rotation graph: `F` forward, `L` and `R` a turn in place, `$` the
+//! occupancy assertion; `| * + ?` and brackets; the slashes around are
+//! optional.
 //!
 //! The turtle walks the grid the rule file declares: on the square grid it
 //! has four headings and `L`, `R` turn by 90°; on the hex grid (`grid hex`)
-//! six, across the cells' edges, and `L`, `R` turn by 60°. The seed has no
+//! six, across the cells' edges, and `L`, `R` turn by 60°. The notation has no
 //! diagonal letter: its diagonals are paths, and they mean on hex what
 //! they mean on any rotation graph. `FLF` and `LFRF` (two edge steps 60°
 //! apart) both end on the hex diagonal between them, the cell across a
-//! vertex, of the same colour of three; so the seed's bishop
+//! vertex, of the same colour of three; so its bishop
 //! `/L*(FLFR$|LFRF$)+/` is Gliński's bishop (it leaps the two cells beside
 //! each vertex, reading only where it lands), its knight `/L*FF(L|R)F$/`
 //! is Gliński's (two edges straight, one at 60°), and its king
@@ -454,7 +455,7 @@ fn add(edges: &mut BTreeMap<(usize, usize), Mv>, from: usize, to: usize, m: Mv) 
 
 /// The path regex as algebra text: a move of the piece on the POI, the
 /// turtle walking `tiling`.
-pub fn lower(text: &str, tiling: Tiling) -> Result<String, Diags> {
+pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
     let headings: &[(i32, i32)] = match tiling {
         Tiling::Square => &SQUARE,
         Tiling::Hex => &HEX,
@@ -588,18 +589,21 @@ mod tests {
     use super::*;
 
     fn fails(text: &str) -> (Span, String) {
-        let d = lower(text, Tiling::Square).unwrap_err();
+        let d = to_algebra(text, Tiling::Square).unwrap_err();
         (d.0[0].span, d.0[0].message.clone())
     }
 
     #[test]
     fn the_pawn_steps_forward() {
-        assert_eq!(lower("/F$/", Tiling::Square).unwrap(), "(% + u(. | enemy) -> . + u%)");
+        assert_eq!(
+            to_algebra("/F$/", Tiling::Square).unwrap(),
+            "(% + u(. | enemy) -> . + u%)"
+        );
     }
 
     #[test]
     fn the_knight_leaps_in_eight_directions() {
-        let k = lower("/L*FF(L|R)F$/", Tiling::Square).unwrap();
+        let k = to_algebra("/L*FF(L|R)F$/", Tiling::Square).unwrap();
         for m in ["uur", "uul", "ddr", "ddl", "urr", "drr", "ull", "dll"] {
             assert!(k.contains(&format!("(% + {m}(. | enemy) -> . + {m}%)")), "{m} in {k}");
         }
@@ -607,12 +611,12 @@ mod tests {
 
     #[test]
     fn on_hex_the_knight_has_twelve_leaps_and_the_bishop_six_diagonals() {
-        let k = lower("/L*FF(L|R)F$/", Tiling::Hex).unwrap();
+        let k = to_algebra("/L*FF(L|R)F$/", Tiling::Hex).unwrap();
         assert_eq!(k.matches("->").count(), 12, "{k}");
         for m in ["uur", "uuul", "ddl", "dddr"] {
             assert!(k.contains(&format!("(% + {m}(. | enemy) -> . + {m}%)")), "{m} in {k}");
         }
-        let b = lower("/L*(FLFR$|LFRF$)+/", Tiling::Hex).unwrap();
+        let b = to_algebra("/L*(FLFR$|LFRF$)+/", Tiling::Hex).unwrap();
         for m in ["ur", "uul", "ull", "dl", "ddr", "drr"] {
             assert!(
                 b.contains(&format!("(% + {m}. -> . + {m}%)* (% + {m}(. | enemy) -> . + {m}%)")),
@@ -624,7 +628,7 @@ mod tests {
 
     #[test]
     fn the_rook_slides() {
-        let r = lower("/L*(F$)+/", Tiling::Square).unwrap();
+        let r = to_algebra("/L*(F$)+/", Tiling::Square).unwrap();
         assert!(r.contains("(% + u. -> . + u%)* (% + u(. | enemy) -> . + u%)"), "{r}");
         assert!(r.contains("(% + l. -> . + l%)* (% + l(. | enemy) -> . + l%)"), "{r}");
     }
@@ -632,15 +636,15 @@ mod tests {
     #[test]
     fn a_path_may_come_back_to_the_start_state() {
         assert_eq!(
-            lower("(F$)*", Tiling::Square).unwrap(),
+            to_algebra("(F$)*", Tiling::Square).unwrap(),
             "((% + u. -> . + u%)* (% + u(. | enemy) -> . + u%))?"
         );
     }
 
     #[test]
     fn no_path_is_fail() {
-        assert_eq!(lower("$", Tiling::Square).unwrap(), "nil");
-        assert_eq!(lower("/(F|L)F/", Tiling::Square).unwrap().matches("->").count(), 2);
+        assert_eq!(to_algebra("$", Tiling::Square).unwrap(), "nil");
+        assert_eq!(to_algebra("/(F|L)F/", Tiling::Square).unwrap().matches("->").count(), 2);
     }
 
     #[test]

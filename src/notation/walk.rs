@@ -1,4 +1,4 @@
-//! The shared target of the Parlett and Betza front-ends: seed 003's move
+//! The shared target of the Parlett and Betza front-ends: Parlett's move
 //! sequences, each a list of squares the piece runs down in order, and the
 //! grasshopper's hop. Each is written out as a move of the algebra.
 
@@ -7,7 +7,7 @@
 pub enum Mode {
     /// An empty square or an enemy piece.
     Both,
-    /// An enemy piece only (seed 003's `capture-only`, Betza's `c`).
+    /// An enemy piece only (Parlett's `capture-only`, Betza's `c`).
     Capture,
     /// An empty square only (`non-capture`, Betza's `m`).
     NonCapture,
@@ -26,7 +26,7 @@ pub struct Leg {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
-    /// Legs one after the other (seed 003's `and-then`); only the last may
+    /// Legs one after the other (Parlett's `and-then`); only the last may
     /// be unlimited.
     Run(Vec<Leg>),
     /// Along `v` over empty squares, over one piece of either colour, and
@@ -35,7 +35,7 @@ pub enum Kind {
     Hop { v: (i32, i32), cannon: bool },
 }
 
-/// One move sequence of seed 003, with its flags.
+/// One move sequence of Parlett's language, with its flags.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Walk {
     pub kind: Kind,

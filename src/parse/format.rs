@@ -42,7 +42,8 @@ fn postop(op: &PostOp) -> String {
     }
 }
 
-fn expr(e: &Expr, src: &str) -> String {
+/// `e` as text; `src` is the text it was parsed from, if any.
+fn expr(e: &Expr, src: Option<&str>) -> String {
     match &e.kind {
         ExprKind::Piece(p) => p.clone(),
         ExprKind::Dot => ".".into(),
@@ -60,15 +61,26 @@ fn expr(e: &Expr, src: &str) -> String {
             let mut out = String::new();
             for (i, x) in items.iter().enumerate() {
                 if i > 0 {
-                    let gap = &src[items[i - 1].span.end..x.span.start];
+                    // Keep the source's spacing; a tree without source
+                    // writes a movement word against the cell it moves to
+                    // (`ur♙`) and spaces the rest.
+                    let gap = match src {
+                        Some(src) => !src[items[i - 1].span.end..x.span.start].is_empty(),
+                        None => !matches!(
+                            (&items[i - 1].kind, &x.kind),
+                            (
+                                ExprKind::Word(_),
+                                ExprKind::Piece(_) | ExprKind::Dot | ExprKind::Hash | ExprKind::Percent
+                            )
+                        ),
+                    };
                     let text = expr(x, src);
-                    // Keep the source's spacing, but never let two words or
-                    // numbers run together.
+                    // Never let two words or numbers run together.
                     let last = out.chars().last().unwrap_or(' ');
                     let first = text.chars().next().unwrap_or(' ');
                     let merge = (last.is_ascii_alphanumeric() || last == '_')
                         && (first.is_ascii_alphanumeric() || first == '_' || first == '(');
-                    if !gap.is_empty() || merge {
+                    if gap || merge {
                         out.push(' ');
                     }
                     out.push_str(&text);
@@ -115,7 +127,7 @@ fn chain<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) -> Option<&'static str> {
 
 /// `head` followed by `e`, broken at its top-level `|` or `+` when long.
 fn body(head: &str, e: &Expr, src: &str) -> String {
-    let flat = format!("{head}{}", expr(e, src));
+    let flat = format!("{head}{}", expr(e, Some(src)));
     if flat.chars().count() <= WIDTH {
         return flat;
     }
@@ -126,9 +138,9 @@ fn body(head: &str, e: &Expr, src: &str) -> String {
     let mut parts = vec![];
     match chain(inner, &mut parts) {
         Some(op) if parts.len() > 1 => {
-            let mut out = format!("{head}{binder}{}", expr(parts[0], src));
+            let mut out = format!("{head}{binder}{}", expr(parts[0], Some(src)));
             for p in &parts[1..] {
-                out.push_str(&format!("\n    {op} {}", expr(p, src)));
+                out.push_str(&format!("\n    {op} {}", expr(p, Some(src))));
             }
             out
         }
@@ -139,7 +151,7 @@ fn body(head: &str, e: &Expr, src: &str) -> String {
                 let mut out = format!("{head}{binder}");
                 let mut width = out.chars().count();
                 for (i, x) in items.iter().enumerate() {
-                    let text = expr(x, src);
+                    let text = expr(x, Some(src));
                     let n = text.chars().count();
                     let last = out.chars().last().unwrap_or(' ');
                     let first = text.chars().next().unwrap_or(' ');
@@ -202,9 +214,9 @@ fn stmt(s: &Stmt, src: &str) -> String {
             let mut out = format!(
                 "{kw} {}: {} {} {}",
                 name.name,
-                expr(lhs, src),
+                expr(lhs, Some(src)),
                 rel.symbol(),
-                expr(rhs, src)
+                expr(rhs, Some(src))
             );
             if !conds.is_empty() {
                 let cs: Vec<String> = conds.iter().map(cond).collect();
@@ -220,17 +232,23 @@ fn stmt(s: &Stmt, src: &str) -> String {
             }
         }
         StmtKind::Game { name, board, turns } => {
-            let turns: Vec<String> = turns.iter().map(|t| expr(t, src)).collect();
-            format!("game {}({}) = {}", name.name, expr(board, src), turns.join(", "))
+            let turns: Vec<String> = turns.iter().map(|t| expr(t, Some(src))).collect();
+            format!("game {}({}) = {}", name.name, expr(board, Some(src)), turns.join(", "))
         }
         StmtKind::GameEnd { game, kind, args } => {
-            let args: Vec<String> = args.iter().map(|a| expr(a, src)).collect();
+            let args: Vec<String> = args.iter().map(|a| expr(a, Some(src))).collect();
             format!("game {} {}: {}", game.name, kind.name, args.join(", "))
         }
         StmtKind::GameFrom { name, base } => format!("game {} = {}", name.name, base.name),
         StmtKind::Import { path } => format!("import \"{}\"", path.name),
         StmtKind::Grid { name } => format!("grid {}", name.name),
     }
+}
+
+/// A syntax tree built without source text (a notation's lowering) as
+/// algebra text, which parses back to the same tree.
+pub fn print_expr(e: &Expr) -> String {
+    expr(e, None)
 }
 
 /// Formats a parsed file; `src` is the text it was parsed from.

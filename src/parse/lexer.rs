@@ -3,7 +3,7 @@
 //! postfix `+` from glue `+`, binders `%♖:`, and newlines that end a
 //! statement only where the statement could end.
 
-use super::ast::Span;
+use crate::diag::Span;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@ lalrpop_mod!(
     "/parse/grammar.rs"
 );
 
-pub use format::format_file;
+pub use format::{format_file, print_expr};
 
 use ast::{Expr, File, Span};
 use lexer::{LexError, Tok};

@@ -8,10 +8,7 @@
 //! every further search finds nothing and every application adds nothing,
 //! and the runner's hook ends the run naming the limit.
 
-use super::analysis::Algebra;
-use super::lang::ENode;
 use crate::memory::MemoryLimit;
-use egg::{BackoffScheduler, EGraph, Rewrite, RewriteScheduler, SearchMatches};
 use serde::{Serialize, Serializer};
 use std::fmt;
 use std::sync::OnceLock;
@@ -104,43 +101,6 @@ impl Guard {
     /// The limit that was passed, if one was.
     pub fn tripped(&self) -> Option<&Stop> {
         self.tripped.get()
-    }
-}
-
-/// egg's backoff scheduler, which keeps explosive rules from taking over,
-/// under a guard that stops searching and applying once a limit is passed.
-pub struct Guarded(pub BackoffScheduler);
-
-type Graph = EGraph<ENode, Algebra>;
-
-impl RewriteScheduler<ENode, Algebra> for Guarded {
-    fn can_stop(&mut self, iteration: usize) -> bool {
-        RewriteScheduler::<ENode, Algebra>::can_stop(&mut self.0, iteration)
-    }
-
-    fn search_rewrite<'a>(
-        &mut self,
-        iteration: usize,
-        egraph: &Graph,
-        rewrite: &'a Rewrite<ENode, Algebra>,
-    ) -> Vec<SearchMatches<'a, ENode>> {
-        if egraph.analysis.guard.over(egraph.total_size()) {
-            return vec![];
-        }
-        self.0.search_rewrite(iteration, egraph, rewrite)
-    }
-
-    fn apply_rewrite(
-        &mut self,
-        iteration: usize,
-        egraph: &mut Graph,
-        rewrite: &Rewrite<ENode, Algebra>,
-        matches: Vec<SearchMatches<ENode>>,
-    ) -> usize {
-        if egraph.analysis.guard.over(egraph.total_size()) {
-            return 0;
-        }
-        self.0.apply_rewrite(iteration, egraph, rewrite, matches)
     }
 }
 

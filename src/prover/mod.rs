@@ -10,9 +10,11 @@ pub mod lang;
 mod proof;
 mod prove;
 pub mod rules;
+mod runner;
 
 pub use guard::Stop;
-pub(crate) use guard::{Guard, Guarded};
-pub use proof::{render, Step, Why};
+pub use proof::{render, LawError, ReplayError, Step, StepError, Why};
 pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
 pub use rules::Rewrites;
+pub use runner::SaturationLimits;
+pub(crate) use runner::{guarded, run};

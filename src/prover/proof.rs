@@ -20,6 +20,7 @@
 //! it is shown; a `normalise` step that leaves the printed term as it was
 //! is not shown.
 
+mod error;
 mod shortest;
 
 use super::analysis::NORMALISE;
@@ -31,6 +32,7 @@ use super::rules::{LawRule, Rewrites};
 use crate::core::{Node, Sort, Term};
 use crate::laws::{conds, Laws};
 use egg::FlatTerm;
+pub use error::{KatMiss, LawError, ReplayError, StepError};
 use std::collections::{BTreeMap, HashMap};
 
 /// How a step was justified.
@@ -200,21 +202,23 @@ fn matches(p: &Term, t: &Term, s: &mut BTreeMap<String, Term>) -> bool {
 
 /// Replays one law rewrite from `a` to `b`: both sides match, and the side
 /// conditions hold of what they matched. Returns the conditions, shown.
-fn replay_law(rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, String> {
+fn replay_law(rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, LawError> {
     let mut s = BTreeMap::new();
-    if !matches(&rule.from, a, &mut s) {
-        return Err(format!("`{}` does not match `{a}`", rule.from));
-    }
-    if !matches(&rule.to, b, &mut s) {
-        return Err(format!("`{}` does not match `{b}`", rule.to));
+    for (pattern, term) in [(&rule.from, a), (&rule.to, b)] {
+        if !matches(pattern, term, &mut s) {
+            return Err(LawError::NoMatch {
+                pattern: pattern.clone(),
+                term: term.clone(),
+            });
+        }
     }
     let mut shown = vec![];
     for c in &rule.conds {
         let n = c.inputs().len();
         let values: Option<Vec<Term>> = c.args.iter().map(|m| s.get(&*m.name).and_then(canonical)).collect();
-        let values = values.ok_or_else(|| format!("`{}` has an unbound argument", c.pred))?;
+        let values = values.ok_or(LawError::Unbound(c.pred))?;
         if !conds::verify(c.pred, &values[..n], &values[n..]) {
-            return Err(format!("`{}` does not hold", c.pred));
+            return Err(LawError::Fails(c.pred));
         }
         let args: Vec<String> = c.args.iter().map(|m| s[&*m.name].to_string()).collect();
         shown.push(format!("{}({})", c.pred, args.join(", ")));
@@ -228,37 +232,40 @@ fn replay_law(rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, String>
 /// the rewritten subterm: where a step stands, which a `decide` step needs.
 type Site<'a> = (&'a Term, &'a Term, &'a Term, &'a [usize]);
 
-fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rewrites) -> Result<Why, String> {
+fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rewrites) -> Result<Why, StepError> {
     match by {
         By::Choices => {
             if sorted(a) != sorted(b) {
-                return Err(format!("`{a}` and `{b}` are not the same set of choices"));
+                return Err(StepError::NotSameChoices(a.clone(), b.clone()));
             }
             Ok(Why::Choices)
         }
         By::Decided => {
             let (first, last, before, path) = site;
-            decide::replay(first, last, before, path, a, b)?;
+            decide::replay(first, last, before, path, a, b).map_err(StepError::Decided)?;
             Ok(Why::Decided)
         }
         By::Kat(proof) => {
             let (first, last, before, path) = site;
             let ctx = decide::context_at(before, path, decide::top(first, last));
-            kat::replay(a, b, ctx, proof, &kat::Limits::default()).map_err(|e| format!("KAT: {e}"))?;
+            kat::replay(a, b, ctx, proof, &kat::Limits::default()).map_err(StepError::Kat)?;
             Ok(Why::Kat {
                 hypotheses: proof.hypotheses.clone(),
             })
         }
         By::Normalise => {
             if folded_values(a) != folded_values(b) {
-                return Err(format!("`{a}` and `{b}` do not fold to the same term"));
+                return Err(StepError::NotSameFold(a.clone(), b.clone()));
             }
             Ok(Why::Normalise)
         }
         By::Rewrite { name, forward } => {
-            let rule = rules.get(name).ok_or_else(|| format!("no rewrite named `{name}`"))?;
+            let rule = rules.get(name).ok_or_else(|| StepError::UnknownRewrite(name.clone()))?;
             let (x, y) = if *forward { (a, b) } else { (b, a) };
-            let conditions = replay_law(rule, x, y).map_err(|e| format!("{name}: {e}"))?;
+            let conditions = replay_law(rule, x, y).map_err(|why| StepError::Law {
+                name: name.clone(),
+                why,
+            })?;
             let law = &laws.laws[rule.law];
             Ok(Why::Law {
                 name: law.name().to_string(),
@@ -273,7 +280,7 @@ fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rewrite
 
 /// Replays every step of a draft: each changes only the subterm it names,
 /// as its justification allows.
-fn replay(draft: &Draft, laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, String> {
+fn replay(draft: &Draft, laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
     let mut out = vec![Step {
         term: draft.terms[0].clone(),
         why: None,
@@ -282,10 +289,10 @@ fn replay(draft: &Draft, laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, Str
         let (before, after) = (&draft.terms[k], &draft.terms[k + 1]);
         let (a, b) = (at(before, path), at(after, path));
         if replace(before, path, b) != *after {
-            return Err(format!("step {} changes more than the rewritten subterm", k + 1));
+            return Err(ReplayError::Outside { step: k + 1 });
         }
         let site = (&draft.terms[0], &draft.terms[draft.terms.len() - 1], before, &path[..]);
-        let why = justify(a, b, by, site, laws, rules).map_err(|e| format!("step {}: {e}", k + 1))?;
+        let why = justify(a, b, by, site, laws, rules).map_err(|why| ReplayError::Step { step: k + 1, why })?;
         out.push(Step {
             term: after.clone(),
             why: Some(why),
@@ -295,10 +302,10 @@ fn replay(draft: &Draft, laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, Str
 }
 
 /// egg's flat explanation as a draft.
-fn draft(flat: &[FlatTerm<ENode>]) -> Result<Draft, String> {
+fn draft(flat: &[FlatTerm<ENode>]) -> Result<Draft, ReplayError> {
     let mut rewrites = vec![];
     for f in &flat[1..] {
-        let (path, name, forward) = rewrite_at(f).ok_or("a step without a rewrite")?;
+        let (path, name, forward) = rewrite_at(f).ok_or(ReplayError::NoRewrite)?;
         let by = match name.as_str() {
             CHOICES => By::Choices,
             NORMALISE => By::Normalise,
@@ -373,7 +380,7 @@ fn choices_merged(d: &Draft) -> Draft {
 
 /// Turns egg's flat explanation into steps: every step egg gave is
 /// replayed, then the proof is shortened and the short proof replayed.
-pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, String> {
+pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
     let given = draft(flat)?;
     let replayed = replay(&given, laws, rules)?;
     // A `decide` step holds where it stands, so a shorter path that moves
@@ -398,9 +405,9 @@ pub fn by_kat(
     laws: &Laws,
     rules: &Rewrites,
     limits: &kat::Limits,
-) -> Result<Vec<Step>, String> {
+) -> Result<Vec<Step>, KatMiss> {
     if limits.time.is_zero() {
-        return Err("not tried (`--kat-limit 0`)".into());
+        return Err(KatMiss::NotTried);
     }
     let ctx = decide::top(lhs, rhs);
     let views = [
@@ -408,7 +415,7 @@ pub fn by_kat(
         (decide::normal(lhs, ctx), decide::normal(rhs, ctx)),
     ];
     let deadline = std::time::Instant::now() + limits.time;
-    let mut why = String::new();
+    let mut why = KatMiss::Unknown(String::new());
     for (k, (l, r)) in views.iter().enumerate() {
         if k > 0 && (l, r) == (&views[0].0, &views[0].1) {
             continue;
@@ -420,11 +427,11 @@ pub fn by_kat(
         let proof = match kat::prove(l, r, ctx, &left) {
             kat::Outcome::Proved(p) => p,
             kat::Outcome::Differ(w) => {
-                why = format!("the sides differ as guarded strings, on {w}");
+                why = KatMiss::Differ(w);
                 continue;
             }
             kat::Outcome::Unknown(e) => {
-                why = e;
+                why = KatMiss::Unknown(e);
                 continue;
             }
         };
@@ -441,7 +448,7 @@ pub fn by_kat(
         go(l, By::Decided);
         go(r, By::Kat(proof));
         go(rhs, By::Decided);
-        return replay(&draft, laws, rules);
+        return replay(&draft, laws, rules).map_err(KatMiss::Replay);
     }
     Err(why)
 }

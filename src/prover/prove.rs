@@ -11,30 +11,25 @@
 use super::analysis::Algebra;
 use super::choices;
 use super::decide;
-use super::guard::{Guard, Guarded, Stop};
+use super::guard::Stop;
 use super::kat;
 use super::lang::{to_expr, ENode};
-use super::proof::{by_kat, steps, Step};
+use super::proof::{by_kat, steps, KatMiss, ReplayError, Step};
 use super::rules::Rewrites;
+use super::runner::{guarded, run, SaturationLimits};
 use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, Report};
 use crate::core::{Rel, Sort};
 use crate::elab::Claim;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
-use egg::{
-    BackoffScheduler, ENodeOrVar, Explanation, PatternAst, RecExpr, Runner, StopReason, TreeExplanation, TreeTerm,
-};
+use egg::{ENodeOrVar, Explanation, PatternAst, RecExpr, Runner, StopReason, TreeExplanation, TreeTerm};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// Limits of a proof attempt.
 #[derive(Clone, Debug)]
 pub struct ProveOptions {
-    pub iter_limit: usize,
-    pub node_limit: usize,
-    pub time_limit: Duration,
-    /// Saturation stops when the process holds more heap than this.
-    pub memory: MemoryLimit,
+    pub saturation: SaturationLimits,
     /// The search for a counterexample when there is no proof.
     pub check: ClaimOptions,
     /// The enumeration that confirms a replayed proof. The proof, replayed
@@ -67,10 +62,12 @@ impl ProveOptions {
 impl Default for ProveOptions {
     fn default() -> Self {
         ProveOptions {
-            iter_limit: 30,
-            node_limit: 20_000,
-            time_limit: Duration::from_secs(2),
-            memory: MemoryLimit::NONE,
+            saturation: SaturationLimits {
+                iter_limit: 30,
+                node_limit: 20_000,
+                time_limit: Duration::from_secs(2),
+                memory: MemoryLimit::NONE,
+            },
             check: ClaimOptions::default(),
             cross_check: ProveOptions::quick_check(MemoryLimit::NONE),
             kat: kat::Limits::default(),
@@ -125,7 +122,7 @@ impl ProofReport {
 /// What saturation found.
 pub struct Saturation {
     /// The replayed proof when the two sides met, or why replay failed.
-    pub proof: Option<Result<Vec<Step>, String>>,
+    pub proof: Option<Result<Vec<Step>, ReplayError>>,
     pub nodes: usize,
     pub iterations: usize,
     /// Why saturation stopped.
@@ -181,29 +178,19 @@ fn egg_stop(reason: &Option<StopReason>) -> Stop {
 pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rewrites, options: &ProveOptions) -> Saturation {
     let (l, r) = (to_expr(&claim.lhs), to_expr(&claim.rhs));
     let start = Instant::now();
+    let limits = &options.saturation;
     let met =
         |runner: &Runner<ENode, Algebra>| runner.egraph.find(runner.roots[0]) == runner.egraph.find(runner.roots[1]);
+    // Each stage within the iterations given and the time left.
     let stage = |runner: Runner<ENode, Algebra>, rewrites: &[egg::Rewrite<ENode, Algebra>], iterations: usize| {
-        runner
-            .with_iter_limit(iterations)
-            .with_node_limit(options.node_limit)
-            .with_time_limit(options.time_limit.saturating_sub(start.elapsed()))
-            .with_scheduler(Guarded(BackoffScheduler::default()))
-            .with_hook(|runner| {
-                if runner.egraph.find(runner.roots[0]) == runner.egraph.find(runner.roots[1]) {
-                    Err("the two sides met".into())
-                } else if let Some(stop) = runner.egraph.analysis.guard.tripped() {
-                    Err(stop.to_string())
-                } else {
-                    Ok(())
-                }
-            })
-            .run(rewrites)
+        let left = SaturationLimits {
+            iter_limit: iterations,
+            time_limit: limits.time_limit.saturating_sub(start.elapsed()),
+            ..limits.clone()
+        };
+        run(runner, rewrites, &left, met)
     };
-    let algebra = Algebra {
-        guard: Guard::new(options.time_limit, options.node_limit, options.memory),
-    };
-    let mut first: Runner<ENode, Algebra> = Runner::new(algebra)
+    let mut first = guarded(limits)
         .with_explanations_enabled()
         .with_explanation_length_optimization()
         .with_expr(&l)
@@ -221,12 +208,13 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rewrites, options: &ProveOpt
     }
     first.egraph.rebuild();
     decide::unite(&mut first.egraph, claim);
-    let mut runner = stage(first, &rules.rewrites[..rules.tidy], options.iter_limit);
+    let mut runner = stage(first, &rules.rewrites[..rules.tidy], limits.iter_limit);
     let mut iterations = runner.iterations.len();
     // The second stage gets what the first left of the limits.
-    let left = options.iter_limit.saturating_sub(iterations);
+    let left = limits.iter_limit.saturating_sub(iterations);
     if !met(&runner) && left > 0 && matches!(runner.stop_reason, Some(StopReason::Saturated)) {
         let roots = runner.roots.clone();
+        // The e-graph keeps its analysis, and so the guard of the first stage.
         let mut next = Runner::new(Algebra::default()).with_egraph(runner.egraph);
         next.roots = roots;
         runner = stage(next, &rules.rewrites, left);
@@ -320,12 +308,12 @@ pub fn prove_claim(
     // saturation is for what it leaves.
     let by_kat = match claim.lhs.sort() {
         Sort::Move => by_kat(&claim.lhs, &claim.rhs, laws, rules, &options.kat),
-        _ => Err("not a claim about moves".into()),
+        _ => Err(KatMiss::NotMoves),
     };
     let found = match by_kat {
         Ok(steps) => Some(Ok(steps)),
         Err(why) => {
-            report.kat = Some(why);
+            report.kat = Some(why.to_string());
             let sat = saturate(claim, laws, rules, options);
             report.egraph_nodes = sat.nodes;
             report.iterations = sat.iterations;

@@ -11,10 +11,10 @@
 //! changed definition must be exactly the union of the arms kept, or no
 //! edit is made.
 
+use super::version::Version;
 use crate::core::{Node, Pattern, Term};
-use crate::elab::Program;
 use crate::geometry::Movement;
-use crate::parse::ast::{Expr, ExprKind, File, Span};
+use crate::parse::ast::{Expr, ExprKind, Span};
 
 /// The arms of a union as written, each with its parentheses.
 fn arms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
@@ -63,9 +63,10 @@ fn covered(rules: &[Term]) -> Vec<bool> {
         .collect()
 }
 
-/// `text` with the covered arms of every definition taken out, and the
-/// names of the definitions changed.
-pub(super) fn drop_covered(file: &File, text: &str, prog: &Program) -> (String, Vec<String>) {
+/// The file with the covered arms of every definition taken out, and the
+/// names of the definitions changed; `None` when nothing changes.
+pub(super) fn drop_covered(v: &Version) -> Option<(Version, Vec<String>)> {
+    let (file, text, prog) = (&v.file, v.text.as_str(), &v.prog);
     let mut edits: Vec<(Span, String)> = vec![];
     let mut expected: Vec<(String, Term)> = vec![];
     for (name, body) in super::hoist::plain_definitions(file) {
@@ -97,16 +98,14 @@ pub(super) fn drop_covered(file: &File, text: &str, prog: &Program) -> (String, 
         expected.push((name.to_string(), super::hoist::alternatives(&terms)));
     }
     if edits.is_empty() {
-        return (text.to_string(), vec![]);
+        return None;
     }
     let out = super::gather::edit(text, &edits);
-    let Ok(after) = Program::from_text(&prog.source().name, &out) else {
-        return (text.to_string(), vec![]);
-    };
-    if !expected.iter().all(|(n, t)| after.definition(n) == Some(t)) {
-        return (text.to_string(), vec![]);
+    let after = Version::read(v.name(), out).ok()?;
+    if !expected.iter().all(|(n, t)| after.prog.definition(n) == Some(t)) {
+        return None;
     }
-    (out, expected.into_iter().map(|(n, _)| n).collect())
+    Some((after, expected.into_iter().map(|(n, _)| n).collect()))
 }
 
 #[cfg(test)]
@@ -121,9 +120,8 @@ m = ('K + u. -> . + u'K) | ('K + r free -> . + r'K)
     | ('K + u free -> . + u'K) | ('K + u. -> . + u'K)
 other = ('K + u. -> . + u'K) | ('K + u free -> . + uu'K)
 ";
-        let file = crate::parse::parse_file(text).unwrap();
-        let prog = Program::from_text("t.alg", text).unwrap();
-        let (out, changed) = drop_covered(&file, text, &prog);
+        let (after, changed) = drop_covered(&Version::read("t.alg", text.into()).unwrap()).unwrap();
+        let out = after.text;
         assert_eq!(changed, vec!["m".to_string()]);
         assert!(
             out.contains("m = ('K + r free -> . + r'K) | ('K + u free -> . + u'K)\n"),

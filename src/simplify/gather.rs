@@ -15,6 +15,7 @@
 //! is elaborated again and each changed definition must be exactly the
 //! term the lemma gives, or the edit is dropped.
 
+use super::version::Version;
 use crate::core::{Cell, Content, Fragment, Node, Pattern, Term};
 use crate::elab::Program;
 use crate::geometry::Square;
@@ -126,8 +127,10 @@ struct Tree {
     spans: Vec<Span>,
 }
 
-/// The text with binders gathered, and the definitions that changed.
-pub(super) fn gather(file: &File, text: &str, prog: &Program, top: &BTreeSet<String>) -> (String, Vec<String>) {
+/// The file with binders gathered, and the definitions that changed;
+/// `None` when nothing changes.
+pub(super) fn gather(v: &Version, top: &BTreeSet<String>) -> Option<(Version, Vec<String>)> {
+    let (file, text, prog) = (&v.file, v.text.as_str(), &v.prog);
     let bodies: HashMap<&str, &Expr> = super::hoist::plain_definitions(file).collect();
     let names: Vec<&str> = bodies.keys().copied().collect();
     let used = uses(file, &names);
@@ -208,20 +211,18 @@ pub(super) fn gather(file: &File, text: &str, prog: &Program, top: &BTreeSet<Str
             edits.push((Span::new(body.span.start, body.span.start), format!("%{}: ", t.piece)));
         }
         if trees.is_empty() {
-            return (text.to_string(), vec![]);
+            return None;
         }
         let out = edit(text, &edits);
-        let after = Program::from_text(&prog.source().name, &out).ok();
+        let after = Version::read(v.name(), out).ok();
         let before = trees.len();
-        trees.retain(|t| after.as_ref().is_some_and(|a| lemma_holds(prog, a, t)));
+        trees.retain(|t| after.as_ref().is_some_and(|a| lemma_holds(prog, &a.prog, t)));
         if trees.len() == before {
             let changed = trees.into_iter().flat_map(|t| t.names).collect();
-            return (out, changed);
+            return Some((after?, changed));
         }
-        if after.is_none() {
-            // The edit of some tree broke the file; none is kept.
-            return (text.to_string(), vec![]);
-        }
+        // The edit of some tree broke the file; none is kept.
+        after.as_ref()?;
     }
 }
 

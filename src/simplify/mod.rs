@@ -28,27 +28,27 @@ mod fold;
 mod gather;
 mod hoist;
 mod merge;
+mod version;
 
 pub use hoist::{hoist, top_level_definitions};
 
 use crate::core::{Sort, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::Program;
-use crate::prover::analysis::Algebra;
+use crate::memory::MemoryLimit;
 use crate::prover::lang::{from_expr, to_expr};
-use crate::prover::Rewrites;
-use crate::prover::{Guard, Guarded};
+use crate::prover::{guarded, run, Rewrites, SaturationLimits};
 use cost::{cost_over, Cost, Work};
-use egg::{BackoffScheduler, Extractor, Runner};
+use egg::Extractor;
 use std::collections::HashMap;
 use std::time::Duration;
+use version::Version;
 
 /// Limits of saturation, per definition, and of the whole file.
 #[derive(Clone, Debug)]
 pub struct SimplifyOptions {
-    pub iter_limit: usize,
-    pub node_limit: usize,
-    pub time_limit: Duration,
+    /// The limits of each definition's saturation.
+    pub saturation: SaturationLimits,
     /// Once the file has taken this long, the definitions left are not
     /// saturated; the steps that need no search (binders, merged tests)
     /// still run. What is kept is sound either way.
@@ -58,9 +58,12 @@ pub struct SimplifyOptions {
 impl Default for SimplifyOptions {
     fn default() -> Self {
         SimplifyOptions {
-            iter_limit: 12,
-            node_limit: 20_000,
-            time_limit: Duration::from_secs(1),
+            saturation: SaturationLimits {
+                iter_limit: 12,
+                node_limit: 20_000,
+                time_limit: Duration::from_secs(1),
+                memory: MemoryLimit::NONE,
+            },
             total_limit: Duration::from_secs(10),
         }
     }
@@ -74,9 +77,12 @@ impl SimplifyOptions {
     /// bundled ones.
     pub fn quick() -> Self {
         SimplifyOptions {
-            iter_limit: 8,
-            node_limit: 2_000,
-            time_limit: Duration::from_millis(500),
+            saturation: SaturationLimits {
+                iter_limit: 8,
+                node_limit: 2_000,
+                time_limit: Duration::from_millis(500),
+                memory: MemoryLimit::NONE,
+            },
             total_limit: Duration::from_secs(2),
         }
     }
@@ -110,20 +116,16 @@ fn saturate(
     time: Duration,
     named: &HashMap<String, Cost>,
 ) -> Term {
-    let algebra = Algebra {
-        guard: Guard::new(time, options.node_limit, crate::memory::MemoryLimit::NONE),
+    let limits = SaturationLimits {
+        time_limit: time,
+        ..options.saturation.clone()
     };
-    let runner: Runner<_, Algebra> = Runner::new(algebra)
-        .with_iter_limit(options.iter_limit)
-        .with_node_limit(options.node_limit)
-        .with_time_limit(time)
-        .with_scheduler(Guarded(BackoffScheduler::default()))
-        .with_hook(|runner| match runner.egraph.analysis.guard.tripped() {
-            Some(stop) => Err(stop.to_string()),
-            None => Ok(()),
-        })
-        .with_expr(&to_expr(t))
-        .run(&rules.rewrites);
+    let runner = run(
+        guarded(&limits).with_expr(&to_expr(t)),
+        &rules.rewrites,
+        &limits,
+        |_| false,
+    );
     let root = runner.roots[0];
     let work = Work {
         egraph: &runner.egraph,
@@ -227,29 +229,19 @@ fn recost(
 /// Simplifies a rule file's text.
 pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &SimplifyOptions) -> Result<Simplified, Diags> {
     let began = std::time::Instant::now();
-    let source = Source::new(name, text);
-    let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
-    let original = Program::from_text(name, text)?;
+    let original = Version::read(name, text.to_string())?;
     // Arms other arms cover taken out first (`covered.rs`), then binders
-    // gathered, both in the file's own text (`gather.rs`).
-    let (text, pruned) = covered::drop_covered(&file, text, &original);
-    let (file, pruned_prog) = match pruned.is_empty() {
-        true => (file, None),
-        false => (
-            crate::parse::parse_file(&text).map_err(|e| Diag::new(&source, e.span, e.message))?,
-            Some(Program::from_text(name, &text)?),
-        ),
-    };
-    let (text, gathered) = gather::gather(
-        &file,
-        &text,
-        pruned_prog.as_ref().unwrap_or(&original),
-        &top_level_definitions(&file),
-    );
-    let text = text.as_str();
-    let file = crate::parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
-    let prog = Program::from_text(name, text)?;
-    let top = top_level_definitions(&file);
+    // gathered, both in the file's own text (`gather.rs`); each edit is
+    // read once, as its check.
+    let pruned = covered::drop_covered(&original);
+    let read = pruned.as_ref().map_or(&original, |(v, _)| v);
+    let gathered = gather::gather(read, &top_level_definitions(&read.file));
+    let current = gathered.as_ref().map_or(read, |(v, _)| v);
+    let (text, file, prog) = (current.text.as_str(), &current.file, &current.prog);
+    let pruned: &[String] = pruned.as_ref().map_or(&[], |(_, n)| n);
+    let gathered: &[String] = gathered.as_ref().map_or(&[], |(_, n)| n);
+    let original = &original.prog;
+    let top = top_level_definitions(file);
     // Each definition is rewritten on its own, with the move definitions
     // it names left as names: the rewrite stays local and the result
     // still reads in the file's own words. A name costs what its body
@@ -263,7 +255,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     let mut named: HashMap<String, Cost> = HashMap::new();
     for (n, t) in prog.definitions() {
         if t.sort() == Sort::Move {
-            cost_of_name(n, &prog, &over, &mut named, 0);
+            cost_of_name(n, prog, &over, &mut named, 0);
         }
     }
     // The definition that stands for each union, for merged tests.
@@ -288,9 +280,9 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         })
         .collect();
     let mut texts: HashMap<String, String> = HashMap::new();
-    let folder = fold::Folder::new(&prog, &file, text);
+    let folder = fold::Folder::new(prog, file, text);
     // What each definition's body reads as now.
-    let written_text: HashMap<&str, &str> = hoist::plain_definitions(&file)
+    let written_text: HashMap<&str, &str> = hoist::plain_definitions(file)
         .map(|(name, body)| (name, &text[body.span.start..body.span.end]))
         .collect();
     for (name, t) in prog.definitions() {
@@ -304,6 +296,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         let start = if hoisted { hoist(&written) } else { written.clone() };
         let start = merge::merge_tests(&start, &unions);
         let time = options
+            .saturation
             .time_limit
             .min(options.total_limit.saturating_sub(began.elapsed()));
         let best = if time.is_zero() || too_big(&start) {
@@ -324,9 +317,10 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         }
         // What the new body means, its names expanded.
         let meaning = best.substitute(&|m| prog.definition(&m.name).cloned()).map_err(|e| {
+            let body = hoist::plain_definitions(file).find(|(n, _)| *n == name);
             Diag::new(
-                &source,
-                Default::default(),
+                &Source::new(current.name(), text),
+                body.map(|(_, b)| b.span).unwrap_or_default(),
                 format!("`{name}` no longer elaborates: {e:?}"),
             )
         })?;
@@ -341,7 +335,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         }
         named.insert(name.to_string(), cost_over(&meaning, &HashMap::new()));
         texts.insert(name.to_string(), printed);
-        recost(name, &prog, &over, &texts, &mut named);
+        recost(name, prog, &over, &texts, &mut named);
         // A definition changed before saturation changed again: one
         // change, from the file as written.
         if let Some(c) = changes.iter_mut().find(|c| c.name == name) {
@@ -359,7 +353,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         });
     }
     let mut edits: Vec<(crate::parse::ast::Span, String)> = vec![];
-    for (name, body) in hoist::plain_definitions(&file) {
+    for (name, body) in hoist::plain_definitions(file) {
         if let Some(text) = texts.get(name) {
             edits.push((body.span, text.clone()));
         }
@@ -368,8 +362,8 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
     // Written as `fmt` writes it.
     let file = crate::parse::parse_file(&out).map_err(|e| {
         Diag::new(
-            &source,
-            Default::default(),
+            &Source::new(name, out.as_str()),
+            e.span,
             format!("the simplified file does not parse: {}", e.message),
         )
     })?;

@@ -1,0 +1,103 @@
+//! Building the algebra's syntax tree from a notation. A lowered tree has
+//! no text of its own: its spans are empty until `Expr::respan` points them
+//! at the literal it came from.
+
+use crate::parse::ast::{Expr, ExprKind, Ident, PostOp, Span};
+
+fn node(kind: ExprKind) -> Expr {
+    Expr {
+        kind,
+        span: Span::default(),
+    }
+}
+
+fn ident(name: &str) -> Ident {
+    Ident {
+        name: name.to_string(),
+        span: Span::default(),
+    }
+}
+
+/// `%`: the POI.
+pub(super) fn poi() -> Expr {
+    node(ExprKind::Percent)
+}
+
+/// A cell as the algebra writes it: `.`, `#`, `%` or a piece glyph.
+pub(super) fn cell(glyph: &str) -> Expr {
+    node(match glyph {
+        "." => ExprKind::Dot,
+        "#" => ExprKind::Hash,
+        "%" => ExprKind::Percent,
+        g => ExprKind::Piece(g.to_string()),
+    })
+}
+
+/// A word: a movement (`ur`) or a definition's name.
+pub(super) fn word(w: &str) -> Expr {
+    node(ExprKind::Word(w.to_string()))
+}
+
+/// `w(arg)`: a movement word applied to one argument.
+pub(super) fn call(w: &str, arg: Expr) -> Expr {
+    node(ExprKind::Call(ident(w), vec![arg]))
+}
+
+pub(super) fn nil() -> Expr {
+    node(ExprKind::Nil)
+}
+
+pub(super) fn fail() -> Expr {
+    node(ExprKind::Fail)
+}
+
+/// `(e)`.
+pub(super) fn paren(e: Expr) -> Expr {
+    node(ExprKind::Paren(Box::new(e)))
+}
+
+/// `not e`.
+pub(super) fn not(e: Expr) -> Expr {
+    node(ExprKind::Not(Box::new(e)))
+}
+
+/// `e*`.
+pub(super) fn star(e: Expr) -> Expr {
+    node(ExprKind::Post(Box::new(e), PostOp::Star))
+}
+
+/// `a -> b`.
+pub(super) fn arrow(a: Expr, b: Expr) -> Expr {
+    node(ExprKind::Arrow(Box::new(a), Box::new(b)))
+}
+
+/// `%c: body`.
+pub(super) fn bind(glyph: &str, body: Expr) -> Expr {
+    node(ExprKind::Bind(ident(glyph), Box::new(body)))
+}
+
+/// Terms side by side; one term stands alone. At least one.
+pub(super) fn juxt(mut items: Vec<Expr>) -> Expr {
+    if items.len() == 1 {
+        items.pop().expect("one item")
+    } else {
+        node(ExprKind::Juxt(items))
+    }
+}
+
+/// `a + b + …`, grouped to the left as the grammar groups it. At least one.
+pub(super) fn plus(items: impl IntoIterator<Item = Expr>) -> Expr {
+    items
+        .into_iter()
+        .reduce(|a, b| node(ExprKind::Plus(Box::new(a), Box::new(b))))
+        .expect("at least one fragment")
+}
+
+/// `a | b | …`, grouped to the left as the grammar groups it; `fail` when
+/// there is none.
+pub(super) fn bar(items: impl IntoIterator<Item = Expr>) -> Expr {
+    items
+        .into_iter()
+        .reduce(|a, b| node(ExprKind::Bar(Box::new(a), Box::new(b))))
+        .unwrap_or_else(fail)
+}
