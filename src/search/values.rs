@@ -6,6 +6,7 @@
 //! A piece belongs to the side whose moves write it. Each move of
 //! mobility is worth a tenth of the unit piece's value per move.
 
+use super::hash::change_key;
 use crate::core::{Content, PieceId};
 use crate::play::referee::Match;
 use crate::play::{Rules, TooBig};
@@ -48,6 +49,20 @@ impl Rng {
             .wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n.max(1)
     }
+}
+
+/// A random legal move of `m`, drawn from its moves ordered by
+/// fingerprint, so that the values do not hang on the order the moves
+/// were generated in.
+fn random_move(m: &Match, rng: &mut Rng) -> usize {
+    let mut keyed: Vec<(u64, usize)> = m
+        .changes()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (change_key(&m.pos.board, c), i))
+        .collect();
+    keyed.sort_unstable();
+    keyed[rng.below(keyed.len())].1
 }
 
 fn is_piece(v: u8) -> bool {
@@ -94,8 +109,7 @@ impl Values {
                         }
                     }
                 }
-                let i = rng.below(m.count());
-                m.play(i)?;
+                m.play(random_move(&m, &mut rng))?;
             }
         }
         let owner: Vec<Option<usize>> = writes
@@ -240,8 +254,7 @@ fn square_values(
                 break;
             }
             boards.push(m.pos.board.codes().to_vec());
-            let i = rng.below(m.count());
-            m.play(i)?;
+            m.play(random_move(&m, rng))?;
         }
         let Some(o) = end.filter(|o| o.draw || o.winner.is_some()) else {
             continue;
