@@ -8,8 +8,9 @@
 
 use super::hash::change_key;
 use crate::core::{Content, PieceId};
+use crate::geometry::Square;
 use crate::play::referee::Match;
-use crate::play::{Rules, TooBig};
+use crate::play::{Position, Rules, TooBig};
 use crate::semantics::{Code, Grid};
 
 /// Values for one game.
@@ -125,9 +126,17 @@ impl Values {
                 _ => 0.0,
             })
             .collect();
+        // Random play from the start keeps pieces behind their pawns (a
+        // rook comes out level with a knight); a piece alone on the board
+        // shows its reach. The geometric mean of the two, where both move.
+        let alone = alone_mobility(rules, &owner, &looks)?;
+        let mut mobility: Vec<f64> = mobility
+            .iter()
+            .zip(&alone)
+            .map(|(&m, &a): (&f64, &f64)| if m > 0.0 && a > 0.0 { (m * a).sqrt() } else { m })
+            .collect();
         // A piece and its twin of the other side are worth the same: their
         // mean, so that a symmetric start is even.
-        let mut mobility = mobility;
         for p in PieceId::all() {
             let t = usize::from(Code::content(Content::Piece(p.twin())));
             let v = usize::from(Code::content(Content::Piece(p)));
@@ -215,6 +224,37 @@ impl Values {
         out.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
         out
     }
+}
+
+/// The mean number of moves of each piece standing alone on the start's
+/// board emptied, over every empty square, its owner to move.
+fn alone_mobility(rules: &Rules, owner: &[Option<usize>], looks: &[u8]) -> Result<Vec<f64>, TooBig> {
+    let mut empty = rules.start().board;
+    let o = empty.origin();
+    let squares: Vec<Square> = (0..empty.height())
+        .flat_map(|y| (0..empty.width()).map(move |x| Square::new(o.x + x, o.y + y)))
+        .collect();
+    for &q in &squares {
+        if is_piece(empty.code(q)) {
+            empty.apply(&smallvec::smallvec![(q, Code::EMPTY)]);
+        }
+    }
+    let free: Vec<Square> = squares.into_iter().filter(|&q| empty.code(q) == Code::EMPTY).collect();
+    let mut out = vec![0.0; 256];
+    for v in 1..255u8 {
+        let Some(side) = owner[usize::from(v)] else { continue };
+        if !is_piece(v) || looks[usize::from(v)] != v || free.is_empty() {
+            continue;
+        }
+        let mut moves = 0;
+        for &q in &free {
+            let mut board = empty.clone();
+            board.apply(&smallvec::smallvec![(q, v)]);
+            moves += rules.successors(&Position { board, turn: side })?.len();
+        }
+        out[usize::from(v)] = moves as f64 / free.len() as f64;
+    }
+    Ok(out)
 }
 
 /// Square values: `games` random games played to their end (at most
