@@ -83,22 +83,16 @@ pub fn names_as(m: &mut Match, castling: Castling) -> Result<Vec<String>, TooBig
     Ok(out)
 }
 
-/// Where the king and the rook stand when change `c` castles: a rook
-/// leaves its square (to the king's, or empty) and lands on another, and
-/// the king of its colour is among the squares written.
+/// Where the king and the rook stand when change `c` castles: it writes
+/// on a square of a king and on a square of a rook of the same colour
+/// (no other move touches both; a Chess960 king or rook may stay where it
+/// stands, losing only its right to castle).
 fn castles(m: &Match, board: &crate::semantics::Grid, c: &crate::semantics::Change) -> Option<(Square, Square)> {
-    let letter = |v: u8| m.rules.pieces.letter(v);
-    let rook = c.iter().find_map(|&(q, v)| {
-        let before = letter(board.code(q))?;
-        let king = if before == 'R' { 'K' } else { 'k' };
-        ((before == 'R' || before == 'r') && (v == Code::EMPTY || letter(v) == Some(king))).then_some((q, before))
-    })?;
-    let (r, king) = if rook.1 == 'R' { ('R', 'K') } else { ('r', 'k') };
-    let lands = c
-        .iter()
-        .any(|&(q, v)| letter(v) == Some(r) && letter(board.code(q)) != Some(r));
-    let from = c.iter().find(|&&(q, _)| letter(board.code(q)) == Some(king))?.0;
-    lands.then_some((from, rook.0))
+    let letter = |q: Square| m.rules.pieces.letter(board.code(q));
+    let find = |l: char| c.iter().find(|&&(q, _)| letter(q) == Some(l)).map(|&(q, _)| q);
+    [('K', 'R'), ('k', 'r')]
+        .into_iter()
+        .find_map(|(k, r)| Some((find(k)?, find(r)?)))
 }
 
 /// The legal move that `text` names: one of [`names`], or any name the
@@ -106,6 +100,12 @@ fn castles(m: &Match, board: &crate::semantics::Grid, c: &crate::semantics::Chan
 pub fn find(m: &mut Match, text: &str) -> Result<usize, String> {
     let all = names(m).map_err(|e| e.to_string())?;
     if let Some(i) = all.iter().position(|n| n == text) {
+        return Ok(i);
+    }
+    // Chess960's castling, the king's move onto its rook (`e1d1` when the
+    // rook stays on d1 and the king goes to c1).
+    let kr = names_as(m, Castling::KingTakesRook).map_err(|e| e.to_string())?;
+    if let Some(i) = (0..kr.len()).find(|&i| kr[i] == text && kr[i] != all[i]) {
         return Ok(i);
     }
     if m.count() == 0 {
