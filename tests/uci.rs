@@ -565,6 +565,17 @@ fn chess960_castling_is_the_kings_move_onto_its_rook() {
         "{legal:?}"
     );
     assert!(!legal.contains(&"d1g1".to_string()), "{legal:?}");
+    // The rook stays on d1, the king goes from e1 to c1: `e1d1`, read too.
+    let fen = "bnqrknrb/pppppppp/8/8/8/8/PPPPPPPP/BNQRKNRB w GDgd - 0 1 moves d2d4 b7b5 c1h6 g7h6";
+    e.send(&format!("position fen {fen}"));
+    let (legal, _) = e.legal();
+    assert!(legal.contains(&"e1d1".to_string()), "{legal:?}");
+    e.send(&format!("position fen {fen} e1d1"));
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(30));
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let (legal, _) = e.legal();
+    assert!(legal.contains(&"b5b4".to_string()), "{legal:?}");
     // Without the option, chess names castling by the king's move.
     e.send("setoption name UCI_Chess960 value false");
     e.send("position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
