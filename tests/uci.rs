@@ -375,3 +375,205 @@ fn play_against_the_engine_in_the_terminal() {
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("--engine must be below 2"), "{}", out.stderr);
 }
+
+/// A line with what may change from run to run masked: times and speeds
+/// (UCI's `time` and `nps`, XBoard's time in a thinking line) and the
+/// version; lists of variants are set apart, since a new bundled game
+/// adds to them, and returned.
+fn masked(line: &str) -> (String, Vec<String>) {
+    let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
+    let mut variants = vec![];
+    if words.first().is_some_and(|w| w == "info") {
+        for i in 1..words.len() {
+            if matches!(words[i - 1].as_str(), "time" | "nps") {
+                words[i] = "*".into();
+            }
+        }
+    } else if words.len() >= 4 && words[0].parse::<u32>().is_ok() && words[2].parse::<u64>().is_ok() {
+        words[2] = "*".into();
+    }
+    if line.starts_with("id name algchess ") {
+        words[3] = "*".into();
+    }
+    if line.starts_with("option name UCI_Variant ") {
+        let at = words.iter().position(|w| w == "var").unwrap_or(words.len());
+        variants = words[at..].chunks(2).filter_map(|p| p.get(1).cloned()).collect();
+        words.truncate(at);
+    }
+    if line.starts_with("feature ") {
+        for w in &mut words {
+            if let Some(list) = w.strip_prefix("variants=\"") {
+                variants = list.trim_end_matches('"').split(',').map(str::to_string).collect();
+                *w = "variants=*".into();
+            } else if w.starts_with('"') && w.ends_with('"') && w.len() > 2 {
+                // The version in `myname="algchess 0.1.0"`.
+                *w = "*\"".into();
+            }
+        }
+    }
+    (words.join(" "), variants)
+}
+
+/// Asks a second engine whether the moves played so far, the last one
+/// included, are legal from the position given: `options` are the
+/// `setoption` lines of the game, `position` a UCI `position` command
+/// without its moves.
+struct Referee {
+    e: Engine,
+    options: Vec<String>,
+}
+
+impl Referee {
+    fn new() -> Referee {
+        Referee {
+            e: Engine::start(&["uci"]),
+            options: vec![],
+        }
+    }
+
+    fn check(&mut self, options: &[String], position: &str, moves: &[String], context: &str) {
+        if options != self.options {
+            for o in options {
+                self.e.send(o);
+            }
+            self.options = options.to_vec();
+        }
+        let moves = if moves.is_empty() {
+            String::new()
+        } else {
+            format!(" moves {}", moves.join(" "))
+        };
+        self.e.send(&format!("{position}{moves}"));
+        self.e.send("isready");
+        let lines = self.e.until("readyok", Duration::from_secs(60));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string error")),
+            "{context}: an illegal move in `{position}{moves}`: {lines:?}"
+        );
+    }
+}
+
+/// Replays a session of python-chess's `chess.engine` recorded by
+/// `tests/fixtures/uci/record.py`: the client's lines (`<<`) are sent as
+/// recorded, and each line the engine sent (`>>`) must come again, times
+/// and speeds aside. Every move the engine plays is checked legal by a
+/// second engine.
+fn replay(fixture: &str, protocol: &str) {
+    let path = format!("{}/tests/fixtures/uci/{fixture}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut e = Engine::start(&[protocol]);
+    let mut referee = Referee::new();
+    // The game as the client set it up: options, position, moves.
+    let mut options: Vec<String> = vec![];
+    let mut position = "position startpos".to_string();
+    let mut moves: Vec<String> = vec![];
+    let mut played = 0;
+    for (n, line) in text.lines().enumerate() {
+        let at = format!("{fixture}:{}", n + 1);
+        if let Some(sent) = line.strip_prefix("<< ") {
+            if sent == "quit" {
+                e.quit();
+                assert!(played > 0, "{fixture}: the engine played no move");
+                return;
+            }
+            e.send(sent);
+            // Follow the game, for the referee.
+            let words: Vec<&str> = sent.split(' ').collect();
+            match words[..] {
+                ["setoption", "name", "UCI_Variant" | "UCI_Chess960", ..] => {
+                    options.retain(|o| !o.starts_with(&sent[..sent.find(" value").unwrap_or(sent.len())]));
+                    options.push(sent.to_string());
+                }
+                ["position", ..] => {
+                    let cut = sent.find(" moves ").unwrap_or(sent.len());
+                    position = sent[..cut].to_string();
+                    moves = sent[cut..].split_whitespace().skip(1).map(str::to_string).collect();
+                }
+                ["new"] => {
+                    options = vec!["setoption name UCI_Variant value chess".into()];
+                    position = "position startpos".into();
+                    moves.clear();
+                }
+                ["variant", v] => {
+                    let v = if v == "fischerandom" { "chess960" } else { v };
+                    options = vec![format!("setoption name UCI_Variant value {v}")];
+                }
+                ["setboard", ..] => {
+                    position = format!("position fen {}", &sent["setboard ".len()..]);
+                    moves.clear();
+                }
+                ["usermove", m] => {
+                    moves.push(m.to_string());
+                    referee.check(&options, &position, &moves, &at);
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let want = line
+            .strip_prefix(">> ")
+            .unwrap_or_else(|| panic!("{at}: a line neither `<<` nor `>>`: {line}"));
+        let got = e
+            .lines
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("{at}: no line from the engine; expected `{want}`"));
+        let (w, w_vars) = masked(want);
+        let (g, g_vars) = masked(&got);
+        assert_eq!(g, w, "{at}: the engine's line differs from python-chess's recording");
+        for v in &w_vars {
+            assert!(g_vars.contains(v), "{at}: the variant `{v}` is no longer offered");
+        }
+        let mv = got
+            .strip_prefix("bestmove ")
+            .or_else(|| got.strip_prefix("move "))
+            .map(|m| m.split(' ').next().unwrap_or(m).to_string());
+        if let Some(mv) = mv {
+            assert_ne!(mv, "(none)", "{at}: no move");
+            moves.push(mv);
+            referee.check(&options, &position, &moves, &at);
+            if protocol == "uci" {
+                moves.pop();
+            }
+            played += 1;
+        }
+    }
+    panic!("{fixture}: the session does not end with `quit`");
+}
+
+#[test]
+fn python_chess_sessions_over_uci_replay_as_recorded() {
+    for fixture in ["uci_chess.txt", "uci_horde.txt", "uci_chess960.txt"] {
+        replay(fixture, "uci");
+    }
+}
+
+#[test]
+fn python_chess_sessions_over_xboard_replay_as_recorded() {
+    for fixture in ["xboard_chess.txt", "xboard_horde.txt"] {
+        replay(fixture, "xboard");
+    }
+}
+
+#[test]
+fn chess960_castling_is_the_kings_move_onto_its_rook() {
+    let mut e = Engine::start(&["uci"]);
+    let legal_at = |e: &mut Engine, fen: &str| -> Vec<String> {
+        e.send(&format!("position fen {fen}"));
+        e.legal().0
+    };
+    let has = |legal: &[String], moves: &[&str]| moves.iter().all(|m| legal.iter().any(|l| l == m));
+    e.send("setoption name UCI_Chess960 value true");
+    let legal = legal_at(&mut e, "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w HAha - 0 1");
+    assert!(has(&legal, &["d1h1", "d1a1"]) && !has(&legal, &["d1g1"]), "{legal:?}");
+    // The rook stays on d1, the king goes from e1 to c1: `e1d1`, read too.
+    let fen = "bnqrknrb/pppppppp/8/8/8/8/PPPPPPPP/BNQRKNRB w GDgd - 0 1 moves d2d4 b7b5 c1h6 g7h6";
+    let legal = legal_at(&mut e, fen);
+    assert!(has(&legal, &["e1d1"]), "{legal:?}");
+    let legal = legal_at(&mut e, &format!("{fen} e1d1"));
+    assert!(has(&legal, &["b5b4"]), "castling read: {legal:?}");
+    // Without the option, chess names castling by the king's move.
+    e.send("setoption name UCI_Chess960 value false");
+    let legal = legal_at(&mut e, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+    assert!(has(&legal, &["e1g1", "e1c1"]), "{legal:?}");
+    e.quit();
+}

@@ -4,6 +4,7 @@
 
 use super::think::{budget, bundled, setup, From, Loaded};
 use crate::diag::Diags;
+use crate::search::names::Castling;
 use crate::search::{mate_in, names, Info, Limits, Searcher};
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -15,7 +16,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 #[command(after_help = "\
 Speaks UCI on standard input and output: uci, isready, ucinewgame, \
-setoption (UCI_Variant, Hash), position startpos|fen ... [moves ...], \
+setoption (UCI_Variant, UCI_Chess960, Hash), position startpos|fen ... [moves ...], \
 go [depth N] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS \
 movestogo N] [infinite], go perft N, stop, ponderhit, quit. Moves are \
 named as UCI names them (e2e4, e7e8q); in other games by PDN (11-15), the \
@@ -45,6 +46,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         variant: args.engine.game.clone().unwrap_or_else(|| "chess".into()),
         file: args.engine.rules.clone(),
         loaded: None,
+        chess960: false,
         searcher: Searcher::new(args.engine.hash as usize),
         from: From::Start,
         moves: vec![],
@@ -99,6 +101,9 @@ struct Uci {
     variant: String,
     file: Option<PathBuf>,
     loaded: Option<Loaded>,
+    /// `UCI_Chess960`: chess is Chess960, castling the king's move onto
+    /// its rook.
+    chess960: bool,
     searcher: Searcher,
     from: From,
     moves: Vec<String>,
@@ -118,7 +123,11 @@ impl Uci {
     /// The game, loaded on first use; `None` after saying why not.
     fn game(&mut self) -> Option<&Loaded> {
         if self.loaded.is_none() {
-            let loaded = super::think::load_variant(self.file.as_deref(), &self.variant);
+            let name = match self.variant.as_str() {
+                "chess" | "normal" | "standard" if self.chess960 && self.file.is_none() => "chess960",
+                v => v,
+            };
+            let loaded = super::think::load_variant(self.file.as_deref(), name);
             match loaded {
                 Ok(l) => self.loaded = Some(l),
                 Err(e) => error(&e),
@@ -167,6 +176,7 @@ impl Uci {
             "option name UCI_Variant type combo default {}{vars}",
             self.variant
         ));
+        say("option name UCI_Chess960 type check default false");
         say("option name Hash type spin default 64 min 1 max 4096");
         say("uciok");
     }
@@ -189,6 +199,16 @@ impl Uci {
                     self.game();
                 }
             }
+            "uci_chess960" => match value {
+                "true" | "false" => {
+                    if self.chess960 != (value == "true") {
+                        self.chess960 = value == "true";
+                        self.loaded = None;
+                        self.searcher.clear();
+                    }
+                }
+                _ => error(&format!("UCI_Chess960 is true or false, not `{value}`")),
+            },
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=4096).contains(&mb) => self.searcher = Searcher::new(mb),
                 _ => error(&format!("Hash must be 1 to 4096 megabytes, not `{value}`")),
@@ -224,14 +244,23 @@ impl Uci {
         }
     }
 
+    fn castling(&self) -> Castling {
+        if self.chess960 {
+            Castling::KingTakesRook
+        } else {
+            Castling::KingMove
+        }
+    }
+
     fn legal(&mut self) {
+        let castling = self.castling();
         let (from, moves) = (self.from.clone(), self.moves.clone());
         let Some(loaded) = self.game() else { return };
         let mut g = match setup(loaded, &from, &moves) {
             Ok(g) => g,
             Err(e) => return error(&e),
         };
-        match names::names(&mut g.m) {
+        match names::names_as(&mut g.m, castling) {
             Ok(n) => say(&format!("info string legal {}", n.join(" "))),
             Err(e) => return error(&e.to_string()),
         }
@@ -319,9 +348,10 @@ impl Uci {
                 limits.time = Some(budget(Duration::from_millis(left), Duration::from_millis(inc), to_go));
             }
         }
+        let castling = self.castling();
         let mut view = g.m.clone();
         let mut report = |info: &Info| {
-            let pv = names::line(&mut view, &info.pv).unwrap_or_default();
+            let pv = names::line_as(&mut view, &info.pv, castling).unwrap_or_default();
             say(&info_line(info, &pv));
         };
         let found = self
@@ -334,7 +364,7 @@ impl Uci {
         }
         match found {
             Ok(Some(info)) => {
-                let names = names::names(&mut g.m).unwrap_or_default();
+                let names = names::names_as(&mut g.m, castling).unwrap_or_default();
                 match info.pv.first().and_then(|&i| names.get(i)) {
                     Some(n) => say(&format!("bestmove {n}")),
                     None => say("bestmove (none)"),

@@ -4,6 +4,7 @@
 
 use super::think::{budget, bundled, setup, From, Loaded};
 use crate::diag::Diags;
+use crate::search::names::Castling;
 use crate::search::{mate_in, names, Info, Limits, Searcher};
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -15,8 +16,10 @@ use std::time::Duration;
 #[command(after_help = "\
 Speaks XBoard protocol version 2 on standard input and output: xboard, \
 protover, new, variant, setboard, usermove, go, force, playother, level, \
-st, sd, time, otim, ?, ping, post, nopost, undo, remove, result, quit. \
-The variants offered are the bundled games (`normal` is chess). An \
+st, sd, nps, time, otim, ?, ping, post, nopost, undo, remove, result, \
+quit. The variants offered are the bundled games (`normal` is chess, \
+`fischerandom` Chess960, castling named O-O and O-O-O). With `nps N`, \
+the time a move may take is counted in nodes, N a second. An \
 illegal move is answered `Illegal move: ...`, other bad input `Error \
 (...): ...`.")]
 pub struct Args {
@@ -63,6 +66,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
         post: false,
         depth: None,
         per_move: None,
+        nps: None,
         clock: Duration::from_secs(60),
         inc: Duration::ZERO,
         moves_per_control: None,
@@ -89,6 +93,8 @@ struct Xboard {
     post: bool,
     depth: Option<u32>,
     per_move: Option<Duration>,
+    /// Nodes a second, when time is counted in nodes (`nps`).
+    nps: Option<u64>,
     clock: Duration,
     inc: Duration,
     moves_per_control: Option<u32>,
@@ -121,9 +127,10 @@ impl Xboard {
                 let mut vars: Vec<String> = bundled().into_iter().map(|(n, _)| n).collect();
                 vars.retain(|n| n != "chess");
                 vars.insert(0, "normal".into());
+                vars.insert(1, "fischerandom".into());
                 say(&format!(
                     "feature myname=\"algchess {}\" setboard=1 usermove=1 ping=1 playother=1 sigint=0 sigterm=0 \
-                     colors=0 analyze=0 variants=\"{}\" done=1",
+                     colors=0 analyze=0 nps=1 variants=\"{}\" done=1",
                     env!("CARGO_PKG_VERSION"),
                     vars.join(",")
                 ));
@@ -140,10 +147,15 @@ impl Xboard {
                 self.engine = Some(1);
                 self.depth = None;
                 self.per_move = None;
+                self.nps = None;
                 self.game();
             }
             "variant" => {
-                let name = if rest == "normal" { "chess" } else { rest };
+                let name = match rest {
+                    "normal" => "chess",
+                    "fischerandom" => "chess960",
+                    _ => rest,
+                };
                 self.variant = name.to_string();
                 self.loaded = None;
                 self.searcher.clear();
@@ -188,6 +200,10 @@ impl Xboard {
             "sd" => match rest.parse::<u32>() {
                 Ok(d) if d > 0 => self.depth = Some(d.min(90)),
                 _ => say(&format!("Error (sd needs a depth): {line}")),
+            },
+            "nps" => match rest.parse::<u64>() {
+                Ok(n) => self.nps = (n > 0).then_some(n),
+                _ => say(&format!("Error (nps needs nodes a second): {line}")),
             },
             "time" => match rest.parse::<u64>() {
                 Ok(cs) => self.clock = Duration::from_millis(cs * 10),
@@ -273,17 +289,23 @@ impl Xboard {
             let played = (moves.len() / 2) as u32;
             mps - played % mps
         });
+        let time = self.per_move.unwrap_or_else(|| budget(self.clock, self.inc, to_go));
         let limits = Limits {
             depth: self.depth,
-            nodes: None,
-            time: Some(self.per_move.unwrap_or_else(|| budget(self.clock, self.inc, to_go))),
+            nodes: self.nps.map(|n| (time.as_secs_f64() * n as f64).max(1.0) as u64),
+            time: if self.nps.is_some() { None } else { Some(time) },
             stop: self.stop.clone(),
+        };
+        let castling = if self.variant == "chess960" {
+            Castling::Letters
+        } else {
+            Castling::KingMove
         };
         let mut view = g.m.clone();
         let post = self.post;
         let mut report = |info: &Info| {
             if post {
-                let pv = names::line(&mut view, &info.pv).unwrap_or_default();
+                let pv = names::line_as(&mut view, &info.pv, castling).unwrap_or_default();
                 let score = match mate_in(info.score) {
                     Some(n) if n > 0 => 100_000 + n,
                     Some(n) => -100_000 + n,
@@ -303,7 +325,7 @@ impl Xboard {
             .search(&mut g.m, &g.history, &loaded.values, &limits, &mut report);
         let name = match found {
             Ok(Some(info)) => {
-                let all = names::names(&mut g.m).unwrap_or_default();
+                let all = names::names_as(&mut g.m, castling).unwrap_or_default();
                 info.pv.first().and_then(|&i| all.get(i).cloned().map(|n| (i, n)))
             }
             Ok(None) => None,

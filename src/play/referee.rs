@@ -307,6 +307,17 @@ impl<'a> Match<'a> {
     /// repetition.
     pub fn enter_for_search(&mut self, i: usize) -> Result<Ply, TooBig> {
         let c = self.moves[i].clone();
+        self.enter_change_for_search(c)
+    }
+
+    /// A null move for a search (the side to move passes; an en passant
+    /// capture it allowed is gone), taken back by [`leave`](Match::leave).
+    pub fn pass_for_search(&mut self) -> Result<Ply, TooBig> {
+        let c = repetition::unmarked(&self.rules.pieces, &self.pos.board);
+        self.enter_change_for_search(c)
+    }
+
+    fn enter_change_for_search(&mut self, c: Change) -> Result<Ply, TooBig> {
         let halfmove = self.halfmove;
         self.halfmove = if self.resets(&c) { 0 } else { self.halfmove + 1 };
         let undo = self.push(&c);

@@ -1,11 +1,12 @@
-//! Iterative deepening negamax with principal variation search, a
-//! transposition table, quiescence on moves that win material, and one
-//! more ply for a move that gives check. Scores are centipawns for the
+//! Iterative deepening negamax with principal variation search in an
+//! aspiration window, a transposition table, null-move pruning, late move
+//! reductions, quiescence on moves that win material, and one more ply
+//! for a move that gives check. Scores are centipawns for the
 //! side to move; an end the rules declare scores as they declare it: a
 //! win `MATE` less the plies to it, a draw 0, a split point its share.
 
 use super::hash::{board_key, change_key, turn_key};
-use super::order::{gain, pick, Order};
+use super::order::{gain, pick, Order, KILLER};
 use super::tt::{Bound, Entry, Table};
 use super::values::Values;
 use crate::play::end::Outcome;
@@ -24,6 +25,8 @@ const INF: i32 = MATE + 1;
 /// difference of the shares.
 const PARTIAL: f64 = 10_000.0;
 const MAX_PLY: usize = 100;
+/// The half-width of the first window around the last depth's score.
+const WINDOW: i32 = 50;
 
 /// A flag another thread sets to stop the search.
 pub type Stop = Arc<AtomicBool>;
@@ -148,13 +151,31 @@ impl Searcher {
             pv: vec![vec![]; MAX_PLY + 2],
             repetition: m.rules.ends.repetition,
             root_depth: 1,
+            floor: 0,
+            null: vec![false; MAX_PLY + 2],
         };
+        let root_check = m.in_check()?;
         let max = limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4);
         let mut last: Option<Info> = None;
         for depth in 1..=max {
             run.root_depth = depth as i32;
             let count = m.count() as i32;
-            let score = run.negamax(m, depth as i32, -INF, INF, 0, count)?;
+            // A window around the last score, widened on the side it fails.
+            let (mut lo, mut hi) = match &last {
+                Some(l) if depth >= 4 && mate_in(l.score).is_none() => (l.score - WINDOW, l.score + WINDOW),
+                _ => (-INF, INF),
+            };
+            let score = loop {
+                let s = run.negamax(m, depth as i32, lo, hi, 0, count, root_check)?;
+                if run.stopped || (s > lo && s < hi) {
+                    break s;
+                }
+                if s <= lo {
+                    lo = -INF;
+                } else {
+                    hi = INF;
+                }
+            };
             if run.stopped {
                 if last.is_none() && !run.pv[0].is_empty() {
                     last = Some(Info {
@@ -213,6 +234,10 @@ struct Run<'s> {
     pv: Vec<Vec<usize>>,
     repetition: bool,
     root_depth: i32,
+    /// The keys below this index were before a null move: no repetition.
+    floor: usize,
+    /// Whether the ply to each depth of the path was a null move.
+    null: Vec<bool>,
 }
 
 fn to_table(s: i32, ply: usize) -> i32 {
@@ -259,7 +284,7 @@ impl Run<'_> {
             return false;
         }
         let key = self.key(m);
-        let n = (m.halfmove as usize).min(self.keys.len());
+        let n = (m.halfmove as usize).min(self.keys.len() - self.floor);
         self.keys[self.keys.len() - n..].iter().rev().any(|&k| k == key)
     }
 
@@ -301,6 +326,47 @@ impl Run<'_> {
         out
     }
 
+    /// Passes (a null move) at `ply`, runs `f` on the position it
+    /// reaches, and takes it back.
+    fn null_child<T>(
+        &mut self,
+        m: &mut Match,
+        ply: usize,
+        f: impl FnOnce(&mut Self, &mut Match) -> Result<T, TooBig>,
+    ) -> Result<T, TooBig> {
+        let here = self.key(m);
+        let board = self.board;
+        let floor = self.floor;
+        let undo = m.pass_for_search()?;
+        self.keys.push(here);
+        self.floor = self.keys.len();
+        self.board = board_key(&m.pos.board);
+        self.null[ply + 1] = true;
+        let out = f(self, m);
+        self.null[ply + 1] = false;
+        self.board = board;
+        self.floor = floor;
+        self.keys.pop();
+        m.leave(undo);
+        out
+    }
+
+    /// Whether passing may stand for the best move of the side to move:
+    /// it has two pieces or more worth more than the unit piece (a pawn;
+    /// its king is one), so that a position where every move spoils it
+    /// (zugzwang, as in endings of pawns) is not cut off as good.
+    fn may_pass(&self, m: &Match) -> bool {
+        let side = m.pos.turn;
+        let unit = 100;
+        m.pos
+            .board
+            .codes()
+            .iter()
+            .filter(|&&v| self.values.owner[usize::from(v)] == Some(side) && self.values.value[usize::from(v)] > unit)
+            .nth(1)
+            .is_some()
+    }
+
     fn set_pv(&mut self, ply: usize, i: usize) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         head[ply].clear();
@@ -308,6 +374,7 @@ impl Run<'_> {
         head[ply].extend_from_slice(&tail[0]);
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         m: &mut Match,
@@ -316,6 +383,7 @@ impl Run<'_> {
         beta: i32,
         ply: usize,
         parent_count: i32,
+        in_check: bool,
     ) -> Result<i32, TooBig> {
         self.pv[ply].clear();
         if self.tick() {
@@ -347,6 +415,30 @@ impl Run<'_> {
                 }
             }
         }
+        let count = n as i32;
+        // Null move: when passing still holds beta at a reduced depth, a
+        // move would too. Not in check, not twice in a row, not in a
+        // null window's search for a win.
+        if ply > 0
+            && depth >= 3
+            && !in_check
+            && !self.null[ply]
+            && beta.abs() < WON
+            && self.may_pass(m)
+            && self.eval(m, parent_count) >= beta
+        {
+            let cut = 2 + i32::from(depth >= 6);
+            let s = self.null_child(m, ply, |r, m| {
+                let chk = m.in_check()?;
+                Ok(-r.negamax(m, depth - 1 - cut, -beta, -beta + 1, ply + 1, count, chk)?)
+            })?;
+            if self.stopped {
+                return Ok(s);
+            }
+            if s >= beta {
+                return Ok(if s > WON { beta } else { s });
+            }
+        }
         let side = m.pos.turn;
         let keys: Vec<u64> = m.changes().iter().map(|c| change_key(&m.pos.board, c)).collect();
         let gains: Vec<(i32, i32)> = m
@@ -354,26 +446,39 @@ impl Run<'_> {
             .iter()
             .map(|c| gain(self.values, &m.pos.board, c, side))
             .collect();
-        let mut list: Vec<(i32, usize)> = self
+        let mut list: Vec<(i32, u64, usize)> = self
             .order
             .scores(&keys, &gains, hint, ply)
             .into_iter()
+            .zip(keys.iter().copied())
             .zip(0..)
+            .map(|((s, k), i)| (s, k, i))
             .collect();
         let alpha0 = alpha;
         let (mut best, mut best_i) = (-INF, 0);
         let extend = ply < 2 * self.root_depth as usize;
-        let count = n as i32;
         for k in 0..n {
             let i = pick(&mut list, k);
+            // Late quiet moves are searched a ply shallower first, and
+            // again at full depth when they raise alpha.
+            let late = depth >= 3 && k >= 3 && !in_check && gains[i].0 <= 0 && list[k].0 < KILLER;
             let s = self.child(m, i, keys[i], |r, m| {
-                let d = depth - 1 + i32::from(extend && m.in_check()?);
+                let chk = m.in_check()?;
+                let d = depth - 1 + i32::from(extend && chk);
                 if k == 0 {
-                    return Ok(-r.negamax(m, d, -beta, -alpha, ply + 1, count)?);
+                    return Ok(-r.negamax(m, d, -beta, -alpha, ply + 1, count, chk)?);
                 }
-                let s = -r.negamax(m, d, -alpha - 1, -alpha, ply + 1, count)?;
-                if s > alpha && s < beta {
-                    return Ok(-r.negamax(m, d, -beta, -alpha, ply + 1, count)?);
+                let cut = if late && !chk {
+                    1 + i32::from(k >= 12 && depth >= 6)
+                } else {
+                    0
+                };
+                let mut s = -r.negamax(m, d - cut, -alpha - 1, -alpha, ply + 1, count, chk)?;
+                if cut > 0 && s > alpha && !r.stopped {
+                    s = -r.negamax(m, d, -alpha - 1, -alpha, ply + 1, count, chk)?;
+                }
+                if s > alpha && s < beta && !r.stopped {
+                    s = -r.negamax(m, d, -beta, -alpha, ply + 1, count, chk)?;
                 }
                 Ok(s)
             })?;
@@ -436,13 +541,14 @@ impl Run<'_> {
         alpha = alpha.max(stand);
         let mut best = stand;
         let side = m.pos.turn;
-        let mut list: Vec<(i32, usize)> = vec![];
+        let mut list: Vec<(i32, u64, usize)> = vec![];
         let mut keys = vec![];
         for (i, c) in m.changes().iter().enumerate() {
             let (g, a) = gain(self.values, &m.pos.board, c, side);
             if g > 0 {
-                list.push((g * 16 - a / 16, i));
-                keys.push(change_key(&m.pos.board, c));
+                let key = change_key(&m.pos.board, c);
+                list.push((g * 16 - a / 16, key, i));
+                keys.push(key);
             } else {
                 keys.push(0);
             }

@@ -7,6 +7,8 @@ use super::values::Values;
 use crate::semantics::{Change, Grid};
 
 const HISTORY: usize = 1 << 14;
+/// The score of a killer; quiet moves by history score below it.
+pub const KILLER: i32 = 1 << 27;
 
 pub struct Order {
     killers: Vec<[u64; 2]>,
@@ -61,9 +63,9 @@ impl Order {
                 } else if g > 0 {
                     1 << 28 | (g * 16 - a / 16).clamp(0, (1 << 27) - 1)
                 } else if k == killers[0] {
-                    1 << 27 | 1
+                    KILLER | 1
                 } else if k == killers[1] {
-                    1 << 27
+                    KILLER
                 } else {
                     self.history[k as usize % HISTORY].min((1 << 26) - 1)
                 }
@@ -84,17 +86,19 @@ impl Order {
     }
 }
 
-/// The move of the highest score among `list[from..]` (score, move),
-/// moved to `from`.
-pub fn pick(list: &mut [(i32, usize)], from: usize) -> usize {
+/// The move of the highest score among `list[from..]` (score,
+/// fingerprint, move), moved to `from`. Ties go to the higher
+/// fingerprint, so the order does not hang on the order the moves were
+/// generated in.
+pub fn pick(list: &mut [(i32, u64, usize)], from: usize) -> usize {
     let mut best = from;
     for i in from + 1..list.len() {
-        if list[i].0 > list[best].0 {
+        if (list[i].0, list[i].1) > (list[best].0, list[best].1) {
             best = i;
         }
     }
     list.swap(from, best);
-    list[from].1
+    list[from].2
 }
 
 #[cfg(test)]

@@ -6,9 +6,11 @@
 //! A piece belongs to the side whose moves write it. Each move of
 //! mobility is worth a tenth of the unit piece's value per move.
 
+use super::hash::change_key;
 use crate::core::{Content, PieceId};
+use crate::geometry::Square;
 use crate::play::referee::Match;
-use crate::play::{Rules, TooBig};
+use crate::play::{Position, Rules, TooBig};
 use crate::semantics::{Code, Grid};
 
 /// Values for one game.
@@ -48,6 +50,20 @@ impl Rng {
             .wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n.max(1)
     }
+}
+
+/// A random legal move of `m`, drawn from its moves ordered by
+/// fingerprint, so that the values do not hang on the order the moves
+/// were generated in.
+fn random_move(m: &Match, rng: &mut Rng) -> usize {
+    let mut keyed: Vec<(u64, usize)> = m
+        .changes()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (change_key(&m.pos.board, c), i))
+        .collect();
+    keyed.sort_unstable();
+    keyed[rng.below(keyed.len())].1
 }
 
 fn is_piece(v: u8) -> bool {
@@ -94,8 +110,7 @@ impl Values {
                         }
                     }
                 }
-                let i = rng.below(m.count());
-                m.play(i)?;
+                m.play(random_move(&m, &mut rng))?;
             }
         }
         let owner: Vec<Option<usize>> = writes
@@ -111,9 +126,17 @@ impl Values {
                 _ => 0.0,
             })
             .collect();
+        // Random play from the start keeps pieces behind their pawns (a
+        // rook comes out level with a knight); a piece alone on the board
+        // shows its reach. The geometric mean of the two, where both move.
+        let alone = alone_mobility(rules, &owner, &looks)?;
+        let mut mobility: Vec<f64> = mobility
+            .iter()
+            .zip(&alone)
+            .map(|(&m, &a): (&f64, &f64)| if m > 0.0 && a > 0.0 { (m * a).sqrt() } else { m })
+            .collect();
         // A piece and its twin of the other side are worth the same: their
         // mean, so that a symmetric start is even.
-        let mut mobility = mobility;
         for p in PieceId::all() {
             let t = usize::from(Code::content(Content::Piece(p.twin())));
             let v = usize::from(Code::content(Content::Piece(p)));
@@ -203,6 +226,37 @@ impl Values {
     }
 }
 
+/// The mean number of moves of each piece standing alone on the start's
+/// board emptied, over every empty square, its owner to move.
+fn alone_mobility(rules: &Rules, owner: &[Option<usize>], looks: &[u8]) -> Result<Vec<f64>, TooBig> {
+    let mut empty = rules.start().board;
+    let o = empty.origin();
+    let squares: Vec<Square> = (0..empty.height())
+        .flat_map(|y| (0..empty.width()).map(move |x| Square::new(o.x + x, o.y + y)))
+        .collect();
+    for &q in &squares {
+        if is_piece(empty.code(q)) {
+            empty.apply(&smallvec::smallvec![(q, Code::EMPTY)]);
+        }
+    }
+    let free: Vec<Square> = squares.into_iter().filter(|&q| empty.code(q) == Code::EMPTY).collect();
+    let mut out = vec![0.0; 256];
+    for v in 1..255u8 {
+        let Some(side) = owner[usize::from(v)] else { continue };
+        if !is_piece(v) || looks[usize::from(v)] != v || free.is_empty() {
+            continue;
+        }
+        let mut moves = 0;
+        for &q in &free {
+            let mut board = empty.clone();
+            board.apply(&smallvec::smallvec![(q, v)]);
+            moves += rules.successors(&Position { board, turn: side })?.len();
+        }
+        out[usize::from(v)] = moves as f64 / free.len() as f64;
+    }
+    Ok(out)
+}
+
 /// Square values: `games` random games played to their end (at most
 /// 1000 plies each, 20,000 in all; games the rules leave unscored are skipped), and for each
 /// code on each square, how far the mean result of its owner's games
@@ -240,8 +294,7 @@ fn square_values(
                 break;
             }
             boards.push(m.pos.board.codes().to_vec());
-            let i = rng.below(m.count());
-            m.play(i)?;
+            m.play(random_move(&m, rng))?;
         }
         let Some(o) = end.filter(|o| o.draw || o.winner.is_some()) else {
             continue;
