@@ -313,12 +313,8 @@ impl Figures {
     }
 }
 
-/// Runs `row` in this process: ours on one thread and each
-/// Fairy-Stockfish interleaved, best of `RUNS`; then ours on two threads.
-/// A Fairy-Stockfish whose count differs from ours stops the bench when
-/// `strict`, and is left out otherwise (a variant of the same name whose
-/// rules differ).
-fn run_row(row: &Row, strict: bool) -> Figures {
+/// The row's game on the engine, and its position.
+fn load(row: &Row) -> (Rules, Position) {
     let path = if row.file.is_empty() {
         Path::new("rules/variants").join(format!("{}.alg", row.game))
     } else {
@@ -336,6 +332,16 @@ fn run_row(row: &Row, strict: bool) -> Figures {
         }
         None => rules.start(),
     };
+    (rules, pos)
+}
+
+/// Runs `row` in this process: ours on one thread and each
+/// Fairy-Stockfish interleaved, best of `RUNS`; then ours on two threads.
+/// A Fairy-Stockfish whose count differs from ours stops the bench when
+/// `strict`, and is left out otherwise (a variant of the same name whose
+/// rules differ).
+fn run_row(row: &Row, strict: bool) -> Figures {
+    let (rules, pos) = load(row);
     let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("a pool");
     let (one, two) = (pool(1), pool(2));
     let depth = row.depth.unwrap_or_else(|| {
@@ -438,6 +444,19 @@ fn geomean(xs: &[f64]) -> f64 {
 
 fn main() {
     // `cargo bench` passes `--bench`; a filter is not supported.
+    if let Ok(k) = std::env::var("ENGINE_BENCH_ONLY") {
+        // One count of ours, for a profiler (`valgrind --tool=callgrind`).
+        let row = &TABLE[k.parse::<usize>().expect("a row number")];
+        let depth = std::env::var("ENGINE_BENCH_DEPTH").ok().and_then(|d| d.parse().ok());
+        let (rules, pos) = load(row);
+        let depth = depth.or(row.depth).unwrap_or(4);
+        println!(
+            "{}: perft {depth} = {}",
+            row.label,
+            perft(&rules, &pos, depth).expect("within budget")
+        );
+        return;
+    }
     if let Ok(k) = std::env::var("ENGINE_BENCH_ROW") {
         let row = &TABLE[k.parse::<usize>().expect("a row number")];
         println!("{}", run_row(row, true).line());

@@ -3,7 +3,7 @@
 //! records what they held, so nothing is cloned. A continuation returns
 //! `true` to stop the search (an existence test needs one result).
 
-use super::bits::{BitRule, BitTest, Bits, Still};
+use super::bits::{BitRule, BitTest, Bits, Stand, Still};
 use super::mailbox::Mailbox;
 use super::plan::{BitHop, FastRule, Find, Op, ReadNode};
 use super::sets::Sets;
@@ -1144,7 +1144,7 @@ impl<W: Word> Ctx<W> {
     ) -> Option<bool> {
         let Squares::Words(b) = &self.squares else { return None };
         let mut hash = self.hash;
-        let mut stands = d.test.is_none_or(|(_, s)| s.poi == d.outer);
+        let mut stand = Stand::default();
         for (i, v) in writes {
             let old = self.board.cells[i];
             let at = (i as u32) << 8;
@@ -1152,10 +1152,10 @@ impl<W: Word> Ctx<W> {
                 .wrapping_add(key(at | u32::from(v)))
                 .wrapping_sub(key(at | u32::from(old)));
             if let Some((t, s)) = d.test {
-                stands &= t.stands(s, b, i, old, v);
+                stand = stand.with(t.change(s, b, i, old, v));
             }
         }
-        if !stands {
+        if !stand.holds() || d.test.is_some_and(|(_, s)| s.poi != d.outer) {
             return None;
         }
         if d.test.is_some_and(|(_, s)| s.answer) {
@@ -1403,7 +1403,10 @@ impl<W: Word> Ctx<W> {
         s.poi == self.poi
             && self.trail[mark..]
                 .iter()
-                .all(|&(i, old)| t.stands(s, b, i as usize, old, self.board.cells[i as usize]))
+                .fold(Stand::default(), |st, &(i, old)| {
+                    st.with(t.change(s, b, i as usize, old, self.board.cells[i as usize]))
+                })
+                .holds()
     }
 
     /// Whether a bitboard test holds here.
