@@ -583,9 +583,10 @@ impl<W: Word> BitTest<W> {
         }
         let kinds = Box::new(std::array::from_fn(|c| {
             let c = c as u8;
-            u8::from(bound.contains_code(c)) * BOUND
-                | u8::from(leapt.contains_code(c)) * LEAPT
-                | u8::from(lined.contains_code(c)) * LINED
+            [(bound, BOUND), (leapt, LEAPT), (lined, LINED)]
+                .iter()
+                .filter(|(set, _)| set.contains_code(c))
+                .fold(0, |k, (_, kind)| k | kind)
         }));
         BitTest {
             parts,
@@ -757,7 +758,7 @@ impl<W: Word> BitRule<W> {
                 word.up(r.shift.unsigned_abs())
             };
             let off = if r.off { self.all & !r.valid } else { W::ZERO };
-            m = m & ((there & r.valid) | off);
+            m &= (there & r.valid) | off;
         }
         m
     }
