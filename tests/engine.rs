@@ -79,3 +79,58 @@ fn zero_threads_is_bad_input() {
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(out.stderr.contains("--threads"), "{}", out.stderr);
 }
+
+/// Every bundled rule file with a game: the top-level games, draughts,
+/// and every variant.
+fn bundled_games() -> Vec<std::path::PathBuf> {
+    let mut files = vec![];
+    for dir in ["rules", "rules/draughts", "rules/variants"] {
+        let mut here: Vec<_> = std::fs::read_dir(dir)
+            .expect("run from the crate root")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+            .collect();
+        here.sort();
+        files.extend(here);
+    }
+    files
+}
+
+/// On positions of random play of every bundled game, the engine counts
+/// perft 1 and 2 as the interpreter does: the last ply is counted from
+/// the moves' writes where the kept legality answer stands, so this
+/// checks that answer (a king's lines opened and closed) on the
+/// positions play reaches, not only from the start.
+#[test]
+fn leaves_count_as_the_interpreter_counts_them_in_play() {
+    use algchess::{perft, Position, Program, Rules};
+    let mut games = 0;
+    for file in bundled_games() {
+        let prog = Program::load(&file).unwrap_or_else(|e| panic!("{}: {e:?}", file.display()));
+        for game in prog.games() {
+            let (slow, fast) = (Rules::new(game), Rules::fast(game));
+            games += 1;
+            let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ games;
+            let mut pos: Position = slow.start();
+            for ply in 0..24 {
+                let depth = 1 + ply % 2;
+                let expected = perft(&slow, &pos, depth).expect("within budget");
+                assert_eq!(
+                    perft(&fast, &pos, depth).expect("within budget"),
+                    expected,
+                    "{} ({}), ply {ply}, perft {depth}: {:?}",
+                    file.display(),
+                    game.name,
+                    pos.board
+                );
+                let next = slow.successors(&pos).expect("within budget");
+                if next.is_empty() {
+                    break;
+                }
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                pos = next[(rng >> 33) as usize % next.len()].clone();
+            }
+        }
+    }
+    assert!(games > 40, "only {games} games");
+}

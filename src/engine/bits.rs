@@ -375,44 +375,98 @@ impl<W: Word> BitProbe<W> {
     /// What `holds` from `sq` read here: the squares of its lines up to
     /// and with their first blocker, and its leaps' squares. The answer
     /// stands while none of the former changes and none of the latter
-    /// comes to hold or stops holding a code a leap looks for.
-    fn reads(&self, b: &Bits<W>, sq: u32) -> (W, W) {
+    /// comes to hold or stops holding a code a leap looks for. Also, for
+    /// a first blocker taken away: the squares past it up to and with
+    /// the next blocker (`past`), and the first blockers whose next
+    /// blocker is not a piece their line looks for (`benign`) or is, or
+    /// may be (`danger`: a hop's line, read past its hurdle).
+    fn reads(&self, b: &Bits<W>, sq: u32, out: &mut Reads<W>) {
         let sq = at::<W>(sq);
         // A hurdle is read as a leap: any piece put there or taken away
         // may change the answer.
         let hurdles = self.hops.iter().map(|h| h.hurdle[sq]).filter(|&k| k != NONE);
-        let leaps = self.leaps.iter().fold(W::ZERO, |m, l| m | l.masks[sq]);
-        let leaps = hurdles.fold(leaps, |m, k| m | W::bit(u32::from(k)));
-        let lines = self.lines.iter().flat_map(|g| &g.lines);
-        let lines = lines.chain(self.hops.iter().map(|h| &h.line)).fold(W::ZERO, |m, l| {
-            let f = l.first(b, sq);
-            let upto = if f.is_zero() {
-                W::ONES
-            } else if l.up {
-                W::below(f.lowest() + 1)
-            } else {
-                !W::below(f.lowest())
-            };
-            m | (l.masks[sq] & upto)
-        });
-        (lines, leaps)
+        out.leaps |= self.leaps.iter().fold(W::ZERO, |m, l| m | l.masks[sq]);
+        out.leaps = hurdles.fold(out.leaps, |m, k| m | W::bit(u32::from(k)));
+        for g in &self.lines {
+            let pieces = b.of(&g.codes);
+            for l in &g.lines {
+                let f = l.first(b, sq);
+                out.lines |= l.masks[sq] & l.upto(f);
+                if f.is_zero() {
+                    continue;
+                }
+                let beyond = l.masks[sq] & !l.upto(f);
+                let next = l.nearest(beyond & !b.by_code[Code::EMPTY as usize]);
+                out.past |= beyond & l.upto(next);
+                if (next & pieces).is_zero() {
+                    out.benign |= f;
+                } else {
+                    out.danger |= f;
+                }
+            }
+        }
+        for h in &self.hops {
+            let f = h.line.first(b, sq);
+            out.lines |= h.line.masks[sq] & h.line.upto(f);
+            out.danger |= f;
+        }
+    }
+}
+
+/// What a test read on one board, gathered over its probes (see
+/// [`BitProbe::reads`]).
+struct Reads<W> {
+    lines: W,
+    leaps: W,
+    past: W,
+    benign: W,
+    danger: W,
+}
+
+impl<W: Word> Default for Reads<W> {
+    fn default() -> Reads<W> {
+        Reads {
+            lines: W::ZERO,
+            leaps: W::ZERO,
+            past: W::ZERO,
+            benign: W::ZERO,
+            danger: W::ZERO,
+        }
     }
 }
 
 impl<W: Word> Line<W> {
+    /// The squares of the line up to and with `f` (a square of it, or
+    /// none: the whole line).
+    #[inline]
+    fn upto(&self, f: W) -> W {
+        if f.is_zero() {
+            W::ONES
+        } else if self.up {
+            W::below(f.lowest() + 1)
+        } else {
+            !W::below(f.lowest())
+        }
+    }
+
+    /// The square of `squares` (some of the line's) nearest its start.
+    #[inline]
+    fn nearest(&self, squares: W) -> W {
+        if self.up {
+            squares.lowest_bit()
+        } else if squares.is_zero() {
+            W::ZERO
+        } else {
+            W::bit(squares.highest())
+        }
+    }
+
     /// The first square along the line from `sq` that is not empty, as a
     /// mask (0: none).
     #[inline]
     fn first(&self, b: &Bits<W>, sq: usize) -> W {
         // The line's squares are on the box: those not empty block it.
-        let blockers = self.masks[sq] & !b.by_code[Code::EMPTY as usize];
-        if self.up {
-            blockers.lowest_bit()
-        } else if blockers.is_zero() {
-            W::ZERO
-        } else {
-            W::bit(blockers.highest())
-        }
+        self.nearest(self.masks[sq] & !b.by_code[Code::EMPTY as usize])
     }
 }
 
@@ -433,17 +487,19 @@ pub enum Part<W> {
 #[derive(Clone, Debug)]
 pub struct BitTest<W> {
     parts: Vec<Part<W>>,
-    /// The codes binders look for.
-    bound: CellSet,
-    /// The codes leaps look for.
-    leapt: CellSet,
-    /// The codes lines look for.
-    lined: CellSet,
+    /// By code: whether binders look for it (`BOUND`), leaps (`LEAPT`)
+    /// or lines (`LINED`), one load where a move's every change asks.
+    kinds: Box<[u8; 256]>,
     /// No probe is read from the POI, which a move may carry along.
     fixed: bool,
     /// Leap groups and lines read.
     weight: usize,
 }
+
+/// The kinds of a code in a [`BitTest`].
+const BOUND: u8 = 1;
+const LEAPT: u8 = 2;
+const LINED: u8 = 4;
 
 /// Leap groups and lines a test reads, at least, for its answer to be
 /// kept between moves: a smaller test (one attacker's) is made again
@@ -458,6 +514,35 @@ pub struct Still<W> {
     pub poi: Option<usize>,
     lines: W,
     leaps: W,
+    /// First blockers that may be taken away, and the squares past the
+    /// first blockers up to the next (see [`BitProbe::reads`]).
+    vacant: W,
+    past: W,
+}
+
+/// How the changes of a move bear on a kept answer ([`BitTest::change`]),
+/// or-ed together: the answer stands when [`Stand::holds`].
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Stand(u8);
+
+impl Stand {
+    const FAILS: u8 = 1;
+    /// A first blocker taken away, its next blocker a harmless one.
+    const VACATES: u8 = 2;
+    /// A square past a first blocker emptied or given a piece a line
+    /// looks for: harmless unless a first blocker goes too.
+    const PAST: u8 = 4;
+
+    #[inline(always)]
+    pub fn with(self, o: Stand) -> Stand {
+        Stand(self.0 | o.0)
+    }
+
+    /// Whether the answer stands after every change or-ed in.
+    #[inline(always)]
+    pub fn holds(self) -> bool {
+        self.0 & Stand::FAILS == 0 && self.0 & (Stand::VACATES | Stand::PAST) != Stand::VACATES | Stand::PAST
+    }
 }
 
 /// The squares of `w` but bit `k`'s (all of them for `None`).
@@ -496,11 +581,16 @@ impl<W: Word> BitTest<W> {
                 p.leaps.len() + p.hops.len() + p.lines.iter().map(|g| g.lines.len()).sum::<usize>()
             });
         }
+        let kinds = Box::new(std::array::from_fn(|c| {
+            let c = c as u8;
+            [(bound, BOUND), (leapt, LEAPT), (lined, LINED)]
+                .iter()
+                .filter(|(set, _)| set.contains_code(c))
+                .fold(0, |k, (_, kind)| k | kind)
+        }));
         BitTest {
             parts,
-            bound,
-            leapt,
-            lined,
+            kinds,
             fixed,
             weight,
         }
@@ -518,15 +608,13 @@ impl<W: Word> BitTest<W> {
         if !self.fixed {
             return None;
         }
-        let (mut lines, mut leaps) = (W::ZERO, W::ZERO);
+        let mut r = Reads::default();
         for part in &self.parts {
             if let Part::Bound(c, p) = part {
                 let mut w = b.by_code[*c as usize] & except(k);
                 while !w.is_zero() {
                     if let Some(p) = p {
-                        let (l, j) = p.reads(b, w.lowest());
-                        lines |= l;
-                        leaps |= j;
+                        p.reads(b, w.lowest(), &mut r);
                     }
                     w = w.clear_lowest();
                 }
@@ -535,24 +623,47 @@ impl<W: Word> BitTest<W> {
         Some(Still {
             answer: self.holds(b, k),
             poi,
-            lines,
-            leaps,
+            lines: r.lines,
+            leaps: r.leaps,
+            vacant: r.benign & !r.danger,
+            past: r.past,
         })
     }
 
-    /// Whether `s` still answers after square `i` (a mailbox index) went
-    /// from `old` to `new`. Where no line reached a piece it looks for,
-    /// a piece no line looks for, put on a line up to its first blocker,
-    /// is only a nearer blocker: the answer stands.
+    /// How square `i` (a mailbox index) going from `old` to `new` bears
+    /// on `s`. Where no line reached a piece it looks for, a piece no
+    /// line looks for, put on a line up to its first blocker, is only a
+    /// nearer blocker; and a first blocker taken away leaves the next
+    /// one first, which is harmless when it is not a piece the line looks
+    /// for and no square up to it changes too.
     #[inline]
-    pub fn stands(&self, s: &Still<W>, b: &Bits<W>, i: usize, old: u8, new: u8) -> bool {
-        let Some(k) = b.bit_of(i) else { return true };
+    pub fn change(&self, s: &Still<W>, b: &Bits<W>, i: usize, old: u8, new: u8) -> Stand {
+        let Some(k) = b.bit_of(i) else { return Stand(0) };
+        if old == new {
+            return Stand(0);
+        }
         let m = W::bit(k);
-        let blocks = !s.answer && new != Code::EMPTY && !self.lined.contains_code(new);
-        ((s.lines & m).is_zero() || blocks)
-            && !self.bound.contains_code(old)
-            && !self.bound.contains_code(new)
-            && ((s.leaps & m).is_zero() || !(self.leapt.contains_code(old) || self.leapt.contains_code(new)))
+        let (was, now) = (self.kinds[old as usize], self.kinds[new as usize]);
+        if (was | now) & BOUND != 0 || (!(s.leaps & m).is_zero() && (was | now) & LEAPT != 0) {
+            return Stand(Stand::FAILS);
+        }
+        let lined = now & LINED != 0;
+        let mut out = 0;
+        if !(s.lines & m).is_zero() {
+            if s.answer || lined {
+                return Stand(Stand::FAILS);
+            }
+            if new == Code::EMPTY {
+                if (s.vacant & m).is_zero() {
+                    return Stand(Stand::FAILS);
+                }
+                out |= Stand::VACATES;
+            }
+        }
+        if !(s.past & m).is_zero() && (lined || new == Code::EMPTY) {
+            out |= Stand::PAST;
+        }
+        Stand(out)
     }
 
     /// Whether the test holds with the POI on bit `poi`.
@@ -630,7 +741,12 @@ impl<W: Word> BitRule<W> {
     /// The squares of `pieces` where the rule fits.
     #[inline]
     pub fn bases(&self, b: &Bits<W>, pieces: W) -> W {
-        self.reads.iter().fold(pieces, |m, r| {
+        let mut m = pieces;
+        for r in &self.reads {
+            // Most rules fit few pieces: stop when none is left.
+            if m.is_zero() {
+                break;
+            }
             let word = if r.exclude {
                 self.all & !b.of(&r.codes)
             } else {
@@ -642,8 +758,9 @@ impl<W: Word> BitRule<W> {
                 word.up(r.shift.unsigned_abs())
             };
             let off = if r.off { self.all & !r.valid } else { W::ZERO };
-            m & ((there & r.valid) | off)
-        })
+            m &= (there & r.valid) | off;
+        }
+        m
     }
 }
 
@@ -959,16 +1076,16 @@ mod tests {
             let mut bits = Bits::new(&cells, shape, |x, y| (x + 8 * y) as usize);
             let still = test.still(&bits, None, None).expect("no probe from the POI");
             assert_eq!(still.answer, test.holds(&bits, None));
-            let mut stands = true;
+            let mut stand = Stand::default();
             for _ in 0..1 + next(2) {
                 let near = |d: usize| ((king as i64 + d as i64 - 18).rem_euclid(64)) as usize;
                 let i = if next(2) == 0 { near(next(37)) } else { next(64) };
                 let new = codes[next(8)];
                 let old = std::mem::replace(&mut cells[i], new);
                 bits.moved(i, old, new);
-                stands &= test.stands(&still, &bits, i, old, new);
+                stand = stand.with(test.change(&still, &bits, i, old, new));
             }
-            if stands {
+            if stand.holds() {
                 kept += 1;
                 assert_eq!(test.holds(&bits, None), still.answer, "{cells:?}");
             } else {

@@ -3,7 +3,7 @@
 //! records what they held, so nothing is cloned. A continuation returns
 //! `true` to stop the search (an existence test needs one result).
 
-use super::bits::{BitRule, BitTest, Bits, Still};
+use super::bits::{BitRule, BitTest, Bits, Stand, Still};
 use super::mailbox::Mailbox;
 use super::plan::{BitHop, FastRule, Find, Op, ReadNode};
 use super::sets::Sets;
@@ -26,6 +26,17 @@ enum Squares<W> {
 }
 
 pub type Cont<'k, W> = dyn FnMut(&mut Ctx<W>) -> bool + 'k;
+
+/// How a leaf's results are counted (`Ctx::tally`): the test each must
+/// pass with the answer kept for the board before the moves (`None`:
+/// every result counts), the trail mark of that board, the mark the
+/// fingerprints are taken from, and the POI results keep.
+struct Dry<'a, W> {
+    test: Option<(&'a BitTest<W>, &'a Still<W>)>,
+    at: usize,
+    mark: usize,
+    outer: Option<usize>,
+}
 
 pub struct Ctx<W> {
     pub board: Mailbox,
@@ -889,6 +900,276 @@ impl<W: Word> Ctx<W> {
         }
     }
 
+    /// Adds the fingerprints (from `mark`) of `op`'s results to `seen`, as
+    /// `run` with a continuation inserting each would; true when one
+    /// repeats, which stops the count. A leaf's moves are counted without
+    /// being made where that is exact: a rule's result is its writes, its
+    /// fingerprint their keys, and its legality the answer kept for the
+    /// board before it when no write changes what the test read (a
+    /// move away from every line to the king); only the other moves are
+    /// made and tested.
+    pub fn tally(&mut self, op: &Op<W>, mark: usize, seen: &mut Fingerprints) -> bool {
+        if self.too_big.is_some() {
+            return true;
+        }
+        match op {
+            Op::Seq(a, b) => match &**b {
+                Op::NotBits(_, t) => {
+                    let moves = !matches!(&**a, Op::Not(_) | Op::NotBits(..) | Op::Probe { .. } | Op::Nil);
+                    if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
+                        let at = self.mark();
+                        let (test, outer) = (Some((&**t, &s)), self.poi);
+                        return self.dry(a, &Dry { test, at, mark, outer }, seen);
+                    }
+                }
+                _ if !matches!(&**a, Op::Not(_) | Op::NotBits(..)) => {
+                    return self.run(a, &mut |c: &mut Ctx<W>| c.tally(b, mark, seen));
+                }
+                _ => {}
+            },
+            Op::Alt(_) | Op::Bind(..) | Op::Rules(_) => {
+                let (at, outer) = (self.mark(), self.poi);
+                return self.dry(
+                    op,
+                    &Dry {
+                        test: None,
+                        at,
+                        mark,
+                        outer,
+                    },
+                    seen,
+                );
+            }
+            _ => {}
+        }
+        self.run(op, &mut |c: &mut Ctx<W>| !seen.insert(c.fingerprint(mark)))
+    }
+
+    /// Whether the board reached is legal under `d`'s test, with the
+    /// POI the results keep.
+    #[inline]
+    fn legal(&mut self, d: &Dry<'_, W>) -> bool {
+        let Some((t, s)) = d.test else { return true };
+        let inner = std::mem::replace(&mut self.poi, d.outer);
+        let holds = if self.stands(t, s, d.at) {
+            s.answer
+        } else {
+            self.bit_test(t)
+        };
+        self.poi = inner;
+        !holds
+    }
+
+    /// Counts `op`'s results into `seen` as `tally` does, each tested by
+    /// `d`; shapes it does not count without making them are run.
+    fn dry(&mut self, op: &Op<W>, d: &Dry<'_, W>, seen: &mut Fingerprints) -> bool {
+        match op {
+            Op::Alt(arms) => return arms.iter().any(|a| self.dry(a, d, seen)),
+            Op::Rules(rules) => return self.dry_rules(rules, d, seen),
+            Op::Slide {
+                d: step,
+                set,
+                max,
+                write,
+            } if self.poi.is_some() => return self.dry_slide(*step, *set, *max, *write, d, seen),
+            Op::Bind(code, body) if !matches!(&**body, Op::BitHops(_)) => {
+                let outer = self.poi;
+                let mut stop = false;
+                if let (Op::BitRules(rules, bits), Squares::Words(b)) = (&**body, &self.squares) {
+                    let pieces = b.word(*code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+                    if pieces.is_zero() {
+                        return false;
+                    }
+                    let bases: SmallVec<[W; 16]> = bits.iter().map(|r| r.bases(b, pieces)).collect();
+                    'rules: for (r, mut m) in rules.iter().zip(bases) {
+                        while !m.is_zero() {
+                            let q = match &self.squares {
+                                Squares::Words(b) => b.index_of(m.lowest()),
+                                Squares::Sets(_) => unreachable!("bit rules run on bitboards"),
+                            };
+                            m = m.clear_lowest();
+                            self.poi = Some(q);
+                            stop = self.dry_rule(r, q, d, seen);
+                            if stop {
+                                break 'rules;
+                            }
+                        }
+                    }
+                } else {
+                    let mut at = 0;
+                    while let Some(q) = self.next_holding(*code, at, outer) {
+                        at = q + 1;
+                        self.poi = Some(q);
+                        stop = self.dry(body, d, seen);
+                        if stop {
+                            break;
+                        }
+                    }
+                }
+                self.poi = outer;
+                return stop;
+            }
+            _ => {}
+        }
+        self.run(op, &mut |c: &mut Ctx<W>| {
+            c.legal(d) && !seen.insert(c.fingerprint(d.mark))
+        })
+    }
+
+    /// `rules` as `rules` runs them, each result counted by `dry_rule`.
+    fn dry_rules(&mut self, rules: &[FastRule], d: &Dry<'_, W>, seen: &mut Fingerprints) -> bool {
+        let poi = self.poi;
+        let mut fit = false;
+        let mut i = 0;
+        while i < rules.len() {
+            let r = &rules[i];
+            i += 1;
+            match r.find {
+                Find::Anchor => {
+                    let Some(p) = poi else { continue };
+                    if !r.as_before {
+                        fit = self.fits(r, p);
+                    }
+                    if fit && self.dry_rule(r, p, d, seen) {
+                        return true;
+                    }
+                }
+                Find::Guard(code) => {
+                    let same =
+                        |s: &FastRule| matches!(s.find, Find::Guard(c) if c == code) && s.needs_poi == r.needs_poi;
+                    let group = &rules[i - 1..i + rules[i..].iter().take_while(|s| same(s)).count()];
+                    i += group.len() - 1;
+                    if r.needs_poi && poi.is_none() {
+                        continue;
+                    }
+                    let mut at = 0;
+                    while let Some(q) = self.next_holding(code, at, poi) {
+                        at = q + 1;
+                        for g in group {
+                            if self.fits(g, q) && self.dry_rule(g, q, d, seen) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    if self.rule(r, &mut |c: &mut Ctx<W>| {
+                        c.legal(d) && !seen.insert(c.fingerprint(d.mark))
+                    }) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Counts the result of rule `r` (which fits) at `base` from its
+    /// writes, unless they write one square twice or may change the
+    /// test's answer: then it is made, tested and unmade.
+    #[inline]
+    fn dry_rule(&mut self, r: &FastRule, base: usize, d: &Dry<'_, W>, seen: &mut Fingerprints) -> bool {
+        let carried = self.poi.map(|p| self.board.cells[p]);
+        if r.distinct && (carried.is_some() || r.writes.iter().all(|w| w.1 != Code::POI)) {
+            let writes = r.writes.iter().map(|&(at, v)| {
+                let i = base.wrapping_add_signed(at);
+                (i, if v == Code::POI { carried.unwrap_or(v) } else { v })
+            });
+            if let Some(stop) = self.counted_from(writes, d, seen) {
+                return stop;
+            }
+        }
+        let before = self.poi;
+        let stop = self.apply_rule(r, base, &mut |c: &mut Ctx<W>| {
+            c.legal(d) && !seen.insert(c.fingerprint(d.mark))
+        });
+        self.poi = before;
+        stop
+    }
+
+    /// The POI slides as `slide` moves it, each result counted from its
+    /// two writes where that is exact.
+    fn dry_slide(
+        &mut self,
+        step: isize,
+        set: CellSet,
+        max: u32,
+        write: u8,
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+    ) -> bool {
+        let Some(start) = self.poi else { return false };
+        let v = match write {
+            Code::POI => self.board.cells[start],
+            w => w,
+        };
+        let mut q = start;
+        for _ in 0..max {
+            q = q.wrapping_add_signed(step);
+            let c = self.board.cells[q];
+            if set.contains_code(c) {
+                let writes = [(q, v), (start, Code::EMPTY)].into_iter();
+                let stop = match self.counted_from(writes, d, seen) {
+                    Some(stop) => stop,
+                    None => self.slide_one(start, q, v, write, d, seen),
+                };
+                if stop {
+                    return true;
+                }
+            }
+            if c != Code::EMPTY {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// One result of a slide made, tested, counted and unmade.
+    #[cold]
+    fn slide_one(&mut self, start: usize, q: usize, v: u8, write: u8, d: &Dry<'_, W>, seen: &mut Fingerprints) -> bool {
+        let mark = self.mark();
+        self.write(q, v);
+        self.write(start, Code::EMPTY);
+        self.poi = (write == Code::POI).then_some(q);
+        let stop = self.legal(d) && !seen.insert(self.fingerprint(d.mark));
+        self.undo(mark);
+        self.poi = Some(start);
+        stop
+    }
+
+    /// Counts the result that `writes` (to distinct squares) make, when
+    /// the test's kept answer stands for them; `None` when the result
+    /// must be made to be tested.
+    #[inline(always)]
+    fn counted_from(
+        &self,
+        writes: impl Iterator<Item = (usize, u8)>,
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+    ) -> Option<bool> {
+        let Squares::Words(b) = &self.squares else { return None };
+        let mut hash = self.hash;
+        let mut stand = Stand::default();
+        for (i, v) in writes {
+            let old = self.board.cells[i];
+            let at = (i as u32) << 8;
+            hash = hash
+                .wrapping_add(key(at | u32::from(v)))
+                .wrapping_sub(key(at | u32::from(old)));
+            if let Some((t, s)) = d.test {
+                stand = stand.with(t.change(s, b, i, old, v));
+            }
+        }
+        if !stand.holds() || d.test.is_some_and(|(_, s)| s.poi != d.outer) {
+            return None;
+        }
+        if d.test.is_some_and(|(_, s)| s.answer) {
+            return Some(false);
+        }
+        let then = self.hashes.get(d.mark).copied().unwrap_or(self.hash);
+        Some(!seen.insert(hash.wrapping_sub(then)))
+    }
+
     /// `%code: rules` on bitboards: each rule's bases for all the pieces
     /// at once, then each result made as the binder makes it.
     fn bit_rules(&mut self, code: u8, rules: &[FastRule], bits: &[BitRule<W>], k: &mut Cont<'_, W>) -> bool {
@@ -1127,7 +1408,10 @@ impl<W: Word> Ctx<W> {
         s.poi == self.poi
             && self.trail[mark..]
                 .iter()
-                .all(|&(i, old)| t.stands(s, b, i as usize, old, self.board.cells[i as usize]))
+                .fold(Stand::default(), |st, &(i, old)| {
+                    st.with(t.change(s, b, i as usize, old, self.board.cells[i as usize]))
+                })
+                .holds()
     }
 
     /// Whether a bitboard test holds here.

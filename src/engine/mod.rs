@@ -239,10 +239,7 @@ impl<W: Word> Plan<W> {
         let mut seen = std::mem::take(&mut ctx.counted);
         let mut repeat = false;
         ctx.start_turn();
-        ctx.run(&self.turns[turn], &mut |c: &mut Ctx<W>| {
-            repeat = !seen.insert(c.fingerprint(mark));
-            repeat
-        });
+        repeat |= ctx.tally(&self.turns[turn], mark, &mut seen);
         ctx.end_turn();
         let n = seen.len() as u64;
         seen.clear();

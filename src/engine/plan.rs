@@ -52,6 +52,9 @@ pub struct FastRule {
     /// An anchored rule that checks what the rule before it checks.
     pub as_before: bool,
     pub needs_poi: bool,
+    /// No two writes are to one square: a result's changes are its
+    /// writes, each against what the square holds before the rule.
+    pub distinct: bool,
 }
 
 /// One read of a probe's tree, the tree laid out in preorder: the square
@@ -400,8 +403,17 @@ impl Planner {
             .map(|(q, _)| self.delta(*q - pivot))
             .filter(|&d| !shown(d))
             .collect();
+        let writes: Vec<(isize, u8)> = r
+            .writes
+            .iter()
+            .map(|(q, c)| (self.delta(*q - pivot), Code::cell(*c)))
+            .collect();
         FastRule {
             find,
+            distinct: writes
+                .iter()
+                .enumerate()
+                .all(|(k, w)| writes[..k].iter().all(|v| v.0 != w.0)),
             one: match &reads[..] {
                 [one] if ons.is_empty() && r.offs.is_empty() => Some(*one),
                 _ => None,
@@ -410,11 +422,7 @@ impl Planner {
             reads,
             as_before: false,
             offs: r.offs.iter().map(|q| self.delta(*q - pivot)).collect(),
-            writes: r
-                .writes
-                .iter()
-                .map(|(q, c)| (self.delta(*q - pivot), Code::cell(*c)))
-                .collect(),
+            writes,
             needs_poi: r.needs_poi,
         }
     }
