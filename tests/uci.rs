@@ -358,6 +358,36 @@ fn values_are_read_off_the_rules_and_every_command_has_help() {
 }
 
 #[test]
+fn a_rule_file_may_give_piece_values() {
+    let dir = common::TempDir::new("uci-values");
+    let chess = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/chess.alg");
+    let file = dir.write(
+        "valued.alg",
+        &format!("import \"{chess}\"\ngame valued = chess\ngame valued values: value(♘, 777), value(♛ | ♖, 1000)\n"),
+    );
+    let out = common::run(["values", file.to_str().unwrap(), "--game", "valued"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let value = |piece: &str| -> i32 {
+        let line = out.stdout.lines().find(|l| l.starts_with(piece)).unwrap();
+        line.split_whitespace().last().unwrap().parse().unwrap()
+    };
+    // Each named piece and its twin; the others keep their derived values.
+    assert_eq!(
+        [value("♘"), value("♞"), value("♕"), value("♛"), value("♖")],
+        [777, 777, 1000, 1000, 1000]
+    );
+    assert_eq!(value("♙"), 100);
+    assert!(value("♗") > 100 && value("♗") < 777, "{}", out.stdout);
+    let bad = dir.write(
+        "bad.alg",
+        &format!("import \"{chess}\"\ngame bad = chess\ngame bad values: value(♘, 1000001)\n"),
+    );
+    let out = common::run(["values", bad.to_str().unwrap(), "--game", "bad"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("N from 0 to 100000"), "{}", out.stderr);
+}
+
+#[test]
 fn play_against_the_engine_in_the_terminal() {
     let ttt = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/tictactoe.alg");
     // The engine plays O, searched to the end: a person who takes the

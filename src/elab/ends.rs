@@ -28,6 +28,9 @@
 //!   chess's is `insufficient_material(♔ | ♚ | 'Kc | 'kc, ♘ | ♞, ♗ | ♝)`).
 //!   Each game declares its own, so a variant whose knight can mate alone
 //!   names other pieces or none.
+//!
+//! Beside the ends, `values: value(P, N), ...` gives the search piece P
+//! (and its twin) a value of N centipawns over the one it derives.
 
 use super::expr::{Elab, Scope, Stop};
 use crate::core::{PieceId, Sort, Term};
@@ -92,7 +95,14 @@ pub struct Ends {
     pub repetition: bool,
     /// The material with which no mate can follow.
     pub insufficient_material: Option<Material>,
+    /// Piece values in centipawns given by `game NAME values: value(P, N)`,
+    /// each for a piece and its twin; the engine's evaluation takes them
+    /// over the values it derives (not an end: declared beside them).
+    pub values: Vec<(PieceId, i32)>,
 }
+
+/// The largest piece value a file may give, in centipawns.
+pub const MAX_VALUE: i64 = 100_000;
 
 /// A draw by a count of moves (of both sides) without a capture or a move
 /// of one of `resets`.
@@ -363,11 +373,43 @@ pub(crate) fn declare(
                 }
             }
         }
+        "values" => {
+            let sc = Scope {
+                src,
+                vars: im::HashMap::new(),
+                metas: false,
+            };
+            let usage = format!("`value(P, N)`: piece P (and its twin) is worth N centipawns, N from 0 to {MAX_VALUE}");
+            for a in args {
+                let ExprKind::Call(f, ps) = &a.kind else {
+                    return Err(bad(a, usage));
+                };
+                let [piece, n] = &ps[..] else {
+                    return Err(bad(a, usage));
+                };
+                if f.name != "value" {
+                    return Err(bad(a, usage));
+                }
+                let t = el.expr(&sc, piece)?;
+                let ids = t.pieces();
+                if !matches!(t.sort(), Sort::Cell | Sort::Fragment | Sort::Pattern) || ids.is_empty() {
+                    return Err(bad(piece, format!("{usage}; P is a piece, or pieces joined by `|`")));
+                }
+                let cp = match &n.kind {
+                    ExprKind::Num(v) if (0..=MAX_VALUE).contains(v) => *v as i32,
+                    _ => return Err(bad(n, usage)),
+                };
+                for p in ids {
+                    ends.values.retain(|(q, _)| *q != p && *q != p.twin());
+                    ends.values.push((p, cp));
+                }
+            }
+        }
         other => {
             return Err(Diag::new(
                 source,
                 kind.span,
-                format!("`game NAME {other}:` is not an end declaration: use check, lost, won, stuck or draws"),
+                format!("`game NAME {other}:` is not a game declaration: use check, lost, won, stuck, draws or values"),
             )
             .into())
         }

@@ -2,7 +2,7 @@
 //! the endings they lead to and their results.
 
 use super::game::TooBig;
-use crate::core::Content;
+use crate::core::{Content, PieceId};
 use crate::elab::{Ends, Material, MoveRule, Split, Stuck};
 use crate::geometry::Square;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
@@ -17,6 +17,8 @@ pub struct EndRules {
     pub move_rule: Option<MoveRule>,
     pub repetition: bool,
     pub insufficient_material: Option<Material>,
+    /// Piece values the file gives (`game NAME values:`), in centipawns.
+    pub values: Vec<(PieceId, i32)>,
 }
 
 /// Which of a game's tests: each is one per turn.
@@ -47,6 +49,7 @@ impl EndRules {
             move_rule: e.move_rule.clone(),
             repetition: e.repetition,
             insufficient_material: e.insufficient_material.clone(),
+            values: e.values.clone(),
         }
     }
 

@@ -165,6 +165,17 @@ impl Values {
             }
             None => (vec![0; 256], 10),
         };
+        // Values the file gives stand over the derived ones, for the piece,
+        // its twin and the markers that look like them.
+        let mut value = value;
+        for &(p, cp) in &rules.ends.values {
+            let codes = [p, p.twin()].map(|q| Code::content(Content::Piece(q)));
+            for (v, slot) in value.iter_mut().enumerate() {
+                if codes.contains(&looks[v]) {
+                    *slot = cp;
+                }
+            }
+        }
         let owner: Vec<Option<usize>> = (0..256).map(|v| owner[usize::from(looks[v])]).collect();
         let unit_value = 100;
         let (squares, ended) = square_values(rules, &owner, &looks, games * 4, &mut rng, 2 * unit_value)?;
