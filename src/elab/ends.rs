@@ -481,7 +481,10 @@ mod tests {
     #[test]
     fn bad_end_declarations_are_errors() {
         assert!(error("game h stuck: draw").contains("no game `h`"));
-        assert!(error("game g wins: step").contains("not an end declaration"));
+        assert!(error("game g wins: step").contains("not a game declaration"));
+        assert!(error("game g values: ♙").contains("`value(P, N)`"));
+        assert!(error("game g values: value(step, 3)").contains("P is a piece"));
+        assert!(error("game g values: value(♙, -1)").contains("N from 0 to 100000"));
         assert!(error("game g check: step, step, step").contains("one test for every turn"));
         assert!(error("game g check: ♙").contains("closed move"));
         assert!(error("game g won: step").contains("`won` takes one test for every turn"));
