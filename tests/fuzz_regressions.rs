@@ -181,3 +181,40 @@ fn a_fen_rank_of_a_huge_number_of_empty_squares_is_refused() {
         "empty squares do not fit a FEN rank",
     );
 }
+
+/// Found by the `notation` target (a timeout): a path of about 110 bytes
+/// whose edges gather thousands of rules took 8 s to refuse, each rule
+/// joined to a list of the others as it came. Now the rules are gathered
+/// in a set and joined once.
+#[test]
+fn a_path_whose_edges_gather_many_rules_is_refused_at_once() {
+    let path = "LLFLLL?F?$LLL?LFFLF+LLLFLLLLFL?LFL+LLLLFFLLLLLLFLLFL?LF?LFLLFLLLLFL?LFL+LLLLFFLLL+LF?$";
+    let out = run_for(
+        std::time::Duration::from_secs(60),
+        &["translate", "--from", "path", path],
+    )
+    .expect("the refusal comes within a minute");
+    refused(
+        &out,
+        "this path goes more than 64 squares past the last square it reads with `$`",
+    );
+}
+
+/// Optional steps reach every offset around each state, each with every
+/// optional letter after it to try: lowering tries a bounded number of
+/// turtle steps and says so past it, and a path under the bound still
+/// lowers.
+#[test]
+fn a_path_of_too_many_places_is_refused() {
+    let many = format!("{}$", "(F?L?)".repeat(63)).repeat(2);
+    let out = run_for(
+        std::time::Duration::from_secs(60),
+        &["translate", "--from", "path", &many],
+    )
+    .expect("the refusal comes within a minute");
+    refused(&out, "steps of the turtle to lower");
+    let fewer = format!("{}$", "(F?L?)".repeat(8));
+    let out = run(["translate", "--from", "path", &fewer]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("(% + "), "{}", out.stdout);
+}

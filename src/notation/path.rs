@@ -40,7 +40,7 @@ use crate::diag::{Diag, Diags};
 use crate::geometry::Tiling;
 use crate::parse::ast::Span;
 use crate::parse::MAX_NESTING;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 #[derive(Debug, Clone)]
 enum Re {
@@ -314,17 +314,22 @@ impl Mv {
     }
 
     fn alt(a: Mv, b: Mv) -> Mv {
-        let mut v: Vec<Mv> = vec![];
-        for m in [a, b] {
+        Mv::alts([a, b])
+    }
+
+    /// The alternatives `ms`, flattened, without repeats, in order.
+    fn alts(ms: impl IntoIterator<Item = Mv>) -> Mv {
+        let mut v: BTreeSet<Mv> = BTreeSet::new();
+        for m in ms {
             match m {
                 Mv::Alt(xs) => v.extend(xs),
-                m => v.push(m),
+                m => {
+                    v.insert(m);
+                }
             }
         }
-        v.sort();
-        v.dedup();
         // A step and a take by the same offset are one rule onto a free square.
-        let pairs: Vec<(Mv, Mv, Mv)> = v
+        let offsets: Vec<String> = v
             .iter()
             .filter_map(|m| match m {
                 Mv::Rule(r) => r
@@ -333,23 +338,18 @@ impl Mv {
                     .map(|(o, _)| o.to_string()),
                 _ => None,
             })
-            .map(|o| {
-                let (free, empty, take) = (
-                    format!("(% + {o}(. | enemy) -> . + {o}%)"),
-                    format!("(% + {o}. -> . + {o}%)"),
-                    format!("(% + {o} enemy -> . + {o}%)"),
-                );
-                (Mv::Rule(free), Mv::Rule(empty), Mv::Rule(take))
-            })
             .collect();
-        for (free, empty, take) in pairs {
+        for o in offsets {
+            let free = Mv::Rule(format!("(% + {o}(. | enemy) -> . + {o}%)"));
+            let empty = Mv::Rule(format!("(% + {o}. -> . + {o}%)"));
+            let take = Mv::Rule(format!("(% + {o} enemy -> . + {o}%)"));
             if v.contains(&free) || v.contains(&empty) && v.contains(&take) {
-                v.retain(|m| *m != empty && *m != take);
-                v.push(free);
+                v.remove(&empty);
+                v.remove(&take);
+                v.insert(free);
             }
         }
-        v.sort();
-        v.dedup();
+        let mut v: Vec<Mv> = v.into_iter().collect();
         // `x | y+ x?` is `y* (y | x)`: the slide of rules/chess.alg.
         let slide = v.iter().enumerate().find_map(|(i, m)| match m {
             Mv::Seq(s) => match s.as_slice() {
@@ -444,6 +444,12 @@ const MAX_LETTERS: usize = 256;
 /// one expression can grow exponentially in the regex's length.
 const MAX_TERMS: usize = 200_000;
 
+/// The most steps of the turtle lowering may try, counted over every
+/// (state, heading, offset) place it reaches: a path of optional steps
+/// reaches every offset within `REACH` from each state, and each place
+/// has as many next letters as follow optionally.
+const MAX_STEPS: usize = 10_000_000;
+
 /// Adds `m` to the moves on the edge `from -> to`.
 fn add(edges: &mut BTreeMap<(usize, usize), Mv>, from: usize, to: usize, m: Mv) {
     let m = match edges.remove(&(from, to)) {
@@ -487,20 +493,56 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
     // Anchored nodes (state, heading): the piece stands on the turtle.
     // States with the same successors and acceptance have the same future,
     // so they share a node.
-    let future = |q: usize, h: usize| (next[q].clone(), accepting(q), h);
+    let mut classes: HashMap<(&BTreeSet<usize>, bool), usize> = HashMap::new();
+    let class: Vec<usize> = (0..=n)
+        .map(|q| {
+            let fresh = classes.len();
+            *classes.entry((&next[q], accepting(q))).or_insert(fresh)
+        })
+        .collect();
+    let mut node_of: HashMap<(usize, usize), usize> = HashMap::new();
     let mut nodes: Vec<(usize, usize)> = vec![(0, 0)];
     let done = usize::MAX;
-    let mut edges: BTreeMap<(usize, usize), Mv> = BTreeMap::new();
+    // Rules gathered per edge while exploring, joined once after: joining
+    // each as it came was quadratic in an edge's rules.
+    // An offset and what it lands on (0 a free square, 1 an empty one, 2
+    // an enemy), written as a rule only once.
+    let mut found: BTreeMap<(usize, usize), HashSet<(u8, (i32, i32))>> = BTreeMap::new();
+    let mut add_found = |from: usize, to: usize, what: u8, o: (i32, i32)| {
+        found.entry((from, to)).or_default().insert((what, o));
+    };
+    // The states seen from one node, a bit for each (state, heading,
+    // offset), cleared after it through the list of those set.
+    let side = (2 * REACH + 1) as usize;
+    let index = |q: usize, h: usize, o: (i32, i32)| {
+        ((q * turns + h) * side + (o.0 + REACH) as usize) * side + (o.1 + REACH) as usize
+    };
+    let mut seen = vec![0u64; ((n + 1) * turns * side * side).div_ceil(64)];
+    let mut set: Vec<usize> = vec![];
+    let mut steps = 0usize;
     let mut k = 0;
     while k < nodes.len() {
         let (q0, h0) = nodes[k];
-        let mut seen = BTreeSet::new();
+        for i in set.drain(..) {
+            seen[i / 64] = 0;
+        }
         let mut stack = vec![(q0, h0, (0i32, 0i32))];
         while let Some((q, h, o)) = stack.pop() {
-            if !seen.insert((q, h, o)) {
-                continue;
-            }
-            if o.0.abs().max(o.1.abs()) > REACH {
+            if o.0.abs().max(o.1.abs()) <= REACH {
+                let i = index(q, h, o);
+                if seen[i / 64] & 1 << (i % 64) != 0 {
+                    continue;
+                }
+                seen[i / 64] |= 1 << (i % 64);
+                set.push(i);
+                steps += 1 + next[q].len();
+                if steps > MAX_STEPS {
+                    let span = syms.iter().map(|s| s.1).reduce(Span::to).unwrap_or_default();
+                    return Err(err(text, span, format!("this path takes more than {MAX_STEPS} steps of the turtle to lower"))
+                        .help("lowering tries each letter that may come next from each heading and square the turtle may reach past the last `$`; a path with fewer optional letters between its `$`s has fewer")
+                        .into());
+                }
+            } else {
                 let span = syms.iter().map(|s| s.1).reduce(Span::to).unwrap_or_default();
                 return Err(err(
                     text,
@@ -511,8 +553,7 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
                 .into());
             }
             if accepting(q) {
-                let m = if o == (0, 0) { Mv::Nil } else { rule(o, "(. | enemy)") };
-                add(&mut edges, k, done, m);
+                add_found(k, done, 0, o);
             }
             for &p in &next[q] {
                 match syms[p].0 {
@@ -524,24 +565,14 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
                     'R' => stack.push((p + 1, (h + turns - 1) % turns, o)),
                     _ => {
                         // The start is never a target: it has no loop.
-                        let to = match nodes
-                            .iter()
-                            .skip(1)
-                            .position(|&(q, g)| future(q, g) == future(p + 1, h))
-                        {
-                            Some(i) => i + 1,
-                            None => {
-                                nodes.push((p + 1, h));
-                                nodes.len() - 1
-                            }
-                        };
-                        if o == (0, 0) {
-                            add(&mut edges, k, to, Mv::Nil);
-                        } else {
-                            add(&mut edges, k, to, rule(o, "."));
-                            if stop_ok[p + 1] {
-                                add(&mut edges, k, done, rule(o, " enemy"));
-                            }
+                        let to = *node_of.entry((class[p + 1], h)).or_insert_with(|| {
+                            nodes.push((p + 1, h));
+                            nodes.len() - 1
+                        });
+                        // Standing still is `nil`, and takes nothing.
+                        add_found(k, to, 1, o);
+                        if o != (0, 0) && stop_ok[p + 1] {
+                            add_found(k, done, 2, o);
                         }
                     }
                 }
@@ -549,6 +580,16 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
         }
         k += 1;
     }
+    let written = |(what, o): (u8, (i32, i32))| match what {
+        _ if o == (0, 0) => Mv::Nil,
+        0 => rule(o, "(. | enemy)"),
+        1 => rule(o, "."),
+        _ => rule(o, " enemy"),
+    };
+    let mut edges: BTreeMap<(usize, usize), Mv> = found
+        .into_iter()
+        .map(|(e, ms)| (e, Mv::alts(ms.into_iter().map(written))))
+        .collect();
     // Kleene: remove every node but the start, rerouting through it.
     for k in 1..nodes.len() {
         let looped = edges.remove(&(k, k)).map(Mv::star).unwrap_or(Mv::Nil);
