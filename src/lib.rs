@@ -5,8 +5,8 @@
 //! moves are the same by equality saturation, and refutes false claims with
 //! a counterexample board found by exhaustive search.
 //!
-//! A rule file defines moves and states claims. The prover proves the seed's
-//! Appendix A from the bundled axioms, with a proof whose every step
+//! A rule file defines moves and states claims. The prover proves the
+//! algebra's Appendix A (a rook's step, repeated or not) from the bundled axioms, with a proof whose every step
 //! replays; the checker refutes the tempting claim beside it:
 //!
 //! ```

@@ -1,6 +1,6 @@
 //! Metavariables of laws. A claim may use single-letter names it does not
 //! define; the letter fixes the sort. More of one sort are numbered after an
-//! underscore (`M_1`, `f_2`): the seed's `m1` is `m` times `1`.
+//! underscore (`M_1`, `f_2`): a bare `m1` is `m` times `1`.
 
 use crate::core::Sort;
 

@@ -1,7 +1,7 @@
 //! PGN, chess's notation for games: tag pairs, then the moves, with move
 //! numbers, comments (`{...}`, `; ...`), NAGs (`$1`), variations (`(...)`,
-//! skipped) and the result; several games a file. Move lists written as
-//! seed 002 writes them read too: a `...` standing for a ply left out, not
+//! skipped) and the result; several games a file. Move lists written
+//! as Referee examples write them read too: a `...` standing for a ply left out, not
 //! after a move number, makes the rest of its line a comment.
 
 /// Where something is in the text: line and column, from 1.
