@@ -47,11 +47,11 @@ impl Span {
 /// The largest text file read (a rule file, a board, an axiom file):
 /// rule files are a few kilobytes, and a bigger input is refused while
 /// it is read, before it fills memory.
-pub const MAX_TEXT: u64 = 64 << 20;
+pub(crate) const MAX_TEXT: u64 = 64 << 20;
 
 /// The text of the file at `path`, refused past [`MAX_TEXT`] bytes (read
 /// no further than that) or when it is not UTF-8.
-pub fn read_text(path: impl AsRef<std::path::Path>) -> std::io::Result<String> {
+pub(crate) fn read_text(path: impl AsRef<std::path::Path>) -> std::io::Result<String> {
     use std::io::Read;
     let mut text = String::new();
     std::fs::File::open(path)?

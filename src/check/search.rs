@@ -111,7 +111,7 @@ pub struct Stats {
 }
 
 /// The maximal boxes of at most `n` squares, smallest area first.
-pub fn boxes(n: usize) -> Vec<(i32, i32)> {
+pub(super) fn boxes(n: usize) -> Vec<(i32, i32)> {
     let mut out: Vec<(i32, i32)> = vec![];
     for h in 1..=n {
         let w = n / h;
@@ -130,7 +130,7 @@ pub fn boxes(n: usize) -> Vec<(i32, i32)> {
 /// A piece that neither side names, to stand for all of them: a
 /// registered one when there is one (so counterexamples show a real
 /// piece), else the reserved `PieceId::OTHER`. Nothing is registered.
-pub fn other_piece(named: &[PieceId]) -> PieceId {
+pub(super) fn other_piece(named: &[PieceId]) -> PieceId {
     PieceId::all()
         .into_iter()
         .find(|p| !named.contains(p))
@@ -139,7 +139,7 @@ pub fn other_piece(named: &[PieceId]) -> PieceId {
 
 /// Which states a search starts from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(super) enum Mode {
     /// No POI: closed moves.
     Closed,
     /// The POI on every square: moves with a free `%`.
@@ -500,7 +500,7 @@ fn sparse(
 /// the boards of `⟦M⟧(B, q)`. So two unions of binders are equal on `B`
 /// whenever, for each `c`, their bodies give the same boards from every
 /// state whose POI holds `c`; that is what `Mode::Bound(c)` checks.
-pub fn decompose(p: &Prog) -> Option<BTreeMap<Content, Vec<Prog>>> {
+pub(super) fn decompose(p: &Prog) -> Option<BTreeMap<Content, Vec<Prog>>> {
     let mut out: BTreeMap<Content, Vec<Prog>> = BTreeMap::new();
     match p {
         Prog::Fail => {}

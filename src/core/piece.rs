@@ -14,7 +14,7 @@ use std::sync::{OnceLock, RwLock};
 pub struct PieceId(pub(crate) u8);
 
 /// Ids above this are reserved for board encodings.
-pub const MAX_PIECES: usize = 240;
+pub(crate) const MAX_PIECES: usize = 240;
 
 impl PieceId {
     /// A piece outside the registry, never declared or read: the checker's

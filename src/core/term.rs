@@ -251,7 +251,7 @@ impl<C> Node<C> {
 /// The deepest nesting a term may have. Every consumer of terms recurses
 /// over them; elaboration rejects deeper input, so that no recursion can
 /// overflow the stacks the command line runs on.
-pub const MAX_DEPTH: u32 = 50_000;
+pub(crate) const MAX_DEPTH: u32 = 50_000;
 
 /// A shared, immutable core term.
 #[derive(Clone)]

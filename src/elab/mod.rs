@@ -10,8 +10,8 @@ mod ends;
 mod expr;
 mod metas;
 
-pub use cond::{Condition, Predicate};
-pub use ends::{Ends, Material, MoveRule, Split, Stuck};
+pub(crate) use cond::{Condition, Predicate};
+pub(crate) use ends::{Ends, Material, MoveRule, Split, Stuck};
 
 use crate::core::{ClaimKind, Content, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};

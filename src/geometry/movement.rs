@@ -15,7 +15,7 @@ use std::fmt;
 /// axis. Boards are small; the bound keeps every sum of a few movements far
 /// inside `i32`, so that square arithmetic never wraps. Elaboration rejects
 /// movements beyond it.
-pub const MAX_SHIFT: i32 = 1 << 24;
+pub(crate) const MAX_SHIFT: i32 = 1 << 24;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Movement {

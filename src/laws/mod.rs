@@ -11,8 +11,8 @@
 //! that declares `grid square` or `grid hex` holds only there, and the
 //! prover uses it only on claims of that grid.
 
-pub mod conds;
-pub mod fusion;
+pub(crate) mod conds;
+pub(crate) mod fusion;
 
 use crate::core::{ClaimKind, Meta, Node, Rel, Term};
 use crate::diag::{Diag, Diags};

@@ -32,7 +32,8 @@ use super::rules::{LawRule, Rewrites};
 use crate::core::{Node, Sort, Term};
 use crate::laws::{conds, Laws};
 use egg::FlatTerm;
-pub use error::{KatMiss, LawError, ReplayError, StepError};
+pub(super) use error::KatMiss;
+pub use error::{LawError, ReplayError, StepError};
 use std::collections::{BTreeMap, HashMap};
 
 /// How a step was justified.
@@ -380,7 +381,7 @@ fn choices_merged(d: &Draft) -> Draft {
 
 /// Turns egg's flat explanation into steps: every step egg gave is
 /// replayed, then the proof is shortened and the short proof replayed.
-pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
+pub(super) fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
     let given = draft(flat)?;
     let replayed = replay(&given, laws, rules)?;
     // A `decide` step holds where it stands, so a shorter path that moves
@@ -399,7 +400,7 @@ pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<
 /// normal forms, equal by KAT, each normal form reached in one step. Else
 /// what KAT found: the sides differ as guarded strings (not a refutation:
 /// the moves may still agree on every board), or a limit.
-pub fn by_kat(
+pub(super) fn by_kat(
     lhs: &Term,
     rhs: &Term,
     laws: &Laws,

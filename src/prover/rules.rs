@@ -15,14 +15,14 @@ use crate::laws::{conds, Laws};
 use egg::{Applier, ENodeOrVar, Id, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var};
 
 /// The egg variable of a metavariable.
-pub fn var(m: &Meta) -> Var {
+pub(crate) fn var(m: &Meta) -> Var {
     format!("?{}", m.name)
         .parse()
         .expect("metavariable names are valid egg variables")
 }
 
 /// A law side as an egg pattern.
-pub fn pattern_ast(t: &Term) -> PatternAst<ENode> {
+pub(crate) fn pattern_ast(t: &Term) -> PatternAst<ENode> {
     fn go(t: &Term, out: &mut PatternAst<ENode>) -> Id {
         if let Node::Var(m) = t.node() {
             return out.add(ENodeOrVar::Var(var(m)));

@@ -29,7 +29,7 @@ const MAX_PLY: usize = 100;
 const WINDOW: i32 = 50;
 
 /// A flag another thread sets to stop the search.
-pub type Stop = Arc<AtomicBool>;
+pub(super) type Stop = Arc<AtomicBool>;
 
 /// When to stop: after a depth, a number of nodes, a time, or when the
 /// flag is set, whichever comes first. The search finishes depth 1 unless
@@ -74,7 +74,7 @@ pub fn mate_in(score: i32) -> Option<i32> {
 }
 
 /// The score of end `o` for turn `turn` to move, `ply` plies from the root.
-pub fn end_score(o: &Outcome, turn: usize, ply: usize) -> i32 {
+pub(super) fn end_score(o: &Outcome, turn: usize, ply: usize) -> i32 {
     if o.draw {
         return 0;
     }

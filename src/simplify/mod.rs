@@ -30,7 +30,7 @@ mod hoist;
 mod merge;
 mod version;
 
-pub use hoist::{hoist, top_level_definitions};
+pub(crate) use hoist::{hoist, top_level_definitions};
 
 use crate::core::{Sort, Term};
 use crate::diag::{Diag, Diags, Source};

@@ -47,7 +47,7 @@ pub enum LawError {
 
 /// Why Kleene algebra with tests gave no proof of a claim.
 #[derive(Clone, Debug, PartialEq)]
-pub enum KatMiss {
+pub(crate) enum KatMiss {
     /// Its time limit is zero.
     NotTried,
     /// The claim is not about moves.
