@@ -95,6 +95,7 @@ pub(crate) fn stops() -> usize {
 pub struct MemoryLimit(pub usize);
 
 impl MemoryLimit {
+    /// No limit.
     pub const NONE: MemoryLimit = MemoryLimit(usize::MAX);
     /// The default of the command line: far below a CI machine's memory,
     /// and far above what any bundled claim or game needs.

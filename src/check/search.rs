@@ -81,22 +81,41 @@ impl Counterexample {
 pub enum Outcome {
     /// No counterexample among boards of up to `cells` squares.
     HoldsUpTo {
+        /// The largest box, in squares, searched in full.
         cells: usize,
         /// False when the time limit stopped a larger budget early.
         complete: bool,
+        /// The work done.
         stats: Stats,
     },
+    /// The two moves differ on a board.
     Refuted {
+        /// The box, in squares, the counterexample was found in.
         cells: usize,
+        /// The board and both result sets.
         counterexample: Counterexample,
+        /// The work done.
         stats: Stats,
     },
     /// A single evaluation made more states than allowed.
-    TooBig { cells: usize, budget: usize },
+    TooBig {
+        /// The box, in squares, being searched.
+        cells: usize,
+        /// The states one evaluation may make.
+        budget: usize,
+    },
     /// The process held more heap than allowed.
-    OutOfMemory { cells: usize, limit: MemoryLimit },
+    OutOfMemory {
+        /// The box, in squares, being searched.
+        cells: usize,
+        /// The limit passed.
+        limit: MemoryLimit,
+    },
     /// The moves name more pieces than a search can tell apart.
-    TooManyPieces { pieces: usize },
+    TooManyPieces {
+        /// The pieces the moves name.
+        pieces: usize,
+    },
 }
 
 /// How much work a search did.

@@ -48,13 +48,20 @@ pub enum Why {
     Decided,
     /// Equal in Kleene algebra with tests, given hypotheses about the
     /// moves' letters (src/prover/kat/), each shown.
-    Kat { hypotheses: Vec<String> },
+    Kat {
+        /// Each hypothesis, printed.
+        hypotheses: Vec<String>,
+    },
     /// A law, used left to right or right to left, with the side
     /// conditions that held.
     Law {
+        /// The law's name.
         name: String,
+        /// `file:line` of the law.
         location: String,
+        /// Used right to left.
         reversed: bool,
+        /// Each side condition, printed.
         conditions: Vec<String>,
     },
 }
@@ -62,7 +69,9 @@ pub enum Why {
 /// One step of a proof: the whole term after it, and why.
 #[derive(Clone, Debug)]
 pub struct Step {
+    /// The whole term after the step.
     pub term: Term,
+    /// The step's justification; `None` for the first term.
     pub why: Option<Why>,
 }
 

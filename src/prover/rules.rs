@@ -149,10 +149,12 @@ pub struct Rewrites {
     pub rewrites: Vec<Rewrite<ENode, Algebra>>,
     /// How many of `rewrites`, from the start, do not grow terms.
     pub tidy: usize,
+    /// Each rewrite's name with the law and direction it comes from.
     pub table: Vec<(String, LawRule)>,
 }
 
 impl Rewrites {
+    /// The rewrites of every law in both directions it can be used in.
     pub fn new(laws: &Laws) -> Rewrites {
         let mut rewrites = vec![];
         let mut growing = vec![];
@@ -185,6 +187,7 @@ impl Rewrites {
         Rewrites { rewrites, tidy, table }
     }
 
+    /// The rewrite named `name`, as egg's explanations name it.
     pub fn get(&self, name: &str) -> Option<&LawRule> {
         self.table.iter().find(|(n, _)| n == name).map(|(_, r)| r)
     }

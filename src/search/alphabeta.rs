@@ -36,19 +36,26 @@ pub(super) type Stop = Arc<AtomicBool>;
 /// stopped by the flag.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// The deepest iteration to run; no limit when `None`.
     pub depth: Option<u32>,
+    /// Stop after visiting about this many nodes.
     pub nodes: Option<u64>,
+    /// Stop after this long.
     pub time: Option<Duration>,
+    /// Set by another thread to stop at once (UCI's `stop`).
     pub stop: Stop,
 }
 
 /// What a finished iteration found.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// The iteration's depth, in plies.
     pub depth: u32,
     /// Centipawns for the side to move at the root, or a win (see [`mate_in`]).
     pub score: i32,
+    /// Nodes visited since the search began.
     pub nodes: u64,
+    /// Time since the search began.
     pub time: Duration,
     /// The principal variation, as indices into each position's moves.
     pub pv: Vec<usize>,
@@ -95,6 +102,7 @@ pub(super) fn end_score(o: &Outcome, turn: usize, ply: usize) -> i32 {
 
 /// What stays from one search to the next: the table and the history.
 pub struct Searcher {
+    /// The transposition table, kept between searches of one game.
     pub table: Table,
     order: Order,
 }

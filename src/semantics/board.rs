@@ -116,14 +116,17 @@ impl Grid {
         self.cells[i] = c.map_or(Code::OFF, Code::content);
     }
 
+    /// Columns of the box.
     pub fn width(&self) -> i32 {
         self.width
     }
 
+    /// Rows of the box.
     pub fn height(&self) -> i32 {
         self.height
     }
 
+    /// The box's bottom-left square.
     pub fn origin(&self) -> Square {
         self.origin
     }
