@@ -144,8 +144,7 @@ pub struct Report {
     pub instances: Option<usize>,
     /// Symbolic leaves (cubes of boards) run.
     pub leaves: u64,
-    /// Concrete states (board and POI) the leaves cover; a float, as the count
-    /// can exceed `u64`.
+    /// Concrete states (board and POI) the leaves cover.
     pub boards: f64,
     /// Why the search stopped short or checked no board, in words.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -13,10 +13,10 @@ pub struct At {
     pub col: usize,
 }
 
-/// A ply as written, with the move number it follows.
+/// A ply as written (without its move number), and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ply {
-    /// The ply's text, without its move number (`Nf3`).
+    /// The ply's text (`Nf3`).
     pub text: String,
     /// Where the ply starts.
     pub at: At,

@@ -66,7 +66,8 @@ pub struct Ply {
 /// A draw a player may claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Claim {
-    /// No capture or reset move for fifty moves of each side.
+    /// Fifty moves of each side without a capture or a move that resets the
+    /// count (a pawn's, in chess).
     FiftyMoves,
     /// The same position for the third time.
     ThreefoldRepetition,

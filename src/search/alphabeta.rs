@@ -42,7 +42,7 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop after this long.
     pub time: Option<Duration>,
-    /// Set by another thread to stop at once (UCI's `stop`).
+    /// Set by another thread to stop the search (UCI's `stop`).
     pub stop: Stop,
 }
 
