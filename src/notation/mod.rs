@@ -8,8 +8,8 @@
 //! name the rule file's `enemy` pattern (and `friend`, for hoppers), the
 //! way rules/chess.alg and rules/fairy.alg already write their moves.
 
-// Temporary: this module is being reworked elsewhere; its docs and
-// visibility are narrowed once that lands.
+// Temporary, while this module is reworked: its items get docs and
+// narrower visibility when that lands.
 #![allow(missing_docs, unreachable_pub)]
 
 mod betza;
