@@ -9,11 +9,14 @@ use std::sync::Arc;
 /// Byte offsets into one source text.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Span {
+    /// Offset of the first byte.
     pub start: usize,
+    /// Offset one past the last byte.
     pub end: usize,
 }
 
 impl Span {
+    /// The bytes `start..end`.
     pub fn new(start: usize, end: usize) -> Span {
         Span { start, end }
     }
@@ -39,6 +42,7 @@ impl Span {
         Span::new(start, ceil(self.end).max(start))
     }
 
+    /// The smallest span that covers both.
     pub fn to(self, other: Span) -> Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
     }
@@ -47,11 +51,11 @@ impl Span {
 /// The largest text file read (a rule file, a board, an axiom file):
 /// rule files are a few kilobytes, and a bigger input is refused while
 /// it is read, before it fills memory.
-pub const MAX_TEXT: u64 = 64 << 20;
+pub(crate) const MAX_TEXT: u64 = 64 << 20;
 
 /// The text of the file at `path`, refused past [`MAX_TEXT`] bytes (read
 /// no further than that) or when it is not UTF-8.
-pub fn read_text(path: impl AsRef<std::path::Path>) -> std::io::Result<String> {
+pub(crate) fn read_text(path: impl AsRef<std::path::Path>) -> std::io::Result<String> {
     use std::io::Read;
     let mut text = String::new();
     std::fs::File::open(path)?
@@ -120,6 +124,8 @@ impl std::ops::Deref for Diag {
 }
 
 impl Diag {
+    /// An error at `span` of `source`, labelled "here" until [`Diag::label`]
+    /// says more.
     pub fn new(source: &Source, span: Span, message: impl Into<String>) -> Diag {
         Diag(Box::new(DiagData {
             message: message.into(),
@@ -131,6 +137,7 @@ impl Diag {
         }))
     }
 
+    /// The text under the underlined span.
     pub fn label(mut self, label: impl Into<String>) -> Diag {
         self.0.label = label.into();
         self
@@ -143,6 +150,7 @@ impl Diag {
         self
     }
 
+    /// A hint printed after the error: how to fix it.
     pub fn help(mut self, help: impl Into<String>) -> Diag {
         self.0.help = Some(help.into());
         self

@@ -40,6 +40,8 @@
 //! describes each part and its invariants; the [`tutorial`] walks through
 //! the four jobs with examples that run as tests.
 
+#![warn(missing_docs, unreachable_pub)]
+
 mod check;
 pub mod cli;
 mod core;

@@ -79,14 +79,14 @@ unsafe impl GlobalAlloc for Counting {
 
 /// Heap bytes in use now, as counted by [`Counting`] (0 without it), to
 /// within 64 KiB per thread.
-pub fn live() -> usize {
+pub(crate) fn live() -> usize {
     LIVE.load(Relaxed).max(0) as usize
 }
 
 /// How many times so far [`MemoryLimit::exceeded`] has said yes, in any
 /// thread: a run of claims side by side compares it before and after a
 /// claim to learn whether a memory limit may have cut the claim short.
-pub fn stops() -> usize {
+pub(crate) fn stops() -> usize {
     STOPS.load(Relaxed)
 }
 
@@ -95,6 +95,7 @@ pub fn stops() -> usize {
 pub struct MemoryLimit(pub usize);
 
 impl MemoryLimit {
+    /// No limit.
     pub const NONE: MemoryLimit = MemoryLimit(usize::MAX);
     /// The default of the command line: far below a CI machine's memory,
     /// and far above what any bundled claim or game needs.

@@ -15,11 +15,13 @@ use std::time::Instant;
 /// Limits for checking claims.
 #[derive(Clone, Debug)]
 pub struct ClaimOptions {
+    /// How boards are enumerated for a move claim.
     pub search: SearchOptions,
     /// Random instances tried for a law.
     pub instances: usize,
     /// The largest box for each instance of a law.
     pub instance_cells: usize,
+    /// Seed of the random instances of a law, so a run is reproducible.
     pub seed: u64,
 }
 
@@ -34,10 +36,13 @@ impl Default for ClaimOptions {
     }
 }
 
+/// What checking a claim found.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum Finding {
+    /// The two sides differ: there is a counterexample.
     Refuted,
+    /// No difference on any board up to the size searched: evidence, not proof.
     HoldsUpTo,
 }
 
@@ -80,21 +85,31 @@ impl StateReport {
 pub enum CounterReport {
     /// A board on which two moves give different result sets.
     Board {
+        /// The counterexample board, rows top to bottom.
         board: Vec<String>,
+        /// The POI's square on that board, when the moves have one.
         poi: Option<[i32; 2]>,
-        /// On hex, the POI's cell by name, as in [`StateReport`].
+        /// On hex, the POI's cell by name (`b1`): the drawing has no box
+        /// to count coordinates in.
         #[serde(skip_serializing_if = "Option::is_none")]
         poi_cell: Option<String>,
+        /// On-board squares of the board.
         squares: usize,
+        /// The left side's result states.
         left: Vec<StateReport>,
+        /// The right side's result states.
         right: Vec<StateReport>,
+        /// For a law, the metavariables' values (printed) that refute it.
         #[serde(skip_serializing_if = "Option::is_none")]
         instance: Option<BTreeMap<String, String>>,
     },
     /// Two movements, fragments or patterns with different normal forms.
     NormalForm {
+        /// The left side's normal form, printed.
         left: String,
+        /// The right side's normal form, printed.
         right: String,
+        /// For a law, the metavariables' values (printed) that refute it.
         #[serde(skip_serializing_if = "Option::is_none")]
         instance: Option<BTreeMap<String, String>>,
     },
@@ -103,13 +118,18 @@ pub enum CounterReport {
 /// The outcome of checking one claim, as `check --json` prints it.
 #[derive(Serialize, Clone, Debug)]
 pub struct Report {
+    /// The claim's name as written.
     pub name: String,
+    /// The relation the claim states.
     pub relation: Rel,
+    /// What the check found.
     pub verdict: Finding,
+    /// Where the sides differ, when they do.
     pub counterexample: Option<CounterReport>,
     /// The largest box searched in full, in squares (0 when the claim was
     /// decided by normal forms).
     pub cells: usize,
+    /// Wall-clock time of the check, in milliseconds.
     pub ms: u64,
     /// False when a time or evaluation limit cut the search short.
     pub complete: bool,
@@ -122,9 +142,11 @@ pub struct Report {
     /// Instances tried, for a law.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instances: Option<usize>,
-    /// Symbolic leaves run, and the concrete states they cover.
+    /// Symbolic leaves (cubes of boards) run.
     pub leaves: u64,
+    /// Concrete states (board and POI) the leaves cover.
     pub boards: f64,
+    /// Why the search stopped short or checked no board, in words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

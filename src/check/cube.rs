@@ -17,27 +17,27 @@ use std::hash::{Hash, Hasher};
 
 /// Bit 0: off the board. Bit 1: empty. Then one bit per named piece, then
 /// the other piece.
-pub type Domain = u64;
-pub const OFF: Domain = 1;
+pub(crate) type Domain = u64;
+pub(crate) const OFF: Domain = 1;
 const EMPTY_BIT: Domain = 2;
 
 /// The values a square can take, and how they map to contents.
 #[derive(Clone, Debug)]
-pub struct Universe {
+pub(crate) struct Universe {
     /// The named pieces, then the stand-in for every other piece.
     pieces: Vec<PieceId>,
 }
 
 /// The most pieces one claim may name for the checker: with `#`, `.` and
 /// the stand-in for the others, every value has a bit of a `u64`.
-pub const MAX_NAMED: usize = 61;
+pub(crate) const MAX_NAMED: usize = 61;
 
 impl Universe {
     /// `named` are the pieces either side mentions; `other` stands for all
     /// the rest.
     /// `None` when there are more than `MAX_NAMED`: a domain is one bit
     /// per value in a `u64`.
-    pub fn new(named: &[PieceId], other: PieceId) -> Option<Universe> {
+    pub(crate) fn new(named: &[PieceId], other: PieceId) -> Option<Universe> {
         let mut pieces = named.to_vec();
         pieces.sort();
         pieces.dedup();
@@ -47,11 +47,11 @@ impl Universe {
     }
 
     /// Every value a board square can hold.
-    pub fn full(&self) -> Domain {
+    pub(crate) fn full(&self) -> Domain {
         (1u64 << (self.pieces.len() + 2)) - 1
     }
 
-    pub fn bit(&self, c: Content) -> Domain {
+    pub(crate) fn bit(&self, c: Content) -> Domain {
         match c {
             Content::Empty => EMPTY_BIT,
             Content::Piece(p) => {
@@ -62,7 +62,7 @@ impl Universe {
     }
 
     /// The values of a set of cells, as a domain: `#` is off the board.
-    pub fn mask(&self, set: &CellSet) -> Domain {
+    pub(crate) fn mask(&self, set: &CellSet) -> Domain {
         let mut d = 0;
         if set.contains(Cell::Off) {
             d |= OFF;
@@ -79,7 +79,7 @@ impl Universe {
     }
 
     /// The content a single value bit stands for; `None` for off.
-    pub fn content(&self, bit: Domain) -> Option<Content> {
+    pub(crate) fn content(&self, bit: Domain) -> Option<Content> {
         match bit.trailing_zeros() {
             0 => None,
             1 => Some(Content::Empty),
@@ -90,7 +90,7 @@ impl Universe {
     /// The value chosen to show a domain on a concrete board: off if
     /// allowed (fewest squares), else empty, else the other piece, else the
     /// first named piece.
-    pub fn representative(&self, d: Domain) -> Domain {
+    pub(crate) fn representative(&self, d: Domain) -> Domain {
         let other = 1 << (self.pieces.len() + 1);
         for pref in [OFF, EMPTY_BIT, other] {
             if d & pref != 0 {
@@ -103,7 +103,7 @@ impl Universe {
 
 /// A set of boards: a box at the origin and a domain per square.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cube {
+pub(crate) struct Cube {
     pub width: i32,
     pub height: i32,
     pub doms: Vec<Domain>,
@@ -113,13 +113,13 @@ pub struct Cube {
 /// A question with different answers across the cube: split the domain of
 /// square `at` into the values in `mask` and the rest.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Split {
+pub(crate) struct Split {
     pub at: usize,
     pub mask: Domain,
 }
 
 impl Cube {
-    pub fn new(width: i32, height: i32, full: Domain) -> Cube {
+    pub(crate) fn new(width: i32, height: i32, full: Domain) -> Cube {
         let squares: Vec<Square> = (0..height)
             .flat_map(|y| (0..width).map(move |x| Square::new(x, y)))
             .collect();
@@ -132,18 +132,18 @@ impl Cube {
     }
 
     #[inline]
-    pub fn index(&self, q: Square) -> Option<usize> {
+    pub(crate) fn index(&self, q: Square) -> Option<usize> {
         (q.x >= 0 && q.y >= 0 && q.x < self.width && q.y < self.height).then(|| (q.y * self.width + q.x) as usize)
     }
 
     /// Squares that are on the board in every board of the cube: a lower
     /// bound on the size of any counterexample found below it.
-    pub fn forced_on(&self) -> usize {
+    pub(crate) fn forced_on(&self) -> usize {
         self.doms.iter().filter(|d| **d & OFF == 0).count()
     }
 
     /// The two halves of a split, the one that allows "off" first.
-    pub fn split(&self, s: Split) -> [Cube; 2] {
+    pub(crate) fn split(&self, s: Split) -> [Cube; 2] {
         let d = self.doms[s.at];
         let (mut a, mut b) = (self.clone(), self.clone());
         a.doms[s.at] = d & s.mask;
@@ -156,12 +156,12 @@ impl Cube {
     }
 
     /// Number of concrete boards in the cube.
-    pub fn boards(&self) -> f64 {
+    pub(crate) fn boards(&self) -> f64 {
         self.doms.iter().map(|d| f64::from(d.count_ones())).product()
     }
 
     /// One concrete board of the cube, chosen by `Universe::representative`.
-    pub fn representative(&self, u: &Universe) -> Grid {
+    pub(crate) fn representative(&self, u: &Universe) -> Grid {
         let mut g = Grid::off(Square::ORIGIN, self.width, self.height);
         for (i, q) in self.squares.iter().enumerate() {
             g.put(*q, u.content(u.representative(self.doms[i])));
@@ -174,7 +174,7 @@ impl Cube {
 /// square of the cube (itself, or the POI's square after `%` moved), or a
 /// value written by a rule.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Val {
+pub(crate) enum Val {
     Orig(u16),
     /// The value of this bit index of a `Domain`.
     Known(u8),
@@ -182,14 +182,14 @@ pub enum Val {
 
 /// A symbolic board: the cube it ranges over, and what each square holds.
 #[derive(Clone, Debug)]
-pub struct Sym<'c> {
+pub(crate) struct Sym<'c> {
     pub cube: &'c Cube,
     pub universe: &'c Universe,
     pub vals: smallvec::SmallVec<[Val; 16]>,
 }
 
 impl<'c> Sym<'c> {
-    pub fn initial(cube: &'c Cube, universe: &'c Universe) -> Sym<'c> {
+    pub(crate) fn initial(cube: &'c Cube, universe: &'c Universe) -> Sym<'c> {
         Sym {
             cube,
             universe,
@@ -198,7 +198,7 @@ impl<'c> Sym<'c> {
     }
 
     /// The value as a single bit when the cube fixes it.
-    pub fn canonical(&self, v: Val) -> Val {
+    pub(crate) fn canonical(&self, v: Val) -> Val {
         match v {
             Val::Orig(j) if self.cube.doms[j as usize].count_ones() == 1 => {
                 Val::Known(self.cube.doms[j as usize].trailing_zeros() as u8)
@@ -209,7 +209,7 @@ impl<'c> Sym<'c> {
 
     /// Whether two symbolic boards are equal on every board of the cube,
     /// different on every board, or neither (then the split that decides).
-    pub fn compare(&self, other: &Sym) -> Result<bool, Split> {
+    pub(crate) fn compare(&self, other: &Sym) -> Result<bool, Split> {
         let mut undecided = None;
         for (a, b) in self.vals.iter().zip(&other.vals) {
             let (a, b) = (self.canonical(*a), self.canonical(*b));

@@ -2,9 +2,10 @@
 //! compared on positions reachable in play.
 
 mod claim;
-pub mod cube;
+pub(crate) mod cube;
 pub mod positions;
 mod search;
 
-pub use claim::{check_claim, ClaimOptions, CounterReport, Finding, Limit, Report, StateReport};
+pub use claim::{check_claim, ClaimOptions, CounterReport, Finding, Report};
+pub(crate) use claim::{Limit, StateReport};
 pub use search::{compare, Outcome, SearchOptions, Stats};

@@ -72,9 +72,12 @@ pub fn games(prog: &Program) -> Result<Vec<Game>, Diags> {
 /// A position claims are checked on, and where it comes from.
 #[derive(Clone, Debug)]
 pub struct Sample {
+    /// The board, with the pieces of the game's rule file.
     pub board: Grid,
     /// Whose turn it is, in the game's turn order (for the FEN).
     pub turn: usize,
+    /// Where the position comes from: a start, a named position, or a random
+    /// game's ply.
     pub origin: String,
 }
 
@@ -166,6 +169,7 @@ fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize, over: &(dyn 
 /// its end rather than being stopped by a limit.
 #[derive(Clone, Debug, Default)]
 pub struct Sampled {
+    /// The positions, in the order they were sampled.
     pub samples: Vec<Sample>,
     /// False when the timeout or the memory limit stopped the sampling, so
     /// fewer positions than asked for may be there.
@@ -345,7 +349,9 @@ pub struct PositionsReport {
     pub counterexample: Option<CounterReport>,
     /// Where the counterexample's position comes from, and its FEN.
     pub origin: Option<String>,
+    /// The counterexample position in FEN, when the board is a chess board.
     pub fen: Option<String>,
+    /// Wall-clock time of the check, in milliseconds.
     pub ms: u64,
 }
 

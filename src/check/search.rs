@@ -81,22 +81,41 @@ impl Counterexample {
 pub enum Outcome {
     /// No counterexample among boards of up to `cells` squares.
     HoldsUpTo {
+        /// The largest box, in squares, searched in full.
         cells: usize,
         /// False when the time limit stopped a larger budget early.
         complete: bool,
+        /// The work done.
         stats: Stats,
     },
+    /// The two moves differ on a board.
     Refuted {
+        /// The box, in squares, the counterexample was found in.
         cells: usize,
+        /// The board and both result sets.
         counterexample: Counterexample,
+        /// The work done.
         stats: Stats,
     },
     /// A single evaluation made more states than allowed.
-    TooBig { cells: usize, budget: usize },
+    TooBig {
+        /// The box, in squares, being searched.
+        cells: usize,
+        /// The states one evaluation may make.
+        budget: usize,
+    },
     /// The process held more heap than allowed.
-    OutOfMemory { cells: usize, limit: MemoryLimit },
+    OutOfMemory {
+        /// The box, in squares, being searched.
+        cells: usize,
+        /// The limit passed.
+        limit: MemoryLimit,
+    },
     /// The moves name more pieces than a search can tell apart.
-    TooManyPieces { pieces: usize },
+    TooManyPieces {
+        /// The pieces the moves name.
+        pieces: usize,
+    },
 }
 
 /// How much work a search did.
@@ -111,7 +130,7 @@ pub struct Stats {
 }
 
 /// The maximal boxes of at most `n` squares, smallest area first.
-pub fn boxes(n: usize) -> Vec<(i32, i32)> {
+pub(super) fn boxes(n: usize) -> Vec<(i32, i32)> {
     let mut out: Vec<(i32, i32)> = vec![];
     for h in 1..=n {
         let w = n / h;
@@ -130,7 +149,7 @@ pub fn boxes(n: usize) -> Vec<(i32, i32)> {
 /// A piece that neither side names, to stand for all of them: a
 /// registered one when there is one (so counterexamples show a real
 /// piece), else the reserved `PieceId::OTHER`. Nothing is registered.
-pub fn other_piece(named: &[PieceId]) -> PieceId {
+pub(super) fn other_piece(named: &[PieceId]) -> PieceId {
     PieceId::all()
         .into_iter()
         .find(|p| !named.contains(p))
@@ -139,7 +158,7 @@ pub fn other_piece(named: &[PieceId]) -> PieceId {
 
 /// Which states a search starts from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(super) enum Mode {
     /// No POI: closed moves.
     Closed,
     /// The POI on every square: moves with a free `%`.
@@ -500,7 +519,7 @@ fn sparse(
 /// the boards of `⟦M⟧(B, q)`. So two unions of binders are equal on `B`
 /// whenever, for each `c`, their bodies give the same boards from every
 /// state whose POI holds `c`; that is what `Mode::Bound(c)` checks.
-pub fn decompose(p: &Prog) -> Option<BTreeMap<Content, Vec<Prog>>> {
+pub(super) fn decompose(p: &Prog) -> Option<BTreeMap<Content, Vec<Prog>>> {
     let mut out: BTreeMap<Content, Vec<Prog>> = BTreeMap::new();
     match p {
         Prog::Fail => {}

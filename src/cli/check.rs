@@ -11,7 +11,7 @@ use crate::memory::MemoryLimit;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Rule files, or directories of `.alg` files.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -48,7 +48,7 @@ pub struct Args {
     run: RunArgs,
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let mut search = claims::search(args.max_cells, args.timeout, &args.run)?;
     search.memory = args.memory_limit;
     let programs = claims::load(&args.paths, args.memory_limit)?;
@@ -167,7 +167,7 @@ fn status(r: &Report, played: Option<&PositionsReport>) -> Status {
 /// Adds what the check on positions found to a report's JSON: `positions`
 /// (how many were compared), and where a counterexample's position comes
 /// from.
-pub fn add_positions(value: &mut serde_json::Value, played: Option<&PositionsReport>) {
+pub(super) fn add_positions(value: &mut serde_json::Value, played: Option<&PositionsReport>) {
     let Some(p) = played else {
         return;
     };
@@ -189,7 +189,7 @@ pub fn add_positions(value: &mut serde_json::Value, played: Option<&PositionsRep
 
 /// What the check on positions covered, for a verdict's line: `and on N
 /// reachable positions`, with what cut it short.
-pub fn positions_phrase(played: Option<&PositionsReport>, joint: &str) -> String {
+pub(super) fn positions_phrase(played: Option<&PositionsReport>, joint: &str) -> String {
     let Some(p) = played else {
         return String::new();
     };
@@ -222,7 +222,7 @@ pub fn positions_phrase(played: Option<&PositionsReport>, joint: &str) -> String
 }
 
 /// The limit that stopped an enumeration, for a verdict's line.
-pub fn limit_phrase(limit: Option<Limit>) -> &'static str {
+pub(super) fn limit_phrase(limit: Option<Limit>) -> &'static str {
     match limit {
         None => "",
         Some(Limit::Timeout) => " (stopped by the timeout)",
@@ -252,7 +252,7 @@ fn states(v: &[&StateReport]) -> Vec<String> {
 
 /// The human-readable account of one report, with what the check on
 /// positions found.
-pub fn describe(r: &Report, played: Option<&PositionsReport>, status: Status) -> String {
+pub(super) fn describe(r: &Report, played: Option<&PositionsReport>, status: Status) -> String {
     let mark = if status == Status::Agrees { "✓" } else { "✗" };
     let on_positions = played.filter(|p| p.counterexample.is_none());
     let mut out = match r.verdict {
@@ -303,7 +303,7 @@ const SHOWN: usize = 8;
 /// A counterexample as text: the instance, the board (for a position,
 /// where it comes from) and both result sets, or when they are large, the
 /// results only one side gives.
-pub fn counterexample_text(c: &CounterReport, played: Option<&PositionsReport>) -> String {
+pub(super) fn counterexample_text(c: &CounterReport, played: Option<&PositionsReport>) -> String {
     let mut out = String::new();
     match c {
         CounterReport::Board {

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 /// The flags `check` and `prove` share for runs in CI.
 #[derive(clap::Args, Clone, Debug)]
-pub struct RunArgs {
+pub(super) struct RunArgs {
     /// Also compare each claim's two sides on this many positions reachable
     /// in play of the games its file declares or imports (random games from
     /// the start, and for chess the standard perft positions); 0 turns this
@@ -44,20 +44,20 @@ pub struct RunArgs {
 
 /// One shard of a run: claims `index - 1` modulo `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
+pub(super) struct Shard {
     pub index: usize,
     pub count: usize,
 }
 
 impl Shard {
     /// Whether the claim at position `i` (from 0) is in this shard.
-    pub fn holds(&self, i: usize) -> bool {
+    pub(super) fn holds(&self, i: usize) -> bool {
         i % self.count == self.index - 1
     }
 }
 
 /// Reads `I/N` with `1 <= I <= N`.
-pub fn parse_shard(s: &str) -> Result<Shard, String> {
+pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
     let usage = "expected I/N with 1 <= I <= N, as in 2/3";
     let (i, n) = s.split_once('/').ok_or_else(|| format!("`{s}`: {usage}"))?;
     let number = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("`{s}`: {usage}"));
@@ -70,7 +70,7 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
 
 /// The `.alg` files behind `paths`, elaborated within `memory`; every
 /// file's errors at once.
-pub fn load(paths: &[PathBuf], memory: crate::memory::MemoryLimit) -> Result<Vec<Program>, Diags> {
+pub(super) fn load(paths: &[PathBuf], memory: crate::memory::MemoryLimit) -> Result<Vec<Program>, Diags> {
     let mut programs = vec![];
     let mut errors = vec![];
     for f in &super::expand_paths(paths)? {
@@ -87,7 +87,7 @@ pub fn load(paths: &[PathBuf], memory: crate::memory::MemoryLimit) -> Result<Vec
 
 /// The enumeration's limits, from `--max-cells`, `--timeout` and
 /// `--no-sparse`.
-pub fn search(max_cells: usize, timeout: f64, run: &RunArgs) -> Result<SearchOptions, Diags> {
+pub(super) fn search(max_cells: usize, timeout: f64, run: &RunArgs) -> Result<SearchOptions, Diags> {
     if max_cells == 0 || max_cells > 64 {
         return Err(plain_error("--max-cells must be between 1 and 64".into()));
     }
@@ -107,7 +107,7 @@ type GamesKey = Vec<(String, Grid, Vec<crate::core::Term>)>;
 
 /// Positions of each program's games, sampled once per set of games and
 /// only when a claim needs them.
-pub struct Positions {
+pub(super) struct Positions {
     n: usize,
     /// The games of each program, read before any claim runs, so a file
     /// that cannot be read is bad input, not a failure half-way.
@@ -116,7 +116,7 @@ pub struct Positions {
 }
 
 impl Positions {
-    pub fn new(programs: &[Program], n: usize) -> Result<Positions, Diags> {
+    pub(super) fn new(programs: &[Program], n: usize) -> Result<Positions, Diags> {
         let games = if n == 0 {
             vec![vec![]; programs.len()]
         } else {
@@ -132,7 +132,7 @@ impl Positions {
     /// The positions claim `claim` of program `prog` is checked on: none
     /// when it is not checked on positions. Sampling stops at `limits`'
     /// timeout and memory limit.
-    pub fn for_claim(&self, prog: usize, claim: &Claim, limits: &PositionOptions) -> Arc<Sampled> {
+    pub(super) fn for_claim(&self, prog: usize, claim: &Claim, limits: &PositionOptions) -> Arc<Sampled> {
         let games = &self.games[prog];
         if self.n == 0 || games.is_empty() || !positions::applies(claim) {
             return Arc::new(Sampled {
@@ -160,7 +160,7 @@ impl Positions {
 
 /// How a verdict stands against its claim's relation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
+pub(super) enum Status {
     /// The verdict the relation asks for.
     Agrees = 0,
     /// The opposite verdict.
@@ -171,7 +171,7 @@ pub enum Status {
 
 /// One claim decided: its verdict's name (for the summary), how it stands,
 /// and its account (a line of JSON, or text).
-pub struct Decided {
+pub(super) struct Decided {
     pub verdict: &'static str,
     pub status: Status,
     pub text: String,
@@ -257,7 +257,7 @@ impl Gate {
 }
 
 /// How to run the claims.
-pub struct Run<'a> {
+pub(super) struct Run<'a> {
     pub json: bool,
     pub only: Option<&'a str>,
     pub shard: Option<Shard>,
@@ -275,7 +275,7 @@ pub struct Run<'a> {
 /// The memory limit is the process's: a claim left open while the limit
 /// was met, with other claims running beside it, is run again alone, with
 /// the whole heap to itself, and that verdict is the one printed.
-pub fn run_each(
+pub(super) fn run_each(
     programs: &[Program],
     extra: &[Vec<Claim>],
     run: &Run,
@@ -415,7 +415,7 @@ pub fn run_each(
 }
 
 /// A duration in milliseconds, in seconds past one.
-pub fn ms(ms: u64) -> String {
+pub(super) fn ms(ms: u64) -> String {
     if ms >= 1000 {
         format!("{:.2} s", ms as f64 / 1000.0)
     } else {

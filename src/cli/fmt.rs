@@ -6,7 +6,7 @@ use crate::parse::{format_file, parse_file};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Rule files to format, or directories of `.alg` files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -18,7 +18,7 @@ pub struct Args {
     check: bool,
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let mut unformatted = false;
     for path in &super::expand_paths(&args.files)? {
         let text =

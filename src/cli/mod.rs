@@ -1,4 +1,5 @@
-//! The `algchess` command line.
+//! The `algchess` command line. Public only so that `main.rs` can call
+//! [`main`]; nothing else here is part of the library's API.
 
 mod check;
 mod claims;
@@ -23,13 +24,13 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 /// Exit status: every verdict agrees with its claim.
-pub const OK: i32 = 0;
+pub(crate) const OK: i32 = 0;
 /// Exit status: some verdict disagrees with its claim.
-pub const DISAGREE: i32 = 1;
+pub(crate) const DISAGREE: i32 = 1;
 /// Exit status: bad input.
-pub const BAD_INPUT: i32 = 2;
+pub(crate) const BAD_INPUT: i32 = 2;
 /// Exit status: a bug in algchess (a panic), never the input's fault.
-pub const INTERNAL: i32 = 3;
+pub(crate) const INTERNAL: i32 = 3;
 
 #[derive(Parser)]
 #[command(
@@ -78,8 +79,10 @@ enum Command {
 /// The stack of every thread that evaluates, checks or proves.
 pub(crate) const STACK: usize = 256 << 20;
 
-/// Runs the command line; returns the exit status. The work runs on a
-/// thread with a large stack, so deeply nested input is handled, not a crash.
+/// Runs the command line; returns the exit status: 0 as claimed, 1 when a
+/// verdict, a game or a file's format is not as claimed, 2 for bad input,
+/// 3 for a bug in algchess. The work runs on a thread with a large stack, so deeply
+/// nested input is handled, not a crash.
 pub fn main() -> i32 {
     // Enumeration runs on rayon's workers, which recurse as deeply as the
     // command thread; both get stacks for deep terms (see `elab`'s depth

@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The rule file whose definitions the move may use.
     file: PathBuf,
     /// The move, in the algebra's syntax.
@@ -41,7 +41,7 @@ pub struct Args {
     memory_limit: MemoryLimit,
 }
 
-pub fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Result<Grid, Diags> {
+pub(super) fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Result<Grid, Diags> {
     if let Some(fen) = fen {
         if let Some(dropped) = crate::play::fen::dropped(fen) {
             eprintln!(
@@ -77,7 +77,7 @@ pub fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Res
     })
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let mut prog = Program::load_within(&args.file, args.memory_limit)?;
     let term = prog.expr("--move", &args.expr)?;
     let whole = Span::new(0, args.expr.len());

@@ -15,7 +15,7 @@ const SHOWN: usize = 50;
 
 /// Prints diagnostics to stderr, with `file:line:col` and the span
 /// underlined: the first [`SHOWN`], then how many more there are.
-pub fn report_errors(diags: &Diags) {
+pub(super) fn report_errors(diags: &Diags) {
     let theme = if std::io::stderr().is_terminal() {
         miette::GraphicalTheme::unicode()
     } else {
@@ -31,18 +31,18 @@ pub fn report_errors(diags: &Diags) {
 }
 
 /// An error that has no source text to point into (a missing file).
-pub fn plain_error(message: String) -> Diags {
+pub(super) fn plain_error(message: String) -> Diags {
     Diag::new(&Source::new("", ""), Span::default(), message).into()
 }
 
 /// An error about a command-line value, shown with the value as source.
-pub fn arg_error(flag: &str, value: &str, span: Span, message: impl Into<String>) -> Diags {
+pub(super) fn arg_error(flag: &str, value: &str, span: Span, message: impl Into<String>) -> Diags {
     Diag::new(&Source::new(flag, value), span, message).into()
 }
 
 /// A number of seconds from the command line, as a duration: positive (or
 /// zero where `zero_ok`) and not absurdly large.
-pub fn seconds(flag: &str, value: f64, zero_ok: bool) -> Result<Duration, Diags> {
+pub(super) fn seconds(flag: &str, value: f64, zero_ok: bool) -> Result<Duration, Diags> {
     let ok = value.is_finite() && (value > 0.0 || (zero_ok && value == 0.0));
     match Duration::try_from_secs_f64(value) {
         Ok(d) if ok && value <= 1e9 => Ok(d),
@@ -51,13 +51,13 @@ pub fn seconds(flag: &str, value: f64, zero_ok: bool) -> Result<Duration, Diags>
 }
 
 /// Parses a `--memory-limit` value.
-pub fn memory_limit(text: &str) -> Result<crate::memory::MemoryLimit, String> {
+pub(super) fn memory_limit(text: &str) -> Result<crate::memory::MemoryLimit, String> {
     crate::memory::MemoryLimit::parse(text)
 }
 
 /// A progress bar on stderr for long runs; hidden when stderr is not a
 /// terminal, so pipes and tests see clean output.
-pub fn progress(label: &str) -> ProgressBar {
+pub(super) fn progress(label: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -74,13 +74,13 @@ pub fn progress(label: &str) -> ProgressBar {
 
 /// How long a claim runs before its progress bar appears: quick claims
 /// never flash a bar.
-pub const PROGRESS_DELAY: Duration = Duration::from_secs(1);
+pub(super) const PROGRESS_DELAY: Duration = Duration::from_secs(1);
 
 /// A progress bar for one claim, on stderr, that appears only once the claim
 /// has run for [`PROGRESS_DELAY`], and only when stderr is a terminal. It is
 /// cleared before the claim's verdict is printed, so it never mixes with
 /// the output.
-pub struct Progress {
+pub(super) struct Progress {
     bar: ProgressBar,
     screen: Option<MultiProgress>,
     stop: Option<mpsc::Sender<()>>,
@@ -89,7 +89,7 @@ pub struct Progress {
 
 /// Where the bars of claims decided side by side are drawn, one line each:
 /// stderr when it is a terminal, else nowhere.
-pub fn bars() -> Option<MultiProgress> {
+pub(super) fn bars() -> Option<MultiProgress> {
     std::io::stderr()
         .is_terminal()
         .then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr()))
@@ -97,12 +97,12 @@ pub fn bars() -> Option<MultiProgress> {
 
 impl Progress {
     /// A bar labelled `label` on `screen`, if there is one.
-    pub fn start(label: &str, screen: Option<&MultiProgress>) -> Progress {
+    pub(super) fn start(label: &str, screen: Option<&MultiProgress>) -> Progress {
         Progress::start_on(label, screen, PROGRESS_DELAY)
     }
 
     /// A bar that appears on `screen` (none: never) after `delay`.
-    pub fn start_on(label: &str, screen: Option<&MultiProgress>, delay: Duration) -> Progress {
+    pub(super) fn start_on(label: &str, screen: Option<&MultiProgress>, delay: Duration) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template("{spinner} {prefix} {msg} [{bar:30}] {pos}/{len} {elapsed}")
@@ -135,14 +135,14 @@ impl Progress {
     }
 
     /// Reports `done` of `total` steps, with a message.
-    pub fn set(&self, message: String, done: usize, total: usize) {
+    pub(super) fn set(&self, message: String, done: usize, total: usize) {
         self.bar.set_message(message);
         self.bar.set_length(total as u64);
         self.bar.set_position(done as u64);
     }
 
     /// Takes the bar off the screen (if it was ever on it).
-    pub fn finish(mut self) {
+    pub(super) fn finish(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -157,7 +157,7 @@ impl Progress {
 }
 
 /// Boards side by side, with a caption above each.
-pub fn side_by_side(columns: &[(String, Vec<String>)]) -> String {
+pub(super) fn side_by_side(columns: &[(String, Vec<String>)]) -> String {
     let width = |s: &str| s.chars().count();
     let widths: Vec<usize> = columns
         .iter()
@@ -185,7 +185,7 @@ pub fn side_by_side(columns: &[(String, Vec<String>)]) -> String {
 
 /// Said when `--axioms DIR` replaces the bundled laws: the bundled ones
 /// are validated by the test suite, these are taken on trust.
-pub fn warn_unchecked_axioms(dir: &std::path::Path) {
+pub(super) fn warn_unchecked_axioms(dir: &std::path::Path) {
     eprintln!(
         "warning: the axioms in {0} are used unchecked: a false axiom can prove a false claim; validate them first with `algchess check {0}`",
         dir.display()

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The rule file that declares the game.
     file: PathBuf,
     /// The game to play (may be left out when the file declares one).
@@ -41,7 +41,7 @@ pub struct Args {
 }
 
 /// The game's rules on the engine, or in the interpreter when asked.
-pub fn rules_for(game: &Game, interpreter: bool) -> Rules {
+pub(super) fn rules_for(game: &Game, interpreter: bool) -> Rules {
     if interpreter {
         Rules::new(game)
     } else {
@@ -50,7 +50,7 @@ pub fn rules_for(game: &Game, interpreter: bool) -> Rules {
 }
 
 /// The game a command names, or the file's only game.
-pub fn pick_game<'p>(prog: &'p Program, name: Option<&str>) -> Result<&'p Game, Diags> {
+pub(super) fn pick_game<'p>(prog: &'p Program, name: Option<&str>) -> Result<&'p Game, Diags> {
     let names: Vec<&str> = prog.games().iter().map(|g| g.name.as_str()).collect();
     match name {
         Some(n) => prog.game(n).ok_or_else(|| {
@@ -76,7 +76,7 @@ pub fn pick_game<'p>(prog: &'p Program, name: Option<&str>) -> Result<&'p Game, 
 
 /// Where `perft` and `play` start.
 #[derive(clap::Args)]
-pub struct Start {
+pub(super) struct Start {
     /// Start from this board instead of the game's (rows top to bottom,
     /// separated by `/` or line breaks; `@PATH` reads a file).
     #[arg(long, conflicts_with = "fen")]
@@ -91,12 +91,12 @@ pub struct Start {
 
 impl Start {
     /// The FEN asked for, if any.
-    pub fn fen(&self) -> Option<&str> {
+    pub(super) fn fen(&self) -> Option<&str> {
         self.fen.as_deref()
     }
 
     /// The starting position asked for: the game's, or one given.
-    pub fn position(&self, rules: &Rules) -> Result<Position, Diags> {
+    pub(super) fn position(&self, rules: &Rules) -> Result<Position, Diags> {
         let (board, fen, turn) = (self.board.as_deref(), self.fen.as_deref(), self.turn);
         let mut pos = rules.start();
         if board.is_some() || fen.is_some() {
@@ -128,7 +128,7 @@ impl Start {
     }
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     match args.threads {
         None => count(args),
         Some(n) => rayon::ThreadPoolBuilder::new()

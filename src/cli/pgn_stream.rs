@@ -7,7 +7,7 @@ use std::io::BufRead;
 
 /// How a file's bytes become text.
 #[derive(Clone, Copy, Debug)]
-pub enum Decoding {
+pub(super) enum Decoding {
     /// UTF-8, and a line that is not read as Windows-1252 (a superset of
     /// Latin-1's printable characters), with a warning.
     Auto,
@@ -17,7 +17,7 @@ pub enum Decoding {
 
 impl Decoding {
     /// The decoding a `--encoding` value names.
-    pub fn parse(label: &str) -> Result<Decoding, String> {
+    pub(super) fn parse(label: &str) -> Result<Decoding, String> {
         if label.eq_ignore_ascii_case("auto") {
             return Ok(Decoding::Auto);
         }
@@ -28,7 +28,7 @@ impl Decoding {
 }
 
 /// A run of whole games from a file.
-pub struct Chunk {
+pub(super) struct Chunk {
     pub text: String,
     /// The file's line number of the first line of `text`.
     pub line: usize,
@@ -41,7 +41,7 @@ pub struct Chunk {
 }
 
 /// Cuts a file's text into chunks of whole games.
-pub struct Chunks<R> {
+pub(super) struct Chunks<R> {
     input: R,
     decoding: Decoding,
     /// The next line's number.
@@ -53,7 +53,7 @@ pub struct Chunks<R> {
 }
 
 impl<R: BufRead> Chunks<R> {
-    pub fn new(input: R, decoding: Decoding) -> Chunks<R> {
+    pub(super) fn new(input: R, decoding: Decoding) -> Chunks<R> {
         Chunks {
             input,
             decoding,

@@ -16,7 +16,7 @@ only one move has), or one of `moves`, `board`, `undo`, `help`, `quit`. \
 Input may come from a pipe, one command a line; the end of the input ends \
 the game. Changed squares are coloured on a terminal (unless NO_COLOR is \
 set) and listed on a `changed:` line otherwise.")]
-pub struct Args {
+pub(super) struct Args {
     /// The rule file that declares the game.
     file: PathBuf,
     /// The game to play (may be left out when the file declares one).
@@ -50,7 +50,7 @@ pub struct Args {
     depth: Option<u32>,
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let prog = super::simplify::load_for_play(&args.file, !args.no_simplify && !args.interpreter)?;
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = rules_for(game, args.interpreter);

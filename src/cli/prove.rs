@@ -16,7 +16,7 @@ use std::path::PathBuf;
 const QUICK_POSITIONS: usize = 200;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// Rule files, or directories of `.alg` files.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -70,7 +70,7 @@ pub struct Args {
     run: RunArgs,
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     // Quick by default: a claim nothing settles is `unknown` in about a
     // second.
     let (saturation, enumeration) = if args.full_check { (2.0, 10.0) } else { (0.25, 0.4) };
@@ -209,7 +209,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
 }
 
 /// The human-readable account of one report.
-pub fn describe(r: &ProofReport, played: Option<&PositionsReport>, explain: bool) -> String {
+pub(super) fn describe(r: &ProofReport, played: Option<&PositionsReport>, explain: bool) -> String {
     let mark = if r.agrees() { "✓" } else { "✗" };
     let graph = format!("e-graph {} nodes, {} iterations", r.egraph_nodes, r.iterations);
     let on_positions = played.filter(|p| p.counterexample.is_none());

@@ -25,7 +25,7 @@ the side to move could claim. Without --rules, a game's [Variant \"NAME\"] \
 tag picks the rule file NAME.alg in --variants (chess when the tag is absent \
 or says chess). Exit status: 0 when every ply is legal and every end agrees \
 with its Result tag, 1 otherwise, 2 on bad input.")]
-pub struct Args {
+pub(super) struct Args {
     /// PGN files, each with one or more games.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -57,7 +57,7 @@ pub struct Args {
 /// busy, few enough that memory stays bounded however long the file.
 const BATCH: usize = 256;
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let prog = match &args.rules {
         Some(f) => Program::load(f)?,
         None => Program::from_text("rules/chess.alg", CHESS)?,

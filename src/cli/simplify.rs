@@ -9,7 +9,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The rule file to simplify.
     file: PathBuf,
     /// Write the simplified file here instead of printing it.
@@ -37,7 +37,7 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let text = crate::diag::read_text(&args.file)
         .map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;
     // The laws of the file's grid.
@@ -107,7 +107,7 @@ pub fn run(args: Args) -> Result<i32, Diags> {
 /// unless `simplify` is false. Whatever the simplifier keeps means the
 /// same; when it changes nothing, or its output does not elaborate, the
 /// file is played as written.
-pub fn load_for_play(path: &Path, simplify: bool) -> Result<crate::elab::Program, Diags> {
+pub(super) fn load_for_play(path: &Path, simplify: bool) -> Result<crate::elab::Program, Diags> {
     let prog = crate::elab::Program::load(path)?;
     if !simplify || prog.games().is_empty() {
         return Ok(prog);

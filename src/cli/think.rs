@@ -11,7 +11,7 @@ use std::time::Duration;
 /// A game ready to search.
 /// The options `uci` and `xboard` share: what to play, and the table.
 #[derive(clap::Args)]
-pub struct EngineArgs {
+pub(super) struct EngineArgs {
     /// A rule file to play instead of the bundled games.
     #[arg(long)]
     pub rules: Option<PathBuf>,
@@ -24,14 +24,14 @@ pub struct EngineArgs {
     pub hash: u64,
 }
 
-pub struct Loaded {
+pub(super) struct Loaded {
     pub rules: Rules,
     pub values: Values,
 }
 
 /// The bundled rule files: `rules/` under the working directory, or the
 /// one algchess was built from.
-pub fn rules_dir() -> PathBuf {
+pub(super) fn rules_dir() -> PathBuf {
     let here = PathBuf::from("rules");
     if here.join("chess.alg").is_file() {
         return here;
@@ -41,7 +41,7 @@ pub fn rules_dir() -> PathBuf {
 
 /// The bundled games a protocol may ask for, by file name: `chess`, the
 /// variants (`rules/variants`), draughts and the other games.
-pub fn bundled() -> Vec<(String, PathBuf)> {
+pub(super) fn bundled() -> Vec<(String, PathBuf)> {
     let dir = rules_dir();
     let mut out = vec![("chess".to_string(), dir.join("chess.alg"))];
     for sub in [dir.join("variants"), dir.join("draughts"), dir.clone()] {
@@ -63,7 +63,7 @@ pub fn bundled() -> Vec<(String, PathBuf)> {
 
 /// Loads game `game` of `file` (its only game, or the one named as the
 /// file when it declares several), with values from 64 random games.
-pub fn load(file: &Path, game: Option<&str>) -> Result<Loaded, String> {
+pub(super) fn load(file: &Path, game: Option<&str>) -> Result<Loaded, String> {
     let prog = super::simplify::load_for_play(file, true).map_err(|d| d.to_string().trim().to_string())?;
     let stem = file.file_stem().map(|s| s.to_string_lossy().to_string());
     let picked = match game {
@@ -88,14 +88,14 @@ pub fn load(file: &Path, game: Option<&str>) -> Result<Loaded, String> {
 /// Loads the bundled game called `name` (`normal` is chess).
 /// Game `variant` of `file` (or the file's only game), or the bundled
 /// game `variant` without a file.
-pub fn load_variant(file: Option<&Path>, variant: &str) -> Result<Loaded, String> {
+pub(super) fn load_variant(file: Option<&Path>, variant: &str) -> Result<Loaded, String> {
     match file {
         Some(f) => load(f, Some(variant)).or_else(|_| load(f, None)),
         None => load_bundled(variant),
     }
 }
 
-pub fn load_bundled(name: &str) -> Result<Loaded, String> {
+pub(super) fn load_bundled(name: &str) -> Result<Loaded, String> {
     let name = if name == "normal" || name == "standard" {
         "chess"
     } else {
@@ -111,20 +111,20 @@ pub fn load_bundled(name: &str) -> Result<Loaded, String> {
 
 /// Where a game starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum From {
+pub(super) enum From {
     Start,
     Fen(String),
 }
 
 /// A game set up: the match, and the keys of the positions before the
 /// one on the board, for repetition.
-pub struct Game<'a> {
+pub(super) struct Game<'a> {
     pub m: Match<'a>,
     pub history: Vec<u64>,
 }
 
 /// The game from `from` after `moves`, each checked to be legal.
-pub fn setup<'a>(loaded: &'a Loaded, from: &From, moves: &[String]) -> Result<Game<'a>, String> {
+pub(super) fn setup<'a>(loaded: &'a Loaded, from: &From, moves: &[String]) -> Result<Game<'a>, String> {
     let rules = &loaded.rules;
     let mut m = match from {
         From::Start => Match::new(rules, rules.start(), 0, 1).map_err(|e| e.to_string())?,
@@ -145,7 +145,7 @@ pub fn setup<'a>(loaded: &'a Loaded, from: &From, moves: &[String]) -> Result<Ga
 /// The time for one move with `left` on the clock, `inc` added a move and
 /// `to_go` moves to the next control: a share of the time left, most of
 /// the increment, never more than half of what is left.
-pub fn budget(left: Duration, inc: Duration, to_go: Option<u32>) -> Duration {
+pub(super) fn budget(left: Duration, inc: Duration, to_go: Option<u32>) -> Duration {
     let share = left / to_go.unwrap_or(30).clamp(1, 60) + inc * 3 / 4;
     let cap = (left / 2).saturating_sub(Duration::from_millis(30));
     share.min(cap).max(Duration::from_millis(5))

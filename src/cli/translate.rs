@@ -28,7 +28,7 @@ enum To {
 }
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(super) struct Args {
     /// The notation TEXT is written in.
     #[arg(long, value_enum)]
     from: From,
@@ -52,7 +52,7 @@ fn grid(s: &str) -> Result<Tiling, String> {
     Tiling::named(s).ok_or_else(|| format!("`{s}` is not a grid: use square or hex"))
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let n = match args.from {
         From::Path => Notation::Path,
         From::Referee => Notation::Referee,

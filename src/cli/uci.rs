@@ -23,7 +23,7 @@ named as UCI names them (e2e4, e7e8q); in other games by PDN (11-15), the \
 cell a piece is put on (d3), or the changed squares. `legal` (not UCI) \
 lists the legal moves and the end reached as `info string` lines. Bad \
 input is answered by an `info string error: ...` line.")]
-pub struct Args {
+pub(super) struct Args {
     #[command(flatten)]
     engine: super::think::EngineArgs,
 }
@@ -34,7 +34,7 @@ enum Line {
     Eof,
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let stop = Arc::new(AtomicBool::new(false));
     let busy = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();
@@ -382,7 +382,7 @@ impl Uci {
 }
 
 /// An `info` line: depth, score, nodes, speed, time, principal variation.
-pub fn info_line(info: &Info, pv: &[String]) -> String {
+pub(super) fn info_line(info: &Info, pv: &[String]) -> String {
     let score = match mate_in(info.score) {
         Some(n) => format!("mate {n}"),
         None => format!("cp {}", info.score),

@@ -15,7 +15,7 @@ mean number of moves per appearance, scaled so that the most numerous \
 piece of the start is worth 100 centipawns. Pieces that are only put on \
 the board (Othello's discs) are worth 0: the search then plays on \
 mobility alone.")]
-pub struct Args {
+pub(super) struct Args {
     /// The rule file that declares the game.
     file: PathBuf,
     /// The game (may be left out when the file declares one).
@@ -32,7 +32,7 @@ pub struct Args {
     seed: u64,
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let prog = super::simplify::load_for_play(&args.file, true)?;
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = rules_for(game, false);

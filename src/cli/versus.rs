@@ -9,7 +9,7 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 /// How the engine plays.
-pub struct Engine {
+pub(super) struct Engine {
     /// The turn it plays.
     pub side: usize,
     pub movetime: Duration,
@@ -19,7 +19,7 @@ pub struct Engine {
 const HELP: &str = "Type a move by name (`e2e4`, `Nf3`, `11-15`, `d3`), or `moves`, `board`, `help`, `quit`.";
 
 /// Plays from `m` until the game ends, the person quits or input ends.
-pub fn play(
+pub(super) fn play(
     mut m: Match,
     engine: &Engine,
     names_of_turns: &[Option<String>],

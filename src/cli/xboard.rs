@@ -22,12 +22,12 @@ quit. The variants offered are the bundled games (`normal` is chess, \
 the time a move may take is counted in nodes, N a second. An \
 illegal move is answered `Illegal move: ...`, other bad input `Error \
 (...): ...`.")]
-pub struct Args {
+pub(super) struct Args {
     #[command(flatten)]
     engine: super::think::EngineArgs,
 }
 
-pub fn run(args: Args) -> Result<i32, Diags> {
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Option<String>>();
     {

@@ -8,7 +8,9 @@ use std::fmt;
 /// name a content too.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Content {
+    /// `.`: no piece.
     Empty,
+    /// One piece.
     Piece(PieceId),
 }
 
@@ -35,8 +37,10 @@ impl Content {
 }
 
 impl Cell {
+    /// `.`: an empty on-board square.
     pub const EMPTY: Cell = Cell::Is(Content::Empty);
 
+    /// The cell a movement turns this one into; `#` and `%` stay as they are.
     pub fn moved(self, m: &Movement) -> Cell {
         match self {
             Cell::Is(c) => Cell::Is(c.moved(m)),

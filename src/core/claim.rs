@@ -5,17 +5,23 @@
 use serde::Serialize;
 use std::fmt;
 
+/// Whether a claim is to be proved or checked (`theorem`) or is a law the
+/// prover may use (`axiom`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ClaimKind {
+    /// `theorem`: to be proved or checked.
     Theorem,
+    /// `axiom`: a law; the bundled ones are checked by the test suite.
     Axiom,
 }
 
 /// The relation a claim states. Serialised as its symbol, as written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Rel {
+    /// `=`: the sides have the same meaning.
     #[serde(rename = "=")]
     Eq,
+    /// `!=`: the sides differ on some board.
     #[serde(rename = "!=")]
     Ne,
     /// `=>`: equal, and the prover rewrites only from left to right.
@@ -24,6 +30,7 @@ pub enum Rel {
 }
 
 impl Rel {
+    /// The relation as written in a rule file.
     pub fn symbol(self) -> &'static str {
         match self {
             Rel::Eq => "=",

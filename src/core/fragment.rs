@@ -111,18 +111,22 @@ impl Fragment {
         Fragment(out.into())
     }
 
+    /// The cells with their squares, in square order.
     pub fn cells(&self) -> impl Iterator<Item = (Square, Cell)> + '_ {
         self.0.iter().copied()
     }
 
+    /// The cell on square `q`, if the fragment has one there.
     pub fn get(&self, q: Square) -> Option<Cell> {
         self.0.binary_search_by_key(&q, |(s, _)| *s).ok().map(|k| self.0[k].1)
     }
 
+    /// The number of cells.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// Whether the fragment has no cells (the unit of `+`).
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -151,14 +155,17 @@ impl Default for Pattern {
 }
 
 impl Pattern {
+    /// The pattern whose only member is `f`.
     pub fn single(f: Fragment) -> Pattern {
         Pattern(Arc::from([f]))
     }
 
+    /// `P | Q`: the members of both.
     pub fn union(&self, other: &Pattern) -> Pattern {
         self.0.iter().chain(other.0.iter()).cloned().collect()
     }
 
+    /// `m P`: every member moved.
     pub fn moved(&self, m: &Movement) -> Pattern {
         self.0.iter().map(|f| f.moved(m)).collect()
     }
@@ -174,6 +181,7 @@ impl Pattern {
         Ok(out.into_iter().collect())
     }
 
+    /// The members, in sorted order.
     pub fn members(&self) -> impl Iterator<Item = &Fragment> + '_ {
         self.0.iter()
     }
@@ -183,10 +191,12 @@ impl Pattern {
         self.0.iter().all(|f| other.0.binary_search(f).is_ok())
     }
 
+    /// The number of members.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// Whether the pattern has no members (it matches nothing).
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

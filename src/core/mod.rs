@@ -3,13 +3,16 @@
 mod cell;
 mod claim;
 mod fragment;
-pub mod gen;
+pub(crate) mod gen;
 pub(crate) mod piece;
 pub mod print;
 mod term;
 
 pub use cell::{Cell, Content};
 pub use claim::{ClaimKind, Rel};
-pub use fragment::{Fragment, GlueError, Pattern};
-pub use piece::{PieceId, Spelling};
-pub use term::{Bounds, Meta, Node, Sort, Term, MAX_DEPTH};
+pub(crate) use fragment::GlueError;
+pub use fragment::{Fragment, Pattern};
+pub use piece::PieceId;
+pub(crate) use piece::Spelling;
+pub(crate) use term::MAX_DEPTH;
+pub use term::{Bounds, Meta, Node, Sort, Term};

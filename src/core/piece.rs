@@ -14,7 +14,7 @@ use std::sync::{OnceLock, RwLock};
 pub struct PieceId(pub(crate) u8);
 
 /// Ids above this are reserved for board encodings.
-pub const MAX_PIECES: usize = 240;
+pub(crate) const MAX_PIECES: usize = 240;
 
 impl PieceId {
     /// A piece outside the registry, never declared or read: the checker's
@@ -184,6 +184,7 @@ impl PieceId {
         (0..n).map(|i| PieceId(i as u8)).collect()
     }
 
+    /// The symbol the piece is drawn with (`♔`).
     pub fn glyph(self) -> String {
         if self == PieceId::OTHER {
             return "◌".into();
@@ -191,6 +192,7 @@ impl PieceId {
         registry().read().unwrap().pieces[self.0 as usize].glyph.clone()
     }
 
+    /// The ASCII spelling (`'K`), when the piece has one.
     pub fn ascii(self) -> Option<String> {
         if self == PieceId::OTHER {
             return None;
@@ -221,6 +223,7 @@ impl PieceId {
             .and_then(|a| a.chars().nth(1))
     }
 
+    /// The other side's piece of the same kind (`♔` for `♚`).
     pub fn twin(self) -> PieceId {
         if self == PieceId::OTHER {
             return self;
@@ -256,6 +259,7 @@ impl PieceId {
         p
     }
 
+    /// The registry index, dense from 0, for tables indexed by piece.
     pub fn index(self) -> usize {
         self.0 as usize
     }

@@ -17,10 +17,15 @@ use std::sync::Arc;
 /// is expected.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Sort {
+    /// Movements: `u`, `R`, `F`, compositions and powers.
     Movement,
+    /// A single content, bound by `%c:`.
     Cell,
+    /// A finite map from squares to cells.
     Fragment,
+    /// A set of alternative fragments.
     Pattern,
+    /// A relation from states (board and POI) to sets of states.
     Move,
     /// A repetition count; only metavariables (`i j k`) have it in text.
     Count,
@@ -36,6 +41,7 @@ impl Sort {
             )
     }
 
+    /// The sort's name as error messages write it.
     pub fn name(self) -> &'static str {
         match self {
             Sort::Movement => "movement",
@@ -57,22 +63,30 @@ impl fmt::Display for Sort {
 /// A metavariable of a law, such as `M` in `nil M = M`.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Meta {
+    /// The name as written (`M`, `f_1`).
     pub name: Arc<str>,
+    /// The sort the metavariable ranges over.
     pub sort: Sort,
 }
 
 /// Repetition bounds: `M{lo,hi}`, with `hi = None` for no upper bound.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Bounds {
+    /// The fewest repetitions.
     pub lo: u32,
+    /// The most repetitions; `None` for no upper bound.
     pub hi: Option<u32>,
 }
 
 impl Bounds {
+    /// `*`: any number of times.
     pub const STAR: Bounds = Bounds { lo: 0, hi: None };
+    /// `+`: at least once.
     pub const PLUS: Bounds = Bounds { lo: 1, hi: None };
+    /// `?`: at most once.
     pub const OPT: Bounds = Bounds { lo: 0, hi: Some(1) };
 
+    /// `{n}`: exactly `n` times.
     pub fn exactly(n: u32) -> Bounds {
         Bounds { lo: n, hi: Some(n) }
     }
@@ -85,11 +99,15 @@ impl Bounds {
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Node<C = Term> {
     // Constants of the cheap algebra.
+    /// A closed movement in normal form.
     Mov(Movement),
+    /// A closed content.
     Cell(Content),
+    /// A closed fragment, or a pattern of one member.
     Frag(Fragment),
     /// A closed pattern with at least two members (one member is a `Frag`).
     Pat(Pattern),
+    /// A metavariable.
     Var(Meta),
     /// A repetition count.
     Num(u32),
@@ -98,21 +116,29 @@ pub enum Node<C = Term> {
     // Structure that only survives around metavariables.
     /// `n m` on open movements: do `m`, then `n`.
     Compose([C; 2]),
+    /// `m^k` of an open movement.
     Power([C; 1], i64),
     /// A movement applied to a cell, fragment, pattern or move.
     Apply([C; 2]),
     /// A cell used as a fragment: that cell on square `(0, 0)`. Only a
     /// metavariable cell needs it; a known cell folds to a `Frag`.
     Single([C; 1]),
+    /// `f + g` where a side is open.
     Glue([C; 2]),
+    /// `P | Q` where a side is open.
     Union([C; 2]),
     // Moves.
+    /// `nil`: the state itself.
     Nil,
+    /// `fail`: no result.
     Fail,
+    /// `f -> g`: where the board matches `f`, write `g`.
     Rule([C; 2]),
     /// `%c: M`: the first child is the binder's cell.
     Bind([C; 2]),
+    /// `A B`: `A`, then `B` on each of its results.
     Seq([C; 2]),
+    /// `A | B`: the results of both.
     Alt([C; 2]),
     /// `M{lo,hi}`; the counts are `Num`, `Inf` or count metavariables.
     Repeat([C; 3]),
@@ -156,6 +182,7 @@ impl<C> Node<C> {
         kids!(self, &[])
     }
 
+    /// The children, in order, to change in place.
     pub fn children_mut(&mut self) -> &mut [C] {
         kids!(self, &mut [])
     }
@@ -251,7 +278,7 @@ impl<C> Node<C> {
 /// The deepest nesting a term may have. Every consumer of terms recurses
 /// over them; elaboration rejects deeper input, so that no recursion can
 /// overflow the stacks the command line runs on.
-pub const MAX_DEPTH: u32 = 50_000;
+pub(crate) const MAX_DEPTH: u32 = 50_000;
 
 /// A shared, immutable core term.
 #[derive(Clone)]
@@ -316,6 +343,7 @@ impl Term {
         }))
     }
 
+    /// The root node.
     pub fn node(&self) -> &Node {
         &self.0.node
     }
@@ -325,14 +353,17 @@ impl Term {
         self.0.depth
     }
 
+    /// A movement constant.
     pub fn movement(m: Movement) -> Term {
         Term::raw(Node::Mov(m))
     }
 
+    /// A content constant.
     pub fn content(c: Content) -> Term {
         Term::raw(Node::Cell(c))
     }
 
+    /// A fragment constant.
     pub fn fragment(f: Fragment) -> Term {
         Term::raw(Node::Frag(f))
     }
@@ -345,6 +376,7 @@ impl Term {
         }
     }
 
+    /// A metavariable of sort `sort`.
     pub fn var(name: &str, sort: Sort) -> Term {
         Term::raw(Node::Var(Meta {
             name: name.into(),
@@ -352,14 +384,17 @@ impl Term {
         }))
     }
 
+    /// `nil`.
     pub fn nil() -> Term {
         Term::raw(Node::Nil)
     }
 
+    /// `fail`.
     pub fn fail() -> Term {
         Term::raw(Node::Fail)
     }
 
+    /// The term's sort, computed from its nodes.
     pub fn sort(&self) -> Sort {
         self.node().sort(Term::sort)
     }
@@ -485,6 +520,7 @@ impl Term {
         acc
     }
 
+    /// `m^k`, folded when `m` is closed and the power stays in range.
     pub fn power(m: &Term, k: i64) -> Term {
         match m.node() {
             _ if k == 1 => m.clone(),
@@ -561,26 +597,32 @@ impl Term {
         }
     }
 
+    /// `f -> g`; a cell on either side becomes a one-cell fragment.
     pub fn rule(f: &Term, g: &Term) -> Term {
         Term::raw(Node::Rule([f.as_fragment_term(), g.as_fragment_term()]))
     }
 
+    /// `%c: body`.
     pub fn bind(cell: &Term, body: &Term) -> Term {
         Term::raw(Node::Bind([cell.clone(), body.clone()]))
     }
 
+    /// `a b`.
     pub fn seq(a: &Term, b: &Term) -> Term {
         Term::raw(Node::Seq([a.clone(), b.clone()]))
     }
 
+    /// `a | b`.
     pub fn alt(a: &Term, b: &Term) -> Term {
         Term::raw(Node::Alt([a.clone(), b.clone()]))
     }
 
+    /// `not a`.
     pub fn not(a: &Term) -> Term {
         Term::raw(Node::Not([a.clone()]))
     }
 
+    /// `a*!`.
     pub fn greedy(a: &Term) -> Term {
         Term::raw(Node::Greedy([a.clone()]))
     }

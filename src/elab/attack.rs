@@ -43,7 +43,7 @@ enum Pair {
 }
 
 /// The test `attacked_by(m, targets)`, or why it cannot be read off `m`.
-pub fn attacked_by(m: &Term, targets: &[Content]) -> Result<Term, String> {
+pub(super) fn attacked_by(m: &Term, targets: &[Content]) -> Result<Term, String> {
     let d = Derive {
         targets,
         relabel: vec![],
@@ -533,7 +533,7 @@ impl Derive<'_> {
 /// the next side's moves on the kings the test binds. `None` for a turn
 /// whose test is not a union of binders, or whose attacks cannot be read.
 /// Each comes with the turn and the kings.
-pub fn check_lints(game: &crate::elab::Game) -> Vec<(usize, Vec<Content>, Term, Term)> {
+pub(super) fn check_lints(game: &crate::elab::Game) -> Vec<(usize, Vec<Content>, Term, Term)> {
     let Some(checks) = &game.ends.check else { return vec![] };
     let n = game.turns.len();
     let mut out = vec![];

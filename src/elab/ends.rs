@@ -102,7 +102,7 @@ pub struct Ends {
 }
 
 /// The largest piece value a file may give, in centipawns.
-pub const MAX_VALUE: i64 = 100_000;
+pub(super) const MAX_VALUE: i64 = 100_000;
 
 /// A draw by a count of moves (of both sides) without a capture or a move
 /// of one of `resets`.

@@ -70,7 +70,7 @@ impl<'a> Elab<'a> {
     }
 
     /// The term a definition stands for, elaborated once.
-    pub fn definition(&self, name: &str, use_sc: &Scope, use_span: Span) -> Res<Term> {
+    pub(super) fn definition(&self, name: &str, use_sc: &Scope, use_span: Span) -> Res<Term> {
         if let Some(done) = self.done.borrow().get(name) {
             return done.clone().ok_or(Stop::Poisoned);
         }
@@ -111,7 +111,7 @@ impl<'a> Elab<'a> {
         }
     }
 
-    pub fn expr(&self, sc: &Scope, e: &Expr) -> Res<Term> {
+    pub(super) fn expr(&self, sc: &Scope, e: &Expr) -> Res<Term> {
         let t = self.node(sc, e)?;
         if t.depth() > MAX_DEPTH {
             return Err(self

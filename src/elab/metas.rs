@@ -5,7 +5,7 @@
 use crate::core::Sort;
 
 /// The sort a metavariable name stands for, if it is one.
-pub fn meta_sort(name: &str) -> Option<Sort> {
+pub(super) fn meta_sort(name: &str) -> Option<Sort> {
     let mut chars = name.chars();
     let first = chars.next()?;
     let rest = chars.as_str();
@@ -25,7 +25,7 @@ pub fn meta_sort(name: &str) -> Option<Sort> {
 }
 
 /// The table, for help texts and documentation.
-pub const META_TABLE: &str =
+pub(super) const META_TABLE: &str =
     "m n t: movement; p q: cell; f g h x y z: fragment; P Q: pattern; M N K: move; i j k: count; numbered as M_1, M_2";
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ mod ends;
 mod expr;
 mod metas;
 
-pub use cond::{Condition, Predicate};
-pub use ends::{Ends, Material, MoveRule, Split, Stuck};
+pub(crate) use cond::{Condition, Predicate};
+pub(crate) use ends::{Ends, Material, MoveRule, Split, Stuck};
 
 use crate::core::{ClaimKind, Content, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
@@ -34,13 +34,21 @@ pub(crate) struct Def {
 /// A `theorem` or `axiom`: two elaborated sides and a relation.
 #[derive(Clone, Debug)]
 pub struct Claim {
+    /// The name after `theorem` or `axiom`.
     pub name: String,
+    /// Whether it is a theorem or an axiom.
     pub kind: ClaimKind,
+    /// The left side.
     pub lhs: Term,
+    /// The relation between the sides.
     pub rel: Rel,
+    /// The right side.
     pub rhs: Term,
+    /// The `where` side conditions of a law, in the order written.
     pub conds: Vec<Condition>,
+    /// The file that states it, for messages.
     pub source: Source,
+    /// Where in that file.
     pub span: Span,
     /// The grid of the file that states it: its movements, and the laws
     /// the prover may use on it, are those of this grid.
@@ -79,7 +87,6 @@ pub struct Game {
     pub tiling: Tiling,
 }
 
-/// An elaborated rule file.
 /// The lint of one game's check test: a claim that it is the test
 /// `attacked_by` reads off the other side's moves.
 pub struct Lint {
@@ -87,9 +94,12 @@ pub struct Lint {
     pub game: usize,
     /// The pieces the check test binds (kings).
     pub kings: Vec<Content>,
+    /// The claim, named `lint: ...`, checked on the game's positions.
     pub claim: Claim,
 }
 
+/// An elaborated rule file: its definitions, claims and games, and the files it
+/// imports.
 pub struct Program {
     pub(crate) sources: Vec<Source>,
     pub(crate) defs: HashMap<String, Def>,
@@ -564,10 +574,12 @@ impl Program {
         self.tiling
     }
 
+    /// The theorems and axioms, in file order.
     pub fn claims(&self) -> &[Claim] {
         &self.claims
     }
 
+    /// The games, in file order.
     pub fn games(&self) -> &[Game] {
         &self.games
     }
@@ -601,6 +613,7 @@ impl Program {
         out
     }
 
+    /// The game declared as `name`.
     pub fn game(&self, name: &str) -> Option<&Game> {
         self.games.iter().find(|g| g.name == name)
     }

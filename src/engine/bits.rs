@@ -12,14 +12,14 @@ use crate::semantics::{Branch, CellSet, Code};
 /// Where a box's squares are: square `x + width·y` of the box is bit
 /// `x + width·y` (box-relative coordinates).
 #[derive(Clone, Copy, Debug)]
-pub struct BoxShape {
+pub(super) struct BoxShape {
     pub width: i32,
     pub height: i32,
 }
 
 impl BoxShape {
     /// Whether the box's squares fit in a `W`.
-    pub fn fits<W: Word>(self) -> bool {
+    pub(super) fn fits<W: Word>(self) -> bool {
         self.width * self.height <= W::BITS as i32
     }
 
@@ -112,7 +112,7 @@ struct Hop<W> {
 
 /// A probe's read tree as bitboard tests, for one box.
 #[derive(Clone, Debug)]
-pub struct BitProbe<W> {
+pub(super) struct BitProbe<W> {
     leaps: Vec<Leaps<W>>,
     lines: Vec<Lines<W>>,
     hops: Vec<Hop<W>>,
@@ -245,7 +245,7 @@ fn line_masks<W: Word>(shape: BoxShape, step: Square, len: u32) -> Row<W> {
 impl<W: Word> BitProbe<W> {
     /// The probe of read tree `bs` on boxes of `shape`, when every path is
     /// a leap or a line over empty squares to a set without `.` and `#`.
-    pub fn new(bs: &[Branch], shape: BoxShape) -> Option<BitProbe<W>> {
+    pub(super) fn new(bs: &[Branch], shape: BoxShape) -> Option<BitProbe<W>> {
         if !shape.fits::<W>() {
             return None;
         }
@@ -355,7 +355,7 @@ impl<W: Word> BitProbe<W> {
 
     /// Whether the probe holds from square `sq` (its bit number).
     #[inline]
-    pub fn holds(&self, b: &Bits<W>, sq: u32) -> bool {
+    pub(super) fn holds(&self, b: &Bits<W>, sq: u32) -> bool {
         let sq = at::<W>(sq);
         self.leaps.iter().any(|l| !(l.masks[sq] & b.of(&l.codes)).is_zero())
             || self.lines.iter().any(|g| {
@@ -472,7 +472,7 @@ impl<W: Word> Line<W> {
 
 /// One way a [`BitTest`] holds.
 #[derive(Clone, Debug)]
-pub enum Part<W> {
+pub(super) enum Part<W> {
     /// Always (`nil`).
     Yes,
     /// The probe holds from the POI (`None`: a probe that always holds).
@@ -485,7 +485,7 @@ pub enum Part<W> {
 /// A test made of probes on bitboards, pieces found by their words: what
 /// `not` tests when its move is probes, binders and unions only.
 #[derive(Clone, Debug)]
-pub struct BitTest<W> {
+pub(super) struct BitTest<W> {
     parts: Vec<Part<W>>,
     /// By code: whether binders look for it (`BOUND`), leaps (`LEAPT`)
     /// or lines (`LINED`), one load where a move's every change asks.
@@ -509,7 +509,7 @@ const KEPT_FROM: usize = 10;
 /// A test's answer on one board and what it read there (see
 /// [`BitProbe::reads`]), for the boards a move makes from it: a move far
 /// from the king leaves it as safe as it was, and is not tested again.
-pub struct Still<W> {
+pub(super) struct Still<W> {
     pub answer: bool,
     pub poi: Option<usize>,
     lines: W,
@@ -523,7 +523,7 @@ pub struct Still<W> {
 /// How the changes of a move bear on a kept answer ([`BitTest::change`]),
 /// or-ed together: the answer stands when [`Stand::holds`].
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub struct Stand(u8);
+pub(super) struct Stand(u8);
 
 impl Stand {
     const FAILS: u8 = 1;
@@ -534,13 +534,13 @@ impl Stand {
     const PAST: u8 = 4;
 
     #[inline(always)]
-    pub fn with(self, o: Stand) -> Stand {
+    pub(super) fn with(self, o: Stand) -> Stand {
         Stand(self.0 | o.0)
     }
 
     /// Whether the answer stands after every change or-ed in.
     #[inline(always)]
-    pub fn holds(self) -> bool {
+    pub(super) fn holds(self) -> bool {
         self.0 & Stand::FAILS == 0 && self.0 & (Stand::VACATES | Stand::PAST) != Stand::VACATES | Stand::PAST
     }
 }
@@ -552,7 +552,7 @@ fn except<W: Word>(k: Option<u32>) -> W {
 }
 
 impl<W: Word> BitTest<W> {
-    pub fn new(parts: Vec<Part<W>>) -> BitTest<W> {
+    pub(super) fn new(parts: Vec<Part<W>>) -> BitTest<W> {
         let (mut bound, mut leapt, mut lined) = (CellSet::default(), CellSet::default(), CellSet::default());
         let (mut fixed, mut weight) = (true, 0);
         for part in &parts {
@@ -598,13 +598,13 @@ impl<W: Word> BitTest<W> {
 
     /// Whether the test reads enough for keeping its answer between
     /// moves to cost less than testing again.
-    pub fn worth_keeping(&self) -> bool {
+    pub(super) fn worth_keeping(&self) -> bool {
         self.fixed && self.weight >= KEPT_FROM
     }
 
     /// The answer here with what it read, when no probe is read from the
     /// POI; `poi` is the POI's mailbox index and `k` its bit.
-    pub fn still(&self, b: &Bits<W>, poi: Option<usize>, k: Option<u32>) -> Option<Still<W>> {
+    pub(super) fn still(&self, b: &Bits<W>, poi: Option<usize>, k: Option<u32>) -> Option<Still<W>> {
         if !self.fixed {
             return None;
         }
@@ -637,7 +637,7 @@ impl<W: Word> BitTest<W> {
     /// one first, which is harmless when it is not a piece the line looks
     /// for and no square up to it changes too.
     #[inline]
-    pub fn change(&self, s: &Still<W>, b: &Bits<W>, i: usize, old: u8, new: u8) -> Stand {
+    pub(super) fn change(&self, s: &Still<W>, b: &Bits<W>, i: usize, old: u8, new: u8) -> Stand {
         let Some(k) = b.bit_of(i) else { return Stand(0) };
         if old == new {
             return Stand(0);
@@ -668,7 +668,7 @@ impl<W: Word> BitTest<W> {
 
     /// Whether the test holds with the POI on bit `poi`.
     #[inline]
-    pub fn holds(&self, b: &Bits<W>, poi: Option<u32>) -> bool {
+    pub(super) fn holds(&self, b: &Bits<W>, poi: Option<u32>) -> bool {
         self.parts.iter().any(|part| match part {
             Part::Yes => true,
             Part::AtPoi(p) => poi.is_some_and(|k| p.as_ref().is_none_or(|p| p.holds(b, k))),
@@ -704,7 +704,7 @@ struct BitRead<W> {
 /// An anchored rule's reads as words: the squares where it fits, for a
 /// whole set of pieces at once (all the pawns' pushes in a few shifts).
 #[derive(Clone, Debug)]
-pub struct BitRule<W> {
+pub(super) struct BitRule<W> {
     reads: Vec<BitRead<W>>,
     /// All the squares of the box.
     all: W,
@@ -713,7 +713,7 @@ pub struct BitRule<W> {
 impl<W: Word> BitRule<W> {
     /// The rule whose reads are `reads` (square from the pivot, set), on
     /// boxes of `shape`; `None` for a read of the pivot's own square.
-    pub fn new(reads: &[(Square, CellSet)], shape: BoxShape) -> Option<BitRule<W>> {
+    pub(super) fn new(reads: &[(Square, CellSet)], shape: BoxShape) -> Option<BitRule<W>> {
         if !shape.fits::<W>() {
             return None;
         }
@@ -740,7 +740,7 @@ impl<W: Word> BitRule<W> {
 
     /// The squares of `pieces` where the rule fits.
     #[inline]
-    pub fn bases(&self, b: &Bits<W>, pieces: W) -> W {
+    pub(super) fn bases(&self, b: &Bits<W>, pieces: W) -> W {
         let mut m = pieces;
         for r in &self.reads {
             // Most rules fit few pieces: stop when none is left.
@@ -767,7 +767,7 @@ impl<W: Word> BitRule<W> {
 /// A walk over empty squares along one step, for every piece of a set at
 /// once: where a grasshopper may stand before its hurdle.
 #[derive(Clone, Debug)]
-pub struct BitWalk<W> {
+pub(super) struct BitWalk<W> {
     /// The step in bit numbers.
     shift: i32,
     /// The squares whose square a step on is on the box.
@@ -776,7 +776,7 @@ pub struct BitWalk<W> {
 
 impl<W: Word> BitWalk<W> {
     /// Walks along `d` on boxes of `shape`.
-    pub fn new(d: Square, shape: BoxShape) -> Option<BitWalk<W>> {
+    pub(super) fn new(d: Square, shape: BoxShape) -> Option<BitWalk<W>> {
         (shape.fits::<W>() && (d.x, d.y) != (0, 0)).then(|| BitWalk {
             shift: d.x + shape.width * d.y,
             valid: shape.stepping::<W>(d),
@@ -785,7 +785,7 @@ impl<W: Word> BitWalk<W> {
 
     /// The squares `pieces` walk to, themselves included.
     #[inline]
-    pub fn ends(&self, b: &Bits<W>, pieces: W) -> W {
+    pub(super) fn ends(&self, b: &Bits<W>, pieces: W) -> W {
         let empty = b.word(Code::EMPTY);
         let (mut all, mut front) = (pieces, pieces);
         loop {
@@ -806,7 +806,7 @@ impl<W: Word> BitWalk<W> {
 
 /// A board's squares by code, as words over the box.
 #[derive(Clone)]
-pub struct Bits<W> {
+pub(super) struct Bits<W> {
     by_code: Box<[W; 256]>,
     /// By mailbox index: the square's bit number, `NONE` off the box.
     bit: Vec<u16>,
@@ -824,7 +824,7 @@ const NONE: u16 = u16::MAX;
 impl<W: Word> Bits<W> {
     /// The words of `cells`, a mailbox whose box square `(x, y)` is at
     /// `index(x, y)`; the box must fit in a `W`.
-    pub fn new(cells: &[u8], shape: BoxShape, index: impl Fn(i32, i32) -> usize) -> Bits<W> {
+    pub(super) fn new(cells: &[u8], shape: BoxShape, index: impl Fn(i32, i32) -> usize) -> Bits<W> {
         debug_assert!(shape.fits::<W>());
         let mut b = Bits {
             by_code: Box::new([W::ZERO; 256]),
@@ -858,7 +858,7 @@ impl<W: Word> Bits<W> {
 
     /// Mailbox square `i` held `old` and now holds `new`.
     #[inline]
-    pub fn moved(&mut self, i: usize, old: u8, new: u8) {
+    pub(super) fn moved(&mut self, i: usize, old: u8, new: u8) {
         if let Some(k) = self.bit_of(i) {
             self.by_code[old as usize] &= !W::bit(k);
             self.put(k, new);
@@ -867,26 +867,26 @@ impl<W: Word> Bits<W> {
 
     /// The squares holding `code`.
     #[inline]
-    pub fn word(&self, code: u8) -> W {
+    pub(super) fn word(&self, code: u8) -> W {
         self.by_code[code as usize]
     }
 
     /// The mailbox index of bit `k`.
     #[inline]
-    pub fn index_of(&self, k: u32) -> usize {
+    pub(super) fn index_of(&self, k: u32) -> usize {
         self.index[k as usize] as usize
     }
 
     /// The bit number of mailbox square `i`, if on the box.
     #[inline]
-    pub fn bit_of(&self, i: usize) -> Option<u32> {
+    pub(super) fn bit_of(&self, i: usize) -> Option<u32> {
         Some(self.bit[i]).filter(|&k| k != NONE).map(u32::from)
     }
 
     /// The first mailbox index from `from` on whose square holds `code`,
     /// but `except`.
     #[inline]
-    pub fn next(&self, code: u8, from: usize, except: Option<usize>) -> Option<usize> {
+    pub(super) fn next(&self, code: u8, from: usize, except: Option<usize>) -> Option<usize> {
         let k = u32::from(*self.from.get(from)?);
         if k >= W::BITS {
             return None;

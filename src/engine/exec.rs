@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 
 /// A board as it differs from where a search started: changed squares by
 /// index, in order, with what they now hold (`index << 8 | code`).
-pub type Diff = SmallVec<[u32; 4]>;
+pub(super) type Diff = SmallVec<[u32; 4]>;
 
 /// Where each code's squares are.
 enum Squares<W> {
@@ -25,7 +25,7 @@ enum Squares<W> {
     Sets(Box<Sets>),
 }
 
-pub type Cont<'k, W> = dyn FnMut(&mut Ctx<W>) -> bool + 'k;
+pub(super) type Cont<'k, W> = dyn FnMut(&mut Ctx<W>) -> bool + 'k;
 
 /// How a leaf's results are counted (`Ctx::tally`): the test each must
 /// pass with the answer kept for the board before the moves (`None`:
@@ -38,7 +38,7 @@ struct Dry<'a, W> {
     outer: Option<usize>,
 }
 
-pub struct Ctx<W> {
+pub(super) struct Ctx<W> {
     pub board: Mailbox,
     /// Where the codes are, kept by every write.
     squares: Squares<W>,
@@ -229,7 +229,7 @@ fn key(w: u32) -> u64 {
 
 /// Results without repeats: fingerprints in an open-addressed table,
 /// entries compared only where fingerprints are equal.
-pub struct Distinct {
+pub(super) struct Distinct {
     /// Index of an item plus one; 0 for a free slot.
     slots: SmallVec<[u32; 64]>,
     pub items: Vec<Diff>,
@@ -238,7 +238,7 @@ pub struct Distinct {
 
 impl Distinct {
     /// Results gathered in `items`, emptied first.
-    pub fn new(mut items: Vec<Diff>) -> Distinct {
+    pub(super) fn new(mut items: Vec<Diff>) -> Distinct {
         items.clear();
         Distinct {
             slots: smallvec::smallvec![0; 64],
@@ -247,7 +247,7 @@ impl Distinct {
         }
     }
 
-    pub fn insert(&mut self, (fp, d): (u64, Diff)) {
+    pub(super) fn insert(&mut self, (fp, d): (u64, Diff)) {
         if 2 * self.items.len() >= self.slots.len() {
             self.slots = smallvec::smallvec![0; 2 * self.slots.len()];
             for k in 0..self.items.len() {
@@ -284,7 +284,7 @@ impl Distinct {
 /// then counts exactly with `Distinct`. Chess never repeats a result, and
 /// counting a leaf's moves makes no diffs.
 #[derive(Default)]
-pub struct Fingerprints {
+pub(super) struct Fingerprints {
     /// `fp | 1`, 0 for a free slot: folding the low bit can only add
     /// repeats, which are counted exactly anyway.
     slots: Vec<u64>,
@@ -293,7 +293,7 @@ pub struct Fingerprints {
 
 impl Fingerprints {
     /// Adds `fp`; false when it was there.
-    pub fn insert(&mut self, fp: u64) -> bool {
+    pub(super) fn insert(&mut self, fp: u64) -> bool {
         if 2 * (self.used.len() + 1) > self.slots.len() {
             let old: Vec<u64> = self.used.iter().map(|&h| self.slots[h as usize]).collect();
             self.clear();
@@ -315,12 +315,12 @@ impl Fingerprints {
         true
     }
 
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.used.len()
     }
 
     /// Empties the set, touching only the slots in use.
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         for &h in &self.used {
             self.slots[h as usize] = 0;
         }
@@ -355,7 +355,7 @@ impl<W: Word> Ctx<W> {
     /// `value`, the outcome of a search on this context, unless a move in
     /// it outgrew the interpreter's budget; the context is ready for the
     /// next search either way.
-    pub fn finish<T>(&mut self, value: T) -> Result<T, super::TooBig> {
+    pub(super) fn finish<T>(&mut self, value: T) -> Result<T, super::TooBig> {
         match self.too_big.take() {
             Some(n) => Err(super::TooBig(n)),
             None => Ok(value),
@@ -363,7 +363,7 @@ impl<W: Word> Ctx<W> {
     }
 
     /// A context on `board` for a plan that looks for `codes`.
-    pub fn new(board: Mailbox, codes: &[u8]) -> Ctx<W> {
+    pub(super) fn new(board: Mailbox, codes: &[u8]) -> Ctx<W> {
         Ctx {
             squares: match board.bits() {
                 Some(b) => Squares::Words(b),
@@ -385,12 +385,12 @@ impl<W: Word> Ctx<W> {
 
     /// The current board is where a turn starts: tests may be answered
     /// from what they read here.
-    pub fn start_turn(&mut self) {
+    pub(super) fn start_turn(&mut self) {
         self.epoch += 1;
         self.base = Some(self.mark());
     }
 
-    pub fn end_turn(&mut self) {
+    pub(super) fn end_turn(&mut self) {
         self.base = None;
     }
 
@@ -566,19 +566,19 @@ impl<W: Word> Ctx<W> {
         })
     }
 
-    pub fn mark(&self) -> usize {
+    pub(super) fn mark(&self) -> usize {
         self.trail.len()
     }
 
     /// Keeps every write made so far: the board is where searches start
     /// from now on, and nothing before it can be undone.
-    pub fn forget(&mut self) {
+    pub(super) fn forget(&mut self) {
         self.trail.clear();
         self.hashes.clear();
     }
 
     /// Restores every square written since `mark`.
-    pub fn undo(&mut self, mark: usize) {
+    pub(super) fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let (i, v) = self.trail.pop().expect("above the mark");
             self.set_cell(i as usize, v);
@@ -612,14 +612,14 @@ impl<W: Word> Ctx<W> {
     }
 
     /// Applies a diff made by `diff`, to be undone with `undo`.
-    pub fn apply(&mut self, d: &Diff) {
+    pub(super) fn apply(&mut self, d: &Diff) {
         for &w in d {
             self.write((w >> 8) as usize, w as u8);
         }
     }
 
     /// How the board differs from what it was at `mark`.
-    pub fn diff(&self, mark: usize) -> Diff {
+    pub(super) fn diff(&self, mark: usize) -> Diff {
         let mut d: Diff = SmallVec::new();
         self.changes(mark, |w| d.push(w));
         d.sort_unstable();
@@ -646,21 +646,21 @@ impl<W: Word> Ctx<W> {
     /// How the board differs from what it was at `mark`, its entries in
     /// no particular order, with a fingerprint that does not depend on
     /// their order: equal boards have equal fingerprints.
-    pub fn result(&self, mark: usize) -> (u64, Diff) {
+    pub(super) fn result(&self, mark: usize) -> (u64, Diff) {
         let mut d: Diff = SmallVec::new();
         self.changes(mark, |w| d.push(w));
         (self.fingerprint(mark), d)
     }
 
     /// Whether square `i` was written since `mark`.
-    pub fn wrote(&self, mark: usize, i: usize) -> bool {
+    pub(super) fn wrote(&self, mark: usize, i: usize) -> bool {
         self.trail[mark..].iter().any(|&(j, _)| j as usize == i)
     }
 
     /// The fingerprint of `result`, without the diff: how the hash moved
     /// since `mark`.
     #[inline]
-    pub fn fingerprint(&self, mark: usize) -> u64 {
+    pub(super) fn fingerprint(&self, mark: usize) -> u64 {
         let then = self.hashes.get(mark).copied().unwrap_or(self.hash);
         self.hash.wrapping_sub(then)
     }
@@ -804,7 +804,7 @@ impl<W: Word> Ctx<W> {
 
     /// Runs `op`, calling `k` on each result (possibly repeated) until it
     /// says to stop; whether it stopped.
-    pub fn run(&mut self, op: &Op<W>, k: &mut Cont<'_, W>) -> bool {
+    pub(super) fn run(&mut self, op: &Op<W>, k: &mut Cont<'_, W>) -> bool {
         if self.too_big.is_some() {
             return true;
         }
@@ -908,7 +908,7 @@ impl<W: Word> Ctx<W> {
     /// board before it when no write changes what the test read (a
     /// move away from every line to the king); only the other moves are
     /// made and tested.
-    pub fn tally(&mut self, op: &Op<W>, mark: usize, seen: &mut Fingerprints) -> bool {
+    pub(super) fn tally(&mut self, op: &Op<W>, mark: usize, seen: &mut Fingerprints) -> bool {
         if self.too_big.is_some() {
             return true;
         }
@@ -1424,7 +1424,7 @@ impl<W: Word> Ctx<W> {
     }
 
     /// Whether `op` has a result here.
-    pub fn exists(&mut self, op: &Op<W>) -> bool {
+    pub(super) fn exists(&mut self, op: &Op<W>) -> bool {
         match op {
             Op::Nil => true,
             Op::Fail => false,

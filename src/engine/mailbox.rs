@@ -10,7 +10,7 @@ use crate::semantics::{CellSet, Code, Grid, Store};
 use std::convert::Infallible;
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Mailbox {
+pub(super) struct Mailbox {
     origin: Square,
     width: i32,
     height: i32,
@@ -21,7 +21,7 @@ pub struct Mailbox {
 
 impl Mailbox {
     /// `g`'s board with a border `pad` squares wide.
-    pub fn new(g: &Grid, pad: i32) -> Mailbox {
+    pub(super) fn new(g: &Grid, pad: i32) -> Mailbox {
         let stride = g.width() + 2 * pad;
         let mut b = Mailbox {
             origin: g.origin(),
@@ -46,7 +46,7 @@ impl Mailbox {
     }
 
     /// The board as a `Grid` over the same box.
-    pub fn grid(&self) -> Grid {
+    pub(super) fn grid(&self) -> Grid {
         let mut g = Grid::off(self.origin, self.width, self.height);
         let w = self.width.max(0) as usize;
         for y in 0..self.height {
@@ -58,7 +58,7 @@ impl Mailbox {
 
     /// The indices of the box's rows, border columns included: every
     /// on-board square lies in them.
-    pub fn rows(&self) -> (usize, usize) {
+    pub(super) fn rows(&self) -> (usize, usize) {
         (
             (self.pad * self.stride) as usize,
             ((self.pad + self.height) * self.stride) as usize,
@@ -66,13 +66,13 @@ impl Mailbox {
     }
 
     /// Index deltas of a step: `d` squares away is `i + delta(d)`.
-    pub fn delta(stride: i32, d: Square) -> isize {
+    pub(super) fn delta(stride: i32, d: Square) -> isize {
         (d.x + d.y * stride) as isize
     }
 
     /// The step of an index delta, `delta`'s inverse for steps of at most
     /// `pad` columns.
-    pub fn step(stride: i32, pad: i32, d: isize) -> Square {
+    pub(super) fn step(stride: i32, pad: i32, d: isize) -> Square {
         let (s, pad) = (stride as isize, pad as isize);
         let dy = (d + pad).div_euclid(s);
         Square::new((d - dy * s) as i32, dy as i32)
@@ -80,19 +80,19 @@ impl Mailbox {
 
     /// The index of `q`, when it lies inside the array.
     #[inline]
-    pub fn index(&self, q: Square) -> Option<usize> {
+    pub(super) fn index(&self, q: Square) -> Option<usize> {
         let (x, y) = (q.x - self.origin.x + self.pad, q.y - self.origin.y + self.pad);
         let rows = self.height + 2 * self.pad;
         (x >= 0 && y >= 0 && x < self.stride && y < rows).then(|| (y * self.stride + x) as usize)
     }
 
-    pub fn square(&self, i: usize) -> Square {
+    pub(super) fn square(&self, i: usize) -> Square {
         let (x, y) = (i as i32 % self.stride, i as i32 / self.stride);
         Square::new(x - self.pad + self.origin.x, y - self.pad + self.origin.y)
     }
 
     /// The board as bitboards, when its box fits in a `W`.
-    pub fn bits<W: Word>(&self) -> Option<Bits<W>> {
+    pub(super) fn bits<W: Word>(&self) -> Option<Bits<W>> {
         let shape = BoxShape {
             width: self.width,
             height: self.height,

@@ -13,12 +13,12 @@ mod restrict;
 mod sets;
 mod word;
 
-pub use cursor::Cursor;
+pub(crate) use cursor::Cursor;
 use exec::{Ctx, Diff};
 use mailbox::Mailbox;
 use plan::{Op, Planner};
 use rayon::prelude::*;
-pub use restrict::Vacate;
+pub(crate) use restrict::Vacate;
 use std::any::{Any, TypeId};
 use std::sync::{Arc, Mutex};
 use word::Word;
@@ -42,7 +42,7 @@ pub struct Engine {
 type BoxKey = (Square, i32, i32, TypeId);
 
 /// The turns planned for one board box, on words `W`.
-pub struct Plan<W> {
+pub(crate) struct Plan<W> {
     pad: i32,
     turns: Vec<Op<W>>,
     tests: Vec<Op<W>>,

@@ -21,7 +21,7 @@ const MAX_UNROLL: u32 = 4;
 
 /// How a rule finds its translations.
 #[derive(Clone, Copy, Debug)]
-pub enum Find {
+pub(super) enum Find {
     /// Where the POI is.
     Anchor,
     /// Squares holding this code, the POI's excepted.
@@ -36,7 +36,7 @@ pub enum Find {
 
 /// A rule with its squares as index deltas from the pivot.
 #[derive(Clone, Debug)]
-pub struct FastRule {
+pub(super) struct FastRule {
     pub find: Find,
     /// Reads besides the pivot's own (which `find` has checked).
     pub reads: Vec<(isize, CellSet)>,
@@ -63,7 +63,7 @@ pub struct FastRule {
 /// none of its children completes, the search goes on at `fail` (the next
 /// sibling, or an ancestor's), and past the end nothing fits.
 #[derive(Clone, Debug)]
-pub struct ReadNode {
+pub(super) struct ReadNode {
     pub at: isize,
     pub set: CellSet,
     pub done: bool,
@@ -72,7 +72,7 @@ pub struct ReadNode {
 }
 
 #[derive(Clone, Debug)]
-pub enum Op<W> {
+pub(super) enum Op<W> {
     Nil,
     Fail,
     Rules(Vec<FastRule>),
@@ -130,7 +130,7 @@ pub enum Op<W> {
 
 /// A `Hop` on bitboards: its walk, and its rules with their reads.
 #[derive(Clone, Debug)]
-pub struct BitHop<W> {
+pub(super) struct BitHop<W> {
     pub d: isize,
     pub walk: BitWalk<W>,
     pub rules: Vec<FastRule>,
@@ -139,7 +139,7 @@ pub struct BitHop<W> {
 
 impl<W: Word> Op<W> {
     /// Adds the codes whose squares `self` looks for to `out`.
-    pub fn looked_for(&self, out: &mut Vec<u8>) {
+    pub(super) fn looked_for(&self, out: &mut Vec<u8>) {
         match self {
             Op::Rules(rules) => out.extend(rules.iter().filter_map(|r| match r.find {
                 Find::Guard(c) => Some(c),
@@ -342,7 +342,7 @@ fn within(bs: &[Branch], anchor: Square, pad: i32) -> bool {
 
 /// The border the plan of `p` needs: the farthest reach of the rules it
 /// indexes directly.
-pub fn pad(p: &Prog) -> i32 {
+pub(super) fn pad(p: &Prog) -> i32 {
     let here = match p {
         Prog::Rules(rules) => rules.iter().map(reach).filter(|&r| r <= MAX_PAD).max().unwrap_or(0),
         Prog::Probe(_, probe) => {
@@ -366,7 +366,7 @@ pub fn pad(p: &Prog) -> i32 {
 
 /// Compiles for a board whose rows are `stride` cells apart and whose
 /// border is `pad` wide.
-pub struct Planner {
+pub(super) struct Planner {
     pub stride: i32,
     pub pad: i32,
     /// The box, when its squares fit in a bitboard.
@@ -684,7 +684,7 @@ impl Planner {
         d.x.abs().max(d.y.abs()) <= self.pad
     }
 
-    pub fn plan<W: Word>(&self, p: &Prog) -> Op<W> {
+    pub(super) fn plan<W: Word>(&self, p: &Prog) -> Op<W> {
         let interpret = || Op::Interpret(Box::new(p.clone()));
         let b = |m: &Prog| Box::new(self.plan(m));
         match p {

@@ -6,7 +6,7 @@
 const UNTRACKED: u8 = u8::MAX;
 
 #[derive(Clone)]
-pub struct Sets {
+pub(super) struct Sets {
     /// The set of each code, by slot; `UNTRACKED` for codes not looked for.
     slot: [u8; 256],
     /// The first index of the box's rows: bit `k` stands for index `lo + k`.
@@ -17,7 +17,7 @@ pub struct Sets {
 
 impl Sets {
     /// Sets for `codes` over `cells`, whose on-board squares lie in `lo..hi`.
-    pub fn new(cells: &[u8], (lo, hi): (usize, usize), codes: &[u8]) -> Sets {
+    pub(super) fn new(cells: &[u8], (lo, hi): (usize, usize), codes: &[u8]) -> Sets {
         let mut slot = [UNTRACKED; 256];
         let mut n = 0;
         for &c in codes {
@@ -50,7 +50,7 @@ impl Sets {
 
     /// Square `i` held `old` and now holds `new`.
     #[inline]
-    pub fn moved(&mut self, i: usize, old: u8, new: u8) {
+    pub(super) fn moved(&mut self, i: usize, old: u8, new: u8) {
         let s = self.slot[old as usize];
         if s != UNTRACKED {
             let k = i - self.lo;
@@ -62,7 +62,7 @@ impl Sets {
     /// The first index from `from` on whose square holds `code`, but
     /// `except`.
     #[inline]
-    pub fn next(&self, cells: &[u8], code: u8, from: usize, except: Option<usize>) -> Option<usize> {
+    pub(super) fn next(&self, cells: &[u8], code: u8, from: usize, except: Option<usize>) -> Option<usize> {
         let from = from.max(self.lo);
         let s = self.slot[code as usize];
         if s == UNTRACKED {

@@ -7,7 +7,7 @@ use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 /// The operations the bitboards need, on a word of `BITS` bits.
-pub trait Word:
+pub(crate) trait Word:
     Copy
     + Eq
     + Debug
@@ -99,7 +99,7 @@ native!(u128);
 
 /// Four 64-bit words, lowest first: boxes up to 256 squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Wide(pub [u64; 4]);
+pub(super) struct Wide(pub [u64; 4]);
 
 impl BitAnd for Wide {
     type Output = Wide;

@@ -5,7 +5,8 @@ mod rect;
 mod square;
 mod tiling;
 
-pub use movement::{Movement, MAX_SHIFT};
-pub use rect::Rect;
+pub use movement::Movement;
+pub(crate) use movement::MAX_SHIFT;
+pub(crate) use rect::Rect;
 pub use square::Square;
 pub use tiling::Tiling;

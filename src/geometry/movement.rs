@@ -15,8 +15,9 @@ use std::fmt;
 /// axis. Boards are small; the bound keeps every sum of a few movements far
 /// inside `i32`, so that square arithmetic never wraps. Elaboration rejects
 /// movements beyond it.
-pub const MAX_SHIFT: i32 = 1 << 24;
+pub(crate) const MAX_SHIFT: i32 = 1 << 24;
 
+/// A movement in normal form: equal movements are equal structs.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct Movement {
     /// Turns counter-clockwise, `0..tiling.turns()`, applied after the flip.
@@ -33,6 +34,7 @@ pub struct Movement {
 }
 
 impl Movement {
+    /// `1`: moves nothing.
     pub const IDENTITY: Movement = Movement {
         rot: 0,
         flip: false,
@@ -40,23 +42,31 @@ impl Movement {
         colour: false,
         tiling: Tiling::Square,
     };
+    /// `u`: one square up.
     pub const U: Movement = Movement::translation(0, 1);
+    /// `d`: one square down.
     pub const D: Movement = Movement::translation(0, -1);
+    /// `l`: one square left.
     pub const L: Movement = Movement::translation(-1, 0);
+    /// `r`: one square right.
     pub const R: Movement = Movement::translation(1, 0);
+    /// `R`: a quarter turn counter-clockwise, on the square grid.
     pub const ROTATE: Movement = Movement {
         rot: 1,
         ..Movement::IDENTITY
     };
+    /// `F`: the mirror in the vertical axis.
     pub const FLIP: Movement = Movement {
         flip: true,
         ..Movement::IDENTITY
     };
+    /// `C`: swaps the colours of pieces.
     pub const COLOUR: Movement = Movement {
         colour: true,
         ..Movement::IDENTITY
     };
 
+    /// The shift by `(x, y)`.
     pub const fn translation(x: i32, y: i32) -> Movement {
         Movement {
             rot: 0,
@@ -138,6 +148,7 @@ impl Movement {
         self.rot == 0 && !self.flip && !self.colour
     }
 
+    /// Whether the movement moves nothing.
     pub fn is_identity(&self) -> bool {
         *self == Movement::IDENTITY
     }
@@ -203,6 +214,7 @@ impl Movement {
         .normal()
     }
 
+    /// The movement that undoes this one.
     pub fn inverse(&self) -> Movement {
         let n = self.tiling.turns();
         let (rot, flip) = if self.flip {

@@ -10,13 +10,17 @@ use std::ops::{Add, Neg, Sub};
 /// visits its cells in reading order for the pretty-printer.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Square {
+    /// Column, growing to the right.
     pub x: i32,
+    /// Row, growing upwards.
     pub y: i32,
 }
 
 impl Square {
+    /// `(0, 0)`: the centre a fragment is written around.
     pub const ORIGIN: Square = Square { x: 0, y: 0 };
 
+    /// The square `(x, y)`.
     pub const fn new(x: i32, y: i32) -> Self {
         Square { x, y }
     }

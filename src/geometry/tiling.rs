@@ -12,8 +12,10 @@ use std::fmt;
 /// turns and mirrors differ.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub enum Tiling {
+    /// Square cells (`grid square`, the default).
     #[default]
     Square,
+    /// Hexagonal cells in axial coordinates (`grid hex`).
     Hex,
 }
 
@@ -35,6 +37,7 @@ impl Tiling {
         }
     }
 
+    /// The name a `grid NAME` declaration uses.
     pub fn name(self) -> &'static str {
         match self {
             Tiling::Square => "square",

@@ -24,7 +24,7 @@ fn num(n: u32) -> Term {
 
 /// Decides a condition on closed inputs (its arguments but the outputs):
 /// the outputs when it holds, `None` when it fails or cannot be decided.
-pub fn decide(pred: Predicate, inputs: &[Term]) -> Option<Vec<Term>> {
+pub(crate) fn decide(pred: Predicate, inputs: &[Term]) -> Option<Vec<Term>> {
     let frag = |i: usize| match inputs[i].node() {
         Node::Frag(f) => Some(f.clone()),
         _ => None,
@@ -91,14 +91,14 @@ pub fn decide(pred: Predicate, inputs: &[Term]) -> Option<Vec<Term>> {
 /// claims: the outputs must be what `decide` computes. `before` is only an
 /// order for sorting (the prover's is by e-class, not by term), so any step
 /// may claim it.
-pub fn verify(pred: Predicate, inputs: &[Term], outputs: &[Term]) -> bool {
+pub(crate) fn verify(pred: Predicate, inputs: &[Term], outputs: &[Term]) -> bool {
     pred == Predicate::Before || decide(pred, inputs).is_some_and(|o| o == outputs)
 }
 
 /// A random input for argument `arg` of a condition, drawn so that the
 /// condition is likely to hold, for checking laws on instances; `None`
 /// leaves the argument to the generator of its sort.
-pub fn sample_input(pred: Predicate, arg: usize, g: &mut quickcheck::Gen) -> Option<Term> {
+pub(crate) fn sample_input(pred: Predicate, arg: usize, g: &mut quickcheck::Gen) -> Option<Term> {
     use crate::core::{gen, Cell as C, Fragment as F};
     use crate::geometry::Square;
     match (pred, arg) {

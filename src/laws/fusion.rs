@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 
 /// What fusing two rules gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fusion {
+pub(crate) enum Fusion {
     /// One rule, `f -> g`, with the same results.
     Rule(Fragment, Fragment),
     /// The pair never applies.
@@ -41,12 +41,12 @@ fn on_board(c: Cell) -> bool {
 
 /// Whether a rule's own cells contradict each other about the board: a
 /// square `f` needs on the board and `g` needs off it, or the reverse.
-pub fn contradictory(f: &Fragment, g: &Fragment) -> bool {
+pub(crate) fn contradictory(f: &Fragment, g: &Fragment) -> bool {
     g.cells()
         .any(|(s, c)| f.get(s).is_some_and(|r| on_board(r) != on_board(c)))
 }
 
-pub fn fuse(f1: &Fragment, g1: &Fragment, f2: &Fragment, g2: &Fragment) -> Fusion {
+pub(crate) fn fuse(f1: &Fragment, g1: &Fragment, f2: &Fragment, g2: &Fragment) -> Fusion {
     let (Some(s1), Some(s2)) = (f1.poi(), f2.poi()) else {
         return Fusion::None;
     };

@@ -11,8 +11,8 @@
 //! that declares `grid square` or `grid hex` holds only there, and the
 //! prover uses it only on claims of that grid.
 
-pub mod conds;
-pub mod fusion;
+pub(crate) mod conds;
+pub(crate) mod fusion;
 
 use crate::core::{ClaimKind, Meta, Node, Rel, Term};
 use crate::diag::{Diag, Diags};
@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 /// One axiom.
 #[derive(Clone, Debug)]
 pub struct Law {
+    /// The axiom as elaborated from its file.
     pub claim: Claim,
 }
 
@@ -57,6 +58,7 @@ fn grows(from: &Term, to: &Term) -> bool {
 }
 
 impl Law {
+    /// The axiom's name, as proofs cite it.
     pub fn name(&self) -> &str {
         &self.claim.name
     }
@@ -121,6 +123,7 @@ fn order(from: &Term, to: &Term, conds: &[Condition]) -> Option<Vec<Condition>> 
 /// The axioms of a directory of `.alg` files, in file and line order.
 #[derive(Clone, Debug, Default)]
 pub struct Laws {
+    /// The axioms, in file and line order.
     pub laws: Vec<Law>,
 }
 
@@ -229,6 +232,7 @@ impl Laws {
         Ok(Laws { laws })
     }
 
+    /// The axiom called `name`.
     pub fn get(&self, name: &str) -> Option<&Law> {
         self.laws.iter().find(|l| l.name() == name)
     }

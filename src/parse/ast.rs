@@ -1,9 +1,9 @@
 //! The surface syntax tree, as written: names unexpanded, sorts unknown.
 
 /// What a claim states is core vocabulary; the syntax tree holds it as read.
-pub use crate::core::{ClaimKind, Rel};
+pub(crate) use crate::core::{ClaimKind, Rel};
 
-pub use crate::diag::Span;
+pub(crate) use crate::diag::Span;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {

@@ -247,7 +247,7 @@ fn stmt(s: &Stmt, src: &str) -> String {
 
 /// A syntax tree built without source text (a notation's lowering) as
 /// algebra text, which parses back to the same tree.
-pub fn print_expr(e: &Expr) -> String {
+pub(crate) fn print_expr(e: &Expr) -> String {
     expr(e, None)
 }
 

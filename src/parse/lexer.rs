@@ -7,7 +7,7 @@ use crate::diag::Span;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Tok {
+pub(crate) enum Tok {
     /// A piece glyph such as `♖`, or an ASCII spelling such as `'R`.
     Piece(String),
     Dot,
@@ -113,7 +113,7 @@ impl fmt::Display for Tok {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LexError {
+pub(crate) struct LexError {
     pub span: Span,
     pub message: String,
 }
@@ -125,7 +125,7 @@ pub struct Comment {
     pub text: String,
 }
 
-pub type Spanned = (usize, Tok, usize);
+pub(crate) type Spanned = (usize, Tok, usize);
 
 const CHESS_GLYPHS: &str = "♔♕♖♗♘♙♚♛♜♝♞♟";
 
@@ -176,7 +176,7 @@ fn keyword(w: &str) -> Option<Tok> {
     })
 }
 
-pub const KEYWORDS: [&str; 11] = [
+pub(crate) const KEYWORDS: [&str; 11] = [
     "nil", "fail", "theorem", "axiom", "piece", "where", "not", "game", "import", "grid", "override",
 ];
 
@@ -512,7 +512,7 @@ fn layout(toks: Vec<Spanned>, src: &str) -> Vec<Spanned> {
 }
 
 /// Splits source text into tokens and comments.
-pub fn lex(src: &str) -> Result<(Vec<Spanned>, Vec<Comment>), LexError> {
+pub(crate) fn lex(src: &str) -> Result<(Vec<Spanned>, Vec<Comment>), LexError> {
     Lexer {
         src,
         // A byte order mark is not part of the text (spans keep counting

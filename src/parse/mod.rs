@@ -1,18 +1,19 @@
 //! Text to syntax tree: the lexer, the lalrpop grammar and the formatter.
 
-pub mod ast;
+pub(crate) mod ast;
 mod format;
-pub mod lexer;
+pub(crate) mod lexer;
 
 use lalrpop_util::{lalrpop_mod, ParseError};
 
 lalrpop_mod!(
-    #[allow(clippy::all, unused_parens)]
+    #[allow(clippy::all, unused_parens, unreachable_pub)]
     grammar,
     "/parse/grammar.rs"
 );
 
-pub use format::{format_file, print_expr};
+pub use format::format_file;
+pub(crate) use format::print_expr;
 
 use ast::{Expr, File, Span};
 use lexer::{LexError, Tok};
@@ -90,7 +91,7 @@ fn convert(e: ParseError<usize, Tok, LexError>, len: usize) -> SyntaxError {
 /// The deepest nesting of brackets and operators a file may have. Every
 /// later stage recurses over the tree; this keeps them far from the end of
 /// their stacks.
-pub const MAX_NESTING: usize = 20_000;
+pub(crate) const MAX_NESTING: usize = 20_000;
 
 fn shallow(e: &Expr) -> Result<(), SyntaxError> {
     match e.nested_beyond(MAX_NESTING) {

@@ -282,7 +282,7 @@ impl Outcome {
 /// declares it (chess's is FIDE's as python-chess reads it). Which
 /// material can mate is a fact about the pieces, not a move, so the rule
 /// file names the pieces and this counts them with their square colours.
-pub fn insufficient_material(m: &Material, board: &Grid) -> bool {
+pub(crate) fn insufficient_material(m: &Material, board: &Grid) -> bool {
     let o = board.origin();
     // Read lazily: the first pawn or rook ends the count.
     let pieces = (0..board.height()).flat_map(|y| {

@@ -263,7 +263,7 @@ pub fn en_passant_markers() -> Option<[PieceId; 2]> {
     Markers::declared().map(|m| m.pawn)
 }
 
-/// [`write`] with the half-move clock and full-move number given.
+/// [`write()`] with the half-move clock and full-move number given.
 pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32) -> Result<String, String> {
     let (width, height) = (g.width(), g.height());
     if width as usize > MAX_SIDE || height as usize > MAX_SIDE {
@@ -337,12 +337,14 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
 pub struct Rights {
     /// White's rights first, each side's short right first.
     pub castling: smallvec::SmallVec<[Castling; 4]>,
+    /// The square a pawn may be taken on en passant, from the box's corner.
     pub en_passant: Option<Square>,
 }
 
 /// A castling right: an unmoved rook beside its side's unmoved king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Castling {
+    /// Whose right it is.
     pub white: bool,
     /// On the king's right.
     pub short: bool,
@@ -406,8 +408,11 @@ pub fn rights(g: &Grid, m: &Markers, black_to_move: bool) -> Rights {
 /// taken en passant; white's, then black's.
 #[derive(Clone, Copy, Debug)]
 pub struct Markers {
+    /// The king that may still castle: white's, black's.
     pub king: [PieceId; 2],
+    /// The rook that may still castle: white's, black's.
     pub rook: [PieceId; 2],
+    /// The pawn that may be taken en passant: white's, black's.
     pub pawn: [PieceId; 2],
 }
 

@@ -7,13 +7,17 @@ use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 
 /// A game ready to play: the turn moves compiled.
 pub struct Rules {
+    /// The game's name, from `game NAME`.
     pub name: String,
+    /// The starting board.
     pub start: Grid,
+    /// Each side's move, compiled, in turn order.
     pub turns: Vec<Prog>,
-    /// How the game ends (see [`super::end`]).
+    /// How the game ends (see `play/end.rs`).
     pub ends: super::end::EndRules,
     /// The fast path, when asked for; the interpreter otherwise.
     pub engine: Option<Engine>,
+    /// The grid the game is played on.
     pub tiling: crate::geometry::Tiling,
     /// What a match reads of each cell code.
     pub pieces: super::pieces::Pieces,
@@ -22,7 +26,9 @@ pub struct Rules {
 /// A position: the board, and whose turn it is (an index into the turns).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// The pieces on the board.
     pub board: Grid,
+    /// The side to move, as an index into [`Rules::turns`].
     pub turn: usize,
 }
 
@@ -31,6 +37,7 @@ pub struct Position {
 pub struct TooBig(pub usize);
 
 impl Rules {
+    /// The game with its turns compiled, played by the interpreter.
     pub fn new(game: &Game) -> Rules {
         let resets = game.ends.move_rule.as_ref().map_or(&[][..], |r| &r.resets[..]);
         Rules {
@@ -55,6 +62,7 @@ impl Rules {
         r
     }
 
+    /// The starting board, the first side to move.
     pub fn start(&self) -> Position {
         Position {
             board: self.start.clone(),

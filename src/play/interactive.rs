@@ -16,7 +16,7 @@ use std::io::{self, BufRead, Write};
 
 /// How to draw and talk.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Style {
+pub(crate) struct Style {
     /// Highlight changed squares with ANSI colours (for a terminal). Without
     /// colour, the changed squares are listed on a line of their own.
     pub colour: bool,
@@ -27,7 +27,7 @@ pub struct Style {
 
 /// How a game of interactive play ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
+pub(crate) enum End {
     /// The player typed `quit`.
     Quit,
     /// The input ran out.
@@ -42,7 +42,7 @@ pub enum End {
 
 /// A game played: how it ended, its plies in SAN (for chess), its result.
 #[derive(Clone, Debug)]
-pub struct Played {
+pub(crate) struct Played {
     pub end: End,
     pub san: Vec<String>,
     pub result: String,
@@ -50,7 +50,7 @@ pub struct Played {
 
 /// Why the loop stopped early.
 #[derive(Debug)]
-pub enum PlayError {
+pub(crate) enum PlayError {
     Io(io::Error),
     /// A move made more intermediate states than the evaluator allows.
     TooBig(usize),
@@ -94,7 +94,7 @@ Commands:
 /// The names of a game's turns as the declaration writes them
 /// (`game chess(start) = white, black` gives `white` and `black`), or
 /// `None` for each when the declaration cannot be read back.
-pub fn turn_names(prog: &Program, game: &Game) -> Vec<Option<String>> {
+pub(crate) fn turn_names(prog: &Program, game: &Game) -> Vec<Option<String>> {
     let none = vec![None; game.turns.len()];
     let text = &prog.source().text;
     let Some(decl) = text.get(game.span.start..game.span.end) else {
@@ -150,7 +150,7 @@ pub fn turn_names(prog: &Program, game: &Game) -> Vec<Option<String>> {
 }
 
 /// `turn 1 of 2 (white)`: counting from 1, with the declaration's name.
-pub fn turn_label(turn: usize, count: usize, names: &[Option<String>]) -> String {
+pub(crate) fn turn_label(turn: usize, count: usize, names: &[Option<String>]) -> String {
     match names.get(turn) {
         Some(Some(n)) => format!("turn {} of {count} ({n})", turn + 1),
         _ => format!("turn {} of {count}", turn + 1),
@@ -159,7 +159,7 @@ pub fn turn_label(turn: usize, count: usize, names: &[Option<String>]) -> String
 
 /// A move's name, cells named on `tiling`; `(no change)` for a move that
 /// leaves the board as it is.
-pub fn move_name(before: &Grid, after: &Grid, tiling: Tiling) -> String {
+pub(crate) fn move_name(before: &Grid, after: &Grid, tiling: Tiling) -> String {
     let n = notation::describe_on(before, after, tiling);
     if n.is_empty() {
         "(no change)".into()
@@ -169,7 +169,7 @@ pub fn move_name(before: &Grid, after: &Grid, tiling: Tiling) -> String {
 }
 
 /// The legal moves from `pos`, named and sorted by name.
-pub fn legal_moves(rules: &Rules, pos: &Position) -> Result<Vec<(String, Position)>, TooBig> {
+pub(crate) fn legal_moves(rules: &Rules, pos: &Position) -> Result<Vec<(String, Position)>, TooBig> {
     let mut moves: Vec<(String, Position)> = rules
         .successors(pos)?
         .into_iter()
@@ -189,7 +189,7 @@ fn file_name(x: i32) -> String {
 /// The board drawn with file letters above and below and rank numbers on
 /// both sides, a1 at the bottom left: `·` an empty square, `░` a square off
 /// the board. Squares in `changed` get a coloured background with `colour`.
-pub fn draw(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
+pub(crate) fn draw(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
     let o = board.origin();
     let glyph = |q: Square| match board.get(q) {
         None => "░".to_string(),
@@ -234,7 +234,7 @@ pub fn draw(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
 
 /// A hex board drawn as `Grid::hex_lines` draws it, with `·` for an empty
 /// cell and the changed cells coloured as in `draw`.
-pub fn draw_hex(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
+pub(crate) fn draw_hex(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
     board.hex_lines_with(|q, c| {
         let glyph = match c {
             Content::Empty => "·".to_string(),
@@ -250,7 +250,7 @@ pub fn draw_hex(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
 }
 
 /// The numbered list of moves, in columns read downwards.
-pub fn move_list(moves: &[(String, Position)]) -> Vec<String> {
+pub(crate) fn move_list(moves: &[(String, Position)]) -> Vec<String> {
     let number_width = moves.len().to_string().len();
     let entries: Vec<String> = moves
         .iter()
@@ -275,7 +275,7 @@ pub fn move_list(moves: &[(String, Position)]) -> Vec<String> {
 
 /// What a line of input asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     /// An empty line.
     Nothing,
     Quit,
@@ -326,7 +326,7 @@ fn candidates(moves: &[(String, Position)], found: &[usize]) -> String {
 
 /// Reads one line of input against the legal moves from `before`, cells
 /// named on `tiling`.
-pub fn interpret(line: &str, before: &Grid, tiling: Tiling, moves: &[(String, Position)]) -> Action {
+pub(crate) fn interpret(line: &str, before: &Grid, tiling: Tiling, moves: &[(String, Position)]) -> Action {
     let input = line.trim();
     if input.is_empty() {
         return Action::Nothing;
@@ -464,7 +464,7 @@ impl<W: Write> Session<'_, W> {
 /// of the input, or a position where the side to move has no moves.
 /// `names` are the turns' names (see [`turn_names`]).
 #[cfg(test)]
-pub fn play<R: BufRead, W: Write>(
+pub(crate) fn play<R: BufRead, W: Write>(
     rules: &Rules,
     names: &[Option<String>],
     start: Position,
@@ -478,7 +478,7 @@ pub fn play<R: BufRead, W: Write>(
 
 /// [`play`] from a game in progress (its move counters and the positions
 /// it has seen), announcing check, the end and claimable draws by name.
-pub fn play_match<R: BufRead, W: Write>(
+pub(crate) fn play_match<R: BufRead, W: Write>(
     names: &[Option<String>],
     start: Match,
     mut input: R,

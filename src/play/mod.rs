@@ -1,18 +1,19 @@
 //! Playing games: positions, perft, move names, FEN, and the interactive
 //! loop.
 
-pub mod end;
+pub(crate) mod end;
 pub mod fen;
 mod game;
-pub mod interactive;
+pub(crate) mod interactive;
 pub mod notation;
-pub mod pdn;
+pub(crate) mod pdn;
 mod perft;
 pub mod pgn;
 mod pieces;
 pub mod referee;
 mod repetition;
-pub mod san;
+pub(crate) mod san;
 
-pub use game::{Position, Rules, TooBig};
+pub(crate) use game::TooBig;
+pub use game::{Position, Rules};
 pub use perft::{divide, perft};

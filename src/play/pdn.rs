@@ -17,7 +17,7 @@ use crate::semantics::Grid;
 
 /// Whether `board`, the rules' start, is numbered for PDN: an even square
 /// board whose pieces, one at least, all stand on dark squares.
-pub fn numbered(board: &Grid) -> bool {
+pub(crate) fn numbered(board: &Grid) -> bool {
     let (w, h) = (board.width(), board.height());
     if w != h || w % 2 != 0 || w < 2 {
         return false;
@@ -88,7 +88,7 @@ fn read(text: &str) -> Option<Ply> {
 }
 
 /// Whether `text` is a ply in PDN (`11-15`, `22x15x6`).
-pub fn is_pdn(text: &str) -> bool {
+pub(crate) fn is_pdn(text: &str) -> bool {
     read(text).is_some()
 }
 
@@ -186,7 +186,7 @@ fn chain(board: &Grid, start: Square, to: Square, at: Square, left: &mut Vec<Squ
 /// `text` names. A capture written with only its ends names every capture
 /// between them; when more than one is legal, the squares between must be
 /// written.
-pub fn find(text: &str, board: &Grid, legal: &[Position]) -> Result<usize, String> {
+pub(crate) fn find(text: &str, board: &Grid, legal: &[Position]) -> Result<usize, String> {
     let t = text.trim();
     let ply = read(t).ok_or_else(|| format!("`{t}` is not a ply in PDN (`11-15`, `22x15`, `22x15x6`)"))?;
     let path: Vec<Square> = ply
@@ -232,7 +232,7 @@ pub fn find(text: &str, board: &Grid, legal: &[Position]) -> Result<usize, Strin
 /// two squares and the landing squares can be told from the pieces taken,
 /// as on a board of short jumps. Each name is read back to the move before
 /// it is given. None when no name reads back.
-pub fn name(before: &Grid, after: &Grid, legal: &[Position]) -> Option<String> {
+pub(crate) fn name(before: &Grid, after: &Grid, legal: &[Position]) -> Option<String> {
     let target = legal.iter().position(|p| &p.board == after)?;
     for q in before.diff(after) {
         let Some(d) = done(before, after, q) else { continue };
@@ -273,7 +273,7 @@ fn short_jumps(board: &Grid, d: &Done) -> Option<String> {
 
 /// Whether a PDN result and one the rules give are the same: international
 /// PDN counts two points a game (`2-0`, `0-2`, `1-1`).
-pub fn same_result(rules: &str, tag: &str) -> bool {
+pub(crate) fn same_result(rules: &str, tag: &str) -> bool {
     let tag = match tag.trim() {
         "2-0" => "1-0",
         "0-2" => "0-1",

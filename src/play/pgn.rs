@@ -7,24 +7,31 @@
 /// Where something is in the text: line and column, from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct At {
+    /// Line, from 1.
     pub line: usize,
+    /// Column in characters, from 1.
     pub col: usize,
 }
 
-/// A ply as written, with the move number it follows.
+/// A ply as written (without its move number), and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ply {
+    /// The ply's text (`Nf3`).
     pub text: String,
+    /// Where the ply starts.
     pub at: At,
 }
 
 /// One game read from PGN.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Game {
+    /// The tag pairs, name and value, in file order.
     pub tags: Vec<(String, String)>,
+    /// The plies of the main line; variations are skipped.
     pub plies: Vec<Ply>,
     /// The result that ends the move text (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub result: Option<String>,
+    /// Where the game starts.
     pub at: At,
 }
 
@@ -39,7 +46,9 @@ impl Game {
 /// Malformed PGN.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
+    /// Where the problem is.
     pub at: At,
+    /// What is wrong, for the user.
     pub message: String,
 }
 

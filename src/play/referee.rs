@@ -19,7 +19,9 @@ use std::cell::OnceCell;
 /// writes: a ply makes a few writes, never a board per legal move.
 #[derive(Clone)]
 pub struct Match<'a> {
+    /// The game's rules.
     pub rules: &'a Rules,
+    /// The current board and side to move.
     pub pos: Position,
     /// Plies since the last capture or move of a piece that resets the
     /// fifty-move count.
@@ -64,11 +66,15 @@ pub struct Ply {
 /// A draw a player may claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Claim {
+    /// Fifty moves of each side without a capture or a move that resets the
+    /// count (a pawn's, in chess).
     FiftyMoves,
+    /// The same position for the third time.
     ThreefoldRepetition,
 }
 
 impl Claim {
+    /// The claim's name in reports (`fifty_moves`).
     pub fn name(self) -> &'static str {
         match self {
             Claim::FiftyMoves => "fifty_moves",
@@ -778,24 +784,30 @@ pub struct Illegal {
     pub ply: usize,
     /// The ply with its move number: `3. Bxf7`, `3... a5`.
     pub text: String,
+    /// Why the rules refuse it.
     pub why: String,
+    /// Where the ply is in the PGN text.
     pub at: super::pgn::At,
 }
 
 /// What a referee says of a game.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The Event tag.
     pub event: Option<String>,
     /// The legal plies played.
     pub plies: usize,
     /// Each legal ply in SAN, with its check mark.
     pub san: Vec<String>,
+    /// The first illegal ply, if any; checking stops there.
     pub illegal: Option<Illegal>,
     /// The end reached by the rules, automatic ones only.
     pub end: Option<Outcome>,
+    /// The draws a player may claim in the final position.
     pub claimable: Vec<Claim>,
     /// The Result tag, or the result that ends the move text.
     pub result_tag: Option<String>,
+    /// The final position in FEN, on a chess board.
     pub final_fen: Option<String>,
     /// What the referee read leniently: null moves, plies after the end.
     pub warnings: Vec<String>,

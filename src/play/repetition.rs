@@ -19,7 +19,7 @@ use smallvec::SmallVec;
 /// markers give (a king's marker without a rook's gives no right, as no
 /// marker does). Otherwise the board itself and the side to move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Key {
+pub(super) struct Key {
     cells: SmallVec<[u8; 64]>,
     castling: Option<SmallVec<[Castling; 4]>>,
     turn: usize,
@@ -28,14 +28,14 @@ pub struct Key {
 /// A position as reached: its key, and the en passant square its markers
 /// give, which counts only when taking en passant is legal.
 #[derive(Clone, Debug)]
-pub struct Reached {
+pub(super) struct Reached {
     pub key: Key,
     pub en_passant: Option<Square>,
 }
 
 impl Reached {
     /// `board` with turn `turn` to move.
-    pub fn of(rules: &Rules, board: &Grid, turn: usize) -> Reached {
+    pub(super) fn of(rules: &Rules, board: &Grid, turn: usize) -> Reached {
         let p = &rules.pieces;
         let codes = board.codes();
         let fen_like = rules.turns.len() == 2
@@ -80,7 +80,7 @@ fn marked(codes: &[u8], m: &fen::Markers) -> bool {
 
 /// How often each position was reached.
 #[derive(Clone)]
-pub struct Seen(FxHashMap<Key, SmallVec<[Entry; 1]>>);
+pub(super) struct Seen(FxHashMap<Key, SmallVec<[Entry; 1]>>);
 
 impl Default for Seen {
     /// Room for a long game's positions, so that the table does not grow
@@ -101,7 +101,7 @@ struct Entry {
 
 impl Seen {
     /// Counts position `r`, on `board`; how often it has now been reached.
-    pub fn add(&mut self, rules: &Rules, r: Reached, board: &Grid) -> Result<u32, TooBig> {
+    pub(super) fn add(&mut self, rules: &Rules, r: Reached, board: &Grid) -> Result<u32, TooBig> {
         let (turn, en_passant) = (r.key.turn, r.en_passant);
         let list = self.0.entry(r.key).or_default();
         if list.is_empty() {
@@ -130,7 +130,7 @@ impl Seen {
     }
 
     /// How often position `r`, on `board`, was reached.
-    pub fn count(&mut self, rules: &Rules, r: &Reached, board: &Grid) -> Result<u32, TooBig> {
+    pub(super) fn count(&mut self, rules: &Rules, r: &Reached, board: &Grid) -> Result<u32, TooBig> {
         let Some(list) = self.0.get_mut(&r.key) else {
             return Ok(0);
         };
@@ -165,7 +165,7 @@ fn settle(
 /// Whether taking en passant is a legal move for turn `turn` on `board`,
 /// told without knowing how pawns move: taking the markers off changes
 /// the positions the moves reach.
-pub fn en_passant_legal(rules: &Rules, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+pub(super) fn en_passant_legal(rules: &Rules, board: &Grid, turn: usize) -> Result<bool, TooBig> {
     let p = &rules.pieces;
     let mut stripped = board.clone();
     stripped.apply(&unmarked(p, board));
@@ -199,7 +199,7 @@ pub fn en_passant_legal(rules: &Rules, board: &Grid, turn: usize) -> Result<bool
 }
 
 /// What turns each en passant marker on `board` back into its pawn.
-pub fn unmarked(p: &Pieces, board: &Grid) -> Change {
+pub(super) fn unmarked(p: &Pieces, board: &Grid) -> Change {
     let o = board.origin();
     (0..board.height())
         .flat_map(|y| (0..board.width()).map(move |x| Square::new(o.x + x, o.y + y)))

@@ -12,7 +12,7 @@ use crate::semantics::{Change, Grid};
 
 /// One piece's move, as SAN sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Parts {
+pub(crate) struct Parts {
     /// `P N B R Q K`.
     piece: char,
     from: Square,
@@ -124,7 +124,7 @@ fn writing<'a>(
 /// Move `i` of `moves` (the changes legal on `before`) in SAN, without
 /// the check mark; disambiguated by file, rank or square only as needed.
 /// A move that is not one piece moving is named by its squares.
-pub fn write(before: &Grid, moves: &[Change], pieces: &Pieces, i: usize) -> String {
+pub(crate) fn write(before: &Grid, moves: &[Change], pieces: &Pieces, i: usize) -> String {
     let Some(p) = parts(before, &moves[i], pieces) else {
         let mut after = before.clone();
         after.apply(&moves[i]);
@@ -180,7 +180,7 @@ fn name(p: &Parts, among: &[Parts]) -> String {
 
 /// What a SAN or UCI text asks for.
 #[derive(Debug, Default)]
-pub struct Wanted {
+pub(crate) struct Wanted {
     piece: char,
     from_file: Option<i32>,
     from_rank: Option<i32>,
@@ -302,14 +302,14 @@ fn wanted(text: &str) -> Option<Wanted> {
 
 impl Wanted {
     /// What `text` asks for, when it is SAN or UCI.
-    pub fn parse(text: &str) -> Option<Wanted> {
+    pub(crate) fn parse(text: &str) -> Option<Wanted> {
         wanted(text)
     }
 
     /// The letter of the piece a SAN moves (`P` for a pawn's, `K` for
     /// castling) and the square it goes to (none for castling); `None`
     /// for UCI.
-    pub fn piece_move(&self) -> Option<(char, Option<Square>)> {
+    pub(crate) fn piece_move(&self) -> Option<(char, Option<Square>)> {
         (self.piece != '?').then_some((self.piece, self.to))
     }
 }
@@ -318,7 +318,7 @@ impl Wanted {
 /// that `w`, read from a SAN, names, with its SAN as [`write`] writes it:
 /// `None` when it names none or several. For SAN, the moves that write
 /// its square are all a move's rivals, so each is looked at once.
-pub fn read_named(w: &Wanted, before: &Grid, moves: &[Change], pieces: &Pieces) -> Option<(usize, String)> {
+pub(crate) fn read_named(w: &Wanted, before: &Grid, moves: &[Change], pieces: &Pieces) -> Option<(usize, String)> {
     if w.piece == '?' {
         return None;
     }
@@ -356,7 +356,7 @@ fn fits(w: &Wanted, p: &Parts) -> bool {
 /// The legal move (an index into `moves`, the changes legal on `before`)
 /// that `text` names, in SAN or UCI; an error that says why when it
 /// names none or several.
-pub fn read(text: &str, before: &Grid, moves: &[Change], pieces: &Pieces) -> Result<usize, String> {
+pub(crate) fn read(text: &str, before: &Grid, moves: &[Change], pieces: &Pieces) -> Result<usize, String> {
     let w = wanted(text).ok_or_else(|| {
         format!(
             "`{}` is not a move in SAN (`Nf3`, `exd5`, `O-O`) or UCI (`g1f3`)",

@@ -34,10 +34,10 @@ pub struct Algebra {
     pub guard: super::guard::Guard,
 }
 
-pub type Graph = EGraph<ENode, Algebra>;
+pub(crate) type Graph = EGraph<ENode, Algebra>;
 
 /// The reason explanations give for a union made by the analysis.
-pub const NORMALISE: &str = "normalise";
+pub(crate) const NORMALISE: &str = "normalise";
 
 /// The value a node folds to, when its children have values.
 fn fold(egraph: &Graph, n: &ENode) -> Option<Term> {

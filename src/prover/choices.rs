@@ -14,7 +14,7 @@ use crate::elab::Predicate;
 use crate::laws::conds;
 
 /// The name proof steps give the union of a term with its sorted form.
-pub const CHOICES: &str = "choices as a set";
+pub(super) const CHOICES: &str = "choices as a set";
 
 fn leaves(t: &Term, out: &mut Vec<Term>) {
     match t.node() {
@@ -29,7 +29,7 @@ fn leaves(t: &Term, out: &mut Vec<Term>) {
 /// `t` with every chain of move choices as `a | (b | (... | z))`, its
 /// members sorted by the term order and each once, and its closed rules
 /// placed.
-pub fn sorted(t: &Term) -> Term {
+pub(super) fn sorted(t: &Term) -> Term {
     if let Node::Alt(..) = t.node() {
         let mut all = vec![];
         leaves(t, &mut all);

@@ -45,11 +45,11 @@ use crate::laws::fusion::Fusion;
 use egg::{ENodeOrVar, PatternAst, RecExpr};
 
 /// The name proof steps give the union of a term with its normal form.
-pub const DECIDE: &str = "normal forms";
+pub(super) const DECIDE: &str = "normal forms";
 
 /// What is known of the POI in every state that reaches a subterm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ctx {
+pub(crate) enum Ctx {
     /// A POI is bound.
     Bound,
     /// No POI is bound.
@@ -75,7 +75,7 @@ fn maybe_open(t: &Term) -> bool {
 
 /// The context of a claim's sides: compared with a POI when either has a
 /// free `%`, without one when neither can have one.
-pub fn top(lhs: &Term, rhs: &Term) -> Ctx {
+pub(super) fn top(lhs: &Term, rhs: &Term) -> Ctx {
     if lhs.is_open() || rhs.is_open() {
         Ctx::Bound
     } else if maybe_open(lhs) || maybe_open(rhs) {
@@ -101,7 +101,7 @@ fn rule_keeps_poi(f: &Fragment, g: &Fragment) -> bool {
 }
 
 /// Whether a move, run with a POI bound, leaves it bound in every result.
-pub fn keeps_poi(t: &Term) -> bool {
+pub(super) fn keeps_poi(t: &Term) -> bool {
     match t.node() {
         Node::Nil | Node::Fail | Node::Not(_) | Node::Bind(..) => true,
         Node::Seq([a, b]) | Node::Alt([a, b]) => keeps_poi(a) && keeps_poi(b),
@@ -125,7 +125,7 @@ fn after(ctx: Ctx, a: &Term) -> Ctx {
 }
 
 /// The context of the subterm at `path` in `root`, whose own is `ctx`.
-pub fn context_at(root: &Term, path: &[usize], ctx: Ctx) -> Ctx {
+pub(super) fn context_at(root: &Term, path: &[usize], ctx: Ctx) -> Ctx {
     let Some((&i, rest)) = path.split_first() else {
         return ctx;
     };
@@ -144,7 +144,7 @@ fn is_empty_fragment(t: &Term) -> bool {
 }
 
 /// Whether the move gives the state itself or nothing, on every state.
-pub fn is_test(t: &Term) -> bool {
+pub(super) fn is_test(t: &Term) -> bool {
     match t.node() {
         Node::Nil | Node::Fail | Node::Not(_) => true,
         Node::Rule([f, g]) => is_empty_fragment(g) || (f == g && f.sort() != Sort::Pattern),
@@ -672,7 +672,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
 /// steps above and `choices::sorted`, repeated until nothing changes or
 /// for 8 passes at most (a bound on the work: two terms that need more
 /// are simply not found equal here, which is safe for a proof's replay).
-pub fn normal(t: &Term, ctx: Ctx) -> Term {
+pub(super) fn normal(t: &Term, ctx: Ctx) -> Term {
     let mut x = choices::sorted(t);
     for _ in 0..8 {
         let y = choices::sorted(&norm(&x, ctx));
@@ -687,7 +687,14 @@ pub fn normal(t: &Term, ctx: Ctx) -> Term {
 /// Replays a step that united `a` with `b` at `path` in `before`, in a
 /// proof from `first` to `last`: the two must have one normal form in the
 /// context of that position.
-pub fn replay(first: &Term, last: &Term, before: &Term, path: &[usize], a: &Term, b: &Term) -> Result<(), String> {
+pub(super) fn replay(
+    first: &Term,
+    last: &Term,
+    before: &Term,
+    path: &[usize],
+    a: &Term,
+    b: &Term,
+) -> Result<(), String> {
     let ctx = context_at(before, path, top(first, last));
     if normal(a, ctx) == normal(b, ctx) {
         Ok(())
@@ -704,7 +711,7 @@ fn ground(t: &Term) -> PatternAst<crate::prover::lang::ENode> {
 
 /// Unites each side of the claim, with its choices as sets, with its
 /// normal form.
-pub fn unite(egraph: &mut Graph, claim: &Claim) {
+pub(super) fn unite(egraph: &mut Graph, claim: &Claim) {
     let ctx = top(&claim.lhs, &claim.rhs);
     for side in [&claim.lhs, &claim.rhs] {
         let set = choices::sorted(side);

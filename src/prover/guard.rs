@@ -21,11 +21,13 @@ pub enum Stop {
     Met,
     /// No rewrite changes the e-graph any more.
     Saturated,
+    /// The iteration limit, reached.
     Iterations(usize),
     /// The e-graph outgrew the node limit.
     Nodes(usize),
     /// The time limit, in seconds.
     Time(f64),
+    /// The process held more heap than this.
     Memory(MemoryLimit),
     /// The sides met, but the explanation would take more than this much
     /// work to write out and replay.

@@ -11,7 +11,7 @@ use std::fmt;
 
 /// A node of the e-graph. A `Var` is a theorem's metavariable: an
 /// arbitrary but fixed value.
-pub type ENode = Node<Id>;
+pub(crate) type ENode = Node<Id>;
 
 impl Language for ENode {
     type Discriminant = std::mem::Discriminant<ENode>;
@@ -63,12 +63,12 @@ impl fmt::Display for ENode {
 }
 
 /// A constant (a leaf) as an e-node.
-pub fn leaf(t: &Term) -> ENode {
+pub(crate) fn leaf(t: &Term) -> ENode {
     t.node().as_leaf().expect("constants are leaves")
 }
 
 /// A term as an e-graph expression.
-pub fn to_expr(t: &Term) -> RecExpr<ENode> {
+pub(crate) fn to_expr(t: &Term) -> RecExpr<ENode> {
     fn go(t: &Term, out: &mut RecExpr<ENode>) -> Id {
         let n = t.node().map_children(|c| go(c, out));
         out.add(n)
@@ -80,7 +80,7 @@ pub fn to_expr(t: &Term) -> RecExpr<ENode> {
 
 /// An e-graph expression back as a term, each node as it is, without
 /// folding: proof steps show the terms the rewrites produced.
-pub fn from_expr(e: &RecExpr<ENode>) -> Term {
+pub(crate) fn from_expr(e: &RecExpr<ENode>) -> Term {
     let mut terms: Vec<Term> = Vec::with_capacity(e.as_ref().len());
     for n in e.as_ref() {
         let t = Term::raw(n.map_children(|i| terms[usize::from(*i)].clone()));

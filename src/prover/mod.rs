@@ -1,15 +1,15 @@
 //! The equality-saturation prover: the core IR in an egg e-graph, the laws
 //! of `axioms/` as rewrites, and proofs explained and replayed.
 
-pub mod analysis;
+pub(crate) mod analysis;
 mod choices;
 mod decide;
 mod guard;
-pub mod kat;
-pub mod lang;
+pub(crate) mod kat;
+pub(crate) mod lang;
 mod proof;
 mod prove;
-pub mod rules;
+pub(crate) mod rules;
 mod runner;
 
 pub use guard::Stop;

@@ -32,7 +32,8 @@ use super::rules::{LawRule, Rewrites};
 use crate::core::{Node, Sort, Term};
 use crate::laws::{conds, Laws};
 use egg::FlatTerm;
-pub use error::{KatMiss, LawError, ReplayError, StepError};
+pub(super) use error::KatMiss;
+pub use error::{LawError, ReplayError, StepError};
 use std::collections::{BTreeMap, HashMap};
 
 /// How a step was justified.
@@ -47,13 +48,20 @@ pub enum Why {
     Decided,
     /// Equal in Kleene algebra with tests, given hypotheses about the
     /// moves' letters (src/prover/kat/), each shown.
-    Kat { hypotheses: Vec<String> },
+    Kat {
+        /// Each hypothesis, printed.
+        hypotheses: Vec<String>,
+    },
     /// A law, used left to right or right to left, with the side
     /// conditions that held.
     Law {
+        /// The law's name.
         name: String,
+        /// `file:line` of the law.
         location: String,
+        /// Used right to left.
         reversed: bool,
+        /// Each side condition, printed.
         conditions: Vec<String>,
     },
 }
@@ -61,7 +69,9 @@ pub enum Why {
 /// One step of a proof: the whole term after it, and why.
 #[derive(Clone, Debug)]
 pub struct Step {
+    /// The whole term after the step.
     pub term: Term,
+    /// The step's justification; `None` for the first term.
     pub why: Option<Why>,
 }
 
@@ -380,7 +390,7 @@ fn choices_merged(d: &Draft) -> Draft {
 
 /// Turns egg's flat explanation into steps: every step egg gave is
 /// replayed, then the proof is shortened and the short proof replayed.
-pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
+pub(super) fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
     let given = draft(flat)?;
     let replayed = replay(&given, laws, rules)?;
     // A `decide` step holds where it stands, so a shorter path that moves
@@ -399,7 +409,7 @@ pub fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<
 /// normal forms, equal by KAT, each normal form reached in one step. Else
 /// what KAT found: the sides differ as guarded strings (not a refutation:
 /// the moves may still agree on every board), or a limit.
-pub fn by_kat(
+pub(super) fn by_kat(
     lhs: &Term,
     rhs: &Term,
     laws: &Laws,

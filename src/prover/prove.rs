@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 /// Limits of a proof attempt.
 #[derive(Clone, Debug)]
 pub struct ProveOptions {
+    /// Limits of the e-graph search.
     pub saturation: SaturationLimits,
     /// The search for a counterexample when there is no proof.
     pub check: ClaimOptions,
@@ -75,36 +76,50 @@ impl Default for ProveOptions {
     }
 }
 
+/// What proving a claim found, of its two sides.
 #[derive(Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
+    /// The sides are equal: a proof replayed against the laws.
     Proved,
+    /// The sides differ: a counterexample board.
     Refuted,
+    /// Neither a proof nor a counterexample within the limits.
     Unknown,
 }
 
 /// The outcome of proving one claim, as `prove --json` prints it.
 #[derive(Serialize, Clone, Debug)]
 pub struct ProofReport {
+    /// The claim's name as written.
     pub name: String,
+    /// The relation the claim states.
     pub relation: Rel,
+    /// What the prover found.
     pub verdict: Verdict,
+    /// Where the sides differ, when a counterexample was found.
     pub counterexample: Option<CounterReport>,
     /// The bound the enumeration reached, in squares.
     pub cells: usize,
+    /// Wall-clock time, in milliseconds.
     pub ms: u64,
     /// Rewrites in the proof, normalisation steps included.
     pub proof_steps: Option<usize>,
+    /// E-nodes in the e-graph when saturation stopped.
     pub egraph_nodes: usize,
+    /// Saturation iterations run.
     pub iterations: usize,
     /// Why saturation stopped without a proof.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stop: Option<Stop>,
+    /// What went wrong or was cut short, in words (a proof that did not replay,
+    /// a search stopped by a limit).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// Why Kleene algebra with tests did not prove the claim.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kat: Option<String>,
+    /// The proof's steps, when the sides were proved equal.
     #[serde(skip)]
     pub proof: Option<Vec<Step>>,
 }
@@ -123,7 +138,9 @@ impl ProofReport {
 pub struct Saturation {
     /// The replayed proof when the two sides met, or why replay failed.
     pub proof: Option<Result<Vec<Step>, ReplayError>>,
+    /// E-nodes in the e-graph when it stopped.
     pub nodes: usize,
+    /// Iterations run.
     pub iterations: usize,
     /// Why saturation stopped.
     pub stop: Stop,

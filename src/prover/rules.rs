@@ -15,14 +15,14 @@ use crate::laws::{conds, Laws};
 use egg::{Applier, ENodeOrVar, Id, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var};
 
 /// The egg variable of a metavariable.
-pub fn var(m: &Meta) -> Var {
+pub(crate) fn var(m: &Meta) -> Var {
     format!("?{}", m.name)
         .parse()
         .expect("metavariable names are valid egg variables")
 }
 
 /// A law side as an egg pattern.
-pub fn pattern_ast(t: &Term) -> PatternAst<ENode> {
+pub(crate) fn pattern_ast(t: &Term) -> PatternAst<ENode> {
     fn go(t: &Term, out: &mut PatternAst<ENode>) -> Id {
         if let Node::Var(m) = t.node() {
             return out.add(ENodeOrVar::Var(var(m)));
@@ -149,10 +149,12 @@ pub struct Rewrites {
     pub rewrites: Vec<Rewrite<ENode, Algebra>>,
     /// How many of `rewrites`, from the start, do not grow terms.
     pub tidy: usize,
+    /// Each rewrite's name with the law and direction it comes from.
     pub table: Vec<(String, LawRule)>,
 }
 
 impl Rewrites {
+    /// The rewrites of every law in both directions it can be used in.
     pub fn new(laws: &Laws) -> Rewrites {
         let mut rewrites = vec![];
         let mut growing = vec![];
@@ -185,6 +187,7 @@ impl Rewrites {
         Rewrites { rewrites, tidy, table }
     }
 
+    /// The rewrite named `name`, as egg's explanations name it.
     pub fn get(&self, name: &str) -> Option<&LawRule> {
         self.table.iter().find(|(n, _)| n == name).map(|(_, r)| r)
     }

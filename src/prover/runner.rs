@@ -13,8 +13,11 @@ use std::time::Duration;
 /// Limits of one saturation.
 #[derive(Clone, Debug)]
 pub struct SaturationLimits {
+    /// Saturation stops after this many iterations.
     pub iter_limit: usize,
+    /// Saturation stops when the e-graph has more e-nodes than this.
     pub node_limit: usize,
+    /// Saturation stops after this long.
     pub time_limit: Duration,
     /// Saturation stops when the process holds more heap than this.
     pub memory: MemoryLimit,

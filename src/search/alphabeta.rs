@@ -29,26 +29,33 @@ const MAX_PLY: usize = 100;
 const WINDOW: i32 = 50;
 
 /// A flag another thread sets to stop the search.
-pub type Stop = Arc<AtomicBool>;
+pub(super) type Stop = Arc<AtomicBool>;
 
 /// When to stop: after a depth, a number of nodes, a time, or when the
 /// flag is set, whichever comes first. The search finishes depth 1 unless
 /// stopped by the flag.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// The deepest iteration to run; no limit when `None`.
     pub depth: Option<u32>,
+    /// Stop after visiting about this many nodes.
     pub nodes: Option<u64>,
+    /// Stop after this long.
     pub time: Option<Duration>,
+    /// Set by another thread to stop the search (UCI's `stop`).
     pub stop: Stop,
 }
 
 /// What a finished iteration found.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// The iteration's depth, in plies.
     pub depth: u32,
     /// Centipawns for the side to move at the root, or a win (see [`mate_in`]).
     pub score: i32,
+    /// Nodes visited since the search began.
     pub nodes: u64,
+    /// Time since the search began.
     pub time: Duration,
     /// The principal variation, as indices into each position's moves.
     pub pv: Vec<usize>,
@@ -74,7 +81,7 @@ pub fn mate_in(score: i32) -> Option<i32> {
 }
 
 /// The score of end `o` for turn `turn` to move, `ply` plies from the root.
-pub fn end_score(o: &Outcome, turn: usize, ply: usize) -> i32 {
+pub(super) fn end_score(o: &Outcome, turn: usize, ply: usize) -> i32 {
     if o.draw {
         return 0;
     }
@@ -95,6 +102,7 @@ pub fn end_score(o: &Outcome, turn: usize, ply: usize) -> i32 {
 
 /// What stays from one search to the next: the table and the history.
 pub struct Searcher {
+    /// The transposition table, kept between searches of one game.
     pub table: Table,
     order: Order,
 }

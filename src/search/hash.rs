@@ -14,19 +14,19 @@ fn mix(mut x: u64) -> u64 {
 }
 
 /// The key of code `v` on square `q`.
-pub fn cell_key(q: Square, v: u8) -> u64 {
+pub(super) fn cell_key(q: Square, v: u8) -> u64 {
     let x = (q.x as i64 + (1 << 20)) as u64;
     let y = (q.y as i64 + (1 << 20)) as u64;
     mix(x | y << 21 | u64::from(v) << 42)
 }
 
 /// The key of turn `turn` to move.
-pub fn turn_key(turn: usize) -> u64 {
+pub(crate) fn turn_key(turn: usize) -> u64 {
     mix(0x5eed_0000_0000_0000 ^ turn as u64)
 }
 
 /// The key of a board, the side to move aside.
-pub fn board_key(g: &Grid) -> u64 {
+pub(crate) fn board_key(g: &Grid) -> u64 {
     let o = g.origin();
     let mut k = 0;
     for y in 0..g.height() {
@@ -40,7 +40,7 @@ pub fn board_key(g: &Grid) -> u64 {
 
 /// How change `c` made on `before` moves the board's key; also the move's
 /// fingerprint, for killers and history.
-pub fn change_key(before: &Grid, c: &Change) -> u64 {
+pub(super) fn change_key(before: &Grid, c: &Change) -> u64 {
     c.iter()
         .fold(0, |k, &(q, v)| k ^ cell_key(q, before.code(q)) ^ cell_key(q, v))
 }

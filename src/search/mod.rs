@@ -14,5 +14,5 @@ mod tt;
 mod values;
 
 pub use alphabeta::{mate_in, Info, Limits, Searcher, MATE};
-pub use hash::{board_key, turn_key};
+pub(crate) use hash::{board_key, turn_key};
 pub use values::Values;

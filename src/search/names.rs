@@ -126,7 +126,7 @@ pub fn line(m: &mut Match, pv: &[usize]) -> Result<Vec<String>, TooBig> {
     line_as(m, pv, Castling::KingMove)
 }
 
-/// [`line`], castling named as `castling` says.
+/// [`line()`], castling named as `castling` says.
 pub fn line_as(m: &mut Match, pv: &[usize], castling: Castling) -> Result<Vec<String>, TooBig> {
     let mut out = vec![];
     let mut plies = vec![];

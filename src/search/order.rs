@@ -8,16 +8,16 @@ use crate::semantics::{Change, Grid};
 
 const HISTORY: usize = 1 << 14;
 /// The score of a killer; quiet moves by history score below it.
-pub const KILLER: i32 = 1 << 27;
+pub(super) const KILLER: i32 = 1 << 27;
 
-pub struct Order {
+pub(super) struct Order {
     killers: Vec<[u64; 2]>,
     history: Vec<i32>,
 }
 
 /// What a move wins: the change of material for `side`, and the value of
 /// the piece it moves (the attacker).
-pub fn gain(values: &Values, board: &Grid, c: &Change, side: usize) -> (i32, i32) {
+pub(super) fn gain(values: &Values, board: &Grid, c: &Change, side: usize) -> (i32, i32) {
     let mut gain = 0;
     let mut attacker = 0;
     for &(q, v) in c {
@@ -37,7 +37,7 @@ impl Default for Order {
 }
 
 impl Order {
-    pub fn new() -> Order {
+    pub(super) fn new() -> Order {
         Order {
             killers: vec![[0; 2]; 256],
             history: vec![0; HISTORY],
@@ -45,14 +45,14 @@ impl Order {
     }
 
     /// Forgets killers and halves history, between searches.
-    pub fn age(&mut self) {
+    pub(super) fn age(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [0; 2]);
         self.history.iter_mut().for_each(|h| *h /= 2);
     }
 
     /// A score per move, higher first: `keys` are the moves' fingerprints,
     /// `gains` what each wins, `best` the table's move.
-    pub fn scores(&self, keys: &[u64], gains: &[(i32, i32)], best: Option<usize>, ply: usize) -> Vec<i32> {
+    pub(super) fn scores(&self, keys: &[u64], gains: &[(i32, i32)], best: Option<usize>, ply: usize) -> Vec<i32> {
         let killers = self.killers.get(ply).copied().unwrap_or([0; 2]);
         keys.iter()
             .zip(gains)
@@ -74,7 +74,7 @@ impl Order {
     }
 
     /// Quiet move `key` cut off at `ply`, `depth` plies from the leaves.
-    pub fn cut(&mut self, key: u64, ply: usize, depth: i32) {
+    pub(super) fn cut(&mut self, key: u64, ply: usize, depth: i32) {
         if let Some(k) = self.killers.get_mut(ply) {
             if k[0] != key {
                 k[1] = k[0];
@@ -90,7 +90,7 @@ impl Order {
 /// fingerprint, move), moved to `from`. Ties go to the higher
 /// fingerprint, so the order does not hang on the order the moves were
 /// generated in.
-pub fn pick(list: &mut [(i32, u64, usize)], from: usize) -> usize {
+pub(super) fn pick(list: &mut [(i32, u64, usize)], from: usize) -> usize {
     let mut best = from;
     for i in from + 1..list.len() {
         if (list[i].0, list[i].1) > (list[best].0, list[best].1) {

@@ -40,10 +40,10 @@ pub struct Values {
 }
 
 /// A small deterministic generator (a linear congruential one).
-pub struct Rng(pub u64);
+pub(super) struct Rng(pub u64);
 
 impl Rng {
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         self.0 = self
             .0
             .wrapping_mul(6364136223846793005)

@@ -25,7 +25,7 @@ pub struct Grid {
 
 /// What a move writes: squares with the code each now holds, each square
 /// once, in no particular order.
-pub type Change = smallvec::SmallVec<[(Square, u8); 4]>;
+pub(crate) type Change = smallvec::SmallVec<[(Square, u8); 4]>;
 
 /// A malformed board text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub(super) fn read_piece(
 
 /// The most squares a board drawn as a fragment may span, holes
 /// included: far more than any game needs, and a box that fits in memory.
-pub const MAX_SQUARES: i64 = 1 << 20;
+pub(super) const MAX_SQUARES: i64 = 1 << 20;
 
 impl Grid {
     /// A box of the given size with every square off the board.
@@ -116,14 +116,17 @@ impl Grid {
         self.cells[i] = c.map_or(Code::OFF, Code::content);
     }
 
+    /// Columns of the box.
     pub fn width(&self) -> i32 {
         self.width
     }
 
+    /// Rows of the box.
     pub fn height(&self) -> i32 {
         self.height
     }
 
+    /// The box's bottom-left square.
     pub fn origin(&self) -> Square {
         self.origin
     }

@@ -6,15 +6,15 @@ use crate::core::{Cell, Content, PieceId};
 
 /// The byte codes of cells: `.` is 0, piece `p` is `p.index() + 1` (at
 /// most `MAX_PIECES + 1`, below `POI`), `%` and `#` are the top two.
-pub struct Code;
+pub(crate) struct Code;
 
 impl Code {
-    pub const EMPTY: u8 = 0;
-    pub const POI: u8 = u8::MAX - 1;
-    pub const OFF: u8 = u8::MAX;
+    pub(crate) const EMPTY: u8 = 0;
+    pub(crate) const POI: u8 = u8::MAX - 1;
+    pub(crate) const OFF: u8 = u8::MAX;
 
     #[inline]
-    pub fn content(c: Content) -> u8 {
+    pub(crate) fn content(c: Content) -> u8 {
         match c {
             Content::Empty => Code::EMPTY,
             Content::Piece(p) => p.index() as u8 + 1,
@@ -22,7 +22,7 @@ impl Code {
     }
 
     #[inline]
-    pub fn cell(c: Cell) -> u8 {
+    pub(crate) fn cell(c: Cell) -> u8 {
         match c {
             Cell::Is(c) => Code::content(c),
             Cell::Poi => Code::POI,
@@ -32,7 +32,7 @@ impl Code {
 
     /// The cell a byte stands for.
     #[inline]
-    pub fn to_cell(v: u8) -> Cell {
+    pub(crate) fn to_cell(v: u8) -> Cell {
         match v {
             Code::EMPTY => Cell::EMPTY,
             Code::POI => Cell::Poi,
@@ -43,7 +43,7 @@ impl Code {
 
     /// What a board square holding this byte holds: `None` off the board.
     #[inline]
-    pub fn to_content(v: u8) -> Option<Content> {
+    pub(crate) fn to_content(v: u8) -> Option<Content> {
         match v {
             Code::OFF => None,
             Code::EMPTY => Some(Content::Empty),

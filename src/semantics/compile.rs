@@ -10,15 +10,23 @@ use crate::geometry::Square;
 /// one; only rules change shape.
 #[derive(Clone, Debug)]
 pub enum Prog {
+    /// `nil`: the state itself.
     Nil,
+    /// `fail`: no result.
     Fail,
     /// The union of these rules (`P -> Q` is one rule per pair).
     Rules(Vec<Rule>),
+    /// `%c: M`: the body with the POI on each square holding `c`.
     Bind(Content, Box<Prog>),
+    /// The first, then the second on each of its results.
     Seq(Box<Prog>, Box<Prog>),
+    /// The results of every branch.
     Alt(Vec<Prog>),
+    /// `M{lo,hi}`.
     Repeat(Box<Prog>, Bounds),
+    /// `not M`: the state itself when the body has no result on it.
     Not(Box<Prog>),
+    /// `M*!`: repeat while the body applies; the states where it stops.
     Greedy(Box<Prog>),
     /// Anchored rules where only whether one fits matters (under `not`):
     /// the rules, and the same as a tree of reads.

@@ -8,9 +8,11 @@ mod hex;
 mod probe;
 mod store;
 
-pub use board::{BoardError, Change, Grid};
-pub use code::Code;
-pub use compile::{compile, CellSet, Pivot, Prog, Rule};
+pub use board::Grid;
+pub(crate) use board::{BoardError, Change};
+pub(crate) use code::Code;
+pub use compile::{compile, Prog};
+pub(crate) use compile::{CellSet, Pivot, Rule};
 pub use eval::{results, Eval, Halt};
-pub use probe::Branch;
+pub(crate) use probe::Branch;
 pub use store::{State, Store};

@@ -46,6 +46,9 @@ pub trait Store: Clone + Eq + Hash {
 /// A state: a board and the square of the piece of interest, if bound.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct State<S> {
+    /// The board.
     pub board: S,
+    /// The square of the piece of interest; `None` before a binder or rule
+    /// binds it.
     pub poi: Option<Square>,
 }

@@ -26,7 +26,7 @@ const REPEATS: f64 = 3.0;
 
 /// Work and fan-out of a move; ordered by work.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Cost {
+pub(super) struct Cost {
     pub work: f64,
     pub fan: f64,
 }
@@ -38,7 +38,7 @@ impl PartialOrd for Cost {
 }
 
 /// The cost function, reading constants from the analysis.
-pub struct Work<'a> {
+pub(super) struct Work<'a> {
     pub egraph: &'a Graph,
     /// The cost of each metavariable that stands for a named definition.
     pub named: &'a HashMap<String, Cost>,
@@ -49,7 +49,7 @@ pub struct Work<'a> {
 
 /// A pattern constant's members, cells per member, and whether every
 /// member is anchored on `%`.
-pub type Shape = (f64, f64, bool);
+pub(super) type Shape = (f64, f64, bool);
 
 /// What the cost of a node needs to know of a child besides its cost: the
 /// shape of a pattern constant (members, cells per member, anchored) and

@@ -26,7 +26,7 @@ pub(super) fn plain_definitions(file: &File) -> impl Iterator<Item = (&str, &Exp
     })
 }
 
-pub fn top_level_definitions(file: &File) -> BTreeSet<String> {
+pub(crate) fn top_level_definitions(file: &File) -> BTreeSet<String> {
     let defs: Vec<&str> = plain_definitions(file).map(|(name, _)| name).collect();
     // Every use of every name: where it is, whether at the top there. A
     // function's argument stays at the top when the function only ever
@@ -220,7 +220,7 @@ pub(super) fn alternatives(v: &[Term]) -> Term {
 
 /// Step 1 on a term in a position where no POI is bound: unanchored rules
 /// become binders, and binders on one cell side by side merge into one.
-pub fn hoist(t: &Term) -> Term {
+pub(crate) fn hoist(t: &Term) -> Term {
     match t.node() {
         Node::Rule([f, g]) => as_binders(f, g).unwrap_or_else(|| t.clone()),
         Node::Alt(..) => {

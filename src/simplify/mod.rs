@@ -30,7 +30,7 @@ mod hoist;
 mod merge;
 mod version;
 
-pub use hoist::{hoist, top_level_definitions};
+pub(crate) use hoist::{hoist, top_level_definitions};
 
 use crate::core::{Sort, Term};
 use crate::diag::{Diag, Diags, Source};
@@ -91,10 +91,15 @@ impl SimplifyOptions {
 /// One definition that changed.
 #[derive(Clone, Debug)]
 pub struct Change {
+    /// The definition's name.
     pub name: String,
+    /// The definition as written.
     pub before: Term,
+    /// The cheaper equal term it became.
     pub after: Term,
+    /// The estimated cost of evaluating `before` (see `simplify/cost.rs`).
     pub cost_before: f64,
+    /// The estimated cost of evaluating `after`.
     pub cost_after: f64,
     /// Its unanchored rules became binders (step 1).
     pub hoisted: bool,
@@ -102,7 +107,9 @@ pub struct Change {
 
 /// A simplified rule file.
 pub struct Simplified {
+    /// The rewritten rule file.
     pub text: String,
+    /// The definitions that changed, in file order.
     pub changes: Vec<Change>,
 }
 

@@ -17,11 +17,11 @@ use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
 
 /// A set of expressions and the atom the next letter is read under.
-pub type State = (Vec<Id>, u32);
+pub(super) type State = (Vec<Id>, u32);
 
 /// The related pairs of states that prove a claim.
 #[derive(Clone, Debug)]
-pub struct Certificate {
+pub(super) struct Certificate {
     pub pairs: Vec<(State, State)>,
     /// Whether the pairs show the left language within the right's closure
     /// (a simulation), rather than the two equal (a bisimulation up to
@@ -31,7 +31,7 @@ pub struct Certificate {
 
 /// A guarded string that one side has and the other lacks.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Witness {
+pub(super) struct Witness {
     /// The atoms and actions read, in order.
     pub steps: Vec<(u32, u32)>,
     /// The last atom.
@@ -40,7 +40,7 @@ pub struct Witness {
 
 /// How a search ended.
 #[derive(Clone, Debug)]
-pub enum Search {
+pub(super) enum Search {
     Same(Certificate),
     Differ(Witness),
     /// Too many pairs, or out of time.
@@ -49,7 +49,7 @@ pub enum Search {
 
 /// The limits of one search.
 #[derive(Clone, Copy, Debug)]
-pub struct Budget {
+pub(super) struct Budget {
     pub pairs: usize,
     pub deadline: Instant,
 }
@@ -117,7 +117,7 @@ fn witness(trail: &Trail, mut at: usize) -> Witness {
 
 /// Whether `l` and `r` denote the same guarded strings, among those whose
 /// steps the system allows.
-pub fn equivalent(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: Budget) -> Search {
+pub(super) fn equivalent(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: Budget) -> Search {
     let mut states = States::default();
     let mut parent = vec![];
     let mut pairs = vec![];
@@ -171,7 +171,7 @@ pub fn equivalent(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: Budget
 
 /// The right-hand side's step by `a p`, then `b`: its derivative, closed
 /// under reading `b q a p` again for every action `q` that undoes `p`.
-pub fn closed_step(ex: &mut Exprs, undo: &[u32], set: &[Id], a: u32, p: u32, b: u32) -> Vec<Id> {
+pub(super) fn closed_step(ex: &mut Exprs, undo: &[u32], set: &[Id], a: u32, p: u32, b: u32) -> Vec<Id> {
     let mut t = ex.derive_set(set, a, p);
     loop {
         let mut grown = t.clone();
@@ -190,7 +190,7 @@ pub fn closed_step(ex: &mut Exprs, undo: &[u32], set: &[Id], a: u32, p: u32, b: 
 
 /// Whether every allowed guarded string of `l` is one of `r`'s, with `r`
 /// closed under the system's undoing actions.
-pub fn included(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: Budget) -> Search {
+pub(super) fn included(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: Budget) -> Search {
     let mut seen: HashMap<(State, State), usize> = HashMap::new();
     let mut pairs = vec![];
     let mut trail: Trail = vec![];

@@ -80,7 +80,7 @@ fn step(ex: &mut Exprs, set: &[Id], atom: usize, p: u32) -> Vec<Id> {
 
 /// What the certificate is checked against: the atoms, the states claims
 /// start in, the facts, and the number of actions.
-pub struct Ground<'a> {
+pub(super) struct Ground<'a> {
     pub atoms: &'a [u64],
     pub start: &'a [u32],
     pub facts: &'a [Fact],
@@ -89,7 +89,7 @@ pub struct Ground<'a> {
 
 /// Checks that `cert` proves `l = r` (or, for a simulation, `l` within
 /// `r`'s closure).
-pub fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate) -> Result<(), String> {
+pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate) -> Result<(), String> {
     let n = g.atoms.len();
     let undo = |p: usize| -> Vec<u32> {
         g.facts

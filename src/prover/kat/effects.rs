@@ -15,31 +15,31 @@ use std::collections::BTreeSet;
 
 /// A set of values, or every value.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Vals {
+pub(super) struct Vals {
     all: bool,
     cells: BTreeSet<Cell>,
 }
 
 impl Vals {
-    pub fn all() -> Vals {
+    pub(super) fn all() -> Vals {
         Vals {
             all: true,
             cells: BTreeSet::new(),
         }
     }
 
-    pub fn of(cells: impl IntoIterator<Item = Cell>) -> Vals {
+    pub(super) fn of(cells: impl IntoIterator<Item = Cell>) -> Vals {
         Vals {
             all: false,
             cells: cells.into_iter().collect(),
         }
     }
 
-    pub fn is_all(&self) -> bool {
+    pub(super) fn is_all(&self) -> bool {
         self.all
     }
 
-    pub fn contains(&self, c: Cell) -> bool {
+    pub(super) fn contains(&self, c: Cell) -> bool {
         self.all || self.cells.contains(&c)
     }
 
@@ -52,7 +52,7 @@ impl Vals {
         self.cells.extend(o.cells.iter().copied());
     }
 
-    pub fn union(&self, o: &Vals) -> Vals {
+    pub(super) fn union(&self, o: &Vals) -> Vals {
         let mut u = self.clone();
         u.extend(o);
         u
@@ -60,7 +60,7 @@ impl Vals {
 
     /// Whether the two sets share a value (`all` meets everything but the
     /// empty set).
-    pub fn meets(&self, o: &Vals) -> bool {
+    pub(super) fn meets(&self, o: &Vals) -> bool {
         match (self.all, o.all) {
             (true, _) => o.all || !o.cells.is_empty(),
             (_, true) => !self.cells.is_empty(),
@@ -79,7 +79,7 @@ impl Vals {
 
 /// What a move reads and changes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Effects {
+pub(super) struct Effects {
     /// The values of the squares whose contents decide what the move does.
     pub reads: Vals,
     /// The values a square the move changes may read before it.
@@ -109,20 +109,20 @@ impl Effects {
     }
 
     /// Every value a changed square may read, before or after.
-    pub fn changes(&self) -> Vals {
+    pub(super) fn changes(&self) -> Vals {
         let mut c = self.before.clone();
         c.extend(&self.after);
         c
     }
 
     /// Whether the move changes nothing it cannot name.
-    pub fn is_known(&self) -> bool {
+    pub(super) fn is_known(&self) -> bool {
         !self.before.is_all() && !self.after.is_all()
     }
 
     /// The effects of a move; `poi` is the POI's content where it is known
     /// (inside a binder).
-    pub fn of(t: &Term, poi: Option<Content>) -> Effects {
+    pub(super) fn of(t: &Term, poi: Option<Content>) -> Effects {
         let mut e = Effects::default();
         match t.node() {
             Node::Nil | Node::Fail => {}
@@ -212,7 +212,7 @@ fn rule(f: &crate::core::Fragment, g: &crate::core::Fragment, poi: Option<Conten
 /// the other reads, and neither moves or unbinds the POI. Then they touch
 /// disjoint squares, so either order gives the same boards (see the module
 /// doc).
-pub fn commute(x: &Effects, y: &Effects) -> bool {
+pub(super) fn commute(x: &Effects, y: &Effects) -> bool {
     let poi = Vals::of([Cell::Poi]);
     let free = |e: &Effects| e.is_known() && !e.changes().meets(&poi);
     free(x) && free(y) && !x.changes().meets(&y.reads) && !y.changes().meets(&x.reads)
@@ -221,7 +221,7 @@ pub fn commute(x: &Effects, y: &Effects) -> bool {
 /// Whether a move run with a POI on a square holding `c` does what it
 /// does with no POI, and leaves that square alone: it reads neither `%`
 /// nor `c`, and writes only squares it reads.
-pub fn blind(e: &Effects, c: Cell) -> bool {
+pub(super) fn blind(e: &Effects, c: Cell) -> bool {
     let poi = Vals::of([Cell::Poi, c]);
     e.is_known() && !e.reads.meets(&poi) && !e.changes().meets(&Vals::of([Cell::Poi]))
 }

@@ -16,16 +16,16 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 /// An expression, as an index into its arena.
-pub type Id = u32;
+pub(super) type Id = u32;
 
 /// The expression `0` (no string).
-pub const ZERO: Id = 0;
+pub(super) const ZERO: Id = 0;
 /// The expression `1` (every one-atom string).
-pub const ONE: Id = 1;
+pub(super) const ONE: Id = 1;
 
 /// One node of a KAT expression.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Kat {
+pub(super) enum Kat {
     Zero,
     One,
     /// A test: the set of atoms it lets through.
@@ -39,7 +39,7 @@ pub enum Kat {
 
 /// The arena of a claim's expressions, and what has been computed of them.
 /// Derivatives build new expressions, so the arena grows during a search.
-pub struct Exprs {
+pub(super) struct Exprs {
     atoms: usize,
     nodes: Vec<Kat>,
     index: HashMap<Kat, Id>,
@@ -49,7 +49,7 @@ pub struct Exprs {
 
 impl Exprs {
     /// An arena for expressions over `atoms` atoms.
-    pub fn new(atoms: usize) -> Exprs {
+    pub(super) fn new(atoms: usize) -> Exprs {
         let mut e = Exprs {
             atoms,
             nodes: vec![],
@@ -62,7 +62,7 @@ impl Exprs {
         e
     }
 
-    pub fn node(&self, e: Id) -> &Kat {
+    pub(super) fn node(&self, e: Id) -> &Kat {
         &self.nodes[e as usize]
     }
 
@@ -78,12 +78,12 @@ impl Exprs {
     }
 
     /// A set of atoms with nothing in it.
-    pub fn no_atoms(&self) -> FixedBitSet {
+    pub(super) fn no_atoms(&self) -> FixedBitSet {
         FixedBitSet::with_capacity(self.atoms)
     }
 
     /// The test that lets `set` through.
-    pub fn test(&mut self, set: FixedBitSet) -> Id {
+    pub(super) fn test(&mut self, set: FixedBitSet) -> Id {
         match set.count_ones(..) {
             0 => ZERO,
             n if n == self.atoms => ONE,
@@ -91,12 +91,12 @@ impl Exprs {
         }
     }
 
-    pub fn act(&mut self, a: u32) -> Id {
+    pub(super) fn act(&mut self, a: u32) -> Id {
         self.intern(Kat::Act(a))
     }
 
     /// `a b`, kept grouped to the right with adjacent tests merged.
-    pub fn seq(&mut self, a: Id, b: Id) -> Id {
+    pub(super) fn seq(&mut self, a: Id, b: Id) -> Id {
         if a == ZERO || b == ZERO {
             return ZERO;
         }
@@ -130,7 +130,7 @@ impl Exprs {
     }
 
     /// `a | b`, with its two sides in a fixed order and tests merged.
-    pub fn alt(&mut self, a: Id, b: Id) -> Id {
+    pub(super) fn alt(&mut self, a: Id, b: Id) -> Id {
         if a == ZERO || a == b {
             return b;
         }
@@ -147,7 +147,7 @@ impl Exprs {
     }
 
     /// `a*`: a test repeated is `1`.
-    pub fn star(&mut self, a: Id) -> Id {
+    pub(super) fn star(&mut self, a: Id) -> Id {
         match self.node(a) {
             Kat::Zero | Kat::One | Kat::Test(_) => ONE,
             Kat::Star(_) => a,
@@ -156,7 +156,7 @@ impl Exprs {
     }
 
     /// The atoms `α` for which the string `α` alone is in `e`.
-    pub fn accepts(&mut self, e: Id) -> Rc<FixedBitSet> {
+    pub(super) fn accepts(&mut self, e: Id) -> Rc<FixedBitSet> {
         if let Some(s) = &self.accepts[e as usize] {
             return s.clone();
         }
@@ -186,7 +186,7 @@ impl Exprs {
 
     /// Antimirov's partial derivatives of `e` by atom `atom` and action
     /// `act`, sorted and without repeats.
-    pub fn derive(&mut self, e: Id, atom: u32, act: u32) -> Rc<[Id]> {
+    pub(super) fn derive(&mut self, e: Id, atom: u32, act: u32) -> Rc<[Id]> {
         if let Some(d) = self.derivs.get(&(e, atom, act)) {
             return d.clone();
         }
@@ -221,7 +221,7 @@ impl Exprs {
     }
 
     /// The derivative of a set of expressions: the union of theirs.
-    pub fn derive_set(&mut self, set: &[Id], atom: u32, act: u32) -> Vec<Id> {
+    pub(super) fn derive_set(&mut self, set: &[Id], atom: u32, act: u32) -> Vec<Id> {
         let mut out = vec![];
         for &e in set {
             out.extend(self.derive(e, atom, act).iter());
@@ -232,7 +232,7 @@ impl Exprs {
     }
 
     /// Whether some expression of the set accepts the one-atom string.
-    pub fn set_accepts(&mut self, set: &[Id], atom: u32) -> bool {
+    pub(super) fn set_accepts(&mut self, set: &[Id], atom: u32) -> bool {
         set.iter().any(|&e| self.accepts(e).contains(atom as usize))
     }
 }

@@ -31,7 +31,7 @@ use std::collections::BTreeSet;
 
 /// One hypothesis, over the letters of an alphabet.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Fact {
+pub(super) enum Fact {
     /// Wherever every literal of `given` holds, `then` holds.
     Implies { given: Vec<Lit>, then: Lit },
     /// Action `act` has a result only where `lit` holds.
@@ -55,7 +55,7 @@ impl Fact {
     /// The fact as an equation of the algebra that holds on every state:
     /// what the tests check against the evaluator.
     #[cfg(test)]
-    pub fn claim(&self, a: &Alphabet) -> (Term, Term) {
+    pub(super) fn claim(&self, a: &Alphabet) -> (Term, Term) {
         let lit = |l: &Lit| l.term(&a.prims);
         let not = |l: &Lit| Lit { holds: !l.holds, ..*l }.term(&a.prims);
         let act = |i: &usize| a.acts[*i].clone();
@@ -77,7 +77,7 @@ impl Fact {
     }
 
     /// The fact in words, for proofs.
-    pub fn describe(&self, a: &Alphabet) -> String {
+    pub(super) fn describe(&self, a: &Alphabet) -> String {
         let lit = |l: &Lit| {
             let t = a.prims[l.prim].term();
             if l.holds {
@@ -200,7 +200,7 @@ fn binder_undoes_itself(t: &Term) -> bool {
 
 /// Every fact about the letters of `a`; `ctx` is what is known of the POI
 /// at the top of the claim (binders undo themselves only with none bound).
-pub fn facts(a: &Alphabet, ctx: Ctx) -> Vec<Fact> {
+pub(super) fn facts(a: &Alphabet, ctx: Ctx) -> Vec<Fact> {
     let mut out = BTreeSet::new();
     statics(a, &mut out);
     for (p, t) in a.acts.iter().enumerate() {

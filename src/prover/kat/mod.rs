@@ -65,7 +65,7 @@ impl Default for Limits {
 /// A KAT proof: the hypotheses it needs, in words, and what replay needs
 /// to find them again.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct KatProof {
+pub(crate) struct KatProof {
     /// The hypotheses, described.
     pub hypotheses: Vec<String>,
     facts: Vec<Fact>,
@@ -79,7 +79,7 @@ pub struct KatProof {
 
 /// How a decision ended.
 #[derive(Clone, Debug)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     Proved(KatProof),
     /// The two differ as guarded-string languages (not a refutation).
     Differ(String),
@@ -281,7 +281,7 @@ fn verify(run: &mut Run, facts: &[Fact], certs: &[Certificate]) -> Result<(), St
 /// Decides `lhs = rhs` in context `ctx` by KAT with the facts of their
 /// letters: as written, then, if that fails, with commuting moves in one
 /// order and blind steps out of binders (`view.rs`).
-pub fn prove(lhs: &Term, rhs: &Term, ctx: Ctx, limits: &Limits) -> Outcome {
+pub(crate) fn prove(lhs: &Term, rhs: &Term, ctx: Ctx, limits: &Limits) -> Outcome {
     let deadline = Instant::now() + limits.time;
     let first = decide_sides(lhs, rhs, ctx, limits, deadline);
     if !matches!(first, Outcome::Differ(_)) {
@@ -368,7 +368,7 @@ fn decide_sides(lhs: &Term, rhs: &Term, ctx: Ctx, limits: &Limits, deadline: Ins
 
 /// Checks a KAT proof again: its binder merges, its facts among those the
 /// letters give, and a certificate found with those facts alone.
-pub fn replay(lhs: &Term, rhs: &Term, ctx: Ctx, proof: &KatProof, limits: &Limits) -> Result<(), String> {
+pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: Ctx, proof: &KatProof, limits: &Limits) -> Result<(), String> {
     if !proof.lemmas.is_empty() {
         let mut v = view::Viewer::default();
         let (l, r) = (v.view(lhs, ctx), v.view(rhs, ctx));

@@ -15,7 +15,7 @@ use std::fmt;
 
 /// A primitive test.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub enum Prim {
+pub(super) enum Prim {
     /// `% -> 0`: a POI is bound.
     Bound,
     /// `% + d c -> 0`: the square at offset `d` from the POI reads `c`
@@ -33,7 +33,7 @@ pub enum Prim {
 
 /// A fragment moved so its lowest square is the origin: translations of
 /// an unanchored guard ask the same.
-pub fn placed(f: &Fragment) -> Fragment {
+pub(super) fn placed(f: &Fragment) -> Fragment {
     match f.cells().next() {
         Some((low, _)) if low != Square::ORIGIN => f.moved(&Movement::translation(-low.x, -low.y)),
         _ => f.clone(),
@@ -42,7 +42,7 @@ pub fn placed(f: &Fragment) -> Fragment {
 
 impl Prim {
     /// The test as a move of the algebra.
-    pub fn term(&self) -> Term {
+    pub(super) fn term(&self) -> Term {
         let frag = |cells: Vec<(Square, Cell)>| Term::fragment(Fragment::from_cells(cells).expect("distinct squares"));
         let guard = |h: Term| Term::rule(&h, &Term::fragment(Fragment::empty()));
         match self {
@@ -56,7 +56,7 @@ impl Prim {
 
     /// What the test reads: the values of its squares (`%` for tests that
     /// read relative to the POI), and whether it sees the POI's content.
-    pub fn effects(&self) -> Effects {
+    pub(super) fn effects(&self) -> Effects {
         let reads = |v: Vals| Effects {
             reads: v,
             ..Effects::default()
@@ -78,23 +78,23 @@ impl fmt::Display for Prim {
 
 /// A primitive test or its negation.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Lit {
+pub(super) struct Lit {
     pub prim: usize,
     pub holds: bool,
 }
 
 impl Lit {
-    pub fn yes(prim: usize) -> Lit {
+    pub(super) fn yes(prim: usize) -> Lit {
         Lit { prim, holds: true }
     }
 
-    pub fn no(prim: usize) -> Lit {
+    pub(super) fn no(prim: usize) -> Lit {
         Lit { prim, holds: false }
     }
 
     /// The literal as a test of the algebra.
     #[cfg(test)]
-    pub fn term(&self, prims: &[Prim]) -> Term {
+    pub(super) fn term(&self, prims: &[Prim]) -> Term {
         let t = prims[self.prim].term();
         if self.holds {
             t
@@ -107,13 +107,13 @@ impl Lit {
 /// A conjunction of literals as masks over at most 64 primitive tests: an
 /// atom `a` satisfies it when `a & mask == value`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Conj {
+pub(super) struct Conj {
     pub mask: u64,
     pub value: u64,
 }
 
 impl Conj {
-    pub fn of(lits: &[Lit]) -> Option<Conj> {
+    pub(super) fn of(lits: &[Lit]) -> Option<Conj> {
         let mut c = Conj::default();
         for l in lits {
             c = c.and(*l)?;
@@ -122,7 +122,7 @@ impl Conj {
     }
 
     /// The conjunction with one more literal; `None` when it contradicts.
-    pub fn and(self, l: Lit) -> Option<Conj> {
+    pub(super) fn and(self, l: Lit) -> Option<Conj> {
         let bit = 1u64 << l.prim;
         let v = if l.holds { bit } else { 0 };
         if self.mask & bit != 0 && self.value & bit != v {
@@ -134,7 +134,7 @@ impl Conj {
         })
     }
 
-    pub fn holds(&self, atom: u64) -> bool {
+    pub(super) fn holds(&self, atom: u64) -> bool {
         atom & self.mask == self.value
     }
 }

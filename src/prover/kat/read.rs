@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 /// A Boolean formula over primitive tests, by index.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Bool {
+pub(super) enum Bool {
     True,
     False,
     Lit(usize),
@@ -54,7 +54,7 @@ impl Bool {
     }
 
     /// The formula's value on an atom (a valuation of the primitive tests).
-    pub fn eval(&self, atom: u64) -> bool {
+    pub(super) fn eval(&self, atom: u64) -> bool {
         match self {
             Bool::True => true,
             Bool::False => false,
@@ -69,7 +69,7 @@ impl Bool {
 /// A KAT term whose tests are formulas and whose actions are indices into
 /// the alphabet.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Sym {
+pub(super) enum Sym {
     Zero,
     One,
     Test(Bool),
@@ -118,7 +118,7 @@ impl Sym {
 
 /// The letters two sides are spelled in: primitive tests and actions.
 #[derive(Clone, Debug, Default)]
-pub struct Alphabet {
+pub(super) struct Alphabet {
     pub prims: Vec<Prim>,
     pub acts: Vec<Term>,
     prim_index: HashMap<Prim, usize>,
@@ -126,7 +126,7 @@ pub struct Alphabet {
 }
 
 impl Alphabet {
-    pub fn prim(&mut self, p: Prim) -> usize {
+    pub(super) fn prim(&mut self, p: Prim) -> usize {
         if let Some(&i) = self.prim_index.get(&p) {
             return i;
         }
@@ -140,7 +140,7 @@ impl Alphabet {
         i
     }
 
-    pub fn act(&mut self, t: Term) -> usize {
+    pub(super) fn act(&mut self, t: Term) -> usize {
         if let Some(&i) = self.act_index.get(&t) {
             return i;
         }
@@ -150,18 +150,18 @@ impl Alphabet {
         i
     }
 
-    pub fn find_prim(&self, p: &Prim) -> Option<usize> {
+    pub(super) fn find_prim(&self, p: &Prim) -> Option<usize> {
         self.prim_index.get(p).copied()
     }
 
-    pub fn find_act(&self, t: &Term) -> Option<usize> {
+    pub(super) fn find_act(&self, t: &Term) -> Option<usize> {
         self.act_index.get(t).copied()
     }
 }
 
 /// Why a move could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TooBig;
+pub(super) struct TooBig;
 
 /// The most nodes a side may have once written out.
 const MAX_SIZE: usize = 20_000;
@@ -171,13 +171,13 @@ const MAX_COUNT: u32 = 64;
 
 /// Reads moves into one alphabet.
 #[derive(Default)]
-pub struct Reader {
+pub(super) struct Reader {
     pub alphabet: Alphabet,
 }
 
 /// A rule between fragments, moved so that translations of one rule are
 /// one action: the POI on the origin, or else the lowest square.
-pub fn placed_rule(f: &Fragment, g: &Fragment) -> Term {
+pub(super) fn placed_rule(f: &Fragment, g: &Fragment) -> Term {
     let low = f.poi().or_else(|| f.cells().chain(g.cells()).map(|(q, _)| q).min());
     let (f, g) = match low {
         Some(q) if q != Square::ORIGIN => {
@@ -191,7 +191,7 @@ pub fn placed_rule(f: &Fragment, g: &Fragment) -> Term {
 
 impl Reader {
     /// The move as a KAT term.
-    pub fn read(&mut self, t: &Term) -> Result<Sym, TooBig> {
+    pub(super) fn read(&mut self, t: &Term) -> Result<Sym, TooBig> {
         let s = self.term(t)?;
         if s.size() > MAX_SIZE {
             return Err(TooBig);
@@ -280,7 +280,7 @@ impl Reader {
     }
 
     /// The guard `h -> 0` as a formula.
-    pub fn guard(&mut self, h: &Fragment) -> Bool {
+    pub(super) fn guard(&mut self, h: &Fragment) -> Bool {
         if all_off(h) {
             // Some square is always off a finite board.
             return Bool::True;
@@ -307,7 +307,7 @@ impl Reader {
     }
 
     /// Where the move has a result.
-    pub fn applies(&mut self, t: &Term) -> Result<Bool, TooBig> {
+    pub(super) fn applies(&mut self, t: &Term) -> Result<Bool, TooBig> {
         if is_test(t) {
             if let Some(b) = self.term(t)?.as_bool() {
                 return Ok(b);

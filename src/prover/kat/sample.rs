@@ -48,7 +48,7 @@ fn offset(g: &mut Gen) -> Square {
 
 /// A rule or guard: anchored or not, a step, a write, a test of a
 /// square, now and then a square off the board.
-pub fn rule(g: &mut Gen) -> Term {
+pub(super) fn rule(g: &mut Gen) -> Term {
     let (d, x, y) = (offset(g), content(g), content(g));
     let o = Square::ORIGIN;
     let p = pick(g, &[piece("♖"), piece("♙")]);
@@ -74,13 +74,13 @@ pub fn rule(g: &mut Gen) -> Term {
 }
 
 /// A guard on one square near the POI.
-pub fn anchored_guard(g: &mut Gen) -> Term {
+pub(super) fn anchored_guard(g: &mut Gen) -> Term {
     let (d, x) = (offset(g), content(g));
     Term::rule(&frag(&[(Square::ORIGIN, Cell::Poi), (d, x)]), &zero())
 }
 
 /// A move of at most `depth` levels built from `rule`s.
-pub fn a_move(g: &mut Gen, depth: u32) -> Term {
+pub(super) fn a_move(g: &mut Gen, depth: u32) -> Term {
     if depth == 0 {
         return rule(g);
     }
@@ -105,7 +105,7 @@ pub fn a_move(g: &mut Gen, depth: u32) -> Term {
 /// Whether `lhs = rhs` holds on every board of up to five squares (with
 /// the POI on every square where a side has a free `%`), and, when `bound`
 /// asks, wrapped in binders, with a POI bound.
-pub fn holds(lhs: &Term, rhs: &Term, bound: bool) -> Result<(), String> {
+pub(super) fn holds(lhs: &Term, rhs: &Term, bound: bool) -> Result<(), String> {
     let mut sides = vec![(lhs.clone(), rhs.clone())];
     if bound && !lhs.is_open() && !rhs.is_open() {
         for c in [Content::Empty, Content::Piece(PieceId::lookup("♖").expect("a rook"))] {

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 /// Why a system could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Overflow {
+pub(super) enum Overflow {
     /// More primitive tests than an atom can hold.
     Prims(usize),
     /// More atoms than the limit.
@@ -34,7 +34,7 @@ struct Step {
 }
 
 /// The atoms and the allowed steps of a claim.
-pub struct System {
+pub(super) struct System {
     pub atoms: Vec<u64>,
     /// The atoms a claim's states may start in.
     pub start: Vec<u32>,
@@ -61,7 +61,7 @@ fn clauses(facts: &[Fact]) -> Vec<(usize, Conj, Lit)> {
 
 /// Every atom over `prims` primitive tests that the static facts allow,
 /// in order; at most `limit`.
-pub fn atoms(prims: usize, facts: &[Fact], limit: usize) -> Result<Vec<u64>, Overflow> {
+pub(super) fn atoms(prims: usize, facts: &[Fact], limit: usize) -> Result<Vec<u64>, Overflow> {
     if prims > 64 {
         return Err(Overflow::Prims(prims));
     }
@@ -98,7 +98,7 @@ pub fn atoms(prims: usize, facts: &[Fact], limit: usize) -> Result<Vec<u64>, Ove
 impl System {
     /// The system of `acts` actions over `prims` primitive tests; `start`
     /// says which atoms a claim's states start in.
-    pub fn new(
+    pub(super) fn new(
         prims: usize,
         acts: usize,
         facts: &[Fact],
@@ -134,7 +134,7 @@ impl System {
     }
 
     /// The atoms that may follow atom `a` and action `p`.
-    pub fn next(&mut self, a: u32, p: u32) -> Rc<[u32]> {
+    pub(super) fn next(&mut self, a: u32, p: u32) -> Rc<[u32]> {
         if let Some(n) = self.next.get(&(a, p)) {
             return n.clone();
         }
@@ -159,7 +159,7 @@ impl System {
         out
     }
 
-    pub fn actions(&self) -> u32 {
+    pub(super) fn actions(&self) -> u32 {
         self.steps.len() as u32
     }
 }

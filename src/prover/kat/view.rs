@@ -21,7 +21,7 @@ use std::collections::{BTreeSet, HashMap};
 
 /// A rewrite the view made.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Lemma {
+pub(super) enum Lemma {
     /// `a b = b a`.
     Commute(Term, Term),
     /// `%c: (M k) = (%c: M) k`, or `%c: (k M) = k (%c: M)`: `k` is blind
@@ -31,7 +31,7 @@ pub enum Lemma {
 }
 
 impl Lemma {
-    pub fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         match self {
             Lemma::Commute(a, b) => format!("`{a}` and `{b}` commute"),
             Lemma::Outside(bind, k) => format!("`{k}` runs the same outside `{bind}`"),
@@ -41,7 +41,7 @@ impl Lemma {
 
 /// Computes views, keeping each move's effects.
 #[derive(Default)]
-pub struct Viewer {
+pub(super) struct Viewer {
     effects: HashMap<Term, Effects>,
     pub lemmas: BTreeSet<Lemma>,
 }
@@ -69,7 +69,7 @@ impl Viewer {
     }
 
     /// The view of `t` in context `ctx`.
-    pub fn view(&mut self, t: &Term, ctx: Ctx) -> Term {
+    pub(super) fn view(&mut self, t: &Term, ctx: Ctx) -> Term {
         match t.node() {
             Node::Seq(..) => {
                 let mut steps = vec![];

@@ -12,9 +12,17 @@ pub enum ReplayError {
     /// The explanation has a step without a rewrite.
     NoRewrite,
     /// Step `step` (from 1) changes more than the subterm it rewrites.
-    Outside { step: usize },
+    Outside {
+        /// The step's number, from 1.
+        step: usize,
+    },
     /// Step `step` (from 1) is not justified.
-    Step { step: usize, why: StepError },
+    Step {
+        /// The step's number, from 1.
+        step: usize,
+        /// What is wrong with it.
+        why: StepError,
+    },
 }
 
 /// Why one step is not justified.
@@ -27,7 +35,12 @@ pub enum StepError {
     /// The step names a rewrite the laws do not have.
     UnknownRewrite(String),
     /// The named law's rewrite does not give the step.
-    Law { name: String, why: LawError },
+    Law {
+        /// The law's name.
+        name: String,
+        /// Why its rewrite does not fit.
+        why: LawError,
+    },
     /// A `decide` step between different normal forms.
     Decided(String),
     /// A step of Kleene algebra with tests whose certificate fails.
@@ -38,7 +51,12 @@ pub enum StepError {
 #[derive(Clone, Debug, PartialEq)]
 pub enum LawError {
     /// A side of the law does not match its side of the step.
-    NoMatch { pattern: Term, term: Term },
+    NoMatch {
+        /// The law's side.
+        pattern: Term,
+        /// The step's side it should match.
+        term: Term,
+    },
     /// A side condition reads a variable neither side binds.
     Unbound(Predicate),
     /// A side condition is false of what the sides matched.
@@ -47,7 +65,7 @@ pub enum LawError {
 
 /// Why Kleene algebra with tests gave no proof of a claim.
 #[derive(Clone, Debug, PartialEq)]
-pub enum KatMiss {
+pub(crate) enum KatMiss {
     /// Its time limit is zero.
     NotTried,
     /// The claim is not about moves.
