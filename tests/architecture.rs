@@ -104,3 +104,141 @@ fn the_check_sees_an_import_up_the_layers() {
     let text = "use crate::core::Term;\nfn f() { crate::play::fen::read(\"\"); }\n#[cfg(test)]\nmod tests {\n    use crate::cli;\n}\n";
     assert_eq!(imports(text), ["core", "play"]);
 }
+
+/// The sibling files (or folders) of module `top` that a file of it names,
+/// as `super::X` (from a file directly in the module) or `crate::top::X`,
+/// its unit tests left out.
+fn sibling_imports(text: &str, top: &str, direct: bool, siblings: &[String]) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap();
+    let word = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out: Vec<String> = vec![];
+    let full = format!("crate::{top}::");
+    out.extend(code.match_indices(&full).map(|(i, m)| word(&code[i + m.len()..])));
+    if direct {
+        out.extend(code.match_indices("super::").map(|(i, m)| word(&code[i + m.len()..])));
+        // `use super::{a::X, b::Y}`.
+        for (i, m) in code.match_indices("super::{") {
+            let inner = &code[i + m.len()..];
+            let inner = &inner[..inner.find('}').unwrap_or(inner.len())];
+            out.extend(inner.split(',').map(|p| word(p.trim())));
+        }
+    }
+    out.retain(|m| siblings.contains(m));
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A circle of imports in `edges` (file to the files it names), if any.
+fn circle(edges: &std::collections::BTreeMap<String, Vec<String>>) -> Option<Vec<String>> {
+    fn visit(
+        v: &str,
+        edges: &std::collections::BTreeMap<String, Vec<String>>,
+        state: &mut std::collections::BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(v.to_string(), 1);
+        path.push(v.to_string());
+        for w in edges.get(v).into_iter().flatten() {
+            match state.get(w.as_str()) {
+                Some(1) => {
+                    let at = path.iter().position(|p| p == w).unwrap();
+                    return Some(path[at..].to_vec());
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(c) = visit(w, edges, state, path) {
+                        return Some(c);
+                    }
+                }
+            }
+        }
+        path.pop();
+        state.insert(v.to_string(), 2);
+        None
+    }
+    let mut state = std::collections::BTreeMap::new();
+    for v in edges.keys() {
+        if !state.contains_key(v.as_str()) {
+            if let Some(c) = visit(v, edges, &mut state, &mut vec![]) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+/// Inside a module, its files form layers too: no two import each other,
+/// directly or round a circle, so each can be read after the ones it uses.
+#[test]
+fn the_files_of_a_module_import_each_other_in_no_circle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut circles = vec![];
+    let mut modules = 0;
+    for top in LAYERS {
+        let dir = src.join(top);
+        if !dir.is_dir() {
+            continue;
+        }
+        modules += 1;
+        let siblings: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .filter(|n| n != "mod" && n != "tests")
+            .collect();
+        let mut edges = std::collections::BTreeMap::new();
+        for s in &siblings {
+            let (file, folder) = (dir.join(format!("{s}.rs")), dir.join(s));
+            let mut files = vec![];
+            if folder.is_dir() {
+                sources(&folder, &mut files);
+            }
+            let mut to = vec![];
+            if file.is_file() {
+                to.extend(sibling_imports(
+                    &std::fs::read_to_string(&file).unwrap(),
+                    top,
+                    true,
+                    &siblings,
+                ));
+            }
+            for f in &files {
+                to.extend(sibling_imports(
+                    &std::fs::read_to_string(f).unwrap(),
+                    top,
+                    false,
+                    &siblings,
+                ));
+            }
+            to.retain(|t| t != s);
+            to.sort();
+            to.dedup();
+            edges.insert(s.clone(), to);
+        }
+        if let Some(c) = circle(&edges) {
+            circles.push(format!("{top}: {}", c.join(" -> ")));
+        }
+    }
+    assert!(modules > 10, "only {modules} modules read");
+    assert!(circles.is_empty(), "import circles:\n{}", circles.join("\n"));
+}
+
+#[test]
+fn the_circle_check_sees_a_circle() {
+    let siblings = ["game".to_string(), "end".to_string(), "pgn".to_string()];
+    let end = "use super::game::TooBig;\nuse crate::play::pgn::At;\n#[cfg(test)]\nmod tests { use super::game::X; }";
+    assert_eq!(sibling_imports(end, "play", true, &siblings), ["game", "pgn"]);
+    let game = "use super::{end::Test, pgn};\n";
+    assert_eq!(sibling_imports(game, "play", true, &siblings), ["end", "pgn"]);
+    let mut edges = std::collections::BTreeMap::new();
+    edges.insert("end".to_string(), vec!["game".to_string(), "pgn".to_string()]);
+    edges.insert("pgn".to_string(), vec![]);
+    assert_eq!(circle(&edges), None);
+    edges.insert("game".to_string(), vec!["end".to_string()]);
+    assert_eq!(circle(&edges), Some(vec!["end".to_string(), "game".to_string()]));
+}

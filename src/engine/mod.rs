@@ -54,7 +54,9 @@ pub(crate) struct Plan<W> {
     vacating: restrict::Vacating<W>,
 }
 
-/// A move handed to the interpreter made more states than its budget.
+/// A single move made more states than the evaluation budget allows (the
+/// interpreter's, on the fast path for the moves handed to it): the
+/// number is the budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooBig(pub usize);
 

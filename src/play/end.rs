@@ -1,9 +1,9 @@
 //! How games end: the end declarations of a rule file compiled for play,
 //! the endings they lead to and their results.
 
-use super::game::TooBig;
 use crate::core::{Content, PieceId};
 use crate::elab::{Ends, Material, MoveRule, Split, Stuck};
+use crate::engine::TooBig;
 use crate::geometry::Square;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
 

@@ -32,9 +32,7 @@ pub struct Position {
     pub turn: usize,
 }
 
-/// A single move made more states than the evaluation budget allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooBig(pub usize);
+pub(crate) use crate::engine::TooBig;
 
 impl Rules {
     /// The game with its turns compiled, played by the interpreter.
@@ -92,7 +90,7 @@ impl Rules {
     fn moves(&self, pos: &Position) -> Result<Vec<Position>, TooBig> {
         let next = (pos.turn + 1) % self.turns.len();
         if let Some(e) = &self.engine {
-            let boards = e.successors(&pos.board, pos.turn).map_err(|e| TooBig(e.0))?;
+            let boards = e.successors(&pos.board, pos.turn)?;
             return Ok(boards.into_iter().map(|board| Position { board, turn: next }).collect());
         }
         let prog = &self.turns[pos.turn];
@@ -134,7 +132,7 @@ impl Rules {
     fn test(&self, t: Test, board: &Grid, turn: usize) -> Result<bool, TooBig> {
         match (&self.engine, self.ends.index(t, turn)) {
             (_, None) => Ok(false),
-            (Some(e), Some(i)) => e.holds(board, i).map_err(|e| TooBig(e.0)),
+            (Some(e), Some(i)) => e.holds(board, i),
             (None, Some(_)) => self.ends.holds(t, turn, board),
         }
     }

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 /// played out.
 pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> Result<u64, TooBig> {
     if let Some(e) = &rules.engine {
-        return e.perft(&pos.board, pos.turn, depth).map_err(|e| TooBig(e.0));
+        return e.perft(&pos.board, pos.turn, depth);
     }
     match depth {
         0 => Ok(1),

@@ -217,7 +217,7 @@ impl<'a> Match<'a> {
     fn moves_of(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
         out.clear();
         match &mut self.cursor {
-            Some(c) => c.moves(turn, out).map_err(|e| TooBig(e.0)),
+            Some(c) => c.moves(turn, out),
             None => {
                 let pos = Position {
                     board: self.pos.board.clone(),
@@ -263,7 +263,7 @@ impl<'a> Match<'a> {
     fn test(&mut self, t: Test, turn: usize) -> Result<bool, TooBig> {
         match (&mut self.cursor, self.rules.ends.index(t, turn)) {
             (_, None) => Ok(false),
-            (Some(c), Some(i)) => c.holds(i).map_err(|e| TooBig(e.0)),
+            (Some(c), Some(i)) => c.holds(i),
             (None, Some(_)) => self.rules.ends.holds(t, turn, &self.pos.board),
         }
     }
@@ -412,7 +412,7 @@ impl<'a> Match<'a> {
         let turn = self.pos.turn;
         match &mut self.cursor {
             Some(c) if !self.rules.ends.passes() => {
-                self.moving = c.any_move(turn).map_err(|e| TooBig(e.0))?;
+                self.moving = c.any_move(turn)?;
                 if !self.moving {
                     // No move at all: the list is complete.
                     self.moves.clear();
@@ -476,7 +476,7 @@ impl<'a> Match<'a> {
         };
         let mut moves = std::mem::take(&mut self.moves);
         moves.clear();
-        let found = cur.moves_vacating(turn, &v, to, &mut moves).map_err(|e| TooBig(e.0));
+        let found = cur.moves_vacating(turn, &v, to, &mut moves);
         self.moves = moves;
         self.legal = OnceCell::new();
         found?;

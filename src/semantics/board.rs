@@ -399,7 +399,7 @@ impl Store for Grid {
     }
 
     #[inline]
-    fn reads(&self, q: Square, set: &super::compile::CellSet) -> Result<bool, Infallible> {
+    fn reads(&self, q: Square, set: &super::cell_set::CellSet) -> Result<bool, Infallible> {
         // Stored bytes are the set's codes: `.` 0, pieces 1.., `#` 255.
         Ok(set.contains_code(self.index(q).map_or(Code::OFF, |i| self.cells[i])))
     }

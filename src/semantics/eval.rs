@@ -2,7 +2,8 @@
 //! states, exactly as README's "What moves mean" says.
 
 use super::code::Code;
-use super::compile::{Pivot, Prog, Rule};
+use super::compile::Prog;
+use super::rule::{Pivot, Rule};
 use super::store::{State, Store};
 use crate::core::{Bounds, Cell};
 use crate::geometry::Square;

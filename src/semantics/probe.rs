@@ -8,7 +8,8 @@
 //! of once per rule; a check test over many lines becomes a walk along
 //! each line.
 
-use super::compile::{CellSet, Pivot, Rule};
+use super::cell_set::CellSet;
+use super::rule::{Pivot, Rule};
 use super::store::{State, Store};
 use crate::core::Cell;
 use crate::geometry::Square;

@@ -1,7 +1,7 @@
 //! What the evaluator needs from a board, so that one evaluator serves both
 //! concrete boards and the checker's symbolic boards.
 
-use super::compile::CellSet;
+use super::cell_set::CellSet;
 use crate::core::Content;
 use crate::geometry::{Rect, Square};
 use std::hash::Hash;

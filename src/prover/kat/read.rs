@@ -159,9 +159,10 @@ impl Alphabet {
     }
 }
 
-/// Why a move could not be read.
+/// A move that cannot be read: written out, a side would pass `MAX_SIZE`
+/// nodes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct TooBig;
+pub(super) struct Unwritable;
 
 /// The most nodes a side may have once written out.
 const MAX_SIZE: usize = 20_000;
@@ -191,15 +192,15 @@ pub(super) fn placed_rule(f: &Fragment, g: &Fragment) -> Term {
 
 impl Reader {
     /// The move as a KAT term.
-    pub(super) fn read(&mut self, t: &Term) -> Result<Sym, TooBig> {
+    pub(super) fn read(&mut self, t: &Term) -> Result<Sym, Unwritable> {
         let s = self.term(t)?;
         if s.size() > MAX_SIZE {
-            return Err(TooBig);
+            return Err(Unwritable);
         }
         Ok(s)
     }
 
-    fn term(&mut self, t: &Term) -> Result<Sym, TooBig> {
+    fn term(&mut self, t: &Term) -> Result<Sym, Unwritable> {
         Ok(match t.node() {
             Node::Nil => Sym::One,
             Node::Fail => Sym::Zero,
@@ -209,7 +210,7 @@ impl Reader {
                 Some(b) if b.lo <= MAX_COUNT && b.hi.is_none_or(|h| h - b.lo <= MAX_COUNT) => {
                     let x = self.term(a)?;
                     if x.size().saturating_mul(b.hi.unwrap_or(b.lo) as usize + 1) > MAX_SIZE {
-                        return Err(TooBig);
+                        return Err(Unwritable);
                     }
                     let tail = match b.hi {
                         None => Sym::Star(Box::new(x.clone())),
@@ -297,7 +298,7 @@ impl Reader {
     }
 
     /// The formula of a test, or "the move applies" of any other move.
-    fn test_or_applies(&mut self, t: &Term) -> Result<Bool, TooBig> {
+    fn test_or_applies(&mut self, t: &Term) -> Result<Bool, Unwritable> {
         if is_test(t) {
             if let Some(b) = self.term(t)?.as_bool() {
                 return Ok(b);
@@ -307,7 +308,7 @@ impl Reader {
     }
 
     /// Where the move has a result.
-    pub(super) fn applies(&mut self, t: &Term) -> Result<Bool, TooBig> {
+    pub(super) fn applies(&mut self, t: &Term) -> Result<Bool, Unwritable> {
         if is_test(t) {
             if let Some(b) = self.term(t)?.as_bool() {
                 return Ok(b);
