@@ -447,10 +447,10 @@ impl Mv {
                     .collect(),
             ),
             Mv::Alt(v) if v.contains(&Mv::Nil) => {
-                let rest: Vec<Mv> = v.iter().filter(|m| **m != Mv::Nil).cloned().collect();
-                let m = match rest.len() {
-                    1 => operand(&rest[0]),
-                    _ => paren(Mv::Alt(rest).expr()),
+                let rest: Vec<&Mv> = v.iter().filter(|m| **m != Mv::Nil).collect();
+                let m = match rest.as_slice() {
+                    [m] => operand(m),
+                    _ => paren(bar(rest.into_iter().map(Mv::expr))),
                 };
                 post(m, PostOp::Opt)
             }
