@@ -269,8 +269,8 @@ fn parse(text: &str) -> Result<Parsed, Diag> {
     Ok(Parsed { re, syms: p.syms })
 }
 
-/// A rule moving the piece by `o` (never `(0, 0)`) onto a square `lands`
-/// allows.
+/// A rule moving the piece by `o` onto a square `lands` allows; by
+/// `(0, 0)` the piece stands still, which is written `nil`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 struct Rule {
     o: (i32, i32),
@@ -426,9 +426,9 @@ impl Mv {
         }
     }
 
-    /// The move as the algebra's syntax tree, bracketed where the grammar
-    /// needs it: a rule is already bracketed; an alternative inside a
-    /// sequence or under a postfix operator is not.
+    /// The move as the algebra's syntax tree, with brackets where the
+    /// grammar needs them: around alternatives inside a sequence, and
+    /// around anything but a rule (bracketed already) under `* + ?`.
     fn expr(&self) -> Expr {
         // `m` as an operand of a postfix operator.
         let operand = |m: &Mv| match m {
@@ -541,8 +541,7 @@ pub fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
     let done = usize::MAX;
     // Rules gathered per edge while exploring, joined once after: joining
     // each as it came was quadratic in an edge's rules.
-    // An offset and what it lands on, written as a rule only once; the
-    // offset `(0, 0)` stands still.
+    // An offset and what it lands on, written as a rule only once.
     let mut found: BTreeMap<(usize, usize), HashSet<Rule>> = BTreeMap::new();
     let mut add_found = |from: usize, to: usize, lands: Mode, o: (i32, i32)| {
         found.entry((from, to)).or_default().insert(Rule { o, lands });
