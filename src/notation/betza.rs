@@ -303,7 +303,7 @@ pub fn write(walks: &[Walk]) -> Result<String, Unnamed> {
         let (p, more, lame, hop) = match &w.kind {
             Kind::Run(legs) => match legs.as_slice() {
                 [l] if l.jump == l.step => (l.jump, l.more, !l.via.is_empty(), None),
-                _ => return Err(Unnamed::Move(w.text())),
+                _ => return Err(Unnamed::Move(crate::parse::print_expr(&w.expr()))),
             },
             Kind::Hop { v, cannon } => (*v, None, false, Some(*cannon)),
         };

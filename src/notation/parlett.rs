@@ -315,7 +315,7 @@ mod tests {
     use super::*;
 
     fn algebra(text: &str) -> String {
-        super::super::walk::union_text(&read(text).unwrap())
+        crate::parse::print_expr(&super::super::walk::union(&read(text).unwrap()))
     }
 
     fn fails(text: &str) -> (Span, String) {

@@ -34,11 +34,12 @@
 //! side and `*`. A repeated part that moves without `$` would need
 //! unboundedly many offsets; it is refused.
 
-use super::walk::movement;
+use super::tree::{bar, fail, juxt, nil, paren, post};
+use super::walk::{rule, Mode};
 use super::{error, Notation};
 use crate::diag::{Diag, Diags};
 use crate::geometry::Tiling;
-use crate::parse::ast::Span;
+use crate::parse::ast::{Expr, PostOp, Span};
 use crate::parse::MAX_NESTING;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -268,21 +269,57 @@ fn parse(text: &str) -> Result<Parsed, Diag> {
     Ok(Parsed { re, syms: p.syms })
 }
 
-/// A move as it is being built, printed with as few brackets as needed.
+/// A rule moving the piece by `o` onto a square `lands` allows; by
+/// `(0, 0)` the piece stands still, which is written `nil`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct Rule {
+    o: (i32, i32),
+    lands: Mode,
+}
+
+impl Rule {
+    /// The offset's movement letters, as `movement` writes them.
+    fn letters(&self) -> impl Iterator<Item = char> {
+        let (x, y) = self.o;
+        let up = std::iter::repeat_n(if y > 0 { 'u' } else { 'd' }, y.unsigned_abs() as usize);
+        up.chain(std::iter::repeat_n(
+            if x > 0 { 'r' } else { 'l' },
+            x.unsigned_abs() as usize,
+        ))
+    }
+}
+
+/// Rules are ordered as their text `(% + u enemy -> . + u%)` sorts, which
+/// fixes the order of a lowering's alternatives: by movement word, then a
+/// take before a free square before a step.
+impl Ord for Rule {
+    fn cmp(&self, other: &Rule) -> std::cmp::Ordering {
+        let rank = |m: Mode| match m {
+            Mode::Capture => 0,
+            Mode::Both => 1,
+            Mode::NonCapture => 2,
+        };
+        self.letters()
+            .cmp(other.letters())
+            .then(rank(self.lands).cmp(&rank(other.lands)))
+    }
+}
+
+impl PartialOrd for Rule {
+    fn partial_cmp(&self, other: &Rule) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A move as it is being built, written with as few brackets as needed.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Mv {
     Nil,
-    Rule(String),
+    Rule(Rule),
     Seq(Vec<Mv>),
     Alt(Vec<Mv>),
     Star(Box<Mv>),
     Plus(Box<Mv>),
-}
-
-/// The rule moving the piece by `o` onto a square holding `what`.
-fn rule(o: (i32, i32), what: &str) -> Mv {
-    let m = movement(o);
-    Mv::Rule(format!("(% + {m}{what} -> . + {m}%)"))
 }
 
 impl Mv {
@@ -329,20 +366,16 @@ impl Mv {
             }
         }
         // A step and a take by the same offset are one rule onto a free square.
-        let offsets: Vec<String> = v
+        let steps: Vec<(i32, i32)> = v
             .iter()
             .filter_map(|m| match m {
-                Mv::Rule(r) => r
-                    .strip_prefix("(% + ")
-                    .and_then(|r| r.split_once(". -> "))
-                    .map(|(o, _)| o.to_string()),
+                Mv::Rule(r) if r.lands == Mode::NonCapture => Some(r.o),
                 _ => None,
             })
             .collect();
-        for o in offsets {
-            let free = Mv::Rule(format!("(% + {o}(. | enemy) -> . + {o}%)"));
-            let empty = Mv::Rule(format!("(% + {o}. -> . + {o}%)"));
-            let take = Mv::Rule(format!("(% + {o} enemy -> . + {o}%)"));
+        for o in steps {
+            let [free, empty, take] =
+                [Mode::Both, Mode::NonCapture, Mode::Capture].map(|lands| Mv::Rule(Rule { o, lands }));
             if v.contains(&free) || v.contains(&empty) && v.contains(&take) {
                 v.remove(&empty);
                 v.remove(&take);
@@ -393,34 +426,37 @@ impl Mv {
         }
     }
 
-    fn text(&self) -> String {
+    /// The move as the algebra's syntax tree, with brackets where the
+    /// grammar needs them: around alternatives inside a sequence, and
+    /// around anything but a rule (bracketed already) under `* + ?`.
+    fn expr(&self) -> Expr {
+        // `m` as an operand of a postfix operator.
+        let operand = |m: &Mv| match m {
+            Mv::Rule(_) => m.expr(),
+            m => paren(m.expr()),
+        };
         match self {
-            Mv::Nil => "nil".into(),
-            Mv::Rule(r) => r.clone(),
-            Mv::Seq(v) => v
-                .iter()
-                .map(|m| match m {
-                    Mv::Alt(v) if !v.contains(&Mv::Nil) => format!("({})", m.text()),
-                    m => m.text(),
-                })
-                .collect::<Vec<_>>()
-                .join(" "),
+            Mv::Nil => nil(),
+            Mv::Rule(r) => rule(r.o, r.lands, &[]),
+            Mv::Seq(v) => juxt(
+                v.iter()
+                    .map(|m| match m {
+                        Mv::Alt(v) if !v.contains(&Mv::Nil) => paren(m.expr()),
+                        m => m.expr(),
+                    })
+                    .collect(),
+            ),
             Mv::Alt(v) if v.contains(&Mv::Nil) => {
-                let rest: Vec<Mv> = v.iter().filter(|m| **m != Mv::Nil).cloned().collect();
-                match rest.as_slice() {
-                    [m @ Mv::Rule(_)] => format!("{}?", m.text()),
-                    [m] => format!("({})?", m.text()),
-                    _ => format!("({})?", Mv::Alt(rest).text()),
-                }
+                let rest: Vec<&Mv> = v.iter().filter(|m| **m != Mv::Nil).collect();
+                let m = match rest.as_slice() {
+                    [m] => operand(m),
+                    _ => paren(bar(rest.into_iter().map(Mv::expr))),
+                };
+                post(m, PostOp::Opt)
             }
-            Mv::Alt(v) => v.iter().map(Mv::text).collect::<Vec<_>>().join(" | "),
-            Mv::Star(a) | Mv::Plus(a) => {
-                let op = if matches!(self, Mv::Star(_)) { "*" } else { "+" };
-                match **a {
-                    Mv::Rule(_) => format!("{}{op}", a.text()),
-                    _ => format!("({}){op}", a.text()),
-                }
-            }
+            Mv::Alt(v) => bar(v.iter().map(Mv::expr)),
+            Mv::Star(a) => post(operand(a), PostOp::Star),
+            Mv::Plus(a) => post(operand(a), PostOp::Plus),
         }
     }
 }
@@ -461,9 +497,9 @@ fn add(edges: &mut BTreeMap<(usize, usize), Mv>, from: usize, to: usize, m: Mv) 
     edges.insert((from, to), m);
 }
 
-/// The path regex as algebra text: a move of the piece on the POI, the
-/// turtle walking `tiling`.
-pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
+/// The path regex as a move of the piece on the POI, the turtle walking
+/// `tiling`.
+pub fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
     let headings: &[(i32, i32)] = match tiling {
         Tiling::Square => &SQUARE,
         Tiling::Hex => &HEX,
@@ -507,11 +543,10 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
     let done = usize::MAX;
     // Rules gathered per edge while exploring, joined once after: joining
     // each as it came was quadratic in an edge's rules.
-    // An offset and what it lands on (0 a free square, 1 an empty one, 2
-    // an enemy), written as a rule only once.
-    let mut found: BTreeMap<(usize, usize), HashSet<(u8, (i32, i32))>> = BTreeMap::new();
-    let mut add_found = |from: usize, to: usize, what: u8, o: (i32, i32)| {
-        found.entry((from, to)).or_default().insert((what, o));
+    // An offset and what it lands on, written as a rule only once.
+    let mut found: BTreeMap<(usize, usize), HashSet<Rule>> = BTreeMap::new();
+    let mut add_found = |from: usize, to: usize, lands: Mode, o: (i32, i32)| {
+        found.entry((from, to)).or_default().insert(Rule { o, lands });
     };
     // The states seen from one node, a bit for each (state, heading,
     // offset), cleared after it through the list of those set.
@@ -555,7 +590,7 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
                 .into());
             }
             if accepting(q) {
-                add_found(k, done, 0, o);
+                add_found(k, done, Mode::Both, o);
             }
             for &p in &next[q] {
                 match syms[p].0 {
@@ -572,9 +607,9 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
                             nodes.len() - 1
                         });
                         // Standing still is `nil`, and takes nothing.
-                        add_found(k, to, 1, o);
+                        add_found(k, to, Mode::NonCapture, o);
                         if o != (0, 0) && stop_ok[p + 1] {
-                            add_found(k, done, 2, o);
+                            add_found(k, done, Mode::Capture, o);
                         }
                     }
                 }
@@ -582,12 +617,7 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
         }
         k += 1;
     }
-    let written = |(what, o): (u8, (i32, i32))| match what {
-        _ if o == (0, 0) => Mv::Nil,
-        0 => rule(o, "(. | enemy)"),
-        1 => rule(o, "."),
-        _ => rule(o, " enemy"),
-    };
+    let written = |r: Rule| if r.o == (0, 0) { Mv::Nil } else { Mv::Rule(r) };
     let mut edges: BTreeMap<(usize, usize), Mv> = found
         .into_iter()
         .map(|(e, ms)| (e, Mv::alts(ms.into_iter().map(written))))
@@ -622,8 +652,8 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
         }
     }
     Ok(match edges.remove(&(0, done)) {
-        Some(m) => m.text(),
-        None => "fail".into(),
+        Some(m) => m.expr(),
+        None => fail(),
     })
 }
 
@@ -631,8 +661,12 @@ pub fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
 mod tests {
     use super::*;
 
+    fn to_algebra(text: &str, tiling: Tiling) -> Result<String, Diags> {
+        Ok(crate::parse::print_expr(&lower(text, tiling)?))
+    }
+
     fn fails(text: &str) -> (Span, String) {
-        let d = to_algebra(text, Tiling::Square).unwrap_err();
+        let d = lower(text, Tiling::Square).unwrap_err();
         (d.0[0].span, d.0[0].message.clone())
     }
 

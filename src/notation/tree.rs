@@ -63,7 +63,12 @@ pub(super) fn not(e: Expr) -> Expr {
 
 /// `e*`.
 pub(super) fn star(e: Expr) -> Expr {
-    node(ExprKind::Post(Box::new(e), PostOp::Star))
+    post(e, PostOp::Star)
+}
+
+/// `e` with a postfix operator: `e+`, `e?`, `e{2}`.
+pub(super) fn post(e: Expr, op: PostOp) -> Expr {
+    node(ExprKind::Post(Box::new(e), op))
 }
 
 /// `a -> b`.

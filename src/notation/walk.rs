@@ -1,6 +1,10 @@
 //! The shared target of the Parlett and Betza front-ends: Parlett's move
 //! sequences, each a list of squares the piece runs down in order, and the
-//! grasshopper's hop. Each is written out as a move of the algebra.
+//! grasshopper's hop. Each is written out as a move of the algebra, built
+//! as its syntax tree.
+
+use super::tree::{arrow, bar, call, cell, juxt, paren, plus, poi, post, star, word};
+use crate::parse::ast::{CountArg, Expr, ExprKind, PostOp};
 
 /// Which destinations a walk may end on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,92 +61,133 @@ pub fn movement(v: (i32, i32)) -> String {
     s
 }
 
-/// What a destination square may hold.
-fn target(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Both => "(. | enemy)",
-        Mode::Capture => " enemy",
-        Mode::NonCapture => ".",
+/// `cell`, `v` away from the POI: `u.`, `u enemy`, `u(. | enemy)`. The
+/// front-ends never move by `(0, 0)`; if one did, the cell is the POI's.
+fn at(v: (i32, i32), cell: Expr) -> Expr {
+    if v == (0, 0) {
+        return cell;
+    }
+    let m = movement(v);
+    match cell.kind {
+        ExprKind::Bar(..) => call(&m, cell),
+        _ => juxt(vec![word(&m), cell]),
     }
 }
 
-/// The piece moves by `v` onto a square holding `what`, reading the empty
-/// squares `via` on the way.
-fn rule(v: (i32, i32), what: &str, via: &[(i32, i32)]) -> String {
-    let m = movement(v);
-    let via: String = via.iter().map(|&q| format!(" + {}.", movement(q))).collect();
-    format!("(% + {m}{what}{via} -> . + {m}%)")
+/// What a destination square may hold.
+fn target(mode: Mode) -> Expr {
+    match mode {
+        Mode::Both => bar([cell("."), word("enemy")]),
+        Mode::Capture => word("enemy"),
+        Mode::NonCapture => cell("."),
+    }
+}
+
+/// `(% + v<what> + via. -> . + v%)`: the piece moves by `v` onto a square
+/// `mode` allows, reading the empty squares `via` on the way.
+pub fn rule(v: (i32, i32), mode: Mode, via: &[(i32, i32)]) -> Expr {
+    let read = [poi(), at(v, target(mode))]
+        .into_iter()
+        .chain(via.iter().map(|&q| at(q, cell("."))));
+    paren(arrow(plus(read), plus([cell("."), at(v, poi())])))
 }
 
 /// A step onto an empty square, after which the walk goes on.
-fn step(v: (i32, i32)) -> String {
-    rule(v, ".", &[])
+fn step(v: (i32, i32)) -> Expr {
+    rule(v, Mode::NonCapture, &[])
 }
 
-fn power(m: &str, lo: u32, hi: u32) -> String {
+/// `m` repeated from `lo` to `hi` times, as the terms it adds to a
+/// sequence: none when `hi` is 0.
+fn power(m: Expr, lo: u32, hi: u32) -> Option<Expr> {
+    let n = |k: u32| CountArg::Num(k.into());
     match (lo, hi) {
-        (_, 0) => String::new(),
-        (0, 1) => format!("{m}? "),
-        (1, 1) => format!("{m} "),
-        (i, j) if i == j => format!("{m}{{{i}}} "),
-        (i, j) => format!("{m}{{{i},{j}}} "),
+        (_, 0) => None,
+        (0, 1) => Some(post(m, PostOp::Opt)),
+        (1, 1) => Some(m),
+        (i, j) if i == j => Some(post(m, PostOp::Count(n(i)))),
+        (i, j) => Some(post(m, PostOp::Range(n(i), n(j)))),
+    }
+}
+
+/// The operands of a chain of `|`, left to right.
+fn operands(mut e: Expr, out: &mut Vec<Expr>) {
+    match std::mem::replace(&mut e.kind, ExprKind::Nil) {
+        ExprKind::Bar(a, b) => {
+            operands(*a, out);
+            operands(*b, out);
+        }
+        kind => {
+            e.kind = kind;
+            out.push(e);
+        }
     }
 }
 
 impl Walk {
     /// The walk as a move of the algebra, for white (forward is up).
-    pub fn text(&self) -> String {
-        let end = target(self.mode);
-        let body = match &self.kind {
+    pub fn expr(&self) -> Expr {
+        let end = self.mode;
+        // The move's alternatives, joined by `|` at the end.
+        let mut alts: Vec<Expr> = vec![];
+        match &self.kind {
             Kind::Run(legs) => {
-                let mut parts = vec![];
-                let mut prefix = String::new();
+                // The legs before the current one, as terms of a sequence.
+                let mut prefix: Vec<Expr> = vec![];
                 for leg in legs {
                     let land = rule(leg.jump, end, &leg.via);
                     let part = match leg.more {
-                        Some(0) => land,
+                        Some(0) => vec![land],
                         None if leg.jump == leg.step && leg.via.is_empty() => {
-                            format!("{}* {}", step(leg.step), rule(leg.step, end, &[]))
+                            vec![juxt(vec![star(step(leg.step)), rule(leg.step, end, &[])])]
                         }
                         more => {
                             let tail = match more {
-                                None => format!("{}* ", step(leg.step)),
-                                Some(k) => power(&step(leg.step), 0, k - 1),
+                                None => Some(star(step(leg.step))),
+                                Some(k) => power(step(leg.step), 0, k - 1),
                             };
-                            let mid = format!("{} {tail}", rule(leg.jump, ".", &leg.via));
-                            format!("{land} | {} {}", mid.trim_end(), rule(leg.step, end, &[]))
+                            let mid = std::iter::once(rule(leg.jump, Mode::NonCapture, &leg.via))
+                                .chain(tail)
+                                .chain([rule(leg.step, end, &[])]);
+                            vec![land, juxt(mid.collect())]
                         }
                     };
-                    parts.push(if prefix.is_empty() {
-                        part
+                    if prefix.is_empty() {
+                        alts.extend(part);
                     } else {
-                        format!("{prefix}({part})")
-                    });
-                    prefix.push_str(&format!("{} ", rule(leg.jump, ".", &leg.via)));
-                    prefix.push_str(&power(&step(leg.step), leg.more.unwrap_or(0), leg.more.unwrap_or(0)));
+                        let mut seq = prefix.clone();
+                        seq.push(paren(bar(part)));
+                        alts.push(juxt(seq));
+                    }
+                    prefix.push(rule(leg.jump, Mode::NonCapture, &leg.via));
+                    let k = leg.more.unwrap_or(0);
+                    prefix.extend(power(step(leg.step), k, k));
                 }
-                parts.join(" | ")
             }
             Kind::Hop { v, cannon } => {
                 let two = (2 * v.0, 2 * v.1);
-                let (m, mm) = (movement(*v), movement(two));
-                let over = |what: &str| format!("(% + {m}(friend | enemy) + {mm}{what} -> . + {mm}%)");
-                if *cannon {
-                    format!(
-                        "{}* ({} | {} {}* {})",
-                        step(*v),
-                        over(end),
-                        over("."),
-                        step(*v),
-                        rule(*v, end, &[])
-                    )
+                let over = |mode: Mode| {
+                    let read = [
+                        poi(),
+                        at(*v, bar([word("friend"), word("enemy")])),
+                        at(two, target(mode)),
+                    ];
+                    paren(arrow(plus(read), plus([cell("."), at(two, poi())])))
+                };
+                let beyond = if *cannon {
+                    let on = juxt(vec![over(Mode::NonCapture), star(step(*v)), rule(*v, end, &[])]);
+                    paren(bar([over(end), on]))
                 } else {
-                    format!("{}* {}", step(*v), over(end))
-                }
+                    over(end)
+                };
+                alts.push(juxt(vec![star(step(*v)), beyond]));
             }
-        };
+        }
+        let body = bar(alts);
         if self.initial {
-            format!("(dd# + % -> dd# + %) ({body})")
+            // The square two behind is off the board: the home rank.
+            let home = || plus([juxt(vec![word("dd"), cell("#")]), poi()]);
+            juxt(vec![paren(arrow(home(), home())), paren(body)])
         } else {
             body
         }
@@ -150,19 +195,20 @@ impl Walk {
 }
 
 /// The union of the walks, each once, in a fixed order.
-pub fn union_text(walks: &[Walk]) -> String {
-    let mut texts: Vec<String> = vec![];
+pub fn union(walks: &[Walk]) -> Expr {
+    let mut moves: Vec<Expr> = vec![];
     for w in walks {
-        let t = w.text();
-        if !texts.contains(&t) {
-            texts.push(t);
+        let e = w.expr();
+        if !moves.contains(&e) {
+            moves.push(e);
         }
     }
-    match texts.len() {
-        0 => "fail".into(),
-        // `|` is associative and binds loosest, so no brackets are needed.
-        _ => texts.join(" | "),
+    // `|` is associative and binds loosest: one chain, as it is read.
+    let mut alts = vec![];
+    for e in moves {
+        operands(e, &mut alts);
     }
+    bar(alts)
 }
 
 /// The eight images of the leap `(a, b)` under the square's symmetries,
@@ -197,6 +243,10 @@ mod tests {
         }
     }
 
+    fn text(w: &Walk) -> String {
+        crate::parse::print_expr(&w.expr())
+    }
+
     #[test]
     fn movements_are_words_of_letters() {
         assert_eq!(movement((1, 2)), "uur");
@@ -207,10 +257,10 @@ mod tests {
     #[test]
     fn a_rider_is_written_as_fairy_alg_writes_it() {
         assert_eq!(
-            run((0, 1), None).text(),
+            text(&run((0, 1), None)),
             "(% + u. -> . + u%)* (% + u(. | enemy) -> . + u%)"
         );
-        assert_eq!(run((1, 2), Some(0)).text(), "(% + uur(. | enemy) -> . + uur%)");
+        assert_eq!(text(&run((1, 2), Some(0))), "(% + uur(. | enemy) -> . + uur%)");
     }
 
     #[test]

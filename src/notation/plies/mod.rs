@@ -71,6 +71,7 @@ fn add(a: Off, b: Off) -> Off {
 }
 
 /// A ply list as algebra text, such as `algchess translate` prints.
+#[cfg(test)]
 pub(crate) fn to_algebra(text: &str) -> Result<String, Diags> {
     Ok(crate::parse::print_expr(&lower(text)?))
 }
