@@ -86,7 +86,7 @@ fn units(dirs: &str, leap: (i32, i32)) -> Vec<String> {
 }
 
 /// Reads Betza text into move sequences, one per direction.
-pub fn read(text: &str) -> Result<Vec<Walk>, Diags> {
+pub(super) fn read(text: &str) -> Result<Vec<Walk>, Diags> {
     let cs: Vec<(usize, char)> = text.char_indices().collect();
     let span_of = |i: usize| {
         let (at, c) = cs[i];
@@ -268,7 +268,7 @@ fn directions(leap: (i32, i32), want: &[(i32, i32)]) -> Option<String> {
 
 /// A move Betza's notation has no name for.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Unnamed {
+pub(super) enum Unnamed {
     /// A sequence of legs, not one leap, rider or hop (as algebra).
     Move(String),
     /// A leap no atom names, as (shorter, longer) components.
@@ -295,7 +295,7 @@ impl std::fmt::Display for Unnamed {
 
 /// Writes move sequences in Betza's notation, where each is a single leap,
 /// rider or hop that Betza can name; otherwise says which one it cannot.
-pub fn write(walks: &[Walk]) -> Result<String, Unnamed> {
+pub(super) fn write(walks: &[Walk]) -> Result<String, Unnamed> {
     // (atom, range, lame, hop, mode, initial) -> leaps
     type Key = ((i32, i32), Option<u32>, bool, Option<bool>, Mode, bool);
     let mut groups: BTreeMap<Key, Vec<(i32, i32)>> = BTreeMap::new();

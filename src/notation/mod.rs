@@ -8,10 +8,6 @@
 //! name the rule file's `enemy` pattern (and `friend`, for hoppers), the
 //! way rules/chess.alg and rules/fairy.alg already write their moves.
 
-// Temporary, while this module is reworked: its items get docs and
-// narrower visibility when that lands.
-#![allow(missing_docs, unreachable_pub)]
-
 mod betza;
 mod parlett;
 mod path;
@@ -39,6 +35,7 @@ pub enum Notation {
 }
 
 impl Notation {
+    /// Every notation a literal or `--from` may name.
     pub const ALL: [Notation; 4] = [Notation::Path, Notation::Referee, Notation::Parlett, Notation::Betza];
 
     /// The notation's name, as written before a literal (`betza"NN"`) and
@@ -52,6 +49,7 @@ impl Notation {
         }
     }
 
+    /// The notation a literal's prefix or `--from` names.
     pub fn from_name(name: &str) -> Option<Notation> {
         Notation::ALL.into_iter().find(|n| n.name() == name)
     }
@@ -64,13 +62,13 @@ pub(crate) fn error(n: Notation, text: &str, span: Span, message: impl Into<Stri
 
 /// The move `text` stands for on `tiling`, as algebra text that `moves
 /// --move` accepts.
-pub fn to_algebra(n: Notation, text: &str, tiling: Tiling) -> Result<String, Diags> {
+pub(crate) fn to_algebra(n: Notation, text: &str, tiling: Tiling) -> Result<String, Diags> {
     Ok(crate::parse::print_expr(&tree(n, text, tiling)?))
 }
 
 /// The move `text` stands for on `tiling`, as a syntax tree whose spans
 /// all point at `at`: the notation literal it came from.
-pub fn lower(n: Notation, text: &str, at: Span, tiling: Tiling) -> Result<Expr, Diags> {
+pub(crate) fn lower(n: Notation, text: &str, at: Span, tiling: Tiling) -> Result<Expr, Diags> {
     let mut e = tree(n, text, tiling)?;
     e.respan(at);
     Ok(e)
@@ -103,7 +101,7 @@ fn tree(n: Notation, text: &str, tiling: Tiling) -> Result<Expr, Diags> {
 }
 
 /// The move in Betza's notation, where it lies in the subset Betza covers.
-pub fn to_betza(n: Notation, text: &str) -> Result<String, Diags> {
+pub(crate) fn to_betza(n: Notation, text: &str) -> Result<String, Diags> {
     let walks = match n {
         Notation::Parlett => parlett::read(text)?,
         Notation::Betza => betza::read(text)?,

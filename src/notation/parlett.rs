@@ -305,7 +305,7 @@ fn piece(text: &str, sx: &Sx) -> Result<Vec<Walk>, Diag> {
 }
 
 /// Reads a piece of Parlett's language into its move sequences.
-pub fn read(text: &str) -> Result<Vec<Walk>, Diags> {
+pub(super) fn read(text: &str) -> Result<Vec<Walk>, Diags> {
     let sx = parse(text)?;
     Ok(piece(text, &sx)?)
 }

@@ -499,7 +499,7 @@ fn add(edges: &mut BTreeMap<(usize, usize), Mv>, from: usize, to: usize, m: Mv) 
 
 /// The path regex as a move of the piece on the POI, the turtle walking
 /// `tiling`.
-pub fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
+pub(super) fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
     let headings: &[(i32, i32)] = match tiling {
         Tiling::Square => &SQUARE,
         Tiling::Hex => &HEX,

@@ -8,7 +8,7 @@ use crate::parse::ast::{CountArg, Expr, ExprKind, PostOp};
 
 /// Which destinations a walk may end on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Mode {
+pub(super) enum Mode {
     /// An empty square or an enemy piece.
     Both,
     /// An enemy piece only (Parlett's `capture-only`, Betza's `c`).
@@ -21,7 +21,7 @@ pub enum Mode {
 /// empty: a lame leaper), then up to `more` steps by `step` (`None`: any
 /// number). Every square landed on is a destination.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Leg {
+pub(super) struct Leg {
     pub jump: (i32, i32),
     pub step: (i32, i32),
     pub more: Option<u32>,
@@ -29,7 +29,7 @@ pub struct Leg {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
+pub(super) enum Kind {
     /// Legs one after the other (Parlett's `and-then`); only the last may
     /// be unlimited.
     Run(Vec<Leg>),
@@ -41,7 +41,7 @@ pub enum Kind {
 
 /// One move sequence of Parlett's language, with its flags.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Walk {
+pub(super) struct Walk {
     pub kind: Kind,
     pub mode: Mode,
     /// Only from the piece's home rank (`on-initial`, Betza's `i`): the
@@ -50,7 +50,7 @@ pub struct Walk {
 }
 
 /// A vector as a word of movement letters: `(1, 2)` is `uur`.
-pub fn movement(v: (i32, i32)) -> String {
+pub(super) fn movement(v: (i32, i32)) -> String {
     if v == (0, 0) {
         return "1".into();
     }
@@ -85,7 +85,7 @@ fn target(mode: Mode) -> Expr {
 
 /// `(% + v<what> + via. -> . + v%)`: the piece moves by `v` onto a square
 /// `mode` allows, reading the empty squares `via` on the way.
-pub fn rule(v: (i32, i32), mode: Mode, via: &[(i32, i32)]) -> Expr {
+pub(super) fn rule(v: (i32, i32), mode: Mode, via: &[(i32, i32)]) -> Expr {
     let read = [poi(), at(v, target(mode))]
         .into_iter()
         .chain(via.iter().map(|&q| at(q, cell("."))));
@@ -126,7 +126,7 @@ fn operands(mut e: Expr, out: &mut Vec<Expr>) {
 
 impl Walk {
     /// The walk as a move of the algebra, for white (forward is up).
-    pub fn expr(&self) -> Expr {
+    pub(super) fn expr(&self) -> Expr {
         let end = self.mode;
         // The move's alternatives, joined by `|` at the end.
         let mut alts: Vec<Expr> = vec![];
@@ -195,7 +195,7 @@ impl Walk {
 }
 
 /// The union of the walks, each once, in a fixed order.
-pub fn union(walks: &[Walk]) -> Expr {
+pub(super) fn union(walks: &[Walk]) -> Expr {
     let mut moves: Vec<Expr> = vec![];
     for w in walks {
         let e = w.expr();
@@ -213,7 +213,7 @@ pub fn union(walks: &[Walk]) -> Expr {
 
 /// The eight images of the leap `(a, b)` under the square's symmetries,
 /// each once.
-pub fn leaps(a: i32, b: i32) -> Vec<(i32, i32)> {
+pub(super) fn leaps(a: i32, b: i32) -> Vec<(i32, i32)> {
     let mut out = vec![];
     for (x, y) in [(a, b), (b, a)] {
         for (sx, sy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
