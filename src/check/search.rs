@@ -197,18 +197,18 @@ struct Search<'a> {
 }
 
 /// Why a cube could not be decided by one run.
-enum Stop {
+enum Undecided {
     Split(Split),
     TooBig,
     OutOfMemory,
 }
 
-impl From<Halt<Split>> for Stop {
-    fn from(h: Halt<Split>) -> Stop {
+impl From<Halt<Split>> for Undecided {
+    fn from(h: Halt<Split>) -> Undecided {
         match h {
-            Halt::Unknown(s) => Stop::Split(s),
-            Halt::Budget(_) => Stop::TooBig,
-            Halt::Memory(_) => Stop::OutOfMemory,
+            Halt::Unknown(s) => Undecided::Split(s),
+            Halt::Budget(_) => Undecided::TooBig,
+            Halt::Memory(_) => Undecided::OutOfMemory,
         }
     }
 }
@@ -222,7 +222,7 @@ impl Search<'_> {
     }
 
     /// Whether the two result sets are equal on every board of the cube.
-    fn decide(&self, cube: &Cube, poi: Option<usize>) -> Result<bool, Stop> {
+    fn decide(&self, cube: &Cube, poi: Option<usize>) -> Result<bool, Undecided> {
         self.runs.fetch_add(1, Ordering::Relaxed);
         let start = State {
             board: Sym::initial(cube, self.universe),
@@ -252,7 +252,7 @@ impl Search<'_> {
                 }
                 if !matched {
                     return match undecided {
-                        Some(s) => Err(Stop::Split(s)),
+                        Some(s) => Err(Undecided::Split(s)),
                         None => Ok(false),
                     };
                 }
@@ -300,13 +300,13 @@ impl Search<'_> {
                     }
                 }
             }
-            Err(Stop::Split(s)) => {
+            Err(Undecided::Split(s)) => {
                 for half in cube.split(s) {
                     self.dfs(half, job, poi);
                 }
             }
-            Err(Stop::TooBig) => self.too_big.store(true, Ordering::Relaxed),
-            Err(Stop::OutOfMemory) => self.out_of_memory.store(true, Ordering::Relaxed),
+            Err(Undecided::TooBig) => self.too_big.store(true, Ordering::Relaxed),
+            Err(Undecided::OutOfMemory) => self.out_of_memory.store(true, Ordering::Relaxed),
         }
     }
 }

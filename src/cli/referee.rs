@@ -7,7 +7,7 @@ use crate::diag::Diags;
 use crate::elab::Program;
 use crate::play::end::Ending;
 use crate::play::pgn;
-use crate::play::referee::{referee, Report};
+use crate::play::referee::{referee, GameReport};
 use crate::play::Rules;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -204,9 +204,9 @@ impl Referee<'_> {
     /// their order; `n` counts the file's games.
     fn batch(&mut self, file: &Path, n: &mut usize, chunks: &[Chunk]) {
         use rayon::prelude::*;
-        let read: Vec<Vec<Result<pgn::Game, pgn::Error>>> =
+        let read: Vec<Vec<Result<pgn::Record, pgn::Error>>> =
             chunks.par_iter().map(|c| pgn::read_all(&c.text, c.line)).collect();
-        let games: Vec<(&Chunk, Result<pgn::Game, pgn::Error>)> = chunks
+        let games: Vec<(&Chunk, Result<pgn::Record, pgn::Error>)> = chunks
             .iter()
             .zip(read)
             .flat_map(|(c, gs)| gs.into_iter().map(move |g| (c, g)))
@@ -217,7 +217,7 @@ impl Referee<'_> {
             .map(|(_, g)| g.as_ref().map_or(Ok(None), |g| self.load_variant(g)))
             .collect();
         let this = &*self;
-        let reports: Vec<Option<Result<Report, String>>> = games
+        let reports: Vec<Option<Result<GameReport, String>>> = games
             .par_iter()
             .zip(&variants)
             .map(|((_, g), v)| {
@@ -247,8 +247,8 @@ impl Referee<'_> {
         file: &Path,
         n: usize,
         chunk: &Chunk,
-        game: Result<pgn::Game, pgn::Error>,
-        report: Option<Result<Report, String>>,
+        game: Result<pgn::Record, pgn::Error>,
+        report: Option<Result<GameReport, String>>,
     ) {
         self.tally.games += 1;
         let report = game
@@ -311,7 +311,7 @@ impl Referee<'_> {
 
     /// The variant whose rules `g`'s [Variant] tag names, loaded and
     /// planned the first time; `None` for the rules given.
-    fn load_variant(&mut self, g: &pgn::Game) -> Result<Option<String>, String> {
+    fn load_variant(&mut self, g: &pgn::Record) -> Result<Option<String>, String> {
         let variant = g
             .tag("Variant")
             .map(variant_name)
@@ -377,7 +377,7 @@ fn variant_file(dir: Option<&std::path::Path>, name: &str) -> Option<PathBuf> {
     dirs.into_iter().map(|d| d.join(&file)).find(|p| plain && p.is_file())
 }
 
-fn json(r: &Report) -> serde_json::Value {
+fn json(r: &GameReport) -> serde_json::Value {
     serde_json::json!({
         "event": r.event,
         "plies": r.plies,
@@ -399,7 +399,7 @@ fn json(r: &Report) -> serde_json::Value {
     })
 }
 
-fn text_line(file: &Path, n: usize, g: &pgn::Game, r: &Report) -> String {
+fn text_line(file: &Path, n: usize, g: &pgn::Record, r: &GameReport) -> String {
     // The players and round tell games of one event apart.
     let who = match (g.tag("White"), g.tag("Black")) {
         (Some(w), Some(b)) if (w, b) != ("?", "?") => format!(" {w} - {b}"),

@@ -32,7 +32,7 @@
 //! Beside the ends, `values: value(P, N), ...` gives the search piece P
 //! (and its twin) a value of N centipawns over the one it derives.
 
-use super::expr::{Elab, Scope, Stop};
+use super::expr::{Abort, Elab, Scope};
 use crate::core::{PieceId, Sort, Term};
 use crate::diag::{Diag, Source};
 use crate::parse::ast::{Expr, ExprKind, Ident};
@@ -43,7 +43,7 @@ pub enum Stuck {
     Checkmate,
     /// Not in check: the point split between the side that gave stalemate
     /// and the side stuck.
-    Stalemate(Split),
+    Stalemate(PointSplit),
     Pass,
     MostPieces,
     Loss,
@@ -53,11 +53,11 @@ pub enum Stuck {
 /// A point split `A` to `B` between two sides: each gets its part of
 /// `A + B`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Split(pub u32, pub u32);
+pub struct PointSplit(pub u32, pub u32);
 
-impl Split {
+impl PointSplit {
     /// An even split.
-    pub const DRAW: Split = Split(1, 1);
+    pub const DRAW: PointSplit = PointSplit(1, 1);
 
     /// The parts as fractions of the point in lowest terms, `(numerator,
     /// denominator)` each: `3, 1` is `(3, 4)` and `(1, 4)`.
@@ -155,7 +155,7 @@ const MAX_MOVES: i64 = 10_000;
 
 const STUCK: [(&str, Stuck); 6] = [
     ("checkmate", Stuck::Checkmate),
-    ("stalemate", Stuck::Stalemate(Split::DRAW)),
+    ("stalemate", Stuck::Stalemate(PointSplit::DRAW)),
     ("pass", Stuck::Pass),
     ("most_pieces", Stuck::MostPieces),
     ("loss", Stuck::Loss),
@@ -171,7 +171,7 @@ fn word(e: &Expr) -> Option<&str> {
 }
 
 /// The split of `stalemate(A, B)`: two whole numbers, not both 0.
-fn split(parts: &[Expr]) -> Result<Split, String> {
+fn split(parts: &[Expr]) -> Result<PointSplit, String> {
     let nums: Vec<i64> = parts
         .iter()
         .filter_map(|p| match p.kind {
@@ -183,7 +183,7 @@ fn split(parts: &[Expr]) -> Result<Split, String> {
         [a, b]
             if nums.len() == parts.len() && (0..=MAX_PART).contains(&a) && (0..=MAX_PART).contains(&b) && a + b > 0 =>
         {
-            Ok(Split(a as u32, b as u32))
+            Ok(PointSplit(a as u32, b as u32))
         }
         _ => Err(format!(
             "`stalemate(A, B)` splits the point A to B between the side that gave stalemate and the side stuck: \
@@ -200,8 +200,8 @@ pub(crate) fn declare(
     turns: usize,
     kind: &Ident,
     args: &[Expr],
-) -> Result<(), Stop> {
-    let bad = |e: &Expr, m: String| -> Stop { Diag::new(source, e.span, m).into() };
+) -> Result<(), Abort> {
+    let bad = |e: &Expr, m: String| -> Abort { Diag::new(source, e.span, m).into() };
     match kind.name.as_str() {
         "check" | "lost" | "won" => {
             if kind.name == "won" && args.len() != turns {
@@ -293,7 +293,7 @@ pub(crate) fn declare(
             };
             // The pieces an argument names: a piece, `A | B`, or a name
             // for them (which a variant may override).
-            let pieces = |e: &Expr, what: &str| -> Result<Vec<PieceId>, Stop> {
+            let pieces = |e: &Expr, what: &str| -> Result<Vec<PieceId>, Abort> {
                 let t = el.expr(&sc, e)?;
                 let ps = t.pieces();
                 if !matches!(t.sort(), Sort::Cell | Sort::Fragment | Sort::Pattern) || ps.is_empty() {
@@ -301,7 +301,7 @@ pub(crate) fn declare(
                 }
                 Ok(ps)
             };
-            let resets = |es: &[Expr], what: &str| -> Result<Vec<PieceId>, Stop> {
+            let resets = |es: &[Expr], what: &str| -> Result<Vec<PieceId>, Abort> {
                 let mut ids = vec![];
                 for p in es {
                     ids.extend(pieces(p, what)?);
@@ -337,7 +337,7 @@ pub(crate) fn declare(
                             return Err(bad(a, format!("{usage}; it takes 3 arguments, not {}", ps.len())));
                         };
                         let none = |e: &Expr| matches!(&e.kind, ExprKind::Word(w) if w == "none");
-                        let set = |e: &Expr| -> Result<Vec<PieceId>, Stop> {
+                        let set = |e: &Expr| -> Result<Vec<PieceId>, Abort> {
                             if none(e) {
                                 Ok(vec![])
                             } else {
@@ -419,7 +419,7 @@ pub(crate) fn declare(
 
 #[cfg(test)]
 mod tests {
-    use crate::elab::{Program, Split, Stuck};
+    use crate::elab::{PointSplit, Program, Stuck};
 
     const GAME: &str = "b = ♙;.\nstep = %♙: (% + u. -> . + u%)\ngame g(b) = step, step\n";
 
@@ -438,7 +438,7 @@ mod tests {
         let prog = Program::from_text("ends.alg", &text).unwrap();
         let ends = &prog.games()[0].ends;
         assert_eq!(ends.check.as_ref().map(Vec::len), Some(2));
-        assert_eq!(ends.stuck, [Stuck::Checkmate, Stuck::Stalemate(Split::DRAW)]);
+        assert_eq!(ends.stuck, [Stuck::Checkmate, Stuck::Stalemate(PointSplit::DRAW)]);
         let fifty = ends.move_rule.as_ref().unwrap();
         assert_eq!((fifty.resets.len(), fifty.claim, fifty.end), (1, Some(50), 75));
         assert!(ends.repetition && ends.insufficient_material.is_none());
@@ -471,11 +471,11 @@ mod tests {
         let prog = Program::from_text("ends.alg", &text).unwrap();
         assert_eq!(
             prog.games()[0].ends.stuck,
-            [Stuck::Checkmate, Stuck::Stalemate(Split(3, 1))]
+            [Stuck::Checkmate, Stuck::Stalemate(PointSplit(3, 1))]
         );
-        assert_eq!(Split(3, 1).fractions(), [(3, 4), (1, 4)]);
-        assert_eq!(Split(2, 2).fractions(), [(1, 2), (1, 2)]);
-        assert_eq!(Split(1, 0).fractions(), [(1, 1), (0, 1)]);
+        assert_eq!(PointSplit(3, 1).fractions(), [(3, 4), (1, 4)]);
+        assert_eq!(PointSplit(2, 2).fractions(), [(1, 2), (1, 2)]);
+        assert_eq!(PointSplit(1, 0).fractions(), [(1, 1), (0, 1)]);
     }
 
     #[test]

@@ -14,18 +14,18 @@ use std::collections::HashMap;
 /// Why elaboration stopped: a new error, or one already reported where a
 /// broken definition was defined.
 #[derive(Debug)]
-pub(crate) enum Stop {
+pub(crate) enum Abort {
     Error(Diag),
     Poisoned,
 }
 
-impl From<Diag> for Stop {
-    fn from(d: Diag) -> Stop {
-        Stop::Error(d)
+impl From<Diag> for Abort {
+    fn from(d: Diag) -> Abort {
+        Abort::Error(d)
     }
 }
 
-pub(crate) type Res<T> = Result<T, Stop>;
+pub(crate) type Res<T> = Result<T, Abort>;
 
 /// Names in scope at a point of a source text.
 #[derive(Clone)]
@@ -72,7 +72,7 @@ impl<'a> Elab<'a> {
     /// The term a definition stands for, elaborated once.
     pub(super) fn definition(&self, name: &str, use_sc: &Scope, use_span: Span) -> Res<Term> {
         if let Some(done) = self.done.borrow().get(name) {
-            return done.clone().ok_or(Stop::Poisoned);
+            return done.clone().ok_or(Abort::Poisoned);
         }
         let def: &Def = &self.prog.defs[name];
         if let Some(pos) = self.stack.borrow().iter().position(|n| n == name) {
@@ -426,14 +426,14 @@ impl<'a> Elab<'a> {
                 self.stack.borrow_mut().pop();
                 match result {
                     Ok(t) => Ok(vec![(t, span)]),
-                    Err(Stop::Error(d)) if def.src == sc.src => {
-                        Err(Stop::Error(d.note(span, format!("in this call of `{}`", f.name))))
+                    Err(Abort::Error(d)) if def.src == sc.src => {
+                        Err(Abort::Error(d.note(span, format!("in this call of `{}`", f.name))))
                     }
-                    Err(Stop::Error(d)) => {
+                    Err(Abort::Error(d)) => {
                         let here = self
                             .diag(sc, span, format!("in this call of `{}`: {}", f.name, d.message))
                             .label(format!("the error is inside `{}`, at {}", f.name, d.location()));
-                        Err(Stop::Error(here))
+                        Err(Abort::Error(here))
                     }
                     Err(e) => Err(e),
                 }

@@ -11,7 +11,7 @@ mod expr;
 mod metas;
 
 pub(crate) use cond::{Condition, Predicate};
-pub(crate) use ends::{Ends, Material, MoveRule, Split, Stuck};
+pub(crate) use ends::{Ends, Material, MoveRule, PointSplit, Stuck};
 
 use crate::core::{ClaimKind, Content, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
@@ -19,7 +19,7 @@ use crate::geometry::{Movement, Tiling};
 use crate::memory::MemoryLimit;
 use crate::parse::ast::{Expr, Ident, Span, StmtKind};
 use crate::parse::{self, lexer::KEYWORDS};
-use expr::{Elab, Scope, Stop};
+use expr::{Abort, Elab, Scope};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -205,7 +205,7 @@ impl Program {
                 return Err(Diags(errors));
             }
             if def.params.is_none() {
-                if let Err(Stop::Error(d)) = el.definition(name, &top, def.name.span) {
+                if let Err(Abort::Error(d)) = el.definition(name, &top, def.name.span) {
                     errors.push(d);
                 }
             }
@@ -261,7 +261,7 @@ impl Program {
                     Ok(g) => games.push(g),
                     Err(e) => {
                         failed.push(name.name.clone());
-                        if let Stop::Error(d) = e {
+                        if let Abort::Error(d) = e {
                             errors.push(d);
                         }
                     }
@@ -279,7 +279,7 @@ impl Program {
                     Ok(g) => games.push(g),
                     Err(e) => {
                         failed.push(name.name.clone());
-                        if let Stop::Error(d) = e {
+                        if let Abort::Error(d) = e {
                             errors.push(d);
                         }
                     }
@@ -299,8 +299,8 @@ impl Program {
             };
             match claim(&el, &source, kind, &name, &lhs, rel, &rhs, &conds, stmt.span) {
                 Ok(c) => elaborated.push(c),
-                Err(Stop::Error(d)) => errors.push(d),
-                Err(Stop::Poisoned) => {}
+                Err(Abort::Error(d)) => errors.push(d),
+                Err(Abort::Poisoned) => {}
             }
         }
         // End declarations follow their game's, and apply to it; a derived
@@ -338,8 +338,8 @@ impl Program {
             let turns = g.turns.len();
             match ends::declare(&el, (s, &prog.sources[s]), &mut g.ends, turns, kind, args) {
                 Ok(()) => {}
-                Err(Stop::Error(d)) => errors.push(d),
-                Err(Stop::Poisoned) => {}
+                Err(Abort::Error(d)) => errors.push(d),
+                Err(Abort::Poisoned) => {}
             }
         }
         let done = el.done.into_inner();
@@ -746,8 +746,8 @@ impl Program {
         };
         match el.expr(&sc, &e) {
             Ok(t) => Ok(t),
-            Err(Stop::Error(d)) => Err(d.into()),
-            Err(Stop::Poisoned) => unreachable!("a loaded program has no broken definitions"),
+            Err(Abort::Error(d)) => Err(d.into()),
+            Err(Abort::Poisoned) => unreachable!("a loaded program has no broken definitions"),
         }
     }
 }
@@ -808,7 +808,7 @@ fn game(
     board: &Expr,
     turns: &[Expr],
     span: Span,
-) -> Result<Game, Stop> {
+) -> Result<Game, Abort> {
     let sc = Scope {
         src,
         vars: im::HashMap::new(),
@@ -902,7 +902,7 @@ fn claim(
     rhs: &Expr,
     conds: &[crate::parse::ast::Cond],
     span: Span,
-) -> Result<Claim, Stop> {
+) -> Result<Claim, Abort> {
     let sc = Scope {
         src: 0,
         vars: im::HashMap::new(),

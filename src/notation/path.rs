@@ -272,12 +272,12 @@ fn parse(text: &str) -> Result<Parsed, Diag> {
 /// A rule moving the piece by `o` onto a square `lands` allows; by
 /// `(0, 0)` the piece stands still, which is written `nil`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-struct Rule {
+struct Landing {
     o: (i32, i32),
     lands: Mode,
 }
 
-impl Rule {
+impl Landing {
     /// The offset's movement letters, as `movement` writes them.
     fn letters(&self) -> impl Iterator<Item = char> {
         let (x, y) = self.o;
@@ -292,8 +292,8 @@ impl Rule {
 /// Rules are ordered as their text `(% + u enemy -> . + u%)` sorts, which
 /// fixes the order of a lowering's alternatives: by movement word, then a
 /// take before a free square before a step.
-impl Ord for Rule {
-    fn cmp(&self, other: &Rule) -> std::cmp::Ordering {
+impl Ord for Landing {
+    fn cmp(&self, other: &Landing) -> std::cmp::Ordering {
         let rank = |m: Mode| match m {
             Mode::Capture => 0,
             Mode::Both => 1,
@@ -305,8 +305,8 @@ impl Ord for Rule {
     }
 }
 
-impl PartialOrd for Rule {
-    fn partial_cmp(&self, other: &Rule) -> Option<std::cmp::Ordering> {
+impl PartialOrd for Landing {
+    fn partial_cmp(&self, other: &Landing) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
@@ -315,7 +315,7 @@ impl PartialOrd for Rule {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Mv {
     Nil,
-    Rule(Rule),
+    Landing(Landing),
     Seq(Vec<Mv>),
     Alt(Vec<Mv>),
     Star(Box<Mv>),
@@ -369,13 +369,13 @@ impl Mv {
         let steps: Vec<(i32, i32)> = v
             .iter()
             .filter_map(|m| match m {
-                Mv::Rule(r) if r.lands == Mode::NonCapture => Some(r.o),
+                Mv::Landing(r) if r.lands == Mode::NonCapture => Some(r.o),
                 _ => None,
             })
             .collect();
         for o in steps {
             let [free, empty, take] =
-                [Mode::Both, Mode::NonCapture, Mode::Capture].map(|lands| Mv::Rule(Rule { o, lands }));
+                [Mode::Both, Mode::NonCapture, Mode::Capture].map(|lands| Mv::Landing(Landing { o, lands }));
             if v.contains(&free) || v.contains(&empty) && v.contains(&take) {
                 v.remove(&empty);
                 v.remove(&take);
@@ -412,7 +412,7 @@ impl Mv {
     /// The terms in the move, to bound what a path lowers to.
     fn size(&self) -> usize {
         match self {
-            Mv::Nil | Mv::Rule(_) => 1,
+            Mv::Nil | Mv::Landing(_) => 1,
             Mv::Seq(v) | Mv::Alt(v) => 1 + v.iter().map(Mv::size).sum::<usize>(),
             Mv::Star(a) | Mv::Plus(a) => 1 + a.size(),
         }
@@ -432,12 +432,12 @@ impl Mv {
     fn expr(&self) -> Expr {
         // `m` as an operand of a postfix operator.
         let operand = |m: &Mv| match m {
-            Mv::Rule(_) => m.expr(),
+            Mv::Landing(_) => m.expr(),
             m => paren(m.expr()),
         };
         match self {
             Mv::Nil => nil(),
-            Mv::Rule(r) => rule(r.o, r.lands, &[]),
+            Mv::Landing(r) => rule(r.o, r.lands, &[]),
             Mv::Seq(v) => juxt(
                 v.iter()
                     .map(|m| match m {
@@ -544,9 +544,9 @@ pub(super) fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
     // Rules gathered per edge while exploring, joined once after: joining
     // each as it came was quadratic in an edge's rules.
     // An offset and what it lands on, written as a rule only once.
-    let mut found: BTreeMap<(usize, usize), HashSet<Rule>> = BTreeMap::new();
+    let mut found: BTreeMap<(usize, usize), HashSet<Landing>> = BTreeMap::new();
     let mut add_found = |from: usize, to: usize, lands: Mode, o: (i32, i32)| {
-        found.entry((from, to)).or_default().insert(Rule { o, lands });
+        found.entry((from, to)).or_default().insert(Landing { o, lands });
     };
     // The states seen from one node, a bit for each (state, heading,
     // offset), cleared after it through the list of those set.
@@ -617,7 +617,7 @@ pub(super) fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
         }
         k += 1;
     }
-    let written = |r: Rule| if r.o == (0, 0) { Mv::Nil } else { Mv::Rule(r) };
+    let written = |r: Landing| if r.o == (0, 0) { Mv::Nil } else { Mv::Landing(r) };
     let mut edges: BTreeMap<(usize, usize), Mv> = found
         .into_iter()
         .map(|(e, ms)| (e, Mv::alts(ms.into_iter().map(written))))

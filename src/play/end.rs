@@ -2,7 +2,7 @@
 //! the endings they lead to and their results.
 
 use crate::core::{Content, PieceId};
-use crate::elab::{Ends, Material, MoveRule, Split, Stuck};
+use crate::elab::{Ends, Material, MoveRule, PointSplit, Stuck};
 use crate::engine::TooBig;
 use crate::geometry::Square;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
@@ -148,7 +148,7 @@ impl Ending {
 
 /// The end of a game and who won it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct GameOutcome {
     pub ending: Ending,
     /// The winner's turn index; `None` for a draw, or when the rules say
     /// nothing of a winner.
@@ -156,18 +156,18 @@ pub struct Outcome {
     pub draw: bool,
     /// A partial win: the point split between the winner and the other
     /// side (Gliński's stalemate, `3, 1`); `None` for the whole point.
-    pub split: Option<Split>,
+    pub split: Option<PointSplit>,
     /// The side that has the smaller part of a split point.
     pub loser: Option<usize>,
-    /// How many sides the game has: 2 unless [`among`](Outcome::among)
+    /// How many sides the game has: 2 unless [`among`](GameOutcome::among)
     /// says otherwise. It decides how the result is written.
     pub sides: usize,
 }
 
-impl Outcome {
+impl GameOutcome {
     /// A win of the whole point for turn `winner`.
-    pub fn win(ending: Ending, winner: usize) -> Outcome {
-        Outcome {
+    pub fn win(ending: Ending, winner: usize) -> GameOutcome {
+        GameOutcome {
             ending,
             winner: Some(winner),
             draw: false,
@@ -178,8 +178,8 @@ impl Outcome {
     }
 
     /// A draw.
-    pub fn draw(ending: Ending) -> Outcome {
-        Outcome {
+    pub fn draw(ending: Ending) -> GameOutcome {
+        GameOutcome {
             ending,
             winner: None,
             draw: true,
@@ -191,35 +191,35 @@ impl Outcome {
 
     /// The point split `by` between `gave` and `stuck`: a draw when even,
     /// else a win, partial unless one part is 0.
-    pub fn split(ending: Ending, by: Split, gave: usize, stuck: usize) -> Outcome {
-        let Split(a, b) = by;
+    pub fn split(ending: Ending, by: PointSplit, gave: usize, stuck: usize) -> GameOutcome {
+        let PointSplit(a, b) = by;
         match a.cmp(&b) {
-            std::cmp::Ordering::Equal => Outcome::draw(ending),
-            std::cmp::Ordering::Greater => Outcome {
+            std::cmp::Ordering::Equal => GameOutcome::draw(ending),
+            std::cmp::Ordering::Greater => GameOutcome {
                 split: (b > 0).then_some(by),
                 loser: (b > 0).then_some(stuck),
-                ..Outcome::win(ending, gave)
+                ..GameOutcome::win(ending, gave)
             },
-            std::cmp::Ordering::Less => Outcome {
-                split: (a > 0).then_some(Split(b, a)),
+            std::cmp::Ordering::Less => GameOutcome {
+                split: (a > 0).then_some(PointSplit(b, a)),
                 loser: (a > 0).then_some(gave),
-                ..Outcome::win(ending, stuck)
+                ..GameOutcome::win(ending, stuck)
             },
         }
     }
 
     /// An end with no result: the side to move has no move, and the
     /// rules say nothing more.
-    pub fn unscored(ending: Ending) -> Outcome {
-        Outcome {
+    pub fn unscored(ending: Ending) -> GameOutcome {
+        GameOutcome {
             draw: false,
-            ..Outcome::draw(ending)
+            ..GameOutcome::draw(ending)
         }
     }
 
     /// The same end in a game of `sides` sides (taking turns in a cycle).
-    pub fn among(self, sides: usize) -> Outcome {
-        Outcome { sides, ..self }
+    pub fn among(self, sides: usize) -> GameOutcome {
+        GameOutcome { sides, ..self }
     }
 
     /// Whether the end names a result: a winner or a draw (a game that
@@ -302,26 +302,26 @@ mod tests {
 
     #[test]
     fn results_name_partial_wins_in_fractions() {
-        let s = |a, b, gave| Outcome::split(Ending::Stalemate, Split(a, b), gave, 1 - gave).result();
+        let s = |a, b, gave| GameOutcome::split(Ending::Stalemate, PointSplit(a, b), gave, 1 - gave).result();
         assert_eq!(s(3, 1, 0), "3/4-1/4");
         assert_eq!(s(3, 1, 1), "1/4-3/4");
         assert_eq!(s(1, 3, 0), "1/4-3/4");
         assert_eq!(s(1, 1, 0), "1/2-1/2");
         assert_eq!(s(1, 0, 1), "0-1");
         assert_eq!(s(6, 2, 0), "3/4-1/4");
-        assert_eq!(Outcome::win(Ending::Checkmate, 0).result(), "1-0");
+        assert_eq!(GameOutcome::win(Ending::Checkmate, 0).result(), "1-0");
     }
 
     #[test]
     fn results_of_more_sides_give_each_side_its_share() {
-        assert_eq!(Outcome::win(Ending::Won, 1).among(3).result(), "0-1-0");
-        assert_eq!(Outcome::win(Ending::Won, 5).among(6).result(), "0-0-0-0-0-1");
-        assert_eq!(Outcome::draw(Ending::NoMoves).among(3).result(), "1/3-1/3-1/3");
-        let split = Outcome::split(Ending::Stalemate, Split(3, 1), 2, 0);
+        assert_eq!(GameOutcome::win(Ending::Won, 1).among(3).result(), "0-1-0");
+        assert_eq!(GameOutcome::win(Ending::Won, 5).among(6).result(), "0-0-0-0-0-1");
+        assert_eq!(GameOutcome::draw(Ending::NoMoves).among(3).result(), "1/3-1/3-1/3");
+        let split = GameOutcome::split(Ending::Stalemate, PointSplit(3, 1), 2, 0);
         assert_eq!(split.among(3).result(), "1/4-0-3/4");
-        assert_eq!(Outcome::unscored(Ending::NoMoves).among(4).result(), "*");
+        assert_eq!(GameOutcome::unscored(Ending::NoMoves).among(4).result(), "*");
         // Two sides as PGN writes them.
-        assert_eq!(Outcome::win(Ending::Won, 1).result(), "0-1");
+        assert_eq!(GameOutcome::win(Ending::Won, 1).result(), "0-1");
     }
 
     fn chess() -> Material {

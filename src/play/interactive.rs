@@ -4,8 +4,8 @@
 //! The loop reads any [`BufRead`] and writes any [`Write`], so it runs the
 //! same on a terminal, on a pipe, and in tests.
 
-use super::end::{Ending, Outcome};
-use super::referee::{Claim, Match};
+use super::end::{Ending, GameOutcome};
+use super::referee::{DrawClaim, Match};
 use super::{notation, Position, Rules, TooBig};
 use crate::core::{Content, PieceId};
 use crate::elab::{Game, Program};
@@ -35,9 +35,9 @@ pub(crate) enum End {
     /// The side to move had no moves; its turn index.
     NoMoves(usize),
     /// The rules ended the game: checkmate, stalemate, an automatic draw.
-    Over(Outcome),
+    Over(GameOutcome),
     /// The side to move claimed a draw.
-    Claimed(Claim),
+    Claimed(DrawClaim),
 }
 
 /// A game played: how it ended, its plies in SAN (for chess), its result.

@@ -24,7 +24,7 @@ pub struct Ply {
 
 /// One game read from PGN.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Game {
+pub struct Record {
     /// The tag pairs, name and value, in file order.
     pub tags: Vec<(String, String)>,
     /// The plies of the main line; variations are skipped.
@@ -35,7 +35,7 @@ pub struct Game {
     pub at: At,
 }
 
-impl Game {
+impl Record {
     /// The value of tag `name`; the last, when it is given twice (as
     /// python-chess reads it).
     pub fn tag(&self, name: &str) -> Option<&str> {
@@ -142,14 +142,14 @@ fn is_result(w: &str) -> bool {
 const MAX_SIDES: usize = 6;
 
 /// Reads every game of a PGN text; the first malformed one is an error.
-pub fn read(text: &str) -> Result<Vec<Game>, Error> {
+pub fn read(text: &str) -> Result<Vec<Record>, Error> {
     read_all(text, 1).into_iter().collect()
 }
 
 /// Reads every game of a PGN text whose first line is line `first_line`
 /// of its file. A malformed game is an error in its place, and reading
 /// goes on at the next line that starts with a tag pair.
-pub fn read_all(text: &str, first_line: usize) -> Vec<Result<Game, Error>> {
+pub fn read_all(text: &str, first_line: usize) -> Vec<Result<Record, Error>> {
     // A byte order mark is not part of the text.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut r = Reader {
@@ -164,7 +164,7 @@ pub fn read_all(text: &str, first_line: usize) -> Vec<Result<Game, Error>> {
         let (i, line, col) = (r.i, r.line, r.col);
         if let Err(e) = r.token(&mut st) {
             st.games.push(Err(e));
-            st.game = Game::default();
+            st.game = Record::default();
             st.started = false;
             st.after_number = false;
             // From where the bad token began (a comment left open reads to
@@ -185,8 +185,8 @@ pub fn read_all(text: &str, first_line: usize) -> Vec<Result<Game, Error>> {
 /// What the reader has read so far.
 #[derive(Default)]
 struct State {
-    games: Vec<Result<Game, Error>>,
-    game: Game,
+    games: Vec<Result<Record, Error>>,
+    game: Record,
     started: bool,
     /// Whether the last token was a move number, so that `...` after it
     /// continues with black's ply.
@@ -357,7 +357,7 @@ impl Reader<'_> {
 mod tests {
     use super::*;
 
-    fn plies(g: &Game) -> Vec<&str> {
+    fn plies(g: &Record) -> Vec<&str> {
         g.plies.iter().map(|p| p.text.as_str()).collect()
     }
 

@@ -2,7 +2,7 @@
 //! moves, the move counters, the positions seen (for repetition), check,
 //! and the end reached or claimable.
 
-use super::end::{insufficient_material, Ending, Outcome, Test};
+use super::end::{insufficient_material, Ending, GameOutcome, Test};
 use super::game::{Position, Rules, TooBig};
 use super::pieces::Pieces;
 use super::repetition::{self, Reached, Seen};
@@ -65,7 +65,7 @@ pub struct Ply {
 
 /// A draw a player may claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Claim {
+pub enum DrawClaim {
     /// Fifty moves of each side without a capture or a move that resets the
     /// count (a pawn's, in chess).
     FiftyMoves,
@@ -73,12 +73,12 @@ pub enum Claim {
     ThreefoldRepetition,
 }
 
-impl Claim {
+impl DrawClaim {
     /// The claim's name in reports (`fifty_moves`).
     pub fn name(self) -> &'static str {
         match self {
-            Claim::FiftyMoves => "fifty_moves",
-            Claim::ThreefoldRepetition => "threefold_repetition",
+            DrawClaim::FiftyMoves => "fifty_moves",
+            DrawClaim::ThreefoldRepetition => "threefold_repetition",
         }
     }
 }
@@ -534,18 +534,18 @@ impl<'a> Match<'a> {
     /// order (checkmate, insufficient material, no move, 75 moves,
     /// fivefold repetition), after a side's `won` test (asked of the side
     /// that moved last first, then of the one before it, and so on).
-    pub fn end(&mut self) -> Result<Option<Outcome>, TooBig> {
+    pub fn end(&mut self) -> Result<Option<GameOutcome>, TooBig> {
         let n = self.rules.turns.len();
         Ok(self.reached_end()?.map(|o| o.among(n)))
     }
 
-    fn reached_end(&mut self) -> Result<Option<Outcome>, TooBig> {
+    fn reached_end(&mut self) -> Result<Option<GameOutcome>, TooBig> {
         let ends = &self.rules.ends;
         let turn = self.pos.turn;
         let n = self.rules.turns.len();
         let previous = (turn + n - 1) % n;
-        let win = |ending, w| Some(Outcome::win(ending, w));
-        let draw = |ending| Some(Outcome::draw(ending));
+        let win = |ending, w| Some(GameOutcome::win(ending, w));
+        let draw = |ending| Some(GameOutcome::draw(ending));
         if ends.won.is_some() {
             for back in 1..=n {
                 let side = (turn + n - back) % n;
@@ -573,7 +573,7 @@ impl<'a> Match<'a> {
             for s in &ends.stuck {
                 match s {
                     Stuck::Stalemate(by) if !check => {
-                        return Ok(Some(Outcome::split(Ending::Stalemate, *by, previous, turn)))
+                        return Ok(Some(GameOutcome::split(Ending::Stalemate, *by, previous, turn)))
                     }
                     Stuck::MostPieces => return Ok(self.most_pieces()),
                     Stuck::Loss => return Ok(win(Ending::NoMoves, previous)),
@@ -581,7 +581,7 @@ impl<'a> Match<'a> {
                     _ => {}
                 }
             }
-            return Ok(Some(Outcome::unscored(Ending::NoMoves)));
+            return Ok(Some(GameOutcome::unscored(Ending::NoMoves)));
         }
         if let Some(rule) = ends.move_rule.as_ref().filter(|r| self.halfmove >= 2 * r.end) {
             // Chess's fifty-move rule ends the game at seventy-five.
@@ -600,7 +600,7 @@ impl<'a> Match<'a> {
 
     /// More pieces of one's own side wins: turn 0 owns the pieces declared
     /// first in each colour pair, turn 1 their twins.
-    fn most_pieces(&self) -> Option<Outcome> {
+    fn most_pieces(&self) -> Option<GameOutcome> {
         let b = &self.pos.board;
         let mut count = [0usize; 2];
         let firsts: Vec<PieceId> = PieceId::all();
@@ -618,8 +618,8 @@ impl<'a> Match<'a> {
             std::cmp::Ordering::Equal => None,
         };
         Some(match winner {
-            Some(w) => Outcome::win(Ending::MostPieces, w),
-            None => Outcome::draw(Ending::MostPieces),
+            Some(w) => GameOutcome::win(Ending::MostPieces, w),
+            None => GameOutcome::draw(Ending::MostPieces),
         })
     }
 
@@ -627,7 +627,7 @@ impl<'a> Match<'a> {
     /// FIDE: the count of fifty moves reached, or reached by a move it
     /// could make; the position on the board for the third time, or a move
     /// that makes it so.
-    pub fn claimable(&mut self) -> Result<Vec<Claim>, TooBig> {
+    pub fn claimable(&mut self) -> Result<Vec<DrawClaim>, TooBig> {
         let mut out = vec![];
         let claim = self.rules.ends.move_rule.as_ref().and_then(|r| r.claim);
         // The moves are looked at only near fifty moves, or when a move
@@ -656,7 +656,7 @@ impl<'a> Match<'a> {
                 }
             }
             if fifty {
-                out.push(Claim::FiftyMoves);
+                out.push(DrawClaim::FiftyMoves);
             }
         }
         if self.rules.ends.repetition {
@@ -673,7 +673,7 @@ impl<'a> Match<'a> {
                 }
             }
             if three {
-                out.push(Claim::ThreefoldRepetition);
+                out.push(DrawClaim::ThreefoldRepetition);
             }
         }
         Ok(out)
@@ -792,7 +792,7 @@ pub struct Illegal {
 
 /// What a referee says of a game.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct GameReport {
     /// The Event tag.
     pub event: Option<String>,
     /// The legal plies played.
@@ -802,9 +802,9 @@ pub struct Report {
     /// The first illegal ply, if any; checking stops there.
     pub illegal: Option<Illegal>,
     /// The end reached by the rules, automatic ones only.
-    pub end: Option<Outcome>,
+    pub end: Option<GameOutcome>,
     /// The draws a player may claim in the final position.
-    pub claimable: Vec<Claim>,
+    pub claimable: Vec<DrawClaim>,
     /// The Result tag, or the result that ends the move text.
     pub result_tag: Option<String>,
     /// The final position in FEN, on a chess board.
@@ -813,7 +813,7 @@ pub struct Report {
     pub warnings: Vec<String>,
 }
 
-impl Report {
+impl GameReport {
     /// The result: the end's when the rules reached one, else the game's
     /// own (a resignation, an agreed draw), else `*`.
     pub fn result(&self) -> String {
@@ -835,17 +835,17 @@ impl Report {
 
 /// Checks every ply of a PGN game against the rules, from the FEN tag's
 /// position when there is one. Errs on a FEN tag that is not a position.
-pub fn referee(rules: &Rules, game: &super::pgn::Game) -> Result<Report, String> {
+pub fn referee(rules: &Rules, game: &super::pgn::Record) -> Result<GameReport, String> {
     replay(rules, game).map(|(r, _)| r)
 }
 
 /// [`referee`], with the game as it stands after its last legal ply.
-pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Game) -> Result<(Report, Match<'a>), String> {
+pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameReport, Match<'a>), String> {
     let mut m = match game.tag("FEN") {
         Some(f) => Match::from_fen_lazy(rules, f, true).map_err(|e| format!("the FEN tag `{f}`: {e}"))?,
         None => Match::started(rules, rules.start(), 0, 1, true).map_err(|e| e.to_string())?,
     };
-    let mut report = Report {
+    let mut report = GameReport {
         event: game.tag("Event").map(str::to_string),
         plies: 0,
         san: vec![],

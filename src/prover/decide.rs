@@ -22,7 +22,7 @@
 //!   choice as sets (flattened, sorted, constants folded together), with
 //!   movements pushed into them and gluing spread over choice.
 //!
-//! Two forms depend on where a subterm stands, which `Ctx` tracks: whether
+//! Two forms depend on where a subterm stands, which `PoiKnown` tracks: whether
 //! every state reaching it has a POI (inside a binder, or in a claim with a
 //! free `%`, as long as nothing before it may unbind the POI), or none (the
 //! top level of a claim that cannot hold a free `%`).
@@ -49,7 +49,7 @@ pub(super) const DECIDE: &str = "normal forms";
 
 /// What is known of the POI in every state that reaches a subterm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ctx {
+pub(crate) enum PoiKnown {
     /// A POI is bound.
     Bound,
     /// No POI is bound.
@@ -75,13 +75,13 @@ fn maybe_open(t: &Term) -> bool {
 
 /// The context of a claim's sides: compared with a POI when either has a
 /// free `%`, without one when neither can have one.
-pub(super) fn top(lhs: &Term, rhs: &Term) -> Ctx {
+pub(super) fn top(lhs: &Term, rhs: &Term) -> PoiKnown {
     if lhs.is_open() || rhs.is_open() {
-        Ctx::Bound
+        PoiKnown::Bound
     } else if maybe_open(lhs) || maybe_open(rhs) {
-        Ctx::Unknown
+        PoiKnown::Unknown
     } else {
-        Ctx::Unbound
+        PoiKnown::Unbound
     }
 }
 
@@ -116,22 +116,22 @@ pub(super) fn keeps_poi(t: &Term) -> bool {
 }
 
 /// The context after running `a` in context `ctx`.
-fn after(ctx: Ctx, a: &Term) -> Ctx {
+fn after(ctx: PoiKnown, a: &Term) -> PoiKnown {
     match ctx {
-        Ctx::Unbound => Ctx::Unbound,
-        Ctx::Bound if keeps_poi(a) => Ctx::Bound,
-        _ => Ctx::Unknown,
+        PoiKnown::Unbound => PoiKnown::Unbound,
+        PoiKnown::Bound if keeps_poi(a) => PoiKnown::Bound,
+        _ => PoiKnown::Unknown,
     }
 }
 
 /// The context of the subterm at `path` in `root`, whose own is `ctx`.
-pub(super) fn context_at(root: &Term, path: &[usize], ctx: Ctx) -> Ctx {
+pub(super) fn context_at(root: &Term, path: &[usize], ctx: PoiKnown) -> PoiKnown {
     let Some((&i, rest)) = path.split_first() else {
         return ctx;
     };
     let kids = root.children();
     let inner = match (root.node(), i) {
-        (Node::Bind(..), 1) => Ctx::Bound,
+        (Node::Bind(..), 1) => PoiKnown::Bound,
         (Node::Seq([a, _]), 1) => after(ctx, a),
         (Node::Repeat([a, ..]) | Node::Greedy([a]), 0) => after(ctx, a),
         _ => ctx,
@@ -376,12 +376,12 @@ fn union_leaves(t: &Term, out: &mut Vec<Term>) {
     }
 }
 
-fn rule(f: &Term, g: &Term, ctx: Ctx) -> Term {
+fn rule(f: &Term, g: &Term, ctx: PoiKnown) -> Term {
     let (f, g) = (frag(f), frag(g));
     match (f.as_pattern(), g.as_pattern()) {
         (Some(p), Some(q)) => {
             let needs_poi = |p: &Pattern| p.members().all(|x| x.poi().is_some());
-            if ctx == Ctx::Unbound && (needs_poi(&p) || needs_poi(&q)) {
+            if ctx == PoiKnown::Unbound && (needs_poi(&p) || needs_poi(&q)) {
                 return Term::fail();
             }
             let (Some(a), Some(b)) = (p.as_fragment(), q.as_fragment()) else {
@@ -394,7 +394,7 @@ fn rule(f: &Term, g: &Term, ctx: Ctx) -> Term {
                 return Term::fail();
             }
             match as_guard(a, b) {
-                Some(h) if ctx == Ctx::Bound && h.len() == 1 && h.poi().is_some() => Term::nil(),
+                Some(h) if ctx == PoiKnown::Bound && h.len() == 1 && h.poi().is_some() => Term::nil(),
                 Some(h) => Term::rule(&Term::fragment(h), &Term::fragment(Fragment::empty())),
                 None => Term::rule(&f, &g),
             }
@@ -512,7 +512,7 @@ fn entails(x: &Term, h: &Term) -> bool {
     }
 }
 
-fn norm(t: &Term, ctx: Ctx) -> Term {
+fn norm(t: &Term, ctx: PoiKnown) -> Term {
     match t.node() {
         Node::Seq(..) => {
             let mut items = vec![];
@@ -639,7 +639,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
             Term::greedy(&body)
         }
         Node::Bind([c, body]) => {
-            let body = norm(body, Ctx::Bound);
+            let body = norm(body, PoiKnown::Bound);
             let mut members = vec![];
             body.push_alternatives(&mut members);
             let out: Vec<Term> = members
@@ -648,7 +648,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
                 .map(|m| match m.node() {
                     Node::Nil => rule(&c.as_fragment_term(), &c.as_fragment_term(), ctx),
                     _ => match ctx {
-                        Ctx::Unbound => unbind(c, m).map(|r| norm(&r, ctx)).unwrap_or_else(|| Term::bind(c, m)),
+                        PoiKnown::Unbound => unbind(c, m).map(|r| norm(&r, ctx)).unwrap_or_else(|| Term::bind(c, m)),
                         _ => Term::bind(c, m),
                     },
                 })
@@ -672,7 +672,7 @@ fn norm(t: &Term, ctx: Ctx) -> Term {
 /// steps above and `choices::sorted`, repeated until nothing changes or
 /// for 8 passes at most (a bound on the work: two terms that need more
 /// are simply not found equal here, which is safe for a proof's replay).
-pub(super) fn normal(t: &Term, ctx: Ctx) -> Term {
+pub(super) fn normal(t: &Term, ctx: PoiKnown) -> Term {
     let mut x = choices::sorted(t);
     for _ in 0..8 {
         let y = choices::sorted(&norm(&x, ctx));
@@ -881,7 +881,7 @@ mod tests {
             }
             // Inside a binder the POI is bound.
             let c = Term::content(gen::content(&mut g));
-            let (b, nb) = (Term::bind(&c, &t), normal(&Term::bind(&c, &t), Ctx::Unbound));
+            let (b, nb) = (Term::bind(&c, &t), normal(&Term::bind(&c, &t), PoiKnown::Unbound));
             if nb != b {
                 failures.extend(holds(&b, &nb).err());
             }
@@ -955,12 +955,12 @@ mod tests {
         .unwrap();
         let [a, b, c] = [0, 1, 2].map(|i| p.claims()[i].lhs.clone());
         // Writing over the POI unbinds it; moving it does not.
-        assert_eq!(context_at(&a, &[1], top(&a, &a)), Ctx::Unknown);
-        assert_eq!(context_at(&b, &[1], top(&b, &b)), Ctx::Bound);
-        assert_eq!(normal(&a, Ctx::Bound), a);
-        assert_eq!(top(&c, &c), Ctx::Unknown);
+        assert_eq!(context_at(&a, &[1], top(&a, &a)), PoiKnown::Unknown);
+        assert_eq!(context_at(&b, &[1], top(&b, &b)), PoiKnown::Bound);
+        assert_eq!(normal(&a, PoiKnown::Bound), a);
+        assert_eq!(top(&c, &c), PoiKnown::Unknown);
         let closed = Term::bind(&Term::content(Content::Empty), &c);
-        assert_eq!(top(&closed, &closed), Ctx::Unbound);
-        assert_eq!(context_at(&closed, &[1], Ctx::Unbound), Ctx::Bound);
+        assert_eq!(top(&closed, &closed), PoiKnown::Unbound);
+        assert_eq!(context_at(&closed, &[1], PoiKnown::Unbound), PoiKnown::Bound);
     }
 }

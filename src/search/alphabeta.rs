@@ -9,7 +9,7 @@ use super::hash::{board_key, change_key, turn_key};
 use super::order::{gain, pick, Order, KILLER};
 use super::tt::{Bound, Entry, Table};
 use super::values::Values;
-use crate::play::end::Outcome;
+use crate::play::end::GameOutcome;
 use crate::play::referee::Match;
 use crate::play::TooBig;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,7 +29,7 @@ const MAX_PLY: usize = 100;
 const WINDOW: i32 = 50;
 
 /// A flag another thread sets to stop the search.
-pub(super) type Stop = Arc<AtomicBool>;
+pub(super) type StopFlag = Arc<AtomicBool>;
 
 /// When to stop: after a depth, a number of nodes, a time, or when the
 /// flag is set, whichever comes first. The search finishes depth 1 unless
@@ -43,7 +43,7 @@ pub struct Limits {
     /// Stop after this long.
     pub time: Option<Duration>,
     /// Set by another thread to stop the search (UCI's `stop`).
-    pub stop: Stop,
+    pub stop: StopFlag,
 }
 
 /// What a finished iteration found.
@@ -81,7 +81,7 @@ pub fn mate_in(score: i32) -> Option<i32> {
 }
 
 /// The score of end `o` for turn `turn` to move, `ply` plies from the root.
-pub(super) fn end_score(o: &Outcome, turn: usize, ply: usize) -> i32 {
+pub(super) fn end_score(o: &GameOutcome, turn: usize, ply: usize) -> i32 {
     if o.draw {
         return 0;
     }

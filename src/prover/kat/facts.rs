@@ -26,7 +26,7 @@ use super::prim::{Lit, Prim};
 use super::read::{placed_rule, Alphabet};
 use crate::core::{Cell, Fragment, Node, Term};
 use crate::geometry::Square;
-use crate::prover::decide::{implies, Ctx};
+use crate::prover::decide::{implies, PoiKnown};
 use std::collections::BTreeSet;
 
 /// One hypothesis, over the letters of an alphabet.
@@ -200,7 +200,7 @@ fn binder_undoes_itself(t: &Term) -> bool {
 
 /// Every fact about the letters of `a`; `ctx` is what is known of the POI
 /// at the top of the claim (binders undo themselves only with none bound).
-pub(super) fn facts(a: &Alphabet, ctx: Ctx) -> Vec<Fact> {
+pub(super) fn facts(a: &Alphabet, ctx: PoiKnown) -> Vec<Fact> {
     let mut out = BTreeSet::new();
     statics(a, &mut out);
     for (p, t) in a.acts.iter().enumerate() {
@@ -295,7 +295,7 @@ fn spelled(a: &Alphabet, i: usize, h: &Fragment, out: &mut BTreeSet<Fact>) {
     }
 }
 
-fn acts(a: &Alphabet, p: usize, t: &Term, ctx: Ctx, out: &mut BTreeSet<Fact>) {
+fn acts(a: &Alphabet, p: usize, t: &Term, ctx: PoiKnown, out: &mut BTreeSet<Fact>) {
     if let Some(i) = a.find_prim(&Prim::Applies(t.clone())) {
         out.insert(Fact::Pre {
             act: p,
@@ -323,7 +323,7 @@ fn acts(a: &Alphabet, p: usize, t: &Term, ctx: Ctx, out: &mut BTreeSet<Fact>) {
                 }
             }
         }
-        if ctx == Ctx::Unbound && binder_undoes_itself(t) {
+        if ctx == PoiKnown::Unbound && binder_undoes_itself(t) {
             out.insert(Fact::Undo { act: p, by: p });
         }
     }
@@ -491,7 +491,7 @@ mod tests {
     /// random, on small boards; `counts` tallies the kinds checked.
     fn check_some(
         a: &Alphabet,
-        ctx: Ctx,
+        ctx: PoiKnown,
         g: &mut Gen,
         most: usize,
         counts: &mut BTreeMap<&'static str, usize>,
@@ -507,7 +507,7 @@ mod tests {
                 let f = fs.swap_remove(i);
                 *counts.entry(k).or_default() += 1;
                 let (l, r) = f.claim(a);
-                if let Err(e) = holds(&l, &r, ctx != Ctx::Unbound) {
+                if let Err(e) = holds(&l, &r, ctx != PoiKnown::Unbound) {
                     failures.push(format!("{}: {e}", f.describe(a)));
                 }
             }
@@ -531,7 +531,7 @@ mod tests {
             if [l, r, around].iter().any(|t| reader.read(t).is_err()) {
                 continue;
             }
-            failures.extend(check_some(&reader.alphabet, Ctx::Bound, &mut g, 2, &mut counts));
+            failures.extend(check_some(&reader.alphabet, PoiKnown::Bound, &mut g, 2, &mut counts));
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         eprintln!("{counts:?}");
@@ -553,13 +553,13 @@ mod tests {
             let Some(q) = inverse(&f, &g2) else { continue };
             let both = Term::alt(&p, &q);
             let bind = Term::bind(&Term::content(crate::core::Content::Empty), &both);
-            for (t, ctx) in [(both, Ctx::Bound), (bind, Ctx::Unbound)] {
+            for (t, ctx) in [(both, PoiKnown::Bound), (bind, PoiKnown::Unbound)] {
                 let mut reader = Reader::default();
                 reader.read(&t).unwrap();
                 for fact in facts(&reader.alphabet, ctx).iter().filter(|f| kind(f) == "undo") {
                     checked += 1;
                     let (l, r) = fact.claim(&reader.alphabet);
-                    if let Err(e) = holds(&l, &r, ctx != Ctx::Unbound) {
+                    if let Err(e) = holds(&l, &r, ctx != PoiKnown::Unbound) {
                         failures.push(format!("{}: {e}", fact.describe(&reader.alphabet)));
                     }
                 }

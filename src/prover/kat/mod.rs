@@ -30,7 +30,7 @@ mod sample;
 mod system;
 mod view;
 
-use super::decide::Ctx;
+use super::decide::PoiKnown;
 use crate::core::{Node, Term};
 use bisim::{Budget, Certificate, Search};
 use expr::{Exprs, Id};
@@ -165,7 +165,7 @@ fn merges(a: &Alphabet, limits: &Limits, deadline: Instant) -> (Vec<(Term, Term)
             if Instant::now() > deadline {
                 return None;
             }
-            match prove(&unit, body, Ctx::Bound, &inner) {
+            match prove(&unit, body, PoiKnown::Bound, &inner) {
                 Outcome::Proved(p) => Some((unit, p)),
                 _ => None,
             }
@@ -182,7 +182,7 @@ fn merges(a: &Alphabet, limits: &Limits, deadline: Instant) -> (Vec<(Term, Term)
             if c != d || Instant::now() > deadline {
                 continue;
             }
-            if let Outcome::Proved(p) = prove(other, body, Ctx::Bound, &inner) {
+            if let Outcome::Proved(p) = prove(other, body, PoiKnown::Bound, &inner) {
                 merged(s.clone(), p, &mut out);
                 break;
             }
@@ -192,11 +192,11 @@ fn merges(a: &Alphabet, limits: &Limits, deadline: Instant) -> (Vec<(Term, Term)
 }
 
 /// The start atoms of a claim in context `ctx`.
-fn starts(a: &Alphabet, ctx: Ctx) -> impl Fn(u64) -> bool {
+fn starts(a: &Alphabet, ctx: PoiKnown) -> impl Fn(u64) -> bool {
     let bound = a.find_prim(&Prim::Bound);
     move |atom: u64| match (bound, ctx) {
-        (Some(b), Ctx::Bound) => atom >> b & 1 == 1,
-        (Some(b), Ctx::Unbound) => atom >> b & 1 == 0,
+        (Some(b), PoiKnown::Bound) => atom >> b & 1 == 1,
+        (Some(b), PoiKnown::Unbound) => atom >> b & 1 == 0,
         _ => true,
     }
 }
@@ -235,7 +235,7 @@ struct Run {
     sides: [Id; 2],
 }
 
-fn setup(reading: &Reading, facts: &[Fact], ctx: Ctx, limits: &Limits) -> Result<Run, String> {
+fn setup(reading: &Reading, facts: &[Fact], ctx: PoiKnown, limits: &Limits) -> Result<Run, String> {
     let a = &reading.alphabet;
     let sys = System::new(a.prims.len(), a.acts.len(), facts, starts(a, ctx), limits.atoms)
         .map_err(|e| format!("too many tests ({e:?})"))?;
@@ -281,7 +281,7 @@ fn verify(run: &mut Run, facts: &[Fact], certs: &[Certificate]) -> Result<(), St
 /// Decides `lhs = rhs` in context `ctx` by KAT with the facts of their
 /// letters: as written, then, if that fails, with commuting moves in one
 /// order and blind steps out of binders (`view.rs`).
-pub(crate) fn prove(lhs: &Term, rhs: &Term, ctx: Ctx, limits: &Limits) -> Outcome {
+pub(crate) fn prove(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits) -> Outcome {
     let deadline = Instant::now() + limits.time;
     let first = decide_sides(lhs, rhs, ctx, limits, deadline);
     if !matches!(first, Outcome::Differ(_)) {
@@ -303,7 +303,7 @@ pub(crate) fn prove(lhs: &Term, rhs: &Term, ctx: Ctx, limits: &Limits) -> Outcom
     }
 }
 
-fn decide_sides(lhs: &Term, rhs: &Term, ctx: Ctx, limits: &Limits, deadline: Instant) -> Outcome {
+fn decide_sides(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline: Instant) -> Outcome {
     let first = match read(lhs, rhs, &HashMap::new()) {
         Ok(r) => r,
         Err(e) => return Outcome::Unknown(e),
@@ -368,7 +368,7 @@ fn decide_sides(lhs: &Term, rhs: &Term, ctx: Ctx, limits: &Limits, deadline: Ins
 
 /// Checks a KAT proof again: its binder merges, its facts among those the
 /// letters give, and a certificate found with those facts alone.
-pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: Ctx, proof: &KatProof, limits: &Limits) -> Result<(), String> {
+pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: PoiKnown, proof: &KatProof, limits: &Limits) -> Result<(), String> {
     if !proof.lemmas.is_empty() {
         let mut v = view::Viewer::default();
         let (l, r) = (v.view(lhs, ctx), v.view(rhs, ctx));
@@ -413,8 +413,8 @@ pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: Ctx, proof: &KatProof, limits:
 }
 
 fn replay_bodies(a: &Term, b: &Term, limits: &Limits) -> Result<(), String> {
-    match prove(a, b, Ctx::Bound, limits) {
-        Outcome::Proved(p) => replay(a, b, Ctx::Bound, &p, limits),
+    match prove(a, b, PoiKnown::Bound, limits) {
+        Outcome::Proved(p) => replay(a, b, PoiKnown::Bound, &p, limits),
         _ => Err(format!("the bodies `{a}` and `{b}` are not equal by KAT")),
     }
 }
@@ -567,8 +567,8 @@ mod tests {
         .unwrap();
         let [c, d] = p.claims() else { panic!() };
         let reading = read(&c.lhs, &c.rhs, &HashMap::new()).unwrap();
-        let facts = facts::facts(&reading.alphabet, Ctx::Unbound);
-        let mut run = setup(&reading, &facts, Ctx::Unbound, &Limits::default()).unwrap();
+        let facts = facts::facts(&reading.alphabet, PoiKnown::Unbound);
+        let mut run = setup(&reading, &facts, PoiKnown::Unbound, &Limits::default()).unwrap();
         let budget = Budget {
             pairs: 10_000,
             deadline: Instant::now() + Duration::from_secs(5),
@@ -580,7 +580,7 @@ mod tests {
         assert!(verify(&mut run, &facts, &short).is_err());
         // The same certificate for `M{3,8}` on the right.
         let other = read(&d.lhs, &d.rhs, &HashMap::new()).unwrap();
-        let mut wrong = setup(&other, &facts, Ctx::Unbound, &Limits::default()).unwrap();
+        let mut wrong = setup(&other, &facts, PoiKnown::Unbound, &Limits::default()).unwrap();
         assert!(verify(&mut wrong, &facts, &certs).is_err());
     }
 }

@@ -16,7 +16,7 @@
 
 use super::effects::{blind, commute, Effects, Vals};
 use crate::core::{Bounds, Cell, Node, Term};
-use crate::prover::decide::Ctx;
+use crate::prover::decide::PoiKnown;
 use std::collections::{BTreeSet, HashMap};
 
 /// A rewrite the view made.
@@ -69,7 +69,7 @@ impl Viewer {
     }
 
     /// The view of `t` in context `ctx`.
-    pub(super) fn view(&mut self, t: &Term, ctx: Ctx) -> Term {
+    pub(super) fn view(&mut self, t: &Term, ctx: PoiKnown) -> Term {
         match t.node() {
             Node::Seq(..) => {
                 let mut steps = vec![];
@@ -102,9 +102,9 @@ impl Viewer {
             Node::Greedy([a]) => Term::greedy(&self.view(a, ctx)),
             Node::Not([a]) => Term::not(&self.view(a, ctx)),
             Node::Bind([c, body]) => {
-                let inner = self.view(body, Ctx::Bound);
+                let inner = self.view(body, PoiKnown::Bound);
                 match ctx {
-                    Ctx::Unbound => {
+                    PoiKnown::Unbound => {
                         let mut steps = vec![];
                         self.outside(c, &inner).push_steps(&mut steps);
                         self.least(steps)
@@ -297,7 +297,7 @@ mod tests {
                 _ => Term::bind(&Term::content(crate::core::Content::Empty), &body),
             };
             let mut v = Viewer::default();
-            v.view(&t, Ctx::Unbound);
+            v.view(&t, PoiKnown::Unbound);
             for l in &v.lemmas {
                 let (a, b) = equation(l);
                 let bound = matches!(l, Lemma::Commute(..));
@@ -327,17 +327,17 @@ mod tests {
                 .clone()
         };
         let mut v = Viewer::default();
-        let a = v.view(&def("(♙ -> ♟) (♘ -> ♞) (♙ -> ♟)"), Ctx::Unbound);
-        let b = v.view(&def("(♘ -> ♞) (♙ -> ♟){2}"), Ctx::Unbound);
+        let a = v.view(&def("(♙ -> ♟) (♘ -> ♞) (♙ -> ♟)"), PoiKnown::Unbound);
+        let b = v.view(&def("(♘ -> ♞) (♙ -> ♟){2}"), PoiKnown::Unbound);
         assert_eq!(a, b);
-        let s = v.view(&def("((♙ -> ♟) | (♘ -> ♞))*"), Ctx::Unbound);
-        assert_eq!(s, v.view(&def("(♘ -> ♞)* (♙ -> ♟)*"), Ctx::Unbound));
+        let s = v.view(&def("((♙ -> ♟) | (♘ -> ♞))*"), PoiKnown::Unbound);
+        assert_eq!(s, v.view(&def("(♘ -> ♞)* (♙ -> ♟)*"), PoiKnown::Unbound));
         // A step that reads the bound piece stays inside.
         let inside = def("%♖: ((% + u. -> . + u%) (♖ -> ♜))");
-        assert_eq!(v.view(&inside, Ctx::Unbound), inside);
+        assert_eq!(v.view(&inside, PoiKnown::Unbound), inside);
         // With a POI bound outside, nothing leaves a binder.
         let blind = def("%♖: ((% + u. -> . + u%) (♙ -> ♟))");
-        assert_eq!(v.view(&blind, Ctx::Bound), blind);
-        assert_ne!(v.view(&blind, Ctx::Unbound), blind);
+        assert_eq!(v.view(&blind, PoiKnown::Bound), blind);
+        assert_ne!(v.view(&blind, PoiKnown::Unbound), blind);
     }
 }
