@@ -67,7 +67,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             let first = games
                 .first()
                 .ok_or_else(|| plain_error(format!("{} holds no game", path.display())))?;
-            let (report, m) = replay(&rules, first).map_err(plain_error)?;
+            let (report, m) = replay(&rules, first).map_err(|e| plain_error(e.to_string()))?;
             if let Some(i) = report.illegal {
                 return Err(plain_error(format!(
                     "{}:{}:{}: illegal ply {}, {}: {}",

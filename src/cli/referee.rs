@@ -217,17 +217,17 @@ impl Referee<'_> {
             .map(|(_, g)| g.as_ref().map_or(Ok(None), |g| self.load_variant(g)))
             .collect();
         let this = &*self;
-        let reports: Vec<Option<Result<GameReport, String>>> = games
-            .par_iter()
-            .zip(&variants)
-            .map(|((_, g), v)| {
-                let g = g.as_ref().ok()?;
-                Some(
-                    v.clone()
-                        .and_then(|v| referee(v.map_or(&this.rules, |v| &this.variants[&v]), g)),
-                )
-            })
-            .collect();
+        let reports: Vec<Option<Result<GameReport, String>>> =
+            games
+                .par_iter()
+                .zip(&variants)
+                .map(|((_, g), v)| {
+                    let g = g.as_ref().ok()?;
+                    Some(v.clone().and_then(|v| {
+                        referee(v.map_or(&this.rules, |v| &this.variants[&v]), g).map_err(|e| e.to_string())
+                    }))
+                })
+                .collect();
         // One write for the batch: a line each would be a system call each.
         let mut out = String::new();
         for ((chunk, game), report) in games.into_iter().zip(reports) {

@@ -833,17 +833,52 @@ impl GameReport {
     }
 }
 
+/// Why a game could not be refereed at all. An illegal ply is no error:
+/// the report says where the game left the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RefereeError {
+    /// The FEN tag is not a position of these rules.
+    Fen {
+        /// The tag's value.
+        fen: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A move made more states than the evaluation budget allows.
+    TooBig(TooBig),
+}
+
+impl std::fmt::Display for RefereeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RefereeError::Fen { fen, why } => write!(f, "the FEN tag `{fen}`: {why}"),
+            RefereeError::TooBig(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RefereeError {}
+
+impl From<TooBig> for RefereeError {
+    fn from(e: TooBig) -> RefereeError {
+        RefereeError::TooBig(e)
+    }
+}
+
 /// Checks every ply of a PGN game against the rules, from the FEN tag's
 /// position when there is one. Errs on a FEN tag that is not a position.
-pub fn referee(rules: &Rules, game: &super::pgn::Record) -> Result<GameReport, String> {
+pub fn referee(rules: &Rules, game: &super::pgn::Record) -> Result<GameReport, RefereeError> {
     replay(rules, game).map(|(r, _)| r)
 }
 
 /// [`referee`], with the game as it stands after its last legal ply.
-pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameReport, Match<'a>), String> {
+pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameReport, Match<'a>), RefereeError> {
     let mut m = match game.tag("FEN") {
-        Some(f) => Match::from_fen_lazy(rules, f, true).map_err(|e| format!("the FEN tag `{f}`: {e}"))?,
-        None => Match::started(rules, rules.start(), 0, 1, true).map_err(|e| e.to_string())?,
+        Some(f) => Match::from_fen_lazy(rules, f, true).map_err(|why| RefereeError::Fen {
+            fen: f.to_string(),
+            why,
+        })?,
+        None => Match::started(rules, rules.start(), 0, 1, true)?,
     };
     let mut report = GameReport {
         event: game.tag("Event").map(str::to_string),
@@ -867,7 +902,6 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
     let mut nulls = vec![];
     // The last ply gave check, its mark not yet written.
     let mut checked = false;
-    let too_big = |e: TooBig| e.to_string();
     for (i, ply) in game.plies.iter().enumerate() {
         let number = |m: &Match| {
             if m.pos.turn == 0 {
@@ -877,20 +911,16 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
             }
         };
         let null = is_null(&ply.text);
-        let fast = if null {
-            None
-        } else {
-            m.find_vacating(&ply.text).map_err(too_big)?
-        };
+        let fast = if null { None } else { m.find_vacating(&ply.text)? };
         // The last ply gave check: a move found for this one shows it is
         // no mate, with no search of its own.
         if std::mem::take(&mut checked) {
             let last = report.san.last_mut().expect("a ply gave check");
-            m.mark(last).map_err(too_big)?;
+            m.mark(last)?;
         }
-        let end = m.end().map_err(too_big)?;
+        let end = m.end()?;
         let moving = match end {
-            Some(_) => m.has_move().map_err(too_big)?,
+            Some(_) => m.has_move()?,
             None => true,
         };
         if let (Some(o), true, None) = (end, moving, ended) {
@@ -907,7 +937,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
         }
         if null {
             nulls.push(i + 1);
-            m.pass().map_err(too_big)?;
+            m.pass()?;
             report.san.push("--".into());
             report.plies += 1;
             continue;
@@ -917,7 +947,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
             (_, Some((j, name))) => Ok((j, Some(name))),
             _ => {
                 if !m.full {
-                    m.all_moves().map_err(too_big)?;
+                    m.all_moves()?;
                 }
                 m.find(&ply.text).map(|j| (j, None))
             }
@@ -925,8 +955,8 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
         match found {
             Ok((j, name)) => {
                 let name = name.unwrap_or_else(|| m.san_base(j));
-                m.play(j).map_err(too_big)?;
-                checked = m.in_check().map_err(too_big)?;
+                m.play(j)?;
+                checked = m.in_check()?;
                 report.san.push(name);
                 report.plies += 1;
             }
@@ -943,7 +973,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
     }
     if checked {
         let last = report.san.last_mut().expect("a ply gave check");
-        m.mark(last).map_err(too_big)?;
+        m.mark(last)?;
     }
     if !nulls.is_empty() {
         let list: Vec<String> = nulls.iter().map(|n| n.to_string()).collect();
@@ -954,17 +984,17 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
     }
     report.end = match ended {
         Some(o) => Some(o),
-        None => m.end().map_err(too_big)?,
+        None => m.end()?,
     };
     // A draw is claimed in a game still going; an ended one has its result.
     if report.end.is_none() {
-        report.claimable = m.claimable().map_err(too_big)?;
+        report.claimable = m.claimable()?;
     }
     report.final_fen = m.fen();
     // The game goes on as any other from here.
     m.lazy = false;
     if !m.full {
-        m.all_moves().map_err(too_big)?;
+        m.all_moves()?;
     }
     Ok((report, m))
 }
