@@ -4,6 +4,7 @@
 mod check;
 mod claims;
 mod fmt;
+mod interactive;
 mod moves;
 mod output;
 mod perft;

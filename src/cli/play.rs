@@ -1,9 +1,9 @@
 //! `algchess play`: play a game in the terminal, one move at a time.
 
+use super::interactive::{play_match, turn_names, End, PlayError, Style};
 use super::output::plain_error;
 use super::perft::{pick_game, rules_for, Start};
 use crate::diag::Diags;
-use crate::play::interactive::{play_match, turn_names, End, PlayError, Style};
 use crate::play::pgn;
 use crate::play::referee::{replay, write_pgn, Match};
 use std::io::IsTerminal;

@@ -1,8 +1,8 @@
 //! `algchess play --engine SIDE`: a person plays a game in the terminal
 //! against the search, which plays turn SIDE.
 
+use super::interactive::{draw, draw_hex, turn_label};
 use crate::geometry::{Square, Tiling};
-use crate::play::interactive::{draw, draw_hex, turn_label};
 use crate::play::referee::Match;
 use crate::search::{board_key, mate_in, names, turn_key, Limits, Searcher, Values};
 use std::io::{BufRead, Write};

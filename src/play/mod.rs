@@ -1,10 +1,9 @@
-//! Playing games: positions, perft, move names, FEN, and the interactive
-//! loop.
+//! Playing games: positions, perft, move names, FEN, PGN and the referee.
+//! The terminal loop that plays them is the command line's (`cli::interactive`).
 
 pub(crate) mod end;
 pub mod fen;
 mod game;
-pub(crate) mod interactive;
 pub mod notation;
 pub(crate) mod pdn;
 mod perft;
