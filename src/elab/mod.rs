@@ -8,10 +8,12 @@ mod attack;
 mod cond;
 mod ends;
 mod expr;
+mod loader;
 mod metas;
 
 pub(crate) use cond::{Condition, Predicate};
 pub(crate) use ends::{Ends, Material, MoveRule, PointSplit, Stuck};
+pub use loader::{Files, Loader, NoFiles};
 
 use crate::core::{ClaimKind, Content, Meta, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
@@ -128,25 +130,38 @@ impl Program {
     /// than `memory` (definitions can grow with their number: `dK = dJ +
     /// u^K♟` holds K cells).
     pub fn load_within(path: &Path, memory: MemoryLimit) -> Result<Program, Diags> {
-        let text = crate::diag::read_text(path).map_err(|e| {
+        let (text, origin) = Files.load(path).map_err(|e| {
             let src = Source::new(path.display().to_string(), "");
             Diag::new(&src, Span::default(), format!("cannot read {}: {e}", path.display()))
         })?;
-        let origin = std::fs::canonicalize(path).ok();
-        Program::elaborate(&path.display().to_string(), &text, origin, Tiling::Square, memory)
+        Program::elaborate(
+            &path.display().to_string(),
+            &text,
+            Some(origin),
+            Tiling::Square,
+            memory,
+            &Files,
+        )
     }
 
     /// Parses and elaborates rule-file text. `name` is only the text's name
     /// in diagnostics (and the base of relative imports); the disk is read
     /// only for the files the text imports.
     pub fn from_text(name: &str, text: &str) -> Result<Program, Diags> {
-        Program::elaborate(name, text, None, Tiling::Square, MemoryLimit::NONE)
+        Program::elaborate(name, text, None, Tiling::Square, MemoryLimit::NONE, &Files)
     }
 
     /// Parses and elaborates rule-file text on `tiling` unless the file
     /// declares its grid.
     pub fn from_text_on(name: &str, text: &str, tiling: Tiling) -> Result<Program, Diags> {
-        Program::elaborate(name, text, None, tiling, MemoryLimit::NONE)
+        Program::elaborate(name, text, None, tiling, MemoryLimit::NONE, &Files)
+    }
+
+    /// Parses and elaborates rule-file text on `tiling` unless the file
+    /// declares its grid, its imports read through `loader` (with
+    /// [`NoFiles`], every import is an error).
+    pub fn from_text_with(name: &str, text: &str, tiling: Tiling, loader: &dyn Loader) -> Result<Program, Diags> {
+        Program::elaborate(name, text, None, tiling, MemoryLimit::NONE, loader)
     }
 
     /// `origin` is the file's canonical path, so that a file importing
@@ -157,6 +172,7 @@ impl Program {
         origin: Option<PathBuf>,
         tiling: Tiling,
         memory: MemoryLimit,
+        loader: &dyn Loader,
     ) -> Result<Program, Diags> {
         let source = Source::new(name, text);
         let file = parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
@@ -176,7 +192,7 @@ impl Program {
         let mut claims = vec![];
         let mut imported = std::collections::HashSet::new();
         imported.extend(origin);
-        if prog.gather(0, file.stmts, &mut imported, &mut claims, &mut errors) {
+        if prog.gather(0, file.stmts, &mut imported, &mut claims, &mut errors, loader) {
             return Err(Diags(errors));
         }
         let el = Elab {
@@ -391,6 +407,7 @@ impl Program {
         imported: &mut std::collections::HashSet<std::path::PathBuf>,
         claims: &mut Vec<(usize, crate::parse::ast::Stmt)>,
         errors: &mut Vec<Diag>,
+        loader: &dyn Loader,
     ) -> bool {
         let source = self.sources[src].clone();
         let mut pending = vec![];
@@ -432,7 +449,7 @@ impl Program {
                         .parent()
                         .unwrap_or(Path::new(""))
                         .join(&path.name);
-                    let text = match crate::diag::read_text(&file) {
+                    let (text, known) = match loader.load(&file) {
                         Ok(t) => t,
                         Err(e) => {
                             errors.push(Diag::new(
@@ -445,7 +462,7 @@ impl Program {
                         }
                     };
                     // A file reached twice (or in a cycle) adds nothing new.
-                    if !imported.insert(std::fs::canonicalize(&file).unwrap_or(file.clone())) {
+                    if !imported.insert(known) {
                         continue;
                     }
                     let imported_source = Source::new(file.display().to_string(), text);
@@ -472,7 +489,7 @@ impl Program {
                             }
                             self.sources.push(imported_source);
                             let at = self.sources.len() - 1;
-                            broken |= self.gather(at, f.stmts, imported, claims, errors);
+                            broken |= self.gather(at, f.stmts, imported, claims, errors, loader);
                         }
                         Err(e) => {
                             errors.push(Diag::new(&imported_source, e.span, e.message));
