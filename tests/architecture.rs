@@ -242,3 +242,37 @@ fn the_circle_check_sees_a_circle() {
     edges.insert("game".to_string(), vec!["end".to_string()]);
     assert_eq!(circle(&edges), Some(vec!["end".to_string(), "game".to_string()]));
 }
+
+/// A command's file (one with a `run`) imports no other command's file:
+/// what commands share lives in files of its own.
+#[test]
+fn commands_borrow_nothing_from_each_other() {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli");
+    let mut texts = std::collections::BTreeMap::new();
+    for e in std::fs::read_dir(&cli).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "rs") && p.file_stem().is_some_and(|n| n != "mod") {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            texts.insert(name, std::fs::read_to_string(&p).unwrap());
+        }
+    }
+    let commands: Vec<String> = texts
+        .iter()
+        .filter(|(_, t)| t.contains("pub(super) fn run("))
+        .map(|(n, _)| n.clone())
+        .collect();
+    assert!(commands.len() > 10, "only {} commands found", commands.len());
+    let mut borrowed = vec![];
+    for c in &commands {
+        for other in sibling_imports(&texts[c], "cli", true, &commands) {
+            if other != *c {
+                borrowed.push(format!("{c} imports {other}"));
+            }
+        }
+    }
+    assert!(
+        borrowed.is_empty(),
+        "commands borrowing from commands:\n{}",
+        borrowed.join("\n")
+    );
+}

@@ -2,9 +2,9 @@
 //! compared on positions reachable in play.
 
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
-use super::output::side_by_side;
+use super::findings::{add_positions, counterexample_text, positions_phrase};
 use crate::check::positions::{check_positions, pairs, PositionOptions, PositionsReport, Sample};
-use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, Limit, Report, StateReport};
+use crate::check::{check_claim, ClaimOptions, Finding, Limit, Report};
 use crate::core::Rel;
 use crate::diag::Diags;
 use crate::memory::MemoryLimit;
@@ -164,63 +164,6 @@ fn status(r: &Report, played: Option<&PositionsReport>) -> Status {
     }
 }
 
-/// Adds what the check on positions found to a report's JSON: `positions`
-/// (how many were compared), and where a counterexample's position comes
-/// from.
-pub(super) fn add_positions(value: &mut serde_json::Value, played: Option<&PositionsReport>) {
-    let Some(p) = played else {
-        return;
-    };
-    value["positions"] = p.checked.into();
-    if p.over_budget > 0 {
-        value["positions_over_budget"] = p.over_budget.into();
-    }
-    if !p.complete {
-        let by = if p.stopped_by_memory { "memory" } else { "timeout" };
-        value["positions_stopped_by"] = by.into();
-    }
-    if p.counterexample.is_some() {
-        value["refuted_on"] = "position".into();
-        let cx = &mut value["counterexample"];
-        cx["position"] = p.origin.clone().into();
-        cx["fen"] = p.fen.clone().into();
-    }
-}
-
-/// What the check on positions covered, for a verdict's line: `and on N
-/// reachable positions`, with what cut it short.
-pub(super) fn positions_phrase(played: Option<&PositionsReport>, joint: &str) -> String {
-    let Some(p) = played else {
-        return String::new();
-    };
-    let mut out = format!(
-        " {joint} {} reachable position{}",
-        p.checked,
-        if p.checked == 1 { "" } else { "s" }
-    );
-    let mut cut = vec![];
-    let limit = if p.stopped_by_memory { "memory limit" } else { "timeout" };
-    if !p.sampling_complete {
-        cut.push(format!(
-            "the {limit} stopped the sampling after {} positions",
-            p.sampled
-        ));
-    } else if !p.complete {
-        cut.push(format!(
-            "the {limit} stopped it after {} of {}",
-            p.checked + p.over_budget,
-            p.sampled
-        ));
-    }
-    if p.over_budget > 0 {
-        cut.push(format!("{} over the state budget", p.over_budget));
-    }
-    if !cut.is_empty() {
-        out.push_str(&format!(" ({})", cut.join("; ")));
-    }
-    out
-}
-
 /// The limit that stopped an enumeration, for a verdict's line.
 pub(super) fn limit_phrase(limit: Option<Limit>) -> &'static str {
     match limit {
@@ -229,25 +172,6 @@ pub(super) fn limit_phrase(limit: Option<Limit>) -> &'static str {
         Some(Limit::StateBudget) => " (stopped by the state budget)",
         Some(Limit::Memory) => " (stopped by the memory limit)",
     }
-}
-
-fn states(v: &[&StateReport]) -> Vec<String> {
-    let mut rows = vec![];
-    for (i, s) in v.iter().enumerate() {
-        if i > 0 {
-            rows.push(String::new());
-        }
-        rows.extend(s.board.iter().cloned());
-        match (&s.poi_cell, s.poi) {
-            (Some(cell), _) => rows.push(format!("(POI {cell})")),
-            (None, Some([x, y])) => rows.push(format!("(POI {x},{y})")),
-            (None, None) => {}
-        }
-    }
-    if v.is_empty() {
-        rows.push("(none)".into());
-    }
-    rows
 }
 
 /// The human-readable account of one report, with what the check on
@@ -293,80 +217,6 @@ pub(super) fn describe(r: &Report, played: Option<&PositionsReport>, status: Sta
     }
     if let Some(c) = &r.counterexample {
         out.push_str(&counterexample_text(c, played));
-    }
-    out
-}
-
-/// Result sets this large are shown by their difference only.
-const SHOWN: usize = 8;
-
-/// A counterexample as text: the instance, the board (for a position,
-/// where it comes from) and both result sets, or when they are large, the
-/// results only one side gives.
-pub(super) fn counterexample_text(c: &CounterReport, played: Option<&PositionsReport>) -> String {
-    let mut out = String::new();
-    match c {
-        CounterReport::Board {
-            board,
-            poi,
-            poi_cell,
-            squares,
-            left,
-            right,
-            instance,
-        } => {
-            if let Some(inst) = instance {
-                for (k, v) in inst {
-                    out.push_str(&format!("    with {k} = {v}\n"));
-                }
-            }
-            let poi = match (poi_cell, poi) {
-                (Some(cell), _) => format!(", POI at {cell}"),
-                (None, Some([x, y])) => format!(", POI at {x},{y}"),
-                (None, None) => String::new(),
-            };
-            match played.filter(|p| p.counterexample.is_some()) {
-                Some(p) => {
-                    let origin = p.origin.as_deref().unwrap_or("a reachable position");
-                    let fen = p.fen.as_ref().map_or(String::new(), |f| format!(" ({f})"));
-                    out.push_str(&format!("    on {origin}{fen}{poi}:\n"));
-                }
-                None => {
-                    let plural = if *squares == 1 { "" } else { "s" };
-                    out.push_str(&format!("    on this board of {squares} square{plural}{poi}:\n"));
-                }
-            }
-            let (l, r): (Vec<&StateReport>, Vec<&StateReport>) = (left.iter().collect(), right.iter().collect());
-            if l.len() + r.len() <= 2 * SHOWN {
-                out.push_str(&side_by_side(&[
-                    ("board".into(), board.clone()),
-                    (format!("left gives {}", l.len()), states(&l)),
-                    (format!("right gives {}", r.len()), states(&r)),
-                ]));
-            } else {
-                let only_l: Vec<&StateReport> = l.iter().copied().filter(|s| !right.contains(s)).collect();
-                let only_r: Vec<&StateReport> = r.iter().copied().filter(|s| !left.contains(s)).collect();
-                let both = l.len() - only_l.len();
-                out.push_str(&format!(
-                    "    left gives {}, right gives {}; the {both} both give are not shown\n",
-                    l.len(),
-                    r.len()
-                ));
-                out.push_str(&side_by_side(&[
-                    ("board".into(), board.clone()),
-                    (format!("only left gives {}", only_l.len()), states(&only_l)),
-                    (format!("only right gives {}", only_r.len()), states(&only_r)),
-                ]));
-            }
-        }
-        CounterReport::NormalForm { left, right, instance } => {
-            if let Some(inst) = instance {
-                for (k, v) in inst {
-                    out.push_str(&format!("    with {k} = {v}\n"));
-                }
-            }
-            out.push_str(&format!("    left is {left}\n    right is {right}\n"));
-        }
     }
     out
 }

@@ -3,6 +3,7 @@
 
 mod check;
 mod claims;
+mod findings;
 mod fmt;
 mod interactive;
 mod moves;
@@ -13,6 +14,7 @@ mod play;
 mod prove;
 mod referee;
 mod simplify;
+mod start;
 mod think;
 mod translate;
 mod uci;

@@ -1,13 +1,14 @@
 //! `algchess moves`: every board a move leads to.
 
 use super::output::{arg_error, side_by_side};
+use super::start::read_board;
 use crate::core::Sort;
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::Program;
 use crate::geometry::{Square, Tiling};
 use crate::memory::MemoryLimit;
 use crate::parse::ast::Span;
-use crate::semantics::{compile, Eval, Grid, Halt, State, Store};
+use crate::semantics::{compile, Eval, Halt, State, Store};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -39,42 +40,6 @@ pub(super) struct Args {
     /// Give up when the process holds more heap than this (`512M`, `2G`).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = super::output::memory_limit)]
     memory_limit: MemoryLimit,
-}
-
-pub(super) fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Result<Grid, Diags> {
-    if let Some(fen) = fen {
-        if let Some(dropped) = crate::play::fen::dropped(fen) {
-            eprintln!(
-                "warning: `{dropped}` is not kept: these rules declare no marker pieces ('Kc 'kc 'Rc 'rc 'Pe 'pe) to hold castling rights and en passant"
-            );
-        }
-        // The counters are read as `perft` and `play` read them, so every
-        // command takes the same FEN.
-        return crate::play::fen::counters(fen)
-            .and_then(|_| crate::play::fen::read(fen))
-            .map(|(g, _)| g)
-            .map_err(|e| {
-                let at = e.at.min(fen.len());
-                arg_error("--fen", fen, Span::new(at, (at + 1).min(fen.len())), e.message)
-            });
-    }
-    let text = board.expect("clap requires --board or --fen");
-    let (name, body) = match text.strip_prefix('@') {
-        Some(path) => (
-            path.to_string(),
-            crate::diag::read_text(path).map_err(|e| super::output::plain_error(format!("cannot read {path}: {e}")))?,
-        ),
-        None => ("--board".to_string(), text.to_string()),
-    };
-    Grid::parse_on(&body, tiling).map_err(|e| {
-        let len = body[e.at..].chars().next().map_or(1, char::len_utf8);
-        Diag::new(
-            &Source::new(name, body.as_str()),
-            Span::new(e.at, e.at + len),
-            e.message,
-        )
-        .into()
-    })
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {

@@ -1,10 +1,9 @@
 //! `algchess perft`: count the leaves of a game's move tree, depth by depth.
 
-use super::moves::read_board;
 use super::output::{plain_error, progress};
+use super::start::{pick_game, rules_for, Start};
 use crate::diag::Diags;
-use crate::elab::{Game, Program};
-use crate::play::{divide, notation, perft, Position, Rules};
+use crate::play::{divide, notation, perft};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -40,94 +39,6 @@ pub(super) struct Args {
     threads: Option<u32>,
 }
 
-/// The game's rules on the engine, or in the interpreter when asked.
-pub(super) fn rules_for(game: &Game, interpreter: bool) -> Rules {
-    if interpreter {
-        Rules::new(game)
-    } else {
-        Rules::fast(game)
-    }
-}
-
-/// The game a command names, or the file's only game.
-pub(super) fn pick_game<'p>(prog: &'p Program, name: Option<&str>) -> Result<&'p Game, Diags> {
-    let names: Vec<&str> = prog.games().iter().map(|g| g.name.as_str()).collect();
-    match name {
-        Some(n) => prog.game(n).ok_or_else(|| {
-            plain_error(format!(
-                "{} declares no game `{n}`; it declares: {}",
-                prog.source().name,
-                if names.is_empty() {
-                    "none".into()
-                } else {
-                    names.join(", ")
-                }
-            ))
-        }),
-        None if prog.games().len() == 1 => Ok(&prog.games()[0]),
-        None if names.is_empty() => Err(plain_error(format!("{} declares no game", prog.source().name))),
-        None => Err(plain_error(format!(
-            "{} declares several games; name one with --game ({})",
-            prog.source().name,
-            names.join(", ")
-        ))),
-    }
-}
-
-/// Where `perft` and `play` start.
-#[derive(clap::Args)]
-pub(super) struct Start {
-    /// Start from this board instead of the game's (rows top to bottom,
-    /// separated by `/` or line breaks; `@PATH` reads a file).
-    #[arg(long, conflicts_with = "fen")]
-    board: Option<String>,
-    /// Start from this FEN position; its side to move picks the turn.
-    #[arg(long)]
-    fen: Option<String>,
-    /// Whose turn it is, counting from 0 in the game's turn order.
-    #[arg(long)]
-    turn: Option<usize>,
-}
-
-impl Start {
-    /// The FEN asked for, if any.
-    pub(super) fn fen(&self) -> Option<&str> {
-        self.fen.as_deref()
-    }
-
-    /// The starting position asked for: the game's, or one given.
-    pub(super) fn position(&self, rules: &Rules) -> Result<Position, Diags> {
-        let (board, fen, turn) = (self.board.as_deref(), self.fen.as_deref(), self.turn);
-        let mut pos = rules.start();
-        if board.is_some() || fen.is_some() {
-            pos.board = read_board(board, fen, rules.tiling)?;
-        }
-        if let Some(f) = fen {
-            // A FEN of another size is a slip, not a smaller board to try.
-            crate::play::referee::fen_fits(rules, &pos.board).map_err(|e| plain_error(format!("--fen: {e}")))?;
-            if f.split_whitespace().nth(1) == Some("b") {
-                pos.turn = 1 % rules.turns.len();
-            }
-            // Rules that know check (chess) take only real positions.
-            if rules.ends.check.is_some() {
-                crate::play::referee::Match::from_fen(rules, f)
-                    .map_err(|e| plain_error(format!("--fen `{f}` is not a position: {e}")))?;
-            }
-        }
-        if let Some(t) = turn {
-            if t >= rules.turns.len() {
-                return Err(plain_error(format!(
-                    "--turn must be below {}, the number of turns of `{}`",
-                    rules.turns.len(),
-                    rules.name
-                )));
-            }
-            pos.turn = t;
-        }
-        Ok(pos)
-    }
-}
-
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
     match args.threads {
         None => count(args),
@@ -141,7 +52,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
 }
 
 fn count(args: Args) -> Result<i32, Diags> {
-    let prog = super::simplify::load_for_play(&args.file, !args.no_simplify && !args.interpreter)?;
+    let prog = super::start::load_for_play(&args.file, !args.no_simplify && !args.interpreter)?;
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = rules_for(game, args.interpreter);
     let pos = args.start.position(&rules)?;

@@ -2,7 +2,7 @@
 
 use super::interactive::{play_match, turn_names, End, PlayError, Style};
 use super::output::plain_error;
-use super::perft::{pick_game, rules_for, Start};
+use super::start::{pick_game, rules_for, Start};
 use crate::diag::Diags;
 use crate::play::pgn;
 use crate::play::referee::{replay, write_pgn, Match};
@@ -51,7 +51,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
-    let prog = super::simplify::load_for_play(&args.file, !args.no_simplify && !args.interpreter)?;
+    let prog = super::start::load_for_play(&args.file, !args.no_simplify && !args.interpreter)?;
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = rules_for(game, args.interpreter);
     let pos = args.start.position(&rules)?;

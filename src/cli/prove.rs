@@ -1,8 +1,8 @@
 //! `algchess prove`: every claim proved by equality saturation, or refuted
 //! by a counterexample.
 
-use super::check::{add_positions, counterexample_text, positions_phrase};
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
+use super::findings::{add_positions, counterexample_text, positions_phrase};
 use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
 use crate::check::ClaimOptions;
 use crate::diag::Diags;

@@ -1,8 +1,8 @@
 //! `algchess referee`: check games written in PGN against a game's rules.
 
 use super::output::{plain_error, progress};
-use super::perft::pick_game;
 use super::pgn_stream::{Chunk, Chunks, Decoding};
+use super::start::pick_game;
 use crate::diag::Diags;
 use crate::elab::Program;
 use crate::play::end::Ending;

@@ -6,7 +6,7 @@ use crate::laws::Laws;
 use crate::prover::{Rewrites, SaturationLimits};
 use crate::simplify::{simplify_text, SimplifyOptions};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub(super) struct Args {
@@ -100,28 +100,4 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         }
     }
     Ok(super::OK)
-}
-
-/// A rule file as `perft` and `play` run it on the engine: simplified on
-/// the way in, within a fraction of a second (`SimplifyOptions::quick`),
-/// unless `simplify` is false. Whatever the simplifier keeps means the
-/// same; when it changes nothing, or its output does not elaborate, the
-/// file is played as written.
-pub(super) fn load_for_play(path: &Path, simplify: bool) -> Result<crate::elab::Program, Diags> {
-    let prog = crate::elab::Program::load(path)?;
-    if !simplify || prog.games().is_empty() {
-        return Ok(prog);
-    }
-    let Ok(text) = crate::diag::read_text(path) else {
-        return Ok(prog);
-    };
-    let laws = Laws::bundled_on(prog.tiling());
-    let rules = Rewrites::new(&laws);
-    let name = path.display().to_string();
-    match simplify_text(&name, &text, &rules, &SimplifyOptions::quick()) {
-        Ok(out) if !out.changes.is_empty() => {
-            Ok(crate::elab::Program::from_text_on(&name, &out.text, prog.tiling()).unwrap_or(prog))
-        }
-        _ => Ok(prog),
-    }
 }

@@ -64,7 +64,7 @@ pub(super) fn bundled() -> Vec<(String, PathBuf)> {
 /// Loads game `game` of `file` (its only game, or the one named as the
 /// file when it declares several), with values from 64 random games.
 pub(super) fn load(file: &Path, game: Option<&str>) -> Result<Loaded, String> {
-    let prog = super::simplify::load_for_play(file, true).map_err(|d| d.to_string().trim().to_string())?;
+    let prog = super::start::load_for_play(file, true).map_err(|d| d.to_string().trim().to_string())?;
     let stem = file.file_stem().map(|s| s.to_string_lossy().to_string());
     let picked = match game {
         Some(g) => prog.game(g),

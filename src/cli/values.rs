@@ -1,7 +1,7 @@
 //! `algchess values`: the piece values the search reads off a rule file.
 
 use super::output::plain_error;
-use super::perft::{pick_game, rules_for};
+use super::start::{pick_game, rules_for};
 use crate::diag::Diags;
 use crate::search::Values;
 use crate::semantics::Code;
@@ -33,7 +33,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
-    let prog = super::simplify::load_for_play(&args.file, true)?;
+    let prog = super::start::load_for_play(&args.file, true)?;
     let game = pick_game(&prog, args.game.as_deref())?;
     let rules = rules_for(game, false);
     let v = Values::derive(&rules, args.games as usize, args.plies as usize, args.seed)
