@@ -183,6 +183,28 @@ pub(super) fn side_by_side(columns: &[(String, Vec<String>)]) -> String {
     out
 }
 
+/// The `.alg` files of an `--axioms` folder, in name order, each with its
+/// text.
+pub(super) fn read_axioms(dir: &std::path::Path) -> Result<Vec<(String, String)>, Diags> {
+    let unreadable = |what: String| -> Diags {
+        Diag::new(&Source::new(dir.display().to_string(), ""), Span::default(), what).into()
+    };
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| unreadable(format!("cannot read the axioms in {}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let name = f.display().to_string();
+            let text = crate::diag::read_text(f).map_err(|e| unreadable(format!("cannot read {name}: {e}")))?;
+            Ok((name, text))
+        })
+        .collect()
+}
+
 /// Said when `--axioms DIR` replaces the bundled laws: the bundled ones
 /// are validated by the test suite, these are taken on trust.
 pub(super) fn warn_unchecked_axioms(dir: &std::path::Path) {

@@ -81,11 +81,15 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let programs = claims::load(&args.paths, args.memory_limit)?;
     // Each grid has its own laws; the prover uses only those of the
     // claim's grid. The hex ones are read when a claim needs them.
-    if let Some(dir) = &args.axioms {
-        super::output::warn_unchecked_axioms(dir);
-    }
-    let laws_on = |t: Tiling| match &args.axioms {
-        Some(dir) => Laws::load_on(dir, t),
+    let axioms = match &args.axioms {
+        Some(dir) => {
+            super::output::warn_unchecked_axioms(dir);
+            Some(super::output::read_axioms(dir)?)
+        }
+        None => None,
+    };
+    let laws_on = |t: Tiling| match &axioms {
+        Some(files) => Laws::from_texts(files, t, &crate::elab::Files),
         None => Ok(Laws::bundled_on(t)),
     };
     let square = laws_on(Tiling::Square)?;

@@ -46,7 +46,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         super::output::warn_unchecked_axioms(dir);
     }
     let laws = match &args.axioms {
-        Some(dir) => Laws::load_on(dir, tiling)?,
+        Some(dir) => Laws::from_texts(&super::output::read_axioms(dir)?, tiling, &crate::elab::Files)?,
         None => Laws::bundled_on(tiling),
     };
     let rules = Rewrites::new(&laws);

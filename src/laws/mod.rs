@@ -16,9 +16,8 @@ pub(crate) mod fusion;
 
 use crate::core::{ClaimKind, Meta, Node, Rel, Term};
 use crate::diag::{Diag, Diags};
-use crate::elab::{Claim, Condition, Program};
+use crate::elab::{Claim, Condition, Loader, NoFiles, Program};
 use crate::geometry::Tiling;
-use std::path::{Path, PathBuf};
 
 /// One axiom.
 #[derive(Clone, Debug)]
@@ -140,48 +139,20 @@ const BUNDLED: [(&str, &str); 7] = [
 ];
 
 /// The programs of axiom files that hold on `tiling`, elaborated on it.
-fn on_grid(files: Vec<(String, Result<String, Diags>)>, tiling: Tiling) -> Vec<Result<Program, Diags>> {
+fn on_grid(files: &[(String, String)], tiling: Tiling, loader: &dyn Loader) -> Vec<Result<Program, Diags>> {
     files
-        .into_iter()
-        .map(|(name, text)| text.and_then(|t| Program::from_text_on(&name, &t, tiling)))
+        .iter()
+        .map(|(name, text)| Program::from_text_with(name, text, tiling, loader))
         .filter(|p| p.as_ref().map_or(true, |p| p.tiling() == tiling))
         .collect()
 }
 
 impl Laws {
-    /// The square grid's axioms of the `.alg` files in `dir`, in name
-    /// order (`prove --axioms DIR`).
-    pub fn load(dir: &Path) -> Result<Laws, Diags> {
-        Laws::load_on(dir, Tiling::Square)
-    }
-
-    /// The axioms of the `.alg` files in `dir` that hold on `tiling`.
-    pub fn load_on(dir: &Path, tiling: Tiling) -> Result<Laws, Diags> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map_err(|e| {
-                let src = crate::diag::Source::new(dir.display().to_string(), "");
-                Diags::from(Diag::new(
-                    &src,
-                    Default::default(),
-                    format!("cannot read the axioms in {}: {e}", dir.display()),
-                ))
-            })?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "alg"))
-            .collect();
-        files.sort();
-        let texts = files
-            .iter()
-            .map(|f| {
-                let name = f.display().to_string();
-                let text = crate::diag::read_text(f).map_err(|e| {
-                    let src = crate::diag::Source::new(name.clone(), "");
-                    Diags::from(Diag::new(&src, Default::default(), format!("cannot read {name}: {e}")))
-                });
-                (name, text)
-            })
-            .collect();
-        Laws::of(on_grid(texts, tiling).into_iter())
+    /// The axioms of `files` (each a name and its text, in order) that
+    /// hold on `tiling`, their imports read through `loader`
+    /// (`prove --axioms DIR` reads the folder's `.alg` files).
+    pub fn from_texts(files: &[(String, String)], tiling: Tiling, loader: &dyn Loader) -> Result<Laws, Diags> {
+        Laws::of(on_grid(files, tiling, loader).into_iter())
     }
 
     /// The bundled axioms of `axioms/` for the square grid, as built into
@@ -192,11 +163,11 @@ impl Laws {
 
     /// The bundled axioms that hold on `tiling`.
     pub fn bundled_on(tiling: Tiling) -> Laws {
-        let texts = BUNDLED
+        let texts: Vec<(String, String)> = BUNDLED
             .iter()
-            .map(|(name, text)| (name.to_string(), Ok(text.to_string())))
+            .map(|(name, text)| (name.to_string(), text.to_string()))
             .collect();
-        Laws::of(on_grid(texts, tiling).into_iter()).expect("the bundled axioms elaborate (a test checks them)")
+        Laws::from_texts(&texts, tiling, &NoFiles).expect("the bundled axioms elaborate (a test checks them)")
     }
 
     /// The axioms of elaborated files: each claim must be an `axiom`, each
@@ -241,6 +212,7 @@ impl Laws {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     /// The axioms built into the binary are the files of `axioms/`, all of
     /// them, as they are now.
@@ -255,7 +227,16 @@ mod tests {
         names.sort();
         let bundled: Vec<String> = BUNDLED.iter().map(|(n, _)| n.to_string()).collect();
         assert_eq!(bundled, names, "list every file of axioms/ in BUNDLED");
-        let from_disk = Laws::load(&dir).unwrap();
+        let files: Vec<(String, String)> = names
+            .iter()
+            .map(|n| {
+                (
+                    n.clone(),
+                    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(n)).unwrap(),
+                )
+            })
+            .collect();
+        let from_disk = Laws::from_texts(&files, Tiling::Square, &NoFiles).unwrap();
         let built_in = Laws::bundled();
         let claims = |l: &Laws| {
             l.laws
