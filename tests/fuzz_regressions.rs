@@ -221,7 +221,7 @@ fn a_path_of_too_many_places_is_refused() {
 
 /// Found by the `notation` target (a timeout): a hex path of 150 bytes
 /// lowered to 1.9 MB of algebra, which took seconds to elaborate; the
-/// bound on a lowering's terms is now a quarter of what it was.
+/// bound on a lowering's terms is now a twentieth of what it was.
 #[test]
 fn a_hex_path_that_lowers_to_megabytes_is_refused() {
     let path = "L+FLLL?F?LL+FLLL?F?LL$??LL$?FF?FF?L$?L+FLLL?F?LL$?F?L+FLLL?F?LL$?FLL?F?LL$?F?L+FLLL?F??F?";
@@ -230,5 +230,5 @@ fn a_hex_path_that_lowers_to_megabytes_is_refused() {
         &["translate", "--grid", "hex", "--from", "path", path],
     )
     .expect("the refusal comes within a minute");
-    refused(&out, "more than 50000 terms written as a move");
+    refused(&out, "more than 10000 terms written as a move");
 }

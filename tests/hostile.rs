@@ -213,7 +213,7 @@ fn an_endless_input_is_refused_while_it_is_read() {
 #[test]
 fn a_path_that_grows_past_its_bound_is_refused() {
     let out = run(["translate", "--from", "path", "/(F$L|F$R|FF$L|FF$R|FLF$|FRF$)*/"]);
-    refused(&out, "more than 50000 terms written as a move");
+    refused(&out, "more than 10000 terms written as a move");
     let straight = format!("/{}$/", "F".repeat(65));
     refused(
         &run(["translate", "--from", "path", &straight]),

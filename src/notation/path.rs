@@ -477,10 +477,10 @@ const REACH: i32 = 64;
 const MAX_LETTERS: usize = 256;
 
 /// The most terms a path may lower to: a regex's automaton turned into
-/// one expression can grow exponentially in the regex's length. 50,000
-/// terms are about half a megabyte of algebra, which takes about a
-/// second to elaborate and compile.
-const MAX_TERMS: usize = 50_000;
+/// one expression can grow exponentially in the regex's length. 10,000
+/// terms are about 100 KB of algebra, a tenth of a second to elaborate
+/// and compile; the bundled paths lower to a few dozen.
+const MAX_TERMS: usize = 10_000;
 
 /// The most steps of the turtle lowering may try, counted over every
 /// (state, heading, offset) place it reaches: a path of optional steps
