@@ -232,3 +232,21 @@ fn a_hex_path_that_lowers_to_megabytes_is_refused() {
     .expect("the refusal comes within a minute");
     refused(&out, "more than 10000 terms written as a move");
 }
+
+/// Found by a differential run of random paths: an unbounded part without
+/// `$` under a repetition ran for more than an hour before its refusal,
+/// every rule of its edges joined to a list of the others as it came.
+#[test]
+fn an_unbounded_repetition_is_refused_at_once() {
+    for grid in ["square", "hex"] {
+        let out = run_for(
+            std::time::Duration::from_secs(60),
+            &["translate", "--grid", grid, "--from", "path", "(F(F|L))+(R)*$"],
+        )
+        .expect("the refusal comes within a minute");
+        refused(
+            &out,
+            "this path goes more than 64 squares past the last square it reads with `$`",
+        );
+    }
+}
