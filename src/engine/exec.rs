@@ -1018,50 +1018,12 @@ impl<W: Word> Ctx<W> {
 
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
     fn dry_rules(&mut self, rules: &[FastRule], d: &Dry<'_, W>, seen: &mut Fingerprints) -> bool {
-        let poi = self.poi;
-        let mut fit = false;
-        let mut i = 0;
-        while i < rules.len() {
-            let r = &rules[i];
-            i += 1;
-            match r.find {
-                Find::Anchor => {
-                    let Some(p) = poi else { continue };
-                    if !r.as_before {
-                        fit = self.fits(r, p);
-                    }
-                    if fit && self.dry_rule(r, p, d, seen) {
-                        return true;
-                    }
-                }
-                Find::Guard(code) => {
-                    let same =
-                        |s: &FastRule| matches!(s.find, Find::Guard(c) if c == code) && s.needs_poi == r.needs_poi;
-                    let group = &rules[i - 1..i + rules[i..].iter().take_while(|s| same(s)).count()];
-                    i += group.len() - 1;
-                    if r.needs_poi && poi.is_none() {
-                        continue;
-                    }
-                    let mut at = 0;
-                    while let Some(q) = self.next_holding(code, at, poi) {
-                        at = q + 1;
-                        for g in group {
-                            if self.fits(g, q) && self.dry_rule(g, q, d, seen) {
-                                return true;
-                            }
-                        }
-                    }
-                }
-                _ => {
-                    if self.rule(r, &mut |c: &mut Ctx<W>| {
-                        c.legal(d) && !seen.insert(c.fingerprint(d.mark))
-                    }) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        self.each_rule(rules, |c, r, base| match base {
+            Some(q) => c.dry_rule(r, q, d, seen),
+            None => c.rule(r, &mut |c: &mut Ctx<W>| {
+                c.legal(d) && !seen.insert(c.fingerprint(d.mark))
+            }),
+        })
     }
 
     /// Counts the result of rule `r` (which fits) at `base` from its
@@ -1290,6 +1252,21 @@ impl<W: Word> Ctx<W> {
 
     /// Runs rules in order, each on every base where it fits.
     fn rules(&mut self, rules: &[FastRule], k: &mut Cont<'_, W>) -> bool {
+        self.each_rule(rules, |c, r, base| match base {
+            Some(q) => c.apply_rule(r, q, k),
+            None => c.rule(r, k),
+        })
+    }
+
+    /// Calls `at` with each rule of `rules`, in order, and each base where
+    /// it fits (`None`: a rule that finds its own bases, for `rule`);
+    /// stops at the first `true`. Shared by `rules` and `dry_rules`.
+    #[inline(always)]
+    fn each_rule(
+        &mut self,
+        rules: &[FastRule],
+        mut at: impl FnMut(&mut Ctx<W>, &FastRule, Option<usize>) -> bool,
+    ) -> bool {
         // Rules pivoting on one piece (a knight's eight leaps) share the
         // squares found for it: the board is the same for each.
         let poi = self.poi;
@@ -1306,7 +1283,7 @@ impl<W: Word> Ctx<W> {
                     if !r.as_before {
                         fit = self.fits(r, p);
                     }
-                    if fit && self.apply_rule(r, p, k) {
+                    if fit && at(self, r, Some(p)) {
                         return true;
                     }
                 }
@@ -1320,18 +1297,18 @@ impl<W: Word> Ctx<W> {
                     if r.needs_poi && poi.is_none() {
                         continue;
                     }
-                    let mut at = 0;
-                    while let Some(q) = self.next_holding(code, at, poi) {
-                        at = q + 1;
+                    let mut from = 0;
+                    while let Some(q) = self.next_holding(code, from, poi) {
+                        from = q + 1;
                         for g in group {
-                            if self.fits(g, q) && self.apply_rule(g, q, k) {
+                            if self.fits(g, q) && at(self, g, Some(q)) {
                                 return true;
                             }
                         }
                     }
                 }
                 _ => {
-                    if self.rule(r, k) {
+                    if at(self, r, None) {
                         return true;
                     }
                 }
