@@ -973,37 +973,18 @@ impl<W: Word> Ctx<W> {
                 write,
             } if self.poi.is_some() => return self.dry_slide(*step, *set, *max, *write, d, seen),
             Op::Bind(code, body) if !matches!(&**body, Op::BitHops(_)) => {
+                if let (Op::BitRules(rules, bits), Squares::Words(_)) = (&**body, &self.squares) {
+                    return self.each_bit_rule(*code, rules, bits, |c, r, q| c.dry_rule(r, q, d, seen));
+                }
                 let outer = self.poi;
                 let mut stop = false;
-                if let (Op::BitRules(rules, bits), Squares::Words(b)) = (&**body, &self.squares) {
-                    let pieces = b.word(*code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
-                    if pieces.is_zero() {
-                        return false;
-                    }
-                    let bases: SmallVec<[W; 16]> = bits.iter().map(|r| r.bases(b, pieces)).collect();
-                    'rules: for (r, mut m) in rules.iter().zip(bases) {
-                        while !m.is_zero() {
-                            let q = match &self.squares {
-                                Squares::Words(b) => b.index_of(m.lowest()),
-                                Squares::Sets(_) => unreachable!("bit rules run on bitboards"),
-                            };
-                            m = m.clear_lowest();
-                            self.poi = Some(q);
-                            stop = self.dry_rule(r, q, d, seen);
-                            if stop {
-                                break 'rules;
-                            }
-                        }
-                    }
-                } else {
-                    let mut at = 0;
-                    while let Some(q) = self.next_holding(*code, at, outer) {
-                        at = q + 1;
-                        self.poi = Some(q);
-                        stop = self.dry(body, d, seen);
-                        if stop {
-                            break;
-                        }
+                let mut at = 0;
+                while let Some(q) = self.next_holding(*code, at, outer) {
+                    at = q + 1;
+                    self.poi = Some(q);
+                    stop = self.dry(body, d, seen);
+                    if stop {
+                        break;
                     }
                 }
                 self.poi = outer;
@@ -1135,6 +1116,22 @@ impl<W: Word> Ctx<W> {
     /// `%code: rules` on bitboards: each rule's bases for all the pieces
     /// at once, then each result made as the binder makes it.
     fn bit_rules(&mut self, code: u8, rules: &[FastRule], bits: &[BitRule<W>], k: &mut Cont<'_, W>) -> bool {
+        let outer = self.poi;
+        self.each_bit_rule(code, rules, bits, |c, r, q| c.apply_rule(r, q, &mut at_outer(outer, k)))
+    }
+
+    /// Calls `at` with each rule of `%code: rules` and each base where it
+    /// fits, found for all the pieces at once on the bitboards, the POI on
+    /// the base; stops at the first `true`. Shared by `bit_rules` and
+    /// `dry`.
+    #[inline(always)]
+    fn each_bit_rule(
+        &mut self,
+        code: u8,
+        rules: &[FastRule],
+        bits: &[BitRule<W>],
+        mut at: impl FnMut(&mut Ctx<W>, &FastRule, usize) -> bool,
+    ) -> bool {
         let Squares::Words(b) = &self.squares else {
             unreachable!("bit rules run on bitboards")
         };
@@ -1153,7 +1150,7 @@ impl<W: Word> Ctx<W> {
                 };
                 m = m.clear_lowest();
                 self.poi = Some(q);
-                stop = self.apply_rule(r, q, &mut at_outer(outer, k));
+                stop = at(self, r, q);
                 if stop {
                     break 'rules;
                 }
