@@ -842,19 +842,7 @@ impl<W: Word> Ctx<W> {
                     (Op::BitHops(hops), Squares::Words(_)) => return self.bit_hops(*code, hops, k),
                     _ => {}
                 }
-                let outer = self.poi;
-                let mut stop = false;
-                let mut at = 0;
-                while let Some(q) = self.next_holding(*code, at, outer) {
-                    at = q + 1;
-                    self.poi = Some(q);
-                    stop = self.run(body, &mut at_outer(outer, k));
-                    if stop {
-                        break;
-                    }
-                }
-                self.poi = outer;
-                stop
+                self.each_holder(*code, |c, outer| c.run(body, &mut at_outer(outer, k)))
             }
             Op::Seq(a, b) => {
                 if let (Op::Not(_) | Op::NotBits(..), Some(rules)) = (&**a, first_rules(b)) {
@@ -976,19 +964,7 @@ impl<W: Word> Ctx<W> {
                 if let (Op::BitRules(rules, bits), Squares::Words(_)) = (&**body, &self.squares) {
                     return self.each_bit_rule(*code, rules, bits, |c, r, q| c.dry_rule(r, q, d, seen));
                 }
-                let outer = self.poi;
-                let mut stop = false;
-                let mut at = 0;
-                while let Some(q) = self.next_holding(*code, at, outer) {
-                    at = q + 1;
-                    self.poi = Some(q);
-                    stop = self.dry(body, d, seen);
-                    if stop {
-                        break;
-                    }
-                }
-                self.poi = outer;
-                return stop;
+                return self.each_holder(*code, |c, _| c.dry(body, d, seen));
             }
             _ => {}
         }
@@ -1111,6 +1087,26 @@ impl<W: Word> Ctx<W> {
         }
         let then = self.hashes.get(d.mark).copied().unwrap_or(self.hash);
         Some(!seen.insert(hash.wrapping_sub(then)))
+    }
+
+    /// Calls `at` with the POI on each square holding `code` (the square
+    /// the POI was on left out) and the POI before; stops at the first
+    /// `true`. The binder's loop, shared by `run` and `dry`.
+    #[inline(always)]
+    fn each_holder(&mut self, code: u8, mut at: impl FnMut(&mut Ctx<W>, Option<usize>) -> bool) -> bool {
+        let outer = self.poi;
+        let mut stop = false;
+        let mut from = 0;
+        while let Some(q) = self.next_holding(code, from, outer) {
+            from = q + 1;
+            self.poi = Some(q);
+            stop = at(self, outer);
+            if stop {
+                break;
+            }
+        }
+        self.poi = outer;
+        stop
     }
 
     /// `%code: rules` on bitboards: each rule's bases for all the pieces
