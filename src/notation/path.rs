@@ -540,11 +540,12 @@ pub(super) fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
         })
         .collect();
     let mut node_of: HashMap<(usize, usize), usize> = HashMap::new();
+    // Where a bound refuses the path: all of its letters.
+    let whole = syms.iter().map(|s| s.1).reduce(Span::to).unwrap_or_default();
     let mut nodes: Vec<(usize, usize)> = vec![(0, 0)];
     let done = usize::MAX;
-    // Rules gathered per edge while exploring, joined once after: joining
-    // each as it came was quadratic in an edge's rules.
-    // An offset and what it lands on, written as a rule only once.
+    // The landings gathered per edge while exploring, joined into one
+    // move once after: joining each as it came was quadratic.
     let mut found: BTreeMap<(usize, usize), HashSet<Landing>> = BTreeMap::new();
     let mut add_found = |from: usize, to: usize, lands: Mode, o: (i32, i32)| {
         found.entry((from, to)).or_default().insert(Landing { o, lands });
@@ -575,16 +576,14 @@ pub(super) fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
                 set.push(i);
                 steps += 1 + next[q].len();
                 if steps > MAX_STEPS {
-                    let span = syms.iter().map(|s| s.1).reduce(Span::to).unwrap_or_default();
-                    return Err(err(text, span, format!("this path takes more than {MAX_STEPS} steps of the turtle to lower"))
+                    return Err(err(text, whole, format!("this path takes more than {MAX_STEPS} steps of the turtle to lower"))
                         .help("lowering tries each letter that may come next from each heading and square the turtle may reach past the last `$`; a path with fewer optional letters between its `$`s has fewer")
                         .into());
                 }
             } else {
-                let span = syms.iter().map(|s| s.1).reduce(Span::to).unwrap_or_default();
                 return Err(err(
                     text,
-                    span,
+                    whole,
                     format!("this path goes more than {REACH} squares past the last square it reads with `$`"),
                 )
                 .help("a path reads the squares it passes with `$`; a repeated part that goes forward must too, as in `(F$)+`")
@@ -642,8 +641,7 @@ pub(super) fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
             for (j, b) in &outs {
                 terms += a.size() + looped.size() + b.size();
                 if terms > MAX_TERMS {
-                    let span = syms.iter().map(|s| s.1).reduce(Span::to).unwrap_or_default();
-                    return Err(err(text, span, format!("this path is more than {MAX_TERMS} terms written as a move"))
+                    return Err(err(text, whole, format!("this path is more than {MAX_TERMS} terms written as a move"))
                         .help("a regex with many alternatives under repetition grows when it is written out; split the piece's path into several paths joined by `|`")
                         .into());
                 }
