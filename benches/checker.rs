@@ -30,7 +30,7 @@ const SEED: &str = "theorems/seed.alg";
 const APPENDIX_A: [&str; 2] = ["appendix_a", "appendix_a_twice_is_not_the_choice"];
 
 fn load() -> Program {
-    Program::load(Path::new(SEED)).unwrap_or_else(|e| panic!("cannot load {SEED} (run from the crate root): {e}"))
+    algchess::load(Path::new(SEED)).unwrap_or_else(|e| panic!("cannot load {SEED} (run from the crate root): {e}"))
 }
 
 fn claim_options(max_cells: usize) -> ClaimOptions {

@@ -38,7 +38,7 @@
 //! Each row runs in a process of its own (pieces declared by one file are
 //! not in the sets of the next, and its peak memory is its own).
 
-use algchess::{divide, fen, perft, Position, Program, Rules};
+use algchess::{divide, fen, perft, Position, Rules};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -320,7 +320,7 @@ fn load(row: &Row) -> (Rules, Position) {
     } else {
         Path::new(row.file).to_path_buf()
     };
-    let prog = Program::load(&path).expect("run from the crate root");
+    let prog = algchess::load(&path).expect("run from the crate root");
     let rules = Rules::fast(prog.game(row.game).expect("the file's game"));
     let pos = match row.fen {
         Some(f) => {

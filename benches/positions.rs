@@ -10,7 +10,6 @@
 //! ```
 
 use algchess::positions::{applies, check_positions, games, sample, PositionOptions};
-use algchess::Program;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
@@ -25,8 +24,8 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 }
 
 fn positions(c: &mut Criterion) {
-    let prog = Program::load(Path::new("theorems/chess.alg")).expect("run from the crate root");
-    let games = games(&prog).unwrap();
+    let prog = algchess::load(Path::new("theorems/chess.alg")).expect("run from the crate root");
+    let games = games(&prog, &algchess::Files).unwrap();
     let options = PositionOptions {
         eval_budget: 1_000_000,
         timeout: None,

@@ -63,7 +63,7 @@ impl Fixture {
         assert!(!files.is_empty(), "no .alg files in {}", theorems.display());
         let programs = files
             .iter()
-            .map(|f| Program::load(f).unwrap_or_else(|e| panic!("cannot load {}: {e}", f.display())))
+            .map(|f| algchess::load(f).unwrap_or_else(|e| panic!("cannot load {}: {e}", f.display())))
             .collect();
         Fixture {
             laws,

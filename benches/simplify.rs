@@ -23,7 +23,7 @@ const GAMES: [(&str, &str, &str, u32); 2] = [
 /// The file as written, and as simplified on the way to the engine.
 fn programs(path: &str) -> (Program, Program, Duration) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    let prog = Program::load(&path).expect("the rule file loads");
+    let prog = algchess::load(&path).expect("the rule file loads");
     let text = std::fs::read_to_string(&path).expect("the rule file reads");
     let laws = Laws::bundled_on(prog.tiling());
     let rules = Rewrites::new(&laws);

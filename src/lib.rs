@@ -1,80 +1,22 @@
 //! # algchess
 //!
-//! The algebra of chess: board fragments, movements and moves written as
-//! algebraic rewrite rules. algchess runs them on boards, proves that two
-//! moves are the same by equality saturation, and refutes false claims with
-//! a counterexample board found by exhaustive search.
+//! The `algchess` command line, and what it adds to the library
+//! [`algchess_core`] (re-exported here whole): the file system ([`Files`],
+//! [`load`]) and a memory meter ([`Counting`], [`HEAP`]) for the limits
+//! the library reads through a [`Meter`].
 //!
-//! A rule file defines moves and states claims. The prover proves the
-//! algebra's Appendix A (a rook's step, repeated or not) from the bundled axioms, with a proof whose every step
-//! replays; the checker refutes the tempting claim beside it:
-//!
+//! ```no_run
+//! let program = algchess::load(std::path::Path::new("rules/chess.alg")).unwrap();
+//! assert!(!program.games().is_empty());
 //! ```
-//! use algchess::{check_claim, prove_claim, render, ClaimOptions, Finding, Laws, Program, ProveOptions, Rewrites, Verdict};
-//!
-//! let file = "
-//! A = (% + u. -> . + u%)
-//! theorem appendix_a: %♖: A A? = %♖: A | (% + u. + uu. -> . + u. + uu%)
-//! theorem not_twice: %♖: A{2} != %♖: A | (% + u. + uu. -> . + u. + uu%)
-//! ";
-//! let program = Program::from_text("appendix.alg", file).unwrap();
-//! let [equal, differ] = program.claims() else { panic!() };
-//!
-//! let laws = Laws::bundled();
-//! let rewrites = Rewrites::new(&laws);
-//! let proof = prove_claim(equal, &laws, &rewrites, &ProveOptions::default(), &|_, _, _| {});
-//! assert_eq!(proof.verdict, Verdict::Proved);
-//! let steps = render(proof.proof.as_ref().unwrap());
-//! assert!(steps.contains("by fuse"), "{steps}");
-//!
-//! let report = check_claim(equal, &ClaimOptions::default(), &|_, _, _| {});
-//! assert_eq!((report.verdict, report.cells), (Finding::HoldsUpTo, 16));
-//! let report = check_claim(differ, &ClaimOptions::default(), &|_, _, _| {});
-//! assert_eq!(report.verdict, Finding::Refuted);
-//! ```
-//!
-//! The path through the crate: text is parsed into a syntax tree,
-//! elaborated ([`Program`]) into one typed core IR ([`Term`]), which the
-//! evaluator ([`compile`], [`Eval`]) runs, the checker ([`check_claim`])
-//! searches and the prover ([`prove_claim`]) rewrites. `ARCHITECTURE.md`
-//! describes each part and its invariants; the [`tutorial`] walks through
-//! the four jobs with examples that run as tests.
 
 #![warn(missing_docs, unreachable_pub)]
 
-mod check;
-pub mod cli;
-mod core;
-mod diag;
-mod elab;
-mod engine;
-mod geometry;
-mod laws;
-mod memory;
-mod notation;
-mod parse;
-mod play;
-mod prover;
-mod search;
-mod semantics;
-mod simplify;
-pub mod tutorial;
+pub use algchess_core::*;
 
-pub use check::positions;
-pub use check::{check_claim, compare, ClaimOptions, CounterReport, Finding, Outcome, Report, SearchOptions, Stats};
-pub use core::{print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Rel, Sort, Term};
-pub use diag::{Diag, Diags, Span};
-pub use elab::{Claim, Files, Lint, Loader, NoFiles, Program};
-pub use geometry::{Movement, Square, Tiling};
-pub use laws::{Law, Laws};
-pub use memory::{Counting, MemoryLimit};
-pub use notation::Notation;
-pub use parse::{format_file, parse_expr, parse_file};
-pub use play::{divide, fen, notation as move_names, perft, pgn, referee, Position, Rules};
-pub use prover::{
-    prove_claim, render, saturate, LawError, ProofReport, ProveOptions, ReplayError, Rewrites, Saturation,
-    SaturationLimits, Step, StepError, Stop, Verdict, Why,
-};
-pub use search::{mate_in, names as move_words, Info as SearchInfo, Limits, Searcher, Values, MATE};
-pub use semantics::{compile, results, Eval, Grid, Halt, Prog, State, Store};
-pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};
+pub mod cli;
+mod files;
+mod heap;
+
+pub use files::{load, read_text, Files, MAX_TEXT};
+pub use heap::{memory_limit, parse_size, stops, Counting, Heap, HEAP};

@@ -5,7 +5,6 @@
 //! Perft 6 of the start position takes minutes and is ignored by default:
 //! `cargo test --release --test chess -- --ignored`.
 
-use algchess::Program;
 use algchess::{divide, fen, move_names as notation, perft, Position, Rules};
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -17,7 +16,7 @@ const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 
 const POSITION_5: &str = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
 
 fn rules() -> Rules {
-    let prog = Program::load(std::path::Path::new("rules/chess.alg")).expect("chess.alg loads");
+    let prog = algchess::load(std::path::Path::new("rules/chess.alg")).expect("chess.alg loads");
     Rules::new(prog.game("chess").expect("the chess game"))
 }
 

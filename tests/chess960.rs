@@ -3,7 +3,7 @@
 //! chessprogramming wiki's table): castling from any start, rights read
 //! from Shredder-FEN letters.
 
-use algchess::{fen, perft, Position, Program, Rules};
+use algchess::{fen, perft, Position, Rules};
 use std::path::Path;
 
 /// Each position's FEN and its counts from depth 1 up.
@@ -26,7 +26,7 @@ fn table() -> Vec<(String, Vec<u64>)> {
 
 fn rules() -> Rules {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/variants/chess960.alg");
-    let prog = Program::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let prog = algchess::load(&path).unwrap_or_else(|e| panic!("{e}"));
     Rules::fast(prog.game("chess960").expect("declared"))
 }
 

@@ -22,7 +22,7 @@ fn file() -> PathBuf {
 }
 
 fn load() -> Program {
-    Program::load(&file()).unwrap_or_else(|e| panic!("chinese_checkers.alg: {e}"))
+    algchess::load(&file()).unwrap_or_else(|e| panic!("chinese_checkers.alg: {e}"))
 }
 
 // ---- The independent description ----------------------------------------

@@ -13,7 +13,7 @@ fn root() -> &'static Path {
 }
 
 fn load(file: &str) -> Program {
-    Program::load(&root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+    algchess::load(&root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// A position from pydraughts' FEN (`B:W21,K30:B1,2`): the side to move,

@@ -103,10 +103,10 @@ fn bundled_games() -> Vec<std::path::PathBuf> {
 /// positions play reaches, not only from the start.
 #[test]
 fn leaves_count_as_the_interpreter_counts_them_in_play() {
-    use algchess::{perft, Position, Program, Rules};
+    use algchess::{perft, Position, Rules};
     let mut games = 0;
     for file in bundled_games() {
-        let prog = Program::load(&file).unwrap_or_else(|e| panic!("{}: {e:?}", file.display()));
+        let prog = algchess::load(&file).unwrap_or_else(|e| panic!("{}: {e:?}", file.display()));
         for game in prog.games() {
             let (slow, fast) = (Rules::new(game), Rules::fast(game));
             games += 1;

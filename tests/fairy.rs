@@ -18,7 +18,7 @@ const CENTRE: (i32, i32) = (7, 7);
 
 fn program() -> Program {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/fairy.alg");
-    Program::load(&path).unwrap_or_else(|e| panic!("rules/fairy.alg loads: {e:?}"))
+    algchess::load(&path).unwrap_or_else(|e| panic!("rules/fairy.alg loads: {e:?}"))
 }
 
 /// Board text for a 15×15 board, empty but for `pieces` (square, spelling).

@@ -10,7 +10,7 @@ use std::path::Path;
 
 fn load(file: &str) -> Program {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    Program::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
+    algchess::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 /// A position from Fairy-Stockfish's FEN: `c z n a k` are the camel,

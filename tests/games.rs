@@ -12,7 +12,7 @@ use std::path::Path;
 
 fn load(file: &str) -> Program {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules").join(file);
-    Program::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
+    algchess::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 fn grid(rows: &[&str]) -> Grid {

@@ -12,7 +12,7 @@
 
 mod common;
 
-use algchess::{fen, perft, Position, Program, Rules};
+use algchess::{fen, perft, Position, Rules};
 use common::{run, TempDir};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -443,7 +443,7 @@ fn measure(fen: &str) -> (i64, i64, i64, i64) {
 
 fn rules(file: &str, game: &str) -> Rules {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-    let prog = Program::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let prog = algchess::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
     let game = prog.game(game).unwrap_or_else(|| panic!("{file} declares `{game}`"));
     Rules::fast(game)
 }

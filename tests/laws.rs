@@ -5,7 +5,6 @@
 //! confirms each proof uses small boxes, so the run takes seconds.
 
 use algchess::Laws;
-use algchess::Program;
 use algchess::Rel;
 use algchess::{prove_claim, ProveOptions, Rewrites, Verdict};
 use algchess::{ClaimOptions, SearchOptions};
@@ -15,7 +14,7 @@ use std::time::Duration;
 
 #[test]
 fn laws_are_proved_and_false_ones_refuted() {
-    let program = Program::load(Path::new("theorems/laws.alg")).unwrap();
+    let program = algchess::load(Path::new("theorems/laws.alg")).unwrap();
     let laws = Laws::bundled();
     let rules = Rewrites::new(&laws);
     let options = ProveOptions {

@@ -5,13 +5,13 @@
 //! the games with an illegal ply mixed in must be rejected there.
 
 use algchess::referee::{referee, Match};
-use algchess::{move_names, pgn, Program, Rules};
+use algchess::{move_names, pgn, Rules};
 use std::path::Path;
 use std::time::Instant;
 
 fn chess() -> Rules {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg");
-    let prog = Program::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let prog = algchess::load(&path).unwrap_or_else(|e| panic!("{e}"));
     Rules::new(prog.game("chess").expect("declared"))
 }
 

@@ -157,7 +157,7 @@ fn naive_chess_simplifies_to_the_same_game() {
 /// The naive file and its simplified text count as the idiomatic file
 /// does, to depth 3.
 fn same_game(game: &str, idiomatic: &str, naive: &str, simplified: &str) {
-    let idiomatic = Program::load(std::path::Path::new(idiomatic)).unwrap();
+    let idiomatic = algchess::load(std::path::Path::new(idiomatic)).unwrap();
     let naive = Program::from_text("n", &std::fs::read_to_string(naive).unwrap()).unwrap();
     let simplified = Program::from_text("s", simplified).unwrap();
     let count = |p: &Program, depth| {
@@ -188,7 +188,7 @@ fn every_bundled_file_simplifies_quickly_to_no_longer_and_formatted() {
     for path in paths {
         let text = std::fs::read_to_string(&path).unwrap();
         let name = path.display().to_string();
-        let prog = Program::load(&path).unwrap();
+        let prog = algchess::load(&path).unwrap();
         let laws = Laws::bundled_on(prog.tiling());
         let rules = Rewrites::new(&laws);
         let t = std::time::Instant::now();

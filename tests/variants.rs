@@ -41,7 +41,7 @@ fn fixture() -> Fixture {
 fn variant_file(variant: &str) -> Program {
     let file = format!("rules/variants/{variant}.alg");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&file);
-    let prog = Program::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let prog = algchess::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
     let text = std::fs::read_to_string(&path).unwrap();
     // Counted as `fmt` writes it, long unions broken over lines.
     let parsed = algchess::parse_file(&text).unwrap();
@@ -146,7 +146,7 @@ fn derived_variants_count_as_fairy_stockfish() {
 fn ending(variant: &str, fen: &str) -> Option<(&'static str, String)> {
     use algchess::referee::Match;
     let prog = if variant == "chess" {
-        Program::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")).unwrap()
+        algchess::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")).unwrap()
     } else {
         variant_file(variant)
     };
@@ -215,7 +215,7 @@ const BASE: &str = "piece ♔ / ♚\n\
 
 fn load(dir: &TempDir, text: &str) -> Result<Program, String> {
     dir.write("base.alg", BASE);
-    Program::load(&dir.write("main.alg", text)).map_err(|e| e.to_string())
+    algchess::load(&dir.write("main.alg", text)).map_err(|e| e.to_string())
 }
 
 fn error(dir: &TempDir, text: &str) -> String {

@@ -3,11 +3,11 @@
 
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use super::findings::{add_positions, counterexample_text, positions_phrase};
-use crate::check::positions::{check_positions, pairs, PositionOptions, PositionsReport, Sample};
-use crate::check::{check_claim, ClaimOptions, Finding, Limit, Report};
-use crate::core::Rel;
-use crate::diag::Diags;
-use crate::memory::MemoryLimit;
+use algchess_core::positions::{check_positions, pairs, PositionOptions, PositionsReport, Sample};
+use algchess_core::Diags;
+use algchess_core::MemoryLimit;
+use algchess_core::Rel;
+use algchess_core::{check_claim, ClaimOptions, Finding, Limit, Report};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -71,11 +71,11 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         allow_unknown: args.run.allow_unknown,
         verdicts: &["holds", "refuted"],
     };
-    let lints: Vec<Vec<(crate::elab::Claim, Vec<Sample>)>> = programs
+    let lints: Vec<Vec<(algchess_core::Claim, Vec<Sample>)>> = programs
         .iter()
         .map(|prog| if args.no_lint { vec![] } else { lints(prog) })
         .collect();
-    let extra: Vec<Vec<crate::elab::Claim>> = lints
+    let extra: Vec<Vec<algchess_core::Claim>> = lints
         .iter()
         .map(|l| l.iter().map(|(c, _)| c.clone()).collect())
         .collect();
@@ -135,7 +135,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
 
 /// The lints of a program's games with the boards each is compared on
 /// first (a king and one other piece on every pair of squares).
-fn lints(prog: &crate::elab::Program) -> Vec<(crate::elab::Claim, Vec<Sample>)> {
+fn lints(prog: &algchess_core::Program) -> Vec<(algchess_core::Claim, Vec<Sample>)> {
     prog.attack_lints()
         .into_iter()
         .map(|lint| {
@@ -143,7 +143,7 @@ fn lints(prog: &crate::elab::Program) -> Vec<(crate::elab::Claim, Vec<Sample>)> 
                 .kings
                 .iter()
                 .filter_map(|k| match k {
-                    crate::core::Content::Piece(p) => Some(*p),
+                    algchess_core::Content::Piece(p) => Some(*p),
                     _ => None,
                 })
                 .collect();

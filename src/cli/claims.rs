@@ -4,11 +4,11 @@
 //! and a summary.
 
 use super::output::{plain_error, seconds, Progress};
-use crate::check::positions::{self, PositionOptions, Sampled};
-use crate::check::SearchOptions;
-use crate::diag::Diags;
-use crate::elab::{Claim, Game, Program};
-use crate::semantics::Grid;
+use algchess_core::positions::{self, PositionOptions, Sampled};
+use algchess_core::Diags;
+use algchess_core::Grid;
+use algchess_core::SearchOptions;
+use algchess_core::{Claim, Game, Program};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -70,11 +70,11 @@ pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
 
 /// The `.alg` files behind `paths`, elaborated within `memory`; every
 /// file's errors at once.
-pub(super) fn load(paths: &[PathBuf], memory: crate::memory::MemoryLimit) -> Result<Vec<Program>, Diags> {
+pub(super) fn load(paths: &[PathBuf], memory: algchess_core::MemoryLimit) -> Result<Vec<Program>, Diags> {
     let mut programs = vec![];
     let mut errors = vec![];
     for f in &super::expand_paths(paths)? {
-        match Program::load_within(f, memory) {
+        match Program::load(f, memory, &crate::Files) {
             Ok(p) => programs.push(p),
             Err(d) => errors.extend(d.0),
         }
@@ -103,7 +103,7 @@ pub(super) fn search(max_cells: usize, timeout: f64, run: &RunArgs) -> Result<Se
 const POSITIONS_SEED: u64 = 0x5eed_0f9a_3e00;
 
 /// A set of games, as the key of the positions sampled from them.
-type GamesKey = Vec<(String, Grid, Vec<crate::core::Term>)>;
+type GamesKey = Vec<(String, Grid, Vec<algchess_core::Term>)>;
 
 /// Positions of each program's games, sampled once per set of games and
 /// only when a claim needs them.
@@ -120,7 +120,10 @@ impl Positions {
         let games = if n == 0 {
             vec![vec![]; programs.len()]
         } else {
-            programs.iter().map(positions::games).collect::<Result<_, _>>()?
+            programs
+                .iter()
+                .map(|p| positions::games(p, &crate::Files))
+                .collect::<Result<_, _>>()?
         };
         Ok(Positions {
             n,
@@ -327,11 +330,11 @@ pub(super) fn run_each(
         let k = taken.fetch_add(1, Ordering::Relaxed);
         let Some(&(p, claim)) = selected.get(k) else { break };
         let entry = gate.enter();
-        let stops = crate::memory::stops();
+        let stops = crate::stops();
         let bar = Progress::start(&claim.name, screen.as_ref());
         let mut decided = decide(p, claim, &bar);
         bar.finish();
-        let met = crate::memory::stops() != stops;
+        let met = crate::stops() != stops;
         let beside = gate.leave(entry);
         if decided.open && met && beside {
             gate.enter_alone();

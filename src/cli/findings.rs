@@ -3,8 +3,8 @@
 //! `prove`, which reports the checker's counterexamples too.
 
 use super::output::side_by_side;
-use crate::check::positions::PositionsReport;
-use crate::check::{CounterReport, StateReport};
+use algchess_core::positions::PositionsReport;
+use algchess_core::{CounterReport, StateReport};
 
 /// Adds what the check on positions found to a report's JSON: `positions`
 /// (how many were compared), and where a counterexample's position comes

@@ -1,8 +1,8 @@
 //! `algchess fmt`: pretty-print rule files.
 
 use super::output::plain_error;
-use crate::diag::{Diag, Diags, Source};
-use crate::parse::{format_file, parse_file};
+use algchess_core::{format_file, parse_file};
+use algchess_core::{Diag, Diags, Source};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -21,8 +21,7 @@ pub(super) struct Args {
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let mut unformatted = false;
     for path in &super::expand_paths(&args.files)? {
-        let text =
-            crate::diag::read_text(path).map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
+        let text = crate::read_text(path).map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
         let src = Source::new(path.display().to_string(), text.as_str());
         let file = parse_file(&text).map_err(|e| Diag::new(&src, e.span, e.message))?;
         let out = format_file(&file, &text);

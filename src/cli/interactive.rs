@@ -4,13 +4,13 @@
 //! The loop reads any [`BufRead`] and writes any [`Write`], so it runs the
 //! same on a terminal, on a pipe, and in tests.
 
-use crate::core::{Content, PieceId};
-use crate::elab::{Game, Program};
-use crate::geometry::{Square, Tiling};
-use crate::play::end::{Ending, GameOutcome};
-use crate::play::referee::{DrawClaim, Match};
-use crate::play::{notation, Position, Rules, TooBig};
-use crate::semantics::Grid;
+use algchess_core::referee::{DrawClaim, Match};
+use algchess_core::Grid;
+use algchess_core::{move_names as notation, Position, Rules, TooBig};
+use algchess_core::{Content, PieceId};
+use algchess_core::{Ending, GameOutcome};
+use algchess_core::{Game, Program};
+use algchess_core::{Square, Tiling};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
@@ -494,7 +494,7 @@ pub(crate) fn play_match<R: BufRead, W: Write>(
     };
     // SAN needs chess's boards: those FEN can write.
     let chess = start.fen().is_some();
-    let draughts = !chess && rules.tiling == Tiling::Square && crate::play::pdn::numbered(&rules.start().board);
+    let draughts = !chess && rules.tiling == Tiling::Square && algchess_core::pdn::numbered(&rules.start().board);
     let mut history: Vec<Match> = vec![];
     let mut san: Vec<String> = vec![];
     let mut m = start;
@@ -566,7 +566,7 @@ pub(crate) fn play_match<R: BufRead, W: Write>(
             }
             // A chess move in SAN or UCI, or a draughts ply in PDN, first:
             // `e4` is a pawn's move, not a prefix of `e4e5`.
-            let by_san = if chess || crate::play::pdn::is_pdn(&line) {
+            let by_san = if chess || algchess_core::pdn::is_pdn(&line) {
                 m.find(&line).ok()
             } else {
                 None

@@ -22,7 +22,7 @@ mod values;
 mod versus;
 mod xboard;
 
-use crate::diag::Diags;
+use algchess_core::Diags;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 

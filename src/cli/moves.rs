@@ -2,13 +2,13 @@
 
 use super::output::{arg_error, side_by_side};
 use super::start::read_board;
-use crate::core::Sort;
-use crate::diag::{Diag, Diags, Source};
-use crate::elab::Program;
-use crate::geometry::{Square, Tiling};
-use crate::memory::MemoryLimit;
-use crate::parse::ast::Span;
-use crate::semantics::{compile, Eval, Halt, State, Store};
+use algchess_core::MemoryLimit;
+use algchess_core::Program;
+use algchess_core::Sort;
+use algchess_core::Span;
+use algchess_core::{compile, Eval, Halt, State, Store};
+use algchess_core::{Diag, Diags, Source};
+use algchess_core::{Square, Tiling};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -43,7 +43,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
-    let mut prog = Program::load_within(&args.file, args.memory_limit)?;
+    let mut prog = Program::load(&args.file, args.memory_limit, &crate::Files)?;
     let term = prog.expr("--move", &args.expr)?;
     let whole = Span::new(0, args.expr.len());
     if term.sort() != Sort::Move {

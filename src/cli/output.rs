@@ -1,7 +1,7 @@
 //! Shared terminal output: diagnostics, progress bars and boards.
 
-use crate::diag::{Diag, Diags, Source};
-use crate::parse::ast::Span;
+use algchess_core::Span;
+use algchess_core::{Diag, Diags, Source};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::mpsc;
@@ -51,8 +51,8 @@ pub(super) fn seconds(flag: &str, value: f64, zero_ok: bool) -> Result<Duration,
 }
 
 /// Parses a `--memory-limit` value.
-pub(super) fn memory_limit(text: &str) -> Result<crate::memory::MemoryLimit, String> {
-    crate::memory::MemoryLimit::parse(text)
+pub(super) fn memory_limit(text: &str) -> Result<algchess_core::MemoryLimit, String> {
+    crate::memory_limit(text)
 }
 
 /// A progress bar on stderr for long runs; hidden when stderr is not a
@@ -199,7 +199,7 @@ pub(super) fn read_axioms(dir: &std::path::Path) -> Result<Vec<(String, String)>
         .iter()
         .map(|f| {
             let name = f.display().to_string();
-            let text = crate::diag::read_text(f).map_err(|e| unreadable(format!("cannot read {name}: {e}")))?;
+            let text = crate::read_text(f).map_err(|e| unreadable(format!("cannot read {name}: {e}")))?;
             Ok((name, text))
         })
         .collect()

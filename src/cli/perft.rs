@@ -2,8 +2,8 @@
 
 use super::output::{plain_error, progress};
 use super::start::{pick_game, rules_for, Start};
-use crate::diag::Diags;
-use crate::play::{divide, notation, perft};
+use algchess_core::Diags;
+use algchess_core::{divide, move_names as notation, perft};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;

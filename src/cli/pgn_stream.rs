@@ -169,7 +169,7 @@ mod tests {
         assert_eq!(cs.iter().map(|c| c.bytes).sum::<u64>(), text.len() as u64);
         let games: Vec<_> = cs
             .iter()
-            .flat_map(|c| crate::play::pgn::read_all(&c.text, c.line))
+            .flat_map(|c| algchess_core::pgn::read_all(&c.text, c.line))
             .map(|g| g.unwrap())
             .collect();
         assert_eq!(games.len(), 2);

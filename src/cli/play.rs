@@ -3,9 +3,9 @@
 use super::interactive::{play_match, turn_names, End, PlayError, Style};
 use super::output::plain_error;
 use super::start::{pick_game, rules_for, Start};
-use crate::diag::Diags;
-use crate::play::pgn;
-use crate::play::referee::{replay, write_pgn, Match};
+use algchess_core::pgn;
+use algchess_core::referee::{replay, write_pgn, Match};
+use algchess_core::Diags;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -56,12 +56,12 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let rules = rules_for(game, args.interpreter);
     let pos = args.start.position(&rules)?;
     let names = turn_names(&prog, game);
-    let too_big = |e: crate::play::TooBig| plain_error(e.to_string());
+    let too_big = |e: algchess_core::TooBig| plain_error(e.to_string());
     // A chess FEN keeps its move counters; any other board starts at 0 1.
     let start = match (&args.pgn, args.start.fen()) {
         (Some(path), _) => {
-            let text = crate::diag::read_text(path)
-                .map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
+            let text =
+                crate::read_text(path).map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
             let games = pgn::read(&text)
                 .map_err(|e| plain_error(format!("{}:{}:{}: {}", path.display(), e.at.line, e.at.col, e.message)))?;
             let first = games
@@ -81,7 +81,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             }
             m
         }
-        (None, Some(f)) if crate::play::fen::write(&pos.board, pos.turn == 1).is_ok() => {
+        (None, Some(f)) if algchess_core::fen::write(&pos.board, pos.turn == 1).is_ok() => {
             Match::from_fen(&rules, f).map_err(|e| plain_error(format!("--fen `{f}`: {e}")))?
         }
         _ => Match::new(&rules, pos, 0, 1).map_err(too_big)?,

@@ -3,13 +3,13 @@
 
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use super::findings::{add_positions, counterexample_text, positions_phrase};
-use crate::check::positions::{check_positions, PositionOptions, PositionsReport};
-use crate::check::ClaimOptions;
-use crate::diag::Diags;
-use crate::geometry::Tiling;
-use crate::laws::Laws;
-use crate::memory::MemoryLimit;
-use crate::prover::{prove_claim, render, ProofReport, ProveOptions, Rewrites, SaturationLimits, Stop, Verdict};
+use algchess_core::positions::{check_positions, PositionOptions, PositionsReport};
+use algchess_core::ClaimOptions;
+use algchess_core::Diags;
+use algchess_core::Laws;
+use algchess_core::MemoryLimit;
+use algchess_core::Tiling;
+use algchess_core::{prove_claim, render, ProofReport, ProveOptions, Rewrites, SaturationLimits, Stop, Verdict};
 use std::path::PathBuf;
 
 /// The positions a replayed proof is confirmed on, unless `--full-check`.
@@ -89,7 +89,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         None => None,
     };
     let laws_on = |t: Tiling| match &axioms {
-        Some(files) => Laws::from_texts(files, t, &crate::elab::Files),
+        Some(files) => Laws::from_texts(files, t, &crate::Files),
         None => Ok(Laws::bundled_on(t)),
     };
     let square = laws_on(Tiling::Square)?;
@@ -129,7 +129,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             },
             false => ProveOptions::quick_check(args.memory_limit),
         },
-        kat: crate::prover::kat::Limits {
+        kat: algchess_core::KatLimits {
             time: kat_limit,
             ..Default::default()
         },

@@ -3,12 +3,12 @@
 use super::output::{plain_error, progress};
 use super::pgn_stream::{Chunk, Chunks, Decoding};
 use super::start::pick_game;
-use crate::diag::Diags;
-use crate::elab::Program;
-use crate::play::end::Ending;
-use crate::play::pgn;
-use crate::play::referee::{referee, GameReport};
-use crate::play::Rules;
+use algchess_core::pgn;
+use algchess_core::referee::{referee, GameReport};
+use algchess_core::Diags;
+use algchess_core::Ending;
+use algchess_core::Program;
+use algchess_core::Rules;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -59,7 +59,7 @@ const BATCH: usize = 256;
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let prog = match &args.rules {
-        Some(f) => Program::load(f)?,
+        Some(f) => crate::load(f)?,
         None => Program::from_text("rules/chess.alg", CHESS)?,
     };
     let game = pick_game(&prog, args.game.as_deref())?;
@@ -327,7 +327,7 @@ impl Referee<'_> {
                             dir.map_or("rules/variants".into(), |d| d.display().to_string())
                         )
                     })?;
-                    let loaded = Program::load(&path).map_err(first)?;
+                    let loaded = crate::load(&path).map_err(first)?;
                     let game = pick_game(&loaded, Some(&v))
                         .or_else(|_| pick_game(&loaded, None))
                         .map_err(first)?;

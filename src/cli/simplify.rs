@@ -1,10 +1,10 @@
 //! `algchess simplify`: rule files made cheaper to play, meaning kept.
 
 use super::output::plain_error;
-use crate::diag::Diags;
-use crate::laws::Laws;
-use crate::prover::{Rewrites, SaturationLimits};
-use crate::simplify::{simplify_text, SimplifyOptions};
+use algchess_core::Diags;
+use algchess_core::Laws;
+use algchess_core::{simplify_text, SimplifyOptions};
+use algchess_core::{Rewrites, SaturationLimits};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -38,15 +38,15 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
-    let text = crate::diag::read_text(&args.file)
-        .map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;
+    let text =
+        crate::read_text(&args.file).map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;
     // The laws of the file's grid.
-    let tiling = crate::elab::Program::from_text(&args.file.display().to_string(), &text)?.tiling();
+    let tiling = algchess_core::Program::from_text(&args.file.display().to_string(), &text)?.tiling();
     if let Some(dir) = &args.axioms {
         super::output::warn_unchecked_axioms(dir);
     }
     let laws = match &args.axioms {
-        Some(dir) => Laws::from_texts(&super::output::read_axioms(dir)?, tiling, &crate::elab::Files)?,
+        Some(dir) => Laws::from_texts(&super::output::read_axioms(dir)?, tiling, &crate::Files)?,
         None => Laws::bundled_on(tiling),
     };
     let rules = Rewrites::new(&laws);
@@ -55,7 +55,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             iter_limit: args.iter_limit,
             node_limit: args.node_limit,
             time_limit: super::output::seconds("--time-limit", args.time_limit, false)?,
-            memory: crate::memory::MemoryLimit::NONE,
+            memory: algchess_core::MemoryLimit::NONE,
         },
         total_limit: super::output::seconds("--total-limit", args.total_limit, false)?,
     };
@@ -67,7 +67,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         None if !args.json => print!("{}", out.text),
         None => {}
     }
-    let report = |c: &crate::simplify::Change| {
+    let report = |c: &algchess_core::Change| {
         format!(
             "{}: cost {:.0} -> {:.0}{}",
             c.name,

@@ -4,15 +4,15 @@
 //! `perft`, `moves`, `play`, `referee`, `values`, `uci` and `xboard`.
 
 use super::output::{arg_error, plain_error};
-use crate::diag::{Diag, Diags, Source};
-use crate::elab::{Game, Program};
-use crate::geometry::Tiling;
-use crate::laws::Laws;
-use crate::parse::ast::Span;
-use crate::play::{Position, Rules};
-use crate::prover::Rewrites;
-use crate::semantics::Grid;
-use crate::simplify::{simplify_text, SimplifyOptions};
+use algchess_core::Grid;
+use algchess_core::Laws;
+use algchess_core::Rewrites;
+use algchess_core::Span;
+use algchess_core::Tiling;
+use algchess_core::{simplify_text, SimplifyOptions};
+use algchess_core::{Diag, Diags, Source};
+use algchess_core::{Game, Program};
+use algchess_core::{Position, Rules};
 use std::path::Path;
 
 /// The game's rules on the engine, or in the interpreter when asked.
@@ -79,13 +79,13 @@ impl Start {
         }
         if let Some(f) = fen {
             // A FEN of another size is a slip, not a smaller board to try.
-            crate::play::referee::fen_fits(rules, &pos.board).map_err(|e| plain_error(format!("--fen: {e}")))?;
+            algchess_core::referee::fen_fits(rules, &pos.board).map_err(|e| plain_error(format!("--fen: {e}")))?;
             if f.split_whitespace().nth(1) == Some("b") {
                 pos.turn = 1 % rules.turns.len();
             }
             // Rules that know check (chess) take only real positions.
             if rules.ends.check.is_some() {
-                crate::play::referee::Match::from_fen(rules, f)
+                algchess_core::referee::Match::from_fen(rules, f)
                     .map_err(|e| plain_error(format!("--fen `{f}` is not a position: {e}")))?;
             }
         }
@@ -105,15 +105,15 @@ impl Start {
 
 pub(super) fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Result<Grid, Diags> {
     if let Some(fen) = fen {
-        if let Some(dropped) = crate::play::fen::dropped(fen) {
+        if let Some(dropped) = algchess_core::fen::dropped(fen) {
             eprintln!(
                 "warning: `{dropped}` is not kept: these rules declare no marker pieces ('Kc 'kc 'Rc 'rc 'Pe 'pe) to hold castling rights and en passant"
             );
         }
         // The counters are read as `perft` and `play` read them, so every
         // command takes the same FEN.
-        return crate::play::fen::counters(fen)
-            .and_then(|_| crate::play::fen::read(fen))
+        return algchess_core::fen::counters(fen)
+            .and_then(|_| algchess_core::fen::read(fen))
             .map(|(g, _)| g)
             .map_err(|e| {
                 let at = e.at.min(fen.len());
@@ -124,7 +124,7 @@ pub(super) fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling)
     let (name, body) = match text.strip_prefix('@') {
         Some(path) => (
             path.to_string(),
-            crate::diag::read_text(path).map_err(|e| super::output::plain_error(format!("cannot read {path}: {e}")))?,
+            crate::read_text(path).map_err(|e| super::output::plain_error(format!("cannot read {path}: {e}")))?,
         ),
         None => ("--board".to_string(), text.to_string()),
     };
@@ -144,12 +144,12 @@ pub(super) fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling)
 /// unless `simplify` is false. Whatever the simplifier keeps means the
 /// same; when it changes nothing, or its output does not elaborate, the
 /// file is played as written.
-pub(super) fn load_for_play(path: &Path, simplify: bool) -> Result<crate::elab::Program, Diags> {
-    let prog = crate::elab::Program::load(path)?;
+pub(super) fn load_for_play(path: &Path, simplify: bool) -> Result<algchess_core::Program, Diags> {
+    let prog = crate::load(path)?;
     if !simplify || prog.games().is_empty() {
         return Ok(prog);
     }
-    let Ok(text) = crate::diag::read_text(path) else {
+    let Ok(text) = crate::read_text(path) else {
         return Ok(prog);
     };
     let laws = Laws::bundled_on(prog.tiling());
@@ -157,7 +157,7 @@ pub(super) fn load_for_play(path: &Path, simplify: bool) -> Result<crate::elab::
     let name = path.display().to_string();
     match simplify_text(&name, &text, &rules, &SimplifyOptions::quick()) {
         Ok(out) if !out.changes.is_empty() => {
-            Ok(crate::elab::Program::from_text_on(&name, &out.text, prog.tiling()).unwrap_or(prog))
+            Ok(algchess_core::Program::from_text_on(&name, &out.text, prog.tiling()).unwrap_or(prog))
         }
         _ => Ok(prog),
     }

@@ -2,9 +2,9 @@
 //! name, a rule file loaded with the values read off it, a position set
 //! up from a start and moves, and the time a move may take.
 
-use crate::play::referee::Match;
-use crate::play::Rules;
-use crate::search::{board_key, names, turn_key, Values};
+use algchess_core::referee::Match;
+use algchess_core::Rules;
+use algchess_core::{board_key, move_words as names, turn_key, Values};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

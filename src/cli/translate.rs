@@ -1,9 +1,9 @@
 //! `algchess translate`: a piece move from another notation into the
 //! algebra (or into Betza's notation).
 
-use crate::diag::Diags;
-use crate::geometry::Tiling;
-use crate::notation::{self, Notation};
+use algchess_core::Diags;
+use algchess_core::Tiling;
+use algchess_core::{to_algebra, to_betza, Notation};
 use serde_json::json;
 
 #[derive(Copy, Clone, clap::ValueEnum)]
@@ -60,8 +60,8 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         From::Betza => Notation::Betza,
     };
     let (to, out) = match args.to {
-        To::Algebra => ("algebra", notation::to_algebra(n, &args.text, args.grid)?),
-        To::Betza => ("betza", notation::to_betza(n, &args.text)?),
+        To::Algebra => ("algebra", to_algebra(n, &args.text, args.grid)?),
+        To::Betza => ("betza", to_betza(n, &args.text)?),
     };
     if args.json {
         println!(

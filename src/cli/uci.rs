@@ -3,9 +3,9 @@
 //! `isready` are heard while the search runs on the command thread.
 
 use super::think::{budget, bundled, setup, From, Loaded};
-use crate::diag::Diags;
-use crate::search::names::Castling;
-use crate::search::{mate_in, names, Info, Limits, Searcher};
+use algchess_core::move_words::Castling;
+use algchess_core::Diags;
+use algchess_core::{mate_in, move_words as names, Limits, SearchInfo as Info, Searcher};
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -402,7 +402,7 @@ pub(super) fn info_line(info: &Info, pv: &[String]) -> String {
 }
 
 /// `go perft N`: each legal move with the leaves under it, then the total.
-fn perft_divide(m: &mut crate::play::referee::Match, depth: u32) {
+fn perft_divide(m: &mut algchess_core::referee::Match, depth: u32) {
     let names = match names::names(m) {
         Ok(n) => n,
         Err(e) => return error(&e.to_string()),
@@ -415,7 +415,7 @@ fn perft_divide(m: &mut crate::play::referee::Match, depth: u32) {
             let mut after = m.clone();
             after
                 .play(i)
-                .and_then(|()| crate::play::perft(after.rules, &after.pos, depth - 1))
+                .and_then(|()| algchess_core::perft(after.rules, &after.pos, depth - 1))
         };
         match count {
             Ok(n) => {

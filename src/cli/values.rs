@@ -2,9 +2,9 @@
 
 use super::output::plain_error;
 use super::start::{pick_game, rules_for};
-use crate::diag::Diags;
-use crate::search::Values;
-use crate::semantics::Code;
+use algchess_core::Code;
+use algchess_core::Diags;
+use algchess_core::Values;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -45,7 +45,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     println!("{:<8} {:>5} {:>9} {:>6}", "piece", "side", "mobility", "value");
     for (code, mobility, value) in v.table() {
         let name = match Code::to_content(code) {
-            Some(crate::core::Content::Piece(p)) => p.to_string(),
+            Some(algchess_core::Content::Piece(p)) => p.to_string(),
             _ => continue,
         };
         let side = v.owner[usize::from(code)].map_or("-".into(), |s| s.to_string());
@@ -60,7 +60,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     for (code, _, _) in v.table() {
         let row = &v.squares[(usize::from(code) * cells).min(v.squares.len())..];
         let row = &row[..cells.min(row.len())];
-        if let (Some(lo), Some(hi), Some(crate::core::Content::Piece(p))) =
+        if let (Some(lo), Some(hi), Some(algchess_core::Content::Piece(p))) =
             (row.iter().min(), row.iter().max(), Code::to_content(code))
         {
             println!("{:<8} from {lo} to {hi}", p.to_string());

@@ -2,9 +2,9 @@
 //! against the search, which plays turn SIDE.
 
 use super::interactive::{draw, draw_hex, turn_label};
-use crate::geometry::{Square, Tiling};
-use crate::play::referee::Match;
-use crate::search::{board_key, mate_in, names, turn_key, Limits, Searcher, Values};
+use algchess_core::referee::Match;
+use algchess_core::{board_key, mate_in, move_words as names, turn_key, Limits, Searcher, Values};
+use algchess_core::{Square, Tiling};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 

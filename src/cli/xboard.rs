@@ -3,9 +3,9 @@
 //! and `quit` are heard while the engine thinks.
 
 use super::think::{budget, bundled, setup, From, Loaded};
-use crate::diag::Diags;
-use crate::search::names::Castling;
-use crate::search::{mate_in, names, Info, Limits, Searcher};
+use algchess_core::move_words::Castling;
+use algchess_core::Diags;
+use algchess_core::{mate_in, move_words as names, Limits, SearchInfo as Info, Searcher};
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};

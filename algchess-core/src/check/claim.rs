@@ -1,0 +1,555 @@
+//! Checking one claim: moves by bounded search, movements, fragments and
+//! patterns by their normal forms, and laws (claims with metavariables) on
+//! random instances of their metavariables.
+
+use super::cube::MAX_NAMED;
+use super::search::{compare, Counterexample, Outcome, SearchOptions};
+use crate::core::{gen, Cell, Content, Fragment, Meta, Rel, Sort, Term};
+use crate::elab::Claim;
+use crate::geometry::Square;
+use crate::semantics::{compile, Grid, State};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Limits for checking claims.
+#[derive(Clone, Debug)]
+pub struct ClaimOptions {
+    /// How boards are enumerated for a move claim.
+    pub search: SearchOptions,
+    /// Random instances tried for a law.
+    pub instances: usize,
+    /// The largest box for each instance of a law.
+    pub instance_cells: usize,
+    /// Seed of the random instances of a law, so a run is reproducible.
+    pub seed: u64,
+}
+
+impl Default for ClaimOptions {
+    fn default() -> Self {
+        ClaimOptions {
+            search: SearchOptions::default(),
+            instances: 32,
+            instance_cells: 6,
+            seed: 0x5eed,
+        }
+    }
+}
+
+/// What checking a claim found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Finding {
+    /// The two sides differ: there is a counterexample.
+    Refuted,
+    /// No difference on any board up to the size searched: evidence, not proof.
+    HoldsUpTo,
+}
+
+/// The limit that stopped a search short of its largest box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Limit {
+    /// The enumeration's time limit (`--timeout`).
+    Timeout,
+    /// The states one evaluation may make.
+    StateBudget,
+    /// The heap the process may hold (`--memory-limit`).
+    Memory,
+}
+
+/// One result state: a board (rows, top to bottom) and the POI square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct StateReport {
+    /// The board's rows, top to bottom, as they print.
+    pub board: Vec<String>,
+    /// The POI's square, `[x, y]`, if there is one.
+    pub poi: Option<[i32; 2]>,
+    /// On hex, the POI's cell by name (`b1`, see `Grid::hex_name`): the
+    /// drawing has no box to count coordinates in.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub poi_cell: Option<String>,
+}
+
+impl StateReport {
+    /// The report of one state.
+    pub fn new(s: &State<Grid>) -> StateReport {
+        StateReport {
+            board: s.board.rows(),
+            poi: s.poi.map(|q| [q.x, q.y]),
+            poi_cell: None,
+        }
+    }
+}
+
+/// Where two sides differ.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "kebab-case"))]
+pub enum CounterReport {
+    /// A board on which two moves give different result sets.
+    Board {
+        /// The counterexample board, rows top to bottom.
+        board: Vec<String>,
+        /// The POI's square on that board, when the moves have one.
+        poi: Option<[i32; 2]>,
+        /// On hex, the POI's cell by name (`b1`): the drawing has no box
+        /// to count coordinates in.
+        #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+        poi_cell: Option<String>,
+        /// On-board squares of the board.
+        squares: usize,
+        /// The left side's result states.
+        left: Vec<StateReport>,
+        /// The right side's result states.
+        right: Vec<StateReport>,
+        /// For a law, the metavariables' values (printed) that refute it.
+        #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+        instance: Option<BTreeMap<String, String>>,
+    },
+    /// Two movements, fragments or patterns with different normal forms.
+    NormalForm {
+        /// The left side's normal form, printed.
+        left: String,
+        /// The right side's normal form, printed.
+        right: String,
+        /// For a law, the metavariables' values (printed) that refute it.
+        #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+        instance: Option<BTreeMap<String, String>>,
+    },
+}
+
+/// The outcome of checking one claim, as `check --json` prints it.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Report {
+    /// The claim's name as written.
+    pub name: String,
+    /// The relation the claim states.
+    pub relation: Rel,
+    /// What the check found.
+    pub verdict: Finding,
+    /// Where the sides differ, when they do.
+    pub counterexample: Option<CounterReport>,
+    /// The largest box searched in full, in squares (0 when the claim was
+    /// decided by normal forms).
+    pub cells: usize,
+    /// Wall-clock time of the check, in milliseconds.
+    pub ms: u64,
+    /// False when a time or evaluation limit cut the search short.
+    pub complete: bool,
+    /// Which limit cut it short.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub stopped_by: Option<Limit>,
+    /// True when the claim was decided exactly, by normal forms, not by
+    /// searching boards.
+    pub exact: bool,
+    /// Instances tried, for a law.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub instances: Option<usize>,
+    /// Symbolic leaves (cubes of boards) run.
+    pub leaves: u64,
+    /// Concrete states (board and POI) the leaves cover.
+    pub boards: f64,
+    /// Why the search stopped short or checked no board, in words.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub note: Option<String>,
+}
+
+impl Report {
+    /// Whether the verdict agrees with the claimed relation. A search that
+    /// covered no board agrees with nothing.
+    pub fn agrees(&self) -> bool {
+        match (self.relation, self.verdict) {
+            (Rel::Eq | Rel::Oriented, Finding::HoldsUpTo) => self.exact || self.cells > 0,
+            (Rel::Ne, Finding::Refuted) => true,
+            _ => false,
+        }
+    }
+}
+
+/// What one instance of a claim came to.
+enum Found {
+    Same {
+        cells: usize,
+        complete: bool,
+        stopped_by: Option<Limit>,
+        exact: bool,
+        leaves: u64,
+        boards: f64,
+        note: Option<String>,
+    },
+    Differ {
+        cells: usize,
+        report: CounterReport,
+        leaves: u64,
+        boards: f64,
+    },
+}
+
+fn counter_board(c: &Counterexample, instance: Option<BTreeMap<String, String>>) -> CounterReport {
+    CounterReport::Board {
+        board: c.board.rows(),
+        poi: c.poi.map(|q| [q.x, q.y]),
+        poi_cell: None,
+        squares: c.squares(),
+        left: c.left.iter().map(StateReport::new).collect(),
+        right: c.right.iter().map(StateReport::new).collect(),
+        instance,
+    }
+}
+
+fn compare_terms(
+    lhs: &Term,
+    rhs: &Term,
+    options: &SearchOptions,
+    instance: Option<BTreeMap<String, String>>,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Found {
+    // The same term on both sides: equal on every board, no search needed.
+    if lhs == rhs {
+        return Found::Same {
+            cells: 0,
+            complete: true,
+            stopped_by: None,
+            exact: true,
+            leaves: 0,
+            boards: 0.0,
+            note: None,
+        };
+    }
+    if lhs.sort() != Sort::Move {
+        let same = match (lhs.as_pattern(), rhs.as_pattern()) {
+            (Some(a), Some(b)) => a == b,
+            _ => lhs == rhs,
+        };
+        return if same {
+            Found::Same {
+                cells: 0,
+                complete: true,
+                stopped_by: None,
+                exact: true,
+                leaves: 0,
+                boards: 0.0,
+                note: None,
+            }
+        } else {
+            Found::Differ {
+                cells: 0,
+                report: CounterReport::NormalForm {
+                    left: lhs.to_string(),
+                    right: rhs.to_string(),
+                    instance,
+                },
+                leaves: 0,
+                boards: 0.0,
+            }
+        };
+    }
+    let (l, r) = (
+        compile(lhs).expect("a closed move compiles"),
+        compile(rhs).expect("a closed move compiles"),
+    );
+    let open = lhs.is_open() || rhs.is_open();
+    match compare(&l, &r, open, options, progress) {
+        Outcome::HoldsUpTo { cells, complete, stats } => Found::Same {
+            cells,
+            complete,
+            stopped_by: (!complete).then_some(Limit::Timeout),
+            exact: false,
+            leaves: stats.leaves,
+            boards: stats.boards,
+            note: (!complete).then(|| {
+                let t = options.timeout.map_or(String::new(), |t| format!(" ({} s)", t.as_secs_f64()));
+                format!("the enumeration's timeout{t} stopped the search")
+            }),
+        },
+        Outcome::Refuted {
+            cells,
+            counterexample,
+            stats,
+        } => Found::Differ {
+            cells,
+            report: counter_board(&counterexample, instance),
+            leaves: stats.leaves,
+            boards: stats.boards,
+        },
+        Outcome::OutOfMemory { cells, limit } => Found::Same {
+            cells: cells / 2,
+            complete: false,
+            stopped_by: Some(Limit::Memory),
+            exact: false,
+            leaves: 0,
+            boards: 0.0,
+            note: Some(format!(
+                "the memory limit ({limit}) stopped the search on a {cells}-square box"
+            )),
+        },
+        Outcome::TooManyPieces { pieces } => Found::Same {
+            cells: 0,
+            complete: false,
+            stopped_by: None,
+            exact: false,
+            leaves: 0,
+            boards: 0.0,
+            note: Some(format!(
+                "the moves name {pieces} pieces; the search tells at most {MAX_NAMED} apart, so it checked no board"
+            )),
+        },
+        Outcome::TooBig { cells, budget } => Found::Same {
+            cells: cells / 2,
+            complete: false,
+            stopped_by: Some(Limit::StateBudget),
+            exact: false,
+            leaves: 0,
+            boards: 0.0,
+            note: Some(format!(
+                "the state budget stopped the search: one evaluation made more than {budget} states on a {cells}-square box"
+            )),
+        },
+    }
+}
+
+/// A random instance of a law's metavariables: inputs drawn at random (as
+/// its side conditions suggest), outputs computed by the conditions. `None`
+/// when a condition fails on the draw.
+fn instance(claim: &Claim, metas: &[Meta], g: &mut quickcheck::Gen) -> Option<(Term, Term, BTreeMap<String, String>)> {
+    let output = |m: &Meta| claim.conds.iter().any(|c| c.outputs().contains(m));
+    let mut chosen: BTreeMap<String, Term> = BTreeMap::new();
+    for m in metas.iter().filter(|m| !output(m)) {
+        let hinted = claim.conds.iter().find_map(|c| {
+            let i = c.args.iter().position(|a| a == m)?;
+            crate::laws::conds::sample_input(c.pred, i, g)
+        });
+        chosen.insert(
+            m.name.to_string(),
+            hinted.unwrap_or_else(|| gen::term_on(g, m.sort, claim.tiling)),
+        );
+    }
+    for c in &claim.conds {
+        let inputs: Vec<Term> = c
+            .inputs()
+            .iter()
+            .map(|a| chosen.get(&*a.name).cloned())
+            .collect::<Option<_>>()?;
+        let outputs = crate::laws::conds::decide(c.pred, &inputs)?;
+        for (a, v) in c.outputs().iter().zip(outputs) {
+            chosen.insert(a.name.to_string(), v);
+        }
+    }
+    let subst = |m: &Meta| chosen.get(&*m.name).cloned();
+    let l = claim.lhs.substitute(&subst).ok()?;
+    let r = claim.rhs.substitute(&subst).ok()?;
+    Some((l, r, chosen.iter().map(|(k, v)| (k.clone(), v.to_string())).collect()))
+}
+
+/// The instance of a law about moves only where each metavariable is one
+/// piece's step up a line (a rook's for the first, a pawn's for the
+/// second): what counts of repetition say shows on a long line with one
+/// piece, a board sparse search reaches and small boxes do not.
+fn climbing_instance(claim: &Claim, metas: &[Meta]) -> Option<(Term, Term, BTreeMap<String, String>)> {
+    if !claim.conds.is_empty() || metas.len() > 2 || metas.iter().any(|m| m.sort != Sort::Move) {
+        return None;
+    }
+    let up = Square::new(0, 1);
+    let step = |p| {
+        let cells = |a, b| Fragment::from_cells([(Square::ORIGIN, a), (up, b)]).map(Term::fragment);
+        let (here, there) = (Cell::Is(Content::Piece(p)), Cell::Is(Content::Empty));
+        Some(Term::rule(&cells(here, there).ok()?, &cells(there, here).ok()?))
+    };
+    let chosen: BTreeMap<String, Term> = metas
+        .iter()
+        .zip(gen::palette())
+        .map(|(m, p)| Some((m.name.to_string(), step(p)?)))
+        .collect::<Option<_>>()?;
+    let subst = |m: &Meta| chosen.get(&*m.name).cloned();
+    let l = claim.lhs.substitute(&subst).ok()?;
+    let r = claim.rhs.substitute(&subst).ok()?;
+    Some((l, r, chosen.iter().map(|(k, v)| (k.clone(), v.to_string())).collect()))
+}
+
+/// Checks one claim.
+pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usize, usize, usize) + Sync)) -> Report {
+    let start = Instant::now();
+    let metas: Vec<Meta> = {
+        let mut v = claim.lhs.metas();
+        for m in claim.rhs.metas() {
+            if !v.contains(&m) {
+                v.push(m);
+            }
+        }
+        v
+    };
+    let mut report = Report {
+        name: claim.name.clone(),
+        relation: claim.rel,
+        verdict: Finding::HoldsUpTo,
+        counterexample: None,
+        cells: 0,
+        ms: 0,
+        complete: true,
+        stopped_by: None,
+        exact: false,
+        instances: None,
+        leaves: 0,
+        boards: 0.0,
+        note: None,
+    };
+    // The bound reported for a law is the one every instance reached.
+    let mut reached: Option<usize> = None;
+    let mut all_exact = true;
+    let mut absorb = |report: &mut Report, found: Found| -> bool {
+        match found {
+            Found::Same {
+                cells,
+                complete,
+                stopped_by,
+                exact,
+                leaves,
+                boards,
+                note,
+            } => {
+                // An instance decided exactly (both sides the same term)
+                // says nothing of how far the others were searched.
+                if !exact {
+                    reached = Some(reached.map_or(cells, |r| r.min(cells)));
+                }
+                report.cells = reached.unwrap_or(0);
+                report.complete &= complete;
+                report.stopped_by = report.stopped_by.or(stopped_by);
+                all_exact &= exact;
+                report.exact = all_exact;
+                report.leaves += leaves;
+                report.boards += boards;
+                report.note = report.note.take().or(note);
+                false
+            }
+            Found::Differ {
+                cells,
+                report: c,
+                leaves,
+                boards,
+            } => {
+                report.verdict = Finding::Refuted;
+                report.cells = cells;
+                report.counterexample = Some(c);
+                report.leaves += leaves;
+                report.boards += boards;
+                true
+            }
+        }
+    };
+    if metas.is_empty() {
+        let found = compare_terms(&claim.lhs, &claim.rhs, &options.search, None, progress);
+        absorb(&mut report, found);
+    } else {
+        // Instances are many and small: no sparse boards.
+        let mut per_instance = SearchOptions {
+            max_cells: options.search.max_cells.min(options.instance_cells),
+            sparse: false,
+            ..options.search.clone()
+        };
+        let mut g = quickcheck::Gen::from_size_and_seed(8, options.seed);
+        let mut tried = 0;
+        let mut attempts = 0;
+        while tried < options.instances && attempts < options.instances * 8 {
+            attempts += 1;
+            let Some((l, r, shown)) = instance(claim, &metas, &mut g) else {
+                continue;
+            };
+            // The timeout is the claim's, shared by its instances.
+            if let Some(limit) = options.search.timeout {
+                let left = limit.saturating_sub(start.elapsed());
+                if left.is_zero() {
+                    report.complete = false;
+                    report.stopped_by = Some(Limit::Timeout);
+                    report.note = Some(format!(
+                        "the enumeration's timeout ({} s) stopped it after {tried} instances",
+                        limit.as_secs_f64()
+                    ));
+                    break;
+                }
+                per_instance.timeout = Some(left);
+            }
+            tried += 1;
+            let found = compare_terms(&l, &r, &per_instance, Some(shown), &|_, _, _| {});
+            // An instance the timeout stopped before it covered any board
+            // says nothing; the instances before it stand.
+            if tried > 1
+                && matches!(
+                    found,
+                    Found::Same {
+                        cells: 0,
+                        exact: false,
+                        ..
+                    }
+                )
+            {
+                tried -= 1;
+                report.complete = false;
+                report.stopped_by = Some(Limit::Timeout);
+                break;
+            }
+            progress(per_instance.max_cells, tried, options.instances);
+            if absorb(&mut report, found) {
+                break;
+            }
+        }
+        // Then, time left, the climbing instance on sparse boards too.
+        let time_left = options.search.timeout.is_none_or(|t| start.elapsed() < t);
+        if options.search.sparse && report.verdict != Finding::Refuted && time_left {
+            if let Some((l, r, shown)) = climbing_instance(claim, &metas) {
+                let sparse = SearchOptions {
+                    sparse: true,
+                    timeout: options.search.timeout.map(|t| t.saturating_sub(start.elapsed())),
+                    ..per_instance.clone()
+                };
+                if let found @ Found::Differ { .. } = compare_terms(&l, &r, &sparse, Some(shown), &|_, _, _| {}) {
+                    tried += 1;
+                    absorb(&mut report, found);
+                }
+            }
+        }
+        report.instances = Some(tried);
+    }
+    report.ms = start.elapsed().as_millis() as u64;
+    if let Some(c) = &mut report.counterexample {
+        c.draw_on(claim.tiling);
+    }
+    report
+}
+
+impl CounterReport {
+    /// Redraws the boards, made as square rows, as `tiling` draws them.
+    /// Coordinates (the POI's) stay those of the rows' box; on hex, whose
+    /// drawing shows no box, the POI is also named by its cell (`b1`).
+    pub fn draw_on(&mut self, tiling: crate::geometry::Tiling) {
+        let redraw = |rows: &mut Vec<String>, poi: Option<[i32; 2]>, cell: &mut Option<String>| {
+            if let Ok(g) = Grid::parse(&rows.join("\n")) {
+                if tiling == crate::geometry::Tiling::Hex {
+                    *cell = poi
+                        .map(|[x, y]| crate::geometry::Square::new(x, y))
+                        .filter(|q| g.get(*q).is_some())
+                        .map(|q| g.hex_name(q));
+                }
+                *rows = g.lines_on(tiling);
+            }
+        };
+        if let CounterReport::Board {
+            board,
+            poi,
+            poi_cell,
+            left,
+            right,
+            ..
+        } = self
+        {
+            redraw(board, *poi, poi_cell);
+            left.iter_mut()
+                .chain(right.iter_mut())
+                .for_each(|s| redraw(&mut s.board, s.poi, &mut s.poi_cell));
+        }
+    }
+}

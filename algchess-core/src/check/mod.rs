@@ -1,0 +1,11 @@
+//! The exhaustive checker: claims decided on every small board, and
+//! compared on positions reachable in play.
+
+mod claim;
+pub(crate) mod cube;
+pub mod positions;
+mod search;
+
+pub use claim::{check_claim, ClaimOptions, CounterReport, Finding, Report};
+pub use claim::{Limit, StateReport};
+pub use search::{compare, Outcome, SearchOptions, Stats};

@@ -1,0 +1,81 @@
+//! Where a rule file's imports come from. Elaboration reads no file of its
+//! own accord: a [`Loader`] gives it the text of each file it imports, so a
+//! caller decides what `import` may reach.
+
+use std::path::{Path, PathBuf};
+
+/// Gives the text of the files rule files import.
+pub trait Loader {
+    /// The text at `path` (the importing file's folder joined with the
+    /// import's path), and the name the file is known by, so that a file
+    /// reached twice, or round a cycle, is read once.
+    fn load(&self, path: &Path) -> std::io::Result<(String, PathBuf)>;
+}
+
+/// No files: every import is refused. For text that must not reach the
+/// disk, such as a fuzzer's or a server's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoFiles;
+
+impl Loader for NoFiles {
+    fn load(&self, _: &Path) -> std::io::Result<(String, PathBuf)> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "this text may import no files",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elab::Program;
+    use crate::geometry::Tiling;
+    use std::collections::HashMap;
+
+    /// Files kept in memory.
+    struct InMemory(HashMap<PathBuf, String>);
+
+    impl Loader for InMemory {
+        fn load(&self, path: &Path) -> std::io::Result<(String, PathBuf)> {
+            match self.0.get(path) {
+                Some(text) => Ok((text.clone(), path.to_path_buf())),
+                None => Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not in memory")),
+            }
+        }
+    }
+
+    #[test]
+    fn imports_come_from_the_loader() {
+        let files = InMemory(HashMap::from([
+            (
+                PathBuf::from("lib/pieces.alg"),
+                "step = (% + u. -> . + u%)\n".to_string(),
+            ),
+            // A cycle back to the first file adds nothing.
+            (PathBuf::from("lib/again.alg"), "import \"pieces.alg\"\n".to_string()),
+        ]));
+        let text = "import \"pieces.alg\"\nimport \"again.alg\"\ntwice = step step\n";
+        let prog = Program::from_text_with("lib/main.alg", text, Tiling::Square, &files).unwrap();
+        assert!(prog.definition("step").is_some());
+        assert!(prog.definition("twice").is_some());
+        // The same text on disk finds no such file.
+        let Err(e) = Program::from_text("lib/main.alg", text) else {
+            panic!("lib/pieces.alg is not on disk")
+        };
+        assert!(e.to_string().contains("cannot read lib/pieces.alg"), "{e}");
+    }
+
+    #[test]
+    fn no_files_refuses_every_import_at_its_place() {
+        let text = "x = ♙\nimport \"../rules/chess.alg\"\n";
+        let Err(e) = Program::from_text_with("t.alg", text, Tiling::Square, &NoFiles) else {
+            panic!("an import was read")
+        };
+        let d = &e.0[0];
+        assert!(d.to_string().contains("this text may import no files"), "{d}");
+        assert_eq!(&text[d.span.start..d.span.end], "\"../rules/chess.alg\"");
+        // Text without imports elaborates as with files.
+        assert!(Program::from_text_with("t.alg", "x = ♙\n", Tiling::Square, &NoFiles).is_ok());
+    }
+}

@@ -1,0 +1,1277 @@
+//! Elaboration: syntax trees to core terms.
+//!
+//! A rule file's `piece` declarations are registered first, then every
+//! definition is expanded and sort-checked, then every claim. Function bodies
+//! are checked at each call, since their sorts depend on the arguments.
+
+mod attack;
+mod cond;
+mod ends;
+mod expr;
+mod loader;
+mod metas;
+
+pub(crate) use cond::{Condition, Predicate};
+pub(crate) use ends::{Ends, Material, MoveRule, PointSplit, Stuck};
+pub use loader::{Loader, NoFiles};
+
+use crate::core::{ClaimKind, Content, Meta, Rel, Sort, Spelling, Term};
+use crate::diag::{Diag, Diags, Source};
+use crate::geometry::{Movement, Tiling};
+use crate::memory::MemoryLimit;
+use crate::parse::ast::{Expr, Ident, Span, StmtKind};
+use crate::parse::{self, lexer::KEYWORDS};
+use expr::{Abort, Elab, Scope};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub(crate) struct Def {
+    pub src: usize,
+    pub name: Ident,
+    pub params: Option<Vec<Ident>>,
+    pub body: Expr,
+}
+
+/// A `theorem` or `axiom`: two elaborated sides and a relation.
+#[derive(Clone, Debug)]
+pub struct Claim {
+    /// The name after `theorem` or `axiom`.
+    pub name: String,
+    /// Whether it is a theorem or an axiom.
+    pub kind: ClaimKind,
+    /// The left side.
+    pub lhs: Term,
+    /// The relation between the sides.
+    pub rel: Rel,
+    /// The right side.
+    pub rhs: Term,
+    /// The `where` side conditions of a law, in the order written.
+    pub conds: Vec<Condition>,
+    /// The file that states it, for messages.
+    pub source: Source,
+    /// Where in that file.
+    pub span: Span,
+    /// The grid of the file that states it: its movements, and the laws
+    /// the prover may use on it, are those of this grid.
+    pub tiling: Tiling,
+}
+
+impl Claim {
+    /// `file:line` of the claim.
+    pub fn location(&self) -> String {
+        let (line, _) = self.source.line_col(self.span.start);
+        format!("{}:{line}", self.source.name)
+    }
+
+    /// The sort both sides share (the looser one when a fragment is
+    /// compared with a pattern).
+    pub fn sort(&self) -> Sort {
+        let (a, b) = (self.lhs.sort(), self.rhs.sort());
+        if a.fits(b) {
+            b
+        } else {
+            a
+        }
+    }
+}
+
+/// A game: a board to start from, and the sides' moves in turn order.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The name its `game` line gives it.
+    pub name: String,
+    /// The starting board, its bottom-left corner at `(0, 0)`.
+    pub board: crate::semantics::Grid,
+    /// Each side's move, in the order the sides play.
+    pub turns: Vec<Term>,
+    /// Where the `game` line is.
+    pub span: Span,
+    /// How the game ends (`game NAME KIND: ...` declarations).
+    pub ends: Ends,
+    /// The grid the game is played on.
+    pub tiling: Tiling,
+}
+
+/// The lint of one game's check test: a claim that it is the test
+/// `attacked_by` reads off the other side's moves.
+pub struct Lint {
+    /// The game's index in [`Program::games`].
+    pub game: usize,
+    /// The pieces the check test binds (kings).
+    pub kings: Vec<Content>,
+    /// The claim, named `lint: ...`, checked on the game's positions.
+    pub claim: Claim,
+}
+
+/// An elaborated rule file: its definitions, claims and games, and the files it
+/// imports.
+pub struct Program {
+    pub(crate) sources: Vec<Source>,
+    pub(crate) defs: HashMap<String, Def>,
+    /// The longest definition's name, in bytes: a word is searched for
+    /// names no longer than this.
+    pub(crate) longest_name: usize,
+    order: Vec<String>,
+    terms: HashMap<String, Term>,
+    claims: Vec<Claim>,
+    games: Vec<Game>,
+    /// The grid the file declares (`grid hex`), square by default.
+    pub(crate) tiling: Tiling,
+    /// The black twins of the pieces this file and its imports declare,
+    /// in order: with chess's, what `black_pieces` names.
+    pub(crate) black: Vec<crate::core::PieceId>,
+}
+
+impl Program {
+    /// Reads a rule file through `loader`, then parses and elaborates it,
+    /// stopping with an error at the definition being elaborated when the
+    /// process holds more heap than `memory` (definitions can grow with
+    /// their number: `dK = dJ + u^K♟` holds K cells).
+    pub fn load(path: &Path, memory: MemoryLimit, loader: &dyn Loader) -> Result<Program, Diags> {
+        let (text, origin) = loader.load(path).map_err(|e| {
+            let src = Source::new(path.display().to_string(), "");
+            Diag::new(&src, Span::default(), format!("cannot read {}: {e}", path.display()))
+        })?;
+        Program::elaborate(
+            &path.display().to_string(),
+            &text,
+            Some(origin),
+            Tiling::Square,
+            memory,
+            loader,
+        )
+    }
+
+    /// Parses and elaborates rule-file text. `name` is only the text's name
+    /// in diagnostics; the text may import nothing (see [`Program::from_text_with`]).
+    pub fn from_text(name: &str, text: &str) -> Result<Program, Diags> {
+        Program::elaborate(name, text, None, Tiling::Square, MemoryLimit::NONE, &NoFiles)
+    }
+
+    /// Parses and elaborates rule-file text on `tiling` unless the file
+    /// declares its grid.
+    pub fn from_text_on(name: &str, text: &str, tiling: Tiling) -> Result<Program, Diags> {
+        Program::elaborate(name, text, None, tiling, MemoryLimit::NONE, &NoFiles)
+    }
+
+    /// Parses and elaborates rule-file text on `tiling` unless the file
+    /// declares its grid, its imports read through `loader` (with
+    /// [`NoFiles`], every import is an error).
+    pub fn from_text_with(name: &str, text: &str, tiling: Tiling, loader: &dyn Loader) -> Result<Program, Diags> {
+        Program::elaborate(name, text, None, tiling, MemoryLimit::NONE, loader)
+    }
+
+    /// `origin` is the file's canonical path, so that a file importing
+    /// itself (or a cycle back to it) adds nothing.
+    fn elaborate(
+        name: &str,
+        text: &str,
+        origin: Option<PathBuf>,
+        tiling: Tiling,
+        memory: MemoryLimit,
+        loader: &dyn Loader,
+    ) -> Result<Program, Diags> {
+        let source = Source::new(name, text);
+        let file = parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+        let tiling = declared_grid(&source, &file.stmts)?.unwrap_or(tiling);
+        let mut prog = Program {
+            sources: vec![source.clone()],
+            defs: HashMap::new(),
+            longest_name: 0,
+            order: vec![],
+            terms: HashMap::new(),
+            claims: vec![],
+            games: vec![],
+            tiling,
+            black: vec![],
+        };
+        let mut errors = vec![];
+        let mut claims = vec![];
+        let mut imported = std::collections::HashSet::new();
+        imported.extend(origin);
+        if prog.gather(0, file.stmts, &mut imported, &mut claims, &mut errors, loader) {
+            return Err(Diags(errors));
+        }
+        let el = Elab {
+            suggested: Default::default(),
+            prog: &prog,
+            done: RefCell::new(HashMap::new()),
+            stack: RefCell::new(vec![]),
+        };
+        let top = Scope {
+            src: 0,
+            vars: im::HashMap::new(),
+            metas: false,
+        };
+        for name in &prog.order {
+            let def = &prog.defs[name];
+            if memory != MemoryLimit::NONE && memory.exceeded() {
+                let src = &prog.sources[def.src];
+                errors.push(
+                    Diag::new(
+                        src,
+                        def.name.span,
+                        format!("loading stopped at `{name}`: the memory limit ({memory}) is met"),
+                    )
+                    .help("the definitions before it hold that much; raise --memory-limit"),
+                );
+                return Err(Diags(errors));
+            }
+            if def.params.is_none() {
+                if let Err(Abort::Error(d)) = el.definition(name, &top, def.name.span) {
+                    errors.push(d);
+                }
+            }
+        }
+        let mut elaborated = vec![];
+        let mut games: Vec<Game> = vec![];
+        let mut game_ends = vec![];
+        // Games whose declaration failed: their end declarations say nothing
+        // more, rather than that no such game exists.
+        let mut failed = vec![];
+        // Games and their ends from imported files, for `game NAME = BASE`.
+        let (claims, inherited): (Vec<_>, Vec<_>) = claims.into_iter().partition(|(s, _)| *s == 0);
+        for (_, stmt) in claims {
+            if let StmtKind::GameEnd { .. } = &stmt.kind {
+                game_ends.push((0, stmt, None));
+                continue;
+            }
+            if let StmtKind::GameFrom { name, base } = &stmt.kind {
+                // The base, through the games derived in imported files
+                // (`game amazon = chess` imported, then `game x = amazon`).
+                let mut chain = vec![base.name.clone()];
+                let found = loop {
+                    let at = chain.last().expect("a name");
+                    let game = inherited.iter().find_map(|(s, st)| match &st.kind {
+                        StmtKind::Game { name: n, board, turns } if n.name == *at => Some((*s, board, turns)),
+                        _ => None,
+                    });
+                    if game.is_some() {
+                        break game;
+                    }
+                    let next = inherited.iter().find_map(|(_, st)| match &st.kind {
+                        StmtKind::GameFrom { name: n, base } if n.name == *at => Some(base.name.clone()),
+                        _ => None,
+                    });
+                    match next {
+                        Some(b) if !chain.contains(&b) => chain.push(b),
+                        _ => break None,
+                    }
+                };
+                let Some((s, board, turns)) = found else {
+                    errors.push(
+                        Diag::new(
+                            &source,
+                            base.span,
+                            format!("no imported file declares a game `{}`", base.name),
+                        )
+                        .help("`game NAME = BASE` derives a game from one declared in an imported file"),
+                    );
+                    failed.push(name.name.clone());
+                    continue;
+                };
+                match game(&el, (s, &prog.sources[s]), name, board, turns, stmt.span) {
+                    Ok(g) => games.push(g),
+                    Err(e) => {
+                        failed.push(name.name.clone());
+                        if let Abort::Error(d) = e {
+                            errors.push(d);
+                        }
+                    }
+                }
+                // The base's ends, declared again for the derived game.
+                for (s, st) in &inherited {
+                    if matches!(&st.kind, StmtKind::GameEnd { game, .. } if chain.contains(&game.name)) {
+                        game_ends.push((*s, st.clone(), Some(name.clone())));
+                    }
+                }
+                continue;
+            }
+            if let StmtKind::Game { name, board, turns } = &stmt.kind {
+                match game(&el, (0, &source), name, board, turns, stmt.span) {
+                    Ok(g) => games.push(g),
+                    Err(e) => {
+                        failed.push(name.name.clone());
+                        if let Abort::Error(d) = e {
+                            errors.push(d);
+                        }
+                    }
+                }
+                continue;
+            }
+            let StmtKind::Claim {
+                kind,
+                name,
+                lhs,
+                rel,
+                rhs,
+                conds,
+            } = stmt.kind
+            else {
+                unreachable!()
+            };
+            match claim(&el, &source, kind, &name, &lhs, rel, &rhs, &conds, stmt.span) {
+                Ok(c) => elaborated.push(c),
+                Err(Abort::Error(d)) => errors.push(d),
+                Err(Abort::Poisoned) => {}
+            }
+        }
+        // End declarations follow their game's, and apply to it; a derived
+        // game's own declaration of a kind replaces the one it inherited.
+        game_ends.sort_by_key(|(_, _, derived)| derived.is_none());
+        let mut declared: Vec<(String, String)> = vec![];
+        for (s, stmt, derived) in game_ends {
+            let StmtKind::GameEnd { game, kind, args } = &stmt.kind else {
+                unreachable!()
+            };
+            if derived.is_none() {
+                let key = (game.name.clone(), kind.name.clone());
+                if declared.contains(&key) {
+                    errors.push(Diag::new(
+                        &source,
+                        kind.span,
+                        format!("game `{}` declares its `{}` ends twice", game.name, kind.name),
+                    ));
+                    continue;
+                }
+                declared.push(key);
+            }
+            let game = derived.as_ref().unwrap_or(game);
+            let Some(g) = games.iter_mut().find(|g| g.name == game.name) else {
+                if failed.contains(&game.name) {
+                    continue;
+                }
+                errors.push(Diag::new(
+                    &source,
+                    game.span,
+                    format!("no game `{}` is declared in this file", game.name),
+                ));
+                continue;
+            };
+            let turns = g.turns.len();
+            match ends::declare(&el, (s, &prog.sources[s]), &mut g.ends, turns, kind, args) {
+                Ok(()) => {}
+                Err(Abort::Error(d)) => errors.push(d),
+                Err(Abort::Poisoned) => {}
+            }
+        }
+        let done = el.done.into_inner();
+        if !errors.is_empty() {
+            return Err(Diags(errors));
+        }
+        prog.terms = done.into_iter().filter_map(|(k, v)| v.map(|t| (k, t))).collect();
+        let mut seen = std::collections::HashSet::new();
+        for c in &elaborated {
+            if !seen.insert(c.name.clone()) {
+                let first = elaborated.iter().find(|d| d.name == c.name).unwrap();
+                errors.push(
+                    Diag::new(&source, c.span, format!("claim `{}` is stated twice", c.name))
+                        .note(first.span, "first stated here"),
+                );
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Diags(errors));
+        }
+        for (i, g) in games.iter().enumerate() {
+            if let Some(first) = games[..i].iter().find(|h| h.name == g.name) {
+                errors.push(
+                    Diag::new(&source, g.span, format!("game `{}` is declared twice", g.name))
+                        .note(first.span, "first declared here"),
+                );
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Diags(errors));
+        }
+        prog.claims = elaborated;
+        prog.games = games;
+        Ok(prog)
+    }
+
+    /// Registers the pieces and definitions of source `src`, and of the
+    /// files it imports, each file once; claims are kept only from the file
+    /// itself, games from every file (with their source), for `game NAME =
+    /// BASE`. A file's overrides replace what its imports define, after
+    /// them, so every use of the name (in the imports too) reads the
+    /// override. Returns whether an import could not be read or parsed:
+    /// then every name it defines is missing, and errors about them would
+    /// only repeat that one.
+    fn gather(
+        &mut self,
+        src: usize,
+        stmts: Vec<crate::parse::ast::Stmt>,
+        imported: &mut std::collections::HashSet<std::path::PathBuf>,
+        claims: &mut Vec<(usize, crate::parse::ast::Stmt)>,
+        errors: &mut Vec<Diag>,
+        loader: &dyn Loader,
+    ) -> bool {
+        let source = self.sources[src].clone();
+        let mut pending = vec![];
+        let mut broken = false;
+        for stmt in stmts {
+            match stmt.kind {
+                StmtKind::Piece { white, black } => match declare(&source, &white, black.as_deref()) {
+                    Ok(ids) if black.is_some() => {
+                        let blacks = &ids[ids.len() / 2..];
+                        for b in blacks {
+                            if !self.black.contains(b) {
+                                self.black.push(*b);
+                            }
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => errors.push(e),
+                },
+                StmtKind::Def {
+                    name,
+                    params,
+                    body,
+                    overrides,
+                } => {
+                    let def = Def {
+                        src,
+                        name,
+                        params,
+                        body,
+                    };
+                    if overrides {
+                        pending.push(def);
+                    } else if let Err(e) = self.add_def(def) {
+                        errors.push(e);
+                    }
+                }
+                StmtKind::Import { path } => {
+                    let file = Path::new(&*source.name)
+                        .parent()
+                        .unwrap_or(Path::new(""))
+                        .join(&path.name);
+                    let (text, known) = match loader.load(&file) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            errors.push(Diag::new(
+                                &source,
+                                path.span,
+                                format!("cannot read {}: {e}", file.display()),
+                            ));
+                            broken = true;
+                            continue;
+                        }
+                    };
+                    // A file reached twice (or in a cycle) adds nothing new.
+                    if !imported.insert(known) {
+                        continue;
+                    }
+                    let imported_source = Source::new(file.display().to_string(), text);
+                    match parse::parse_file(&imported_source.text) {
+                        Ok(f) => {
+                            // A file that declares no grid is on squares,
+                            // and may not be read on another grid.
+                            let declares = f.stmts.iter().any(|s| matches!(s.kind, StmtKind::Grid { .. }));
+                            if !declares && self.tiling != Tiling::Square {
+                                errors.push(
+                                    Diag::new(
+                                        &source,
+                                        path.span,
+                                        format!(
+                                            "{} is on the square grid (it declares no grid), and this file on the {} grid",
+                                            file.display(),
+                                            self.tiling
+                                        ),
+                                    )
+                                    .help("its moves would turn by the wrong angle: import files on this file's grid"),
+                                );
+                                broken = true;
+                                continue;
+                            }
+                            self.sources.push(imported_source);
+                            let at = self.sources.len() - 1;
+                            broken |= self.gather(at, f.stmts, imported, claims, errors, loader);
+                        }
+                        Err(e) => {
+                            errors.push(Diag::new(&imported_source, e.span, e.message));
+                            broken = true;
+                        }
+                    }
+                }
+                StmtKind::Grid { name } => {
+                    // The file's own declaration was read up front; an
+                    // imported file must be on the same grid.
+                    let t = Tiling::named(&name.name);
+                    if src != 0 && t.is_some_and(|t| t != self.tiling) {
+                        errors.push(
+                            Diag::new(
+                                &source,
+                                name.span,
+                                format!(
+                                    "this file is on the {} grid, and the file importing it on the {} grid",
+                                    name.name, self.tiling
+                                ),
+                            )
+                            .help(format!("declare `grid {}` in the importing file too", name.name)),
+                        );
+                    } else if src != 0 && t.is_none() {
+                        errors.push(unknown_grid(&source, &name));
+                    }
+                }
+                StmtKind::Claim { .. } if src != 0 => {}
+                StmtKind::Claim { .. }
+                | StmtKind::Game { .. }
+                | StmtKind::GameEnd { .. }
+                | StmtKind::GameFrom { .. } => claims.push((src, stmt)),
+            }
+        }
+        // Without the import, an override would only say that it is.
+        for def in pending.into_iter().filter(|_| !broken) {
+            if let Err(e) = self.override_def(def) {
+                errors.push(e);
+            }
+        }
+        broken
+    }
+
+    /// `override NAME = BODY`: replaces the definition an import made.
+    fn override_def(&mut self, def: Def) -> Result<(), Diag> {
+        let src = &self.sources[def.src];
+        let name = &def.name;
+        check_name(src, name)?;
+        match self.defs.get(&name.name) {
+            None => Err(Diag::new(
+                src,
+                name.span,
+                format!("nothing to override: no imported file defines `{}`", name.name),
+            )
+            .help("without `override`, this is a new definition")),
+            Some(prev) if prev.src == def.src => Err(Diag::new(
+                src,
+                name.span,
+                format!(
+                    "`{}` is defined in this file; `override` replaces an imported definition",
+                    name.name
+                ),
+            )
+            .note(prev.name.span, "defined here")),
+            Some(_) => {
+                check_params(src, &def)?;
+                self.defs.insert(name.name.clone(), def);
+                Ok(())
+            }
+        }
+    }
+
+    fn add_def(&mut self, def: Def) -> Result<(), Diag> {
+        let src = &self.sources[def.src];
+        let name = &def.name;
+        check_name(src, name)?;
+        if let Some(prev) = self.defs.get(&name.name) {
+            let e = Diag::new(src, name.span, format!("`{}` is defined twice", name.name)).label("second definition");
+            return Err(if prev.src == def.src {
+                e.note(prev.name.span, "first definition")
+            } else {
+                let other = &self.sources[prev.src];
+                e.help(format!(
+                    "first defined at {}; write `override {} = ...` to replace it",
+                    other.locate(prev.name.span.start),
+                    name.name
+                ))
+            });
+        }
+        check_params(src, &def)?;
+        self.order.push(name.name.clone());
+        self.longest_name = self.longest_name.max(name.name.len());
+        self.defs.insert(name.name.clone(), def);
+        Ok(())
+    }
+
+    /// The grid the file is on.
+    pub fn tiling(&self) -> Tiling {
+        self.tiling
+    }
+
+    /// The theorems and axioms, in file order.
+    pub fn claims(&self) -> &[Claim] {
+        &self.claims
+    }
+
+    /// The games, in file order.
+    pub fn games(&self) -> &[Game] {
+        &self.games
+    }
+
+    /// Claims that the file's check tests agree with the attacks read off
+    /// the moves (`attacked_by`), one per game and turn with a `check:`
+    /// declaration, named `lint: ...`: `check` compares their sides on the
+    /// game's positions, not on boards of other sizes.
+    pub fn attack_lints(&self) -> Vec<Lint> {
+        let mut out = vec![];
+        for (game, g) in self.games.iter().enumerate() {
+            for (turn, kings, lhs, rhs) in attack::check_lints(g) {
+                let claim = Claim {
+                    name: format!(
+                        "lint: game {}, turn {}: the check test reads the attacks of the moves",
+                        g.name,
+                        turn + 1
+                    ),
+                    kind: ClaimKind::Theorem,
+                    lhs,
+                    rel: Rel::Eq,
+                    rhs,
+                    conds: vec![],
+                    source: self.sources[0].clone(),
+                    span: g.span,
+                    tiling: g.tiling,
+                };
+                out.push(Lint { game, kings, claim });
+            }
+        }
+        out
+    }
+
+    /// The game declared as `name`.
+    pub fn game(&self, name: &str) -> Option<&Game> {
+        self.games.iter().find(|g| g.name == name)
+    }
+
+    /// The term a definition without parameters stands for.
+    pub fn definition(&self, name: &str) -> Option<&Term> {
+        self.terms.get(name)
+    }
+
+    /// Definitions without parameters, in file order.
+    pub fn definitions(&self) -> impl Iterator<Item = (&str, &Term)> {
+        self.order
+            .iter()
+            .filter_map(|n| self.terms.get(n).map(|t| (n.as_str(), t)))
+    }
+
+    /// A definition's term with the other move definitions it names left
+    /// as metavariables of those names (`white_move`), for rewriting one
+    /// definition at a time in terms of the others. `None` for a function,
+    /// an unknown name, or a body that needs its names' terms to
+    /// elaborate.
+    pub fn definition_over_names(&self, name: &str) -> Option<Term> {
+        let def = self.defs.get(name).filter(|d| d.params.is_none())?;
+        let mut done = self.over_names();
+        done.remove(name);
+        let el = Elab {
+            suggested: Default::default(),
+            prog: self,
+            done: RefCell::new(done),
+            stack: RefCell::new(vec![]),
+        };
+        let sc = Scope {
+            src: def.src,
+            vars: im::HashMap::new(),
+            metas: false,
+        };
+        el.expr(&sc, &def.body).ok()
+    }
+
+    /// A function's body with its parameters bound to `args` and the move
+    /// definitions it names left as metavariables, as in
+    /// `definition_over_names`: the pattern the simplifier folds back into
+    /// a call. `None` for a definition without parameters, a wrong number
+    /// of arguments, or arguments of sorts the body does not take.
+    pub fn function_over_names(&self, name: &str, args: &[Term]) -> Option<Term> {
+        let def = self.defs.get(name)?;
+        let params = def.params.as_ref().filter(|p| p.len() == args.len())?;
+        let el = Elab {
+            suggested: Default::default(),
+            prog: self,
+            done: RefCell::new(self.over_names()),
+            stack: RefCell::new(vec![name.to_string()]),
+        };
+        let sc = Scope {
+            src: def.src,
+            vars: params
+                .iter()
+                .map(|p| p.name.clone())
+                .zip(args.iter().cloned())
+                .collect(),
+            metas: false,
+        };
+        el.expr(&sc, &def.body).ok()
+    }
+
+    /// An expression's term with the move definitions it names left as
+    /// metavariables, as in `definition_over_names`; `None` when it does
+    /// not elaborate.
+    pub fn expr_over_names(&self, text: &str) -> Option<Term> {
+        let e = parse::parse_expr(text).ok()?;
+        let el = Elab {
+            suggested: Default::default(),
+            prog: self,
+            done: RefCell::new(self.over_names()),
+            stack: RefCell::new(vec![]),
+        };
+        let sc = Scope {
+            src: 0,
+            vars: im::HashMap::new(),
+            metas: false,
+        };
+        el.expr(&sc, &e).ok()
+    }
+
+    /// Every definition's term, move definitions as metavariables.
+    fn over_names(&self) -> HashMap<String, Option<Term>> {
+        self.terms
+            .iter()
+            .map(|(k, v)| {
+                let t = if v.sort() == Sort::Move {
+                    Term::var(k, Sort::Move)
+                } else {
+                    v.clone()
+                };
+                (k.clone(), Some(t))
+            })
+            .collect()
+    }
+
+    /// The names of the functions (definitions with parameters) and how
+    /// many parameters each takes, in file order.
+    pub fn functions(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.order
+            .iter()
+            .filter_map(|n| self.defs[n].params.as_ref().map(|p| (n.as_str(), p.len())))
+    }
+
+    /// The source text of the file.
+    pub fn source(&self) -> &Source {
+        &self.sources[0]
+    }
+
+    /// Elaborates an expression (such as `--move`'s) against this file's
+    /// definitions. `name` labels the text in diagnostics.
+    pub fn expr(&mut self, name: &str, text: &str) -> Result<Term, Diags> {
+        let source = Source::new(name, text);
+        let e = parse::parse_expr(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+        self.sources.push(source);
+        let src = self.sources.len() - 1;
+        let el = Elab {
+            suggested: Default::default(),
+            prog: self,
+            done: RefCell::new(self.terms.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect()),
+            stack: RefCell::new(vec![]),
+        };
+        let sc = Scope {
+            src,
+            vars: im::HashMap::new(),
+            metas: false,
+        };
+        match el.expr(&sc, &e) {
+            Ok(t) => Ok(t),
+            Err(Abort::Error(d)) => Err(d.into()),
+            Err(Abort::Poisoned) => unreachable!("a loaded program has no broken definitions"),
+        }
+    }
+}
+
+fn check_name(src: &Source, name: &Ident) -> Result<(), Diag> {
+    if Movement::is_word(&name.name) {
+        return Err(
+            Diag::new(src, name.span, format!("`{}` reads as a movement", name.name))
+                .help("names made only of the letters u d l r R F C always read as movements; choose another name"),
+        );
+    }
+    if KEYWORDS.contains(&name.name.as_str()) {
+        return Err(Diag::new(src, name.span, format!("`{}` is a keyword", name.name)));
+    }
+    Ok(())
+}
+
+/// Registers a `piece` declaration. On each side, a glyph followed by an
+/// ASCII spelling is one piece.
+fn declare(src: &Source, white: &[Ident], black: Option<&[Ident]>) -> Result<Vec<crate::core::PieceId>, Diag> {
+    let spellings = |names: &[Ident]| -> Vec<Spelling> {
+        let mut out: Vec<Spelling> = vec![];
+        for n in names {
+            let ascii = n.name.starts_with('\'');
+            match out.last_mut() {
+                Some(last) if ascii && last.ascii.is_none() && last.glyph.is_some() => {
+                    last.ascii = Some(n.name.clone());
+                }
+                _ if ascii => out.push(Spelling {
+                    glyph: None,
+                    ascii: Some(n.name.clone()),
+                }),
+                _ => out.push(Spelling {
+                    glyph: Some(n.name.clone()),
+                    ascii: None,
+                }),
+            }
+        }
+        out
+    };
+    let last = black.and_then(|b| b.last()).unwrap_or(&white[white.len() - 1]);
+    let span = white[0].span.to(last.span);
+    let (w, b) = (spellings(white), black.map(spellings));
+    crate::core::PieceId::declare(&w, b.as_deref()).map_err(|e| {
+        Diag::new(src, span, e).help(
+            "declare `piece W / B` for colour twins, four of each for a piece that turns with R, \
+                 and a glyph may be followed by an ASCII spelling: `piece ● 'D / ○ 'L`",
+        )
+    })
+}
+
+/// Game `name` from the statement `game BASE(board) = turns` of source
+/// `src` (this file's, or an imported one for `game NAME = BASE`).
+fn game(
+    el: &Elab,
+    (src, source): (usize, &Source),
+    name: &Ident,
+    board: &Expr,
+    turns: &[Expr],
+    span: Span,
+) -> Result<Game, Abort> {
+    let sc = Scope {
+        src,
+        vars: im::HashMap::new(),
+        metas: false,
+    };
+    let b = el.expr(&sc, board)?;
+    let crate::core::Node::Frag(f) = b.node() else {
+        return Err(Diag::new(
+            source,
+            board.span,
+            format!("a game's board is a fragment, not a {}", b.sort()),
+        )
+        .help("build it from rows, as in `♖♘♗♕♔♗♘♖;♙♙♙♙♙♙♙♙;........`")
+        .into());
+    };
+    let grid = crate::semantics::Grid::from_fragment(f).map_err(|e| Diag::new(source, board.span, e))?;
+    if el.prog.tiling == Tiling::Square {
+        ragged(f).map_err(|e| {
+            Diag::new(source, board.span, e)
+                .help("every row of a board has the same number of squares; write `#` for a square off the board")
+        })?;
+    }
+    let mut moves = vec![];
+    for t in turns {
+        let m = el.expr(&sc, t)?;
+        if m.sort() != Sort::Move {
+            return Err(Diag::new(source, t.span, format!("a turn is a move, not a {}", m.sort())).into());
+        }
+        if m.is_open() {
+            return Err(Diag::new(source, t.span, "a turn's move has a `%` outside any binder")
+                .help("bind the piece of interest with `%p:`")
+                .into());
+        }
+        moves.push(m);
+    }
+    Ok(Game {
+        name: name.name.clone(),
+        board: grid.rebased(),
+        turns: moves,
+        span,
+        ends: Ends::default(),
+        tiling: el.prog.tiling,
+    })
+}
+
+/// A definition's parameters are names, each named once.
+fn check_params(src: &Source, def: &Def) -> Result<(), Diag> {
+    if let Some(params) = &def.params {
+        for (i, p) in params.iter().enumerate() {
+            check_name(src, p)?;
+            if params[..i].iter().any(|q| q.name == p.name) {
+                return Err(Diag::new(src, p.span, format!("parameter `{}` is named twice", p.name)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A square board's rows all span its box: a row short of a square is a
+/// typing slip far more often than a hole (which `#` writes).
+fn ragged(f: &crate::core::Fragment) -> Result<(), String> {
+    let (xs, ys): (Vec<i32>, Vec<i32>) = f.cells().map(|(q, _)| (q.x, q.y)).unzip();
+    let (Some(&top), Some(&bottom)) = (ys.iter().max(), ys.iter().min()) else {
+        return Ok(());
+    };
+    let (left, right) = (
+        xs.iter().min().copied().unwrap_or(0),
+        xs.iter().max().copied().unwrap_or(0),
+    );
+    let width = (right - left + 1) as usize;
+    for y in (bottom..=top).rev() {
+        let row = ys.iter().filter(|&&v| v == y).count();
+        if row != width {
+            return Err(format!(
+                "row {} from the top has {row} squares; the board is {width} wide",
+                top - y + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn claim(
+    el: &Elab,
+    source: &Source,
+    kind: ClaimKind,
+    name: &Ident,
+    lhs: &Expr,
+    rel: Rel,
+    rhs: &Expr,
+    conds: &[crate::parse::ast::Cond],
+    span: Span,
+) -> Result<Claim, Abort> {
+    let sc = Scope {
+        src: 0,
+        vars: im::HashMap::new(),
+        metas: true,
+    };
+    let (l, r) = (el.expr(&sc, lhs)?, el.expr(&sc, rhs)?);
+    let (ls, rs) = (l.sort(), r.sort());
+    if !ls.fits(rs) && !rs.fits(ls) {
+        return Err(Diag::new(
+            source,
+            lhs.span,
+            format!("the two sides differ in sort: a {ls} and a {rs}"),
+        )
+        .label(format!("a {ls}"))
+        .note(rhs.span, format!("a {rs}"))
+        .into());
+    }
+    if kind == ClaimKind::Axiom && rel == Rel::Ne {
+        return Err(Diag::new(source, span, "an axiom states an equality; use `theorem` for `!=`").into());
+    }
+    if kind == ClaimKind::Theorem && rel == Rel::Oriented {
+        return Err(Diag::new(
+            source,
+            span,
+            "`=>` orients an axiom for the prover; a theorem states `=` or `!=`",
+        )
+        .into());
+    }
+    let metas: Vec<Meta> = l.metas().into_iter().chain(r.metas()).collect();
+    let mut out = vec![];
+    for c in conds {
+        let Some(pred) = Predicate::named(&c.pred.name) else {
+            let names: Vec<&str> = Predicate::ALL.iter().map(|p| p.name()).collect();
+            return Err(
+                Diag::new(source, c.pred.span, format!("unknown side condition `{}`", c.pred.name))
+                    .help(format!("known conditions: {}", names.join(", ")))
+                    .into(),
+            );
+        };
+        let spec = pred.signature();
+        if spec.args.len() != c.args.len() {
+            return Err(Diag::new(
+                source,
+                c.pred.span,
+                format!(
+                    "`{}` takes {} arguments, not {}",
+                    spec.name,
+                    spec.args.len(),
+                    c.args.len()
+                ),
+            )
+            .help(spec.doc)
+            .into());
+        }
+        let mut args = vec![];
+        for (a, sort) in c.args.iter().zip(spec.args) {
+            match metas.iter().find(|m| *m.name == *a.name) {
+                Some(m) if m.sort == *sort => args.push(m.clone()),
+                Some(m) => {
+                    return Err(Diag::new(
+                        source,
+                        a.span,
+                        format!("`{}` must be a {sort}, not a {}", a.name, m.sort),
+                    )
+                    .into())
+                }
+                None => {
+                    return Err(Diag::new(
+                        source,
+                        a.span,
+                        format!("`{}` is not a metavariable of this claim", a.name),
+                    )
+                    .into())
+                }
+            }
+        }
+        out.push(Condition { pred, args });
+    }
+    Ok(Claim {
+        name: name.name.clone(),
+        kind,
+        lhs: l,
+        rel,
+        rhs: r,
+        conds: out,
+        source: source.clone(),
+        span,
+        tiling: el.prog.tiling,
+    })
+}
+
+fn unknown_grid(source: &Source, name: &Ident) -> Diag {
+    Diag::new(source, name.span, format!("unknown grid `{}`", name.name)).help("the grids are `square` and `hex`")
+}
+
+/// The grid a file's own `grid` line names, if it has one; an imported
+/// file's declaration is checked as the import is read.
+fn declared_grid(source: &Source, stmts: &[crate::parse::ast::Stmt]) -> Result<Option<Tiling>, Diags> {
+    let mut found: Option<(Tiling, Span)> = None;
+    for s in stmts {
+        if let StmtKind::Grid { name } = &s.kind {
+            let t = Tiling::named(&name.name).ok_or_else(|| unknown_grid(source, name))?;
+            if let Some((_, first)) = found {
+                return Err(Diag::new(source, s.span, "a file declares its grid once")
+                    .note(first, "declared here")
+                    .into());
+            }
+            found = Some((t, s.span));
+        }
+    }
+    Ok(found.map(|(t, _)| t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Cell, Content, Fragment, Node, PieceId};
+    use crate::geometry::Square;
+
+    fn cells(t: &Term) -> Vec<(i32, i32, String)> {
+        let Node::Frag(f) = t.node() else {
+            panic!("not a fragment: {t:?}")
+        };
+        f.cells().map(|(q, c)| (q.x, q.y, c.to_string())).collect()
+    }
+
+    fn elab(src: &str, expr: &str) -> Term {
+        Program::from_text("t.alg", src).unwrap().expr("expr", expr).unwrap()
+    }
+
+    fn error(src: &str) -> String {
+        Program::from_text("t.alg", src).err().expect("an error").to_string()
+    }
+
+    #[test]
+    fn ragged_boards_are_rejected() {
+        let game = |rows: &str| format!("piece ♔ / ♚\nstep = %♔: (% + u. -> . + u%)\ngame g({rows}) = step, step\n");
+        let e = error(&game("♔...;...;..♚."));
+        assert!(
+            e.contains("row 2 from the top has 3 squares; the board is 4 wide"),
+            "{e}"
+        );
+        // Holes written as `#` are a board's own shape.
+        assert!(Program::from_text("t.alg", &game("♔...;#..#;..♚.")).is_ok());
+    }
+
+    #[test]
+    fn a_failed_game_does_not_cascade() {
+        let src = "piece ♔ / ♚\nstep = %A: (% + u. -> . + u%)\ngame g(♔.;.♚) = step, step\ngame g stuck: draw\n";
+        let Err(Diags(errors)) = Program::from_text("t.alg", src) else {
+            panic!("an error")
+        };
+        let text = Diags(errors.clone()).to_string();
+        assert_eq!(errors.len(), 1, "{text}");
+        assert!(text.contains("`A` is neither") && !text.contains("no game"), "{text}");
+    }
+
+    /// Powers and products of movements are exact or rejected, never
+    /// wrapped modulo 2³².
+    #[test]
+    fn huge_movements_are_exact_or_rejected() {
+        for text in [
+            "x = u^4294967296 .\n",
+            "x = u^-99999999999 .\n",
+            "x = u^16777216 u .\n",
+            "x = u^16777216 (u^16777216 .)\n",
+            "x = r⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹⁹ .\n",
+        ] {
+            let e = error(text);
+            assert!(
+                e.contains("more than 16777216 squares") || e.contains("too large"),
+                "{text}: {e}"
+            );
+        }
+        // Turns are periodic: any power of `R` or `F` is exact.
+        assert_eq!(elab("", "R^4294967297 ."), elab("", "R ."));
+        assert_eq!(elab("", "F^-99999999999 ♙"), elab("", "F ♙"));
+        assert_eq!(cells(&elab("", "u^16777216 .")), vec![(0, 16777216, ".".into())]);
+    }
+
+    #[test]
+    fn words_split_into_names_and_letters() {
+        let t = elab("x = ♙;.;♟\n", "xxx");
+        assert_eq!(cells(&t).len(), 9);
+        let t = elab("", "uur♚");
+        assert_eq!(cells(&t), vec![(1, 2, "♚".into())]);
+    }
+
+    #[test]
+    fn juxtaposition_groups_right() {
+        assert_eq!(
+            cells(&elab("", "♖..")),
+            vec![(0, 0, "♖".into()), (1, 0, ".".into()), (2, 0, ".".into())]
+        );
+        let r = elab("", "R(r♟ + rd.)");
+        assert_eq!(cells(&r), vec![(-1, 1, "♟".into()), (0, 1, ".".into())]);
+    }
+
+    #[test]
+    fn functions_substitute_their_arguments() {
+        let t = elab(
+            "in_any_direction(M) = M | R M | R² M | R³ M\n",
+            "in_any_direction(♙ -> .)",
+        );
+        assert_eq!(t.sort(), Sort::Move);
+        let p = elab("twice(f) = f f\n", "twice(♙)");
+        assert_eq!(cells(&p).len(), 2);
+    }
+
+    #[test]
+    fn static_errors_are_reported() {
+        assert!(error("a = ♙ + ♙\n").contains("cannot glue"));
+        assert!(error("a = % + u%\n").contains("two `%`"));
+        assert!(error("a = u -> .\n").contains("needs fragments"));
+        assert!(error("a = b\nb = a\n").contains("recursive"));
+        assert!(error("a = ♙\na = ♟\n").contains("defined twice"));
+        assert!(error("a = (♙ -> .){3,1}\n").contains("empty range"));
+        assert!(error("a = (♙ -> .){-1}\n").contains("between 0"));
+        assert!(error("a = foo\n").contains("unknown name"));
+        assert!(error("ur = ♙\n").contains("reads as a movement"));
+        assert!(error("a = ♙+ ♟\n").contains("repetition applies to moves"));
+        assert!(error("theorem t: ♙ = ♙ -> .\n").contains("differ in sort"));
+    }
+
+    #[test]
+    fn claims_take_metavariables_by_letter() {
+        let p = Program::from_text("t.alg", "theorem seq_nil: nil M = M\ntheorem comm: nm = mn\n").unwrap();
+        assert_eq!(p.claims()[0].lhs.metas()[0].sort, Sort::Move);
+        assert_eq!(p.claims()[1].lhs.sort(), Sort::Movement);
+    }
+
+    /// Random token soup never panics: it parses and elaborates, or gives
+    /// diagnostics; what elaborates to a move also runs.
+    #[test]
+    fn no_input_panics() {
+        const BITS: [&str; 52] = [
+            "♙",
+            "♟",
+            "♖",
+            ".",
+            "#",
+            "%",
+            "0",
+            "1",
+            "2",
+            "u",
+            "r",
+            "R",
+            "F",
+            "C",
+            "²",
+            "⁻¹",
+            "+",
+            " + ",
+            "|",
+            "->",
+            ";",
+            "(",
+            ")",
+            "{",
+            "}",
+            "<",
+            ">",
+            ",",
+            "*",
+            "?",
+            "^",
+            "-",
+            " = ",
+            "!=",
+            ":",
+            "%♖:",
+            "%p:",
+            "x",
+            "M",
+            "f",
+            "nil",
+            "fail",
+            "theorem t",
+            "piece ",
+            "/",
+            "\n",
+            "'",
+            "'X",
+            "//c\n",
+            " ",
+            "a = ",
+            "g(M) = ",
+        ];
+        fn prop(seed: u64) -> bool {
+            let mut g = quickcheck::Gen::from_size_and_seed(30, seed);
+            let n = 1 + <usize as quickcheck::Arbitrary>::arbitrary(&mut g) % 30;
+            let text: String = (0..n).map(|_| *g.choose(&BITS).unwrap()).collect();
+            let text = format!("a = {text}");
+            if let Ok(p) = Program::from_text("fuzz.alg", &text) {
+                for (_, t) in p.definitions() {
+                    if let Ok(prog) = crate::semantics::compile(t) {
+                        let board = crate::semantics::Grid::parse("..♖/♟..").unwrap();
+                        let s = crate::semantics::State { board, poi: None };
+                        let _ = crate::semantics::Eval::new(10_000).run(&prog, &s);
+                    }
+                }
+            }
+            true
+        }
+        quickcheck::QuickCheck::new()
+            .tests(3000)
+            .quickcheck(prop as fn(u64) -> bool);
+    }
+
+    #[test]
+    fn colour_reversal_reaches_binders() {
+        let t = elab("", "C(%♖: % -> .)");
+        let Node::Bind([c, _]) = t.node() else { panic!() };
+        assert_eq!(**c, Node::Cell(Content::Piece(PieceId::lookup("♜").unwrap())));
+        let f = Fragment::single(Cell::Poi);
+        assert_eq!(f.poi(), Some(Square::ORIGIN));
+    }
+
+    /// A function's parameter names the piece a binder picks, so one
+    /// definition serves every side: `move(P) = %P: ...`.
+    #[test]
+    fn a_binder_names_a_piece_parameter() {
+        let src = "step(P) = %P: (% + u. -> . + u%)\n";
+        let t = elab(src, "step(♜)");
+        assert_eq!(t, elab("", "%♜: (% + u. -> . + u%)"));
+        let Node::Bind([c, _]) = elab(src, "step(C ♖)").node().clone() else {
+            panic!()
+        };
+        assert_eq!(*c, Node::Cell(Content::Piece(PieceId::lookup("♜").unwrap())));
+        assert_eq!(elab(src, "step(.)"), elab("", "%.: (% + u. -> . + u%)"));
+        // Only one cell at the origin names a piece.
+        for bad in ["step(u ♖)", "step(♖ ♖)", "step(u)", "step(♖ | ♜)"] {
+            let e = Program::from_text("t.alg", src).unwrap().expr("expr", bad).err();
+            let e = e.unwrap_or_else(|| panic!("{bad} accepted")).to_string();
+            assert!(
+                e.contains("a binder names a piece or `.`, and `P` is neither"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_sides_name_chess_and_declared_pieces() {
+        let prog = Program::from_text(
+            "t.alg",
+            "piece 'Side1 / 'side1\npiece 'Alone\nb = black_pieces\nw = white_pieces\n\
+             eb = ♚ | ♛ | ♜ | ♝ | ♞ | ♟ | 'side1\new = ♔ | ♕ | ♖ | ♗ | ♘ | ♙ | 'Side1\n",
+        )
+        .unwrap();
+        assert_eq!(prog.definition("b"), prog.definition("eb"));
+        assert_eq!(prog.definition("w"), prog.definition("ew"));
+        // A definition of that name is the file's own.
+        let own = Program::from_text("t.alg", "black_pieces = ♚\nx = black_pieces\n").unwrap();
+        assert_eq!(own.definition("x"), own.definition("black_pieces"));
+    }
+}

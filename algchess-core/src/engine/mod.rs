@@ -1,0 +1,672 @@
+//! The fast path for playing games: each turn's compiled move planned for
+//! the board's box and run in place on one board, results as diffs made
+//! and unmade. Every move it makes comes from the rule file; it falls back
+//! to the interpreter for any shape it does not plan, and agrees with the
+//! interpreter on every result set.
+
+mod bits;
+mod cursor;
+mod exec;
+mod mailbox;
+mod plan;
+mod restrict;
+mod sets;
+mod word;
+
+pub(crate) use cursor::Cursor;
+use exec::{Ctx, Diff};
+use mailbox::Mailbox;
+use plan::{Op, Planner};
+use rayon::prelude::*;
+pub(crate) use restrict::Vacate;
+use std::any::{Any, TypeId};
+use std::sync::{Arc, Mutex};
+use word::Word;
+
+use crate::geometry::Square;
+use crate::semantics::{Grid, Prog};
+
+/// The turns of a game, ready to be planned for any board box.
+pub struct Engine {
+    turns: Vec<Prog>,
+    /// Tests run on a board (a king in check, a side that has lost).
+    tests: Vec<Prog>,
+    pad: i32,
+    /// A side with no move passes (Othello), as `play::Rules` says.
+    passes: bool,
+    /// A `Plan<W>` per box and word.
+    plans: Mutex<Vec<(BoxKey, Arc<dyn Any + Send + Sync>)>>,
+}
+
+/// A board box (origin, width, height) and the word its plan is for.
+type BoxKey = (Square, i32, i32, TypeId);
+
+/// The turns planned for one board box, on words `W`.
+pub(crate) struct Plan<W> {
+    pad: i32,
+    turns: Vec<Op<W>>,
+    tests: Vec<Op<W>>,
+    /// The codes the turns and tests look for, whose squares the board
+    /// keeps.
+    codes: Vec<u8>,
+    passes: bool,
+    /// The turns kept to the moves that empty given squares.
+    vacating: restrict::Vacating<W>,
+}
+
+/// A single move made more states than the evaluation budget allows (the
+/// interpreter's, on the fast path for the moves handed to it): the
+/// number is the budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooBig(pub usize);
+
+/// Runs `$body` with `$w` the smallest word that holds `$board`'s box
+/// (`u64` again past 256 squares: such a box keeps bit sets instead).
+macro_rules! by_word {
+    ($board:expr, $w:ident => $body:expr) => {{
+        let squares = $board.width() * $board.height();
+        if squares <= 64 || squares > 256 {
+            type $w = u64;
+            $body
+        } else if squares <= 128 {
+            type $w = u128;
+            $body
+        } else {
+            type $w = word::Wide;
+            $body
+        }
+    }};
+}
+
+impl Engine {
+    /// `passes`: a side with no move passes, unless the other side cannot
+    /// move either (the game is then over). `tests` are run by [`holds`]
+    /// and [`Cursor::holds`], by index.
+    ///
+    /// [`holds`]: Engine::holds
+    pub fn new(turns: &[Prog], tests: &[Prog], passes: bool) -> Engine {
+        Engine {
+            passes,
+            pad: turns.iter().chain(tests).map(plan::pad).max().unwrap_or(0),
+            turns: turns.to_vec(),
+            tests: tests.to_vec(),
+            plans: Mutex::new(vec![]),
+        }
+    }
+
+    /// The plan for `board`'s box on words `W`, made once per box.
+    fn plan<W: Word>(&self, board: &Grid) -> Arc<Plan<W>> {
+        let key = (board.origin(), board.width(), board.height(), TypeId::of::<W>());
+        let mut plans = self.plans.lock().expect("no panic while planning");
+        if let Some(p) = plans
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, p)| p.clone().downcast().ok())
+        {
+            return p;
+        }
+        let shape = bits::BoxShape {
+            width: board.width(),
+            height: board.height(),
+        };
+        let planner = Planner {
+            stride: board.width() + 2 * self.pad,
+            pad: self.pad,
+            shape: shape.fits::<W>().then_some(shape),
+            width: board.width(),
+            height: board.height(),
+        };
+        let turns: Vec<Op<W>> = self.turns.iter().map(|t| planner.plan(t)).collect();
+        let tests: Vec<Op<W>> = self.tests.iter().map(|t| planner.plan(t)).collect();
+        let mut codes = vec![];
+        turns.iter().chain(&tests).for_each(|t| t.looked_for(&mut codes));
+        let plan = Arc::new(Plan {
+            pad: self.pad,
+            passes: self.passes,
+            turns,
+            tests,
+            codes,
+            vacating: Default::default(),
+        });
+        plans.push((key, plan.clone()));
+        plan
+    }
+
+    /// The boards the side to move reaches, without repeats.
+    pub fn successors(&self, board: &Grid, turn: usize) -> Result<Vec<Grid>, TooBig> {
+        by_word!(board, W => self.successors_on::<W>(board, turn))
+    }
+
+    fn successors_on<W: Word>(&self, board: &Grid, turn: usize) -> Result<Vec<Grid>, TooBig> {
+        let plan = self.plan::<W>(board);
+        let mut ctx = plan.ctx(board);
+        let moves = plan.moves(&mut ctx, turn)?;
+        Ok(moves
+            .iter()
+            .map(|d| {
+                let mark = ctx.mark();
+                ctx.apply(d);
+                let g = ctx.board.grid();
+                ctx.undo(mark);
+                g
+            })
+            .collect())
+    }
+
+    /// Whether test `test` has a result on `board` (a king in check, a
+    /// side that has lost).
+    pub fn holds(&self, board: &Grid, test: usize) -> Result<bool, TooBig> {
+        by_word!(board, W => self.holds_on::<W>(board, test))
+    }
+
+    fn holds_on<W: Word>(&self, board: &Grid, test: usize) -> Result<bool, TooBig> {
+        let plan = self.plan::<W>(board);
+        plan.holds(&mut plan.ctx(board), test)
+    }
+
+    /// A board to follow a game on, from `board`.
+    pub fn cursor(&self, board: &Grid) -> Cursor {
+        by_word!(board, W => Cursor::new(self.plan::<W>(board), board))
+    }
+
+    /// Leaves `depth` plies below the position (the last ply counted, not
+    /// played); with `threads` above 1, the root moves in parallel.
+    pub fn perft(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        by_word!(board, W => self.perft_on::<W>(board, turn, depth))
+    }
+
+    fn perft_on<W: Word>(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        let plan = self.plan::<W>(board);
+        let mut ctx = plan.ctx(board);
+        plan.perft(&mut ctx, turn, depth)
+    }
+
+    /// Perft with the root moves spread over rayon's threads.
+    pub fn perft_parallel(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        if depth < 2 {
+            return self.perft(board, turn, depth);
+        }
+        by_word!(board, W => self.perft_parallel_on::<W>(board, turn, depth))
+    }
+
+    fn perft_parallel_on<W: Word>(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        let plan = self.plan::<W>(board);
+        let root = Mailbox::new(board, plan.pad);
+        let moves = plan.moves(&mut Ctx::new(root.clone(), &plan.codes), turn)?;
+        if moves.is_empty() {
+            // Nothing to spread, or a pass: the plain count handles both.
+            return self.perft(board, turn, depth);
+        }
+        let next = (turn + 1) % plan.turns.len();
+        moves
+            .par_iter()
+            .map(|d| {
+                let mut ctx = Ctx::new(root.clone(), &plan.codes);
+                ctx.apply(d);
+                plan.perft(&mut ctx, next, depth - 1)
+            })
+            .sum()
+    }
+}
+
+impl<W: Word> Plan<W> {
+    /// A search context on `board`, whose box the plan is for.
+    fn ctx(&self, board: &Grid) -> Ctx<W> {
+        Ctx::new(Mailbox::new(board, self.pad), &self.codes)
+    }
+
+    /// Whether test `test` has a result on the context's board.
+    fn holds(&self, ctx: &mut Ctx<W>, test: usize) -> Result<bool, TooBig> {
+        let found = ctx.exists(&self.tests[test]);
+        ctx.finish(found)
+    }
+
+    /// The distinct results of the turn's move, as diffs from the board.
+    fn moves(&self, ctx: &mut Ctx<W>, turn: usize) -> Result<Vec<Diff>, TooBig> {
+        let mark = ctx.mark();
+        let mut out = exec::Distinct::new(ctx.spare.pop().unwrap_or_default());
+        ctx.start_turn();
+        ctx.run(&self.turns[turn], &mut |c: &mut Ctx<W>| {
+            out.insert(c.result(mark));
+            false
+        });
+        ctx.end_turn();
+        ctx.finish(out.items)
+    }
+
+    /// How many distinct results the turn's move has, from their
+    /// fingerprints; `None` when two share one (then `moves` counts).
+    fn count(&self, ctx: &mut Ctx<W>, turn: usize) -> Result<Option<u64>, TooBig> {
+        let mark = ctx.mark();
+        let mut seen = std::mem::take(&mut ctx.counted);
+        let mut repeat = false;
+        ctx.start_turn();
+        repeat |= ctx.tally(&self.turns[turn], mark, &mut seen);
+        ctx.end_turn();
+        let n = seen.len() as u64;
+        seen.clear();
+        ctx.counted = seen;
+        ctx.finish((!repeat).then_some(n))
+    }
+
+    fn perft(&self, ctx: &mut Ctx<W>, turn: usize, depth: u32) -> Result<u64, TooBig> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        if depth == 1 {
+            // A pass counts as a ply, so a side with no move needs `moves`.
+            if let Some(n) = self.count(ctx, turn)?.filter(|&n| n > 0 || !self.passes) {
+                return Ok(n);
+            }
+        }
+        let moves = self.moves(ctx, turn)?;
+        let next = (turn + 1) % self.turns.len();
+        if moves.is_empty() && self.passes {
+            // A pass is a ply of its own, if the other side can move.
+            if self.moves(ctx, next)?.is_empty() {
+                return Ok(0);
+            }
+            return self.perft(ctx, next, depth - 1);
+        }
+        let mut total = moves.len() as u64;
+        if depth > 1 {
+            total = 0;
+            for d in &moves {
+                let mark = ctx.mark();
+                ctx.apply(d);
+                let n = self.perft(ctx, next, depth - 1);
+                ctx.undo(mark);
+                total += n?;
+            }
+        }
+        ctx.spare.push(moves);
+        Ok(total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elab::Program;
+    use crate::play::{fen, perft, Position, Rules};
+    use std::collections::BTreeSet;
+
+    /// A game of fairy pieces, both colours, with pawns to take.
+    const FAIRY: &str = "import \"fairy.alg\"
+start = 'Princess'Camel'Nightrider'Amazon'Aanca'Zebra'Grasshopper'Bede;♙♙♙'Arrow_pawn'Berolina_pawn♙♙♙;'Alfil'Advisor......;........;........;......'alibaba'antelope;♟♟♟'banshee'adjutant♟♟♟;'empress'alfilrider'backslider♟♟'bede'grasshopper'zebra
+game fairy(start) = fairy_white, fairy_black
+";
+
+    /// Chess on 12×12, past 128 squares: the widest words.
+    const BIG: &str = "import \"chess.alg\"
+override start = ♖♘♗♕♔♗♘♖♘♗♕♖;♙♙♙♙♙♙♙♙♙♙♙♙;............;............;............;............;............;............;............;............;♟♟♟♟♟♟♟♟♟♟♟♟;♜♞♝♛♚♝♞♜♞♝♛♜
+game big = chess
+";
+
+    fn games() -> Vec<(String, Program)> {
+        // Snake's turning pieces are checked end to end (tests/engine.rs):
+        // other unit tests declare its glyphs differently in this process.
+        let mut out: Vec<(String, Program)> = ["chess", "othello", "tictactoe", "variants/capablanca"]
+            .iter()
+            .map(|n| {
+                let path = format!("rules/{n}.alg");
+                (n.to_string(), crate::testing::load(&path))
+            })
+            .collect();
+        out.push((
+            "fairy".into(),
+            Program::from_text("rules/fairy_game.alg", FAIRY).unwrap(),
+        ));
+        out.push(("big".into(), Program::from_text("rules/big_game.alg", BIG).unwrap()));
+        out
+    }
+
+    /// The boards of a position's successors.
+    fn boards(r: &Rules, pos: &Position) -> BTreeSet<crate::semantics::Grid> {
+        r.successors(pos).unwrap().into_iter().map(|p| p.board).collect()
+    }
+
+    fn both(prog: &Program) -> (Rules, Rules) {
+        let g = &prog.games()[0];
+        (Rules::new(g), Rules::fast(g))
+    }
+
+    /// Perft on the engine equals perft in the interpreter on every bundled
+    /// game, as deep as the interpreter counts a few thousand leaves.
+    #[test]
+    fn perft_agrees_with_the_interpreter_on_every_game() {
+        for (name, prog) in games() {
+            let (slow, fast) = both(&prog);
+            let start = slow.start();
+            let mut depth = 1;
+            loop {
+                let expected = perft(&slow, &start, depth).unwrap();
+                assert_eq!(
+                    perft(&fast, &start, depth).unwrap(),
+                    expected,
+                    "{name} at depth {depth}"
+                );
+                if expected > 3000 || expected == 0 || depth == 6 {
+                    break;
+                }
+                depth += 1;
+            }
+            assert!(depth >= 2, "{name} counted only to depth {depth}");
+        }
+    }
+
+    /// The published perft tables of chess, on the engine.
+    #[test]
+    fn chess_matches_the_published_counts() {
+        let prog = crate::testing::load("rules/chess.alg");
+        let fast = Rules::fast(&prog.games()[0]);
+        let table: [(&str, &[u64]); 6] = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                &[20, 400, 8902, 197281],
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                &[48, 2039, 97862],
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[14, 191, 2812, 43238]),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                &[6, 264, 9467],
+            ),
+            (
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                &[44, 1486, 62379],
+            ),
+            (
+                "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+                &[46, 2079, 89890],
+            ),
+        ];
+        for (f, counts) in table {
+            let (board, black) = fen::read(f).unwrap();
+            let pos = Position {
+                board,
+                turn: usize::from(black),
+            };
+            for (d, n) in counts.iter().enumerate() {
+                assert_eq!(
+                    fast.engine
+                        .as_ref()
+                        .unwrap()
+                        .perft_parallel(&pos.board, pos.turn, d as u32 + 1)
+                        .unwrap(),
+                    *n,
+                    "{f} at depth {}",
+                    d + 1
+                );
+            }
+        }
+    }
+
+    /// The engine follows the rule file: a knight that leaps as a camel
+    /// moves as a camel on the fast path too.
+    #[test]
+    fn an_edited_rule_changes_the_fast_path() {
+        let text = crate::testing::read("rules/chess.alg");
+        let camel = text
+            .replace("uur free -> . + uur♘", "uuur free -> . + uuur♘")
+            .replace("uul free -> . + uul♘", "uuul free -> . + uuul♘");
+        assert_ne!(camel, text);
+        let prog = Program::from_text("rules/camel.alg", &camel).unwrap();
+        let (slow, fast) = both(&prog);
+        let start = slow.start();
+        let n = perft(&fast, &start, 3).unwrap();
+        assert_eq!(n, perft(&slow, &start, 3).unwrap());
+        // Camels leap out of the corner over the pawns: (1,0) to (2,3) and (0,3).
+        assert_eq!(perft(&fast, &start, 1).unwrap(), 20);
+        assert_ne!(n, 8902);
+    }
+
+    /// Shapes the planner does not take are run by the interpreter, and
+    /// still agree with it: counts too large to unroll, rules that reach
+    /// past the border.
+    #[test]
+    fn unplanned_shapes_fall_back_to_the_interpreter() {
+        let text = "start = ♖.........;..........;..........
+far = %♖: (% + r^17 . -> . + r^17 %) | (% + r. -> . + r%){1,9}
+game g(start) = far
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        fn interprets(op: &Op<u64>) -> bool {
+            match op {
+                Op::Interpret(_) => true,
+                Op::Bind(_, m)
+                | Op::Star(m)
+                | Op::Greedy(m)
+                | Op::Not(m)
+                | Op::NotBits(m, _)
+                | Op::Probe { rules: m, .. } => interprets(m),
+                Op::Seq(a, b) => interprets(a) || interprets(b),
+                Op::Alt(arms) => arms.iter().any(interprets),
+                _ => false,
+            }
+        }
+        assert!(interprets(&plan.turns[0]), "{:?}", plan.turns[0]);
+        let start = slow.start();
+        let set = |r: &Rules| boards(r, &start);
+        assert_eq!(set(&fast).len(), 9);
+        assert_eq!(set(&fast), set(&slow));
+    }
+
+    /// A leaf's moves are counted by fingerprint; where two results are the
+    /// same board (here a step up, and a step up, down and up again) the
+    /// count falls back to comparing boards and still counts each once.
+    #[test]
+    fn repeated_results_are_counted_once() {
+        let text = "start = ♖..;...;...;..♜
+step(way) = % + way. -> . + way%
+white = %♖: step(u) | step(r) | step(u) step(d) step(u)
+black = %♜: step(d) | step(l)
+game g(start) = white, black
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let engine = fast.engine.as_ref().unwrap();
+        let start = slow.start();
+        let plan = engine.plan::<u64>(&start.board);
+        let mut ctx = Ctx::new(Mailbox::new(&start.board, plan.pad), &plan.codes);
+        assert_eq!(plan.count(&mut ctx, 0), Ok(None), "a repeat is seen");
+        // Black's moves never repeat: counted from fingerprints alone.
+        assert_eq!(plan.count(&mut ctx, 1), Ok(Some(2)));
+        for depth in 1..=4 {
+            assert_eq!(
+                perft(&fast, &start, depth),
+                perft(&slow, &start, depth),
+                "depth {depth}"
+            );
+        }
+        assert_eq!(perft(&fast, &start, 1).unwrap(), 2);
+    }
+
+    /// A `not` testing one square after a rule moved the POI becomes a
+    /// read of the rule (a pawn not on the last rank), unless the rule
+    /// changes that square: here the square below a step up is the one it
+    /// left, empty after the move but not before it.
+    #[test]
+    fn a_test_after_a_step_is_read_with_it() {
+        let text = "start = ....;.♖..;..♖.
+up = % + u. -> . + u%
+right = % + r. -> . + r%
+game g(start) = %♖: (up not holds(% + d.)) | (right not holds(% + u#))
+holds(f) = f -> f
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let start = slow.start();
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
+        let text = format!("{:?}", plan.turns[0]);
+        assert_eq!(text.matches("Not(").count(), 1, "{text}");
+        let set = |r: &Rules| boards(r, &start);
+        // Only the rook with a square above its step right moves.
+        assert_eq!(set(&fast).len(), 1, "{:?}", set(&fast));
+        assert_eq!(set(&fast), set(&slow));
+    }
+
+    /// Tests after a move are grouped with the move, `(m not A) not B`,
+    /// so that each runs once per position with what it read there; the
+    /// successors are the interpreter's.
+    #[test]
+    fn tests_after_a_move_group_with_it() {
+        let text = "start = ♖...;....;..♜.;.♜..
+holds(f) = f -> f
+step = %♖: (% + u. -> . + u%) | (% + r. -> . + r%)
+rook_sees = holds(% + r♜) | holds(% + r. + rr♜) | holds(% + r. + rr. + rrr♜)
+rook_sees_up = holds(% + u♜) | holds(% + u. + uu♜) | holds(% + u. + uu. + uuu♜)
+game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let start = slow.start();
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
+        let text = format!("{:?}", plan.turns[0]);
+        assert!(text.starts_with("Seq(Seq("), "{text}");
+        assert_eq!(text.matches("NotBits(").count(), 2, "{text}");
+        let set = |r: &Rules| boards(r, &start);
+        assert_eq!(set(&fast), set(&slow));
+        assert_eq!(set(&fast).len(), 1, "{:?}", set(&fast));
+    }
+
+    /// Boxes past 64 squares keep bitboards, on the word that holds them:
+    /// the king's safety and the pawns' rules are planned on words for
+    /// 10×8 (`u128`) and 12×12 (`Wide`), not on bit sets.
+    #[test]
+    fn larger_boxes_plan_on_wider_words() {
+        fn planned<W: word::Word>(prog: &Program) -> String {
+            let (slow, fast) = both(prog);
+            format!("{:?}", fast.engine.as_ref().unwrap().plan::<W>(&slow.start).turns[0])
+        }
+        let games = games();
+        let game = |n: &str| &games.iter().find(|(name, _)| name == n).unwrap().1;
+        for text in [
+            planned::<u128>(game("variants/capablanca")),
+            planned::<word::Wide>(game("big")),
+        ] {
+            assert!(text.contains("NotBits") && text.contains("BitRules("), "{text}");
+            assert!(!text.contains("Not("), "{text}");
+        }
+        // A word too narrow for the box keeps the read trees.
+        assert!(!planned::<u64>(game("big")).contains("NotBits"));
+    }
+
+    /// A grasshopper's hops plan on words: its walks and landings are
+    /// found for all its pieces at once.
+    #[test]
+    fn hops_plan_on_words() {
+        let games = games();
+        let fairy = &games.iter().find(|(name, _)| name == "fairy").unwrap().1;
+        let (slow, fast) = both(fairy);
+        let text = format!("{:?}", fast.engine.as_ref().unwrap().plan::<u64>(&slow.start).turns[0]);
+        assert!(text.contains("BitHops("), "{text}");
+    }
+
+    /// Sliders plan as line walks, each square on the line a result.
+    #[test]
+    fn sliders_walk_lines() {
+        let prog = crate::testing::load("rules/chess.alg");
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let text = format!("{:?}", plan.turns[0]);
+        assert!(text.matches("Slide {").count() >= 8, "{text}");
+        assert!(!text.contains("Interpret"), "{text}");
+        // The king's safety is tested on bitboards, the pawns' last rank
+        // with each step.
+        assert!(text.contains("NotBits"), "{text}");
+        assert!(!text.contains("Not("), "{text}");
+        // The pawns' rules fit for all the pawns at once, on words.
+        assert!(text.contains("BitRules("), "{text}");
+        // The knight's eight leaps, eight arms in the file, are one list.
+        fn longest_guards(op: &Op<u64>) -> usize {
+            match op {
+                Op::Rules(rs) => rs.iter().filter(|r| matches!(r.find, plan::Find::Guard(_))).count(),
+                Op::Bind(_, m)
+                | Op::Star(m)
+                | Op::Greedy(m)
+                | Op::Not(m)
+                | Op::NotBits(m, _)
+                | Op::Probe { rules: m, .. } => longest_guards(m),
+                Op::Seq(a, b) => longest_guards(a).max(longest_guards(b)),
+                Op::Alt(arms) => arms.iter().map(longest_guards).max().unwrap_or(0),
+                _ => 0,
+            }
+        }
+        assert_eq!(longest_guards(&plan.turns[0]), 8);
+    }
+
+    /// A slide written out length by length plans as one slide with its
+    /// longest length, whether it moves the POI or writes a piece; a gap
+    /// in the lengths keeps the rules as rules. Either way the successors
+    /// are the interpreter's, also where the next rule needs the POI (gone
+    /// after a rule writes a piece over it).
+    #[test]
+    fn written_out_slides_walk_lines() {
+        let text = "start = .......;♖..♖...;.......;♖......
+right = (% + r. -> . + r%) | (% + r. + rr. -> . + r. + rr%) | (% + r. + rr. + rrr. -> . + r. + rr. + rrr%)
+up = (% + u. -> . + u♖) | (% + u. + uu. -> . + u. + uu♖)
+left = (% + l. -> . + l%) | (% + l. + ll. + lll. -> . + l. + ll. + lll%)
+game g(start) = %♖: (right | up | left) (nil | (% + r. -> . + r♖))
+";
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let text = format!("{:?}", plan.turns[0]);
+        assert_eq!(text.matches("Slide {").count(), 2, "{text}");
+        assert!(text.contains("max: 3") && text.contains("max: 2"), "{text}");
+        let start = slow.start();
+        let set = |r: &Rules| boards(r, &start);
+        assert!(set(&slow).len() > 5, "{:?}", set(&slow));
+        assert_eq!(set(&fast), set(&slow));
+    }
+
+    /// On random positions reached by play, in every game, the engine's
+    /// successors are exactly the interpreter's.
+    #[test]
+    fn successors_agree_on_positions_of_play() {
+        static GAMES: std::sync::OnceLock<Vec<(String, Rules, Rules)>> = std::sync::OnceLock::new();
+        fn prop(seed: u64, plies: u8) -> bool {
+            let games = GAMES.get_or_init(|| {
+                games()
+                    .into_iter()
+                    .map(|(n, p)| {
+                        let (a, b) = both(&p);
+                        (n, a, b)
+                    })
+                    .collect()
+            });
+            let (name, slow, fast) = &games[seed as usize % games.len()];
+            let mut pos = slow.start();
+            let mut rng = seed;
+            for ply in 0..plies % 40 {
+                let set = |r: &Rules| {
+                    r.successors(&pos)
+                        .unwrap()
+                        .into_iter()
+                        .map(|p| (p.board, p.turn))
+                        .collect::<BTreeSet<_>>()
+                };
+                let (a, b) = (set(slow), set(fast));
+                if a != b {
+                    eprintln!("{name}, ply {ply}: {:?}", pos.board);
+                    return false;
+                }
+                if a.is_empty() {
+                    break;
+                }
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let (board, turn) = a.into_iter().nth((rng >> 33) as usize % b.len()).unwrap();
+                pos = Position { board, turn };
+            }
+            true
+        }
+        quickcheck::QuickCheck::new()
+            .tests(60)
+            .quickcheck(prop as fn(u64, u8) -> bool);
+    }
+}

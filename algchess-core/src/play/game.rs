@@ -1,0 +1,150 @@
+//! Games as the evaluator runs them: compiled turn moves, and positions.
+
+use super::end::Test;
+use crate::elab::Game;
+use crate::engine::Engine;
+use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
+
+/// A game ready to play: the turn moves compiled.
+pub struct Rules {
+    /// The game's name, from `game NAME`.
+    pub name: String,
+    /// The starting board.
+    pub start: Grid,
+    /// Each side's move, compiled, in turn order.
+    pub turns: Vec<Prog>,
+    /// How the game ends (see `play/end.rs`).
+    pub ends: super::end::EndRules,
+    /// The fast path, when asked for; the interpreter otherwise.
+    pub engine: Option<Engine>,
+    /// The grid the game is played on.
+    pub tiling: crate::geometry::Tiling,
+    /// What a match reads of each cell code.
+    pub pieces: super::pieces::Pieces,
+}
+
+/// A position: the board, and whose turn it is (an index into the turns).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// The pieces on the board.
+    pub board: Grid,
+    /// The side to move, as an index into [`Rules::turns`].
+    pub turn: usize,
+}
+
+pub use crate::engine::TooBig;
+
+impl Rules {
+    /// The game with its turns compiled, played by the interpreter.
+    pub fn new(game: &Game) -> Rules {
+        let resets = game.ends.move_rule.as_ref().map_or(&[][..], |r| &r.resets[..]);
+        Rules {
+            pieces: super::pieces::Pieces::new(resets),
+            name: game.name.clone(),
+            start: game.board.clone(),
+            turns: game
+                .turns
+                .iter()
+                .map(|t| compile(t).expect("elaboration checks that turns are closed moves"))
+                .collect(),
+            ends: super::end::EndRules::compile(&game.ends),
+            engine: None,
+            tiling: game.tiling,
+        }
+    }
+
+    /// The same game on the engine's fast path.
+    pub fn fast(game: &Game) -> Rules {
+        let mut r = Rules::new(game);
+        r.engine = Some(Engine::new(&r.turns, &r.ends.tests(), r.ends.passes()));
+        r
+    }
+
+    /// The starting board, the first side to move.
+    pub fn start(&self) -> Position {
+        Position {
+            board: self.start.clone(),
+            turn: 0,
+        }
+    }
+
+    /// The positions the side to move can reach, in a fixed order. A side
+    /// with no move whose rules say it passes (Othello) has one: the same
+    /// board with the next side to move, unless that side cannot move
+    /// either, which ends the game.
+    pub fn successors(&self, pos: &Position) -> Result<Vec<Position>, TooBig> {
+        let moves = self.moves(pos)?;
+        if moves.is_empty() && self.ends.passes() {
+            let passed = Position {
+                board: pos.board.clone(),
+                turn: (pos.turn + 1) % self.turns.len(),
+            };
+            if !self.moves(&passed)?.is_empty() {
+                return Ok(vec![passed]);
+            }
+        }
+        Ok(moves)
+    }
+
+    /// The positions the side to move reaches by its move, passes aside.
+    fn moves(&self, pos: &Position) -> Result<Vec<Position>, TooBig> {
+        let next = (pos.turn + 1) % self.turns.len();
+        if let Some(e) = &self.engine {
+            let boards = e.successors(&pos.board, pos.turn)?;
+            return Ok(boards.into_iter().map(|board| Position { board, turn: next }).collect());
+        }
+        let prog = &self.turns[pos.turn];
+        let start = State {
+            board: pos.board.clone(),
+            poi: None,
+        };
+        let results = match Eval::default().run(prog, &start) {
+            Ok(r) => r,
+            Err(Halt::Budget(n)) => return Err(TooBig(n)),
+            Err(Halt::Unknown(never)) => match never {},
+            Err(Halt::Memory(_)) => unreachable!("games run without a memory limit"),
+        };
+        Ok(results
+            .into_iter()
+            .map(|s| Position {
+                board: s.board,
+                turn: next,
+            })
+            .collect())
+    }
+
+    /// Whether turn `turn`'s side is in check on `board`; never without a
+    /// `check` declaration.
+    pub fn in_check(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        self.test(Test::Check, board, turn)
+    }
+
+    /// Whether turn `turn`'s side has lost on `board` by a `lost` test.
+    pub fn lost(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        self.test(Test::Lost, board, turn)
+    }
+
+    /// Whether turn `turn`'s side has won on `board` by a `won` test.
+    pub fn won(&self, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        self.test(Test::Won, board, turn)
+    }
+
+    fn test(&self, t: Test, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+        match (&self.engine, self.ends.index(t, turn)) {
+            (_, None) => Ok(false),
+            (Some(e), Some(i)) => e.holds(board, i),
+            (None, Some(_)) => self.ends.holds(t, turn, board),
+        }
+    }
+
+    /// The number of positions the side to move can reach.
+    pub fn count(&self, pos: &Position) -> Result<u64, TooBig> {
+        self.successors(pos).map(|v| v.len() as u64)
+    }
+}
+
+impl std::fmt::Display for TooBig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a move made more than {} intermediate states", self.0)
+    }
+}

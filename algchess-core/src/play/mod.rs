@@ -1,0 +1,19 @@
+//! Playing games: positions, perft, move names, FEN, PGN and the referee.
+//! The terminal loop that plays them is the command line's (`cli::interactive`).
+
+pub(crate) mod end;
+pub use end::{Ending, GameOutcome};
+pub mod fen;
+mod game;
+pub mod notation;
+pub mod pdn;
+mod perft;
+pub mod pgn;
+mod pieces;
+pub mod referee;
+mod repetition;
+pub(crate) mod san;
+
+pub use game::TooBig;
+pub use game::{Position, Rules};
+pub use perft::{divide, perft};

@@ -1,0 +1,21 @@
+//! The meaning of moves: boards, states and the evaluator.
+
+mod board;
+mod cell_set;
+mod code;
+mod compile;
+mod eval;
+mod hex;
+mod probe;
+mod rule;
+mod store;
+
+pub use board::Grid;
+pub(crate) use board::{BoardError, Change};
+pub(crate) use cell_set::CellSet;
+pub use code::Code;
+pub use compile::{compile, Prog};
+pub use eval::{results, Eval, Halt};
+pub(crate) use probe::Branch;
+pub(crate) use rule::{Pivot, Rule};
+pub use store::{State, Store};
