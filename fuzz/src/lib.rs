@@ -11,7 +11,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// The stack the command line gives every thread that works on input (see
-/// `algchess::cli`): a crash here is a crash of the tool.
+/// `src/cli` of the command line): a crash here is a crash of the tool.
 pub const STACK: usize = 256 << 20;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;

@@ -41,7 +41,13 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let text =
         crate::read_text(&args.file).map_err(|e| plain_error(format!("cannot read {}: {e}", args.file.display())))?;
     // The laws of the file's grid.
-    let tiling = algchess_core::Program::from_text(&args.file.display().to_string(), &text)?.tiling();
+    let tiling = algchess_core::Program::from_text_with(
+        &args.file.display().to_string(),
+        &text,
+        algchess_core::Tiling::Square,
+        &crate::Files,
+    )?
+    .tiling();
     if let Some(dir) = &args.axioms {
         super::output::warn_unchecked_axioms(dir);
     }

@@ -157,7 +157,7 @@ pub(super) fn load_for_play(path: &Path, simplify: bool) -> Result<algchess_core
     let name = path.display().to_string();
     match simplify_text(&name, &text, &rules, &SimplifyOptions::quick()) {
         Ok(out) if !out.changes.is_empty() => {
-            Ok(algchess_core::Program::from_text_on(&name, &out.text, prog.tiling()).unwrap_or(prog))
+            Ok(algchess_core::Program::from_text_with(&name, &out.text, prog.tiling(), &crate::Files).unwrap_or(prog))
         }
         _ => Ok(prog),
     }
