@@ -34,3 +34,8 @@ impl Loader for Project {
 pub(crate) fn load(path: &str) -> Program {
     Program::load(Path::new(path), MemoryLimit::NONE, &Project).unwrap_or_else(|e| panic!("{path}: {}", e.render()))
 }
+
+/// Rule-file text named `name`, its imports read from the project.
+pub(crate) fn from_text(name: &str, text: &str) -> Result<Program, crate::diag::Diags> {
+    Program::from_text_with(name, text, crate::geometry::Tiling::Square, &Project)
+}

@@ -521,7 +521,7 @@ mod tests {
         let name = prog.source().name.clone();
         let mut src = prog.source().text.to_string();
         src.push_str(&format!("\ntheorem probe: {text}\n"));
-        let p = Program::from_text(&name, &src).unwrap();
+        let p = crate::testing::from_text(&name, &src).unwrap();
         p.claims().iter().find(|c| c.name == "probe").unwrap().clone()
     }
 

@@ -315,9 +315,12 @@ game big = chess
             .collect();
         out.push((
             "fairy".into(),
-            Program::from_text("rules/fairy_game.alg", FAIRY).unwrap(),
+            crate::testing::from_text("rules/fairy_game.alg", FAIRY).unwrap(),
         ));
-        out.push(("big".into(), Program::from_text("rules/big_game.alg", BIG).unwrap()));
+        out.push((
+            "big".into(),
+            crate::testing::from_text("rules/big_game.alg", BIG).unwrap(),
+        ));
         out
     }
 
