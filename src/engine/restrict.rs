@@ -304,7 +304,7 @@ mod tests {
     fn question(rules: &Rules, l: char) -> Vacate {
         let (mut codes, mut kept) = (CellSet::default(), CellSet::default());
         for c in 0..=u8::MAX {
-            if let Some(m) = rules.pieces.letter(c).map(|m| m.to_ascii_uppercase()) {
+            if let Some(m) = rules.codes.letter(c).map(|m| m.to_ascii_uppercase()) {
                 if m == l || (l == 'K' && m == 'R') {
                     codes.insert_code(c);
                 }
@@ -350,7 +350,7 @@ mod tests {
             let rules = Rules::fast(&prog.games()[0]);
             let engine = rules.engine.as_ref().unwrap();
             let letters: BTreeSet<char> = (0..=u8::MAX)
-                .filter_map(|c| rules.pieces.letter(c))
+                .filter_map(|c| rules.codes.letter(c))
                 .map(|l| l.to_ascii_uppercase())
                 .collect();
             let (mut full_total, mut kept_total) = (0usize, 0usize);
