@@ -24,7 +24,7 @@
 //! let rewrites = Rewrites::new(&laws);
 //! let proof = prove_claim(equal, &laws, &rewrites, &ProveOptions::default(), &|_, _, _| {});
 //! assert_eq!(proof.verdict, Verdict::Proved);
-//! let steps = render(proof.proof.as_ref().unwrap());
+//! let steps = render(&equal.pieces, proof.proof.as_ref().unwrap());
 //! assert!(steps.contains("by fuse"), "{steps}");
 //!
 //! let report = check_claim(equal, &ClaimOptions::default(), &|_, _, _| {});
