@@ -1,6 +1,7 @@
 //! Elaboration: syntax trees to core terms.
 //!
-//! A rule file's `piece` declarations are registered first, then every
+//! A rule file's `piece` declarations are added to the program's own
+//! registry (`Pieces`) first, then every
 //! definition is expanded and sort-checked, then every claim. Function bodies
 //! are checked at each call, since their sorts depend on the arguments.
 
