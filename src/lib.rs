@@ -62,7 +62,9 @@ pub mod tutorial;
 
 pub use check::positions;
 pub use check::{check_claim, compare, ClaimOptions, CounterReport, Finding, Outcome, Report, SearchOptions, Stats};
-pub use core::{print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Pieces, Rel, Sort, Term};
+pub use core::{
+    print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Pieces, Rel, Sort, Term,
+};
 pub use diag::{Diag, Diags, Span};
 pub use elab::{Claim, Files, Lint, Loader, NoFiles, Program};
 pub use geometry::{Movement, Square, Tiling};

@@ -78,5 +78,8 @@ fn rights_by_file_are_read_and_written() {
         let written = fen::write(&board, black, &rules.pieces).unwrap();
         assert_eq!(written.split(' ').nth(2), Some(xfen), "{shredder}");
     }
-    assert!(fen::read("rk6/8/8/8/8/8/8/RK6 w C - 0 1", &rules.pieces).is_err(), "no rook on c1");
+    assert!(
+        fen::read("rk6/8/8/8/8/8/8/RK6 w C - 0 1", &rules.pieces).is_err(),
+        "no rook on c1"
+    );
 }

@@ -79,7 +79,11 @@ fn check(file: &str, game: &str, fixture_name: &str, side: usize, first: char, s
     let (slow, fast) = (Rules::new(game), Rules::fast(game));
     let lines = fixture(fixture_name);
     assert!(lines.len() >= 21, "{} positions", lines.len());
-    assert_eq!(slow.start(), position(&lines[0].0, side, first, &slow.pieces), "{file}: the start");
+    assert_eq!(
+        slow.start(),
+        position(&lines[0].0, side, first, &slow.pieces),
+        "{file}: the start"
+    );
     // The random positions hold kings, and a game's end (no move).
     assert!(lines.iter().filter(|(fen, ..)| fen.contains('K')).count() >= 6);
     assert!(

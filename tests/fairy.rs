@@ -52,7 +52,11 @@ fn run(def: &str, pieces: &[((i32, i32), &str)]) -> (Grid, Vec<Grid>, Pieces) {
         poi: None,
     };
     let out = results(&prog, &state).unwrap_or_else(|n| panic!("`{def}` ran out of budget ({n})"));
-    (start, out.into_iter().map(|s| s.board).collect(), program.pieces().clone())
+    (
+        start,
+        out.into_iter().map(|s| s.board).collect(),
+        program.pieces().clone(),
+    )
 }
 
 /// Runs `def` on the board, where `piece` stands on `from`, and checks that
@@ -72,8 +76,7 @@ fn check(def: &str, piece: &str, from: (i32, i32), pieces: &[((i32, i32), &str)]
         "the board must hold {piece} on {from:?}"
     );
     let (start, boards, declared) = run(def, pieces);
-    let id = declared
-        .lookup(piece).unwrap_or_else(|| panic!("{piece} is declared"));
+    let id = declared.lookup(piece).unwrap_or_else(|| panic!("{piece} is declared"));
     let mut got = BTreeSet::new();
     for b in &boards {
         let mut changed: Vec<(i32, i32)> = start.diff(b).iter().map(|q| (q.x, q.y)).collect();

@@ -163,14 +163,26 @@ fn tictactoe_stops_after_a_win() {
     let rules = Rules::new(prog.game("tictactoe").expect("declared"));
     // X has the top row; neither side may move on.
     let x_won = ["'X'X'X", "'O'O.", "..."];
-    assert!(rules.successors(&position(&rules.pieces, &x_won, 1)).unwrap().is_empty());
-    assert!(rules.successors(&position(&rules.pieces, &x_won, 0)).unwrap().is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &x_won, 1))
+        .unwrap()
+        .is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &x_won, 0))
+        .unwrap()
+        .is_empty());
     // O has the diagonal from the bottom left.
     let o_won = ["'X'X'O", "'X'O.", "'O.."];
-    assert!(rules.successors(&position(&rules.pieces, &o_won, 0)).unwrap().is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &o_won, 0))
+        .unwrap()
+        .is_empty());
     // O has the middle column.
     let o_column = ["'X'O'X", ".'O.", "'X'O."];
-    assert!(rules.successors(&position(&rules.pieces, &o_column, 0)).unwrap().is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &o_column, 0))
+        .unwrap()
+        .is_empty());
     // Two in a row is not a win: O may play any of the six empty squares.
     let open = ["'X'X.", "'O..", "..."];
     assert_eq!(rules.count(&position(&rules.pieces, &open, 1)).unwrap(), 6);
@@ -245,7 +257,10 @@ fn othello_passes_and_ends_by_count() {
     let end = m.end().unwrap().expect("over");
     assert_eq!((end.ending.name(), end.result().as_str()), ("most_pieces", "0-1"));
     // With no move for either side, no pass.
-    assert!(rules.successors(&position(&rules.pieces, &["○○○"], 0)).unwrap().is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &["○○○"], 0))
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -256,7 +271,13 @@ fn tictactoe_ends_in_a_line_or_a_draw() {
     let mut won = Match::new(&rules, position(&rules.pieces, &["'X'X'X", "'O'O.", "..."], 1), 0, 1).unwrap();
     let end = won.end().unwrap().expect("over");
     assert_eq!((end.ending.name(), end.result().as_str()), ("lost", "1-0"));
-    let mut full = Match::new(&rules, position(&rules.pieces, &["'X'O'X", "'X'O'O", "'O'X'X"], 1), 0, 1).unwrap();
+    let mut full = Match::new(
+        &rules,
+        position(&rules.pieces, &["'X'O'X", "'X'O'O", "'O'X'X"], 1),
+        0,
+        1,
+    )
+    .unwrap();
     let end = full.end().unwrap().expect("over");
     assert_eq!((end.ending.name(), end.result().as_str()), ("no_moves", "1/2-1/2"));
 }
@@ -511,7 +532,10 @@ fn snake_boxed_in_has_no_move() {
     let walled = [".#.", "#◀←", "⇨→↑"];
     for b in [&corner[..], &walled[..]] {
         assert!(run(&mut prog, "snake_move", b, None).is_empty(), "{b:?}");
-        assert!(rules.successors(&position(&rules.pieces, b, 0)).unwrap().is_empty(), "{b:?}");
+        assert!(
+            rules.successors(&position(&rules.pieces, b, 0)).unwrap().is_empty(),
+            "{b:?}"
+        );
     }
     // Open the way up and there is exactly that move.
     assert_eq!(

@@ -55,7 +55,9 @@ fn two_programs_declare_one_spelling_as_different_pieces() {
 #[test]
 fn a_spelling_one_program_declares_is_unknown_to_another() {
     let _pair = program(PAIR);
-    let e = Program::from_text("t.alg", "t = 'x\n").err().expect("`'x` is not declared here");
+    let e = Program::from_text("t.alg", "t = 'x\n")
+        .err()
+        .expect("`'x` is not declared here");
     assert!(e.to_string().contains("unknown piece `'x`"), "{e}");
     // And a fresh program has chess's pieces alone.
     assert_eq!(program("").pieces().len(), Pieces::chess().len());

@@ -337,7 +337,14 @@ fn instance(claim: &Claim, metas: &[Meta], g: &mut quickcheck::Gen) -> Option<(T
     let subst = |m: &Meta| chosen.get(&*m.name).cloned();
     let l = claim.lhs.substitute(&subst, &claim.pieces).ok()?;
     let r = claim.rhs.substitute(&subst, &claim.pieces).ok()?;
-    Some((l, r, chosen.iter().map(|(k, v)| (k.clone(), claim.pieces.show(v).to_string())).collect()))
+    Some((
+        l,
+        r,
+        chosen
+            .iter()
+            .map(|(k, v)| (k.clone(), claim.pieces.show(v).to_string()))
+            .collect(),
+    ))
 }
 
 /// The instance of a law about moves only where each metavariable is one
@@ -362,7 +369,14 @@ fn climbing_instance(claim: &Claim, metas: &[Meta]) -> Option<(Term, Term, BTree
     let subst = |m: &Meta| chosen.get(&*m.name).cloned();
     let l = claim.lhs.substitute(&subst, &claim.pieces).ok()?;
     let r = claim.rhs.substitute(&subst, &claim.pieces).ok()?;
-    Some((l, r, chosen.iter().map(|(k, v)| (k.clone(), claim.pieces.show(v).to_string())).collect()))
+    Some((
+        l,
+        r,
+        chosen
+            .iter()
+            .map(|(k, v)| (k.clone(), claim.pieces.show(v).to_string()))
+            .collect(),
+    ))
 }
 
 /// Checks one claim.
@@ -501,7 +515,9 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                     timeout: options.search.timeout.map(|t| t.saturating_sub(start.elapsed())),
                     ..per_instance.clone()
                 };
-                if let found @ Found::Differ { .. } = compare_terms(&claim.pieces, &l, &r, &sparse, Some(shown), &|_, _, _| {}) {
+                if let found @ Found::Differ { .. } =
+                    compare_terms(&claim.pieces, &l, &r, &sparse, Some(shown), &|_, _, _| {})
+                {
                     tried += 1;
                     absorb(&mut report, found);
                 }

@@ -594,7 +594,10 @@ mod tests {
             panic!("refuted: {r:?}")
         };
         assert!(poi.is_none());
-        let i = samples.iter().position(|s| s.board.rows(prog.pieces()) == *board).unwrap();
+        let i = samples
+            .iter()
+            .position(|s| s.board.rows(prog.pieces()) == *board)
+            .unwrap();
         assert_eq!(r.origin.as_deref(), Some(samples[i].origin.as_str()));
         assert_eq!(r.fen, samples[i].fen(prog.pieces()));
         let state = State {
@@ -604,7 +607,12 @@ mod tests {
         for (side, shown) in [(&c.lhs, left), (&c.rhs, right)] {
             let mut got = results(&compile(side).unwrap(), &state).unwrap();
             got.sort();
-            assert_eq!(&got.iter().map(|s| StateReport::new(s, prog.pieces())).collect::<Vec<_>>(), shown);
+            assert_eq!(
+                &got.iter()
+                    .map(|s| StateReport::new(s, prog.pieces()))
+                    .collect::<Vec<_>>(),
+                shown
+            );
         }
         assert!(left.len() < right.len(), "the legal moves are fewer");
         // No earlier position refutes it.

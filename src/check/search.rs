@@ -150,10 +150,7 @@ pub(super) fn boxes(n: usize) -> Vec<(i32, i32)> {
 /// `pieces` when there is one (so counterexamples show a real piece), else
 /// the reserved `PieceId::OTHER`.
 pub(super) fn other_piece(named: &[PieceId], pieces: &Pieces) -> PieceId {
-    pieces
-        .all()
-        .find(|p| !named.contains(p))
-        .unwrap_or(PieceId::OTHER)
+    pieces.all().find(|p| !named.contains(p)).unwrap_or(PieceId::OTHER)
 }
 
 /// Which states a search starts from.
@@ -722,7 +719,11 @@ mod tests {
     /// palette pieces and one other piece: the universe of the bounded search, by brute
     /// force.
     fn all_boards(n: usize, named: &[PieceId]) -> Vec<Grid> {
-        let mut values = vec![None, Some(Content::Empty), Some(Content::Piece(other_piece(named, &Pieces::chess())))];
+        let mut values = vec![
+            None,
+            Some(Content::Empty),
+            Some(Content::Piece(other_piece(named, &Pieces::chess()))),
+        ];
         values.extend(named.iter().map(|p| Some(Content::Piece(*p))));
         let mut out = vec![];
         for (w, h) in boxes(n) {
@@ -820,7 +821,10 @@ mod tests {
                     decompose,
                     ..SearchOptions::default()
                 };
-                let found = matches!(compare(&Pieces::chess(), &l, &r, open, &options, &|_, _, _| {}), Outcome::Refuted { .. });
+                let found = matches!(
+                    compare(&Pieces::chess(), &l, &r, open, &options, &|_, _, _| {}),
+                    Outcome::Refuted { .. }
+                );
                 if found != truth {
                     return TestResult::error(format!(
                         "{lt:?}  vs  {rt:?}: search says differ={found}, brute force {truth} (decompose {decompose})"

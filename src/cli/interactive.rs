@@ -719,22 +719,55 @@ game pawns(start) = step, // white
         let names: Vec<&str> = moves.iter().map(|m| m.0.as_str()).collect();
         assert_eq!(names, ["a1a2", "b1b2"]);
         let b = &pos.board;
-        assert_eq!(interpret("2", b, Tiling::Square, &moves, &rules.pieces), Action::Play(1));
-        assert_eq!(interpret("a1a2", b, Tiling::Square, &moves, &rules.pieces), Action::Play(0));
-        assert_eq!(interpret("b1", b, Tiling::Square, &moves, &rules.pieces), Action::Play(1));
-        assert_eq!(interpret("b1-b2", b, Tiling::Square, &moves, &rules.pieces), Action::Play(1));
-        assert!(matches!(interpret("a1a2", b, Tiling::Square, &moves, &rules.pieces), Action::Play(0)));
-        assert!(matches!(interpret("3", b, Tiling::Square, &moves, &rules.pieces), Action::Say(m) if m.contains("pick 1 to 2")));
-        assert!(matches!(interpret("zz", b, Tiling::Square, &moves, &rules.pieces), Action::Say(_)));
-        assert!(matches!(interpret("a1b2", b, Tiling::Square, &moves, &rules.pieces), Action::Say(m) if m.contains("from a1 to b2")));
-        assert_eq!(interpret("UNDO", b, Tiling::Square, &moves, &rules.pieces), Action::Undo);
-        assert_eq!(interpret("  ", b, Tiling::Square, &moves, &rules.pieces), Action::Nothing);
+        assert_eq!(
+            interpret("2", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(1)
+        );
+        assert_eq!(
+            interpret("a1a2", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(0)
+        );
+        assert_eq!(
+            interpret("b1", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(1)
+        );
+        assert_eq!(
+            interpret("b1-b2", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(1)
+        );
+        assert!(matches!(
+            interpret("a1a2", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(0)
+        ));
+        assert!(
+            matches!(interpret("3", b, Tiling::Square, &moves, &rules.pieces), Action::Say(m) if m.contains("pick 1 to 2"))
+        );
+        assert!(matches!(
+            interpret("zz", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Say(_)
+        ));
+        assert!(
+            matches!(interpret("a1b2", b, Tiling::Square, &moves, &rules.pieces), Action::Say(m) if m.contains("from a1 to b2"))
+        );
+        assert_eq!(
+            interpret("UNDO", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Undo
+        );
+        assert_eq!(
+            interpret("  ", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Nothing
+        );
         let (_, rules) = game("b = ♙;.;.\ngame g(b) = %♙: (% + u. -> . + u%)+\n");
         let pos = rules.start();
         let moves = legal_moves(&rules, &pos).unwrap();
         let b = &pos.board;
-        assert!(matches!(interpret("a1", b, Tiling::Square, &moves, &rules.pieces), Action::Say(m) if m.contains("1. a1a2, 2. a1a3")));
-        assert_eq!(interpret("a1a3", b, Tiling::Square, &moves, &rules.pieces), Action::Play(1));
+        assert!(
+            matches!(interpret("a1", b, Tiling::Square, &moves, &rules.pieces), Action::Say(m) if m.contains("1. a1a2, 2. a1a3"))
+        );
+        assert_eq!(
+            interpret("a1a3", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(1)
+        );
     }
 
     #[test]

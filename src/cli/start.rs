@@ -4,9 +4,9 @@
 //! `perft`, `moves`, `play`, `referee`, `values`, `uci` and `xboard`.
 
 use super::output::{arg_error, plain_error};
+use crate::core::Pieces;
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::{Game, Program};
-use crate::core::Pieces;
 use crate::geometry::Tiling;
 use crate::laws::Laws;
 use crate::parse::ast::Span;

@@ -105,11 +105,7 @@ impl Fragment {
         if m.is_identity() {
             return self.clone();
         }
-        let mut out: Vec<(Square, Cell)> = self
-            .0
-            .iter()
-            .map(|(q, c)| (m.apply(*q), c.moved(m, pieces)))
-            .collect();
+        let mut out: Vec<(Square, Cell)> = self.0.iter().map(|(q, c)| (m.apply(*q), c.moved(m, pieces))).collect();
         // A translation keeps the order; turns and reflections do not.
         out.sort_unstable_by_key(|(q, _)| *q);
         Fragment(out.into())
@@ -322,7 +318,10 @@ mod tests {
         let f = Fragment::single(piece("♖"));
         let g = Fragment::single(Cell::EMPTY).moved(&Movement::R, &chess());
         let m = Movement::ROTATE.then(&Movement::COLOUR).then(&Movement::U);
-        assert_eq!(f.glue(&g).unwrap().moved(&m, &chess()), f.moved(&m, &chess()).glue(&g.moved(&m, &chess())).unwrap());
+        assert_eq!(
+            f.glue(&g).unwrap().moved(&m, &chess()),
+            f.moved(&m, &chess()).glue(&g.moved(&m, &chess())).unwrap()
+        );
         assert_eq!(f.moved(&m, &chess()).get(m.apply(Square::ORIGIN)), Some(piece("♜")));
     }
 }

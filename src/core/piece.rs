@@ -379,7 +379,7 @@ mod tests {
         assert_eq!(shared.len(), 12);
         // Another registry declares `'X` alone, without a twin.
         let mut two = Pieces::chess();
-        let lone = two.declare(&[ascii("'Y"), ], None).unwrap()[0];
+        let lone = two.declare(&[ascii("'Y")], None).unwrap()[0];
         let x2 = two.declare(&[ascii("'X")], None).unwrap()[0];
         assert_ne!(lone, x2);
         assert_eq!(one.moved(x1, &Movement::COLOUR), one.lookup("'x").unwrap());

@@ -308,7 +308,10 @@ pub fn picture(f: &Fragment, pieces: &Pieces) -> Vec<String> {
         .rev()
         .map(|y| {
             let row: String = (min_x..=max_x)
-                .map(|x| f.get(Square::new(x, y)).map_or(" ".to_string(), |c| pieces.show(&c).to_string()))
+                .map(|x| {
+                    f.get(Square::new(x, y))
+                        .map_or(" ".to_string(), |c| pieces.show(&c).to_string())
+                })
                 .collect();
             row.trim_end().to_string()
         })
@@ -344,9 +347,11 @@ mod tests {
                 let (a, b) = (term(g, Sort::Fragment, depth - 1), term(g, Sort::Fragment, depth - 1));
                 Term::glue(&a, &b).unwrap_or(a)
             }
-            (Sort::Fragment, _) | (Sort::Pattern, 4) => {
-                Term::apply(&term(g, Sort::Movement, depth - 1), &term(g, sort, depth - 1), &Pieces::chess())
-            }
+            (Sort::Fragment, _) | (Sort::Pattern, 4) => Term::apply(
+                &term(g, Sort::Movement, depth - 1),
+                &term(g, sort, depth - 1),
+                &Pieces::chess(),
+            ),
             (Sort::Pattern, 1) => Term::var(pick(g, &["P", "Q"]), Sort::Pattern),
             (Sort::Pattern, 2) => Term::union(&term(g, Sort::Pattern, depth - 1), &term(g, Sort::Fragment, depth - 1)),
             (Sort::Pattern, _) => {
@@ -413,7 +418,9 @@ mod tests {
             let t = term(&mut g, sort, 3);
             match round_trip(&t) {
                 Ok(back) if back == t => quickcheck::TestResult::passed(),
-                Ok(back) => quickcheck::TestResult::error(format!("{}\n  {t:?}\nbecame\n  {back:?}", Pieces::chess().show(&t))),
+                Ok(back) => {
+                    quickcheck::TestResult::error(format!("{}\n  {t:?}\nbecame\n  {back:?}", Pieces::chess().show(&t)))
+                }
                 Err(e) => quickcheck::TestResult::error(e),
             }
         }

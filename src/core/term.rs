@@ -747,7 +747,12 @@ mod tests {
                 assert_eq!(numbered.children(), (1..=t.children().len()).collect::<Vec<_>>());
                 assert_eq!(t.node().as_leaf::<()>().is_some(), t.children().is_empty());
                 let chess = super::super::Pieces::chess();
-                assert_eq!(Term::build(t.node().clone(), &chess).as_ref(), Ok(&t), "{}", chess.show(&t));
+                assert_eq!(
+                    Term::build(t.node().clone(), &chess).as_ref(),
+                    Ok(&t),
+                    "{}",
+                    chess.show(&t)
+                );
             }
         }
     }

@@ -284,7 +284,10 @@ impl Derive<'_> {
                                 }
                             }
                             Pair::Loose => {
-                                return Err(format!("`{}` takes a piece without `%` inside a binder", short(&self.pieces.show(first))))
+                                return Err(format!(
+                                    "`{}` takes a piece without `%` inside a binder",
+                                    short(&self.pieces.show(first))
+                                ))
                             }
                             Pair::Other => other = true,
                         }

@@ -797,7 +797,9 @@ impl<'a> Elab<'a> {
             let whole = span.to(acc_span);
             acc = match (t.sort(), acc.sort()) {
                 (Sort::Movement, Sort::Movement) => self.bounded(sc, whole, Term::compose(&t, &acc))?,
-                (Sort::Movement, Sort::Cell) => self.bounded(sc, whole, Term::apply(&t, &acc.as_fragment_term(), &self.prog.pieces))?,
+                (Sort::Movement, Sort::Cell) => {
+                    self.bounded(sc, whole, Term::apply(&t, &acc.as_fragment_term(), &self.prog.pieces))?
+                }
                 (Sort::Movement, _) => self.bounded(sc, whole, Term::apply(&t, &acc, &self.prog.pieces))?,
                 (a, b) if a.fits(Sort::Pattern) && b.fits(Sort::Pattern) => {
                     let right = Term::apply(&Term::movement(Movement::R), &acc.as_fragment_term(), &self.prog.pieces);
@@ -838,10 +840,18 @@ impl<'a> Elab<'a> {
         let shift = |k: i32| Term::movement(Movement::translation(step.shift.x * k, step.shift.y * k));
         let mut row: Vec<(Term, Span)> = rest
             .enumerate()
-            .map(|(j, (t, span))| (Term::apply(&shift(n - 1 - j as i32), &t.as_fragment_term(), &self.prog.pieces), span))
+            .map(|(j, (t, span))| {
+                (
+                    Term::apply(&shift(n - 1 - j as i32), &t.as_fragment_term(), &self.prog.pieces),
+                    span,
+                )
+            })
             .collect();
         row.reverse();
-        row.push((Term::apply(&shift(n), &last.as_fragment_term(), &self.prog.pieces), last_span));
+        row.push((
+            Term::apply(&shift(n), &last.as_fragment_term(), &self.prog.pieces),
+            last_span,
+        ));
         self.glue_halves(sc, &row)
     }
 

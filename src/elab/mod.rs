@@ -424,18 +424,20 @@ impl Program {
         let mut broken = false;
         for stmt in stmts {
             match stmt.kind {
-                StmtKind::Piece { white, black } => match declare(&mut self.pieces, &source, &white, black.as_deref()) {
-                    Ok(ids) if black.is_some() => {
-                        let blacks = &ids[ids.len() / 2..];
-                        for b in blacks {
-                            if !self.black.contains(b) {
-                                self.black.push(*b);
+                StmtKind::Piece { white, black } => {
+                    match declare(&mut self.pieces, &source, &white, black.as_deref()) {
+                        Ok(ids) if black.is_some() => {
+                            let blacks = &ids[ids.len() / 2..];
+                            for b in blacks {
+                                if !self.black.contains(b) {
+                                    self.black.push(*b);
+                                }
                             }
                         }
+                        Ok(_) => {}
+                        Err(e) => errors.push(e),
                     }
-                    Ok(_) => {}
-                    Err(e) => errors.push(e),
-                },
+                }
                 StmtKind::Def {
                     name,
                     params,

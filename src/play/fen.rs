@@ -472,7 +472,11 @@ mod tests {
             let (g, black) = read(fen, &pieces).unwrap();
             assert_eq!(write(&g, black, &pieces).unwrap(), fen);
         }
-        let (g, _) = read("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1", &pieces).unwrap();
+        let (g, _) = read(
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+            &pieces,
+        )
+        .unwrap();
         assert_eq!((g.width(), g.height()), (10, 8));
         assert_eq!(g.rows(&pieces)[7], "'Rc♘'A♗♕'Kc♗'C♘'Rc");
     }

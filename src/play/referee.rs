@@ -159,7 +159,9 @@ impl<'a> Match<'a> {
         let start = rules.start().board;
         let top = pos.board.height() - 1;
         let count = |b: &Grid, f: &dyn Fn(Square, char) -> bool| {
-            squares(b).filter(|q| b.letter(*q, &rules.pieces).is_some_and(|l| f(*q, l))).count()
+            squares(b)
+                .filter(|q| b.letter(*q, &rules.pieces).is_some_and(|l| f(*q, l)))
+                .count()
         };
         for (king, side) in [('K', "white"), ('k', "black")] {
             let (n, want) = (count(&pos.board, &|_, l| l == king), count(&start, &|_, l| l == king));
@@ -716,7 +718,9 @@ impl<'a> Match<'a> {
         }
         match self.rules.tiling {
             Tiling::Square => san::write(&self.pos.board, &self.moves, self.rules, i),
-            Tiling::Hex => notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex, &self.rules.pieces),
+            Tiling::Hex => {
+                notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex, &self.rules.pieces)
+            }
         }
     }
 

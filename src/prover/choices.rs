@@ -77,8 +77,14 @@ mod tests {
     fn mirrored_choices_meet_once_placed() {
         // `F` turns `r` into `l` about the centre, a translation away from
         // the rule written with `l`.
-        assert_eq!(sorted(&Pieces::chess(), &term("F (A | B)")), sorted(&Pieces::chess(), &term("(% + l. -> . + l%) | A")));
-        assert_ne!(sorted(&Pieces::chess(), &term("F (A | B)")), sorted(&Pieces::chess(), &term("A | B")));
+        assert_eq!(
+            sorted(&Pieces::chess(), &term("F (A | B)")),
+            sorted(&Pieces::chess(), &term("(% + l. -> . + l%) | A"))
+        );
+        assert_ne!(
+            sorted(&Pieces::chess(), &term("F (A | B)")),
+            sorted(&Pieces::chess(), &term("A | B"))
+        );
     }
 
     /// The form means what the term means: random moves and their sorted
@@ -107,14 +113,26 @@ mod tests {
             changed += (claim.rhs != t) as usize;
             claim.lhs = t;
             let r = check_claim(&claim, &options, &|_, _, _| {});
-            assert_eq!(r.verdict, Finding::HoldsUpTo, "{} vs {}", claim.pieces.show(&claim.lhs), claim.pieces.show(&claim.rhs));
+            assert_eq!(
+                r.verdict,
+                Finding::HoldsUpTo,
+                "{} vs {}",
+                claim.pieces.show(&claim.lhs),
+                claim.pieces.show(&claim.rhs)
+            );
         }
         assert!(changed >= 20, "most random choices get reordered: {changed}");
     }
 
     #[test]
     fn choices_inside_other_moves_are_sorted_too() {
-        assert_eq!(sorted(&Pieces::chess(), &term("not (A | B) D*")), sorted(&Pieces::chess(), &term("not (B | A) D*")));
-        assert_ne!(sorted(&Pieces::chess(), &term("(A | B) D")), sorted(&Pieces::chess(), &term("D (A | B)")));
+        assert_eq!(
+            sorted(&Pieces::chess(), &term("not (A | B) D*")),
+            sorted(&Pieces::chess(), &term("not (B | A) D*"))
+        );
+        assert_ne!(
+            sorted(&Pieces::chess(), &term("(A | B) D")),
+            sorted(&Pieces::chess(), &term("D (A | B)"))
+        );
     }
 }

@@ -333,8 +333,14 @@ fn frag(pieces: &Pieces, t: &Term) -> Term {
         Node::Apply([m, x]) if x.sort() != Sort::Movement => {
             let x = frag(pieces, x);
             match x.node() {
-                Node::Glue([a, b]) => frag(pieces, &Term::raw(Node::Glue([Term::apply(m, a, pieces), Term::apply(m, b, pieces)]))),
-                Node::Union([a, b]) => frag(pieces, &Term::raw(Node::Union([Term::apply(m, a, pieces), Term::apply(m, b, pieces)]))),
+                Node::Glue([a, b]) => frag(
+                    pieces,
+                    &Term::raw(Node::Glue([Term::apply(m, a, pieces), Term::apply(m, b, pieces)])),
+                ),
+                Node::Union([a, b]) => frag(
+                    pieces,
+                    &Term::raw(Node::Union([Term::apply(m, a, pieces), Term::apply(m, b, pieces)])),
+                ),
                 _ => Term::apply(m, &x, pieces),
             }
         }
@@ -415,7 +421,11 @@ fn put(pieces: &Pieces, f: &Fragment, c: &Term) -> Option<Term> {
         )),
         Node::Var(_) => {
             let rest = Fragment::from_cells(f.cells().filter(|(q, _)| *q != s)).ok()?;
-            let moved = Term::apply(&Term::movement(Movement::translation(s.x, s.y)), &c.as_fragment_term(), pieces);
+            let moved = Term::apply(
+                &Term::movement(Movement::translation(s.x, s.y)),
+                &c.as_fragment_term(),
+                pieces,
+            );
             Term::glue(&Term::fragment(rest), &moved).ok()
         }
         _ => None,
@@ -648,7 +658,9 @@ fn norm(pieces: &Pieces, t: &Term, ctx: PoiKnown) -> Term {
                 .map(|m| match m.node() {
                     Node::Nil => rule(pieces, &c.as_fragment_term(), &c.as_fragment_term(), ctx),
                     _ => match ctx {
-                        PoiKnown::Unbound => unbind(pieces, c, m).map(|r| norm(pieces, &r, ctx)).unwrap_or_else(|| Term::bind(c, m)),
+                        PoiKnown::Unbound => unbind(pieces, c, m)
+                            .map(|r| norm(pieces, &r, ctx))
+                            .unwrap_or_else(|| Term::bind(c, m)),
                         _ => Term::bind(c, m),
                     },
                 })
@@ -865,7 +877,12 @@ mod tests {
         let r = check_claim(&claim, &options, &|_, _, _| {});
         match r.verdict {
             Finding::HoldsUpTo => Ok(()),
-            Finding::Refuted => Err(format!("{}  ≠  {}: {:?}", claim.pieces.show(lhs), claim.pieces.show(rhs), r.counterexample)),
+            Finding::Refuted => Err(format!(
+                "{}  ≠  {}: {:?}",
+                claim.pieces.show(lhs),
+                claim.pieces.show(rhs),
+                r.counterexample
+            )),
         }
     }
 
@@ -887,12 +904,20 @@ mod tests {
             }
             // Inside a binder the POI is bound.
             let c = Term::content(gen::content(&mut g));
-            let (b, nb) = (Term::bind(&c, &t), normal(&Pieces::chess(), &Term::bind(&c, &t), PoiKnown::Unbound));
+            let (b, nb) = (
+                Term::bind(&c, &t),
+                normal(&Pieces::chess(), &Term::bind(&c, &t), PoiKnown::Unbound),
+            );
             if nb != b {
                 failures.extend(holds(&b, &nb).err());
             }
             // Idempotent, as replay needs.
-            assert_eq!(normal(&Pieces::chess(), &n, top(&t, &t)), n, "{}", Pieces::chess().show(&t));
+            assert_eq!(
+                normal(&Pieces::chess(), &n, top(&t, &t)),
+                n,
+                "{}",
+                Pieces::chess().show(&t)
+            );
             // A guard before a rule or a binder, which may or may not imply
             // it.
             let guard = Term::rule(&Term::fragment(gen::fragment(&mut g, true)), &zero());

@@ -225,7 +225,11 @@ fn replay_law(pieces: &Pieces, rule: &LawRule, a: &Term, b: &Term) -> Result<Vec
     let mut shown = vec![];
     for c in &rule.conds {
         let n = c.inputs().len();
-        let values: Option<Vec<Term>> = c.args.iter().map(|m| s.get(&*m.name).and_then(|t| canonical(pieces, t))).collect();
+        let values: Option<Vec<Term>> = c
+            .args
+            .iter()
+            .map(|m| s.get(&*m.name).and_then(|t| canonical(pieces, t)))
+            .collect();
         let values = values.ok_or(LawError::Unbound(c.pred))?;
         if !conds::verify(c.pred, &values[..n], &values[n..], pieces) {
             return Err(LawError::Fails(c.pred));
@@ -242,11 +246,22 @@ fn replay_law(pieces: &Pieces, rule: &LawRule, a: &Term, b: &Term) -> Result<Vec
 /// the rewritten subterm: where a step stands, which a `decide` step needs.
 type Site<'a> = (&'a Term, &'a Term, &'a Term, &'a [usize]);
 
-fn justify(pieces: &Pieces, a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rewrites) -> Result<Why, StepError> {
+fn justify(
+    pieces: &Pieces,
+    a: &Term,
+    b: &Term,
+    by: &By,
+    site: Site,
+    laws: &Laws,
+    rules: &Rewrites,
+) -> Result<Why, StepError> {
     match by {
         By::Choices => {
             if sorted(pieces, a) != sorted(pieces, b) {
-                return Err(StepError::NotSameChoices(pieces.show(a).to_string(), pieces.show(b).to_string()));
+                return Err(StepError::NotSameChoices(
+                    pieces.show(a).to_string(),
+                    pieces.show(b).to_string(),
+                ));
             }
             Ok(Why::Choices)
         }
@@ -265,7 +280,10 @@ fn justify(pieces: &Pieces, a: &Term, b: &Term, by: &By, site: Site, laws: &Laws
         }
         By::Normalise => {
             if folded_values(pieces, a) != folded_values(pieces, b) {
-                return Err(StepError::NotSameFold(pieces.show(a).to_string(), pieces.show(b).to_string()));
+                return Err(StepError::NotSameFold(
+                    pieces.show(a).to_string(),
+                    pieces.show(b).to_string(),
+                ));
             }
             Ok(Why::Normalise)
         }
@@ -390,7 +408,12 @@ fn choices_merged(pieces: &Pieces, d: &Draft) -> Draft {
 
 /// Turns egg's flat explanation into steps: every step egg gave is
 /// replayed, then the proof is shortened and the short proof replayed.
-pub(super) fn steps(pieces: &Pieces, flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
+pub(super) fn steps(
+    pieces: &Pieces,
+    flat: &[FlatTerm<ENode>],
+    laws: &Laws,
+    rules: &Rewrites,
+) -> Result<Vec<Step>, ReplayError> {
     let given = draft(flat)?;
     let replayed = replay(pieces, &given, laws, rules)?;
     // A `decide` step holds where it stands, so a shorter path that moves
@@ -472,7 +495,8 @@ fn visible(pieces: &Pieces, steps: Vec<Step>) -> Vec<Step> {
     let mut out: Vec<Step> = vec![];
     for s in steps {
         if let Some(last) = out.last() {
-            if s.why == Some(Why::Normalise) && pieces.show(&s.term).to_string() == pieces.show(&last.term).to_string() {
+            if s.why == Some(Why::Normalise) && pieces.show(&s.term).to_string() == pieces.show(&last.term).to_string()
+            {
                 continue;
             }
         }
@@ -611,7 +635,13 @@ mod tests {
             claim.rhs = claim.rhs.substitute(&s, &Pieces::chess()).unwrap();
             let sat = saturate(&claim, &laws, &rules, &ProveOptions::default());
             if let Some(p) = sat.proof {
-                let steps = p.unwrap_or_else(|e| panic!("{} = {}: {e}", claim.pieces.show(&claim.lhs), claim.pieces.show(&claim.rhs)));
+                let steps = p.unwrap_or_else(|e| {
+                    panic!(
+                        "{} = {}: {e}",
+                        claim.pieces.show(&claim.lhs),
+                        claim.pieces.show(&claim.rhs)
+                    )
+                });
                 assert_no_term_twice(&steps);
                 proved += 1;
             }
@@ -705,11 +735,12 @@ mod tests {
         let shown = visible(
             &Pieces::chess(),
             vec![
-            step(&a, None),
-            step(&twin, law.clone()),
-            step(&twin, Some(Why::Normalise)),
-            step(&b, Some(Why::Normalise)),
-        ]);
+                step(&a, None),
+                step(&twin, law.clone()),
+                step(&twin, Some(Why::Normalise)),
+                step(&b, Some(Why::Normalise)),
+            ],
+        );
         let terms: Vec<&Term> = shown.iter().map(|s| &s.term).collect();
         assert_eq!(terms, vec![&a, &twin, &b]);
     }

@@ -41,7 +41,9 @@ pub fn names_as(m: &mut Match, castling: Castling) -> Result<Vec<String>, TooBig
         let c = m.changes()[i].clone();
         let mut after = board.clone();
         after.apply(&c);
-        let described: String = describe_on(&board, &after, tiling, &m.rules.pieces).split_whitespace().collect();
+        let described: String = describe_on(&board, &after, tiling, &m.rules.pieces)
+            .split_whitespace()
+            .collect();
         let placed: Vec<_> = c
             .iter()
             .filter(|&&(q, v)| board.code(q) == Code::EMPTY && v != Code::EMPTY)

@@ -471,7 +471,13 @@ mod tests {
 
     #[test]
     fn bad_text_is_rejected() {
-        assert!(Grid::parse("♖..\n♙", &chess()).unwrap_err().message.contains("differ in length"));
-        assert!(Grid::parse("x", &chess()).unwrap_err().message.contains("unknown piece"));
+        assert!(Grid::parse("♖..\n♙", &chess())
+            .unwrap_err()
+            .message
+            .contains("differ in length"));
+        assert!(Grid::parse("x", &chess())
+            .unwrap_err()
+            .message
+            .contains("unknown piece"));
     }
 }

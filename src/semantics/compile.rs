@@ -539,12 +539,7 @@ mod tests {
                     if s.poi.is_some() {
                         for p in lines_of(&fast) {
                             let unrolled = p.unrolled(board.width(), board.height());
-                            assert_eq!(
-                                unrolled.any(&s),
-                                p.any(&s),
-                                "{m:?} on {:?} with POI {poi:?}",
-                                board
-                            );
+                            assert_eq!(unrolled.any(&s), p.any(&s), "{m:?} on {:?} with POI {poi:?}", board);
                         }
                     }
                     assert_eq!(

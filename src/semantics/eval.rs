@@ -477,7 +477,11 @@ mod tests {
             board: Grid::parse(board, &crate::core::Pieces::chess()).unwrap(),
             poi: poi.map(|(x, y)| Square::new(x, y)),
         };
-        let mut out: Vec<Vec<String>> = results(&prog, &s).unwrap().iter().map(|s| s.board.rows(&crate::core::Pieces::chess())).collect();
+        let mut out: Vec<Vec<String>> = results(&prog, &s)
+            .unwrap()
+            .iter()
+            .map(|s| s.board.rows(&crate::core::Pieces::chess()))
+            .collect();
         out.sort();
         out
     }

@@ -305,6 +305,11 @@ mod tests {
         let glyphs = spellings("a = ♘ + u♝ | ♔ + u'b", &Pieces::chess());
         assert_eq!(glyphs.get(&id("♝")), None, "two spellings: the glyph wins the tie");
         assert_eq!(glyphs.get(&id("♜")), None);
-        assert_eq!(spellings("a = ♘ + u'b", &Pieces::chess()).get(&id("♝")).map(String::as_str), Some("'b"));
+        assert_eq!(
+            spellings("a = ♘ + u'b", &Pieces::chess())
+                .get(&id("♝"))
+                .map(String::as_str),
+            Some("'b")
+        );
     }
 }

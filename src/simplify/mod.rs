@@ -326,14 +326,16 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
             continue;
         }
         // What the new body means, its names expanded.
-        let meaning = best.substitute(&|m| prog.definition(&m.name).cloned(), &prog.pieces).map_err(|e| {
-            let body = hoist::plain_definitions(file).find(|(n, _)| *n == name);
-            Diag::new(
-                &Source::new(current.name(), text),
-                body.map(|(_, b)| b.span).unwrap_or_default(),
-                format!("`{name}` no longer elaborates: {e:?}"),
-            )
-        })?;
+        let meaning = best
+            .substitute(&|m| prog.definition(&m.name).cloned(), &prog.pieces)
+            .map_err(|e| {
+                let body = hoist::plain_definitions(file).find(|(n, _)| *n == name);
+                Diag::new(
+                    &Source::new(current.name(), text),
+                    body.map(|(_, b)| b.span).unwrap_or_default(),
+                    format!("`{name}` no longer elaborates: {e:?}"),
+                )
+            })?;
         // Only a body that reads no longer than what it replaces, and
         // takes no comment with it, is written.
         let printed = folder.print(&best, name);

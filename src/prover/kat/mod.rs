@@ -295,7 +295,12 @@ pub(crate) fn prove(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limi
     match decide_sides(pieces, &l, &r, ctx, limits, deadline) {
         Outcome::Proved(mut p) => {
             p.lemmas = v.lemmas.into_iter().collect();
-            p.hypotheses = p.lemmas.iter().map(|l| l.describe(pieces)).chain(p.hypotheses).collect();
+            p.hypotheses = p
+                .lemmas
+                .iter()
+                .map(|l| l.describe(pieces))
+                .chain(p.hypotheses)
+                .collect();
             Outcome::Proved(p)
         }
         Outcome::Differ(_) => first,
@@ -368,7 +373,14 @@ fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: 
 
 /// Checks a KAT proof again: its binder merges, its facts among those the
 /// letters give, and a certificate found with those facts alone.
-pub(crate) fn replay(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, proof: &KatProof, limits: &Limits) -> Result<(), String> {
+pub(crate) fn replay(
+    pieces: &Pieces,
+    lhs: &Term,
+    rhs: &Term,
+    ctx: PoiKnown,
+    proof: &KatProof,
+    limits: &Limits,
+) -> Result<(), String> {
     if !proof.lemmas.is_empty() {
         let mut v = view::Viewer::default();
         let (l, r) = (v.view(lhs, ctx), v.view(rhs, ctx));
@@ -461,7 +473,13 @@ mod tests {
     fn outcome(text: &str) -> Outcome {
         let p = Program::from_text("t.alg", &format!("A = (% + u. -> . + u%)\ntheorem t: {text}\n")).unwrap();
         let c = &p.claims()[0];
-        prove(&Pieces::chess(), &c.lhs, &c.rhs, top(&c.lhs, &c.rhs), &Limits::default())
+        prove(
+            &Pieces::chess(),
+            &c.lhs,
+            &c.rhs,
+            top(&c.lhs, &c.rhs),
+            &Limits::default(),
+        )
     }
 
     fn proved(text: &str) -> KatProof {
@@ -510,7 +528,10 @@ mod tests {
         let Outcome::Proved(proof) = prove(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &Limits::default()) else {
             panic!()
         };
-        assert_eq!(replay(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &proof, &Limits::default()), Ok(()));
+        assert_eq!(
+            replay(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &proof, &Limits::default()),
+            Ok(())
+        );
         let bare = KatProof {
             facts: vec![],
             merged: vec![],

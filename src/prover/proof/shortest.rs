@@ -254,7 +254,11 @@ fn apply(pieces: &Pieces, rule: &LawRule, x: &Term) -> Option<Term> {
         if c.outputs().is_empty() {
             continue;
         }
-        let inputs: Option<Vec<Term>> = c.inputs().iter().map(|m| s.get(&*m.name).and_then(|t| canonical(pieces, t))).collect();
+        let inputs: Option<Vec<Term>> = c
+            .inputs()
+            .iter()
+            .map(|m| s.get(&*m.name).and_then(|t| canonical(pieces, t)))
+            .collect();
         let outputs = conds::decide(c.pred, &inputs?, pieces)?;
         for (m, value) in c.outputs().iter().zip(outputs) {
             s.entry(m.name.to_string()).or_insert(value);
@@ -275,7 +279,14 @@ fn apply(pieces: &Pieces, rule: &LawRule, x: &Term) -> Option<Term> {
 /// Edges found between members of one class: values that fold alike,
 /// choices that are the same set, and single law instances. Each law
 /// instance found is replayed before it becomes an edge.
-fn discover(pieces: &Pieces, g: &Terms, classes: &[Vec<usize>], class_of: &[usize], direct: &mut Direct, rules: &Rewrites) {
+fn discover(
+    pieces: &Pieces,
+    g: &Terms,
+    classes: &[Vec<usize>],
+    class_of: &[usize],
+    direct: &mut Direct,
+    rules: &Rewrites,
+) {
     for m in classes {
         for (by, key) in [
             (By::Normalise, folded_values as fn(&Pieces, &Term) -> Term),
