@@ -30,7 +30,7 @@ fn two_programs_declare_one_spelling_as_different_pieces() {
     assert_eq!(pair.pieces().show(&c_pair).to_string(), "'x");
     assert_eq!(lone.pieces().show(&c_lone).to_string(), "'X");
     let moved = pair.expr("m", "C(%'X: (% + u. -> . + u%))").unwrap();
-    assert_eq!(pair.pieces().show(&moved).to_string(), "%'x: (% + d. -> . + d%)");
+    assert_eq!(pair.pieces().show(&moved).to_string(), "%'x: %;. -> .;%");
 
     // Each plays its own game: the pair's `'X` slides, the lone one steps.
     let (rp, rl) = (
