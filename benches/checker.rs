@@ -96,7 +96,7 @@ fn full_search(c: &mut Criterion) {
                 decompose: false,
                 ..SearchOptions::default()
             };
-            let outcome = compare(&lp, &rp, open, &options, &|_, _, _| {});
+            let outcome = compare(program.pieces(), &lp, &rp, open, &options, &|_, _, _| {});
             assert!(
                 matches!(outcome, Outcome::HoldsUpTo { cells, complete: true, .. } if cells == max_cells),
                 "`{lhs} = {rhs}` should hold up to {max_cells} squares: {outcome:?}"
@@ -109,7 +109,14 @@ fn full_search(c: &mut Criterion) {
             group.throughput(Throughput::Elements(s.leaves));
             group.bench_function(BenchmarkId::new(name, format!("max_cells={max_cells}")), |b| {
                 b.iter(|| {
-                    let o = compare(black_box(&lp), black_box(&rp), open, black_box(&options), &|_, _, _| {});
+                    let o = compare(
+                        program.pieces(),
+                        black_box(&lp),
+                        black_box(&rp),
+                        open,
+                        black_box(&options),
+                        &|_, _, _| {},
+                    );
                     black_box(stats(&o).map(|s| s.leaves))
                 })
             });

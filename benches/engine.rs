@@ -324,7 +324,7 @@ fn load(row: &Row) -> (Rules, Position) {
     let rules = Rules::fast(prog.game(row.game).expect("the file's game"));
     let pos = match row.fen {
         Some(f) => {
-            let (board, black) = fen::read(f).expect("a valid FEN");
+            let (board, black) = fen::read(f, &rules.pieces).expect("a valid FEN");
             Position {
                 board,
                 turn: usize::from(black),

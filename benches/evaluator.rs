@@ -48,7 +48,8 @@ fn prog(program: &Program, name: &str) -> Prog {
 
 fn state(fen: &str) -> State<Grid> {
     State {
-        board: algchess::fen::placement(fen).unwrap_or_else(|e| panic!("bad FEN `{fen}`: {e}")),
+        board: algchess::fen::placement(fen, &algchess::Pieces::chess())
+            .unwrap_or_else(|e| panic!("bad FEN `{fen}`: {e}")),
         poi: None,
     }
 }

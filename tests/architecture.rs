@@ -284,3 +284,52 @@ fn commands_borrow_nothing_from_each_other() {
         borrowed.join("\n")
     );
 }
+
+/// The library keeps no global state: no `static` (beyond constants), no
+/// thread-local, no global allocator outside its unit tests, so two
+/// programs in one process never see each other's pieces, counters or
+/// caches.
+#[test]
+fn the_library_keeps_no_global_state() {
+    let src = core_src();
+    let mut files = vec![];
+    sources(&src, &mut files);
+    let mut found = vec![];
+    for f in &files {
+        let rel = f.strip_prefix(&src).unwrap();
+        if rel == Path::new("testing.rs") || f.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        for (at, line) in global_state(&text) {
+            found.push(format!("{}:{at}: {line}", rel.display()));
+        }
+    }
+    assert!(files.len() > 40, "only {} files read", files.len());
+    assert!(found.is_empty(), "global state in the library:\n{}", found.join("\n"));
+}
+
+/// The lines of `text` outside its unit tests that make global state.
+fn global_state(text: &str) -> Vec<(usize, String)> {
+    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+    code.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let l = l.trim_start();
+            !l.starts_with("//")
+                && (l.starts_with("static ")
+                    || l.starts_with("pub static ")
+                    || l.starts_with("pub(crate) static ")
+                    || l.contains("thread_local!")
+                    || l.contains("#[global_allocator]"))
+        })
+        .map(|(i, l)| (i + 1, l.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn the_global_state_check_sees_a_static() {
+    let text = "const A: u8 = 1;\nstatic REG: OnceLock<u8> = OnceLock::new();\nfn f() {\n    thread_local! { static X: u8 = 0; }\n}\n#[cfg(test)]\nmod tests {\n    static SEEN: u8 = 0;\n}\n";
+    let found: Vec<usize> = global_state(text).into_iter().map(|(at, _)| at).collect();
+    assert_eq!(found, [2, 4]);
+}

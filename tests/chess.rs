@@ -20,8 +20,8 @@ fn rules() -> Rules {
     Rules::new(prog.game("chess").expect("the chess game"))
 }
 
-fn position(fen: &str) -> Position {
-    let (board, black) = fen::read(fen).expect("a valid FEN");
+fn position(rules: &Rules, fen: &str) -> Position {
+    let (board, black) = fen::read(fen, &rules.pieces).expect("a valid FEN");
     Position {
         board,
         turn: usize::from(black),
@@ -30,7 +30,7 @@ fn position(fen: &str) -> Position {
 
 /// Leaves at depths `1..=max`.
 fn counts(rules: &Rules, fen: &str, max: u32) -> Vec<u64> {
-    let pos = position(fen);
+    let pos = position(rules, fen);
     (1..=max)
         .map(|d| perft(rules, &pos, d).expect("within budget"))
         .collect()
@@ -42,7 +42,7 @@ fn moves(rules: &Rules, pos: &Position) -> BTreeSet<String> {
         .successors(pos)
         .expect("within budget")
         .iter()
-        .map(|p| notation::uci(&pos.board, &p.board).expect("one piece moves"))
+        .map(|p| notation::uci(&pos.board, &p.board, &rules.pieces).expect("one piece moves"))
         .collect()
 }
 
@@ -52,7 +52,7 @@ fn play(rules: &Rules, pos: &Position, name: &str) -> Position {
         .successors(pos)
         .expect("within budget")
         .into_iter()
-        .find(|p| notation::uci(&pos.board, &p.board).as_deref() == Some(name))
+        .find(|p| notation::uci(&pos.board, &p.board, &rules.pieces).as_deref() == Some(name))
         .unwrap_or_else(|| panic!("{name} is not legal here: {:?}", moves(rules, pos)))
 }
 
@@ -68,7 +68,7 @@ fn published_perft_counts() {
 
 /// Leaves at `depth`, the first moves in parallel.
 fn deep(r: &Rules, fen: &str, depth: u32) -> u64 {
-    divide(r, &position(fen), depth, &|_, _| {})
+    divide(r, &position(r, fen), depth, &|_, _| {})
         .expect("within budget")
         .iter()
         .map(|(_, n)| n)
@@ -96,41 +96,41 @@ fn start_position_perft_6() {
 #[test]
 fn castling_needs_rights_and_safe_squares() {
     let r = rules();
-    let both = moves(&r, &position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"));
+    let both = moves(&r, &position(&r, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"));
     assert!(both.contains("e1g1") && both.contains("e1c1"), "{both:?}");
     // Without the rights (king or rooks have moved), no castling.
-    let none = moves(&r, &position("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1"));
+    let none = moves(&r, &position(&r, "r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1"));
     assert!(!none.contains("e1g1") && !none.contains("e1c1"));
     // f1 attacked: the king may not pass over it; the queen side is free.
-    let through = moves(&r, &position("5r2/8/8/8/8/8/8/R3K2R w KQ - 0 1"));
+    let through = moves(&r, &position(&r, "5r2/8/8/8/8/8/8/R3K2R w KQ - 0 1"));
     assert!(!through.contains("e1g1") && through.contains("e1c1"), "{through:?}");
     // g1 attacked: not into check.
-    let into = moves(&r, &position("6r1/8/8/8/8/8/8/R3K2R w KQ - 0 1"));
+    let into = moves(&r, &position(&r, "6r1/8/8/8/8/8/8/R3K2R w KQ - 0 1"));
     assert!(!into.contains("e1g1") && into.contains("e1c1"), "{into:?}");
     // In check: not out of it.
-    let out = moves(&r, &position("4r3/8/8/8/8/8/8/R3K2R w KQ - 0 1"));
+    let out = moves(&r, &position(&r, "4r3/8/8/8/8/8/8/R3K2R w KQ - 0 1"));
     assert!(!out.contains("e1g1") && !out.contains("e1c1"), "{out:?}");
     // b1 attacked: the king does not cross it, so long castling stands.
-    let b1 = moves(&r, &position("1r6/8/8/8/8/8/8/R3K2R w KQ - 0 1"));
+    let b1 = moves(&r, &position(&r, "1r6/8/8/8/8/8/8/R3K2R w KQ - 0 1"));
     assert!(b1.contains("e1c1") && b1.contains("e1g1"), "{b1:?}");
     // A piece between king and rook blocks.
-    let blocked = moves(&r, &position("4k3/8/8/8/8/8/8/RN2K1NR w KQ - 0 1"));
+    let blocked = moves(&r, &position(&r, "4k3/8/8/8/8/8/8/RN2K1NR w KQ - 0 1"));
     assert!(!blocked.contains("e1g1") && !blocked.contains("e1c1"));
     // Castling moves the rook too, and a king that moved loses its rights.
-    let castled = play(&r, &position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "e1g1");
+    let castled = play(&r, &position(&r, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "e1g1");
     assert_eq!(
-        fen::write(&castled.board, true).unwrap(),
+        fen::write(&castled.board, true, &r.pieces).unwrap(),
         "4k3/8/8/8/8/8/8/R4RK1 b - - 0 1"
     );
-    let walked = play(&r, &position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "e1e2");
+    let walked = play(&r, &position(&r, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "e1e2");
     assert_eq!(
-        fen::write(&walked.board, true).unwrap(),
+        fen::write(&walked.board, true, &r.pieces).unwrap(),
         "4k3/8/8/8/8/8/4K3/R6R b - - 0 1"
     );
     // A rook that moves gives up its side only.
-    let rook = play(&r, &position("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "h1h2");
+    let rook = play(&r, &position(&r, "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"), "h1h2");
     assert_eq!(
-        fen::write(&rook.board, true).unwrap(),
+        fen::write(&rook.board, true, &r.pieces).unwrap(),
         "4k3/8/8/8/8/8/7R/R3K3 b Q - 0 1"
     );
 }
@@ -138,15 +138,15 @@ fn castling_needs_rights_and_safe_squares() {
 #[test]
 fn en_passant_is_open_for_one_ply_only() {
     let r = rules();
-    let start = position("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
+    let start = position(&r, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
     let pushed = play(&r, &start, "d7d5");
     assert_eq!(
-        fen::write(&pushed.board, false).unwrap(),
+        fen::write(&pushed.board, false, &r.pieces).unwrap(),
         "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
     );
     let taken = play(&r, &pushed, "e5d6");
     assert_eq!(
-        fen::write(&taken.board, true).unwrap(),
+        fen::write(&taken.board, true, &r.pieces).unwrap(),
         "4k3/8/3P4/8/8/8/8/4K3 b - - 0 1"
     );
     // A move later the chance is gone.
@@ -161,13 +161,13 @@ fn en_passant_is_open_for_one_ply_only() {
 #[test]
 fn pawns_promote_to_four_pieces() {
     let r = rules();
-    let m = moves(&r, &position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
+    let m = moves(&r, &position(&r, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
     for piece in ["q", "r", "b", "n"] {
         assert!(m.contains(&format!("a7a8{piece}")), "{m:?}");
     }
     assert!(!m.contains("a7a8"), "a pawn may not stay a pawn: {m:?}");
     // Black promotes downwards, by taking too.
-    let m = moves(&r, &position("4k3/8/8/8/8/8/6p1/4K2R b - - 0 1"));
+    let m = moves(&r, &position(&r, "4k3/8/8/8/8/8/6p1/4K2R b - - 0 1"));
     assert!(m.contains("g2g1q") && m.contains("g2h1n"), "{m:?}");
 }
 
@@ -175,23 +175,23 @@ fn pawns_promote_to_four_pieces() {
 fn no_move_leaves_the_king_attacked() {
     let r = rules();
     // The bishop on e2 is pinned by the rook on e7.
-    let pinned = moves(&r, &position("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1"));
+    let pinned = moves(&r, &position(&r, "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1"));
     assert!(pinned.iter().all(|m| !m.starts_with("e2")), "{pinned:?}");
     assert!(!pinned.is_empty());
     // In check from a knight, only king moves and the capture help.
-    let check = moves(&r, &position("4k3/8/8/8/8/3n4/8/1B2K3 w - - 0 1"));
+    let check = moves(&r, &position(&r, "4k3/8/8/8/8/3n4/8/1B2K3 w - - 0 1"));
     let expected: BTreeSet<String> = ["e1d1", "e1d2", "e1e2", "e1f1", "b1d3"]
         .into_iter()
         .map(String::from)
         .collect();
     assert_eq!(check, expected);
     // Mate: no moves at all.
-    assert!(moves(&r, &position("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")).is_empty());
+    assert!(moves(&r, &position(&r, "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")).is_empty());
 }
 
 #[test]
 fn fen_round_trips_through_the_markers() {
-    rules();
+    let r = rules();
     for fen in [
         START,
         KIWIPETE,
@@ -199,13 +199,13 @@ fn fen_round_trips_through_the_markers() {
         POSITION_4,
         "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
     ] {
-        let (board, black) = fen::read(fen).unwrap();
-        assert_eq!(fen::write(&board, black).unwrap(), fen);
+        let (board, black) = fen::read(fen, &r.pieces).unwrap();
+        assert_eq!(fen::write(&board, black, &r.pieces).unwrap(), fen);
     }
     // The move counters are not kept.
-    let (board, black) = fen::read(POSITION_5).unwrap();
+    let (board, black) = fen::read(POSITION_5, &r.pieces).unwrap();
     assert_eq!(
-        fen::write(&board, black).unwrap(),
+        fen::write(&board, black, &r.pieces).unwrap(),
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 0 1"
     );
     for (bad, why) in [
@@ -218,7 +218,7 @@ fn fen_round_trips_through_the_markers() {
         ("8/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"),
         ("8/8/8/8/4P3/8/8/4K3 w - e3 0 1", "with white to move it is on rank 6"),
     ] {
-        let e = fen::read(bad).unwrap_err();
+        let e = fen::read(bad, &r.pieces).unwrap_err();
         assert!(e.message.contains(why), "{bad}: {}", e.message);
     }
 }

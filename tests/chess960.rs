@@ -36,7 +36,7 @@ fn check(max_depth: usize) -> u64 {
     assert_eq!(table.len(), 960);
     let mut leaves = 0;
     for (fen, counts) in &table {
-        let (board, black) = fen::read(fen).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
+        let (board, black) = fen::read(fen, &rules.pieces).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
         let pos = Position {
             board,
             turn: usize::from(black),
@@ -64,7 +64,7 @@ fn every_start_counts_as_published_deep() {
 /// X-FEN writes them: `K`/`Q` for the outermost rook, else the file.
 #[test]
 fn rights_by_file_are_read_and_written() {
-    let _rules = rules();
+    let rules = rules();
     for (shredder, xfen) in [
         (
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
@@ -74,9 +74,12 @@ fn rights_by_file_are_read_and_written() {
         ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", "KQkq"),
         ("1k2r2r/8/8/8/8/8/8/1K2R2R w Ee - 0 1", "Ee"),
     ] {
-        let (board, black) = fen::read(shredder).unwrap_or_else(|e| panic!("{shredder}: {}", e.message));
-        let written = fen::write(&board, black).unwrap();
+        let (board, black) = fen::read(shredder, &rules.pieces).unwrap_or_else(|e| panic!("{shredder}: {}", e.message));
+        let written = fen::write(&board, black, &rules.pieces).unwrap();
         assert_eq!(written.split(' ').nth(2), Some(xfen), "{shredder}");
     }
-    assert!(fen::read("rk6/8/8/8/8/8/8/RK6 w C - 0 1").is_err(), "no rook on c1");
+    assert!(
+        fen::read("rk6/8/8/8/8/8/8/RK6 w C - 0 1", &rules.pieces).is_err(),
+        "no rook on c1"
+    );
 }

@@ -12,7 +12,7 @@
 
 mod common;
 
-use algchess::{perft, Content, Grid, PieceId, Position, Program, Rules, Square};
+use algchess::{perft, Content, Grid, Position, Program, Rules, Square};
 use common::{run, run_input, TempDir};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -302,7 +302,7 @@ impl<'s> Both<'s> {
         for (i, &q) in self.squares.iter().enumerate() {
             let c = match pos.holes[i] {
                 0 => Content::Empty,
-                p => Content::Piece(PieceId::lookup(MARBLES[p as usize - 1]).unwrap()),
+                p => Content::Piece(self.rules.pieces.lookup(MARBLES[p as usize - 1]).unwrap()),
             };
             board.put(q, Some(c));
         }
@@ -316,7 +316,7 @@ impl<'s> Both<'s> {
             .map(|&q| match pos.board.get(q) {
                 Some(Content::Empty) => 0,
                 Some(Content::Piece(p)) => {
-                    let g = p.glyph();
+                    let g = self.rules.pieces.glyph(p);
                     MARBLES
                         .iter()
                         .position(|m| *m == g)
@@ -344,7 +344,7 @@ impl<'s> Both<'s> {
             ours.len(),
             "{}: successors of\n{}",
             self.oracle.setup.game,
-            self.grid(pos).board.hex_lines().join("\n")
+            self.grid(pos).board.hex_lines(&self.rules.pieces).join("\n")
         );
         assert_eq!(theirs, ours, "{}", self.oracle.setup.game);
         ours.len()
@@ -687,7 +687,7 @@ fn play_announces_the_winner_among_three_and_six() {
         pos.holes[outside] = p as u8 + 1;
         let board = dir.write(
             &format!("{}.txt", setup.game),
-            &both.grid(&pos).board.hex_lines().join("\n"),
+            &both.grid(&pos).board.hex_lines(&both.rules.pieces).join("\n"),
         );
         let board_arg = format!("@{}", board.display());
         let turn = p.to_string();
@@ -761,7 +761,7 @@ fn boards_round_trip_as_text() {
     let both = Both::new(&prog, &star, &SIX);
     let pos = random_play(&both.oracle, 3, 30).pop().unwrap();
     let grid = both.grid(&pos).board;
-    let back = Grid::parse_hex(&grid.hex_lines().join("\n")).unwrap();
+    let back = Grid::parse_hex(&grid.hex_lines(prog.pieces()).join("\n"), prog.pieces()).unwrap();
     assert_eq!(
         both.ours(&Position {
             board: back,

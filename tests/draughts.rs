@@ -4,7 +4,7 @@
 //! play. The engine and the interpreter count as pydraughts does, each
 //! distinct resulting position of a move once.
 
-use algchess::{perft, Grid, Position, Program, Rules};
+use algchess::{perft, Grid, Pieces, Position, Program, Rules};
 use std::path::Path;
 use std::time::Instant;
 
@@ -20,7 +20,7 @@ fn load(file: &str) -> Program {
 /// then each side's squares, numbered from 1 along the dark squares of each
 /// row from the top left, `K` before a king. `side` is the board's width
 /// and height; `first` the letter of the side that moves first.
-fn position(fen: &str, side: usize, first: char) -> Position {
+fn position(fen: &str, side: usize, first: char, pieces: &Pieces) -> Position {
     let mut rows = vec![vec!['.'; side]; side];
     let mut fields = fen.split(':');
     let to_move = fields.next().and_then(|f| f.chars().next()).expect("a side to move");
@@ -47,7 +47,7 @@ fn position(fen: &str, side: usize, first: char) -> Position {
         }
     }
     let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
-    let board = Grid::parse(&text.join("\n")).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
+    let board = Grid::parse(&text.join("\n"), pieces).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
     Position {
         board,
         turn: usize::from(to_move != first),
@@ -79,7 +79,11 @@ fn check(file: &str, game: &str, fixture_name: &str, side: usize, first: char, s
     let (slow, fast) = (Rules::new(game), Rules::fast(game));
     let lines = fixture(fixture_name);
     assert!(lines.len() >= 21, "{} positions", lines.len());
-    assert_eq!(slow.start(), position(&lines[0].0, side, first), "{file}: the start");
+    assert_eq!(
+        slow.start(),
+        position(&lines[0].0, side, first, &slow.pieces),
+        "{file}: the start"
+    );
     // The random positions hold kings, and a game's end (no move).
     assert!(lines.iter().filter(|(fen, ..)| fen.contains('K')).count() >= 6);
     assert!(
@@ -87,7 +91,7 @@ fn check(file: &str, game: &str, fixture_name: &str, side: usize, first: char, s
         "no position without a move"
     );
     for (fen, distinct, moves) in &lines {
-        let pos = position(fen, side, first);
+        let pos = position(fen, side, first, &slow.pieces);
         for (depth, (&want, &listed)) in (1..).zip(distinct.iter().zip(moves)) {
             assert!(want <= listed, "{fen}: pydraughts lists fewer moves than positions");
             assert_eq!(
@@ -146,7 +150,7 @@ fn deeper_counts_agree() {
         let game = prog.game(game).expect("the game is declared");
         let (slow, fast) = (Rules::new(game), Rules::fast(game));
         for (fen, distinct, _) in fixture(name) {
-            let pos = position(&fen, side, first);
+            let pos = position(&fen, side, first, &slow.pieces);
             let depth = distinct.len() as u32 + extra;
             assert_eq!(
                 perft(&fast, &pos, depth).unwrap(),

@@ -9,7 +9,7 @@
 use algchess::Program;
 use algchess::Square;
 use algchess::{compile, results, Grid, State};
-use algchess::{Content, PieceId};
+use algchess::{Content, Pieces};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -39,19 +39,24 @@ fn board_text(pieces: &[((i32, i32), &str)]) -> String {
 
 /// Runs the definition `def` of rules/fairy.alg on the board, and returns
 /// the start board and the result boards.
-fn run(def: &str, pieces: &[((i32, i32), &str)]) -> (Grid, Vec<Grid>) {
+/// The start board, the result boards, and the file's pieces.
+fn run(def: &str, pieces: &[((i32, i32), &str)]) -> (Grid, Vec<Grid>, Pieces) {
     let mut program = program();
     let term = program
         .expr("e", def)
         .unwrap_or_else(|e| panic!("`{def}` elaborates: {e:?}"));
     let prog = compile(&term).unwrap_or_else(|e| panic!("`{def}` compiles: {e:?}"));
-    let start = Grid::parse(&board_text(pieces)).expect("the board parses");
+    let start = Grid::parse(&board_text(pieces), program.pieces()).expect("the board parses");
     let state = State {
         board: start.clone(),
         poi: None,
     };
     let out = results(&prog, &state).unwrap_or_else(|n| panic!("`{def}` ran out of budget ({n})"));
-    (start, out.into_iter().map(|s| s.board).collect())
+    (
+        start,
+        out.into_iter().map(|s| s.board).collect(),
+        program.pieces().clone(),
+    )
 }
 
 /// Runs `def` on the board, where `piece` stands on `from`, and checks that
@@ -70,8 +75,8 @@ fn check(def: &str, piece: &str, from: (i32, i32), pieces: &[((i32, i32), &str)]
         pieces.contains(&(from, piece)),
         "the board must hold {piece} on {from:?}"
     );
-    let (start, boards) = run(def, pieces);
-    let id = PieceId::lookup(piece).unwrap_or_else(|| panic!("{piece} is declared"));
+    let (start, boards, declared) = run(def, pieces);
+    let id = declared.lookup(piece).unwrap_or_else(|| panic!("{piece} is declared"));
     let mut got = BTreeSet::new();
     for b in &boards {
         let mut changed: Vec<(i32, i32)> = start.diff(b).iter().map(|q| (q.x, q.y)).collect();
@@ -81,14 +86,14 @@ fn check(def: &str, piece: &str, from: (i32, i32), pieces: &[((i32, i32), &str)]
             b.get(from_sq),
             Some(Content::Empty),
             "`{def}`: {piece} left {from:?} empty:\n{}",
-            b.rows().join("\n")
+            b.rows(&declared).join("\n")
         );
         let dests: Vec<(i32, i32)> = changed.iter().copied().filter(|&q| q != from).collect();
         assert_eq!(
             dests.len(),
             1,
             "`{def}`: one square besides {from:?} changes:\n{}",
-            b.rows().join("\n")
+            b.rows(&declared).join("\n")
         );
         let to = dests[0];
         assert_eq!(b.get(Square::new(to.0, to.1)), Some(Content::Piece(id)));
@@ -780,7 +785,7 @@ fn grasshopper_hops_over_fairy_pieces_and_takes_them() {
 fn fairy_white_moves_each_white_piece() {
     // A camel and a backslider in opposite corners: fairy_white holds both.
     let pieces = [((0, 0), "'Camel"), ((14, 14), "'Backslider")];
-    let (_, boards) = run("fairy_white", &pieces);
+    let (_, boards, _) = run("fairy_white", &pieces);
     // Camel from (0, 0): (1, 3) and (3, 1); backslider: (14, 13).
     assert_eq!(boards.len(), 3);
 }

@@ -5,7 +5,7 @@
 //! whether the side to move is in check. Both files of the game, on the
 //! engine and in the interpreter, count the same and see the same checks.
 
-use algchess::{perft, Grid, Position, Program, Rules};
+use algchess::{perft, Grid, Pieces, Position, Program, Rules};
 use std::path::Path;
 
 fn load(file: &str) -> Program {
@@ -16,7 +16,7 @@ fn load(file: &str) -> Program {
 /// A position from Fairy-Stockfish's FEN: `c z n a k` are the camel,
 /// zebra, nightrider, princess and king, upper case white; white moves
 /// first (turn 0).
-fn position(fen: &str) -> Position {
+fn position(fen: &str, pieces: &Pieces) -> Position {
     let mut fields = fen.split_whitespace();
     let placement = fields.next().expect("a placement");
     let rows: Vec<String> = placement
@@ -45,7 +45,7 @@ fn position(fen: &str) -> Position {
         Some("b") => 1,
         other => panic!("{fen}: side to move {other:?}"),
     };
-    let board = Grid::parse(&rows.join("\n")).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
+    let board = Grid::parse(&rows.join("\n"), pieces).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
     Position { board, turn }
 }
 
@@ -86,9 +86,9 @@ fn both_fairy_files_count_and_check_as_fairy_stockfish() {
         let prog = load(file);
         let game = prog.game("fairy").expect("the game is declared");
         let (slow, fast) = (Rules::new(game), Rules::fast(game));
-        assert_eq!(slow.start(), position(&lines[0].fen), "{file}: the start");
+        assert_eq!(slow.start(), position(&lines[0].fen, &slow.pieces), "{file}: the start");
         for Line { fen, check, counts } in &lines {
-            let pos = position(fen);
+            let pos = position(fen, &slow.pieces);
             assert_eq!(slow.in_check(&pos.board, pos.turn).unwrap(), *check, "{file}: {fen}");
             for (depth, &want) in (1..).zip(counts) {
                 assert_eq!(

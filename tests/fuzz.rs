@@ -132,7 +132,7 @@ fn exercise(text: &str, laws: &Laws, rules: &Rewrites) -> bool {
     let Ok(program) = Program::from_text("theorems/fuzzed.alg", text) else {
         return false;
     };
-    let board = Grid::parse("..♖.\n♟..♙").unwrap();
+    let board = Grid::parse("..♖.\n♟..♙", program.pieces()).unwrap();
     for (_, t) in program.definitions().take(20) {
         if let Ok(prog) = compile(t) {
             let s = State {

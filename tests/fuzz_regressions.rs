@@ -163,14 +163,14 @@ fn sampling_the_positions_of_a_game_with_huge_plies_respects_the_timeout() {
 fn a_fen_rank_of_a_huge_number_of_empty_squares_is_refused() {
     let digits = "3".repeat(40);
     let fen = format!("r3k2r/p1ppqp{digits}b/8/8/8/8/8/K6k w - - 0 1");
-    let e = algchess::fen::placement(&fen).unwrap_err();
+    let e = algchess::fen::placement(&fen, &algchess::Pieces::chess()).unwrap_err();
     assert_eq!(
         e.message,
         format!("`{digits}` empty squares do not fit a FEN rank of at most 26")
     );
     assert_eq!(&fen[e.at..e.at + 1], "3");
     // One past the largest number: saturating, not wrapping to a small one.
-    let e = algchess::fen::placement("18446744073709551616/8").unwrap_err();
+    let e = algchess::fen::placement("18446744073709551616/8", &algchess::Pieces::chess()).unwrap_err();
     assert!(
         e.message.starts_with("`18446744073709551616` empty squares"),
         "{}",

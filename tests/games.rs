@@ -6,7 +6,7 @@
 use algchess::Program;
 use algchess::Square;
 use algchess::{compile, results, Grid, State};
-use algchess::{perft, Position, Rules};
+use algchess::{perft, Pieces, Position, Rules};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -15,8 +15,8 @@ fn load(file: &str) -> Program {
     algchess::load(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
-fn grid(rows: &[&str]) -> Grid {
-    Grid::parse(&rows.join("\n")).unwrap_or_else(|e| panic!("{rows:?}: {}", e.message))
+fn grid(pieces: &Pieces, rows: &[&str]) -> Grid {
+    Grid::parse(&rows.join("\n"), pieces).unwrap_or_else(|e| panic!("{rows:?}: {}", e.message))
 }
 
 /// Every board `expr` leads to from `rows` (top to bottom), with the piece
@@ -25,13 +25,13 @@ fn run(prog: &mut Program, expr: &str, rows: &[&str], poi: Option<(i32, i32)>) -
     let term = prog.expr("test", expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
     let compiled = compile(&term).unwrap_or_else(|e| panic!("{expr}: {e:?}"));
     let start = State {
-        board: grid(rows),
+        board: grid(prog.pieces(), rows),
         poi: poi.map(|(x, y)| Square::new(x, y)),
     };
     results(&compiled, &start)
         .expect("within the evaluation budget")
         .iter()
-        .map(|s| s.board.rows())
+        .map(|s| s.board.rows(prog.pieces()))
         .collect()
 }
 
@@ -42,9 +42,9 @@ fn boards(expected: &[&[&str]]) -> BTreeSet<Vec<String>> {
         .collect()
 }
 
-fn position(rows: &[&str], turn: usize) -> Position {
+fn position(pieces: &Pieces, rows: &[&str], turn: usize) -> Position {
     Position {
-        board: grid(rows),
+        board: grid(pieces, rows),
         turn,
     }
 }
@@ -163,17 +163,29 @@ fn tictactoe_stops_after_a_win() {
     let rules = Rules::new(prog.game("tictactoe").expect("declared"));
     // X has the top row; neither side may move on.
     let x_won = ["'X'X'X", "'O'O.", "..."];
-    assert!(rules.successors(&position(&x_won, 1)).unwrap().is_empty());
-    assert!(rules.successors(&position(&x_won, 0)).unwrap().is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &x_won, 1))
+        .unwrap()
+        .is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &x_won, 0))
+        .unwrap()
+        .is_empty());
     // O has the diagonal from the bottom left.
     let o_won = ["'X'X'O", "'X'O.", "'O.."];
-    assert!(rules.successors(&position(&o_won, 0)).unwrap().is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &o_won, 0))
+        .unwrap()
+        .is_empty());
     // O has the middle column.
     let o_column = ["'X'O'X", ".'O.", "'X'O."];
-    assert!(rules.successors(&position(&o_column, 0)).unwrap().is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &o_column, 0))
+        .unwrap()
+        .is_empty());
     // Two in a row is not a win: O may play any of the six empty squares.
     let open = ["'X'X.", "'O..", "..."];
-    assert_eq!(rules.count(&position(&open, 1)).unwrap(), 6);
+    assert_eq!(rules.count(&position(&rules.pieces, &open, 1)).unwrap(), 6);
     let mut prog = prog;
     assert_eq!(
         run(&mut prog, "o_move", &open, None),
@@ -197,7 +209,7 @@ fn othello_perft_from_the_start() {
     let start = rules.start();
     // White on d4 and e5, black on d5 and e4 (rows top to bottom).
     assert_eq!(
-        start.board.rows(),
+        start.board.rows(&rules.pieces),
         [
             "........",
             "........",
@@ -232,20 +244,23 @@ fn othello_passes_and_ends_by_count() {
     let prog = load("othello.alg");
     let rules = Rules::new(prog.game("othello").expect("declared"));
     // Black cannot move: it passes, the board as it was, white to move.
-    let stuck = position(&["○●."], 0);
+    let stuck = position(&rules.pieces, &["○●."], 0);
     let next = rules.successors(&stuck).unwrap();
-    assert_eq!(next, vec![position(&["○●."], 1)]);
+    assert_eq!(next, vec![position(&rules.pieces, &["○●."], 1)]);
     // White takes the disc; neither side can move: white has more discs.
     let mut m = Match::new(&rules, stuck, 0, 1).unwrap();
     assert_eq!(m.end().unwrap(), None);
     m.play(0).unwrap();
     assert_eq!(m.legal().len(), 1);
     m.play(0).unwrap();
-    assert_eq!(m.pos.board.rows(), ["○○○"]);
+    assert_eq!(m.pos.board.rows(&rules.pieces), ["○○○"]);
     let end = m.end().unwrap().expect("over");
     assert_eq!((end.ending.name(), end.result().as_str()), ("most_pieces", "0-1"));
     // With no move for either side, no pass.
-    assert!(rules.successors(&position(&["○○○"], 0)).unwrap().is_empty());
+    assert!(rules
+        .successors(&position(&rules.pieces, &["○○○"], 0))
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -253,10 +268,16 @@ fn tictactoe_ends_in_a_line_or_a_draw() {
     use algchess::referee::Match;
     let prog = load("tictactoe.alg");
     let rules = Rules::new(prog.game("tictactoe").expect("declared"));
-    let mut won = Match::new(&rules, position(&["'X'X'X", "'O'O.", "..."], 1), 0, 1).unwrap();
+    let mut won = Match::new(&rules, position(&rules.pieces, &["'X'X'X", "'O'O.", "..."], 1), 0, 1).unwrap();
     let end = won.end().unwrap().expect("over");
     assert_eq!((end.ending.name(), end.result().as_str()), ("lost", "1-0"));
-    let mut full = Match::new(&rules, position(&["'X'O'X", "'X'O'O", "'O'X'X"], 1), 0, 1).unwrap();
+    let mut full = Match::new(
+        &rules,
+        position(&rules.pieces, &["'X'O'X", "'X'O'O", "'O'X'X"], 1),
+        0,
+        1,
+    )
+    .unwrap();
     let end = full.end().unwrap().expect("over");
     assert_eq!((end.ending.name(), end.result().as_str()), ("no_moves", "1/2-1/2"));
 }
@@ -421,7 +442,7 @@ const SNAKE_START: [&str; 5] = ["..◆..", "..▲..", "..↑..", "..⇧..", "...
 fn snake_start_and_one_move() {
     let mut prog = load("snake.alg");
     let rules = Rules::new(prog.game("snake").expect("declared"));
-    assert_eq!(rules.start().board.rows(), SNAKE_START);
+    assert_eq!(rules.start().board.rows(&rules.pieces), SNAKE_START);
     let after = run(&mut prog, "snake_move", &SNAKE_START, None);
     let eaten = ["..▲..", "..↑..", "..↑..", "..⇧..", "....."];
     assert_eq!(
@@ -511,7 +532,10 @@ fn snake_boxed_in_has_no_move() {
     let walled = [".#.", "#◀←", "⇨→↑"];
     for b in [&corner[..], &walled[..]] {
         assert!(run(&mut prog, "snake_move", b, None).is_empty(), "{b:?}");
-        assert!(rules.successors(&position(b, 0)).unwrap().is_empty(), "{b:?}");
+        assert!(
+            rules.successors(&position(&rules.pieces, b, 0)).unwrap().is_empty(),
+            "{b:?}"
+        );
     }
     // Open the way up and there is exactly that move.
     assert_eq!(

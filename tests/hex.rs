@@ -9,7 +9,7 @@
 
 mod common;
 
-use algchess::{compile, results, Content, Grid, PieceId, Program, State};
+use algchess::{compile, results, Content, Grid, PieceId, Pieces, Program, State};
 use algchess::{perft, Position, Rules, Square};
 use common::{run, run_input, TempDir};
 use rayon::prelude::*;
@@ -114,10 +114,12 @@ struct Game {
     white_home: HashSet<usize>,
     black_home: HashSet<usize>,
     ids: HashMap<Piece, PieceId>,
+    /// Gliński's pieces, as its rule file declares them.
+    pieces: Pieces,
 }
 
 impl Game {
-    fn new() -> Game {
+    fn new(pieces: &Pieces) -> Game {
         let hex = Hex::new();
         let home = |names: &str| names.split(' ').map(|n| hex.named(n)).collect();
         let white_home = home("b1 c2 d3 e4 f5 g4 h3 i2 k1");
@@ -139,7 +141,7 @@ impl Game {
             (false, Kind::Queen, "♛"),
             (false, Kind::King, "♚"),
         ] {
-            ids.insert((white, kind), PieceId::lookup(glyph).expect("declared by glinski.alg"));
+            ids.insert((white, kind), pieces.lookup(glyph).expect("declared by glinski.alg"));
         }
         Game {
             hex,
@@ -148,6 +150,7 @@ impl Game {
             white_home,
             black_home,
             ids,
+            pieces: pieces.clone(),
         }
     }
 
@@ -352,7 +355,7 @@ fn cross_check(plies: usize, theirs: &(dyn Fn(&Position) -> BTreeSet<Grid> + Syn
                 let ours: BTreeSet<Grid> = rules.successors(pos).unwrap().into_iter().map(|p| p.board).collect();
                 let theirs = theirs(pos);
                 if ours != theirs {
-                    let show = |g: &Grid| g.hex_lines().join("\n");
+                    let show = |g: &Grid| g.hex_lines(&rules.pieces).join("\n");
                     let only = |a: &BTreeSet<Grid>, b: &BTreeSet<Grid>| {
                         a.difference(b).take(2).map(show).collect::<Vec<_>>().join("\n\n")
                     };
@@ -382,8 +385,8 @@ fn cross_check(plies: usize, theirs: &(dyn Fn(&Position) -> BTreeSet<Grid> + Syn
 
 /// The successors by the independent generator.
 fn generator() -> impl Fn(&Position) -> BTreeSet<Grid> + Sync {
-    let game = Game::new();
     let prog = load("rules/glinski.alg");
+    let game = Game::new(prog.pieces());
     let rules = Rules::new(prog.game("glinski").unwrap());
     assert_eq!(rules.start().board.size(), 91);
     assert_eq!(
@@ -456,13 +459,13 @@ fn glinski_perft_from_the_start() {
 
 /// Gliński's board with one piece on f6, the centre.
 fn centre(glyph: &str) -> (Grid, Square) {
-    let game = Game::new();
+    let game = Game::new(load("rules/glinski.alg").pieces());
     let mut b: Board = vec![None; game.hex.cells.len()];
     let f6 = game.hex.named("f6");
     let piece = game
         .ids
         .iter()
-        .find(|(_, id)| id.to_string() == glyph)
+        .find(|(_, id)| game.pieces.glyph(**id) == glyph)
         .map(|(p, _)| *p)
         .unwrap();
     b[f6] = Some(piece);
@@ -512,7 +515,7 @@ fn colour(q: Square) -> i32 {
 #[test]
 fn bishops_keep_their_colour_and_knights_change_it() {
     let mut prog = load("rules/glinski.alg");
-    let game = Game::new();
+    let game = Game::new(prog.pieces());
     for i in 0..game.hex.cells.len() {
         for &d in &EDGE {
             if let Some(j) = game.hex.at(add(game.hex.cells[i], d)) {
@@ -543,13 +546,12 @@ fn bishops_keep_their_colour_and_knights_change_it() {
 /// A board of Gliński's with pieces on named cells, drawn as hex text.
 fn board_with(pieces: &[(&str, Kind, bool)]) -> String {
     // The game's marker pieces are declared by its rule file.
-    load("rules/glinski.alg");
-    let game = Game::new();
+    let game = Game::new(load("rules/glinski.alg").pieces());
     let mut b: Board = vec![None; game.hex.cells.len()];
     for &(cell, kind, white) in pieces {
         b[game.hex.named(cell)] = Some((white, kind));
     }
-    game.to_grid(&b).hex_lines().join("\n")
+    game.to_grid(&b).hex_lines(&game.pieces).join("\n")
 }
 
 fn glinski_file() -> String {

@@ -12,7 +12,7 @@
 
 mod common;
 
-use algchess::{fen, perft, Position, Rules};
+use algchess::{fen, perft, Pieces, Position, Rules};
 use common::{run, TempDir};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -448,8 +448,8 @@ fn rules(file: &str, game: &str) -> Rules {
     Rules::fast(game)
 }
 
-fn position(fen: &str) -> Position {
-    let (board, black) = fen::read(fen).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
+fn position(fen: &str, pieces: &Pieces) -> Position {
+    let (board, black) = fen::read(fen, pieces).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
     Position {
         board,
         turn: usize::from(black),
@@ -482,7 +482,7 @@ fn perft_from_the_start_as_the_independent_generator() {
     for (v, file, game) in VARIANTS {
         let fast = rules(file, game);
         let start = State::start(v);
-        assert_eq!(fast.start(), position(&start.fen()), "{game}: the start");
+        assert_eq!(fast.start(), position(&start.fen(), &fast.pieces), "{game}: the start");
         let pos = fast.start();
         let mut counts = vec![];
         for depth in 1..=4 {
@@ -516,7 +516,7 @@ fn perft_from_positions_of_random_play_as_the_independent_generator() {
         for s in &positions {
             let f = s.fen();
             seen.insert(f.clone());
-            let pos = position(&f);
+            let pos = position(&f, &fast.pieces);
             for depth in 1..=3 {
                 assert_eq!(
                     perft(&fast, &pos, depth).unwrap(),
@@ -641,7 +641,7 @@ fn every_ply_of_play_increases_the_measure_and_no_position_repeats() {
         let (mut plies, mut longest) = (0, 0);
         for _ in 0..40 {
             let mut pos = fast.start();
-            let mut f = fen::write(&pos.board, pos.turn == 1).unwrap();
+            let mut f = fen::write(&pos.board, pos.turn == 1, &fast.pieces).unwrap();
             let mut seen = HashSet::from([f.clone()]);
             loop {
                 let next = fast.successors(&pos).unwrap();
@@ -651,7 +651,7 @@ fn every_ply_of_play_increases_the_measure_and_no_position_repeats() {
                 }
                 let before = (measure(&f), f);
                 pos = next[rng.below(next.len())].clone();
-                f = fen::write(&pos.board, pos.turn == 1).unwrap();
+                f = fen::write(&pos.board, pos.turn == 1, &fast.pieces).unwrap();
                 assert!(measure(&f) > before.0, "{game}: {} then {f}", before.1);
                 if v == Basic {
                     let scalar = |m: (i64, i64, i64, i64)| m.1 + 8 * (32 + m.0);

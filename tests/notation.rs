@@ -207,7 +207,7 @@ fn path_regexes_on_hex_mean_what_the_seeds_enumeration_finds() {
 
 fn seed_001_agrees(grid: &str, headings: &[(i32, i32)], regexes: usize) {
     let mut program = Program::from_text("t.alg", &format!("{grid}enemy = ♟ | ♜\n")).unwrap();
-    let enemy: Vec<PieceId> = ["♟", "♜"].iter().map(|p| PieceId::lookup(p).unwrap()).collect();
+    let enemy: Vec<PieceId> = ["♟", "♜"].iter().map(|p| PieceId::chess(p).unwrap()).collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let (mut cases, mut refused, mut moves) = (0, 0, 0);
     let mut seed_table = vec![];
@@ -245,7 +245,7 @@ fn seed_001_agrees(grid: &str, headings: &[(i32, i32)], regexes: usize) {
         let prog = compile(&term).unwrap();
         for _ in 0..8 {
             let (board, from) = random_board(&mut rng);
-            let grid = Grid::parse(&board).unwrap();
+            let grid = Grid::parse(&board, program.pieces()).unwrap();
             let state = State {
                 board: grid.clone(),
                 poi: None,

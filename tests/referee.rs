@@ -48,7 +48,7 @@ fn replay(stride: usize) -> usize {
             let j = m.find(san).unwrap_or_else(|e| panic!("{at}: {e}"));
             assert_eq!(m.san(j).unwrap(), *san, "{at}");
             // Reading the move by its engine name finds the same one.
-            let uci = move_names::uci(&m.pos.board, &m.legal()[j].board).expect("one piece moves");
+            let uci = move_names::uci(&m.pos.board, &m.legal()[j].board, &m.rules.pieces).expect("one piece moves");
             assert_eq!(m.find(&uci), Ok(j), "{at}: {uci}");
             let ours = m.fen().unwrap();
             m.play(j).unwrap();

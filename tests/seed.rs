@@ -19,7 +19,7 @@
 
 use algchess::{compile, results, Grid, State};
 use algchess::{parse_expr, parse_file};
-use algchess::{print, Bounds, Content, Fragment, Meta, Node, PieceId, Sort, Term};
+use algchess::{print, Bounds, Content, Fragment, Meta, Node, PieceId, Pieces, Sort, Term};
 use algchess::{Claim, Program};
 use std::collections::BTreeSet;
 
@@ -56,7 +56,9 @@ fn fragment(t: &Term) -> &Fragment {
 }
 
 fn cells_of(f: &Fragment) -> Cells {
-    f.cells().map(|(q, c)| (q.x, q.y, c.to_string())).collect()
+    f.cells()
+        .map(|(q, c)| (q.x, q.y, Pieces::chess().show(&c).to_string()))
+        .collect()
 }
 
 fn cells_with(defs: &str, expr: &str) -> Cells {
@@ -178,7 +180,7 @@ fn members(t: &Term) -> BTreeSet<Cells> {
 }
 
 fn piece(glyph: &str) -> Content {
-    Content::Piece(PieceId::lookup(glyph).unwrap())
+    Content::Piece(PieceId::chess(glyph).unwrap())
 }
 
 /// Every rule node in a term, depth first.
@@ -203,7 +205,10 @@ fn claim<'p>(p: &'p Program, name: &str) -> &'p Claim {
 /// `t` with metavariables replaced by the named values, folded.
 fn instance(t: &Term, vals: &[(&str, Term)]) -> Term {
     let out = t
-        .substitute(&|m: &Meta| vals.iter().find(|(n, _)| **n == *m.name).map(|(_, v)| v.clone()))
+        .substitute(
+            &|m: &Meta| vals.iter().find(|(n, _)| **n == *m.name).map(|(_, v)| v.clone()),
+            &Pieces::chess(),
+        )
         .unwrap_or_else(|e| panic!("substitution fails: {e}"));
     assert!(out.is_closed(), "a metavariable is left in {out:?}");
     out
@@ -213,13 +218,13 @@ fn instance(t: &Term, vals: &[(&str, Term)]) -> Term {
 fn outcomes(t: &Term, board: &str) -> BTreeSet<Vec<String>> {
     let prog = compile(t).unwrap_or_else(|e| panic!("does not compile: {e:?}"));
     let s = State {
-        board: Grid::parse(board).unwrap(),
+        board: Grid::parse(board, &Pieces::chess()).unwrap(),
         poi: None,
     };
     results(&prog, &s)
         .expect("within budget")
         .into_iter()
-        .map(|s| s.board.rows())
+        .map(|s| s.board.rows(&Pieces::chess()))
         .collect()
 }
 
@@ -939,7 +944,7 @@ fn the_whole_chessboard() {
     let f = fragment(&t);
     assert_eq!(f.len(), 64);
     assert_eq!(cells_of(f), expected);
-    assert_eq!(print::picture(f), CHESSBOARD.to_vec());
+    assert_eq!(print::picture(f, &Pieces::chess()), CHESSBOARD.to_vec());
 }
 
 #[test]

@@ -36,6 +36,7 @@ fn same_definitions(before: &Program, after: &Program, cells: usize) -> usize {
             source: before.source().clone(),
             span: Default::default(),
             tiling: Default::default(),
+            pieces: before.pieces().clone(),
         };
         let options = ClaimOptions {
             search: SearchOptions {

@@ -9,7 +9,7 @@
 
 mod common;
 
-use algchess::{fen, perft, Position, Program, Rules};
+use algchess::{fen, perft, Pieces, Position, Program, Rules};
 use common::TempDir;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -59,8 +59,8 @@ fn variant_file(variant: &str) -> Program {
     prog
 }
 
-fn position(fen: &str) -> Position {
-    let (board, black) = fen::read(fen).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
+fn position(fen: &str, pieces: &Pieces) -> Position {
+    let (board, black) = fen::read(fen, pieces).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
     Position {
         board,
         turn: usize::from(black),
@@ -77,7 +77,7 @@ fn count(variant: &str, positions: &[(String, Vec<u64>)], run: impl Fn(u64) -> b
     let fast = Rules::fast(game);
     let mut leaves = 0;
     for (i, (fen, counts)) in positions.iter().enumerate() {
-        let pos = position(fen);
+        let pos = position(fen, &fast.pieces);
         if i == 0 {
             assert_eq!(fast.start(), pos, "{variant}: the start");
         }
@@ -129,7 +129,7 @@ fn derived_variants_count_as_fairy_stockfish() {
         let prog = variant_file(variant);
         let slow = Rules::new(prog.game(variant).unwrap());
         for (fen, counts) in positions {
-            let pos = position(fen);
+            let pos = position(fen, &slow.pieces);
             for (depth, &want) in (1..).zip(counts).take(2) {
                 assert_eq!(
                     perft(&slow, &pos, depth).unwrap(),

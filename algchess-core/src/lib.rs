@@ -24,7 +24,7 @@
 //! let rewrites = Rewrites::new(&laws);
 //! let proof = prove_claim(equal, &laws, &rewrites, &ProveOptions::default(), &|_, _, _| {});
 //! assert_eq!(proof.verdict, Verdict::Proved);
-//! let steps = render(proof.proof.as_ref().unwrap());
+//! let steps = render(&equal.pieces, proof.proof.as_ref().unwrap());
 //! assert!(steps.contains("by fuse"), "{steps}");
 //!
 //! let report = check_claim(equal, &ClaimOptions::default(), &|_, _, _| {});
@@ -84,7 +84,9 @@ pub use check::{
     check_claim, compare, ClaimOptions, CounterReport, Finding, Limit, Outcome, Report, SearchOptions, StateReport,
     Stats,
 };
-pub use core::{print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Rel, Sort, Term};
+pub use core::{
+    print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Pieces, Rel, Sort, Term,
+};
 pub use diag::{Diag, Diags, Source, Span};
 pub use elab::{Claim, Game, Lint, Loader, NoFiles, Program};
 pub use geometry::{Movement, Square, Tiling};

@@ -15,11 +15,11 @@
 //!
 //! let mut program = Program::from_text("tutorial.alg", "").unwrap();
 //! let slide = program.expr("slide", "%♖: (% + u. -> . + u%)+").unwrap();
-//! let start = State { board: Grid::parse(".\n.\n♖").unwrap(), poi: None };
+//! let start = State { board: Grid::parse(".\n.\n♖", program.pieces()).unwrap(), poi: None };
 //! let after: Vec<_> = results(&compile(&slide).unwrap(), &start)
 //!     .unwrap()
 //!     .into_iter()
-//!     .map(|s| s.board.rows().join("/"))
+//!     .map(|s| s.board.rows(program.pieces()).join("/"))
 //!     .collect();
 //! assert_eq!(after.len(), 2);
 //! assert!(after.contains(&"♖/./.".to_string()));

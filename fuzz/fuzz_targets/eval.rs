@@ -13,7 +13,7 @@ fuzz_target!(|input: (ClosedMove, SmallBoard, u16)| {
         let Ok(program) = Program::from_text("eval.alg", &file) else {
             return;
         };
-        let (Some(t), Some(state)) = (program.definition("m"), board.state()) else {
+        let (Some(t), Some(state)) = (program.definition("m"), board.state(program.pieces())) else {
             return;
         };
         let Ok(prog) = compile(t) else { return };

@@ -27,7 +27,7 @@ fuzz_target!(|file: RuleFile| {
         for (_, t) in program.definitions().take(8) {
             let Ok(prog) = compile(t) else { continue };
             for b in boards {
-                let board = Grid::parse(b).expect("a board");
+                let board = Grid::parse(b, program.pieces()).expect("a board");
                 let _ = Eval::new(20_000).run(&prog, &State { board, poi: None });
             }
         }

@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         let Some(m) = program.definition("m") else { return };
         let Ok(prog) = compile(m) else { return };
         if hex.is_empty() {
-            let board = Grid::parse("...\n.♖♟\n...").expect("a board");
+            let board = Grid::parse("...\n.♖♟\n...", program.pieces()).expect("a board");
             let poi = Some(algchess::Square { x: 1, y: 1 });
             let _ = Eval::new(50_000).run(&prog, &State { board, poi });
         }

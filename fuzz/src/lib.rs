@@ -521,9 +521,11 @@ impl<'a> Arbitrary<'a> for SmallBoard {
 }
 
 impl SmallBoard {
-    /// The board as a state of the evaluator, if it reads.
-    pub fn state(&self) -> Option<State<Grid>> {
-        Grid::parse(&self.text).ok().map(|board| State { board, poi: self.poi })
+    /// The board as a state of the evaluator, if it reads with `pieces`.
+    pub fn state(&self, pieces: &algchess::Pieces) -> Option<State<Grid>> {
+        Grid::parse(&self.text, pieces)
+            .ok()
+            .map(|board| State { board, poi: self.poi })
     }
 }
 

@@ -7,7 +7,7 @@
 use algchess_core::referee::{DrawClaim, Match};
 use algchess_core::Grid;
 use algchess_core::{move_names as notation, Position, Rules, TooBig};
-use algchess_core::{Content, PieceId};
+use algchess_core::{Content, Pieces};
 use algchess_core::{Ending, GameOutcome};
 use algchess_core::{Game, Program};
 use algchess_core::{Square, Tiling};
@@ -159,8 +159,8 @@ pub(crate) fn turn_label(turn: usize, count: usize, names: &[Option<String>]) ->
 
 /// A move's name, cells named on `tiling`; `(no change)` for a move that
 /// leaves the board as it is.
-pub(crate) fn move_name(before: &Grid, after: &Grid, tiling: Tiling) -> String {
-    let n = notation::describe_on(before, after, tiling);
+pub(crate) fn move_name(before: &Grid, after: &Grid, tiling: Tiling, pieces: &Pieces) -> String {
+    let n = notation::describe_on(before, after, tiling, pieces);
     if n.is_empty() {
         "(no change)".into()
     } else {
@@ -173,7 +173,7 @@ pub(crate) fn legal_moves(rules: &Rules, pos: &Position) -> Result<Vec<(String, 
     let mut moves: Vec<(String, Position)> = rules
         .successors(pos)?
         .into_iter()
-        .map(|p| (move_name(&pos.board, &p.board, rules.tiling), p))
+        .map(|p| (move_name(&pos.board, &p.board, rules.tiling, &rules.pieces), p))
         .collect();
     moves.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.board.cmp(&b.1.board)));
     moves.dedup_by(|a, b| a.1 == b.1);
@@ -189,12 +189,12 @@ fn file_name(x: i32) -> String {
 /// The board drawn with file letters above and below and rank numbers on
 /// both sides, a1 at the bottom left: `·` an empty square, `░` a square off
 /// the board. Squares in `changed` get a coloured background with `colour`.
-pub(crate) fn draw(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
+pub(crate) fn draw(board: &Grid, changed: &[Square], colour: bool, pieces: &Pieces) -> Vec<String> {
     let o = board.origin();
     let glyph = |q: Square| match board.get(q) {
         None => "░".to_string(),
         Some(Content::Empty) => "·".to_string(),
-        Some(c) => notation::looks(c).to_string(),
+        Some(c) => pieces.show(&notation::looks(c, pieces)).to_string(),
     };
     let squares = |y: i32| (0..board.width()).map(move |x| Square::new(o.x + x, o.y + y));
     let cell_width = (0..board.height())
@@ -234,11 +234,11 @@ pub(crate) fn draw(board: &Grid, changed: &[Square], colour: bool) -> Vec<String
 
 /// A hex board drawn as `Grid::hex_lines` draws it, with `·` for an empty
 /// cell and the changed cells coloured as in `draw`.
-pub(crate) fn draw_hex(board: &Grid, changed: &[Square], colour: bool) -> Vec<String> {
+pub(crate) fn draw_hex(board: &Grid, changed: &[Square], colour: bool, pieces: &Pieces) -> Vec<String> {
     board.hex_lines_with(|q, c| {
         let glyph = match c {
             Content::Empty => "·".to_string(),
-            c => notation::looks(c).to_string(),
+            c => pieces.show(&notation::looks(c, pieces)).to_string(),
         };
         let width = glyph.chars().count();
         if colour && changed.contains(&q) {
@@ -291,7 +291,7 @@ pub(crate) enum Action {
 
 /// The input, and the input with ASCII piece spellings after `=` written
 /// as glyphs (`e7e8=Q` and `e7e8=q` as `e7e8=♕` and `e7e8=♛`).
-fn spellings(input: &str) -> Vec<String> {
+fn spellings(input: &str, pieces: &Pieces) -> Vec<String> {
     let mut out = vec![input.to_string()];
     let Some((head, tail)) = input.split_once('=') else {
         return out;
@@ -306,8 +306,8 @@ fn spellings(input: &str) -> Vec<String> {
         return out;
     }
     for w in [word.to_string(), word.to_ascii_uppercase(), word.to_ascii_lowercase()] {
-        if let Some(p) = PieceId::lookup(&format!("'{w}")) {
-            let s = format!("{head}={}{rest}", p.glyph());
+        if let Some(p) = pieces.lookup(&format!("'{w}")) {
+            let s = format!("{head}={}{rest}", pieces.glyph(p));
             if !out.contains(&s) {
                 out.push(s);
             }
@@ -326,7 +326,13 @@ fn candidates(moves: &[(String, Position)], found: &[usize]) -> String {
 
 /// Reads one line of input against the legal moves from `before`, cells
 /// named on `tiling`.
-pub(crate) fn interpret(line: &str, before: &Grid, tiling: Tiling, moves: &[(String, Position)]) -> Action {
+pub(crate) fn interpret(
+    line: &str,
+    before: &Grid,
+    tiling: Tiling,
+    moves: &[(String, Position)],
+    pieces: &Pieces,
+) -> Action {
     let input = line.trim();
     if input.is_empty() {
         return Action::Nothing;
@@ -348,7 +354,7 @@ pub(crate) fn interpret(line: &str, before: &Grid, tiling: Tiling, moves: &[(Str
             _ => Action::Say(format!("there is no move {input}; pick 1 to {}", moves.len())),
         };
     }
-    let alternatives = spellings(input);
+    let alternatives = spellings(input, pieces);
     let matching = |f: &dyn Fn(&str, &str) -> bool| -> Vec<usize> {
         (0..moves.len())
             .filter(|&i| alternatives.iter().any(|a| f(&moves[i].0, a)))
@@ -419,8 +425,8 @@ impl<W: Write> Session<'_, W> {
         let changed = previous.map_or(vec![], |p| p.board.diff(&pos.board));
         writeln!(self.out)?;
         let lines = match self.rules.tiling {
-            Tiling::Hex => draw_hex(&pos.board, &changed, self.style.colour),
-            Tiling::Square => draw(&pos.board, &changed, self.style.colour),
+            Tiling::Hex => draw_hex(&pos.board, &changed, self.style.colour, &self.rules.pieces),
+            Tiling::Square => draw(&pos.board, &changed, self.style.colour, &self.rules.pieces),
         };
         for line in lines {
             writeln!(self.out, "{line}")?;
@@ -433,7 +439,11 @@ impl<W: Write> Session<'_, W> {
         }
         if let Some(p) = previous {
             let tiling = self.rules.tiling;
-            write!(self.out, "last move: {}", move_name(&p.board, &pos.board, tiling))?;
+            write!(
+                self.out,
+                "last move: {}",
+                move_name(&p.board, &pos.board, tiling, &self.rules.pieces)
+            )?;
             if !self.style.colour {
                 let squares: Vec<String> = changed
                     .iter()
@@ -578,7 +588,7 @@ pub(crate) fn play_match<R: BufRead, W: Write>(
                         .position(|(_, p)| *p == m.legal()[j])
                         .expect("the listed moves are the legal ones"),
                 ),
-                None => interpret(&line, &m.pos.board, rules.tiling, &moves),
+                None => interpret(&line, &m.pos.board, rules.tiling, &moves, &rules.pieces),
             };
             match action {
                 Action::Nothing => {}
@@ -597,7 +607,7 @@ pub(crate) fn play_match<R: BufRead, W: Write>(
                         writeln!(
                             s.out,
                             "took back {}",
-                            move_name(&p.pos.board, &m.pos.board, rules.tiling)
+                            move_name(&p.pos.board, &m.pos.board, rules.tiling, &rules.pieces)
                         )?;
                         m = p;
                         san.pop();
@@ -692,12 +702,12 @@ game pawns(start) = step, // white
     #[test]
     fn the_board_has_files_and_ranks() {
         let (_, rules) = game(PAWNS);
-        let lines = draw(&rules.start, &[], false);
+        let lines = draw(&rules.start, &[], false, &rules.pieces);
         assert_eq!(lines[0], "   a  b");
         assert_eq!(lines[1], "3  ♟  ·  3");
         assert_eq!(lines[3], "1  ♙  ♙  1");
         assert_eq!(lines[4], "   a  b");
-        let coloured = draw(&rules.start, &[Square::new(0, 0)], true);
+        let coloured = draw(&rules.start, &[Square::new(0, 0)], true, &rules.pieces);
         assert!(coloured[3].contains("\x1b[30;43m ♙ \x1b[0m"));
     }
 
@@ -709,28 +719,61 @@ game pawns(start) = step, // white
         let names: Vec<&str> = moves.iter().map(|m| m.0.as_str()).collect();
         assert_eq!(names, ["a1a2", "b1b2"]);
         let b = &pos.board;
-        assert_eq!(interpret("2", b, Tiling::Square, &moves), Action::Play(1));
-        assert_eq!(interpret("a1a2", b, Tiling::Square, &moves), Action::Play(0));
-        assert_eq!(interpret("b1", b, Tiling::Square, &moves), Action::Play(1));
-        assert_eq!(interpret("b1-b2", b, Tiling::Square, &moves), Action::Play(1));
-        assert!(matches!(interpret("a1a2", b, Tiling::Square, &moves), Action::Play(0)));
-        assert!(matches!(interpret("3", b, Tiling::Square, &moves), Action::Say(m) if m.contains("pick 1 to 2")));
-        assert!(matches!(interpret("zz", b, Tiling::Square, &moves), Action::Say(_)));
-        assert!(matches!(interpret("a1b2", b, Tiling::Square, &moves), Action::Say(m) if m.contains("from a1 to b2")));
-        assert_eq!(interpret("UNDO", b, Tiling::Square, &moves), Action::Undo);
-        assert_eq!(interpret("  ", b, Tiling::Square, &moves), Action::Nothing);
+        assert_eq!(
+            interpret("2", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(1)
+        );
+        assert_eq!(
+            interpret("a1a2", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(0)
+        );
+        assert_eq!(
+            interpret("b1", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(1)
+        );
+        assert_eq!(
+            interpret("b1-b2", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(1)
+        );
+        assert!(matches!(
+            interpret("a1a2", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(0)
+        ));
+        assert!(
+            matches!(interpret("3", b, Tiling::Square, &moves, &rules.pieces), Action::Say(m) if m.contains("pick 1 to 2"))
+        );
+        assert!(matches!(
+            interpret("zz", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Say(_)
+        ));
+        assert!(
+            matches!(interpret("a1b2", b, Tiling::Square, &moves, &rules.pieces), Action::Say(m) if m.contains("from a1 to b2"))
+        );
+        assert_eq!(
+            interpret("UNDO", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Undo
+        );
+        assert_eq!(
+            interpret("  ", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Nothing
+        );
         let (_, rules) = game("b = ♙;.;.\ngame g(b) = %♙: (% + u. -> . + u%)+\n");
         let pos = rules.start();
         let moves = legal_moves(&rules, &pos).unwrap();
         let b = &pos.board;
-        assert!(matches!(interpret("a1", b, Tiling::Square, &moves), Action::Say(m) if m.contains("1. a1a2, 2. a1a3")));
-        assert_eq!(interpret("a1a3", b, Tiling::Square, &moves), Action::Play(1));
+        assert!(
+            matches!(interpret("a1", b, Tiling::Square, &moves, &rules.pieces), Action::Say(m) if m.contains("1. a1a2, 2. a1a3"))
+        );
+        assert_eq!(
+            interpret("a1a3", b, Tiling::Square, &moves, &rules.pieces),
+            Action::Play(1)
+        );
     }
 
     #[test]
     fn promotions_take_ascii_spellings() {
-        assert_eq!(spellings("e7e8=Q"), ["e7e8=Q", "e7e8=♕", "e7e8=♛"]);
-        assert_eq!(spellings("e7e8=♕"), ["e7e8=♕"]);
+        assert_eq!(spellings("e7e8=Q", &Pieces::chess()), ["e7e8=Q", "e7e8=♕", "e7e8=♛"]);
+        assert_eq!(spellings("e7e8=♕", &Pieces::chess()), ["e7e8=♕"]);
         assert_eq!(Square::parse_prefix("e10x"), Some((Square::new(4, 9), "x")));
         assert_eq!(Square::parse_prefix("[30]2"), Some((Square::new(30, 1), "")));
     }

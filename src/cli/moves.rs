@@ -55,7 +55,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         ));
     }
     let tiling = prog.tiling();
-    let board = read_board(args.board.as_deref(), args.fen.as_deref(), tiling)?;
+    let board = read_board(args.board.as_deref(), args.fen.as_deref(), tiling, prog.pieces())?;
     let poi = match &args.poi {
         None => None,
         Some(p) => {
@@ -115,7 +115,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let mut boards: BTreeSet<Vec<String>> = BTreeSet::new();
     let total = results.len();
     for s in results {
-        boards.insert(s.board.lines_on(tiling));
+        boards.insert(s.board.lines_on(tiling, prog.pieces()));
         drop(s);
         if args.memory_limit.exceeded() {
             return Err(super::output::plain_error(format!(

@@ -99,8 +99,8 @@ fn count(args: Args) -> Result<i32, Diags> {
             // Engine names where the move is one piece moving, so counts
             // can be compared with other engines' `divide` line by line.
             let t = rules.tiling;
-            let name = notation::uci_on(&pos.board, &p.board, t)
-                .unwrap_or_else(|| notation::describe_on(&pos.board, &p.board, t));
+            let name = notation::uci_on(&pos.board, &p.board, t, &rules.pieces)
+                .unwrap_or_else(|| notation::describe_on(&pos.board, &p.board, t, &rules.pieces));
             (name, *n)
         })
         .collect();

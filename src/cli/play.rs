@@ -81,7 +81,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             }
             m
         }
-        (None, Some(f)) if algchess_core::fen::write(&pos.board, pos.turn == 1).is_ok() => {
+        (None, Some(f)) if algchess_core::fen::write(&pos.board, pos.turn == 1, &rules.pieces).is_ok() => {
             Match::from_fen(&rules, f).map_err(|e| plain_error(format!("--fen `{f}`: {e}")))?
         }
         _ => Match::new(&rules, pos, 0, 1).map_err(too_big)?,

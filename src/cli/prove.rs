@@ -8,6 +8,7 @@ use algchess_core::ClaimOptions;
 use algchess_core::Diags;
 use algchess_core::Laws;
 use algchess_core::MemoryLimit;
+use algchess_core::Pieces;
 use algchess_core::Tiling;
 use algchess_core::{prove_claim, render, ProofReport, ProveOptions, Rewrites, SaturationLimits, Stop, Verdict};
 use std::path::PathBuf;
@@ -191,12 +192,12 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         let text = if args.json {
             let mut value = serde_json::to_value(&report).expect("reports serialise");
             if args.explain {
-                value["proof"] = serde_json::json!(report.proof.as_ref().map(|p| render(p)));
+                value["proof"] = serde_json::json!(report.proof.as_ref().map(|p| render(&claim.pieces, p)));
             }
             add_positions(&mut value, played.as_ref());
             format!("{value}\n")
         } else {
-            describe(&report, played.as_ref(), args.explain)
+            describe(&report, played.as_ref(), args.explain, &claim.pieces)
         };
         Decided {
             verdict: match report.verdict {
@@ -213,7 +214,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
 }
 
 /// The human-readable account of one report.
-pub(super) fn describe(r: &ProofReport, played: Option<&PositionsReport>, explain: bool) -> String {
+pub(super) fn describe(r: &ProofReport, played: Option<&PositionsReport>, explain: bool, pieces: &Pieces) -> String {
     let mark = if r.agrees() { "✓" } else { "✗" };
     let graph = format!("e-graph {} nodes, {} iterations", r.egraph_nodes, r.iterations);
     let on_positions = played.filter(|p| p.counterexample.is_none());
@@ -260,7 +261,7 @@ pub(super) fn describe(r: &ProofReport, played: Option<&PositionsReport>, explai
     }
     if explain {
         if let Some(p) = &r.proof {
-            out.push_str(&render(p));
+            out.push_str(&render(pieces, p));
         }
     }
     out

@@ -92,7 +92,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
                     "cost_before": c.cost_before,
                     "cost_after": c.cost_after,
                     "hoisted": c.hoisted,
-                    "after": c.after.to_string(),
+                    "after": out.pieces.show(&c.after).to_string(),
                 })
             })
             .collect();

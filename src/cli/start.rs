@@ -6,6 +6,7 @@
 use super::output::{arg_error, plain_error};
 use algchess_core::Grid;
 use algchess_core::Laws;
+use algchess_core::Pieces;
 use algchess_core::Rewrites;
 use algchess_core::Span;
 use algchess_core::Tiling;
@@ -75,7 +76,7 @@ impl Start {
         let (board, fen, turn) = (self.board.as_deref(), self.fen.as_deref(), self.turn);
         let mut pos = rules.start();
         if board.is_some() || fen.is_some() {
-            pos.board = read_board(board, fen, rules.tiling)?;
+            pos.board = read_board(board, fen, rules.tiling, &rules.pieces)?;
         }
         if let Some(f) = fen {
             // A FEN of another size is a slip, not a smaller board to try.
@@ -103,9 +104,14 @@ impl Start {
     }
 }
 
-pub(super) fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling) -> Result<Grid, Diags> {
+pub(super) fn read_board(
+    board: Option<&str>,
+    fen: Option<&str>,
+    tiling: Tiling,
+    pieces: &Pieces,
+) -> Result<Grid, Diags> {
     if let Some(fen) = fen {
-        if let Some(dropped) = algchess_core::fen::dropped(fen) {
+        if let Some(dropped) = algchess_core::fen::dropped(fen, pieces) {
             eprintln!(
                 "warning: `{dropped}` is not kept: these rules declare no marker pieces ('Kc 'kc 'Rc 'rc 'Pe 'pe) to hold castling rights and en passant"
             );
@@ -113,7 +119,7 @@ pub(super) fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling)
         // The counters are read as `perft` and `play` read them, so every
         // command takes the same FEN.
         return algchess_core::fen::counters(fen)
-            .and_then(|_| algchess_core::fen::read(fen))
+            .and_then(|_| algchess_core::fen::read(fen, pieces))
             .map(|(g, _)| g)
             .map_err(|e| {
                 let at = e.at.min(fen.len());
@@ -128,7 +134,7 @@ pub(super) fn read_board(board: Option<&str>, fen: Option<&str>, tiling: Tiling)
         ),
         None => ("--board".to_string(), text.to_string()),
     };
-    Grid::parse_on(&body, tiling).map_err(|e| {
+    Grid::parse_on(&body, tiling, pieces).map_err(|e| {
         let len = body[e.at..].chars().next().map_or(1, char::len_utf8);
         Diag::new(
             &Source::new(name, body.as_str()),

@@ -45,7 +45,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     println!("{:<8} {:>5} {:>9} {:>6}", "piece", "side", "mobility", "value");
     for (code, mobility, value) in v.table() {
         let name = match Code::to_content(code) {
-            Some(algchess_core::Content::Piece(p)) => p.to_string(),
+            Some(algchess_core::Content::Piece(p)) => rules.pieces.glyph(p).to_string(),
             _ => continue,
         };
         let side = v.owner[usize::from(code)].map_or("-".into(), |s| s.to_string());
@@ -63,7 +63,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         if let (Some(lo), Some(hi), Some(algchess_core::Content::Piece(p))) =
             (row.iter().min(), row.iter().max(), Code::to_content(code))
         {
-            println!("{:<8} from {lo} to {hi}", p.to_string());
+            println!("{:<8} from {lo} to {hi}", rules.pieces.glyph(p));
         }
     }
     Ok(super::OK)

@@ -41,8 +41,8 @@ pub(super) fn play(
     loop {
         if show {
             let board = match rules.tiling {
-                Tiling::Hex => draw_hex(&m.pos.board, &changed, false),
-                Tiling::Square => draw(&m.pos.board, &changed, false),
+                Tiling::Hex => draw_hex(&m.pos.board, &changed, false, &rules.pieces),
+                Tiling::Square => draw(&m.pos.board, &changed, false, &rules.pieces),
             };
             for l in board {
                 writeln!(out, "{l}")?;

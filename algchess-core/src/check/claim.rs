@@ -4,7 +4,7 @@
 
 use super::cube::MAX_NAMED;
 use super::search::{compare, Counterexample, Outcome, SearchOptions};
-use crate::core::{gen, Cell, Content, Fragment, Meta, Rel, Sort, Term};
+use crate::core::{gen, Cell, Content, Fragment, Meta, Pieces, Rel, Sort, Term};
 use crate::elab::Claim;
 use crate::geometry::Square;
 use crate::semantics::{compile, Grid, State};
@@ -74,10 +74,10 @@ pub struct StateReport {
 }
 
 impl StateReport {
-    /// The report of one state.
-    pub fn new(s: &State<Grid>) -> StateReport {
+    /// `s`, its board drawn with `pieces`.
+    pub fn new(s: &State<Grid>, pieces: &Pieces) -> StateReport {
         StateReport {
-            board: s.board.rows(),
+            board: s.board.rows(pieces),
             poi: s.poi.map(|q| [q.x, q.y]),
             poi_cell: None,
         }
@@ -189,19 +189,20 @@ enum Found {
     },
 }
 
-fn counter_board(c: &Counterexample, instance: Option<BTreeMap<String, String>>) -> CounterReport {
+fn counter_board(pieces: &Pieces, c: &Counterexample, instance: Option<BTreeMap<String, String>>) -> CounterReport {
     CounterReport::Board {
-        board: c.board.rows(),
+        board: c.board.rows(pieces),
         poi: c.poi.map(|q| [q.x, q.y]),
         poi_cell: None,
         squares: c.squares(),
-        left: c.left.iter().map(StateReport::new).collect(),
-        right: c.right.iter().map(StateReport::new).collect(),
+        left: c.left.iter().map(|s| StateReport::new(s, pieces)).collect(),
+        right: c.right.iter().map(|s| StateReport::new(s, pieces)).collect(),
         instance,
     }
 }
 
 fn compare_terms(
+    pieces: &Pieces,
     lhs: &Term,
     rhs: &Term,
     options: &SearchOptions,
@@ -239,8 +240,8 @@ fn compare_terms(
             Found::Differ {
                 cells: 0,
                 report: CounterReport::NormalForm {
-                    left: lhs.to_string(),
-                    right: rhs.to_string(),
+                    left: pieces.show(lhs).to_string(),
+                    right: pieces.show(rhs).to_string(),
                     instance,
                 },
                 leaves: 0,
@@ -253,7 +254,7 @@ fn compare_terms(
         compile(rhs).expect("a closed move compiles"),
     );
     let open = lhs.is_open() || rhs.is_open();
-    match compare(&l, &r, open, options, progress) {
+    match compare(pieces, &l, &r, open, options, progress) {
         Outcome::HoldsUpTo { cells, complete, stats } => Found::Same {
             cells,
             complete,
@@ -272,7 +273,7 @@ fn compare_terms(
             stats,
         } => Found::Differ {
             cells,
-            report: counter_board(&counterexample, instance),
+            report: counter_board(pieces, &counterexample, instance),
             leaves: stats.leaves,
             boards: stats.boards,
         },
@@ -334,15 +335,22 @@ fn instance(claim: &Claim, metas: &[Meta], g: &mut quickcheck::Gen) -> Option<(T
             .iter()
             .map(|a| chosen.get(&*a.name).cloned())
             .collect::<Option<_>>()?;
-        let outputs = crate::laws::conds::decide(c.pred, &inputs)?;
+        let outputs = crate::laws::conds::decide(c.pred, &inputs, &claim.pieces)?;
         for (a, v) in c.outputs().iter().zip(outputs) {
             chosen.insert(a.name.to_string(), v);
         }
     }
     let subst = |m: &Meta| chosen.get(&*m.name).cloned();
-    let l = claim.lhs.substitute(&subst).ok()?;
-    let r = claim.rhs.substitute(&subst).ok()?;
-    Some((l, r, chosen.iter().map(|(k, v)| (k.clone(), v.to_string())).collect()))
+    let l = claim.lhs.substitute(&subst, &claim.pieces).ok()?;
+    let r = claim.rhs.substitute(&subst, &claim.pieces).ok()?;
+    Some((
+        l,
+        r,
+        chosen
+            .iter()
+            .map(|(k, v)| (k.clone(), claim.pieces.show(v).to_string()))
+            .collect(),
+    ))
 }
 
 /// The instance of a law about moves only where each metavariable is one
@@ -365,9 +373,16 @@ fn climbing_instance(claim: &Claim, metas: &[Meta]) -> Option<(Term, Term, BTree
         .map(|(m, p)| Some((m.name.to_string(), step(p)?)))
         .collect::<Option<_>>()?;
     let subst = |m: &Meta| chosen.get(&*m.name).cloned();
-    let l = claim.lhs.substitute(&subst).ok()?;
-    let r = claim.rhs.substitute(&subst).ok()?;
-    Some((l, r, chosen.iter().map(|(k, v)| (k.clone(), v.to_string())).collect()))
+    let l = claim.lhs.substitute(&subst, &claim.pieces).ok()?;
+    let r = claim.rhs.substitute(&subst, &claim.pieces).ok()?;
+    Some((
+        l,
+        r,
+        chosen
+            .iter()
+            .map(|(k, v)| (k.clone(), claim.pieces.show(v).to_string()))
+            .collect(),
+    ))
 }
 
 /// Checks one claim.
@@ -442,7 +457,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         }
     };
     if metas.is_empty() {
-        let found = compare_terms(&claim.lhs, &claim.rhs, &options.search, None, progress);
+        let found = compare_terms(&claim.pieces, &claim.lhs, &claim.rhs, &options.search, None, progress);
         absorb(&mut report, found);
     } else {
         // Instances are many and small: no sparse boards.
@@ -474,7 +489,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 per_instance.timeout = Some(left);
             }
             tried += 1;
-            let found = compare_terms(&l, &r, &per_instance, Some(shown), &|_, _, _| {});
+            let found = compare_terms(&claim.pieces, &l, &r, &per_instance, Some(shown), &|_, _, _| {});
             // An instance the timeout stopped before it covered any board
             // says nothing; the instances before it stand.
             if tried > 1
@@ -506,7 +521,9 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                     timeout: options.search.timeout.map(|t| t.saturating_sub(start.elapsed())),
                     ..per_instance.clone()
                 };
-                if let found @ Found::Differ { .. } = compare_terms(&l, &r, &sparse, Some(shown), &|_, _, _| {}) {
+                if let found @ Found::Differ { .. } =
+                    compare_terms(&claim.pieces, &l, &r, &sparse, Some(shown), &|_, _, _| {})
+                {
                     tried += 1;
                     absorb(&mut report, found);
                 }
@@ -516,7 +533,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
     }
     report.ms = start.elapsed().as_millis() as u64;
     if let Some(c) = &mut report.counterexample {
-        c.draw_on(claim.tiling);
+        c.draw_on(claim.tiling, &claim.pieces);
     }
     report
 }
@@ -525,16 +542,16 @@ impl CounterReport {
     /// Redraws the boards, made as square rows, as `tiling` draws them.
     /// Coordinates (the POI's) stay those of the rows' box; on hex, whose
     /// drawing shows no box, the POI is also named by its cell (`b1`).
-    pub fn draw_on(&mut self, tiling: crate::geometry::Tiling) {
+    pub fn draw_on(&mut self, tiling: crate::geometry::Tiling, pieces: &Pieces) {
         let redraw = |rows: &mut Vec<String>, poi: Option<[i32; 2]>, cell: &mut Option<String>| {
-            if let Ok(g) = Grid::parse(&rows.join("\n")) {
+            if let Ok(g) = Grid::parse(&rows.join("\n"), pieces) {
                 if tiling == crate::geometry::Tiling::Hex {
                     *cell = poi
                         .map(|[x, y]| crate::geometry::Square::new(x, y))
                         .filter(|q| g.get(*q).is_some())
                         .map(|q| g.hex_name(q));
                 }
-                *rows = g.lines_on(tiling);
+                *rows = g.lines_on(tiling, pieces);
             }
         };
         if let CounterReport::Board {

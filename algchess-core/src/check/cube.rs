@@ -352,8 +352,8 @@ mod tests {
 
     #[test]
     fn questions_split_only_when_the_cube_disagrees() {
-        let rook = PieceId::lookup("♖").unwrap();
-        let other = PieceId::lookup("♔").unwrap();
+        let rook = PieceId::chess("♖").unwrap();
+        let other = PieceId::chess("♔").unwrap();
         let u = Universe::new(&[rook], other).unwrap();
         let cube = Cube::new(2, 1, u.full());
         let s = Sym::initial(&cube, &u);
@@ -370,12 +370,12 @@ mod tests {
 
     #[test]
     fn representative_prefers_fewest_squares() {
-        let rook = PieceId::lookup("♖").unwrap();
-        let other = PieceId::lookup("♔").unwrap();
+        let rook = PieceId::chess("♖").unwrap();
+        let other = PieceId::chess("♔").unwrap();
         let u = Universe::new(&[rook], other).unwrap();
         let mut cube = Cube::new(2, 1, u.full());
         cube.doms[1] = u.bit(Content::Piece(rook));
-        assert_eq!(cube.representative(&u).rows(), vec!["#♖"]);
+        assert_eq!(cube.representative(&u).rows(&crate::core::Pieces::chess()), vec!["#♖"]);
         assert_eq!(cube.forced_on(), 1);
     }
 }

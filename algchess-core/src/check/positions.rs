@@ -11,7 +11,7 @@
 //! was found by the concrete evaluator.
 
 use super::claim::{CounterReport, StateReport};
-use crate::core::{Content, PieceId, Sort};
+use crate::core::{Content, PieceId, Pieces, Sort};
 use crate::diag::Diags;
 use crate::elab::{Claim, Game, Loader, Program};
 use crate::geometry::Square;
@@ -91,8 +91,8 @@ pub struct Sample {
 
 impl Sample {
     /// The position in FEN, when the board is a chess board.
-    pub fn fen(&self) -> Option<String> {
-        crate::play::fen::write(&self.board, self.turn == 1).ok()
+    pub fn fen(&self, pieces: &Pieces) -> Option<String> {
+        crate::play::fen::write(&self.board, self.turn == 1, pieces).ok()
     }
 }
 
@@ -113,12 +113,12 @@ fn roots(rules: &[Rules]) -> Vec<Root> {
         });
         // A game that starts from chess's start position (markers and all)
         // is chess: the perft positions are positions of it.
-        let is_chess = crate::play::fen::read(PERFT_POSITIONS[0].1).is_ok_and(|(b, _)| b == r.start);
+        let is_chess = crate::play::fen::read(PERFT_POSITIONS[0].1, &r.pieces).is_ok_and(|(b, _)| b == r.start);
         if !is_chess {
             continue;
         }
         for (name, fen) in &PERFT_POSITIONS[1..] {
-            let (board, black) = crate::play::fen::read(fen).expect("the perft positions are valid FEN");
+            let (board, black) = crate::play::fen::read(fen, &r.pieces).expect("the perft positions are valid FEN");
             out.push(Root {
                 rules: i,
                 pos: Position {
@@ -302,9 +302,9 @@ pub fn pairs(game: &Game, kings: &[PieceId]) -> Vec<Sample> {
                         turn: 0,
                         origin: format!(
                             "a board with only {} on {} and {} on {}",
-                            k.glyph(),
+                            game.pieces.glyph(k),
                             a.name(),
-                            p.glyph(),
+                            game.pieces.glyph(p),
                             b.name()
                         ),
                     });
@@ -464,25 +464,25 @@ pub fn check_positions(
     let (counterexample, origin, fen) = match found {
         Some((i, state, [l, r])) => (
             Some(CounterReport::Board {
-                board: state.board.rows(),
+                board: state.board.rows(&claim.pieces),
                 poi: state.poi.map(|q| {
                     let o = state.board.origin();
                     [q.x - o.x, q.y - o.y]
                 }),
                 poi_cell: None,
                 squares: state.board.size(),
-                left: l.iter().map(StateReport::new).collect(),
-                right: r.iter().map(StateReport::new).collect(),
+                left: l.iter().map(|s| StateReport::new(s, &claim.pieces)).collect(),
+                right: r.iter().map(|s| StateReport::new(s, &claim.pieces)).collect(),
                 instance: None,
             }),
             Some(samples[i].origin.clone()),
-            samples[i].fen(),
+            samples[i].fen(&claim.pieces),
         ),
         None => (None, None, None),
     };
     let mut counterexample = counterexample;
     if let Some(c) = &mut counterexample {
-        c.draw_on(claim.tiling);
+        c.draw_on(claim.tiling, &claim.pieces);
     }
     PositionsReport {
         checked: checked.into_inner(),
@@ -545,7 +545,7 @@ mod tests {
         // move clocks aside).
         let head = |f: &str| f.split(' ').take(4).collect::<Vec<_>>().join(" ");
         for (i, (name, fen)) in PERFT_POSITIONS.iter().enumerate() {
-            assert_eq!(a[i].fen().map(|f| head(&f)), Some(head(fen)), "{name}");
+            assert_eq!(a[i].fen(prog.pieces()).map(|f| head(&f)), Some(head(fen)), "{name}");
         }
         // Every later position is one ply from the one before it in its
         // game, or the first ply of a game from a root.
@@ -609,9 +609,12 @@ mod tests {
             panic!("refuted: {r:?}")
         };
         assert!(poi.is_none());
-        let i = samples.iter().position(|s| s.board.rows() == *board).unwrap();
+        let i = samples
+            .iter()
+            .position(|s| s.board.rows(prog.pieces()) == *board)
+            .unwrap();
         assert_eq!(r.origin.as_deref(), Some(samples[i].origin.as_str()));
-        assert_eq!(r.fen, samples[i].fen());
+        assert_eq!(r.fen, samples[i].fen(prog.pieces()));
         let state = State {
             board: samples[i].board.clone(),
             poi: None,
@@ -619,7 +622,12 @@ mod tests {
         for (side, shown) in [(&c.lhs, left), (&c.rhs, right)] {
             let mut got = results(&compile(side).unwrap(), &state).unwrap();
             got.sort();
-            assert_eq!(&got.iter().map(StateReport::new).collect::<Vec<_>>(), shown);
+            assert_eq!(
+                &got.iter()
+                    .map(|s| StateReport::new(s, prog.pieces()))
+                    .collect::<Vec<_>>(),
+                shown
+            );
         }
         assert!(left.len() < right.len(), "the legal moves are fewer");
         // No earlier position refutes it.

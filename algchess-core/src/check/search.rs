@@ -13,7 +13,7 @@
 //! pruning every cube that already forces more squares onto the board.
 
 use super::cube::{Cube, Domain, Split, Sym, Universe, OFF};
-use crate::core::{Cell, Content, PieceId};
+use crate::core::{Cell, Content, PieceId, Pieces};
 use crate::geometry::Square;
 use crate::memory::MemoryLimit;
 use crate::semantics::{results, Eval, Grid, Halt, Pivot, Prog, State};
@@ -146,14 +146,11 @@ pub(super) fn boxes(n: usize) -> Vec<(i32, i32)> {
     out
 }
 
-/// A piece that neither side names, to stand for all of them: a
-/// registered one when there is one (so counterexamples show a real
-/// piece), else the reserved `PieceId::OTHER`. Nothing is registered.
-pub(super) fn other_piece(named: &[PieceId]) -> PieceId {
-    PieceId::all()
-        .into_iter()
-        .find(|p| !named.contains(p))
-        .unwrap_or(PieceId::OTHER)
+/// A piece that neither side names, to stand for all of them: one of
+/// `pieces` when there is one (so counterexamples show a real piece), else
+/// the reserved `PieceId::OTHER`.
+pub(super) fn other_piece(named: &[PieceId], pieces: &Pieces) -> PieceId {
+    pieces.all().find(|p| !named.contains(p)).unwrap_or(PieceId::OTHER)
 }
 
 /// Which states a search starts from.
@@ -320,6 +317,7 @@ impl Search<'_> {
 /// it finds the counterexample, or shows that the per-binder difference is
 /// hidden by the union.
 pub fn compare(
+    pieces: &Pieces,
     left: &Prog,
     right: &Prog,
     open: bool,
@@ -330,7 +328,7 @@ pub fn compare(
     named.extend(right.pieces());
     named.sort();
     named.dedup();
-    let Some(universe) = Universe::new(&named, other_piece(&named)) else {
+    let Some(universe) = Universe::new(&named, other_piece(&named, pieces)) else {
         return Outcome::TooManyPieces { pieces: named.len() };
     };
     let start = Instant::now();
@@ -721,7 +719,11 @@ mod tests {
     /// palette pieces and one other piece: the universe of the bounded search, by brute
     /// force.
     fn all_boards(n: usize, named: &[PieceId]) -> Vec<Grid> {
-        let mut values = vec![None, Some(Content::Empty), Some(Content::Piece(other_piece(named)))];
+        let mut values = vec![
+            None,
+            Some(Content::Empty),
+            Some(Content::Piece(other_piece(named, &Pieces::chess()))),
+        ];
         values.extend(named.iter().map(|p| Some(Content::Piece(*p))));
         let mut out = vec![];
         for (w, h) in boxes(n) {
@@ -780,10 +782,10 @@ mod tests {
             ..SearchOptions::default()
         };
         let holds = |o: &Outcome| matches!(o, Outcome::HoldsUpTo { .. });
-        let first = compare(&l, &r, false, &options, &|_, _, _| {});
+        let first = compare(&Pieces::chess(), &l, &r, false, &options, &|_, _, _| {});
         assert!(holds(&first), "{first:?}");
         options.sparse = true;
-        match compare(&l, &r, false, &options, &|_, _, _| {}) {
+        match compare(&Pieces::chess(), &l, &r, false, &options, &|_, _, _| {}) {
             Outcome::Refuted {
                 cells, counterexample, ..
             } => {
@@ -819,10 +821,13 @@ mod tests {
                     decompose,
                     ..SearchOptions::default()
                 };
-                let found = matches!(compare(&l, &r, open, &options, &|_, _, _| {}), Outcome::Refuted { .. });
+                let found = matches!(
+                    compare(&Pieces::chess(), &l, &r, open, &options, &|_, _, _| {}),
+                    Outcome::Refuted { .. }
+                );
                 if found != truth {
                     return TestResult::error(format!(
-                        "{lt}  vs  {rt}: search says differ={found}, brute force {truth} (decompose {decompose})"
+                        "{lt:?}  vs  {rt:?}: search says differ={found}, brute force {truth} (decompose {decompose})"
                     ));
                 }
             }

@@ -1,8 +1,7 @@
 //! What a square of a fragment or a board can hold.
 
-use super::PieceId;
+use super::{PieceId, Pieces};
 use crate::geometry::Movement;
-use std::fmt;
 
 /// The content of an on-board square: empty, or one piece. Binders `%c:`
 /// name a content too.
@@ -28,10 +27,10 @@ pub enum Cell {
 impl Content {
     /// Movements act on pieces (colour twins, and declared turns and
     /// mirrors); an empty square stays empty.
-    pub fn moved(self, m: &Movement) -> Content {
+    pub fn moved(self, m: &Movement, pieces: &Pieces) -> Content {
         match self {
             Content::Empty => Content::Empty,
-            Content::Piece(p) => Content::Piece(p.moved(m)),
+            Content::Piece(p) => Content::Piece(pieces.moved(p, m)),
         }
     }
 }
@@ -41,29 +40,10 @@ impl Cell {
     pub const EMPTY: Cell = Cell::Is(Content::Empty);
 
     /// The cell a movement turns this one into; `#` and `%` stay as they are.
-    pub fn moved(self, m: &Movement) -> Cell {
+    pub fn moved(self, m: &Movement, pieces: &Pieces) -> Cell {
         match self {
-            Cell::Is(c) => Cell::Is(c.moved(m)),
+            Cell::Is(c) => Cell::Is(c.moved(m, pieces)),
             other => other,
-        }
-    }
-}
-
-impl fmt::Display for Content {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Content::Empty => f.write_str("."),
-            Content::Piece(p) => write!(f, "{p}"),
-        }
-    }
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Cell::Off => f.write_str("#"),
-            Cell::Poi => f.write_str("%"),
-            Cell::Is(c) => write!(f, "{c}"),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Fragments (finite partial maps from squares to cells) and patterns
 //! (finite sets of fragments), kept canonical so that equality is `==`.
 
-use super::Cell;
+use super::{Cell, Pieces};
 use crate::geometry::{Movement, Square};
 use std::fmt;
 use std::sync::Arc;
@@ -99,16 +99,25 @@ impl Fragment {
         Ok(Fragment(unsafe { out.assume_init() }))
     }
 
-    /// `m f`: moves every cell; movements are bijections, so this cannot
-    /// create an overlap.
-    pub fn moved(&self, m: &Movement) -> Fragment {
+    /// `m f`: moves every cell, and the pieces on them as `pieces` says;
+    /// movements are bijections, so this cannot create an overlap.
+    pub fn moved(&self, m: &Movement, pieces: &Pieces) -> Fragment {
         if m.is_identity() {
             return self.clone();
         }
-        let mut out: Vec<(Square, Cell)> = self.0.iter().map(|(q, c)| (m.apply(*q), c.moved(m))).collect();
+        let mut out: Vec<(Square, Cell)> = self.0.iter().map(|(q, c)| (m.apply(*q), c.moved(m, pieces))).collect();
         // A translation keeps the order; turns and reflections do not.
         out.sort_unstable_by_key(|(q, _)| *q);
         Fragment(out.into())
+    }
+
+    /// `m f` for a translation `m`, which moves no piece.
+    pub fn shifted(&self, m: &Movement) -> Fragment {
+        debug_assert!(m.rot == 0 && !m.flip && !m.colour, "{m} is not a translation");
+        if m.is_identity() {
+            return self.clone();
+        }
+        Fragment(self.0.iter().map(|(q, c)| (m.apply(*q), *c)).collect())
     }
 
     /// The cells with their squares, in square order.
@@ -166,8 +175,13 @@ impl Pattern {
     }
 
     /// `m P`: every member moved.
-    pub fn moved(&self, m: &Movement) -> Pattern {
-        self.0.iter().map(|f| f.moved(m)).collect()
+    pub fn moved(&self, m: &Movement, pieces: &Pieces) -> Pattern {
+        self.0.iter().map(|f| f.moved(m, pieces)).collect()
+    }
+
+    /// `m P` for a translation `m`, which moves no piece.
+    pub fn shifted(&self, m: &Movement) -> Pattern {
+        self.0.iter().map(|f| f.shifted(m)).collect()
     }
 
     /// `P + Q` is `{f + g}` over all pairs; any overlapping pair is an error.
@@ -223,6 +237,10 @@ impl FromIterator<Fragment> for Pattern {
 mod tests {
     use super::*;
     use crate::core::{gen, Content, PieceId};
+
+    fn chess() -> Pieces {
+        Pieces::chess()
+    }
     use quickcheck::Gen;
 
     fn frags(seed: u64) -> (Fragment, Fragment, Fragment, Movement) {
@@ -265,25 +283,25 @@ mod tests {
 
         fn movement_distributes_over_glue(seed: u64) -> bool {
             let (f, g, _, m) = frags(seed);
-            f.glue(&g).ok().map(|fg| fg.moved(&m)) == f.moved(&m).glue(&g.moved(&m)).ok()
+            f.glue(&g).ok().map(|fg| fg.moved(&m, &chess())) == f.moved(&m, &chess()).glue(&g.moved(&m, &chess())).ok()
         }
 
         fn movement_distributes_over_choice(seed: u64) -> bool {
             let (p, q, _, m) = pats(seed);
-            p.union(&q).moved(&m) == p.moved(&m).union(&q.moved(&m))
+            p.union(&q).moved(&m, &chess()) == p.moved(&m, &chess()).union(&q.moved(&m, &chess()))
         }
 
         fn pattern_glue_commutes_and_distributes(seed: u64) -> bool {
             let (p, q, r, m) = pats(seed);
             let commutes = p.glue(&q).ok() == q.glue(&p).ok();
-            let moved = p.glue(&q).ok().map(|pq| pq.moved(&m)) == p.moved(&m).glue(&q.moved(&m)).ok();
+            let moved = p.glue(&q).ok().map(|pq| pq.moved(&m, &chess())) == p.moved(&m, &chess()).glue(&q.moved(&m, &chess())).ok();
             let over_choice = p.glue(&q.union(&r)).ok() == p.glue(&q).and_then(|a| p.glue(&r).map(|b| a.union(&b))).ok();
             commutes && moved && over_choice
         }
     }
 
     fn piece(g: &str) -> Cell {
-        Cell::Is(Content::Piece(PieceId::lookup(g).unwrap()))
+        Cell::Is(Content::Piece(PieceId::chess(g).unwrap()))
     }
 
     #[test]
@@ -291,16 +309,19 @@ mod tests {
         let a = Fragment::single(Cell::EMPTY);
         assert_eq!(a.glue(&a), Err(GlueError::Overlap(Square::ORIGIN)));
         let p = Fragment::single(Cell::Poi);
-        let up = p.moved(&Movement::U);
+        let up = p.moved(&Movement::U, &chess());
         assert!(matches!(p.glue(&up), Err(GlueError::TwoPoi(..))));
     }
 
     #[test]
     fn colour_and_turn_move_a_glued_fragment() {
         let f = Fragment::single(piece("♖"));
-        let g = Fragment::single(Cell::EMPTY).moved(&Movement::R);
+        let g = Fragment::single(Cell::EMPTY).moved(&Movement::R, &chess());
         let m = Movement::ROTATE.then(&Movement::COLOUR).then(&Movement::U);
-        assert_eq!(f.glue(&g).unwrap().moved(&m), f.moved(&m).glue(&g.moved(&m)).unwrap());
-        assert_eq!(f.moved(&m).get(m.apply(Square::ORIGIN)), Some(piece("♜")));
+        assert_eq!(
+            f.glue(&g).unwrap().moved(&m, &chess()),
+            f.moved(&m, &chess()).glue(&g.moved(&m, &chess())).unwrap()
+        );
+        assert_eq!(f.moved(&m, &chess()).get(m.apply(Square::ORIGIN)), Some(piece("♜")));
     }
 }

@@ -4,14 +4,14 @@
 //! Terms are kept small (fragments of up to three cells near the centre,
 //! shallow moves) so that each can be checked exhaustively on small boards.
 
-use super::{Bounds, Cell, Content, Fragment, Pattern, PieceId, Sort, Term};
+use super::{Bounds, Cell, Content, Fragment, Pattern, PieceId, Pieces, Sort, Term};
 use crate::geometry::{Movement, Square, Tiling};
 use quickcheck::Gen;
 
 /// The pieces random terms use: a white rook and a black pawn, so that
 /// colour reversal and distinct piece kinds both matter.
 pub(crate) fn palette() -> [PieceId; 2] {
-    [PieceId::lookup("♖").unwrap(), PieceId::lookup("♟").unwrap()]
+    [PieceId::chess("♖").unwrap(), PieceId::chess("♟").unwrap()]
 }
 
 fn below(g: &mut Gen, n: u32) -> u32 {
@@ -109,7 +109,7 @@ pub(crate) fn a_move_on(g: &mut Gen, depth: u32, tiling: Tiling) -> Term {
                 Fragment::single(Cell::Poi)
             } else if anchored {
                 fragment(g, false)
-                    .glue(&Fragment::single(Cell::Poi).moved(&Movement::translation(2, 0)))
+                    .glue(&Fragment::single(Cell::Poi).shifted(&Movement::translation(2, 0)))
                     .unwrap_or_else(|_| Fragment::single(Cell::Poi))
             } else {
                 fragment(g, false)
@@ -137,6 +137,7 @@ pub(crate) fn a_move_on(g: &mut Gen, depth: u32, tiling: Tiling) -> Term {
         _ => Term::apply(
             &Term::movement(movement_on(g, tiling)),
             &a_move_on(g, depth - 1, tiling),
+            &Pieces::chess(),
         ),
     }
 }

@@ -1,15 +1,19 @@
 //! The piece registry: every piece a rule file can name, and how movements
 //! act on it.
 //!
-//! Like egg's `Symbol`, the registry is global and append-only, so that terms,
-//! boards and their `Display` impls need no context. The twelve chess pieces
-//! are always present; rule files declare more with `piece`.
+//! A registry is a value, [`Pieces`], that a program owns: the twelve chess
+//! pieces, then the pieces its `piece` declarations add. Nothing about
+//! pieces is kept outside it, so two programs in one process may spell
+//! different pieces alike. A [`PieceId`] is an index into one registry;
+//! printing one (or a term holding one) asks the registry for its glyph
+//! ([`Pieces::show`]). The chess pieces have the same ids in every
+//! registry, so [`PieceId::chess`] names them without one.
 
-use crate::geometry::Movement;
-use std::fmt;
-use std::sync::{OnceLock, RwLock};
+use crate::geometry::{Movement, Tiling};
+use std::borrow::Cow;
+use std::sync::Arc;
 
-/// A piece, as an index into the registry.
+/// A piece, as an index into a registry.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct PieceId(pub(crate) u8);
 
@@ -21,23 +25,20 @@ impl PieceId {
     /// stand-in for "any piece neither side names" when a file declares so
     /// many that none is left over. Movements leave it alone.
     pub const OTHER: PieceId = PieceId(MAX_PIECES as u8);
-}
 
-#[derive(Clone, Debug)]
-struct Info {
-    glyph: String,
-    ascii: Option<String>,
-    /// Image under `C`.
-    twin: PieceId,
-    /// Image under `R`.
-    turn: PieceId,
-    /// Image under `F`.
-    mirror: PieceId,
-}
+    /// The registry index, dense from 0, for tables indexed by piece.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
 
-#[derive(Default)]
-struct Registry {
-    pieces: Vec<Info>,
+    /// A chess piece by glyph or ASCII spelling (`♖` or `'R`): the same id
+    /// in every registry.
+    pub fn chess(name: &str) -> Option<PieceId> {
+        CHESS
+            .iter()
+            .position(|(g, a)| *g == name || *a == name)
+            .map(|i| PieceId(i as u8))
+    }
 }
 
 /// How a piece is written in a `piece` declaration: a glyph, an ASCII
@@ -73,29 +74,82 @@ const CHESS: [(&str, &str); 12] = [
     ("♟", "'p"),
 ];
 
-fn registry() -> &'static RwLock<Registry> {
-    static REG: OnceLock<RwLock<Registry>> = OnceLock::new();
-    REG.get_or_init(|| {
-        let mut r = Registry::default();
+/// The glyph of [`PieceId::OTHER`].
+const OTHER_GLYPH: &str = "◌";
+
+#[derive(Clone, Debug)]
+struct Info {
+    glyph: Cow<'static, str>,
+    ascii: Option<Cow<'static, str>>,
+    /// Image under `C`.
+    twin: PieceId,
+    /// Image under `R`.
+    turn: PieceId,
+    /// Image under `F`.
+    mirror: PieceId,
+    /// Image under every movement's action on pieces, indexed by
+    /// [`action`]: filled in when the piece's group is declared, so that
+    /// moving a piece is one lookup.
+    images: [PieceId; 16],
+}
+
+/// Where a movement's action on pieces is kept in [`Info::images`]: `F`,
+/// then `R`s, then `C`. Pieces face the four directions of the square
+/// grid, so a hex turn leaves them as they are (`R⁶ = 1` there, and no
+/// fourth power of a quarter turn fits it); a hex mirror still mirrors
+/// them.
+#[inline]
+fn action(m: &Movement) -> usize {
+    let rot = if m.tiling == Tiling::Hex { 0 } else { m.rot as usize };
+    usize::from(m.flip) * 8 + rot * 2 + usize::from(m.colour)
+}
+
+/// The pieces a program knows: chess's twelve, then its declarations'.
+/// Cloning shares the table; declaring into a shared one copies it first,
+/// so a clone never sees pieces declared after it was taken.
+#[derive(Clone, Debug)]
+pub struct Pieces {
+    table: Arc<Vec<Info>>,
+}
+
+impl Default for Pieces {
+    fn default() -> Self {
+        Pieces::chess()
+    }
+}
+
+impl Pieces {
+    /// The twelve chess pieces alone.
+    pub fn chess() -> Pieces {
+        let mut table = vec![];
         for (i, (glyph, ascii)) in CHESS.iter().enumerate() {
             let me = PieceId(i as u8);
-            r.pieces.push(Info {
-                glyph: glyph.to_string(),
-                ascii: Some(ascii.to_string()),
+            table.push(Info {
+                glyph: Cow::Borrowed(glyph),
+                ascii: Some(Cow::Borrowed(ascii)),
                 twin: PieceId(((i + 6) % 12) as u8),
                 turn: me,
                 mirror: me,
+                images: [me; 16],
             });
         }
-        RwLock::new(r)
-    })
-}
+        fill_images(&mut table, 0);
+        Pieces { table: Arc::new(table) }
+    }
 
-impl PieceId {
+    /// How many pieces the registry holds.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Never: the chess pieces are always there.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
     /// Looks a piece up by glyph or ASCII spelling (`♖` or `'R`).
-    pub fn lookup(name: &str) -> Option<PieceId> {
-        let reg = registry().read().unwrap();
-        reg.pieces
+    pub fn lookup(&self, name: &str) -> Option<PieceId> {
+        self.table
             .iter()
             .position(|p| p.glyph == name || p.ascii.as_deref() == Some(name))
             .map(|i| PieceId(i as u8))
@@ -103,8 +157,8 @@ impl PieceId {
 
     /// Declares a pair of colour twins. Declaring the same pair again is
     /// harmless; giving a known name a different twin is an error.
-    pub fn declare_pair(white: &Spelling, black: &Spelling) -> Result<(PieceId, PieceId), String> {
-        let ids = PieceId::declare(std::slice::from_ref(white), Some(std::slice::from_ref(black)))?;
+    pub fn declare_pair(&mut self, white: &Spelling, black: &Spelling) -> Result<(PieceId, PieceId), String> {
+        let ids = self.declare(std::slice::from_ref(white), Some(std::slice::from_ref(black)))?;
         Ok((ids[0], ids[1]))
     }
 
@@ -114,7 +168,7 @@ impl PieceId {
     /// pieces that `C` leaves alone. Returns the white ids, then the black.
     /// Declaring the same again is harmless; anything else that reuses a
     /// known name is an error.
-    pub fn declare(white: &[Spelling], black: Option<&[Spelling]>) -> Result<Vec<PieceId>, String> {
+    pub fn declare(&mut self, white: &[Spelling], black: Option<&[Spelling]>) -> Result<Vec<PieceId>, String> {
         let n = white.len();
         if n != 1 && n != 4 {
             return Err(format!("a piece is declared alone or turned four ways, not {n} ways"));
@@ -128,16 +182,10 @@ impl PieceId {
                 return Err(format!("`{}` is declared twice", a.display()));
             }
         }
-        let mut reg = registry().write().unwrap();
-        let find = |reg: &Registry, s: &Spelling| -> Option<PieceId> {
-            s.names().find_map(|name| {
-                reg.pieces
-                    .iter()
-                    .position(|p| p.glyph == name || p.ascii.as_deref() == Some(name))
-                    .map(|i| PieceId(i as u8))
-            })
-        };
-        let known: Vec<Option<PieceId>> = all.iter().map(|s| find(&reg, s)).collect();
+        let known: Vec<Option<PieceId>> = all
+            .iter()
+            .map(|s| s.names().find_map(|name| self.lookup(name)))
+            .collect();
         // The structure these pieces must have: twin, turn and mirror of
         // each, by position in `all`.
         let twin = |k: usize| match black {
@@ -149,7 +197,7 @@ impl PieceId {
         if known.iter().all(Option::is_some) {
             let ids: Vec<PieceId> = known.into_iter().map(Option::unwrap).collect();
             let same = (0..ids.len()).all(|k| {
-                let info = &reg.pieces[ids[k].0 as usize];
+                let info = &self.table[ids[k].index()];
                 info.twin == ids[twin(k)] && info.turn == ids[turn(k)] && info.mirror == ids[mirror(k)]
             });
             return if same {
@@ -161,113 +209,96 @@ impl PieceId {
         if let Some(k) = known.iter().position(Option::is_some) {
             return Err(format!("`{}` is already declared, with other pieces", all[k].display()));
         }
-        if reg.pieces.len() + all.len() > MAX_PIECES {
+        if self.table.len() + all.len() > MAX_PIECES {
             return Err(format!("at most {MAX_PIECES} pieces can be declared"));
         }
-        let base = reg.pieces.len();
+        let table = Arc::make_mut(&mut self.table);
+        let base = table.len();
         let id = |k: usize| PieceId((base + k) as u8);
         for (k, s) in all.iter().enumerate() {
-            reg.pieces.push(Info {
-                glyph: s.display(),
-                ascii: s.ascii.clone(),
+            table.push(Info {
+                glyph: Cow::Owned(s.display()),
+                ascii: s.ascii.clone().map(Cow::Owned),
                 twin: id(twin(k)),
                 turn: id(turn(k)),
                 mirror: id(mirror(k)),
+                images: [id(k); 16],
             });
         }
+        fill_images(table, base);
         Ok((0..all.len()).map(id).collect())
     }
 
     /// Every registered piece, in registration order.
-    pub fn all() -> Vec<PieceId> {
-        let n = registry().read().unwrap().pieces.len();
-        (0..n).map(|i| PieceId(i as u8)).collect()
+    pub fn all(&self) -> impl Iterator<Item = PieceId> + '_ {
+        (0..self.table.len()).map(|i| PieceId(i as u8))
+    }
+
+    fn info(&self, p: PieceId) -> Option<&Info> {
+        self.table.get(p.index())
     }
 
     /// The symbol the piece is drawn with (`♔`).
-    pub fn glyph(self) -> String {
-        if self == PieceId::OTHER {
-            return "◌".into();
-        }
-        registry().read().unwrap().pieces[self.0 as usize].glyph.clone()
+    pub fn glyph(&self, p: PieceId) -> &str {
+        self.info(p).map_or(OTHER_GLYPH, |i| &i.glyph)
     }
 
     /// The ASCII spelling (`'K`), when the piece has one.
-    pub fn ascii(self) -> Option<String> {
-        if self == PieceId::OTHER {
-            return None;
-        }
-        registry().read().unwrap().pieces[self.0 as usize].ascii.clone()
+    pub fn ascii(&self, p: PieceId) -> Option<&str> {
+        self.info(p).and_then(|i| i.ascii.as_deref())
     }
 
     /// The piece this one is drawn as. A marker whose ASCII spelling extends
     /// another piece's (`'Kc` extends `'K`) looks like that piece (`♔`):
     /// the state it carries is shown in other ways, such as FEN.
-    pub fn looks_like(self) -> PieceId {
-        let Some(ascii) = self.ascii().filter(|a| a.chars().count() > 2) else {
-            return self;
+    pub fn looks_like(&self, p: PieceId) -> PieceId {
+        let Some(ascii) = self.ascii(p).filter(|a| a.chars().count() > 2) else {
+            return p;
         };
         let base: String = ascii.chars().take(2).collect();
-        PieceId::lookup(&base).unwrap_or(self)
+        self.lookup(&base).unwrap_or(p)
     }
 
     /// The letter of the ASCII spelling: `P` for `'P`, and for a marker
     /// such as `'Pe` too.
-    pub fn letter(self) -> Option<char> {
-        if self == PieceId::OTHER {
-            return None;
-        }
-        registry().read().unwrap().pieces[self.0 as usize]
-            .ascii
-            .as_deref()
-            .and_then(|a| a.chars().nth(1))
+    pub fn letter(&self, p: PieceId) -> Option<char> {
+        self.ascii(p).and_then(|a| a.chars().nth(1))
     }
 
     /// The other side's piece of the same kind (`♔` for `♚`).
-    pub fn twin(self) -> PieceId {
-        if self == PieceId::OTHER {
-            return self;
-        }
-        registry().read().unwrap().pieces[self.0 as usize].twin
+    #[inline]
+    pub fn twin(&self, p: PieceId) -> PieceId {
+        self.info(p).map_or(p, |i| i.twin)
     }
 
-    /// The piece a movement turns this one into: `F`, then `R`s, then `C`.
-    /// Pieces face the four directions of the square grid, so a hex turn
-    /// leaves them as they are (`R⁶ = 1` there, and no fourth power of a
-    /// quarter turn fits it); a hex mirror still mirrors them.
-    pub fn moved(self, m: &Movement) -> PieceId {
-        let rot = if m.tiling == crate::geometry::Tiling::Hex {
-            0
-        } else {
-            m.rot
-        };
-        if (!m.flip && rot == 0 && !m.colour) || self == PieceId::OTHER {
-            return self;
-        }
-        let reg = registry().read().unwrap();
-        let info = |p: PieceId| &reg.pieces[p.0 as usize];
-        let mut p = self;
-        if m.flip {
-            p = info(p).mirror;
-        }
-        for _ in 0..rot {
-            p = info(p).turn;
-        }
-        if m.colour {
-            p = info(p).twin;
-        }
-        p
-    }
-
-    /// The registry index, dense from 0, for tables indexed by piece.
-    pub fn index(self) -> usize {
-        self.0 as usize
+    /// The piece a movement turns this one into: `F`, then `R`s, then `C`
+    /// (a hex turn leaves pieces as they are).
+    #[inline]
+    pub fn moved(&self, p: PieceId, m: &Movement) -> PieceId {
+        self.info(p).map_or(p, |i| i.images[action(m)])
     }
 }
 
-impl fmt::Display for PieceId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.glyph())
+/// Fills in the images of the pieces from `base` on, from their twin, turn
+/// and mirror.
+fn fill_images(table: &mut [Info], base: usize) {
+    for i in base..table.len() {
+        let mut images = [PieceId(0); 16];
+        for (k, image) in images.iter_mut().enumerate() {
+            let (flip, rot, colour) = (k / 8 == 1, (k / 2) % 4, k % 2 == 1);
+            let mut p = PieceId(i as u8);
+            if flip {
+                p = table[p.index()].mirror;
+            }
+            for _ in 0..rot {
+                p = table[p.index()].turn;
+            }
+            if colour {
+                p = table[p.index()].twin;
+            }
+            *image = p;
+        }
+        table[i].images = images;
     }
 }
 
@@ -277,59 +308,83 @@ mod tests {
 
     #[test]
     fn chess_pieces_are_preregistered_with_ascii_spellings() {
-        let wr = PieceId::lookup("♖").unwrap();
-        assert_eq!(PieceId::lookup("'R"), Some(wr));
-        assert_eq!(wr.twin(), PieceId::lookup("♜").unwrap());
-        assert_eq!(wr.moved(&Movement::COLOUR).glyph(), "♜");
-        assert_eq!(wr.moved(&Movement::ROTATE), wr);
+        let pieces = Pieces::chess();
+        let wr = pieces.lookup("♖").unwrap();
+        assert_eq!(pieces.lookup("'R"), Some(wr));
+        assert_eq!(PieceId::chess("'R"), Some(wr));
+        assert_eq!(pieces.twin(wr), pieces.lookup("♜").unwrap());
+        assert_eq!(pieces.glyph(pieces.moved(wr, &Movement::COLOUR)), "♜");
+        assert_eq!(pieces.moved(wr, &Movement::ROTATE), wr);
+        assert_eq!(pieces.glyph(PieceId::OTHER), OTHER_GLYPH);
     }
 
     #[test]
     fn turned_pieces_turn_and_mirror() {
+        let mut pieces = Pieces::chess();
         let sp = |g: &str| Spelling {
             glyph: Some(g.into()),
             ascii: None,
         };
         let w: Vec<Spelling> = ["▲", "◀", "▼", "▶"].map(sp).into();
         let b: Vec<Spelling> = ["△", "◁", "▽", "▷"].map(sp).into();
-        let ids = PieceId::declare(&w, Some(&b)).unwrap();
-        assert_eq!(PieceId::declare(&w, Some(&b)).unwrap(), ids);
+        let ids = pieces.declare(&w, Some(&b)).unwrap();
+        assert_eq!(pieces.declare(&w, Some(&b)).unwrap(), ids);
         let up = ids[0];
-        assert_eq!(up.moved(&Movement::ROTATE).glyph(), "◀");
-        assert_eq!(up.moved(&Movement::ROTATE.checked_pow(3).unwrap()).glyph(), "▶");
-        assert_eq!(up.moved(&Movement::FLIP).glyph(), "▲");
-        assert_eq!(ids[1].moved(&Movement::FLIP).glyph(), "▶");
-        assert_eq!(up.moved(&Movement::COLOUR).glyph(), "△");
+        let glyph = |p: PieceId, m: &Movement| pieces.glyph(pieces.moved(p, m)).to_string();
+        assert_eq!(glyph(up, &Movement::ROTATE), "◀");
+        assert_eq!(glyph(up, &Movement::ROTATE.checked_pow(3).unwrap()), "▶");
+        assert_eq!(glyph(up, &Movement::FLIP), "▲");
+        assert_eq!(glyph(ids[1], &Movement::FLIP), "▶");
+        assert_eq!(glyph(up, &Movement::COLOUR), "△");
         // The group acts: F R F = R⁻¹ on every piece.
         for p in &ids {
-            let frf = p.moved(&Movement::FLIP).moved(&Movement::ROTATE).moved(&Movement::FLIP);
-            assert_eq!(frf, p.moved(&Movement::ROTATE.inverse()));
+            let frf = [Movement::FLIP, Movement::ROTATE, Movement::FLIP]
+                .iter()
+                .fold(*p, |q, m| pieces.moved(q, m));
+            assert_eq!(frf, pieces.moved(*p, &Movement::ROTATE.inverse()));
         }
         // Without a black side, colour reversal leaves the pieces alone.
-        let lone = PieceId::declare(&[sp("⬟")], None).unwrap();
-        assert_eq!(lone[0].moved(&Movement::COLOUR), lone[0]);
-        assert!(PieceId::declare(&[sp("▲")], None).is_err());
-        assert!(PieceId::declare(&w[..2], None).is_err());
+        let lone = pieces.declare(&[sp("⬟")], None).unwrap();
+        assert_eq!(pieces.moved(lone[0], &Movement::COLOUR), lone[0]);
+        assert!(pieces.declare(&[sp("▲")], None).is_err());
+        assert!(pieces.declare(&w[..2], None).is_err());
     }
 
     #[test]
     fn declared_pairs_swap_under_colour_and_redeclaring_is_checked() {
-        let x = Spelling {
+        let mut pieces = Pieces::chess();
+        let ascii = |a: &str| Spelling {
             glyph: None,
-            ascii: Some("'Xt".into()),
+            ascii: Some(a.into()),
         };
-        let o = Spelling {
+        let (x, o) = (ascii("'Xt"), ascii("'Ot"));
+        let (px, po) = pieces.declare_pair(&x, &o).unwrap();
+        assert_eq!(pieces.twin(px), po);
+        assert_eq!(pieces.declare_pair(&x, &o).unwrap(), (px, po));
+        assert!(pieces.declare_pair(&x, &ascii("'Zt")).is_err());
+        assert!(pieces.declare_pair(&x, &x).is_err());
+    }
+
+    #[test]
+    fn registries_are_independent_values() {
+        let ascii = |a: &str| Spelling {
             glyph: None,
-            ascii: Some("'Ot".into()),
+            ascii: Some(a.into()),
         };
-        let (px, po) = PieceId::declare_pair(&x, &o).unwrap();
-        assert_eq!(px.twin(), po);
-        assert_eq!(PieceId::declare_pair(&x, &o).unwrap(), (px, po));
-        let other = Spelling {
-            glyph: None,
-            ascii: Some("'Zt".into()),
-        };
-        assert!(PieceId::declare_pair(&x, &other).is_err());
-        assert!(PieceId::declare_pair(&x, &x).is_err());
+        let mut one = Pieces::chess();
+        let shared = one.clone();
+        let (x1, _) = one.declare_pair(&ascii("'X"), &ascii("'x")).unwrap();
+        // A clone taken before the declaration does not see it.
+        assert_eq!(shared.lookup("'X"), None);
+        assert_eq!(shared.len(), 12);
+        // Another registry declares `'X` alone, without a twin.
+        let mut two = Pieces::chess();
+        let lone = two.declare(&[ascii("'Y")], None).unwrap()[0];
+        let x2 = two.declare(&[ascii("'X")], None).unwrap()[0];
+        assert_ne!(lone, x2);
+        assert_eq!(one.moved(x1, &Movement::COLOUR), one.lookup("'x").unwrap());
+        assert_eq!(two.moved(x2, &Movement::COLOUR), x2);
+        assert_eq!(one.glyph(x1), "'X");
+        assert_eq!(two.glyph(x2), "'X");
     }
 }

@@ -2,9 +2,11 @@
 //! to the same term.
 //!
 //! Each node is printed at a precedence level; a child is parenthesised when
-//! its level is looser than its position allows.
+//! its level is looser than its position allows. A piece is printed as the
+//! registry that declared it spells it, so printing takes one
+//! ([`Pieces::show`]).
 
-use super::{Bounds, Cell, Content, Fragment, Node, Pattern, Term};
+use super::{Bounds, Cell, Content, Fragment, Node, Pattern, PieceId, Pieces, Term};
 
 use crate::geometry::{Movement, Square};
 use std::fmt;
@@ -57,28 +59,117 @@ fn movement(m: &Movement) -> Doc {
     doc(text, level)
 }
 
-/// Prints a fragment as rows joined by `;`, bottom row first, shifted to the
-/// origin by a movement prefix. Holes inside a row are `0`.
-pub fn fragment(f: &Fragment) -> String {
-    frag_doc(f, &|_| None).text
+/// Something that prints with a registry's glyphs: a piece, a cell, a
+/// fragment, a term.
+pub trait Show {
+    /// Writes `self`, its pieces as `pieces` spells them.
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
-/// How to spell a cell's content, where the default (a piece's glyph)
-/// will not do.
-type Spell<'a> = &'a dyn Fn(&Content) -> Option<String>;
-
-fn content(x: &Content, spell: Spell) -> String {
-    spell(x).unwrap_or_else(|| x.to_string())
+/// A value with the registry it is printed with: `format!("{}",
+/// pieces.show(&term))`.
+pub struct Shown<'a, T: ?Sized> {
+    value: &'a T,
+    pieces: &'a Pieces,
 }
 
-fn cell(c: &Cell, spell: Spell) -> String {
-    match c {
-        Cell::Is(x) => content(x, spell),
-        _ => c.to_string(),
+impl<T: Show + ?Sized> fmt::Display for Shown<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.show(self.pieces, f)
     }
 }
 
-fn frag_doc(f: &Fragment, spell: Spell) -> Doc {
+impl Pieces {
+    /// `value`, printable with this registry's glyphs.
+    pub fn show<'a, T: Show + ?Sized>(&'a self, value: &'a T) -> Shown<'a, T> {
+        Shown { value, pieces: self }
+    }
+}
+
+impl<T: Show + ?Sized> Show for &T {
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (**self).show(pieces, f)
+    }
+}
+
+impl Show for PieceId {
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(pieces.glyph(*self))
+    }
+}
+
+impl Show for Content {
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Content::Empty => f.write_str("."),
+            Content::Piece(p) => p.show(pieces, f),
+        }
+    }
+}
+
+impl Show for Cell {
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cell::Off => f.write_str("#"),
+            Cell::Poi => f.write_str("%"),
+            Cell::Is(c) => c.show(pieces, f),
+        }
+    }
+}
+
+impl Show for Term {
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&term(self, &|_| None, &Spell::glyphs(pieces)).text)
+    }
+}
+
+impl Show for Fragment {
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&frag_doc(self, &Spell::glyphs(pieces)).text)
+    }
+}
+
+impl Show for Pattern {
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&pattern(self, &Spell::glyphs(pieces)).text)
+    }
+}
+
+/// How to spell a cell's content: as `custom` does, else the registry's
+/// glyph.
+pub struct Spell<'a> {
+    pieces: &'a Pieces,
+    custom: &'a dyn Fn(&Content) -> Option<String>,
+}
+
+impl<'a> Spell<'a> {
+    /// Each piece as its glyph.
+    pub fn glyphs(pieces: &'a Pieces) -> Spell<'a> {
+        Spell {
+            pieces,
+            custom: &|_| None,
+        }
+    }
+
+    /// A content as `custom` spells it where it does (a piece as its file
+    /// spells it), else as its glyph.
+    pub fn with(pieces: &'a Pieces, custom: &'a dyn Fn(&Content) -> Option<String>) -> Spell<'a> {
+        Spell { pieces, custom }
+    }
+}
+
+fn content(x: &Content, spell: &Spell) -> String {
+    (spell.custom)(x).unwrap_or_else(|| spell.pieces.show(x).to_string())
+}
+
+fn cell(c: &Cell, spell: &Spell) -> String {
+    match c {
+        Cell::Is(x) => content(x, spell),
+        _ => spell.pieces.show(c).to_string(),
+    }
+}
+
+fn frag_doc(f: &Fragment, spell: &Spell) -> Doc {
     if f.is_empty() {
         return doc("0", ATOM);
     }
@@ -133,7 +224,7 @@ fn frag_doc(f: &Fragment, spell: Spell) -> Doc {
     doc(text, JUXT)
 }
 
-fn pattern(p: &Pattern, spell: Spell) -> Doc {
+fn pattern(p: &Pattern, spell: &Spell) -> Doc {
     let members: Vec<String> = p.members().map(|f| at(frag_doc(f, spell), GLUE)).collect();
     doc(members.join(" | "), CHOICE)
 }
@@ -152,7 +243,7 @@ fn bounds(b: Bounds) -> String {
 /// Names for subterms, printed in their place (a definition's name).
 type Names<'a> = &'a dyn Fn(&Term) -> Option<String>;
 
-fn term(t: &Term, names: Names, spell: Spell) -> Doc {
+fn term(t: &Term, names: Names, spell: &Spell) -> Doc {
     if let Some(n) = names(t) {
         return doc(n, ATOM);
     }
@@ -193,27 +284,15 @@ fn term(t: &Term, names: Names, spell: Spell) -> Doc {
 
 /// Prints a term, writing `names(t)` in place of any subterm `t` that has
 /// one, such as a definition's name for its body, and each cell as
-/// `spell` spells it, where it does (a piece as its file spells it).
-pub fn with_names(t: &Term, names: Names, spell: Spell) -> String {
+/// `spell` spells it.
+pub fn with_names(t: &Term, names: Names, spell: &Spell) -> String {
     term(t, names, spell).text
-}
-
-impl fmt::Display for Term {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&term(self, &|_| None, &|_| None).text)
-    }
-}
-
-impl fmt::Display for Fragment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&frag_doc(self, &|_| None).text)
-    }
 }
 
 /// A fragment as a picture: rows top to bottom, a space where it has no
 /// cell, and `@` marking the corner that is the centre when it falls on
 /// the picture's bottom-left.
-pub fn picture(f: &Fragment) -> Vec<String> {
+pub fn picture(f: &Fragment, pieces: &Pieces) -> Vec<String> {
     if f.is_empty() {
         return vec![];
     }
@@ -229,7 +308,10 @@ pub fn picture(f: &Fragment) -> Vec<String> {
         .rev()
         .map(|y| {
             let row: String = (min_x..=max_x)
-                .map(|x| f.get(Square::new(x, y)).map_or(" ".to_string(), |c| c.to_string()))
+                .map(|x| {
+                    f.get(Square::new(x, y))
+                        .map_or(" ".to_string(), |c| pieces.show(&c).to_string())
+                })
                 .collect();
             row.trim_end().to_string()
         })
@@ -265,9 +347,11 @@ mod tests {
                 let (a, b) = (term(g, Sort::Fragment, depth - 1), term(g, Sort::Fragment, depth - 1));
                 Term::glue(&a, &b).unwrap_or(a)
             }
-            (Sort::Fragment, _) | (Sort::Pattern, 4) => {
-                Term::apply(&term(g, Sort::Movement, depth - 1), &term(g, sort, depth - 1))
-            }
+            (Sort::Fragment, _) | (Sort::Pattern, 4) => Term::apply(
+                &term(g, Sort::Movement, depth - 1),
+                &term(g, sort, depth - 1),
+                &Pieces::chess(),
+            ),
             (Sort::Pattern, 1) => Term::var(pick(g, &["P", "Q"]), Sort::Pattern),
             (Sort::Pattern, 2) => Term::union(&term(g, Sort::Pattern, depth - 1), &term(g, Sort::Fragment, depth - 1)),
             (Sort::Pattern, _) => {
@@ -303,7 +387,7 @@ mod tests {
                     Term::content(Content::Empty)
                 };
                 let body = term(g, Sort::Move, depth - 1);
-                Term::apply(&term(g, Sort::Movement, 0), &Term::bind(&cell, &body))
+                Term::apply(&term(g, Sort::Movement, 0), &Term::bind(&cell, &body), &Pieces::chess())
             }
             (Sort::Move, _) => Term::rule(&term(g, Sort::Fragment, depth - 1), &term(g, Sort::Pattern, depth - 1)),
         }
@@ -312,7 +396,7 @@ mod tests {
     /// Prints, parses and elaborates a term back, in a claim so that its
     /// metavariables are allowed.
     fn round_trip(t: &Term) -> Result<Term, String> {
-        let text = t.to_string();
+        let text = Pieces::chess().show(t).to_string();
         let prog = crate::elab::Program::from_text("rt.alg", &format!("theorem rt: {text} = {text}\n"))
             .map_err(|e| format!("{text}\n{e}"))?;
         let back = prog.claims()[0].lhs.clone();
@@ -334,7 +418,9 @@ mod tests {
             let t = term(&mut g, sort, 3);
             match round_trip(&t) {
                 Ok(back) if back == t => quickcheck::TestResult::passed(),
-                Ok(back) => quickcheck::TestResult::error(format!("{t}\n  {t:?}\nbecame\n  {back:?}")),
+                Ok(back) => {
+                    quickcheck::TestResult::error(format!("{}\n  {t:?}\nbecame\n  {back:?}", Pieces::chess().show(&t)))
+                }
                 Err(e) => quickcheck::TestResult::error(e),
             }
         }
@@ -349,16 +435,16 @@ mod tests {
             .unwrap()
             .expr("e", "...;♙0♙;r♞")
             .unwrap();
-        assert_eq!(t.to_string(), "...;♙0♙;0♞");
+        assert_eq!(Pieces::chess().show(&t).to_string(), "...;♙0♙;0♞");
         let t = crate::elab::Program::from_text("t", "")
             .unwrap()
             .expr("e", "R(r♟ + rd.)")
             .unwrap();
-        assert_eq!(t.to_string(), "ul(♟.)");
+        assert_eq!(Pieces::chess().show(&t).to_string(), "ul(♟.)");
         let t = crate::elab::Program::from_text("t", "")
             .unwrap()
             .expr("e", "♙ + rrr♟")
             .unwrap();
-        assert_eq!(t.to_string(), "♙0 0♟");
+        assert_eq!(Pieces::chess().show(&t).to_string(), "♙0 0♟");
     }
 }

@@ -7,7 +7,7 @@
 //! anything is pushed all the way in. What is left as structure is exactly
 //! what the evaluator runs and the prover rewrites.
 
-use super::{Cell, Content, Fragment, GlueError, Pattern};
+use super::{Cell, Content, Fragment, GlueError, Pattern, Pieces};
 use crate::geometry::Movement;
 use std::fmt;
 use std::sync::Arc;
@@ -534,21 +534,21 @@ impl Term {
     }
 
     /// `m x` for a movement `m` and a cell, fragment, pattern or move `x`.
-    pub fn apply(m: &Term, x: &Term) -> Term {
+    pub fn apply(m: &Term, x: &Term, pieces: &Pieces) -> Term {
         let Node::Mov(mv) = m.node() else {
             return Term::raw(Node::Apply([m.clone(), x.clone()]));
         };
         if mv.is_identity() {
             return x.clone();
         }
-        let go = |t: &Term| Term::apply(m, t);
+        let go = |t: &Term| Term::apply(m, t, pieces);
         match x.node() {
-            Node::Cell(c) => Term::content(c.moved(mv)),
-            Node::Frag(f) => Term::fragment(f.moved(mv)),
-            Node::Pat(p) => Term::pattern(p.moved(mv)),
+            Node::Cell(c) => Term::content(c.moved(mv, pieces)),
+            Node::Frag(f) => Term::fragment(f.moved(mv, pieces)),
+            Node::Pat(p) => Term::pattern(p.moved(mv, pieces)),
             Node::Apply([n, y]) => match n.node() {
                 Node::Mov(inner) => match inner.checked_then(mv) {
-                    Some(both) => Term::apply(&Term::movement(both), y),
+                    Some(both) => Term::apply(&Term::movement(both), y, pieces),
                     None => Term::raw(Node::Apply([m.clone(), x.clone()])),
                 },
                 _ => Term::raw(Node::Apply([m.clone(), x.clone()])),
@@ -658,11 +658,11 @@ impl Term {
     /// The term a node builds through the smart constructors, from
     /// children that are already terms: canonical when they are. A leaf is
     /// kept as it is.
-    pub fn build(node: Node) -> Result<Term, GlueError> {
+    pub fn build(node: Node, pieces: &Pieces) -> Result<Term, GlueError> {
         Ok(match &node {
             Node::Compose([a, b]) => Term::compose(a, b),
             Node::Power([a], k) => Term::power(a, *k),
-            Node::Apply([m, x]) => Term::apply(m, x),
+            Node::Apply([m, x]) => Term::apply(m, x, pieces),
             Node::Single([c]) => c.as_fragment_term(),
             Node::Glue([a, b]) => Term::glue(a, b)?,
             Node::Union([a, b]) => Term::union(a, b),
@@ -686,11 +686,11 @@ impl Term {
     }
 
     /// Replaces metavariables by terms of their sorts, re-folding as it goes.
-    pub fn substitute(&self, s: &dyn Fn(&Meta) -> Option<Term>) -> Result<Term, GlueError> {
+    pub fn substitute(&self, s: &dyn Fn(&Meta) -> Option<Term>, pieces: &Pieces) -> Result<Term, GlueError> {
         match self.node() {
             Node::Var(m) => Ok(s(m).unwrap_or_else(|| self.clone())),
             n if n.children().is_empty() => Ok(self.clone()),
-            n => Term::build(n.try_map_children(|c| c.substitute(s))?),
+            n => Term::build(n.try_map_children(|c| c.substitute(s, pieces))?, pieces),
         }
     }
 
@@ -746,7 +746,13 @@ mod tests {
                 });
                 assert_eq!(numbered.children(), (1..=t.children().len()).collect::<Vec<_>>());
                 assert_eq!(t.node().as_leaf::<()>().is_some(), t.children().is_empty());
-                assert_eq!(Term::build(t.node().clone()).as_ref(), Ok(&t), "{t}");
+                let chess = super::super::Pieces::chess();
+                assert_eq!(
+                    Term::build(t.node().clone(), &chess).as_ref(),
+                    Ok(&t),
+                    "{}",
+                    chess.show(&t)
+                );
             }
         }
     }

@@ -14,7 +14,7 @@
 //! walks: `R` has a result exactly when some capture fits, and the double
 //! `not` keeps the board and the POI as they were.
 
-use crate::core::{Bounds, Cell, Content, Fragment, Node, Pattern, Term};
+use crate::core::{Bounds, Cell, Content, Fragment, Node, Pattern, Pieces, Term};
 use crate::geometry::Square;
 
 /// The longest walk looked at when checking that a capture's guards do not
@@ -43,9 +43,10 @@ enum Pair {
 }
 
 /// The test `attacked_by(m, targets)`, or why it cannot be read off `m`.
-pub(super) fn attacked_by(m: &Term, targets: &[Content]) -> Result<Term, String> {
+pub(super) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Result<Term, String> {
     let d = Derive {
         targets,
+        pieces,
         relabel: vec![],
     };
     let mut out = vec![];
@@ -59,6 +60,8 @@ pub(super) fn attacked_by(m: &Term, targets: &[Content]) -> Result<Term, String>
 
 struct Derive<'a> {
     targets: &'a [Content],
+    /// How the pieces are spelled, for messages.
+    pieces: &'a Pieces,
     /// Pieces renamed before the moves, `(A -> B)*!` (chess's pawn that
     /// may no longer be taken en passant): a square reading `B` reads `A`
     /// too as the board stands, and one reading `A` reads nothing.
@@ -131,7 +134,7 @@ fn anchored(f: &Fragment, g: &Fragment) -> Option<(Content, Fragment, Fragment)>
     Some((p, f, g))
 }
 
-/// A term's text, cut short for a message.
+/// A text, cut short for a message.
 fn short(t: &impl std::fmt::Display) -> String {
     let s = t.to_string();
     match s.char_indices().nth(60) {
@@ -159,7 +162,7 @@ impl Derive<'_> {
             Node::Nil | Node::Fail => Ok(()),
             Node::Rule([f, g]) => {
                 let (Some(fs), Some(gs)) = (f.as_pattern(), g.as_pattern()) else {
-                    return Err(format!("`{}` is not a closed rule", short(m)));
+                    return Err(format!("`{}` is not a closed rule", short(&self.pieces.show(m))));
                 };
                 for f in fs.members() {
                     for g in gs.members() {
@@ -169,7 +172,7 @@ impl Derive<'_> {
                         let Some((p, f, g)) = anchored(f, g) else {
                             return Err(format!(
                                 "`{}` takes a piece but moves no one piece; captures are read from pieces that move",
-                                short(&format!("{f} -> {g}"))
+                                short(&format!("{} -> {}", self.pieces.show(&f), self.pieces.show(&g)))
                             ));
                         };
                         if let Pair::Capture(at, f, g) = self.pair(&f, &g) {
@@ -201,19 +204,20 @@ impl Derive<'_> {
                     // What follows the moves comes after their captures.
                     [one, ..] if movable(one) => Derive {
                         targets: self.targets,
+                        pieces: self.pieces,
                         relabel,
                     }
                     .top(one, out),
                     _ if self.captures(m) => Err(format!(
                         "`{}` takes a piece after a step that is not a renaming `(A -> B)*!`; captures are read from the moves of bound pieces",
-                        short(m)
+                        short(&self.pieces.show(m))
                     )),
                     _ => Ok(()),
                 }
             }
             _ if self.captures(m) => Err(format!(
                 "`{}` takes a piece outside a binder `%p: ...`; captures are read from the moves of bound pieces",
-                short(m)
+                short(&self.pieces.show(m))
             )),
             _ => Ok(()),
         }
@@ -229,8 +233,8 @@ impl Derive<'_> {
             match rest.iter().find(|t| self.captures(t)) {
                 Some(t) => Err(format!(
                     "the capture in `{}` follows `{}`, which is neither a walk over empty squares nor a capture",
-                    short(t),
-                    short(what)
+                    short(&self.pieces.show(t)),
+                    short(&self.pieces.show(what))
                 )),
                 None => Ok(()),
             }
@@ -256,7 +260,7 @@ impl Derive<'_> {
             }
             Node::Rule([f, g]) => {
                 let (Some(fs), Some(gs)) = (f.as_pattern(), g.as_pattern()) else {
-                    return Err(format!("`{}` is not a closed rule", short(first)));
+                    return Err(format!("`{}` is not a closed rule", short(&self.pieces.show(first))));
                 };
                 let mut other = false;
                 for f in fs.members() {
@@ -280,7 +284,10 @@ impl Derive<'_> {
                                 }
                             }
                             Pair::Loose => {
-                                return Err(format!("`{}` takes a piece without `%` inside a binder", short(first)))
+                                return Err(format!(
+                                    "`{}` takes a piece without `%` inside a binder",
+                                    short(&self.pieces.show(first))
+                                ))
                             }
                             Pair::Other => other = true,
                         }
@@ -294,7 +301,7 @@ impl Derive<'_> {
             Node::Repeat([body, ..]) => {
                 let bounds = first
                     .bounds()
-                    .ok_or_else(|| format!("`{}` has open counts", short(first)))?;
+                    .ok_or_else(|| format!("`{}` has open counts", short(&self.pieces.show(first))))?;
                 let step = match body.node() {
                     Node::Rule([f, g]) => match (f.as_pattern(), g.as_pattern()) {
                         (Some(fs), Some(gs)) => match (fs.as_fragment(), gs.as_fragment()) {
@@ -320,14 +327,14 @@ impl Derive<'_> {
                     }
                     None if self.captures(body) => Err(format!(
                         "`{}` repeats a capture; only walks over empty squares may come before a capture",
-                        short(first)
+                        short(&self.pieces.show(first))
                     )),
                     None => stop(first),
                 }
             }
             _ if self.captures(first) => Err(format!(
                 "`{}` takes a piece inside a form that cannot be reversed (a test, a nested binder or `*!`)",
-                short(first)
+                short(&self.pieces.show(first))
             )),
             _ => stop(first),
         }
@@ -385,7 +392,7 @@ impl Derive<'_> {
             return if takes { Pair::Loose } else { Pair::Other };
         };
         let to_origin = crate::geometry::Movement::translation(-a.x, -a.y);
-        let (f, g) = (f.moved(&to_origin), g.moved(&to_origin));
+        let (f, g) = (f.shifted(&to_origin), g.shifted(&to_origin));
         if f.len() == 2 && g.len() == 2 && g.get(Square::ORIGIN) == Some(Cell::EMPTY) {
             if let Some((e, _)) = f.cells().find(|(q, c)| *q != Square::ORIGIN && *c == Cell::EMPTY) {
                 if g.get(e) == Some(Cell::Poi) {
@@ -427,7 +434,7 @@ impl Derive<'_> {
                 if cell != Cell::Off {
                     return Err(format!(
                         "`{}` writes a square it does not read; the attack test cannot tell whether it is on the board",
-                        short(&format!("{f} -> {g}"))
+                        short(&format!("{} -> {}", self.pieces.show(&f), self.pieces.show(&g)))
                     ));
                 }
                 guard.push((rel(q), Cell::Off));
@@ -533,7 +540,7 @@ impl Derive<'_> {
 /// the next side's moves on the kings the test binds. `None` for a turn
 /// whose test is not a union of binders, or whose attacks cannot be read.
 /// Each comes with the turn and the kings.
-pub(super) fn check_lints(game: &crate::elab::Game) -> Vec<(usize, Vec<Content>, Term, Term)> {
+pub(super) fn check_lints(game: &crate::elab::Game, pieces: &Pieces) -> Vec<(usize, Vec<Content>, Term, Term)> {
     let Some(checks) = &game.ends.check else { return vec![] };
     let n = game.turns.len();
     let mut out = vec![];
@@ -555,7 +562,7 @@ pub(super) fn check_lints(game: &crate::elab::Game) -> Vec<(usize, Vec<Content>,
         let derived: Option<Vec<Term>> = kings
             .iter()
             .map(|k| {
-                attacked_by(next, std::slice::from_ref(k))
+                attacked_by(next, std::slice::from_ref(k), pieces)
                     .ok()
                     .map(|t| Term::bind(&Term::content(*k), &t))
             })
@@ -569,7 +576,7 @@ pub(super) fn check_lints(game: &crate::elab::Game) -> Vec<(usize, Vec<Content>,
 
 #[cfg(test)]
 mod tests {
-    use crate::core::{Content, PieceId};
+    use crate::core::Content;
     use crate::semantics::{compile, Eval, Grid, State, Store};
 
     /// Chess's derived test says a square is attacked exactly when one of
@@ -581,7 +588,7 @@ mod tests {
         let mut prog = crate::testing::load("rules/chess.alg");
         let test = compile(&prog.expr("test", "%♔: attacked").unwrap()).unwrap();
         let replies = compile(&prog.expr("test", "mirrored(clear_ep piece_moves)").unwrap()).unwrap();
-        let piece = |s: &str| Content::Piece(PieceId::lookup(s).unwrap());
+        let piece = |s: &str| Content::Piece(prog.pieces().lookup(s).unwrap());
         let king = piece("♔");
         let others: Vec<Content> = ["♟", "'pe", "♞", "♝", "♜", "'rc", "♛", "♚", "'kc", "♙", "'Pe", "♖", "♗"]
             .into_iter()
@@ -591,7 +598,7 @@ mod tests {
         let (mut attacked, mut safe) = (0, 0);
         for seed in 0..4000u64 {
             let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
-            let mut board = Grid::parse(&["......"; 6].join("\n")).unwrap();
+            let mut board = Grid::parse(&["......"; 6].join("\n"), prog.pieces()).unwrap();
             let squares: Vec<_> = board.candidates(Content::Empty).to_vec();
             board.put(squares[pick(&mut g, squares.len())], Some(king));
             for _ in 0..1 + pick(&mut g, 4) {
@@ -608,7 +615,7 @@ mod tests {
                 .unwrap()
                 .iter()
                 .any(|r| r.board.candidates(king).is_empty());
-            assert_eq!(derived, honest, "{}", s.board);
+            assert_eq!(derived, honest, "{}", prog.pieces().show(&s.board));
             if derived {
                 attacked += 1
             } else {

@@ -400,7 +400,7 @@ pub(crate) fn declare(
                     _ => return Err(bad(n, usage)),
                 };
                 for p in ids {
-                    ends.values.retain(|(q, _)| *q != p && *q != p.twin());
+                    ends.values.retain(|(q, _)| *q != p && *q != el.prog.pieces.twin(p));
                     ends.values.push((p, cp));
                 }
             }

@@ -224,7 +224,7 @@ impl<'a> Elab<'a> {
     }
 
     fn piece(&self, sc: &Scope, name: &str, span: Span) -> Res<PieceId> {
-        PieceId::lookup(name).ok_or_else(|| {
+        self.prog.pieces.lookup(name).ok_or_else(|| {
             self.diag(sc, span, format!("unknown piece `{name}`"))
                 .help(format!(
                     "declare it with a colour twin first, as in `piece {name} / ...`"
@@ -237,7 +237,7 @@ impl<'a> Elab<'a> {
         if cell.name == "." {
             return Ok(Term::content(Content::Empty));
         }
-        if let Some(p) = PieceId::lookup(&cell.name) {
+        if let Some(p) = self.prog.pieces.lookup(&cell.name) {
             return Ok(Term::content(Content::Piece(p)));
         }
         if cell.name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
@@ -463,11 +463,11 @@ impl<'a> Elab<'a> {
             "white_pieces" => true,
             _ => return None,
         };
-        let chess = ["♚", "♛", "♜", "♝", "♞", "♟"].map(|p| PieceId::lookup(p).expect("chess's pieces are registered"));
+        let chess = ["♚", "♛", "♜", "♝", "♞", "♟"].map(|p| PieceId::chess(p).expect("a chess piece"));
         let pieces = chess
             .iter()
             .chain(&self.prog.black)
-            .map(|&b| if white { b.twin() } else { b });
+            .map(|&b| if white { self.prog.pieces.twin(b) } else { b });
         let cells: Vec<Term> = pieces.map(|p| Term::content(Content::Piece(p))).collect();
         Some(cells[1..].iter().fold(cells[0].clone(), |acc, c| Term::union(&acc, c)))
     }
@@ -514,7 +514,7 @@ impl<'a> Elab<'a> {
                 )
                 .into());
         };
-        super::attack::attacked_by(&moves, &pieces).map_err(|why| {
+        super::attack::attacked_by(&moves, &pieces, &self.prog.pieces).map_err(|why| {
             self.diag(sc, f.span, format!("cannot read attacks off these moves: {why}"))
                 .label("here")
                 .into()
@@ -797,10 +797,12 @@ impl<'a> Elab<'a> {
             let whole = span.to(acc_span);
             acc = match (t.sort(), acc.sort()) {
                 (Sort::Movement, Sort::Movement) => self.bounded(sc, whole, Term::compose(&t, &acc))?,
-                (Sort::Movement, Sort::Cell) => self.bounded(sc, whole, Term::apply(&t, &acc.as_fragment_term()))?,
-                (Sort::Movement, _) => self.bounded(sc, whole, Term::apply(&t, &acc))?,
+                (Sort::Movement, Sort::Cell) => {
+                    self.bounded(sc, whole, Term::apply(&t, &acc.as_fragment_term(), &self.prog.pieces))?
+                }
+                (Sort::Movement, _) => self.bounded(sc, whole, Term::apply(&t, &acc, &self.prog.pieces))?,
                 (a, b) if a.fits(Sort::Pattern) && b.fits(Sort::Pattern) => {
-                    let right = Term::apply(&Term::movement(Movement::R), &acc.as_fragment_term());
+                    let right = Term::apply(&Term::movement(Movement::R), &acc.as_fragment_term(), &self.prog.pieces);
                     self.glue(sc, whole, &t, &right)?
                 }
                 (Sort::Move, Sort::Move) => Term::seq(&t, &acc),
@@ -838,10 +840,18 @@ impl<'a> Elab<'a> {
         let shift = |k: i32| Term::movement(Movement::translation(step.shift.x * k, step.shift.y * k));
         let mut row: Vec<(Term, Span)> = rest
             .enumerate()
-            .map(|(j, (t, span))| (Term::apply(&shift(n - 1 - j as i32), &t.as_fragment_term()), span))
+            .map(|(j, (t, span))| {
+                (
+                    Term::apply(&shift(n - 1 - j as i32), &t.as_fragment_term(), &self.prog.pieces),
+                    span,
+                )
+            })
             .collect();
         row.reverse();
-        row.push((Term::apply(&shift(n), &last.as_fragment_term()), last_span));
+        row.push((
+            Term::apply(&shift(n), &last.as_fragment_term(), &self.prog.pieces),
+            last_span,
+        ));
         self.glue_halves(sc, &row)
     }
 

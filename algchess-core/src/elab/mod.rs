@@ -1,6 +1,7 @@
 //! Elaboration: syntax trees to core terms.
 //!
-//! A rule file's `piece` declarations are registered first, then every
+//! A rule file's `piece` declarations are added to the program's own
+//! registry (`Pieces`) first, then every
 //! definition is expanded and sort-checked, then every claim. Function bodies
 //! are checked at each call, since their sorts depend on the arguments.
 
@@ -15,7 +16,7 @@ pub(crate) use cond::{Condition, Predicate};
 pub(crate) use ends::{Ends, Material, MoveRule, PointSplit, Stuck};
 pub use loader::{Loader, NoFiles};
 
-use crate::core::{ClaimKind, Content, Meta, Rel, Sort, Spelling, Term};
+use crate::core::{ClaimKind, Content, Meta, Pieces, Rel, Sort, Spelling, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::geometry::{Movement, Tiling};
 use crate::memory::MemoryLimit;
@@ -55,6 +56,9 @@ pub struct Claim {
     /// The grid of the file that states it: its movements, and the laws
     /// the prover may use on it, are those of this grid.
     pub tiling: Tiling,
+    /// The pieces of the file that states it: how its terms move and
+    /// print them.
+    pub pieces: Pieces,
 }
 
 impl Claim {
@@ -91,6 +95,8 @@ pub struct Game {
     pub ends: Ends,
     /// The grid the game is played on.
     pub tiling: Tiling,
+    /// The pieces of the file that declares the game.
+    pub pieces: Pieces,
 }
 
 /// The lint of one game's check test: a claim that it is the test
@@ -121,6 +127,9 @@ pub struct Program {
     /// The black twins of the pieces this file and its imports declare,
     /// in order: with chess's, what `black_pieces` names.
     pub(crate) black: Vec<crate::core::PieceId>,
+    /// The pieces the file and its imports declare, with chess's: how its
+    /// terms, boards and games spell and move them.
+    pub(crate) pieces: Pieces,
 }
 
 impl Program {
@@ -185,6 +194,7 @@ impl Program {
             games: vec![],
             tiling,
             black: vec![],
+            pieces: Pieces::chess(),
         };
         let mut errors = vec![];
         let mut claims = vec![];
@@ -412,18 +422,20 @@ impl Program {
         let mut broken = false;
         for stmt in stmts {
             match stmt.kind {
-                StmtKind::Piece { white, black } => match declare(&source, &white, black.as_deref()) {
-                    Ok(ids) if black.is_some() => {
-                        let blacks = &ids[ids.len() / 2..];
-                        for b in blacks {
-                            if !self.black.contains(b) {
-                                self.black.push(*b);
+                StmtKind::Piece { white, black } => {
+                    match declare(&mut self.pieces, &source, &white, black.as_deref()) {
+                        Ok(ids) if black.is_some() => {
+                            let blacks = &ids[ids.len() / 2..];
+                            for b in blacks {
+                                if !self.black.contains(b) {
+                                    self.black.push(*b);
+                                }
                             }
                         }
+                        Ok(_) => {}
+                        Err(e) => errors.push(e),
                     }
-                    Ok(_) => {}
-                    Err(e) => errors.push(e),
-                },
+                }
                 StmtKind::Def {
                     name,
                     params,
@@ -584,6 +596,11 @@ impl Program {
         Ok(())
     }
 
+    /// The pieces the file and its imports declare, with chess's.
+    pub fn pieces(&self) -> &Pieces {
+        &self.pieces
+    }
+
     /// The grid the file is on.
     pub fn tiling(&self) -> Tiling {
         self.tiling
@@ -606,7 +623,7 @@ impl Program {
     pub fn attack_lints(&self) -> Vec<Lint> {
         let mut out = vec![];
         for (game, g) in self.games.iter().enumerate() {
-            for (turn, kings, lhs, rhs) in attack::check_lints(g) {
+            for (turn, kings, lhs, rhs) in attack::check_lints(g, &self.pieces) {
                 let claim = Claim {
                     name: format!(
                         "lint: game {}, turn {}: the check test reads the attacks of the moves",
@@ -621,6 +638,7 @@ impl Program {
                     source: self.sources[0].clone(),
                     span: g.span,
                     tiling: g.tiling,
+                    pieces: self.pieces.clone(),
                 };
                 out.push(Lint { game, kings, claim });
             }
@@ -782,7 +800,12 @@ fn check_name(src: &Source, name: &Ident) -> Result<(), Diag> {
 
 /// Registers a `piece` declaration. On each side, a glyph followed by an
 /// ASCII spelling is one piece.
-fn declare(src: &Source, white: &[Ident], black: Option<&[Ident]>) -> Result<Vec<crate::core::PieceId>, Diag> {
+fn declare(
+    pieces: &mut Pieces,
+    src: &Source,
+    white: &[Ident],
+    black: Option<&[Ident]>,
+) -> Result<Vec<crate::core::PieceId>, Diag> {
     let spellings = |names: &[Ident]| -> Vec<Spelling> {
         let mut out: Vec<Spelling> = vec![];
         for n in names {
@@ -806,7 +829,7 @@ fn declare(src: &Source, white: &[Ident], black: Option<&[Ident]>) -> Result<Vec
     let last = black.and_then(|b| b.last()).unwrap_or(&white[white.len() - 1]);
     let span = white[0].span.to(last.span);
     let (w, b) = (spellings(white), black.map(spellings));
-    crate::core::PieceId::declare(&w, b.as_deref()).map_err(|e| {
+    pieces.declare(&w, b.as_deref()).map_err(|e| {
         Diag::new(src, span, e).help(
             "declare `piece W / B` for colour twins, four of each for a piece that turns with R, \
                  and a glyph may be followed by an ASCII spelling: `piece ● 'D / ○ 'L`",
@@ -866,6 +889,7 @@ fn game(
         span,
         ends: Ends::default(),
         tiling: el.prog.tiling,
+        pieces: el.prog.pieces.clone(),
     })
 }
 
@@ -1006,6 +1030,7 @@ fn claim(
         source: source.clone(),
         span,
         tiling: el.prog.tiling,
+        pieces: el.prog.pieces.clone(),
     })
 }
 
@@ -1041,7 +1066,9 @@ mod tests {
         let Node::Frag(f) = t.node() else {
             panic!("not a fragment: {t:?}")
         };
-        f.cells().map(|(q, c)| (q.x, q.y, c.to_string())).collect()
+        f.cells()
+            .map(|(q, c)| (q.x, q.y, crate::core::Pieces::chess().show(&c).to_string()))
+            .collect()
     }
 
     fn elab(src: &str, expr: &str) -> Term {
@@ -1215,7 +1242,7 @@ mod tests {
             if let Ok(p) = Program::from_text("fuzz.alg", &text) {
                 for (_, t) in p.definitions() {
                     if let Ok(prog) = crate::semantics::compile(t) {
-                        let board = crate::semantics::Grid::parse("..♖/♟..").unwrap();
+                        let board = crate::semantics::Grid::parse("..♖/♟..", p.pieces()).unwrap();
                         let s = crate::semantics::State { board, poi: None };
                         let _ = crate::semantics::Eval::new(10_000).run(&prog, &s);
                     }
@@ -1232,7 +1259,7 @@ mod tests {
     fn colour_reversal_reaches_binders() {
         let t = elab("", "C(%♖: % -> .)");
         let Node::Bind([c, _]) = t.node() else { panic!() };
-        assert_eq!(**c, Node::Cell(Content::Piece(PieceId::lookup("♜").unwrap())));
+        assert_eq!(**c, Node::Cell(Content::Piece(PieceId::chess("♜").unwrap())));
         let f = Fragment::single(Cell::Poi);
         assert_eq!(f.poi(), Some(Square::ORIGIN));
     }
@@ -1247,7 +1274,7 @@ mod tests {
         let Node::Bind([c, _]) = elab(src, "step(C ♖)").node().clone() else {
             panic!()
         };
-        assert_eq!(*c, Node::Cell(Content::Piece(PieceId::lookup("♜").unwrap())));
+        assert_eq!(*c, Node::Cell(Content::Piece(PieceId::chess("♜").unwrap())));
         assert_eq!(elab(src, "step(.)"), elab("", "%.: (% + u. -> . + u%)"));
         // Only one cell at the origin names a piece.
         for bad in ["step(u ♖)", "step(♖ ♖)", "step(u)", "step(♖ | ♜)"] {

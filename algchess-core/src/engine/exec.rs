@@ -1485,7 +1485,7 @@ mod tests {
     /// square written and written back adds nothing, another board differs.
     #[test]
     fn fingerprints_are_of_boards() {
-        let board = crate::semantics::Grid::parse("..../.♖../..♜.").expect("a board");
+        let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::core::Pieces::chess()).expect("a board");
         let mut ctx = Ctx::<u64>::new(Mailbox::new(&board, 2), &[]);
         let (a, b) = (ctx.board.cells.len() / 2, ctx.board.cells.len() / 2 + 1);
         let mark = ctx.mark();

@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn grids_round_trip_and_the_border_is_off() {
-        let g = Grid::parse("♖.#\n♙♙.").unwrap();
+        let g = Grid::parse("♖.#\n♙♙.", &crate::core::Pieces::chess()).unwrap();
         let b = Mailbox::new(&g, 3);
         assert_eq!(b.grid(), g);
         assert_eq!(b.cells.len(), 9 * 8);

@@ -387,7 +387,7 @@ game big = chess
             ),
         ];
         for (f, counts) in table {
-            let (board, black) = fen::read(f).unwrap();
+            let (board, black) = fen::read(f, &fast.pieces).unwrap();
             let pos = Position {
                 board,
                 turn: usize::from(black),

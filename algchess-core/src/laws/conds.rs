@@ -8,7 +8,7 @@
 //! e-graph grows.
 
 use super::fusion::{fuse, Fusion};
-use crate::core::{Node, Term};
+use crate::core::{Node, Pieces, Term};
 use crate::elab::Predicate;
 
 fn count(t: &Term) -> Option<u32> {
@@ -24,7 +24,7 @@ fn num(n: u32) -> Term {
 
 /// Decides a condition on closed inputs (its arguments but the outputs):
 /// the outputs when it holds, `None` when it fails or cannot be decided.
-pub(crate) fn decide(pred: Predicate, inputs: &[Term]) -> Option<Vec<Term>> {
+pub(crate) fn decide(pred: Predicate, inputs: &[Term], pieces: &Pieces) -> Option<Vec<Term>> {
     let frag = |i: usize| match inputs[i].node() {
         Node::Frag(f) => Some(f.clone()),
         _ => None,
@@ -35,7 +35,7 @@ pub(crate) fn decide(pred: Predicate, inputs: &[Term]) -> Option<Vec<Term>> {
             _ => None,
         },
         Predicate::Moved => match (inputs[0].node(), inputs[1].node()) {
-            (Node::Mov(m), Node::Cell(c)) => Some(vec![Term::content(c.moved(m))]),
+            (Node::Mov(m), Node::Cell(c)) => Some(vec![Term::content(c.moved(m, pieces))]),
             _ => None,
         },
         Predicate::Succ => count(&inputs[0]).and_then(|i| i.checked_add(1)).map(|j| vec![num(j)]),
@@ -91,8 +91,8 @@ pub(crate) fn decide(pred: Predicate, inputs: &[Term]) -> Option<Vec<Term>> {
 /// claims: the outputs must be what `decide` computes. `before` is only an
 /// order for sorting (the prover's is by e-class, not by term), so any step
 /// may claim it.
-pub(crate) fn verify(pred: Predicate, inputs: &[Term], outputs: &[Term]) -> bool {
-    pred == Predicate::Before || decide(pred, inputs).is_some_and(|o| o == outputs)
+pub(crate) fn verify(pred: Predicate, inputs: &[Term], outputs: &[Term], pieces: &Pieces) -> bool {
+    pred == Predicate::Before || decide(pred, inputs, pieces).is_some_and(|o| o == outputs)
 }
 
 /// A random input for argument `arg` of a condition, drawn so that the
@@ -152,12 +152,12 @@ mod tests {
 
     #[test]
     fn conditions_decide() {
-        assert!(decide(Predicate::Translation, &[Term::movement(Mv::U)]).is_some());
-        assert!(decide(Predicate::Translation, &[Term::movement(Mv::ROTATE)]).is_none());
-        assert_eq!(decide(Predicate::Pred, &[num(3)]), Some(vec![num(2)]));
-        assert_eq!(decide(Predicate::Pred, &[num(0)]), None);
-        assert_eq!(decide(Predicate::Succ, &[num(3)]), Some(vec![num(4)]));
-        assert!(decide(Predicate::Less, &[num(1), num(2)]).is_some());
-        assert!(decide(Predicate::Less, &[num(2), num(2)]).is_none());
+        assert!(decide(Predicate::Translation, &[Term::movement(Mv::U)], &Pieces::chess()).is_some());
+        assert!(decide(Predicate::Translation, &[Term::movement(Mv::ROTATE)], &Pieces::chess()).is_none());
+        assert_eq!(decide(Predicate::Pred, &[num(3)], &Pieces::chess()), Some(vec![num(2)]));
+        assert_eq!(decide(Predicate::Pred, &[num(0)], &Pieces::chess()), None);
+        assert_eq!(decide(Predicate::Succ, &[num(3)], &Pieces::chess()), Some(vec![num(4)]));
+        assert!(decide(Predicate::Less, &[num(1), num(2)], &Pieces::chess()).is_some());
+        assert!(decide(Predicate::Less, &[num(2), num(2)], &Pieces::chess()).is_none());
     }
 }

@@ -62,7 +62,7 @@ pub(crate) fn fuse(f1: &Fragment, g1: &Fragment, f2: &Fragment, g2: &Fragment) -
         None => s1,
     };
     let shift = Movement::translation(p1.x - s2.x, p1.y - s2.y);
-    let (f2, g2) = (f2.moved(&shift), g2.moved(&shift));
+    let (f2, g2) = (f2.shifted(&shift), g2.shifted(&shift));
 
     let mut guard: BTreeMap<Square, Cell> = f1.cells().collect();
     for (s, c) in f2.cells() {
@@ -206,7 +206,7 @@ mod tests {
                 assert_eq!(
                     set(&pair),
                     set(&one),
-                    "{f1} -> {g1} then {f2} -> {g2} on\n{:?} POI {q}",
+                    "{f1:?} -> {g1:?} then {f2:?} -> {g2:?} on\n{:?} POI {q}",
                     s.board
                 );
             }

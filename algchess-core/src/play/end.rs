@@ -342,7 +342,7 @@ mod tests {
     }
 
     fn insufficient(fen: &str) -> bool {
-        let board = fen::placement(fen).unwrap();
+        let board = fen::placement(fen, &crate::core::Pieces::chess()).unwrap();
         let declared = insufficient_material(&chess(), &board);
         assert_eq!(declared, by_letters(&board), "{fen}");
         declared
@@ -364,7 +364,7 @@ mod tests {
             for x in 0..board.width() {
                 let q = Square::new(o.x + x, o.y + y);
                 if let Some(Content::Piece(p)) = board.get(q) {
-                    let Some(l) = p.letter() else {
+                    let Some(l) = crate::core::Pieces::chess().letter(p) else {
                         return false;
                     };
                     pieces.push((l, (x + y) % 2 == 0));
@@ -413,21 +413,21 @@ mod tests {
         for seed in 0..3000u64 {
             let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
             let pick = |g: &mut quickcheck::Gen, n: usize| <usize as quickcheck::Arbitrary>::arbitrary(g) % n;
-            let mut board = fen::placement("8/8/8/8/8/8/8/8").unwrap();
+            let mut board = fen::placement("8/8/8/8/8/8/8/8", &crate::core::Pieces::chess()).unwrap();
             // Both kings, on two squares.
             let k = pick(&mut g, 64) as i32;
             let other = (k + 1 + pick(&mut g, 63) as i32) % 64;
             for (q, p) in [(k, "♔"), (other, "♚")] {
                 board.put(
                     Square::new(q % 8, q / 8),
-                    Some(Content::Piece(PieceId::lookup(p).unwrap())),
+                    Some(Content::Piece(PieceId::chess(p).unwrap())),
                 );
             }
             let mut put = |g: &mut quickcheck::Gen, p: &str| {
                 // On an empty square, the kings staying.
                 let q = Square::new(pick(g, 8) as i32, pick(g, 8) as i32);
                 if board.get(q) == Some(Content::Empty) {
-                    board.put(q, Some(Content::Piece(PieceId::lookup(p).unwrap())));
+                    board.put(q, Some(Content::Piece(PieceId::chess(p).unwrap())));
                 }
             };
             // Mostly minor pieces: the cases where the rule has work to do.
@@ -441,7 +441,7 @@ mod tests {
                 put(&mut g, p);
             }
             let declared = insufficient_material(&m, &board);
-            assert_eq!(declared, by_letters(&board), "{board}");
+            assert_eq!(declared, by_letters(&board), "{board:?}");
             if declared {
                 drawn += 1
             } else {

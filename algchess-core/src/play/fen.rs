@@ -4,7 +4,7 @@
 //! kings and rooks that have not moved and the en passant square as the
 //! pawn that has just moved two squares.
 
-use crate::core::{Content, PieceId};
+use crate::core::{Content, PieceId, Pieces};
 use crate::geometry::Square;
 use crate::semantics::{BoardError, Grid};
 
@@ -15,8 +15,8 @@ pub const MAX_SIDE: usize = 26;
 /// ignored here) into a board as wide as its ranks and as tall as their
 /// number, as Fairy-Stockfish writes boards other than 8×8 (`10` for ten
 /// empty squares); a1 is `(0, 0)`. A letter is a chess piece's, or a
-/// piece declared with that one-letter spelling.
-pub fn placement(fen: &str) -> Result<Grid, BoardError> {
+/// piece `pieces` declares with that one-letter spelling.
+pub fn placement(fen: &str, pieces: &Pieces) -> Result<Grid, BoardError> {
     let placement = fen.split_whitespace().next().unwrap_or("");
     let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() < 2 || ranks.len() > MAX_SIDE {
@@ -59,7 +59,8 @@ pub fn placement(fen: &str) -> Result<Grid, BoardError> {
             } else {
                 // Chess's letters, and any piece a rule file spells with one
                 // ASCII letter (`piece 'A / 'a`).
-                let p = PieceId::lookup(&format!("'{c}"))
+                let p = pieces
+                    .lookup(&format!("'{c}"))
                     .filter(|_| c.is_ascii_alphabetic())
                     .ok_or_else(|| BoardError {
                         message: format!("`{c}` is not a FEN piece letter, nor a piece declared as `'{c}`"),
@@ -102,10 +103,10 @@ pub fn placement(fen: &str) -> Result<Grid, BoardError> {
 /// The castling rights or en passant square of a FEN that the loaded
 /// rules cannot hold, having declared no marker pieces: what
 /// `read` leaves out.
-pub fn dropped(fen: &str) -> Option<String> {
+pub fn dropped(fen: &str, pieces: &Pieces) -> Option<String> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let dropped: Vec<&str> = fields.iter().skip(2).take(2).copied().filter(|f| *f != "-").collect();
-    (Markers::declared().is_none() && !dropped.is_empty()).then(|| dropped.join(" "))
+    (Markers::declared(pieces).is_none() && !dropped.is_empty()).then(|| dropped.join(" "))
 }
 
 /// A FEN position: the placement, and, when a rule file has declared
@@ -113,8 +114,8 @@ pub fn dropped(fen: &str) -> Option<String> {
 /// rights as kings and rooks that have not moved and the en passant
 /// square as the pawn that has just moved two squares. Returns the board
 /// and whether black is to move.
-pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
-    let mut g = placement(fen)?;
+pub fn read(fen: &str, pieces: &Pieces) -> Result<(Grid, bool), BoardError> {
+    let mut g = placement(fen, pieces)?;
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let black = match fields.get(1) {
         None | Some(&"w") => false,
@@ -129,7 +130,7 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
     let at = |field: usize| fields[..field].iter().map(|f| f.len() + 1).sum::<usize>();
     // Without marker pieces the rights have nowhere to go; callers
     // warn (`fen_rights_kept`).
-    let Some(markers) = Markers::declared() else {
+    let Some(markers) = Markers::declared(pieces) else {
         return Ok((g, black));
     };
     let piece = |p: PieceId| Some(Content::Piece(p));
@@ -160,7 +161,7 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
             let (k, r) = if y == 0 { ('K', 'R') } else { ('k', 'r') };
             let on_rank = |letter: char| -> Vec<i32> {
                 (0..width)
-                    .filter(|x| g.letter(Square::new(*x, y)) == Some(letter))
+                    .filter(|x| g.letter(Square::new(*x, y), pieces) == Some(letter))
                     .collect()
             };
             let missing = |what: &str| BoardError {
@@ -211,7 +212,7 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
             (markers.pawn[1], top - 3, 'p')
         };
         let q = Square::new(sq.x, y);
-        if g.letter(q) != Some(letter) {
+        if g.letter(q, pieces) != Some(letter) {
             return Err(bad(format!("en passant `{ep}` needs a pawn on {}", q.name())));
         }
         g.put(q, piece(pawn));
@@ -222,8 +223,8 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
 /// The board in FEN (any size, as Fairy-Stockfish writes it), with castling rights and the
 /// en passant square read off the marker pieces, and the move counters
 /// `0 1` (see [`write_counted`]).
-pub fn write(g: &Grid, black_to_move: bool) -> Result<String, String> {
-    write_counted(g, black_to_move, 0, 1)
+pub fn write(g: &Grid, black_to_move: bool, pieces: &Pieces) -> Result<String, String> {
+    write_counted(g, black_to_move, 0, 1, pieces)
 }
 
 /// The half-move clock and the full-move number of a FEN: `0 1` when it
@@ -259,12 +260,18 @@ pub fn counters(fen: &str) -> Result<(u32, u32), BoardError> {
 
 /// The markers of a pawn that may be taken en passant, white's and
 /// black's, when the rules declare them.
-pub fn en_passant_markers() -> Option<[PieceId; 2]> {
-    Markers::declared().map(|m| m.pawn)
+pub fn en_passant_markers(pieces: &Pieces) -> Option<[PieceId; 2]> {
+    Markers::declared(pieces).map(|m| m.pawn)
 }
 
 /// [`write()`] with the half-move clock and full-move number given.
-pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32) -> Result<String, String> {
+pub fn write_counted(
+    g: &Grid,
+    black_to_move: bool,
+    halfmove: u32,
+    fullmove: u32,
+    pieces: &Pieces,
+) -> Result<String, String> {
     let (width, height) = (g.width(), g.height());
     if width as usize > MAX_SIDE || height as usize > MAX_SIDE {
         return Err(format!("FEN boards have at most {MAX_SIDE} files and ranks"));
@@ -274,13 +281,17 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
     let letter = |c: Content| -> Result<Option<char>, String> {
         match c {
             Content::Empty => Ok(None),
-            Content::Piece(p) => p
-                .looks_like()
-                .ascii()
+            Content::Piece(p) => pieces
+                .ascii(pieces.looks_like(p))
                 .filter(|a| a.len() == 2 && a.chars().nth(1).is_some_and(|l| l.is_ascii_alphabetic()))
                 .and_then(|a| a.chars().nth(1))
                 .map(Some)
-                .ok_or_else(|| format!("{p} has no FEN letter (declare it with one: `piece 'A / 'a`)")),
+                .ok_or_else(|| {
+                    format!(
+                        "{} has no FEN letter (declare it with one: `piece 'A / 'a`)",
+                        pieces.glyph(p)
+                    )
+                }),
         }
     };
     let mut ranks = vec![];
@@ -307,8 +318,8 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
     }
     let mut castling = String::new();
     let mut ep = "-".to_string();
-    if let Some(m) = Markers::declared() {
-        let r = rights(g, &m, black_to_move);
+    if let Some(m) = Markers::declared(pieces) {
+        let r = rights(g, &m, black_to_move, pieces);
         for c in &r.castling {
             let letter = match (c.outermost, c.short) {
                 (true, true) => 'K',
@@ -359,7 +370,7 @@ pub struct Castling {
 /// beside an unmoved king, the outermost on each side (what `read` takes
 /// `K` and `Q` for); the en passant square behind a pawn of the side that
 /// just moved.
-pub fn rights(g: &Grid, m: &Markers, black_to_move: bool) -> Rights {
+pub fn rights(g: &Grid, m: &Markers, black_to_move: bool, pieces: &Pieces) -> Rights {
     let (width, height) = (g.width(), g.height());
     let mut out = Rights::default();
     let at = |x: i32, y: i32| g.get(Square::new(g.origin().x + x, g.origin().y + y));
@@ -371,7 +382,7 @@ pub fn rights(g: &Grid, m: &Markers, black_to_move: bool) -> Rights {
         };
         let rook_letter = if white { 'R' } else { 'r' };
         let rook_in = |mut xs: std::ops::Range<i32>| {
-            xs.any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y)) == Some(rook_letter))
+            xs.any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y), pieces) == Some(rook_letter))
         };
         if let Some(x) = (kx + 1..width).rev().find(|x| is(*x, y, r)) {
             out.castling.push(Castling {
@@ -417,9 +428,9 @@ pub struct Markers {
 }
 
 impl Markers {
-    /// The markers the loaded rules declare, if they declare them all.
-    pub fn declared() -> Option<Markers> {
-        let id = |s: &str| PieceId::lookup(s);
+    /// The markers `pieces` declares, if it declares them all.
+    pub fn declared(pieces: &Pieces) -> Option<Markers> {
+        let id = |s: &str| pieces.lookup(s);
         Some(Markers {
             king: [id("'Kc")?, id("'kc")?],
             rook: [id("'Rc")?, id("'rc")?],
@@ -434,20 +445,21 @@ mod tests {
 
     #[test]
     fn fen_start_position() {
-        let g = placement("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
-        assert_eq!(g.rows()[0], "♜♞♝♛♚♝♞♜");
-        assert_eq!(g.rows()[7], "♖♘♗♕♔♗♘♖");
-        assert!(placement("8").is_err());
-        assert!(placement("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR").is_err());
+        let chess = Pieces::chess();
+        let g = placement("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &chess).unwrap();
+        assert_eq!(g.rows(&chess)[0], "♜♞♝♛♚♝♞♜");
+        assert_eq!(g.rows(&chess)[7], "♖♘♗♕♔♗♘♖");
+        assert!(placement("8", &chess).is_err());
+        assert!(placement("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR", &chess).is_err());
     }
 
-    fn declare(text: &str) {
-        crate::elab::Program::from_text("t.alg", text).unwrap();
+    fn declare(text: &str) -> Pieces {
+        crate::elab::Program::from_text("t.alg", text).unwrap().pieces().clone()
     }
 
     #[test]
     fn boards_of_any_size_round_trip() {
-        declare("piece 'Kc / 'kc\npiece 'Rc / 'rc\npiece 'Pe / 'pe\npiece 'A / 'a\npiece 'C / 'c\n");
+        let pieces = declare("piece 'Kc / 'kc\npiece 'Rc / 'rc\npiece 'Pe / 'pe\npiece 'A / 'a\npiece 'C / 'c\n");
         for fen in [
             // Capablanca's start, and a position of it with black to take
             // en passant and one right left on each side.
@@ -457,29 +469,34 @@ mod tests {
             "rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1",
             "r4k5r/12/12/12/12/12/12/12/12/12/12/R4K5R w KQkq - 0 1",
         ] {
-            let (g, black) = read(fen).unwrap();
-            assert_eq!(write(&g, black).unwrap(), fen);
+            let (g, black) = read(fen, &pieces).unwrap();
+            assert_eq!(write(&g, black, &pieces).unwrap(), fen);
         }
-        let (g, _) = read("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1").unwrap();
+        let (g, _) = read(
+            "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+            &pieces,
+        )
+        .unwrap();
         assert_eq!((g.width(), g.height()), (10, 8));
-        assert_eq!(g.rows()[7], "'Rc♘'A♗♕'Kc♗'C♘'Rc");
+        assert_eq!(g.rows(&pieces)[7], "'Rc♘'A♗♕'Kc♗'C♘'Rc");
     }
 
     #[test]
     fn bad_boards_are_named() {
-        let e = placement("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR").unwrap_err();
+        let chess = Pieces::chess();
+        let e = placement("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR", &chess).unwrap_err();
         assert!(
             e.message.contains("rank 6 has 9 squares, and rank 8 has 8"),
             "{}",
             e.message
         );
         assert_eq!(e.at, 18);
-        assert!(placement("8").is_err());
-        let e = placement("8/0/8").unwrap_err();
+        assert!(placement("8", &chess).is_err());
+        let e = placement("8/0/8", &chess).unwrap_err();
         assert!(e.message.contains("`0` empty squares"), "{}", e.message);
-        let e = placement("99/99").unwrap_err();
+        let e = placement("99/99", &chess).unwrap_err();
         assert!(e.message.contains("do not fit"), "{}", e.message);
-        let e = placement("8/7?").unwrap_err();
+        let e = placement("8/7?", &chess).unwrap_err();
         assert!(e.message.contains("`?` is not a FEN piece letter"), "{}", e.message);
         assert_eq!(e.at, 3);
     }

@@ -20,7 +20,10 @@ pub struct Rules {
     /// The grid the game is played on.
     pub tiling: crate::geometry::Tiling,
     /// What a match reads of each cell code.
-    pub pieces: super::pieces::Pieces,
+    pub codes: super::pieces::CodeTable,
+    /// The pieces of the file that declares the game: how its boards are
+    /// read and written.
+    pub pieces: crate::core::Pieces,
 }
 
 /// A position: the board, and whose turn it is (an index into the turns).
@@ -39,7 +42,8 @@ impl Rules {
     pub fn new(game: &Game) -> Rules {
         let resets = game.ends.move_rule.as_ref().map_or(&[][..], |r| &r.resets[..]);
         Rules {
-            pieces: super::pieces::Pieces::new(resets),
+            codes: super::pieces::CodeTable::new(resets, &game.pieces),
+            pieces: game.pieces.clone(),
             name: game.name.clone(),
             start: game.board.clone(),
             turns: game

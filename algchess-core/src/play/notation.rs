@@ -4,7 +4,7 @@
 //! its lowest cell (`f1` the bottom of the sixth file; see
 //! `Grid::hex_name`).
 
-use crate::core::Content;
+use crate::core::{Content, Pieces};
 use crate::geometry::{Square, Tiling};
 use crate::semantics::{Change, Code, Grid};
 
@@ -24,10 +24,10 @@ pub fn cell_prefix<'s>(board: &Grid, tiling: Tiling, s: &'s str) -> Option<(Squa
     }
 }
 
-/// What a square is drawn as (see [`crate::core::PieceId::looks_like`]).
-pub fn looks(c: Content) -> Content {
+/// What a square is drawn as (see [`Pieces::looks_like`]).
+pub fn looks(c: Content, pieces: &Pieces) -> Content {
     match c {
-        Content::Piece(p) => Content::Piece(p.looks_like()),
+        Content::Piece(p) => Content::Piece(pieces.looks_like(p)),
         Content::Empty => c,
     }
 }
@@ -36,23 +36,23 @@ pub fn looks(c: Content) -> Content {
 /// the king's move `e1g1`), read off the two boards; `None` when the change
 /// is not one piece moving. Pieces are told apart by the letter of their
 /// ASCII spelling (`'P`, and a marker such as `'Pe` is a pawn too).
-pub fn uci(before: &Grid, after: &Grid) -> Option<String> {
-    uci_on(before, after, Tiling::Square)
+pub fn uci(before: &Grid, after: &Grid, pieces: &Pieces) -> Option<String> {
+    uci_on(before, after, Tiling::Square, pieces)
 }
 
 /// [`uci`] with cells named on `tiling`: `f5f6` on Gliński's board.
-pub fn uci_on(before: &Grid, after: &Grid, tiling: Tiling) -> Option<String> {
+pub fn uci_on(before: &Grid, after: &Grid, tiling: Tiling, pieces: &Pieces) -> Option<String> {
     let name = |q: Square| cell_name(before, tiling, q);
-    let (from, to, promotion) = moved(before, after)?;
+    let (from, to, promotion) = moved(before, after, pieces)?;
     let promotion = promotion.map(|p| p.to_string()).unwrap_or_default();
     Some(format!("{}{}{promotion}", name(from), name(to)))
 }
 
 /// The one piece a move moves, as UCI names it: from, to, and the piece
 /// it becomes (lowercase) when it changes on the way.
-pub fn moved(before: &Grid, after: &Grid) -> Option<(Square, Square, Option<char>)> {
+pub fn moved(before: &Grid, after: &Grid, pieces: &Pieces) -> Option<(Square, Square, Option<char>)> {
     let letter = |v: u8| match Code::to_content(v) {
-        Some(Content::Piece(p)) => p.letter(),
+        Some(Content::Piece(p)) => pieces.letter(p),
         _ => None,
     };
     moved_by(before, &before.change_to(after), letter)
@@ -95,14 +95,15 @@ pub fn moved_by(
 /// A move named by what changed: `e2e4` when one piece moved to an empty
 /// square or took there, `e7e8=♕` when it changed on the way; otherwise the
 /// changed squares with what they now hold, `e1=. f1=♖ g1=♔ h1=.`.
-pub fn describe(before: &Grid, after: &Grid) -> String {
-    describe_on(before, after, Tiling::Square)
+pub fn describe(before: &Grid, after: &Grid, pieces: &Pieces) -> String {
+    describe_on(before, after, Tiling::Square, pieces)
 }
 
 /// [`describe`] with cells named on `tiling`.
-pub fn describe_on(before: &Grid, after: &Grid, tiling: Tiling) -> String {
+pub fn describe_on(before: &Grid, after: &Grid, tiling: Tiling, pieces: &Pieces) -> String {
     let name = |q: Square| cell_name(before, tiling, q);
     let holds = |g: &Grid, q: Square| g.get(q).unwrap_or(Content::Empty);
+    let looks = |c: Content| looks(c, pieces);
     // Squares whose piece only gained or lost a marker (`♙` to `'Pe`) are
     // left out while anything else changed.
     let all = before.diff(after);
@@ -121,14 +122,14 @@ pub fn describe_on(before: &Grid, after: &Grid, tiling: Tiling) -> String {
                 return if looks(now) == looks(moved) {
                     named
                 } else {
-                    format!("{named}={}", looks(now))
+                    format!("{named}={}", pieces.show(&looks(now)))
                 };
             }
         }
     }
     changed
         .iter()
-        .map(|q| format!("{}={}", name(*q), looks(holds(after, *q))))
+        .map(|q| format!("{}={}", name(*q), pieces.show(&looks(holds(after, *q)))))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -139,35 +140,38 @@ mod tests {
 
     #[test]
     fn moves_are_named_by_their_squares() {
-        let before = Grid::parse("..\n♙.").unwrap();
-        let step = Grid::parse("♙.\n..").unwrap();
-        assert_eq!(describe(&before, &step), "a1a2");
-        let promoted = Grid::parse("♕.\n..").unwrap();
-        assert_eq!(describe(&before, &promoted), "a1a2=♕");
-        let both = Grid::parse("♙♙\n..").unwrap();
-        assert_eq!(describe(&before, &both), "a1=. a2=♙ b2=♙");
+        let chess = Pieces::chess();
+        let before = Grid::parse("..\n♙.", &chess).unwrap();
+        let step = Grid::parse("♙.\n..", &chess).unwrap();
+        assert_eq!(describe(&before, &step, &chess), "a1a2");
+        let promoted = Grid::parse("♕.\n..", &chess).unwrap();
+        assert_eq!(describe(&before, &promoted, &chess), "a1a2=♕");
+        let both = Grid::parse("♙♙\n..", &chess).unwrap();
+        assert_eq!(describe(&before, &both, &chess), "a1=. a2=♙ b2=♙");
     }
 
     #[test]
     fn hex_moves_are_named_as_on_glinskis_board() {
+        let chess = Pieces::chess();
         // Two files: a (one cell, lowest at y = 1) and b (two cells).
-        let before = Grid::parse_hex("  .\n♙\n  .").unwrap();
-        let after = Grid::parse_hex("  .\n.\n  ♙").unwrap();
-        assert_eq!(describe_on(&before, &after, Tiling::Hex), "a1b1");
-        assert_eq!(uci_on(&before, &after, Tiling::Hex).as_deref(), Some("a1b1"));
-        assert_eq!(describe(&before, &after), "a2b1");
+        let before = Grid::parse_hex("  .\n♙\n  .", &chess).unwrap();
+        let after = Grid::parse_hex("  .\n.\n  ♙", &chess).unwrap();
+        assert_eq!(describe_on(&before, &after, Tiling::Hex, &chess), "a1b1");
+        assert_eq!(uci_on(&before, &after, Tiling::Hex, &chess).as_deref(), Some("a1b1"));
+        assert_eq!(describe(&before, &after, &chess), "a2b1");
         let b1 = cell_prefix(&before, Tiling::Hex, "b1x").unwrap();
         assert_eq!((cell_name(&before, Tiling::Hex, b1.0).as_str(), b1.1), ("b1", "x"));
     }
 
     #[test]
     fn engine_names_cover_promotion_and_castling() {
-        let before = Grid::parse("....\n♙...").unwrap();
-        let promoted = Grid::parse("♕...\n....").unwrap();
-        assert_eq!(uci(&before, &promoted).as_deref(), Some("a1a2q"));
-        let castle = Grid::parse("♖..♔").unwrap();
-        let castled = Grid::parse(".♔♖.").unwrap();
-        assert_eq!(uci(&castle, &castled).as_deref(), Some("d1b1"));
-        assert_eq!(uci(&castle, &castle), None);
+        let chess = Pieces::chess();
+        let before = Grid::parse("....\n♙...", &chess).unwrap();
+        let promoted = Grid::parse("♕...\n....", &chess).unwrap();
+        assert_eq!(uci(&before, &promoted, &chess).as_deref(), Some("a1a2q"));
+        let castle = Grid::parse("♖..♔", &chess).unwrap();
+        let castled = Grid::parse(".♔♖.", &chess).unwrap();
+        assert_eq!(uci(&castle, &castled, &chess).as_deref(), Some("d1b1"));
+        assert_eq!(uci(&castle, &castle, &chess), None);
     }
 }

@@ -291,7 +291,7 @@ mod tests {
         let rows: Vec<String> = (0..side)
             .map(|r| (0..side).map(|x| if (x + r) % 2 == 1 { '♙' } else { '.' }).collect())
             .collect();
-        Grid::parse(&rows.join("\n")).unwrap()
+        Grid::parse(&rows.join("\n"), &crate::core::Pieces::chess()).unwrap()
     }
 
     #[test]

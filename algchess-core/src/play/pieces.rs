@@ -1,14 +1,14 @@
-//! What play reads of each cell code, read once from the piece registry
-//! for a game: so that following a game ply by ply looks codes up in
+//! What play reads of each cell code, read once from a game's piece
+//! registry: so that following a game ply by ply looks codes up in
 //! tables instead of asking the registry for spellings.
 
 use super::fen::Markers;
-use crate::core::{Content, PieceId};
+use crate::core::{Content, PieceId, Pieces};
 use crate::semantics::Code;
 
 /// Per-code facts: a piece's letter, the piece it looks like, whether it
 /// resets a move rule's count, and chess's marker pieces.
-pub struct Pieces {
+pub struct CodeTable {
     /// The letter of the ASCII spelling (`P` for `'P` and `'Pe`).
     letter: [Option<char>; 256],
     /// The FEN letter: the letter of the piece it looks like, when that
@@ -24,25 +24,25 @@ pub struct Pieces {
     pub markers: Option<Markers>,
 }
 
-impl Pieces {
-    /// The tables for every piece registered now; `resets`: the pieces
-    /// a move rule names.
-    pub fn new(resets: &[PieceId]) -> Pieces {
-        let mut p = Pieces {
+impl CodeTable {
+    /// The tables for every piece of `pieces`; `resets`: the pieces a
+    /// move rule names.
+    pub fn new(resets: &[PieceId], pieces: &Pieces) -> CodeTable {
+        let mut p = CodeTable {
             letter: [None; 256],
             fen: [None; 256],
             looks: std::array::from_fn(|c| c as u8),
             resets: [false; 256],
             en_passant: [false; 256],
-            markers: Markers::declared(),
+            markers: Markers::declared(pieces),
         };
-        let resets: Vec<PieceId> = resets.iter().map(|r| r.looks_like()).collect();
-        for id in PieceId::all() {
+        let resets: Vec<PieceId> = resets.iter().map(|r| pieces.looks_like(*r)).collect();
+        for id in pieces.all() {
             let c = usize::from(Code::content(Content::Piece(id)));
-            let looks = id.looks_like();
-            p.letter[c] = id.letter();
-            p.fen[c] = looks
-                .ascii()
+            let looks = pieces.looks_like(id);
+            p.letter[c] = pieces.letter(id);
+            p.fen[c] = pieces
+                .ascii(looks)
                 .filter(|a| a.len() == 2 && a.chars().nth(1).is_some_and(|l| l.is_ascii_alphabetic()))
                 .and_then(|a| a.chars().nth(1));
             p.looks[c] = Code::content(Content::Piece(looks));

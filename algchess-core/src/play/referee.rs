@@ -4,10 +4,10 @@
 
 use super::end::{insufficient_material, Ending, GameOutcome, Test};
 use super::game::{Position, Rules, TooBig};
-use super::pieces::Pieces;
+use super::pieces::CodeTable;
 use super::repetition::{self, Reached, Seen};
 use super::{fen, notation, pdn, san};
-use crate::core::{Content, PieceId};
+use crate::core::Content;
 use crate::elab::Stuck;
 use crate::engine::{Cursor, Vacate};
 use crate::geometry::{Square, Tiling};
@@ -149,7 +149,7 @@ impl<'a> Match<'a> {
     /// [`from_fen`](Match::from_fen), finding moves only when asked for
     /// when `lazy`.
     fn from_fen_lazy(rules: &'a Rules, text: &str, lazy: bool) -> Result<Match<'a>, String> {
-        let (board, black) = fen::read(text).map_err(|e| e.message)?;
+        let (board, black) = fen::read(text, &rules.pieces).map_err(|e| e.message)?;
         fen_fits(rules, &board)?;
         let (halfmove, fullmove) = fen::counters(text).map_err(|e| e.message)?;
         let pos = Position {
@@ -159,7 +159,9 @@ impl<'a> Match<'a> {
         let start = rules.start().board;
         let top = pos.board.height() - 1;
         let count = |b: &Grid, f: &dyn Fn(Square, char) -> bool| {
-            squares(b).filter(|q| b.letter(*q).is_some_and(|l| f(*q, l))).count()
+            squares(b)
+                .filter(|q| b.letter(*q, &rules.pieces).is_some_and(|l| f(*q, l)))
+                .count()
         };
         for (king, side) in [('K', "white"), ('k', "black")] {
             let (n, want) = (count(&pos.board, &|_, l| l == king), count(&start, &|_, l| l == king));
@@ -175,7 +177,7 @@ impl<'a> Match<'a> {
         let behind = |b: &Grid, l: char| count(b, &|q, m| m == l && first(m, q.y)) > 0;
         if let Some(q) = squares(&pos.board).find(|q| {
             pos.board
-                .letter(*q)
+                .letter(*q, &rules.pieces)
                 .is_some_and(|l| last(l, q.y) || (first(l, q.y) && !behind(&start, l)))
         }) {
             return Err(format!(
@@ -319,7 +321,7 @@ impl<'a> Match<'a> {
     /// A null move for a search (the side to move passes; an en passant
     /// capture it allowed is gone), taken back by [`leave`](Match::leave).
     pub fn pass_for_search(&mut self) -> Result<Ply, TooBig> {
-        let c = repetition::unmarked(&self.rules.pieces, &self.pos.board);
+        let c = repetition::unmarked(&self.rules.codes, &self.pos.board);
         self.enter_change_for_search(c)
     }
 
@@ -368,7 +370,7 @@ impl<'a> Match<'a> {
     /// A null move, as analysis files write them (`--`, `Z0`): the side
     /// to move passes, and an en passant capture it made possible is gone.
     pub fn pass(&mut self) -> Result<(), TooBig> {
-        let c = repetition::unmarked(&self.rules.pieces, &self.pos.board);
+        let c = repetition::unmarked(&self.rules.codes, &self.pos.board);
         self.enter(&c)
     }
 
@@ -433,7 +435,7 @@ impl<'a> Match<'a> {
         if let Some((_, v)) = self.letters.iter().find(|(m, _)| *m == l) {
             return *v;
         }
-        let p = &self.rules.pieces;
+        let p = &self.rules.codes;
         let (mut codes, mut kept) = (CellSet::default(), CellSet::default());
         for c in 0..=u8::MAX {
             if let Some(m) = p.letter(c).map(|m| m.to_ascii_uppercase()) {
@@ -480,7 +482,7 @@ impl<'a> Match<'a> {
         self.moves = moves;
         self.legal = OnceCell::new();
         found?;
-        let named = san::read_named(&w, &self.pos.board, &self.moves, &self.rules.pieces);
+        let named = san::read_named(&w, &self.pos.board, &self.moves, &self.rules.codes);
         self.moving = named.is_some();
         Ok(named)
     }
@@ -497,12 +499,12 @@ impl<'a> Match<'a> {
     /// takes a piece, or moves one the rules name. A marker coming off
     /// (`'Pe` to `♙`) is no move.
     fn resets(&self, c: &Change) -> bool {
-        let p = &self.rules.pieces;
+        let p = &self.rules.codes;
         let mut pieces = 0i32;
         let mut named = false;
         for &(q, v) in c {
             let was = self.pos.board.code(q);
-            pieces += i32::from(Pieces::is_piece(v)) - i32::from(Pieces::is_piece(was));
+            pieces += i32::from(CodeTable::is_piece(v)) - i32::from(CodeTable::is_piece(was));
             named |= p.resets(was) && p.looks(v) != p.looks(was);
         }
         pieces < 0 || named
@@ -519,7 +521,14 @@ impl<'a> Match<'a> {
         if self.rules.turns.len() != 2 {
             return None;
         }
-        let text = fen::write_counted(&self.pos.board, self.pos.turn == 1, self.halfmove, self.fullmove).ok()?;
+        let text = fen::write_counted(
+            &self.pos.board,
+            self.pos.turn == 1,
+            self.halfmove,
+            self.fullmove,
+            &self.rules.pieces,
+        )
+        .ok()?;
         let ep = repetition::en_passant_legal(self.rules, &self.pos.board, self.pos.turn).ok()?;
         Some(if ep {
             text
@@ -603,11 +612,12 @@ impl<'a> Match<'a> {
     fn most_pieces(&self) -> Option<GameOutcome> {
         let b = &self.pos.board;
         let mut count = [0usize; 2];
-        let firsts: Vec<PieceId> = PieceId::all();
         for q in squares(b) {
             if let Some(Content::Piece(p)) = b.get(q) {
-                if p.twin() != p {
-                    let first = firsts.iter().position(|x| *x == p) < firsts.iter().position(|x| *x == p.twin());
+                let twin = self.rules.pieces.twin(p);
+                if twin != p {
+                    // Registered before its twin.
+                    let first = p < twin;
                     count[usize::from(!first)] += 1;
                 }
             }
@@ -707,8 +717,10 @@ impl<'a> Match<'a> {
             return ply;
         }
         match self.rules.tiling {
-            Tiling::Square => san::write(&self.pos.board, &self.moves, &self.rules.pieces, i),
-            Tiling::Hex => notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex),
+            Tiling::Square => san::write(&self.pos.board, &self.moves, self.rules, i),
+            Tiling::Hex => {
+                notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex, &self.rules.pieces)
+            }
         }
     }
 
@@ -744,7 +756,7 @@ impl<'a> Match<'a> {
         if self.rules.tiling == Tiling::Hex {
             return self.find_cells(text);
         }
-        san::read(text, &self.pos.board, &self.moves, &self.rules.pieces)
+        san::read(text, &self.pos.board, &self.moves, self.rules)
     }
 
     /// Legal move `i` in PDN, on a draughts board (see [`pdn::numbered`]).
@@ -758,7 +770,8 @@ impl<'a> Match<'a> {
     /// On hex: the legal move named by its cells, as `play` names it.
     fn find_cells(&self, text: &str) -> Result<usize, String> {
         let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
-        let named = |i: usize| notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex);
+        let named =
+            |i: usize| notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex, &self.rules.pieces);
         let found: Vec<usize> = (0..self.moves.len()).filter(|&i| named(i) == t).collect();
         match found[..] {
             [i] => Ok(i),

@@ -6,7 +6,7 @@
 
 use super::fen::{self, Castling};
 use super::game::{Position, Rules, TooBig};
-use super::pieces::Pieces;
+use super::pieces::CodeTable;
 use crate::core::Content;
 use crate::geometry::Square;
 use crate::semantics::{Change, Code, Grid};
@@ -36,12 +36,12 @@ pub(super) struct Reached {
 impl Reached {
     /// `board` with turn `turn` to move.
     pub(super) fn of(rules: &Rules, board: &Grid, turn: usize) -> Reached {
-        let p = &rules.pieces;
+        let p = &rules.codes;
         let codes = board.codes();
         let fen_like = rules.turns.len() == 2
             && board.width() as usize <= fen::MAX_SIDE
             && board.height() as usize <= fen::MAX_SIDE
-            && codes.iter().all(|&v| !Pieces::is_piece(v) || p.fen(v).is_some());
+            && codes.iter().all(|&v| !CodeTable::is_piece(v) || p.fen(v).is_some());
         if !fen_like {
             let key = Key {
                 cells: codes.into(),
@@ -57,7 +57,7 @@ impl Reached {
         // The rights come from the kings' and pawns' markers: a board with
         // none has none, and need not be searched for them.
         let rights = match &p.markers {
-            Some(m) if marked(codes, m) => fen::rights(board, m, turn == 1),
+            Some(m) if marked(codes, m) => fen::rights(board, m, turn == 1, &rules.pieces),
             _ => Default::default(),
         };
         Reached {
@@ -166,7 +166,7 @@ fn settle(
 /// told without knowing how pawns move: taking the markers off changes
 /// the positions the moves reach.
 pub(super) fn en_passant_legal(rules: &Rules, board: &Grid, turn: usize) -> Result<bool, TooBig> {
-    let p = &rules.pieces;
+    let p = &rules.codes;
     let mut stripped = board.clone();
     stripped.apply(&unmarked(p, board));
     if stripped == *board {
@@ -199,7 +199,7 @@ pub(super) fn en_passant_legal(rules: &Rules, board: &Grid, turn: usize) -> Resu
 }
 
 /// What turns each en passant marker on `board` back into its pawn.
-pub(super) fn unmarked(p: &Pieces, board: &Grid) -> Change {
+pub(super) fn unmarked(p: &CodeTable, board: &Grid) -> Change {
     let o = board.origin();
     (0..board.height())
         .flat_map(|y| (0..board.width()).map(move |x| Square::new(o.x + x, o.y + y)))

@@ -6,7 +6,8 @@
 //! `A`) and boards up to 26 squares wide and tall.
 
 use super::notation;
-use super::pieces::Pieces;
+use super::pieces::CodeTable;
+use super::Rules;
 use crate::geometry::Square;
 use crate::semantics::{Change, Grid};
 
@@ -30,7 +31,7 @@ pub(crate) struct Parts {
 /// A king and a rook of one side moving together, the rook ending on the
 /// king's other side: castling, however far each goes (Chess960's king
 /// may stay put, or swap squares with its rook).
-fn castling(before: &Grid, change: &Change, pieces: &Pieces) -> Option<Parts> {
+fn castling(before: &Grid, change: &Change, pieces: &CodeTable) -> Option<Parts> {
     if !(2..=4).contains(&change.len()) {
         return None;
     }
@@ -71,7 +72,7 @@ fn castling(before: &Grid, change: &Change, pieces: &Pieces) -> Option<Parts> {
     })
 }
 
-fn parts(before: &Grid, change: &Change, pieces: &Pieces) -> Option<Parts> {
+fn parts(before: &Grid, change: &Change, pieces: &CodeTable) -> Option<Parts> {
     if let Some(p) = castling(before, change, pieces) {
         return Some(p);
     }
@@ -111,7 +112,7 @@ fn push_square(s: &mut String, q: Square) {
 fn writing<'a>(
     before: &'a Grid,
     moves: &'a [Change],
-    pieces: &'a Pieces,
+    pieces: &'a CodeTable,
     q: Square,
 ) -> impl Iterator<Item = (usize, Parts)> + 'a {
     moves
@@ -124,11 +125,12 @@ fn writing<'a>(
 /// Move `i` of `moves` (the changes legal on `before`) in SAN, without
 /// the check mark; disambiguated by file, rank or square only as needed.
 /// A move that is not one piece moving is named by its squares.
-pub(crate) fn write(before: &Grid, moves: &[Change], pieces: &Pieces, i: usize) -> String {
+pub(crate) fn write(before: &Grid, moves: &[Change], rules: &Rules, i: usize) -> String {
+    let pieces = &rules.codes;
     let Some(p) = parts(before, &moves[i], pieces) else {
         let mut after = before.clone();
         after.apply(&moves[i]);
-        return notation::describe(before, &after);
+        return notation::describe(before, &after, &rules.pieces);
     };
     let rivals: Vec<Parts> = match (p.castle, p.piece) {
         (None, 'P') | (Some(_), _) => vec![],
@@ -318,7 +320,7 @@ impl Wanted {
 /// that `w`, read from a SAN, names, with its SAN as [`write`] writes it:
 /// `None` when it names none or several. For SAN, the moves that write
 /// its square are all a move's rivals, so each is looked at once.
-pub(crate) fn read_named(w: &Wanted, before: &Grid, moves: &[Change], pieces: &Pieces) -> Option<(usize, String)> {
+pub(crate) fn read_named(w: &Wanted, before: &Grid, moves: &[Change], pieces: &CodeTable) -> Option<(usize, String)> {
     if w.piece == '?' {
         return None;
     }
@@ -356,7 +358,8 @@ fn fits(w: &Wanted, p: &Parts) -> bool {
 /// The legal move (an index into `moves`, the changes legal on `before`)
 /// that `text` names, in SAN or UCI; an error that says why when it
 /// names none or several.
-pub(crate) fn read(text: &str, before: &Grid, moves: &[Change], pieces: &Pieces) -> Result<usize, String> {
+pub(crate) fn read(text: &str, before: &Grid, moves: &[Change], rules: &Rules) -> Result<usize, String> {
+    let pieces = &rules.codes;
     let w = wanted(text).ok_or_else(|| {
         format!(
             "`{}` is not a move in SAN (`Nf3`, `exd5`, `O-O`) or UCI (`g1f3`)",
@@ -387,7 +390,7 @@ pub(crate) fn read(text: &str, before: &Grid, moves: &[Change], pieces: &Pieces)
         [i] => Ok(i),
         [] => Err(format!("`{}` is not a legal move here", text.trim())),
         _ => {
-            let mut names: Vec<String> = found.iter().map(|&i| write(before, moves, pieces, i)).collect();
+            let mut names: Vec<String> = found.iter().map(|&i| write(before, moves, rules, i)).collect();
             names.sort();
             Err(format!(
                 "`{}` is ambiguous: it could be {}",

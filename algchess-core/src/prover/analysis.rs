@@ -12,7 +12,7 @@
 //! `first | rest`, so that laws written with `|` match it.
 
 use super::lang::{leaf, ENode};
-use crate::core::{Node, Sort, Term};
+use crate::core::{Node, Pieces, Sort, Term};
 use egg::{Analysis, DidMerge, EGraph, ENodeOrVar, Id, Language, PatternAst, RecExpr};
 
 /// What the analysis knows of a class.
@@ -32,6 +32,8 @@ pub struct Data {
 #[derive(Default)]
 pub struct Algebra {
     pub guard: super::guard::Guard,
+    /// How movements act on the pieces of the terms in the e-graph.
+    pub pieces: Pieces,
 }
 
 pub(crate) type Graph = EGraph<ENode, Algebra>;
@@ -51,7 +53,7 @@ fn fold(egraph: &Graph, n: &ENode) -> Option<Term> {
     let values = n
         .try_map_children(|c| egraph[*c].data.constant.clone().ok_or(()))
         .ok()?;
-    let folded = Term::build(values).ok()?;
+    let folded = Term::build(values, &egraph.analysis.pieces).ok()?;
     // Only leaves are constants; anything else is structure.
     matches!(
         folded.node(),

@@ -38,7 +38,7 @@
 use super::analysis::Graph;
 use super::choices;
 use super::lang::to_expr;
-use crate::core::{Cell, Fragment, Node, Pattern, Sort, Term};
+use crate::core::{Cell, Fragment, Node, Pattern, Pieces, Sort, Term};
 use crate::elab::Claim;
 use crate::geometry::Movement;
 use crate::laws::fusion::Fusion;
@@ -277,16 +277,16 @@ fn num(t: &Term) -> Option<u32> {
 
 /// Fragments and patterns around metavariables: gluing and choice as sets,
 /// movements pushed in.
-fn frag(t: &Term) -> Term {
+fn frag(pieces: &Pieces, t: &Term) -> Term {
     match t.node() {
         Node::Glue(..) => {
             let mut leaves = vec![];
-            glue_leaves(t, &mut leaves);
+            glue_leaves(pieces, t, &mut leaves);
             // Gluing distributes over choice: `(P | Q) + f` is
             // `(P + f) | (Q + f)`.
             if let Some(i) = leaves.iter().position(|x| matches!(x.node(), Node::Union(..))) {
                 let mut members = vec![];
-                union_leaves(&leaves[i], &mut members);
+                union_leaves(pieces, &leaves[i], &mut members);
                 let each = members.iter().map(|m| {
                     let mut l = leaves.clone();
                     l[i] = m.clone();
@@ -297,7 +297,7 @@ fn frag(t: &Term) -> Term {
                 let union = each
                     .reduce(|a, b| Term::raw(Node::Union([a, b])))
                     .expect("a choice has members");
-                return frag(&union);
+                return frag(pieces, &union);
             }
             let (consts, mut rest): (Vec<Term>, Vec<Term>) = leaves.into_iter().partition(|x| x.as_pattern().is_some());
             let Ok(c) = consts
@@ -316,7 +316,7 @@ fn frag(t: &Term) -> Term {
         }
         Node::Union(..) => {
             let mut leaves = vec![];
-            union_leaves(t, &mut leaves);
+            union_leaves(pieces, t, &mut leaves);
             let (consts, mut rest): (Vec<Term>, Vec<Term>) = leaves.into_iter().partition(|x| x.as_pattern().is_some());
             rest.sort();
             rest.dedup();
@@ -331,27 +331,33 @@ fn frag(t: &Term) -> Term {
             it.fold(last, |acc, x| Term::union(&x, &acc))
         }
         Node::Apply([m, x]) if x.sort() != Sort::Movement => {
-            let x = frag(x);
+            let x = frag(pieces, x);
             match x.node() {
-                Node::Glue([a, b]) => frag(&Term::raw(Node::Glue([Term::apply(m, a), Term::apply(m, b)]))),
-                Node::Union([a, b]) => frag(&Term::raw(Node::Union([Term::apply(m, a), Term::apply(m, b)]))),
-                _ => Term::apply(m, &x),
+                Node::Glue([a, b]) => frag(
+                    pieces,
+                    &Term::raw(Node::Glue([Term::apply(m, a, pieces), Term::apply(m, b, pieces)])),
+                ),
+                Node::Union([a, b]) => frag(
+                    pieces,
+                    &Term::raw(Node::Union([Term::apply(m, a, pieces), Term::apply(m, b, pieces)])),
+                ),
+                _ => Term::apply(m, &x, pieces),
             }
         }
         _ => t.clone(),
     }
 }
 
-fn glue_leaves(t: &Term, out: &mut Vec<Term>) {
+fn glue_leaves(pieces: &Pieces, t: &Term, out: &mut Vec<Term>) {
     match t.node() {
         Node::Glue([a, b]) => {
-            glue_leaves(a, out);
-            glue_leaves(b, out);
+            glue_leaves(pieces, a, out);
+            glue_leaves(pieces, b, out);
         }
         _ => {
-            let x = frag(t);
+            let x = frag(pieces, t);
             if matches!(x.node(), Node::Glue(..)) {
-                glue_leaves(&x, out);
+                glue_leaves(pieces, &x, out);
             } else {
                 out.push(x);
             }
@@ -359,16 +365,16 @@ fn glue_leaves(t: &Term, out: &mut Vec<Term>) {
     }
 }
 
-fn union_leaves(t: &Term, out: &mut Vec<Term>) {
+fn union_leaves(pieces: &Pieces, t: &Term, out: &mut Vec<Term>) {
     match t.node() {
         Node::Union([a, b]) => {
-            union_leaves(a, out);
-            union_leaves(b, out);
+            union_leaves(pieces, a, out);
+            union_leaves(pieces, b, out);
         }
         _ => {
-            let x = frag(t);
+            let x = frag(pieces, t);
             if matches!(x.node(), Node::Union(..)) {
-                union_leaves(&x, out);
+                union_leaves(pieces, &x, out);
             } else {
                 out.push(x);
             }
@@ -376,8 +382,8 @@ fn union_leaves(t: &Term, out: &mut Vec<Term>) {
     }
 }
 
-fn rule(f: &Term, g: &Term, ctx: PoiKnown) -> Term {
-    let (f, g) = (frag(f), frag(g));
+fn rule(pieces: &Pieces, f: &Term, g: &Term, ctx: PoiKnown) -> Term {
+    let (f, g) = (frag(pieces, f), frag(pieces, g));
     match (f.as_pattern(), g.as_pattern()) {
         (Some(p), Some(q)) => {
             let needs_poi = |p: &Pattern| p.members().all(|x| x.poi().is_some());
@@ -405,7 +411,7 @@ fn rule(f: &Term, g: &Term, ctx: PoiKnown) -> Term {
 }
 
 /// `%` in `f` replaced by the binder's cell `c`.
-fn put(f: &Fragment, c: &Term) -> Option<Term> {
+fn put(pieces: &Pieces, f: &Fragment, c: &Term) -> Option<Term> {
     let Some(s) = f.poi() else {
         return Some(Term::fragment(f.clone()));
     };
@@ -415,7 +421,11 @@ fn put(f: &Fragment, c: &Term) -> Option<Term> {
         )),
         Node::Var(_) => {
             let rest = Fragment::from_cells(f.cells().filter(|(q, _)| *q != s)).ok()?;
-            let moved = Term::apply(&Term::movement(Movement::translation(s.x, s.y)), &c.as_fragment_term());
+            let moved = Term::apply(
+                &Term::movement(Movement::translation(s.x, s.y)),
+                &c.as_fragment_term(),
+                pieces,
+            );
             Term::glue(&Term::fragment(rest), &moved).ok()
         }
         _ => None,
@@ -424,20 +434,20 @@ fn put(f: &Fragment, c: &Term) -> Option<Term> {
 
 /// `%c: m` without a POI bound outside: the rule itself, with `c` for `%`,
 /// when `m` is a rule whose guard always holds `%`.
-fn unbind(c: &Term, m: &Term) -> Option<Term> {
+fn unbind(pieces: &Pieces, c: &Term, m: &Term) -> Option<Term> {
     let Node::Rule([f, g]) = m.node() else { return None };
     let (p, q) = (f.as_pattern()?, g.as_pattern()?);
     if !p.members().all(|x| x.poi().is_some()) {
         return None;
     }
     if let (Some(a), Some(b)) = (p.as_fragment(), q.as_fragment()) {
-        return Some(Term::rule(&put(a, c)?, &put(b, c)?));
+        return Some(Term::rule(&put(pieces, a, c)?, &put(pieces, b, c)?));
     }
     let Node::Cell(_) = c.node() else { return None };
     let each = |p: &Pattern| -> Option<Term> {
         let mut out: Option<Term> = None;
         for x in p.members() {
-            let y = put(x, c)?;
+            let y = put(pieces, x, c)?;
             out = Some(match out {
                 None => y,
                 Some(o) => Term::union(&o, &y),
@@ -512,7 +522,7 @@ fn entails(x: &Term, h: &Term) -> bool {
     }
 }
 
-fn norm(t: &Term, ctx: PoiKnown) -> Term {
+fn norm(pieces: &Pieces, t: &Term, ctx: PoiKnown) -> Term {
     match t.node() {
         Node::Seq(..) => {
             let mut items = vec![];
@@ -520,7 +530,7 @@ fn norm(t: &Term, ctx: PoiKnown) -> Term {
             let mut out = vec![];
             let mut c = ctx;
             for x in &items {
-                norm(x, c).push_steps(&mut out);
+                norm(pieces, x, c).push_steps(&mut out);
                 c = after(c, x);
             }
             out.retain(|x| !matches!(x.node(), Node::Nil));
@@ -556,7 +566,7 @@ fn norm(t: &Term, ctx: PoiKnown) -> Term {
             t.push_alternatives(&mut items);
             let mut out = vec![];
             for x in &items {
-                norm(x, ctx).push_alternatives(&mut out);
+                norm(pieces, x, ctx).push_alternatives(&mut out);
             }
             out.retain(|x| !matches!(x.node(), Node::Fail));
             out.sort();
@@ -584,7 +594,7 @@ fn norm(t: &Term, ctx: PoiKnown) -> Term {
             alt_of(out)
         }
         Node::Not([x]) => {
-            let x = norm(x, ctx);
+            let x = norm(pieces, x, ctx);
             if has_nil(&x) {
                 return Term::fail();
             }
@@ -603,7 +613,7 @@ fn norm(t: &Term, ctx: PoiKnown) -> Term {
                 y = z.clone();
             }
             if y != x {
-                return norm(&Term::not(&y), ctx);
+                return norm(pieces, &Term::not(&y), ctx);
             }
             match x.node() {
                 Node::Fail => Term::nil(),
@@ -615,10 +625,10 @@ fn norm(t: &Term, ctx: PoiKnown) -> Term {
             // A few steps of an anchored rule, written out, fuse.
             if let (Some(k @ 2..=4), Some(h)) = (num(lo), num(hi)) {
                 if k == h && fusable(x).is_some() {
-                    return norm(&seq_of(vec![x.clone(); k as usize]), ctx);
+                    return norm(pieces, &seq_of(vec![x.clone(); k as usize]), ctx);
                 }
             }
-            let body = norm(x, after(ctx, x));
+            let body = norm(pieces, x, after(ctx, x));
             if num(hi) == Some(0) || matches!(body.node(), Node::Nil) {
                 return Term::nil();
             }
@@ -632,23 +642,25 @@ fn norm(t: &Term, ctx: PoiKnown) -> Term {
             Term::repeat_counts(&body, lo, hi)
         }
         Node::Greedy([x]) => {
-            let body = norm(x, after(ctx, x));
+            let body = norm(pieces, x, after(ctx, x));
             if is_test(&body) {
-                return norm(&Term::not(&body), ctx);
+                return norm(pieces, &Term::not(&body), ctx);
             }
             Term::greedy(&body)
         }
         Node::Bind([c, body]) => {
-            let body = norm(body, PoiKnown::Bound);
+            let body = norm(pieces, body, PoiKnown::Bound);
             let mut members = vec![];
             body.push_alternatives(&mut members);
             let out: Vec<Term> = members
                 .iter()
                 .filter(|m| !matches!(m.node(), Node::Fail))
                 .map(|m| match m.node() {
-                    Node::Nil => rule(&c.as_fragment_term(), &c.as_fragment_term(), ctx),
+                    Node::Nil => rule(pieces, &c.as_fragment_term(), &c.as_fragment_term(), ctx),
                     _ => match ctx {
-                        PoiKnown::Unbound => unbind(c, m).map(|r| norm(&r, ctx)).unwrap_or_else(|| Term::bind(c, m)),
+                        PoiKnown::Unbound => unbind(pieces, c, m)
+                            .map(|r| norm(pieces, &r, ctx))
+                            .unwrap_or_else(|| Term::bind(c, m)),
                         _ => Term::bind(c, m),
                     },
                 })
@@ -656,14 +668,14 @@ fn norm(t: &Term, ctx: PoiKnown) -> Term {
             alt_of(out)
         }
         Node::Apply([m, x]) if t.sort() == Sort::Move => {
-            let x = norm(x, ctx);
+            let x = norm(pieces, x, ctx);
             match x.node() {
                 Node::Nil | Node::Fail => x,
-                _ => Term::apply(m, &x),
+                _ => Term::apply(m, &x, pieces),
             }
         }
-        Node::Rule([f, g]) => rule(f, g, ctx),
-        Node::Glue(..) | Node::Union(..) | Node::Apply(..) => frag(t),
+        Node::Rule([f, g]) => rule(pieces, f, g, ctx),
+        Node::Glue(..) | Node::Union(..) | Node::Apply(..) => frag(pieces, t),
         _ => t.clone(),
     }
 }
@@ -672,10 +684,10 @@ fn norm(t: &Term, ctx: PoiKnown) -> Term {
 /// steps above and `choices::sorted`, repeated until nothing changes or
 /// for 8 passes at most (a bound on the work: two terms that need more
 /// are simply not found equal here, which is safe for a proof's replay).
-pub(super) fn normal(t: &Term, ctx: PoiKnown) -> Term {
-    let mut x = choices::sorted(t);
+pub(super) fn normal(pieces: &Pieces, t: &Term, ctx: PoiKnown) -> Term {
+    let mut x = choices::sorted(pieces, t);
     for _ in 0..8 {
-        let y = choices::sorted(&norm(&x, ctx));
+        let y = choices::sorted(pieces, &norm(pieces, &x, ctx));
         if y == x {
             break;
         }
@@ -688,6 +700,7 @@ pub(super) fn normal(t: &Term, ctx: PoiKnown) -> Term {
 /// proof from `first` to `last`: the two must have one normal form in the
 /// context of that position.
 pub(super) fn replay(
+    pieces: &Pieces,
     first: &Term,
     last: &Term,
     before: &Term,
@@ -696,10 +709,14 @@ pub(super) fn replay(
     b: &Term,
 ) -> Result<(), String> {
     let ctx = context_at(before, path, top(first, last));
-    if normal(a, ctx) == normal(b, ctx) {
+    if normal(pieces, a, ctx) == normal(pieces, b, ctx) {
         Ok(())
     } else {
-        Err(format!("`{a}` and `{b}` do not have the same normal form"))
+        Err(format!(
+            "`{}` and `{}` do not have the same normal form",
+            pieces.show(a),
+            pieces.show(b)
+        ))
     }
 }
 
@@ -713,9 +730,10 @@ fn ground(t: &Term) -> PatternAst<crate::prover::lang::ENode> {
 /// normal form.
 pub(super) fn unite(egraph: &mut Graph, claim: &Claim) {
     let ctx = top(&claim.lhs, &claim.rhs);
+    let pieces = &claim.pieces;
     for side in [&claim.lhs, &claim.rhs] {
-        let set = choices::sorted(side);
-        let n = normal(&set, ctx);
+        let set = choices::sorted(pieces, side);
+        let n = normal(pieces, &set, ctx);
         if n != set {
             egraph.union_instantiations(&ground(&set), &ground(&n), &Default::default(), DECIDE);
         }
@@ -837,7 +855,7 @@ mod tests {
                 };
                 Term::seq(&Term::rule(&Term::fragment(part), &zero()), &r)
             }
-            8 => Term::apply(&Term::movement(gen::movement(g)), &a_move(g, d)),
+            8 => Term::apply(&Term::movement(gen::movement(g)), &a_move(g, d), &Pieces::chess()),
             _ => a_rule(g),
         }
     }
@@ -859,7 +877,12 @@ mod tests {
         let r = check_claim(&claim, &options, &|_, _, _| {});
         match r.verdict {
             Finding::HoldsUpTo => Ok(()),
-            Finding::Refuted => Err(format!("{lhs}  ≠  {rhs}: {:?}", r.counterexample)),
+            Finding::Refuted => Err(format!(
+                "{}  ≠  {}: {:?}",
+                claim.pieces.show(lhs),
+                claim.pieces.show(rhs),
+                r.counterexample
+            )),
         }
     }
 
@@ -874,19 +897,27 @@ mod tests {
             let mut g = Gen::from_size_and_seed(6, seed);
             let depth = 1 + below(&mut g, 3);
             let t = a_move(&mut g, depth);
-            let n = normal(&t, top(&t, &t));
+            let n = normal(&Pieces::chess(), &t, top(&t, &t));
             if n != t {
                 changed += 1;
                 failures.extend(holds(&t, &n).err());
             }
             // Inside a binder the POI is bound.
             let c = Term::content(gen::content(&mut g));
-            let (b, nb) = (Term::bind(&c, &t), normal(&Term::bind(&c, &t), PoiKnown::Unbound));
+            let (b, nb) = (
+                Term::bind(&c, &t),
+                normal(&Pieces::chess(), &Term::bind(&c, &t), PoiKnown::Unbound),
+            );
             if nb != b {
                 failures.extend(holds(&b, &nb).err());
             }
             // Idempotent, as replay needs.
-            assert_eq!(normal(&n, top(&t, &t)), n, "{t}");
+            assert_eq!(
+                normal(&Pieces::chess(), &n, top(&t, &t)),
+                n,
+                "{}",
+                Pieces::chess().show(&t)
+            );
             // A guard before a rule or a binder, which may or may not imply
             // it.
             let guard = Term::rule(&Term::fragment(gen::fragment(&mut g, true)), &zero());
@@ -895,7 +926,7 @@ mod tests {
                 _ => a_rule(&mut g),
             };
             let s = Term::seq(&guard, &next);
-            let n = normal(&s, top(&s, &s));
+            let n = normal(&Pieces::chess(), &s, top(&s, &s));
             if n != s {
                 failures.extend(holds(&s, &n).err());
             }
@@ -937,7 +968,7 @@ mod tests {
         for s in sides {
             let p = Program::from_text("t.alg", &format!("theorem t: {s} = nil\n")).unwrap();
             let t = &p.claims()[0].lhs;
-            let n = normal(t, top(t, t));
+            let n = normal(&Pieces::chess(), t, top(t, t));
             changed += (&n != t) as usize;
             failures.extend(holds(t, &n).err());
         }
@@ -957,7 +988,7 @@ mod tests {
         // Writing over the POI unbinds it; moving it does not.
         assert_eq!(context_at(&a, &[1], top(&a, &a)), PoiKnown::Unknown);
         assert_eq!(context_at(&b, &[1], top(&b, &b)), PoiKnown::Bound);
-        assert_eq!(normal(&a, PoiKnown::Bound), a);
+        assert_eq!(normal(&Pieces::chess(), &a, PoiKnown::Bound), a);
         assert_eq!(top(&c, &c), PoiKnown::Unknown);
         let closed = Term::bind(&Term::content(Content::Empty), &c);
         assert_eq!(top(&closed, &closed), PoiKnown::Unbound);

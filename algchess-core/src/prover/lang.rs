@@ -37,8 +37,9 @@ impl fmt::Display for ENode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Node::Mov(m) => write!(f, "{m}"),
-            Node::Cell(c) => write!(f, "{c}"),
-            Node::Frag(x) => write!(f, "{x}"),
+            // egg's name of an operator, not a user's text: no registry.
+            Node::Cell(c) => write!(f, "{c:?}"),
+            Node::Frag(x) => write!(f, "{x:?}"),
             Node::Pat(_) => f.write_str("pattern"),
             Node::Var(m) => f.write_str(&m.name),
             Node::Num(n) => write!(f, "{n}"),

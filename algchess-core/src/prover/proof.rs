@@ -29,7 +29,7 @@ use super::decide;
 use super::kat::{self, KatProof};
 use super::lang::ENode;
 use super::rules::{LawRule, Rewrites};
-use crate::core::{Node, Sort, Term};
+use crate::core::{Node, Pieces, Sort, Term};
 use crate::laws::{conds, Laws};
 use egg::FlatTerm;
 pub(super) use error::KatMiss;
@@ -153,8 +153,8 @@ fn replace(t: &Term, path: &[usize], new: &Term) -> Term {
 }
 
 /// The folded form: rebuilt through the core constructors.
-fn canonical(t: &Term) -> Option<Term> {
-    t.substitute(&|_| None).ok()
+fn canonical(pieces: &Pieces, t: &Term) -> Option<Term> {
+    t.substitute(&|_| None, pieces).ok()
 }
 
 /// Whether a term is a value the analysis folds (a movement, cell,
@@ -167,15 +167,15 @@ fn is_value(t: &Term) -> bool {
 /// them left as they are. Two terms with the same key differ only in
 /// values that fold alike, so a `normalise` step leads from one to the
 /// other.
-fn folded_values(t: &Term) -> Term {
+fn folded_values(pieces: &Pieces, t: &Term) -> Term {
     if is_value(t) {
-        return canonical(t).unwrap_or_else(|| t.clone());
+        return canonical(pieces, t).unwrap_or_else(|| t.clone());
     }
     if t.children().is_empty() {
         return t.clone();
     }
     // The move is rebuilt as it is, without folding.
-    Term::raw(t.node().map_children(folded_values))
+    Term::raw(t.node().map_children(|c| folded_values(pieces, c)))
 }
 
 /// Larger terms are compared as they are, not by folded values or by
@@ -184,9 +184,9 @@ fn folded_values(t: &Term) -> Term {
 const MAX_KEYED: usize = 200;
 
 /// `folded_values` of a term of at most `MAX_KEYED` nodes, or the term.
-fn fold_key(t: &Term) -> Term {
+fn fold_key(pieces: &Pieces, t: &Term) -> Term {
     if t.size() <= MAX_KEYED {
-        folded_values(t)
+        folded_values(pieces, t)
     } else {
         t.clone()
     }
@@ -212,25 +212,29 @@ fn matches(p: &Term, t: &Term, s: &mut BTreeMap<String, Term>) -> bool {
 
 /// Replays one law rewrite from `a` to `b`: both sides match, and the side
 /// conditions hold of what they matched. Returns the conditions, shown.
-fn replay_law(rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, LawError> {
+fn replay_law(pieces: &Pieces, rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, LawError> {
     let mut s = BTreeMap::new();
     for (pattern, term) in [(&rule.from, a), (&rule.to, b)] {
         if !matches(pattern, term, &mut s) {
             return Err(LawError::NoMatch {
-                pattern: pattern.clone(),
-                term: term.clone(),
+                pattern: pieces.show(pattern).to_string(),
+                term: pieces.show(term).to_string(),
             });
         }
     }
     let mut shown = vec![];
     for c in &rule.conds {
         let n = c.inputs().len();
-        let values: Option<Vec<Term>> = c.args.iter().map(|m| s.get(&*m.name).and_then(canonical)).collect();
+        let values: Option<Vec<Term>> = c
+            .args
+            .iter()
+            .map(|m| s.get(&*m.name).and_then(|t| canonical(pieces, t)))
+            .collect();
         let values = values.ok_or(LawError::Unbound(c.pred))?;
-        if !conds::verify(c.pred, &values[..n], &values[n..]) {
+        if !conds::verify(c.pred, &values[..n], &values[n..], pieces) {
             return Err(LawError::Fails(c.pred));
         }
-        let args: Vec<String> = c.args.iter().map(|m| s[&*m.name].to_string()).collect();
+        let args: Vec<String> = c.args.iter().map(|m| pieces.show(&s[&*m.name]).to_string()).collect();
         shown.push(format!("{}({})", c.pred, args.join(", ")));
     }
     Ok(shown)
@@ -242,37 +246,51 @@ fn replay_law(rule: &LawRule, a: &Term, b: &Term) -> Result<Vec<String>, LawErro
 /// the rewritten subterm: where a step stands, which a `decide` step needs.
 type Site<'a> = (&'a Term, &'a Term, &'a Term, &'a [usize]);
 
-fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rewrites) -> Result<Why, StepError> {
+fn justify(
+    pieces: &Pieces,
+    a: &Term,
+    b: &Term,
+    by: &By,
+    site: Site,
+    laws: &Laws,
+    rules: &Rewrites,
+) -> Result<Why, StepError> {
     match by {
         By::Choices => {
-            if sorted(a) != sorted(b) {
-                return Err(StepError::NotSameChoices(a.clone(), b.clone()));
+            if sorted(pieces, a) != sorted(pieces, b) {
+                return Err(StepError::NotSameChoices(
+                    pieces.show(a).to_string(),
+                    pieces.show(b).to_string(),
+                ));
             }
             Ok(Why::Choices)
         }
         By::Decided => {
             let (first, last, before, path) = site;
-            decide::replay(first, last, before, path, a, b).map_err(StepError::Decided)?;
+            decide::replay(pieces, first, last, before, path, a, b).map_err(StepError::Decided)?;
             Ok(Why::Decided)
         }
         By::Kat(proof) => {
             let (first, last, before, path) = site;
             let ctx = decide::context_at(before, path, decide::top(first, last));
-            kat::replay(a, b, ctx, proof, &kat::Limits::default()).map_err(StepError::Kat)?;
+            kat::replay(pieces, a, b, ctx, proof, &kat::Limits::default()).map_err(StepError::Kat)?;
             Ok(Why::Kat {
                 hypotheses: proof.hypotheses.clone(),
             })
         }
         By::Normalise => {
-            if folded_values(a) != folded_values(b) {
-                return Err(StepError::NotSameFold(a.clone(), b.clone()));
+            if folded_values(pieces, a) != folded_values(pieces, b) {
+                return Err(StepError::NotSameFold(
+                    pieces.show(a).to_string(),
+                    pieces.show(b).to_string(),
+                ));
             }
             Ok(Why::Normalise)
         }
         By::Rewrite { name, forward } => {
             let rule = rules.get(name).ok_or_else(|| StepError::UnknownRewrite(name.clone()))?;
             let (x, y) = if *forward { (a, b) } else { (b, a) };
-            let conditions = replay_law(rule, x, y).map_err(|why| StepError::Law {
+            let conditions = replay_law(pieces, rule, x, y).map_err(|why| StepError::Law {
                 name: name.clone(),
                 why,
             })?;
@@ -290,7 +308,7 @@ fn justify(a: &Term, b: &Term, by: &By, site: Site, laws: &Laws, rules: &Rewrite
 
 /// Replays every step of a draft: each changes only the subterm it names,
 /// as its justification allows.
-fn replay(draft: &Draft, laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
+fn replay(pieces: &Pieces, draft: &Draft, laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
     let mut out = vec![Step {
         term: draft.terms[0].clone(),
         why: None,
@@ -302,7 +320,7 @@ fn replay(draft: &Draft, laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, Rep
             return Err(ReplayError::Outside { step: k + 1 });
         }
         let site = (&draft.terms[0], &draft.terms[draft.terms.len() - 1], before, &path[..]);
-        let why = justify(a, b, by, site, laws, rules).map_err(|why| ReplayError::Step { step: k + 1, why })?;
+        let why = justify(pieces, a, b, by, site, laws, rules).map_err(|why| ReplayError::Step { step: k + 1, why })?;
         out.push(Step {
             term: after.clone(),
             why: Some(why),
@@ -335,8 +353,8 @@ fn draft(flat: &[FlatTerm<ENode>]) -> Result<Draft, ReplayError> {
 /// step that differs from it only in values that fold alike (one
 /// `normalise` step for the stretch), or else takes the next step as it is.
 /// Runs of `choices` steps then become one where they can.
-fn without_detours(d: &Draft) -> Draft {
-    let keys: Vec<Term> = d.terms.iter().map(fold_key).collect();
+fn without_detours(pieces: &Pieces, d: &Draft) -> Draft {
+    let keys: Vec<Term> = d.terms.iter().map(|t| fold_key(pieces, t)).collect();
     let (mut last_same, mut last_fold) = (HashMap::new(), HashMap::new());
     for (k, t) in d.terms.iter().enumerate() {
         last_same.insert(t, k);
@@ -362,12 +380,12 @@ fn without_detours(d: &Draft) -> Draft {
         out.rewrites.push(rewrite);
         i = next;
     }
-    choices_merged(&out)
+    choices_merged(pieces, &out)
 }
 
 /// The draft with each run of `choices` steps made one step, when its ends
 /// are the same choices as sets.
-fn choices_merged(d: &Draft) -> Draft {
+fn choices_merged(pieces: &Pieces, d: &Draft) -> Draft {
     let mut out = Draft {
         terms: vec![d.terms[0].clone()],
         rewrites: vec![],
@@ -375,7 +393,7 @@ fn choices_merged(d: &Draft) -> Draft {
     let mut i = 0;
     while i < d.rewrites.len() {
         let run = d.rewrites[i..].iter().take_while(|(_, by)| *by == By::Choices).count();
-        if run > 1 && sorted(&d.terms[i]) == sorted(&d.terms[i + run]) {
+        if run > 1 && sorted(pieces, &d.terms[i]) == sorted(pieces, &d.terms[i + run]) {
             out.terms.push(d.terms[i + run].clone());
             out.rewrites.push((vec![], By::Choices));
             i += run;
@@ -390,19 +408,24 @@ fn choices_merged(d: &Draft) -> Draft {
 
 /// Turns egg's flat explanation into steps: every step egg gave is
 /// replayed, then the proof is shortened and the short proof replayed.
-pub(super) fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> Result<Vec<Step>, ReplayError> {
+pub(super) fn steps(
+    pieces: &Pieces,
+    flat: &[FlatTerm<ENode>],
+    laws: &Laws,
+    rules: &Rewrites,
+) -> Result<Vec<Step>, ReplayError> {
     let given = draft(flat)?;
-    let replayed = replay(&given, laws, rules)?;
+    let replayed = replay(pieces, &given, laws, rules)?;
     // A `decide` step holds where it stands, so a shorter path that moves
     // one elsewhere may not replay; then the proof is shortened less.
-    let shortest = shortest::path(&given, rules)
+    let shortest = shortest::path(pieces, &given, rules)
         .filter(|found| found.rewrites.len() <= given.rewrites.len())
-        .map(|found| without_detours(&found));
+        .map(|found| without_detours(pieces, &found));
     let checked = shortest
-        .and_then(|d| replay(&d, laws, rules).ok())
-        .or_else(|| replay(&without_detours(&given), laws, rules).ok())
+        .and_then(|d| replay(pieces, &d, laws, rules).ok())
+        .or_else(|| replay(pieces, &without_detours(pieces, &given), laws, rules).ok())
         .unwrap_or(replayed);
-    Ok(visible(checked))
+    Ok(visible(pieces, checked))
 }
 
 /// A proof of `lhs = rhs` by KAT, as replayed steps: the sides, or their
@@ -410,6 +433,7 @@ pub(super) fn steps(flat: &[FlatTerm<ENode>], laws: &Laws, rules: &Rewrites) -> 
 /// what KAT found: the sides differ as guarded strings (not a refutation:
 /// the moves may still agree on every board), or a limit.
 pub(super) fn by_kat(
+    pieces: &Pieces,
     lhs: &Term,
     rhs: &Term,
     laws: &Laws,
@@ -422,7 +446,7 @@ pub(super) fn by_kat(
     let ctx = decide::top(lhs, rhs);
     let views = [
         (lhs.clone(), rhs.clone()),
-        (decide::normal(lhs, ctx), decide::normal(rhs, ctx)),
+        (decide::normal(pieces, lhs, ctx), decide::normal(pieces, rhs, ctx)),
     ];
     let deadline = std::time::Instant::now() + limits.time;
     let mut why = KatMiss::Unknown(String::new());
@@ -434,7 +458,7 @@ pub(super) fn by_kat(
             time: deadline.saturating_duration_since(std::time::Instant::now()),
             ..*limits
         };
-        let proof = match kat::prove(l, r, ctx, &left) {
+        let proof = match kat::prove(pieces, l, r, ctx, &left) {
             kat::Outcome::Proved(p) => p,
             kat::Outcome::Differ(w) => {
                 why = KatMiss::Differ(w);
@@ -458,7 +482,7 @@ pub(super) fn by_kat(
         go(l, By::Decided);
         go(r, By::Kat(proof));
         go(rhs, By::Decided);
-        return replay(&draft, laws, rules).map_err(KatMiss::Replay);
+        return replay(pieces, &draft, laws, rules).map_err(KatMiss::Replay);
     }
     Err(why)
 }
@@ -467,11 +491,12 @@ pub(super) fn by_kat(
 /// value is built (a pattern read as `first | rest`, say), so that the term
 /// prints as before, is left out: it replayed, and the printed step next to
 /// it reads the same either way.
-fn visible(steps: Vec<Step>) -> Vec<Step> {
+fn visible(pieces: &Pieces, steps: Vec<Step>) -> Vec<Step> {
     let mut out: Vec<Step> = vec![];
     for s in steps {
         if let Some(last) = out.last() {
-            if s.why == Some(Why::Normalise) && s.term.to_string() == last.term.to_string() {
+            if s.why == Some(Why::Normalise) && pieces.show(&s.term).to_string() == pieces.show(&last.term).to_string()
+            {
                 continue;
             }
         }
@@ -481,10 +506,10 @@ fn visible(steps: Vec<Step>) -> Vec<Step> {
 }
 
 /// A proof as numbered lines.
-pub fn render(steps: &[Step]) -> String {
+pub fn render(pieces: &Pieces, steps: &[Step]) -> String {
     let mut out = String::new();
     for (i, s) in steps.iter().enumerate() {
-        out.push_str(&format!("  {i:>3}. {}\n", s.term));
+        out.push_str(&format!("  {i:>3}. {}\n", pieces.show(&s.term)));
         match &s.why {
             None => {}
             Some(Why::Normalise) => out.push_str("         by normalisation\n"),
@@ -556,10 +581,10 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for s in steps {
             assert!(
-                seen.insert(s.term.to_string()),
+                seen.insert(Pieces::chess().show(&s.term).to_string()),
                 "`{}` twice in\n{}",
-                s.term,
-                render(steps)
+                Pieces::chess().show(&s.term),
+                render(&Pieces::chess(), steps)
             );
         }
     }
@@ -588,7 +613,7 @@ mod tests {
             assert!(
                 steps.len() - 1 <= most,
                 "{claim}: more than {most} steps:\n{}",
-                render(&steps)
+                render(&Pieces::chess(), &steps)
             );
             assert_no_term_twice(&steps);
         }
@@ -606,11 +631,17 @@ mod tests {
             let m = crate::core::gen::a_move(&mut g, 1);
             let s = |_: &crate::core::Meta| Some(m.clone());
             let mut claim = template.claims()[0].clone();
-            claim.lhs = claim.lhs.substitute(&s).unwrap();
-            claim.rhs = claim.rhs.substitute(&s).unwrap();
+            claim.lhs = claim.lhs.substitute(&s, &Pieces::chess()).unwrap();
+            claim.rhs = claim.rhs.substitute(&s, &Pieces::chess()).unwrap();
             let sat = saturate(&claim, &laws, &rules, &ProveOptions::default());
             if let Some(p) = sat.proof {
-                let steps = p.unwrap_or_else(|e| panic!("{} = {}: {e}", claim.lhs, claim.rhs));
+                let steps = p.unwrap_or_else(|e| {
+                    panic!(
+                        "{} = {}: {e}",
+                        claim.pieces.show(&claim.lhs),
+                        claim.pieces.show(&claim.rhs)
+                    )
+                });
                 assert_no_term_twice(&steps);
                 proved += 1;
             }
@@ -636,12 +667,12 @@ mod tests {
             terms: vec![a.clone(), b.clone(), a.clone(), c.clone()],
             rewrites: vec![law("p"), law("q"), law("r")],
         };
-        let short = without_detours(&d);
+        let short = without_detours(&Pieces::chess(), &d);
         assert_eq!(short.terms, vec![a.clone(), c.clone()]);
         assert_eq!(short.rewrites, vec![law("r")]);
         // A fragment built by gluing, then folded: the two ends fold alike,
         // so the stretch is one `normalise` step.
-        let Node::Rule([f, g]) = x.node() else { panic!("{x}") };
+        let Node::Rule([f, g]) = x.node() else { panic!("{x:?}") };
         let glued = Term::raw(Node::Glue([def(&defs("y = ♙\n"), "y"), def(&defs("y = u.\n"), "y")]));
         let unfolded = Term::rule(&glued, g);
         assert_ne!(&glued, f);
@@ -649,7 +680,7 @@ mod tests {
             terms: vec![unfolded.clone(), a.clone(), x.clone(), b.clone()],
             rewrites: vec![law("p"), law("q"), law("r")],
         };
-        let short = without_detours(&d);
+        let short = without_detours(&Pieces::chess(), &d);
         assert_eq!(short.terms, vec![unfolded, x, b]);
         assert_eq!(short.rewrites, vec![(vec![], By::Normalise), law("r")]);
         // Two regroupings of one set of choices are one step.
@@ -659,7 +690,7 @@ mod tests {
             terms: vec![def(&p, "x"), def(&p, "y"), def(&p, "z")],
             rewrites: vec![choices.clone(), choices.clone()],
         };
-        let short = without_detours(&d);
+        let short = without_detours(&Pieces::chess(), &d);
         assert_eq!(short.terms, vec![def(&p, "x"), def(&p, "z")]);
         assert_eq!(short.rewrites, vec![choices]);
     }
@@ -674,21 +705,21 @@ mod tests {
             panic!()
         };
         let glued = Term::raw(Node::Glue([def(&defs("y = ♙\n"), "y"), def(&defs("y = u.\n"), "y")]));
-        let check = |a: &Term, b: &Term| justify(a, b, &By::Normalise, (a, b, a, &[]), &laws, &rules);
+        let check = |a: &Term, b: &Term| justify(&Pieces::chess(), a, b, &By::Normalise, (a, b, a, &[]), &laws, &rules);
         assert_eq!(check(&Term::rule(&glued, &g), &Term::rule(&f, &g)), Ok(Why::Normalise));
         // Different values.
         assert!(check(&def(&p, "x"), &def(&p, "y")).is_err());
         assert!(check(&def(&p, "x"), &def(&p, "v")).is_err());
         // Equal moves, but a movement pushed into a rule is not folding.
         let turned = Term::raw(Node::Apply([def(&p, "turn"), def(&p, "step")]));
-        assert_eq!(canonical(&turned).as_ref(), Some(&def(&p, "w")));
+        assert_eq!(canonical(&Pieces::chess(), &turned).as_ref(), Some(&def(&p, "w")));
         assert!(check(&turned, &def(&p, "w")).is_err());
         // A whole draft with a forged step does not replay.
         let forged = Draft {
             terms: vec![def(&p, "x"), def(&p, "y")],
             rewrites: vec![(vec![], By::Normalise)],
         };
-        assert!(replay(&forged, &laws, &rules).is_err());
+        assert!(replay(&Pieces::chess(), &forged, &laws, &rules).is_err());
     }
 
     #[test]
@@ -701,12 +732,15 @@ mod tests {
             term: term.clone(),
             why,
         };
-        let shown = visible(vec![
-            step(&a, None),
-            step(&twin, law.clone()),
-            step(&twin, Some(Why::Normalise)),
-            step(&b, Some(Why::Normalise)),
-        ]);
+        let shown = visible(
+            &Pieces::chess(),
+            vec![
+                step(&a, None),
+                step(&twin, law.clone()),
+                step(&twin, Some(Why::Normalise)),
+                step(&b, Some(Why::Normalise)),
+            ],
+        );
         let terms: Vec<&Term> = shown.iter().map(|s| &s.term).collect();
         assert_eq!(terms, vec![&a, &twin, &b]);
     }

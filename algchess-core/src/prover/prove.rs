@@ -208,7 +208,7 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rewrites, options: &ProveOpt
         };
         run(runner, rewrites, &left, met)
     };
-    let mut first = guarded(limits)
+    let mut first = guarded(limits, &claim.pieces)
         .with_explanations_enabled()
         .with_explanation_length_optimization()
         .with_expr(&l)
@@ -216,7 +216,7 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rewrites, options: &ProveOpt
     // Each side joins its choices sorted as sets, which comm/assoc
     // rewrites would only reach by blowing the e-graph up.
     for (side, expr) in [(&claim.lhs, &l), (&claim.rhs, &r)] {
-        let set = choices::sorted(side);
+        let set = choices::sorted(&claim.pieces, side);
         if set != *side {
             let (from, to) = (ground(expr), ground(&to_expr(&set)));
             first
@@ -253,7 +253,7 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rewrites, options: &ProveOpt
         if work > EXPLANATION_WORK {
             stop = Stop::ProofTooLong(length);
         } else {
-            proof = Some(steps(explanation.make_flat_explanation(), laws, rules));
+            proof = Some(steps(&claim.pieces, explanation.make_flat_explanation(), laws, rules));
         }
     }
     Saturation {
@@ -325,7 +325,7 @@ pub fn prove_claim(
     // Kleene algebra with tests decides the claim's KAT shape outright;
     // saturation is for what it leaves.
     let by_kat = match claim.lhs.sort() {
-        Sort::Move => by_kat(&claim.lhs, &claim.rhs, laws, rules, &options.kat),
+        Sort::Move => by_kat(&claim.pieces, &claim.lhs, &claim.rhs, laws, rules, &options.kat),
         _ => Err(KatMiss::NotMoves),
     };
     let found = match by_kat {
@@ -538,8 +538,8 @@ theorem g: %♖: A A = (%♖: A) (%♖: A)
                     .collect();
                 let s = |m: &crate::core::Meta| subst.iter().find(|(n, _)| **n == *m.name).map(|(_, t)| t.clone());
                 let mut inst = c.clone();
-                inst.lhs = c.lhs.substitute(&s).unwrap();
-                inst.rhs = c.rhs.substitute(&s).unwrap();
+                inst.lhs = c.lhs.substitute(&s, &c.pieces).unwrap();
+                inst.rhs = c.rhs.substitute(&s, &c.pieces).unwrap();
                 let r = prove_claim(&inst, &laws, &rules, &small(), &|_, _, _| {});
                 assert!(
                     r.note.as_deref().is_none_or(|n| !n.contains("replay")),

@@ -106,7 +106,7 @@ impl Applier<ENode, Algebra> for LawRule {
                 .iter()
                 .map(|a| egraph[subst[var(a)]].data.constant.clone())
                 .collect();
-            let Some(outputs) = inputs.and_then(|i| conds::decide(c.pred, &i)) else {
+            let Some(outputs) = inputs.and_then(|i| conds::decide(c.pred, &i, &egraph.analysis.pieces)) else {
                 return vec![];
             };
             for (a, value) in c.outputs().iter().zip(outputs) {

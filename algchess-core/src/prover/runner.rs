@@ -6,6 +6,7 @@
 use super::analysis::Algebra;
 use super::guard::Guard;
 use super::lang::ENode;
+use crate::core::Pieces;
 use crate::memory::MemoryLimit;
 use egg::{BackoffScheduler, EGraph, Rewrite, RewriteScheduler, Runner, SearchMatches};
 use std::time::Duration;
@@ -23,10 +24,12 @@ pub struct SaturationLimits {
     pub memory: MemoryLimit,
 }
 
-/// An empty runner whose guard holds `limits`, from now on.
-pub(crate) fn guarded(limits: &SaturationLimits) -> Runner<ENode, Algebra> {
+/// An empty runner whose guard holds `limits`, from now on, for terms
+/// over `pieces`.
+pub(crate) fn guarded(limits: &SaturationLimits, pieces: &Pieces) -> Runner<ENode, Algebra> {
     Runner::new(Algebra {
         guard: Guard::new(limits.time_limit, limits.node_limit, limits.memory),
+        pieces: pieces.clone(),
     })
 }
 

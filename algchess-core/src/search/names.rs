@@ -41,7 +41,9 @@ pub fn names_as(m: &mut Match, castling: Castling) -> Result<Vec<String>, TooBig
         let c = m.changes()[i].clone();
         let mut after = board.clone();
         after.apply(&c);
-        let described: String = describe_on(&board, &after, tiling).split_whitespace().collect();
+        let described: String = describe_on(&board, &after, tiling, &m.rules.pieces)
+            .split_whitespace()
+            .collect();
         let placed: Vec<_> = c
             .iter()
             .filter(|&&(q, v)| board.code(q) == Code::EMPTY && v != Code::EMPTY)
@@ -60,7 +62,7 @@ pub fn names_as(m: &mut Match, castling: Castling) -> Result<Vec<String>, TooBig
             }
         } else if draughts {
             m.san(i)?
-        } else if let Some(u) = uci_on(&board, &after, tiling) {
+        } else if let Some(u) = uci_on(&board, &after, tiling, &m.rules.pieces) {
             u
         } else if placed.len() == 1 && c.iter().all(|&(q, v)| v != Code::EMPTY || board.code(q) == Code::EMPTY) {
             crate::play::notation::cell_name(&board, tiling, placed[0].0)
@@ -88,7 +90,7 @@ pub fn names_as(m: &mut Match, castling: Castling) -> Result<Vec<String>, TooBig
 /// (no other move touches both; a Chess960 king or rook may stay where it
 /// stands, losing only its right to castle).
 fn castles(m: &Match, board: &crate::semantics::Grid, c: &crate::semantics::Change) -> Option<(Square, Square)> {
-    let letter = |q: Square| m.rules.pieces.letter(board.code(q));
+    let letter = |q: Square| m.rules.codes.letter(board.code(q));
     let find = |l: char| c.iter().find(|&&(q, _)| letter(q) == Some(l)).map(|&(q, _)| q);
     [('K', 'R'), ('k', 'r')]
         .into_iter()

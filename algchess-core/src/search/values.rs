@@ -7,7 +7,7 @@
 //! mobility is worth a tenth of the unit piece's value per move.
 
 use super::hash::change_key;
-use crate::core::{Content, PieceId};
+use crate::core::Content;
 use crate::geometry::Square;
 use crate::play::referee::Match;
 use crate::play::{Position, Rules, TooBig};
@@ -74,7 +74,7 @@ impl Values {
     /// Values from `games` random games of at most `plies` plies each.
     pub fn derive(rules: &Rules, games: usize, plies: usize, seed: u64) -> Result<Values, TooBig> {
         let sides = rules.turns.len();
-        let looks: Vec<u8> = (0..=255u8).map(|v| rules.pieces.looks(v)).collect();
+        let looks: Vec<u8> = (0..=255u8).map(|v| rules.codes.looks(v)).collect();
         let mut credit = vec![0f64; 256];
         let mut seen = vec![vec![0u64; sides]; 256];
         let mut writes = vec![vec![0u64; sides]; 256];
@@ -137,8 +137,8 @@ impl Values {
             .collect();
         // A piece and its twin of the other side are worth the same: their
         // mean, so that a symmetric start is even.
-        for p in PieceId::all() {
-            let t = usize::from(Code::content(Content::Piece(p.twin())));
+        for p in rules.pieces.all() {
+            let t = usize::from(Code::content(Content::Piece(rules.pieces.twin(p))));
             let v = usize::from(Code::content(Content::Piece(p)));
             if t != v && mobility[v] > 0.0 && mobility[t] > 0.0 && v < t {
                 let mean = (mobility[v] + mobility[t]) / 2.0;
@@ -169,7 +169,7 @@ impl Values {
         // its twin and the markers that look like them.
         let mut value = value;
         for &(p, cp) in &rules.ends.values {
-            let codes = [p, p.twin()].map(|q| Code::content(Content::Piece(q)));
+            let codes = [p, rules.pieces.twin(p)].map(|q| Code::content(Content::Piece(q)));
             for (v, slot) in value.iter_mut().enumerate() {
                 if codes.contains(&looks[v]) {
                     *slot = cp;
@@ -368,7 +368,7 @@ mod tests {
         let rules = Rules::fast(&prog.games()[0]);
         let v = Values::derive(&rules, 64, 100, 1).unwrap();
         let code = |s: &str| {
-            let g = crate::play::fen::placement(s).unwrap();
+            let g = crate::play::fen::placement(s, &crate::core::Pieces::chess()).unwrap();
             g.codes().iter().copied().find(|&c| is_piece(c)).unwrap()
         };
         let [p, n, b, r, q] = ["P", "N", "B", "R", "Q"].map(|l| code(&format!("8/8/8/8/8/8/8/{l}7")));

@@ -8,7 +8,7 @@
 
 use super::code::Code;
 use super::store::Store;
-use crate::core::{Content, PieceId};
+use crate::core::{Content, Pieces, Show};
 use crate::geometry::{Rect, Square};
 use std::convert::Infallible;
 use std::fmt;
@@ -47,6 +47,7 @@ pub(super) fn read_piece(
     c: char,
     rest: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
     at: usize,
+    pieces: &Pieces,
 ) -> Result<(Content, i32), BoardError> {
     let mut name = c.to_string();
     if c == '\'' {
@@ -58,7 +59,7 @@ pub(super) fn read_piece(
             rest.next();
         }
     }
-    let p = PieceId::lookup(&name).ok_or_else(|| BoardError {
+    let p = pieces.lookup(&name).ok_or_else(|| BoardError {
         message: format!("unknown piece `{name}`"),
         at,
     })?;
@@ -101,10 +102,10 @@ impl Grid {
         self.index(q).and_then(|i| Code::to_content(self.cells[i]))
     }
 
-    /// The letter of the piece on `q` (see [`PieceId::letter`]).
-    pub fn letter(&self, q: Square) -> Option<char> {
+    /// The letter of the piece on `q` (see [`Pieces::letter`]).
+    pub fn letter(&self, q: Square, pieces: &Pieces) -> Option<char> {
         match self.get(q)? {
-            Content::Piece(p) => p.letter(),
+            Content::Piece(p) => pieces.letter(p),
             Content::Empty => None,
         }
     }
@@ -136,8 +137,8 @@ impl Grid {
         self.cells.iter().filter(|&&v| v != Code::OFF).count()
     }
 
-    /// Parses board text. Pieces must already be registered.
-    pub fn parse(text: &str) -> Result<Grid, BoardError> {
+    /// Parses board text, its pieces spelled as `pieces` spells them.
+    pub fn parse(text: &str, pieces: &Pieces) -> Result<Grid, BoardError> {
         let mut rows: Vec<Vec<Option<Content>>> = vec![];
         let mut row = vec![];
         let mut offset = 0;
@@ -157,7 +158,7 @@ impl Grid {
                 ' ' | '\t' | '\r' | '\u{FE0E}' | '\u{FE0F}' => {}
                 '.' => row.push(Some(Content::Empty)),
                 '#' => row.push(None),
-                c => row.push(Some(read_piece(c, &mut chars, i)?.0)),
+                c => row.push(Some(read_piece(c, &mut chars, i, pieces)?.0)),
             }
         }
         let _ = offset;
@@ -220,14 +221,14 @@ impl Grid {
     }
 
     /// The board as text rows, top to bottom, over its whole box.
-    pub fn rows(&self) -> Vec<String> {
+    pub fn rows(&self, pieces: &Pieces) -> Vec<String> {
         (0..self.height)
             .rev()
             .map(|y| {
                 (0..self.width)
                     .map(|x| match self.get(Square::new(self.origin.x + x, self.origin.y + y)) {
                         None => "#".to_string(),
-                        Some(c) => c.to_string(),
+                        Some(c) => pieces.show(&c).to_string(),
                     })
                     .collect()
             })
@@ -364,15 +365,31 @@ impl Ord for Grid {
     }
 }
 
+/// Rows of codes, chess's pieces as glyphs and others as `<code>`: a
+/// debug print has no registry.
 impl fmt::Debug for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.rows().join("/"))
+        let chess = Pieces::chess();
+        for y in (0..self.height).rev() {
+            if y + 1 < self.height {
+                f.write_str("/")?;
+            }
+            for x in 0..self.width {
+                match Code::to_content(self.code(Square::new(self.origin.x + x, self.origin.y + y))) {
+                    None => f.write_str("#")?,
+                    Some(Content::Piece(p)) if p.index() >= chess.len() => write!(f, "<{}>", p.index() + 1)?,
+                    Some(c) => c.show(&chess, f)?,
+                }
+            }
+        }
+        Ok(())
     }
 }
 
-impl fmt::Display for Grid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for r in self.rows() {
+/// The board text, a row a line.
+impl Show for Grid {
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in self.rows(pieces) {
             writeln!(f, "{r}")?;
         }
         Ok(())
@@ -432,24 +449,35 @@ impl Store for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::PieceId;
+
+    fn chess() -> Pieces {
+        Pieces::chess()
+    }
 
     #[test]
     fn text_round_trips_and_bottom_left_is_origin() {
-        let g = Grid::parse("♖..\n♙#♙").unwrap();
-        assert_eq!(g.rows(), vec!["♖..", "♙#♙"]);
+        let g = Grid::parse("♖..\n♙#♙", &chess()).unwrap();
+        assert_eq!(g.rows(&chess()), vec!["♖..", "♙#♙"]);
         assert_eq!(
             g.get(Square::new(0, 0)),
-            Some(Content::Piece(PieceId::lookup("♙").unwrap()))
+            Some(Content::Piece(PieceId::chess("♙").unwrap()))
         );
         assert_eq!(g.get(Square::new(1, 0)), None);
         assert_eq!(g.size(), 5);
-        assert_eq!(Grid::parse("♖../♙#♙").unwrap(), g);
-        assert_eq!(Grid::parse("'R../'P#'P").unwrap(), g);
+        assert_eq!(Grid::parse("♖../♙#♙", &chess()).unwrap(), g);
+        assert_eq!(Grid::parse("'R../'P#'P", &chess()).unwrap(), g);
     }
 
     #[test]
     fn bad_text_is_rejected() {
-        assert!(Grid::parse("♖..\n♙").unwrap_err().message.contains("differ in length"));
-        assert!(Grid::parse("x").unwrap_err().message.contains("unknown piece"));
+        assert!(Grid::parse("♖..\n♙", &chess())
+            .unwrap_err()
+            .message
+            .contains("differ in length"));
+        assert!(Grid::parse("x", &chess())
+            .unwrap_err()
+            .message
+            .contains("unknown piece"));
     }
 }

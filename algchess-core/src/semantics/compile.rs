@@ -396,7 +396,7 @@ mod tests {
                     set(e.run(&fast, &s).unwrap()),
                     set(e.run(&slow, &s).unwrap()),
                     "{ib:?} inside {ob:?} on {:?}",
-                    s.board.rows()
+                    s.board
                 );
             }
         }
@@ -413,7 +413,7 @@ mod tests {
             let f = match pick(g, 3) {
                 0 => Fragment::single(Cell::Poi),
                 _ => gen::fragment(g, false)
-                    .glue(&Fragment::single(Cell::Poi).moved(&Movement::translation(1, 0)))
+                    .glue(&Fragment::single(Cell::Poi).shifted(&Movement::translation(1, 0)))
                     .unwrap_or_else(|_| Fragment::single(Cell::Poi)),
             };
             let g_ = match pick(g, 4) {
@@ -453,10 +453,10 @@ mod tests {
         let e = [(1, 0), (0, 1), (1, 1), (-1, 2), (-1, 0)][pick(g, 5) as usize];
         let m = Movement::translation(e.0, e.1);
         let f = Fragment::single(Cell::Poi)
-            .glue(&Fragment::single(Cell::Is(crate::core::Content::Empty)).moved(&m))
+            .glue(&Fragment::single(Cell::Is(crate::core::Content::Empty)).shifted(&m))
             .unwrap();
         let g_ = Fragment::single(Cell::Is(crate::core::Content::Empty))
-            .glue(&Fragment::single(Cell::Poi).moved(&m))
+            .glue(&Fragment::single(Cell::Poi).shifted(&m))
             .unwrap();
         let walk = Term::rule(&Term::pattern(Pattern::single(f)), &Term::pattern(Pattern::single(g_)));
         let lo = pick(g, 2);
@@ -472,12 +472,12 @@ mod tests {
         let poi = Fragment::single(Cell::Poi);
         let test = |g: &mut quickcheck::Gen| {
             let f = gen::fragment(g, false)
-                .glue(&poi.moved(&at))
+                .glue(&poi.shifted(&at))
                 .unwrap_or_else(|_| poi.clone());
             let g_ = match pick(g, 2) {
                 0 => f.clone(),
                 _ => gen::fragment(g, true)
-                    .glue(&poi.moved(&at))
+                    .glue(&poi.shifted(&at))
                     .unwrap_or_else(|_| poi.clone()),
             };
             Term::rule(&Term::pattern(Pattern::single(f)), &Term::pattern(Pattern::single(g_)))
@@ -494,9 +494,9 @@ mod tests {
                 0 => Cell::Is(crate::core::Content::Empty),
                 _ => Cell::Is(gen::content(g)),
             };
-            let f = poi.glue(&Fragment::single(what).moved(&m)).unwrap();
+            let f = poi.glue(&Fragment::single(what).shifted(&m)).unwrap();
             let g_ = Fragment::single(Cell::Is(crate::core::Content::Empty))
-                .glue(&poi.moved(&m))
+                .glue(&poi.shifted(&m))
                 .unwrap();
             t = Term::seq(
                 &t,
@@ -539,19 +539,14 @@ mod tests {
                     if s.poi.is_some() {
                         for p in lines_of(&fast) {
                             let unrolled = p.unrolled(board.width(), board.height());
-                            assert_eq!(
-                                unrolled.any(&s),
-                                p.any(&s),
-                                "{m} on {:?} with POI {poi:?}",
-                                board.rows()
-                            );
+                            assert_eq!(unrolled.any(&s), p.any(&s), "{m:?} on {:?} with POI {poi:?}", board);
                         }
                     }
                     assert_eq!(
                         e.run(&fast, &s).unwrap(),
                         e.run(&slow, &s).unwrap(),
-                        "not ({m}) on {:?} with POI {poi:?}",
-                        board.rows()
+                        "not ({m:?}) on {:?} with POI {poi:?}",
+                        board
                     );
                 }
             }

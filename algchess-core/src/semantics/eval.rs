@@ -474,10 +474,14 @@ mod tests {
         let t = p.expr("e", expr).unwrap();
         let prog = compile(&t).unwrap();
         let s = State {
-            board: Grid::parse(board).unwrap(),
+            board: Grid::parse(board, &crate::core::Pieces::chess()).unwrap(),
             poi: poi.map(|(x, y)| Square::new(x, y)),
         };
-        let mut out: Vec<Vec<String>> = results(&prog, &s).unwrap().iter().map(|s| s.board.rows()).collect();
+        let mut out: Vec<Vec<String>> = results(&prog, &s)
+            .unwrap()
+            .iter()
+            .map(|s| s.board.rows(&crate::core::Pieces::chess()))
+            .collect();
         out.sort();
         out
     }
@@ -598,7 +602,7 @@ mod tests {
         let t = p.expr("e", "(. -> ♙ | ♟)*").unwrap();
         let prog = compile(&t).unwrap();
         let s = State {
-            board: Grid::parse("........").unwrap(),
+            board: Grid::parse("........", &crate::core::Pieces::chess()).unwrap(),
             poi: None,
         };
         assert_eq!(Eval::new(1000).run(&prog, &s), Err(Halt::Budget(1000)));

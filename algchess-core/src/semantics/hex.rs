@@ -18,7 +18,7 @@
 
 use super::board::{read_piece, BoardError, Grid};
 use super::store::Store;
-use crate::core::Content;
+use crate::core::{Content, Pieces};
 use crate::geometry::{Square, Tiling};
 
 /// File letters, as Gliński's board names them: `j` is left out.
@@ -26,7 +26,7 @@ const FILES: &[u8] = b"abcdefghiklmnopqrstuvwxyz";
 
 impl Grid {
     /// Reads a hex board drawing.
-    pub fn parse_hex(text: &str) -> Result<Grid, BoardError> {
+    pub fn parse_hex(text: &str, pieces: &Pieces) -> Result<Grid, BoardError> {
         // (line, column, content, byte offset) of each cell drawn.
         let mut cells: Vec<(i32, i32, Option<Content>, usize)> = vec![];
         let mut offset = 0;
@@ -42,7 +42,7 @@ impl Grid {
                     '.' => Some(Content::Empty),
                     '#' => None,
                     c => {
-                        let (piece, taken) = read_piece(c, &mut chars, at)?;
+                        let (piece, taken) = read_piece(c, &mut chars, at, pieces)?;
                         col += taken;
                         Some(piece)
                     }
@@ -96,26 +96,26 @@ impl Grid {
     }
 
     /// The board as text on `tiling`: square rows, or the hex drawing.
-    pub fn lines_on(&self, tiling: Tiling) -> Vec<String> {
+    pub fn lines_on(&self, tiling: Tiling, pieces: &Pieces) -> Vec<String> {
         match tiling {
-            Tiling::Square => self.rows(),
-            Tiling::Hex => self.hex_lines(),
+            Tiling::Square => self.rows(pieces),
+            Tiling::Hex => self.hex_lines(pieces),
         }
     }
 
     /// Reads board text on `tiling`.
-    pub fn parse_on(text: &str, tiling: Tiling) -> Result<Grid, BoardError> {
+    pub fn parse_on(text: &str, tiling: Tiling, pieces: &Pieces) -> Result<Grid, BoardError> {
         match tiling {
-            Tiling::Square => Grid::parse(text),
-            Tiling::Hex => Grid::parse_hex(text),
+            Tiling::Square => Grid::parse(text, pieces),
+            Tiling::Hex => Grid::parse_hex(text, pieces),
         }
     }
 
     /// The board drawn as hexes, one line of text per half cell of height,
     /// with no trailing blanks; `parse_hex` reads it back.
-    pub fn hex_lines(&self) -> Vec<String> {
+    pub fn hex_lines(&self, pieces: &Pieces) -> Vec<String> {
         self.hex_lines_with(|_, c| {
-            let s = c.to_string();
+            let s = pieces.show(&c).to_string();
             let n = s.chars().count();
             (s, n)
         })
@@ -212,29 +212,29 @@ mod tests {
     fn hex_text_round_trips() {
         let g = glinski_empty();
         assert_eq!(g.size(), 91);
-        let text = g.hex_lines().join("\n");
+        let text = g.hex_lines(&Pieces::chess()).join("\n");
         assert_eq!(text.lines().count(), 21);
         assert_eq!(text.lines().next().unwrap(), "          .");
-        let back = Grid::parse_hex(&text).unwrap();
+        let back = Grid::parse_hex(&text, &Pieces::chess()).unwrap();
         assert_eq!(back, g);
-        assert_eq!(back.hex_lines().join("\n"), text);
+        assert_eq!(back.hex_lines(&Pieces::chess()).join("\n"), text);
         let small = "  ♚\n.   ♞\n  ♔";
-        let b = Grid::parse_hex(small).unwrap();
+        let b = Grid::parse_hex(small, &Pieces::chess()).unwrap();
         assert_eq!(b.size(), 4);
-        assert_eq!(b.hex_lines().join("\n"), small);
+        assert_eq!(b.hex_lines(&Pieces::chess()).join("\n"), small);
         // Column 0 holds one cell, column 1 two, one above the other.
         assert_eq!(
             b.get(Square::new(1, 1)),
-            Some(Content::Piece(PieceId::lookup("♚").unwrap()))
+            Some(Content::Piece(PieceId::chess("♚").unwrap()))
         );
     }
 
     #[test]
     fn bad_hex_text_is_an_error() {
-        assert!(Grid::parse_hex(". .").is_err());
-        assert!(Grid::parse_hex(".\n\n  .").is_err());
-        assert!(Grid::parse_hex(".\n  .").is_ok());
-        assert!(Grid::parse_hex("  ?").is_err());
+        assert!(Grid::parse_hex(". .", &Pieces::chess()).is_err());
+        assert!(Grid::parse_hex(".\n\n  .", &Pieces::chess()).is_err());
+        assert!(Grid::parse_hex(".\n  .", &Pieces::chess()).is_ok());
+        assert!(Grid::parse_hex("  ?", &Pieces::chess()).is_err());
     }
 
     #[test]

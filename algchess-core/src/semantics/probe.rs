@@ -454,8 +454,8 @@ mod tests {
     fn probes_agree_with_the_evaluator() {
         let (prog, p) = probe("(% + u. + uu♜ -> .) | (% + r# -> %) | (% + u♜ -> . + u%) | (% -> #)");
         for rows in ["♜\n.\n♔", ".\n♜\n♔", "♜\n♜\n♔", "♔♜\n..", ".\n.\n♔"] {
-            let g = Grid::parse(rows).unwrap();
-            let king = g.candidates(crate::core::Content::Piece(crate::core::PieceId::lookup("♔").unwrap()))[0];
+            let g = Grid::parse(rows, &crate::core::Pieces::chess()).unwrap();
+            let king = g.candidates(crate::core::Content::Piece(crate::core::PieceId::chess("♔").unwrap()))[0];
             let s = State {
                 board: g,
                 poi: Some(king),

@@ -43,7 +43,7 @@ fn placed(t: &Term) -> Option<(Pattern, Pattern)> {
     let (f, g) = (f.as_pattern()?, g.as_pattern()?);
     let first = g.members().filter_map(|m| m.cells().next()).map(|(q, _)| q).min()?;
     let back = Movement::translation(-first.x, -first.y);
-    Some((f.moved(&back), g.moved(&back)))
+    Some((f.shifted(&back), g.shifted(&back)))
 }
 
 /// Which of `rules` another one covers: the same write, a guard that holds

@@ -10,8 +10,8 @@
 //! the fragments). Every fold is checked: the call, elaborated, is exactly
 //! the subterm.
 
-use crate::core::print::with_names;
-use crate::core::{Content, Node, PieceId, Sort, Term};
+use crate::core::print::{with_names, Spell};
+use crate::core::{Content, Node, PieceId, Pieces, Sort, Term};
 use crate::elab::Program;
 use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
 use crate::parse::lexer::{lex, Tok};
@@ -50,16 +50,16 @@ pub(super) struct Folder<'a> {
 /// The spelling of each piece the file writes as it most often writes it;
 /// a piece it never writes is spelled in ASCII when the file mostly
 /// spells pieces so (a black piece only reached by `mirrored`).
-fn spellings(text: &str) -> HashMap<PieceId, String> {
+fn spellings(text: &str, pieces: &Pieces) -> HashMap<PieceId, String> {
     let mut counts: HashMap<PieceId, HashMap<String, usize>> = HashMap::new();
     let (mut ascii, mut all) = (0, 0);
     for (_, tok, _) in lex(text).map(|(t, _)| t).unwrap_or_default() {
         let (Tok::Piece(s) | Tok::Binder(s)) = tok else {
             continue;
         };
-        let Some(p) = PieceId::lookup(&s) else { continue };
+        let Some(p) = pieces.lookup(&s) else { continue };
         all += 1;
-        ascii += usize::from(Some(&s) == p.ascii().as_ref());
+        ascii += usize::from(Some(s.as_str()) == pieces.ascii(p));
         *counts.entry(p).or_default().entry(s).or_default() += 1;
     }
     let written: Vec<PieceId> = counts.keys().copied().collect();
@@ -67,14 +67,14 @@ fn spellings(text: &str) -> HashMap<PieceId, String> {
         .into_iter()
         .filter_map(|(p, c)| {
             // A tie goes to the glyph.
-            let best = c.into_iter().max_by_key(|(s, n)| (*n, *s == p.glyph()))?.0;
-            (best != p.glyph()).then_some((p, best))
+            let best = c.into_iter().max_by_key(|(s, n)| (*n, s == pieces.glyph(p)))?.0;
+            (best != pieces.glyph(p)).then_some((p, best))
         })
         .collect();
     if 2 * ascii > all {
-        for p in PieceId::all().into_iter().filter(|p| !written.contains(p)) {
-            if let Some(a) = p.ascii() {
-                out.insert(p, a);
+        for p in pieces.all().filter(|p| !written.contains(p)) {
+            if let Some(a) = pieces.ascii(p) {
+                out.insert(p, a.to_string());
             }
         }
     }
@@ -171,7 +171,7 @@ impl<'a> Folder<'a> {
             args,
             instances,
             memo: RefCell::new(HashMap::new()),
-            spelling: spellings(text),
+            spelling: spellings(text, &prog.pieces),
         }
     }
 
@@ -182,7 +182,7 @@ impl<'a> Folder<'a> {
             Content::Piece(p) => self.spelling.get(p).cloned(),
             Content::Empty => None,
         };
-        with_names(t, &|u| self.name_of(u, own), &spell)
+        with_names(t, &|u| self.name_of(u, own), &Spell::with(&self.prog.pieces, &spell))
     }
 
     fn name_of(&self, t: &Term, own: &str) -> Option<String> {
@@ -292,9 +292,9 @@ mod tests {
 
     #[test]
     fn pieces_are_spelled_as_the_file_spells_them() {
-        let id = |s: &str| PieceId::lookup(s).unwrap();
+        let id = |s: &str| PieceId::chess(s).unwrap();
         // Mostly ASCII: pieces it never writes are spelled in ASCII too.
-        let ascii = spellings("a = 'N + u'b | ♔ + u'b\nb = %'R: nil // ♛ ♛ ♛");
+        let ascii = spellings("a = 'N + u'b | ♔ + u'b\nb = %'R: nil // ♛ ♛ ♛", &Pieces::chess());
         assert_eq!(ascii.get(&id("♘")).map(String::as_str), Some("'N"));
         assert_eq!(ascii.get(&id("♝")).map(String::as_str), Some("'b"));
         assert_eq!(ascii.get(&id("♜")).map(String::as_str), Some("'r"));
@@ -302,9 +302,14 @@ mod tests {
         assert_eq!(ascii.get(&id("♔")), None);
         assert_eq!(ascii.get(&id("♛")).map(String::as_str), Some("'q"));
         // Mostly glyphs: only what it writes in ASCII is.
-        let glyphs = spellings("a = ♘ + u♝ | ♔ + u'b");
+        let glyphs = spellings("a = ♘ + u♝ | ♔ + u'b", &Pieces::chess());
         assert_eq!(glyphs.get(&id("♝")), None, "two spellings: the glyph wins the tie");
         assert_eq!(glyphs.get(&id("♜")), None);
-        assert_eq!(spellings("a = ♘ + u'b").get(&id("♝")).map(String::as_str), Some("'b"));
+        assert_eq!(
+            spellings("a = ♘ + u'b", &Pieces::chess())
+                .get(&id("♝"))
+                .map(String::as_str),
+            Some("'b")
+        );
     }
 }

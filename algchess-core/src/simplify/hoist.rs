@@ -196,9 +196,9 @@ fn as_binders(f: &Term, g: &Term) -> Option<Term> {
         let shift = Movement::translation(-at.x, -at.y);
         let guard: Fragment = Fragment::from_cells(fm.cells().map(|(q, x)| (q, if q == at { Cell::Poi } else { x })))
             .expect("one `%`, in place of the pivot")
-            .moved(&shift);
+            .shifted(&shift);
         for gm in gp.members() {
-            let body = Term::rule(&Term::fragment(guard.clone()), &Term::fragment(gm.moved(&shift)));
+            let body = Term::rule(&Term::fragment(guard.clone()), &Term::fragment(gm.shifted(&shift)));
             match by_cell.iter_mut().find(|(k, _)| *k == c) {
                 Some((_, v)) => v.push(body),
                 None => by_cell.push((c, vec![body])),

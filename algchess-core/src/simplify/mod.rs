@@ -32,7 +32,7 @@ mod version;
 
 pub(crate) use hoist::{hoist, top_level_definitions};
 
-use crate::core::{Sort, Term};
+use crate::core::{Pieces, Sort, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::Program;
 use crate::memory::MemoryLimit;
@@ -111,12 +111,15 @@ pub struct Simplified {
     pub text: String,
     /// The definitions that changed, in file order.
     pub changes: Vec<Change>,
+    /// The file's pieces: how the changes' terms print.
+    pub pieces: Pieces,
 }
 
 /// Step 2: the cheapest term the laws reach from `t` within `time`. The
 /// guard holds the limits inside each iteration too: one rule's matches
 /// on a large definition can take far longer than the limit.
 fn saturate(
+    pieces: &Pieces,
     t: &Term,
     rules: &Rewrites,
     options: &SimplifyOptions,
@@ -128,7 +131,7 @@ fn saturate(
         ..options.saturation.clone()
     };
     let runner = run(
-        guarded(&limits).with_expr(&to_expr(t)),
+        guarded(&limits, pieces).with_expr(&to_expr(t)),
         &rules.rewrites,
         &limits,
         |_| false,
@@ -142,7 +145,7 @@ fn saturate(
     let (_, best) = Extractor::new(&runner.egraph, work).find_best(root);
     let best = from_expr(&best);
     // Rebuilt through the core constructors: the canonical form.
-    best.substitute(&|_| None).unwrap_or(best)
+    best.substitute(&|_| None, pieces).unwrap_or(best)
 }
 
 /// Terms past this weight (nodes, and the members of pattern constants)
@@ -309,7 +312,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         let best = if time.is_zero() || too_big(&start) {
             start.clone()
         } else {
-            saturate(&start, rules, options, time, &named)
+            saturate(&prog.pieces, &start, rules, options, time, &named)
         };
         let best = if cost_over(&start, &named).work < cost_over(&best, &named).work {
             start
@@ -323,14 +326,16 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
             continue;
         }
         // What the new body means, its names expanded.
-        let meaning = best.substitute(&|m| prog.definition(&m.name).cloned()).map_err(|e| {
-            let body = hoist::plain_definitions(file).find(|(n, _)| *n == name);
-            Diag::new(
-                &Source::new(current.name(), text),
-                body.map(|(_, b)| b.span).unwrap_or_default(),
-                format!("`{name}` no longer elaborates: {e:?}"),
-            )
-        })?;
+        let meaning = best
+            .substitute(&|m| prog.definition(&m.name).cloned(), &prog.pieces)
+            .map_err(|e| {
+                let body = hoist::plain_definitions(file).find(|(n, _)| *n == name);
+                Diag::new(
+                    &Source::new(current.name(), text),
+                    body.map(|(_, b)| b.span).unwrap_or_default(),
+                    format!("`{name}` no longer elaborates: {e:?}"),
+                )
+            })?;
         // Only a body that reads no longer than what it replaces, and
         // takes no comment with it, is written.
         let printed = folder.print(&best, name);
@@ -375,7 +380,11 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         )
     })?;
     let out = crate::parse::format_file(&file, &out);
-    Ok(Simplified { text: out, changes })
+    Ok(Simplified {
+        text: out,
+        changes,
+        pieces: prog.pieces.clone(),
+    })
 }
 
 #[cfg(test)]

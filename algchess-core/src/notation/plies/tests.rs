@@ -1,5 +1,6 @@
 use super::contents::*;
 use super::{add, lower, to_algebra, Off};
+use crate::core::Pieces;
 use crate::diag::Span;
 use crate::elab::Program;
 use crate::geometry::Square;
@@ -14,7 +15,7 @@ fn prog(p: &mut Program, alg: &str) -> Prog {
     compile(&t).expect("a closed move compiles")
 }
 
-fn boards(p: &Prog, board: &Grid, poi: Option<Square>) -> Vec<Vec<String>> {
+fn boards(pieces: &Pieces, p: &Prog, board: &Grid, poi: Option<Square>) -> Vec<Vec<String>> {
     let st = State {
         board: board.clone(),
         poi,
@@ -22,7 +23,7 @@ fn boards(p: &Prog, board: &Grid, poi: Option<Square>) -> Vec<Vec<String>> {
     let mut v: Vec<Vec<String>> = results(p, &st)
         .expect("within budget")
         .iter()
-        .map(|s| s.board.rows())
+        .map(|s| s.board.rows(pieces))
         .collect();
     v.sort();
     v.dedup();
@@ -42,7 +43,7 @@ impl Rng {
 }
 
 /// A random board: mostly empty squares, some off the board.
-fn random_board(r: &mut Rng, w: usize, h: usize) -> Grid {
+fn random_board(pieces: &Pieces, r: &mut Rng, w: usize, h: usize) -> Grid {
     let rows: Vec<String> = (0..h)
         .map(|_| {
             (0..w)
@@ -54,7 +55,7 @@ fn random_board(r: &mut Rng, w: usize, h: usize) -> Grid {
                 .collect()
         })
         .collect();
-    Grid::parse(&rows.join("\n")).unwrap()
+    Grid::parse(&rows.join("\n"), pieces).unwrap()
 }
 
 /// Positions of the standard perft suite, where every rule is reached.
@@ -70,17 +71,21 @@ const FENS: [&str; 5] = [
 /// positions and on random boards.
 fn agree(plies: &str, chess_alg: &str, n: usize) {
     let mut p = chess();
+    let pieces = p.pieces().clone();
     let ours = prog(&mut p, &to_algebra(plies).unwrap());
     let theirs = prog(&mut p, chess_alg);
-    let mut all: Vec<Grid> = FENS.iter().map(|f| crate::play::fen::read(f).unwrap().0).collect();
+    let mut all: Vec<Grid> = FENS
+        .iter()
+        .map(|f| crate::play::fen::read(f, &pieces).unwrap().0)
+        .collect();
     let mut r = Rng(12);
-    all.extend((0..n).map(|i| random_board(&mut r, 4 + i % 4, 3 + i % 5)));
+    all.extend((0..n).map(|i| random_board(&pieces, &mut r, 4 + i % 4, 3 + i % 5)));
     for b in &all {
         assert_eq!(
-            boards(&ours, b, None),
-            boards(&theirs, b, None),
+            boards(&pieces, &ours, b, None),
+            boards(&pieces, &theirs, b, None),
             "on\n{}",
-            b.rows().join("\n")
+            b.rows(&pieces).join("\n")
         );
     }
 }
@@ -161,11 +166,12 @@ fn referee_chess_plays_as_chess_alg() {
         to_algebra(&all_plies()).unwrap()
     );
     let p = Program::from_text("rules/chess.alg", &text).unwrap_or_else(|e| panic!("{}", e.render()));
+    let pieces = p.pieces().clone();
     let ours = Rules::new(p.game("referee").unwrap());
     let theirs = Rules::new(p.game("chess").unwrap());
     let mut seen = 0;
     for fen in FENS {
-        let (board, black) = crate::play::fen::read(fen).unwrap();
+        let (board, black) = crate::play::fen::read(fen, &pieces).unwrap();
         let mut level = vec![Position {
             board,
             turn: usize::from(black),
@@ -174,7 +180,12 @@ fn referee_chess_plays_as_chess_alg() {
             let mut next = vec![];
             for pos in &level {
                 let sorted = |r: &Rules| {
-                    let mut v: Vec<Vec<String>> = r.successors(pos).unwrap().iter().map(|q| q.board.rows()).collect();
+                    let mut v: Vec<Vec<String>> = r
+                        .successors(pos)
+                        .unwrap()
+                        .iter()
+                        .map(|q| q.board.rows(&pieces))
+                        .collect();
                     v.sort();
                     v
                 };
@@ -182,7 +193,7 @@ fn referee_chess_plays_as_chess_alg() {
                     sorted(&ours),
                     sorted(&theirs),
                     "from {fen}, at\n{}",
-                    pos.board.rows().join("\n")
+                    pos.board.rows(&pieces).join("\n")
                 );
                 seen += 1;
                 next.extend(theirs.successors(pos).unwrap());
@@ -200,12 +211,15 @@ fn referee_chess_plays_as_chess_alg() {
 #[test]
 fn the_documents_literal_clear_is_stricter_than_chess() {
     let mut p = chess();
+    let pieces = p.pieces().clone();
     let literal = prog(&mut p, &to_algebra("Rooks: [0, ?] if clear and not friend;").unwrap());
     let rook = prog(&mut p, "rook");
     // Along the file, the literal rook stops short of a8, which the black
     // rook on b8 guards; chess.alg's goes there, and along the rank.
-    let b = crate::play::fen::read("1r5k/8/8/8/8/8/8/R6K w - - 0 1").unwrap().0;
-    let (lit, fide) = (boards(&literal, &b, None), boards(&rook, &b, None));
+    let b = crate::play::fen::read("1r5k/8/8/8/8/8/8/R6K w - - 0 1", &pieces)
+        .unwrap()
+        .0;
+    let (lit, fide) = (boards(&pieces, &literal, &b, None), boards(&pieces, &rook, &b, None));
     assert!(
         lit.iter().all(|x| fide.contains(x)) && lit.len() < fide.len(),
         "{lit:?}"
@@ -217,13 +231,17 @@ fn the_documents_literal_clear_is_stricter_than_chess() {
     let literal = prog(&mut p, &to_algebra(short).unwrap());
     let fide = prog(&mut p, "castle_short");
     // The black rook on h8 attacks the white rook on h1, not the king's path.
-    let b = crate::play::fen::read("k6r/8/8/8/8/8/8/4K2R w K - 0 1").unwrap().0;
-    assert_eq!(boards(&literal, &b, None), vec![] as Vec<Vec<String>>);
-    assert_eq!(boards(&fide, &b, None).len(), 1);
+    let b = crate::play::fen::read("k6r/8/8/8/8/8/8/4K2R w K - 0 1", &pieces)
+        .unwrap()
+        .0;
+    assert_eq!(boards(&pieces, &literal, &b, None), vec![] as Vec<Vec<String>>);
+    assert_eq!(boards(&pieces, &fide, &b, None).len(), 1);
     // With the h-file shut, both castle, to the same board.
-    let b = crate::play::fen::read("k6r/7p/8/8/8/8/8/4K2R w K - 0 1").unwrap().0;
-    assert_eq!(boards(&literal, &b, None), boards(&fide, &b, None));
-    assert_eq!(boards(&literal, &b, None).len(), 1);
+    let b = crate::play::fen::read("k6r/7p/8/8/8/8/8/4K2R w K - 0 1", &pieces)
+        .unwrap()
+        .0;
+    assert_eq!(boards(&pieces, &literal, &b, None), boards(&pieces, &fide, &b, None));
+    assert_eq!(boards(&pieces, &literal, &b, None).len(), 1);
 }
 
 /// The document's long castling `[queen * 3]` takes the king to b1; its own
@@ -231,43 +249,51 @@ fn the_documents_literal_clear_is_stricter_than_chess() {
 #[test]
 fn queen_side_castling_by_three_is_the_documents_slip() {
     let mut p = chess();
-    let board = crate::play::fen::read("k7/8/8/8/8/8/8/R3K3 w Q - 0 1").unwrap().0;
+    let pieces = p.pieces().clone();
+    let board = crate::play::fen::read("k7/8/8/8/8/8/8/R3K3 w Q - 0 1", &pieces)
+        .unwrap()
+        .0;
     let castle = |n: i32| {
         format!("Kings: [queen * {n}] if home and home[queens_rook] and clear[king, queens_rook] then move[queens_rook, [queen]];")
     };
-    let three = boards(&prog(&mut p, &to_algebra(&castle(3)).unwrap()), &board, None);
-    let two = boards(&prog(&mut p, &to_algebra(&castle(2)).unwrap()), &board, None);
+    let three = boards(&pieces, &prog(&mut p, &to_algebra(&castle(3)).unwrap()), &board, None);
+    let two = boards(&pieces, &prog(&mut p, &to_algebra(&castle(2)).unwrap()), &board, None);
     assert_eq!(three.len(), 1);
     assert_eq!(three[0][7], ".♔.♖....");
-    assert_eq!(two, boards(&prog(&mut p, "castle_long"), &board, None));
+    assert_eq!(two, boards(&pieces, &prog(&mut p, "castle_long"), &board, None));
     assert_eq!(two[0][7], "..♔♖....");
 }
 
 #[test]
 fn en_passant_reads_the_last_double_step() {
     let mut p = chess();
+    let pieces = p.pieces().clone();
     // `passant` is the document's compound, spelled out.
     let spelled = "Pawns: [ahead + left] if enemy[left] and pawn[left] and last[left + [0, 2], left];";
     let ep = prog(&mut p, &to_algebra("Pawns: [ahead + left] if passant;").unwrap());
     let just_last = prog(&mut p, &to_algebra(spelled).unwrap());
     // A black pawn that has just moved two squares (FEN's en passant square)...
-    let b = crate::play::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap().0;
-    let taken = boards(&ep, &b, None);
+    let b = crate::play::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &pieces)
+        .unwrap()
+        .0;
+    let taken = boards(&pieces, &ep, &b, None);
     assert_eq!(taken.len(), 1);
     assert_eq!(taken[0][2..4], ["...♙....".to_string(), "........".to_string()]);
     // ...is a target; one that moved earlier is not.
-    let stale = crate::play::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1").unwrap().0;
-    assert!(boards(&ep, &stale, None).is_empty());
+    let stale = crate::play::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1", &pieces)
+        .unwrap()
+        .0;
+    assert!(boards(&pieces, &ep, &stale, None).is_empty());
     // Without the capture's removal, the spelled-out form only moves.
-    let moved = boards(&just_last, &b, None);
+    let moved = boards(&pieces, &just_last, &b, None);
     assert_eq!(moved.len(), 1);
     assert_eq!(moved[0][3], "...'pe....");
 }
 
 /// A board as glyph indices (`GLYPHS`), `b[y][x]` with `y` up.
-fn grid(b: &[Vec<usize>]) -> Grid {
+fn grid(pieces: &Pieces, b: &[Vec<usize>]) -> Grid {
     let rows: Vec<String> = b.iter().rev().map(|r| r.iter().map(|i| GLYPHS[*i]).collect()).collect();
-    Grid::parse(&rows.join("\n")).unwrap()
+    Grid::parse(&rows.join("\n"), pieces).unwrap()
 }
 
 /// Whether an enemy sees square `s`, read directly off the board.
@@ -307,6 +333,7 @@ fn sees(b: &[Vec<usize>], s: Off) -> bool {
 #[test]
 fn predicates_agree_with_a_direct_reading() {
     let mut p = chess();
+    let pieces = p.pieces().clone();
     let mut r = Rng(7);
     let atoms: [(&str, Option<u32>); 6] = [
         ("empty", Some(EMPTY)),
@@ -371,12 +398,12 @@ fn predicates_agree_with_a_direct_reading() {
                 after[(2 + to.1) as usize][(2 + to.0) as usize] = b[2][2];
                 after[2][2] = 18;
                 moved += 1;
-                vec![grid(&after).rows()]
+                vec![grid(&pieces, &after).rows(&pieces)]
             } else {
                 vec![]
             };
-            let got = boards(&m, &grid(&b), Some(Square::new(2, 2)));
-            assert_eq!(got, want, "{text} on\n{}", grid(&b).rows().join("\n"));
+            let got = boards(&pieces, &m, &grid(&pieces, &b), Some(Square::new(2, 2)));
+            assert_eq!(got, want, "{text} on\n{}", grid(&pieces, &b).rows(&pieces).join("\n"));
         }
     }
     assert!(moved > 100, "only {moved} boards had a move");

@@ -24,7 +24,7 @@
 use super::effects::{Effects, Vals};
 use super::prim::{Lit, Prim};
 use super::read::{placed_rule, Alphabet};
-use crate::core::{Cell, Fragment, Node, Term};
+use crate::core::{Cell, Fragment, Node, Pieces, Term};
 use crate::geometry::Square;
 use crate::prover::decide::{implies, PoiKnown};
 use std::collections::BTreeSet;
@@ -77,16 +77,16 @@ impl Fact {
     }
 
     /// The fact in words, for proofs.
-    pub(super) fn describe(&self, a: &Alphabet) -> String {
+    pub(super) fn describe(&self, a: &Alphabet, pieces: &Pieces) -> String {
         let lit = |l: &Lit| {
             let t = a.prims[l.prim].term();
             if l.holds {
-                format!("`{t}`")
+                format!("`{}`", pieces.show(&t))
             } else {
-                format!("`not {t}`")
+                format!("`not {}`", pieces.show(&t))
             }
         };
-        let act = |i: &usize| format!("`{}`", a.acts[*i]);
+        let act = |i: &usize| format!("`{}`", pieces.show(&a.acts[*i]));
         match self {
             Fact::Implies { given, then } => {
                 let g: Vec<String> = given.iter().map(lit).collect();
@@ -508,7 +508,7 @@ mod tests {
                 *counts.entry(k).or_default() += 1;
                 let (l, r) = f.claim(a);
                 if let Err(e) = holds(&l, &r, ctx != PoiKnown::Unbound) {
-                    failures.push(format!("{}: {e}", f.describe(a)));
+                    failures.push(format!("{}: {e}", f.describe(a, &Pieces::chess())));
                 }
             }
         }
@@ -560,7 +560,7 @@ mod tests {
                     checked += 1;
                     let (l, r) = fact.claim(&reader.alphabet);
                     if let Err(e) = holds(&l, &r, ctx != PoiKnown::Unbound) {
-                        failures.push(format!("{}: {e}", fact.describe(&reader.alphabet)));
+                        failures.push(format!("{}: {e}", fact.describe(&reader.alphabet, &Pieces::chess())));
                     }
                 }
             }

@@ -31,7 +31,7 @@ mod system;
 mod view;
 
 use super::decide::PoiKnown;
-use crate::core::{Node, Term};
+use crate::core::{Node, Pieces, Term};
 use bisim::{Budget, Certificate, Search};
 use expr::{Exprs, Id};
 use facts::Fact;
@@ -140,7 +140,7 @@ fn binders(a: &Alphabet) -> Vec<Term> {
 /// Binders of one piece whose bodies KAT proves equal, each mapped to the
 /// first of its class, or to `%c: fail` or `%c: nil`; with the merges
 /// described.
-fn merges(a: &Alphabet, limits: &Limits, deadline: Instant) -> (Vec<(Term, Term)>, Vec<String>) {
+fn merges(pieces: &Pieces, a: &Alphabet, limits: &Limits, deadline: Instant) -> (Vec<(Term, Term)>, Vec<String>) {
     let mut said = vec![];
     if limits.depth == 0 {
         return (vec![], said);
@@ -161,14 +161,14 @@ fn merges(a: &Alphabet, limits: &Limits, deadline: Instant) -> (Vec<(Term, Term)
                 true => String::new(),
                 false => format!(", since {}", proof.hypotheses.join("; ")),
             };
-            said.push(format!("`{t}` is `{to}`{why}"));
+            said.push(format!("`{}` is `{}`{why}", pieces.show(t), pieces.show(&to)));
             out.push((t.clone(), to));
         };
         let found = [Term::fail(), Term::nil()].into_iter().find_map(|unit| {
             if Instant::now() > deadline {
                 return None;
             }
-            match prove(&unit, body, PoiKnown::Bound, &inner) {
+            match prove(pieces, &unit, body, PoiKnown::Bound, &inner) {
                 Outcome::Proved(p) => Some((unit, p)),
                 _ => None,
             }
@@ -185,7 +185,7 @@ fn merges(a: &Alphabet, limits: &Limits, deadline: Instant) -> (Vec<(Term, Term)
             if c != d || Instant::now() > deadline {
                 continue;
             }
-            if let Outcome::Proved(p) = prove(other, body, PoiKnown::Bound, &inner) {
+            if let Outcome::Proved(p) = prove(pieces, other, body, PoiKnown::Bound, &inner) {
                 merged(s.clone(), p, &mut out);
                 break;
             }
@@ -284,9 +284,9 @@ fn verify(run: &mut Run, facts: &[Fact], certs: &[Certificate]) -> Result<(), St
 /// Decides `lhs = rhs` in context `ctx` by KAT with the facts of their
 /// letters: as written, then, if that fails, with commuting moves in one
 /// order and blind steps out of binders (`view.rs`).
-pub(crate) fn prove(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits) -> Outcome {
+pub(crate) fn prove(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits) -> Outcome {
     let deadline = Instant::now() + limits.time;
-    let first = decide_sides(lhs, rhs, ctx, limits, deadline);
+    let first = decide_sides(pieces, lhs, rhs, ctx, limits, deadline);
     if !matches!(first, Outcome::Differ(_)) {
         return first;
     }
@@ -295,10 +295,15 @@ pub(crate) fn prove(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits) -> O
     if (&l, &r) == (lhs, rhs) {
         return first;
     }
-    match decide_sides(&l, &r, ctx, limits, deadline) {
+    match decide_sides(pieces, &l, &r, ctx, limits, deadline) {
         Outcome::Proved(mut p) => {
             p.lemmas = v.lemmas.into_iter().collect();
-            p.hypotheses = p.lemmas.iter().map(view::Lemma::describe).chain(p.hypotheses).collect();
+            p.hypotheses = p
+                .lemmas
+                .iter()
+                .map(|l| l.describe(pieces))
+                .chain(p.hypotheses)
+                .collect();
             Outcome::Proved(p)
         }
         Outcome::Differ(_) => first,
@@ -306,12 +311,12 @@ pub(crate) fn prove(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits) -> O
     }
 }
 
-fn decide_sides(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline: Instant) -> Outcome {
+fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline: Instant) -> Outcome {
     let first = match read(lhs, rhs, &HashMap::new()) {
         Ok(r) => r,
         Err(e) => return Outcome::Unknown(e),
     };
-    let (merged, said) = merges(&first.alphabet, limits, deadline);
+    let (merged, said) = merges(pieces, &first.alphabet, limits, deadline);
     let reading = if merged.is_empty() {
         first
     } else {
@@ -331,7 +336,7 @@ fn decide_sides(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline
     };
     let certs = match search(&mut run, budget) {
         Ok(c) => c,
-        Err(Search::Differ(w)) => return Outcome::Differ(describe(&reading.alphabet, &run.sys, &w)),
+        Err(Search::Differ(w)) => return Outcome::Differ(describe(pieces, &reading.alphabet, &run.sys, &w)),
         Err(_) => return Outcome::Unknown("the KAT search reached its limit".into()),
     };
     // Only the facts the proof needs: drop each that can go.
@@ -360,7 +365,7 @@ fn decide_sides(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline
     Outcome::Proved(KatProof {
         hypotheses: said
             .into_iter()
-            .chain(used.iter().map(|f| f.describe(&reading.alphabet)))
+            .chain(used.iter().map(|f| f.describe(&reading.alphabet, pieces)))
             .collect(),
         facts: used,
         merged,
@@ -371,7 +376,14 @@ fn decide_sides(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline
 
 /// Checks a KAT proof again: its binder merges, its facts among those the
 /// letters give, and a certificate found with those facts alone.
-pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: PoiKnown, proof: &KatProof, limits: &Limits) -> Result<(), String> {
+pub(crate) fn replay(
+    pieces: &Pieces,
+    lhs: &Term,
+    rhs: &Term,
+    ctx: PoiKnown,
+    proof: &KatProof,
+    limits: &Limits,
+) -> Result<(), String> {
     if !proof.lemmas.is_empty() {
         let mut v = view::Viewer::default();
         let (l, r) = (v.view(lhs, ctx), v.view(rhs, ctx));
@@ -382,7 +394,7 @@ pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: PoiKnown, proof: &KatProof, li
             lemmas: vec![],
             ..proof.clone()
         };
-        return replay(&l, &r, ctx, &plain, limits);
+        return replay(pieces, &l, &r, ctx, &plain, limits);
     }
     let deadline = Instant::now() + limits.time;
     let inner = Limits {
@@ -396,14 +408,14 @@ pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: PoiKnown, proof: &KatProof, li
         if c != d {
             return Err("merged binders of different pieces".into());
         }
-        replay_bodies(other, body, &inner)?;
+        replay_bodies(pieces, other, body, &inner)?;
     }
     let reading = read(lhs, rhs, &proof.merged.iter().cloned().collect())?;
     let all = facts::facts(&reading.alphabet, ctx);
     if let Some(f) = proof.facts.iter().find(|f| !all.contains(f)) {
         return Err(format!(
             "`{}` is not a fact of these moves",
-            f.describe(&reading.alphabet)
+            f.describe(&reading.alphabet, pieces)
         ));
     }
     let mut run = setup(&reading, &proof.facts, ctx, limits)?;
@@ -415,24 +427,28 @@ pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: PoiKnown, proof: &KatProof, li
     verify(&mut run, &proof.facts, &certs)
 }
 
-fn replay_bodies(a: &Term, b: &Term, limits: &Limits) -> Result<(), String> {
-    match prove(a, b, PoiKnown::Bound, limits) {
-        Outcome::Proved(p) => replay(a, b, PoiKnown::Bound, &p, limits),
-        _ => Err(format!("the bodies `{a}` and `{b}` are not equal by KAT")),
+fn replay_bodies(pieces: &Pieces, a: &Term, b: &Term, limits: &Limits) -> Result<(), String> {
+    match prove(pieces, a, b, PoiKnown::Bound, limits) {
+        Outcome::Proved(p) => replay(pieces, a, b, PoiKnown::Bound, &p, limits),
+        _ => Err(format!(
+            "the bodies `{}` and `{}` are not equal by KAT",
+            pieces.show(a),
+            pieces.show(b)
+        )),
     }
 }
 
 /// A guarded string one side has and the other lacks, in words.
-fn describe(a: &Alphabet, sys: &System, w: &bisim::Witness) -> String {
+fn describe(pieces: &Pieces, a: &Alphabet, sys: &System, w: &bisim::Witness) -> String {
     let atom = |i: u32| {
         let v = sys.atoms[i as usize];
         let lits: Vec<String> = (0..a.prims.len())
             .map(|k| {
                 let t = a.prims[k].term();
                 if v >> k & 1 == 1 {
-                    format!("{t}")
+                    pieces.show(&t).to_string()
                 } else {
-                    format!("not {t}")
+                    format!("not {}", pieces.show(&t))
                 }
             })
             .collect();
@@ -445,7 +461,7 @@ fn describe(a: &Alphabet, sys: &System, w: &bisim::Witness) -> String {
     let mut parts = vec![];
     for &(x, p) in &w.steps {
         parts.push(atom(x));
-        parts.push(format!("{}", a.acts[p as usize]));
+        parts.push(pieces.show(&a.acts[p as usize]).to_string());
     }
     parts.push(atom(w.last));
     parts.join(" ")
@@ -460,7 +476,13 @@ mod tests {
     fn outcome(text: &str) -> Outcome {
         let p = Program::from_text("t.alg", &format!("A = (% + u. -> . + u%)\ntheorem t: {text}\n")).unwrap();
         let c = &p.claims()[0];
-        prove(&c.lhs, &c.rhs, top(&c.lhs, &c.rhs), &Limits::default())
+        prove(
+            &Pieces::chess(),
+            &c.lhs,
+            &c.rhs,
+            top(&c.lhs, &c.rhs),
+            &Limits::default(),
+        )
     }
 
     fn proved(text: &str) -> KatProof {
@@ -506,16 +528,19 @@ mod tests {
         .unwrap();
         let c = &p.claims()[0];
         let ctx = top(&c.lhs, &c.rhs);
-        let Outcome::Proved(proof) = prove(&c.lhs, &c.rhs, ctx, &Limits::default()) else {
+        let Outcome::Proved(proof) = prove(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &Limits::default()) else {
             panic!()
         };
-        assert_eq!(replay(&c.lhs, &c.rhs, ctx, &proof, &Limits::default()), Ok(()));
+        assert_eq!(
+            replay(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &proof, &Limits::default()),
+            Ok(())
+        );
         let bare = KatProof {
             facts: vec![],
             merged: vec![],
             ..proof.clone()
         };
-        assert!(replay(&c.lhs, &c.rhs, ctx, &bare, &Limits::default()).is_err());
+        assert!(replay(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &bare, &Limits::default()).is_err());
     }
 
     /// Claims of the shapes the facts and views serve, between random
@@ -544,7 +569,7 @@ mod tests {
                 _ => (Term::bind(&c, &seq_of3(&u, &m, &t)), Term::bind(&c, &Term::seq(&m, &t))),
             };
             let ctx = top(&l, &r);
-            if let Outcome::Proved(_) = prove(&l, &r, ctx, &Limits::default()) {
+            if let Outcome::Proved(_) = prove(&Pieces::chess(), &l, &r, ctx, &Limits::default()) {
                 proved += 1;
                 if let Err(e) = holds(&l, &r, false) {
                     failures.push(e);

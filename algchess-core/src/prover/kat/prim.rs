@@ -9,7 +9,7 @@
 //! of its own, known by its term.
 
 use super::effects::{Effects, Vals};
-use crate::core::{Cell, Fragment, Term};
+use crate::core::{Cell, Fragment, Pieces, Show, Term};
 use crate::geometry::{Movement, Square};
 use std::fmt;
 
@@ -35,7 +35,7 @@ pub(super) enum Prim {
 /// an unanchored guard ask the same.
 pub(super) fn placed(f: &Fragment) -> Fragment {
     match f.cells().next() {
-        Some((low, _)) if low != Square::ORIGIN => f.moved(&Movement::translation(-low.x, -low.y)),
+        Some((low, _)) if low != Square::ORIGIN => f.shifted(&Movement::translation(-low.x, -low.y)),
         _ => f.clone(),
     }
 }
@@ -70,9 +70,9 @@ impl Prim {
     }
 }
 
-impl fmt::Display for Prim {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.term())
+impl Show for Prim {
+    fn show(&self, pieces: &Pieces, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.term().show(pieces, f)
     }
 }
 

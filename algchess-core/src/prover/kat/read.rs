@@ -183,7 +183,7 @@ pub(super) fn placed_rule(f: &Fragment, g: &Fragment) -> Term {
     let (f, g) = match low {
         Some(q) if q != Square::ORIGIN => {
             let t = Movement::translation(-q.x, -q.y);
-            (f.moved(&t), g.moved(&t))
+            (f.shifted(&t), g.shifted(&t))
         }
         _ => (f.clone(), g.clone()),
     };

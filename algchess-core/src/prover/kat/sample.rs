@@ -17,7 +17,7 @@ fn pick<T: Copy>(g: &mut Gen, xs: &[T]) -> T {
 }
 
 fn piece(name: &str) -> Cell {
-    Cell::Is(Content::Piece(PieceId::lookup(name).expect("a chess piece")))
+    Cell::Is(Content::Piece(PieceId::chess(name).expect("a chess piece")))
 }
 
 /// A content: empty, or one of three pieces.
@@ -108,7 +108,7 @@ pub(super) fn a_move(g: &mut Gen, depth: u32) -> Term {
 pub(super) fn holds(lhs: &Term, rhs: &Term, bound: bool) -> Result<(), String> {
     let mut sides = vec![(lhs.clone(), rhs.clone())];
     if bound && !lhs.is_open() && !rhs.is_open() {
-        for c in [Content::Empty, Content::Piece(PieceId::lookup("♖").expect("a rook"))] {
+        for c in [Content::Empty, Content::Piece(PieceId::chess("♖").expect("a rook"))] {
             let c = Term::content(c);
             sides.push((Term::bind(&c, lhs), Term::bind(&c, rhs)));
         }
@@ -127,7 +127,7 @@ pub(super) fn holds(lhs: &Term, rhs: &Term, bound: bool) -> Result<(), String> {
         };
         let report = check_claim(&claim, &options, &|_, _, _| {});
         if report.verdict == Finding::Refuted {
-            return Err(format!("{l}  ≠  {r}: {:?}", report.counterexample));
+            return Err(format!("{l:?}  ≠  {r:?}: {:?}", report.counterexample));
         }
     }
     Ok(())

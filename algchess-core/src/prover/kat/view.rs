@@ -15,7 +15,7 @@
 //! tests check each kind against the evaluator.
 
 use super::effects::{blind, commute, Effects, Vals};
-use crate::core::{Bounds, Cell, Node, Term};
+use crate::core::{Bounds, Cell, Node, Pieces, Term};
 use crate::prover::decide::PoiKnown;
 use std::collections::{BTreeSet, HashMap};
 
@@ -31,10 +31,10 @@ pub(super) enum Lemma {
 }
 
 impl Lemma {
-    pub(super) fn describe(&self) -> String {
+    pub(super) fn describe(&self, pieces: &Pieces) -> String {
         match self {
-            Lemma::Commute(a, b) => format!("`{a}` and `{b}` commute"),
-            Lemma::Outside(bind, k) => format!("`{k}` runs the same outside `{bind}`"),
+            Lemma::Commute(a, b) => format!("`{}` and `{}` commute", pieces.show(a), pieces.show(b)),
+            Lemma::Outside(bind, k) => format!("`{}` runs the same outside `{}`", pieces.show(k), pieces.show(bind)),
         }
     }
 }
@@ -264,7 +264,7 @@ mod tests {
             Lemma::Commute(a, b) => (Term::seq(a, b), Term::seq(b, a)),
             Lemma::Outside(bind, k) => {
                 let Node::Bind([c, body]) = bind.node() else {
-                    panic!("{bind}")
+                    panic!("{bind:?}")
                 };
                 let mut steps = vec![];
                 body.push_steps(&mut steps);
@@ -306,7 +306,7 @@ mod tests {
                     Lemma::Outside(..) => outside += 1,
                 }
                 if let Err(e) = holds(&a, &b, bound) {
-                    failures.push(format!("{}: {e}", l.describe()));
+                    failures.push(format!("{}: {e}", l.describe(&Pieces::chess())));
                 }
             }
         }

@@ -2,7 +2,6 @@
 //! names no law from one whose law does not fit; `Display` gives the
 //! message `prove` prints.
 
-use crate::core::Term;
 use crate::elab::Predicate;
 use std::fmt;
 
@@ -28,10 +27,11 @@ pub enum ReplayError {
 /// Why one step is not justified.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StepError {
-    /// A `choices` step between different sets of choices.
-    NotSameChoices(Term, Term),
-    /// A `normalise` step between terms that fold apart.
-    NotSameFold(Term, Term),
+    /// A `choices` step between different sets of choices (the terms,
+    /// printed).
+    NotSameChoices(String, String),
+    /// A `normalise` step between terms that fold apart (printed).
+    NotSameFold(String, String),
     /// The step names a rewrite the laws do not have.
     UnknownRewrite(String),
     /// The named law's rewrite does not give the step.
@@ -52,10 +52,10 @@ pub enum StepError {
 pub enum LawError {
     /// A side of the law does not match its side of the step.
     NoMatch {
-        /// The law's side.
-        pattern: Term,
-        /// The step's side it should match.
-        term: Term,
+        /// The law's side, printed.
+        pattern: String,
+        /// The step's side it should match, printed.
+        term: String,
     },
     /// A side condition reads a variable neither side binds.
     Unbound(Predicate),

@@ -16,7 +16,7 @@
 use super::super::choices::sorted;
 use super::super::rules::{LawRule, Rewrites};
 use super::{at, canonical, folded_values, matches, replace, replay_law, By, Draft, MAX_KEYED};
-use crate::core::{Node, Term};
+use crate::core::{Node, Pieces, Term};
 use crate::laws::conds;
 use std::collections::{BTreeMap, HashMap};
 
@@ -245,7 +245,7 @@ fn floyd(d: &mut [u64], next: &mut [usize], s: usize) {
 /// The law's other side for `x`, when its side `from` matches `x` and its
 /// conditions compute what `to` needs beyond the match. The result is
 /// built as it is, without folding, to be looked up among the proof's terms.
-fn apply(rule: &LawRule, x: &Term) -> Option<Term> {
+fn apply(pieces: &Pieces, rule: &LawRule, x: &Term) -> Option<Term> {
     let mut s = BTreeMap::new();
     if !matches(&rule.from, x, &mut s) {
         return None;
@@ -254,8 +254,12 @@ fn apply(rule: &LawRule, x: &Term) -> Option<Term> {
         if c.outputs().is_empty() {
             continue;
         }
-        let inputs: Option<Vec<Term>> = c.inputs().iter().map(|m| s.get(&*m.name).and_then(canonical)).collect();
-        let outputs = conds::decide(c.pred, &inputs?)?;
+        let inputs: Option<Vec<Term>> = c
+            .inputs()
+            .iter()
+            .map(|m| s.get(&*m.name).and_then(|t| canonical(pieces, t)))
+            .collect();
+        let outputs = conds::decide(c.pred, &inputs?, pieces)?;
         for (m, value) in c.outputs().iter().zip(outputs) {
             s.entry(m.name.to_string()).or_insert(value);
         }
@@ -275,15 +279,22 @@ fn apply(rule: &LawRule, x: &Term) -> Option<Term> {
 /// Edges found between members of one class: values that fold alike,
 /// choices that are the same set, and single law instances. Each law
 /// instance found is replayed before it becomes an edge.
-fn discover(g: &Terms, classes: &[Vec<usize>], class_of: &[usize], direct: &mut Direct, rules: &Rewrites) {
+fn discover(
+    pieces: &Pieces,
+    g: &Terms,
+    classes: &[Vec<usize>],
+    class_of: &[usize],
+    direct: &mut Direct,
+    rules: &Rewrites,
+) {
     for m in classes {
         for (by, key) in [
-            (By::Normalise, folded_values as fn(&Term) -> Term),
+            (By::Normalise, folded_values as fn(&Pieces, &Term) -> Term),
             (By::Choices, sorted),
         ] {
             let mut groups: HashMap<Term, Vec<usize>> = HashMap::new();
             for &x in m.iter().filter(|&&x| g.size[x] <= MAX_KEYED) {
-                groups.entry(key(&g.term[x])).or_default().push(x);
+                groups.entry(key(pieces, &g.term[x])).or_default().push(x);
             }
             for group in groups.values() {
                 for (i, &x) in group.iter().enumerate() {
@@ -295,10 +306,10 @@ fn discover(g: &Terms, classes: &[Vec<usize>], class_of: &[usize], direct: &mut 
         }
         for &x in m {
             for (name, rule) in &rules.table {
-                let Some(y) = apply(rule, &g.term[x]).and_then(|t| g.find(&t)) else {
+                let Some(y) = apply(pieces, rule, &g.term[x]).and_then(|t| g.find(&t)) else {
                     continue;
                 };
-                if class_of[y] == class_of[x] && replay_law(rule, &g.term[x], &g.term[y]).is_ok() {
+                if class_of[y] == class_of[x] && replay_law(pieces, rule, &g.term[x], &g.term[y]).is_ok() {
                     let by = By::Rewrite {
                         name: name.clone(),
                         forward: true,
@@ -313,7 +324,7 @@ fn discover(g: &Terms, classes: &[Vec<usize>], class_of: &[usize], direct: &mut 
 /// The cheapest proof of the draft's first term equal to its last, through
 /// the terms and equations the draft uses; `None` when a class is too large
 /// to search.
-pub(super) fn path(d: &Draft, rules: &Rewrites) -> Option<Draft> {
+pub(super) fn path(pieces: &Pieces, d: &Draft, rules: &Rewrites) -> Option<Draft> {
     let mut g = Terms::default();
     let tops: Vec<usize> = d.terms.iter().map(|t| g.add(t)).collect();
     let mut direct = Direct::new();
@@ -363,7 +374,7 @@ pub(super) fn path(d: &Draft, rules: &Rewrites) -> Option<Draft> {
             local[x] = k;
         }
     }
-    discover(&g, &classes, &class_of, &mut direct, rules);
+    discover(pieces, &g, &classes, &class_of, &mut direct, rules);
     let sizes: Vec<usize> = classes.iter().map(|m| m.len() * m.len()).collect();
     let mut search = Search {
         g: &g,
