@@ -101,7 +101,11 @@ pub(super) enum Op<W> {
     /// `M*`, as a search over new states.
     Star(Box<Op<W>>),
     Greedy(Box<Op<W>>),
-    Not(Box<Op<W>>),
+    /// `not M`, answered from a memo of what it read where it may be.
+    Not {
+        test: Box<Op<W>>,
+        memo: MemoId,
+    },
     /// `not M` where `M` is probes answered on bitboards: tested afresh on
     /// each board, not from a memo.
     NotBits(Box<Op<W>>, Box<BitTest<W>>),
@@ -116,6 +120,8 @@ pub(super) enum Op<W> {
         reads: Vec<ReadNode>,
         /// The test on bitboards, where the box and the reads allow.
         bits: Option<Box<BitProbe<W>>>,
+        /// Names `reads` in a memo of a test around it.
+        id: ProbeId,
     },
     /// Run by the interpreter.
     Interpret(Box<Prog>),
@@ -149,7 +155,7 @@ impl<W: Word> Op<W> {
                 out.push(*c);
                 m.looked_for(out);
             }
-            Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe { rules: m, .. } => {
+            Op::Star(m) | Op::Greedy(m) | Op::Not { test: m, .. } | Op::NotBits(m, _) | Op::Probe { rules: m, .. } => {
                 m.looked_for(out)
             }
             Op::Seq(a, b) => {
@@ -374,9 +380,30 @@ pub(super) struct Planner {
     /// The box's size: lines of any length are written out to it.
     pub width: i32,
     pub height: i32,
+    /// The `MemoId`s and `ProbeId`s given out so far.
+    pub memos: std::cell::Cell<u32>,
+    pub probes: std::cell::Cell<u32>,
 }
 
+/// A `not` test's number among its plan's, given when it is planned: the
+/// key of its memo in a search's `Cache`. Copies of one test (a plan kept
+/// to some moves clones its tests) share it, and answer alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct MemoId(pub u32);
+
+/// A probe's number among its plan's, given when it is planned: how a memo
+/// names the read tree it walked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ProbeId(pub u32);
+
 impl Planner {
+    /// The next number of `counter`.
+    fn next(&self, counter: &std::cell::Cell<u32>) -> u32 {
+        let n = counter.get();
+        counter.set(n + 1);
+        n
+    }
+
     fn delta(&self, d: Square) -> isize {
         Mailbox::delta(self.stride, d)
     }
@@ -765,7 +792,10 @@ impl Planner {
                 let m = b(m);
                 match m.bit_test() {
                     Some(t) => Op::NotBits(m, Box::new(t)),
-                    None => Op::Not(m),
+                    None => Op::Not {
+                        test: m,
+                        memo: MemoId(self.next(&self.memos)),
+                    },
                 }
             }
             Prog::Greedy(m) => Op::Greedy(b(m)),
@@ -783,6 +813,7 @@ impl Planner {
                     always,
                     reads: nodes,
                     bits,
+                    id: ProbeId(self.next(&self.probes)),
                 }
             }
         }
