@@ -217,6 +217,7 @@ impl<W: Word> Board<W> {
         }
     }
 
+    /// Whether rule `r` fits at `base`.
     #[inline(always)]
     pub(super) fn fits(&self, r: &FastRule, base: usize) -> bool {
         let at = |d: isize| base.wrapping_add_signed(d);
@@ -228,6 +229,8 @@ impl<W: Word> Board<W> {
             && r.ons.iter().all(|&d| self.mailbox.cells[at(d)] != Code::OFF)
     }
 
+    /// The first square from index `from` on holding `code`, `except`
+    /// excepted. A search that makes and unmakes moves between calls sees
     /// the same squares each time.
     #[inline]
     pub(super) fn next_holding(&self, code: u8, from: usize, except: Option<usize>) -> Option<usize> {
@@ -237,6 +240,7 @@ impl<W: Word> Board<W> {
         }
     }
 
+    /// Whether a path of the read tree `nodes` matches from `p`.
     pub(super) fn probe(&self, nodes: &[ReadNode], p: usize) -> bool {
         self.walk(nodes, 0, nodes.len() as u32, p, |_, _| {})
     }
@@ -272,7 +276,6 @@ impl<W: Word> Board<W> {
         false
     }
 
-    /// Runs `op`, calling `k` on each result (possibly repeated) until it
     /// The board a walk from `start` leaves at `p`, as `Walk` makes it:
     /// the POI's piece moved there, and the POI with it.
     pub(super) fn walk_to(&mut self, start: usize, p: usize) {
@@ -283,8 +286,6 @@ impl<W: Word> Board<W> {
         }
         self.poi = Some(p);
     }
-
-    /// A walk along `d` over empty squares, then anchored rules from its
 
     /// A bitboard test's answer here, with what it read.
     pub(super) fn still(&self, t: &BitTest<W>) -> Option<Still<W>> {

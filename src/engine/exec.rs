@@ -21,9 +21,13 @@ use std::ops::ControlFlow::{self, Break, Continue};
 pub(super) enum Cut {
     /// The continuation has what it needs (a result, a repeat).
     Enough,
-    /// A move handed to the interpreter made more states than its budget.
-    TooBig(TooBig),
+    /// A move handed to the interpreter made more states than `BUDGET`.
+    TooBig,
 }
+
+/// States the interpreter may make for one move handed to it (the
+/// evaluator's default), named so that an overflow can say it.
+pub(super) const BUDGET: usize = 50_000_000;
 
 /// What a continuation, and a search, says: go on, or stop.
 pub(super) type Flow = ControlFlow<Cut>;
@@ -34,7 +38,7 @@ pub(super) fn stopped(flow: Flow) -> Result<bool, TooBig> {
     match flow {
         Continue(()) => Ok(false),
         Break(Cut::Enough) => Ok(true),
-        Break(Cut::TooBig(e)) => Err(e),
+        Break(Cut::TooBig) => Err(TooBig(BUDGET)),
     }
 }
 
@@ -45,7 +49,7 @@ fn unless(found: Result<bool, TooBig>, k: impl FnOnce() -> Flow) -> Flow {
     match found {
         Ok(false) => k(),
         Ok(true) => Continue(()),
-        Err(e) => Break(Cut::TooBig(e)),
+        Err(_) => Break(Cut::TooBig),
     }
 }
 
@@ -169,7 +173,7 @@ impl<W: Word> Board<W> {
                     let mark = self.mark();
                     self.greedy(m, mark, &mut Seen::default(), cache, k)
                 }
-                Err(e) => Break(Cut::TooBig(e)),
+                Err(_) => Break(Cut::TooBig),
             },
             Op::Not { test, memo } => {
                 let found = self.exists_memo(test, *memo, cache);
@@ -250,7 +254,7 @@ impl<W: Word> Board<W> {
     }
 
     /// Applies `r` at `base`, runs `k`, and unmakes it.
-    pub(super) fn apply_rule(&mut self, r: &FastRule, base: usize, cache: &mut Cache, k: &mut Cont<'_, W>) -> Flow {
+    pub(super) fn apply_rule(&mut self, r: &FastRule, base: usize, k: &mut dyn FnMut(&mut Board<W>) -> Flow) -> Flow {
         let mark = self.mark();
         let before = self.poi;
         let carried = before.map(|p| self.mailbox.cells[p]);
@@ -266,7 +270,7 @@ impl<W: Word> Board<W> {
             }
         }
         self.poi = moved.or(if cleared { None } else { before });
-        let flow = k(self, cache);
+        let flow = k(self);
         self.undo(mark);
         self.poi = before;
         flow
@@ -323,7 +327,7 @@ impl<W: Word> Board<W> {
             }
             (Find::Anchor, Some(p)) => {
                 return if self.fits(r, p) {
-                    self.apply_rule(r, p, cache, k)
+                    self.apply_rule(r, p, &mut |board: &mut Board<W>| k(board, cache))
                 } else {
                     Continue(())
                 }
@@ -333,7 +337,7 @@ impl<W: Word> Board<W> {
         }
         self.bases(r, &mut |board, base| {
             if board.fits(r, base) {
-                board.apply_rule(r, base, cache, k)
+                board.apply_rule(r, base, &mut |board: &mut Board<W>| k(board, cache))
             } else {
                 Continue(())
             }
@@ -387,7 +391,7 @@ impl<W: Word> Board<W> {
     ) -> Flow {
         let outer = self.poi;
         self.each_bit_rule(code, rules, bits, |board, r, q| {
-            board.apply_rule(r, q, cache, &mut at_outer(outer, k))
+            board.apply_rule(r, q, &mut |board: &mut Board<W>| at_outer(outer, k)(board, cache))
         })
     }
 
@@ -463,7 +467,7 @@ impl<W: Word> Board<W> {
                     }
                     let mark = self.mark();
                     self.walk_to(start, p);
-                    flow = self.apply_rule(r, p, cache, &mut at_outer(outer, k));
+                    flow = self.apply_rule(r, p, &mut |board: &mut Board<W>| at_outer(outer, k)(board, cache));
                     self.undo(mark);
                     if flow.is_break() {
                         break 'hops;
@@ -502,7 +506,7 @@ impl<W: Word> Board<W> {
         self.walk_to(start, p);
         let flow = rules.iter().try_for_each(|r| {
             if self.fits(r, p) {
-                self.apply_rule(r, p, cache, k)
+                self.apply_rule(r, p, &mut |board: &mut Board<W>| k(board, cache))
             } else {
                 Continue(())
             }
@@ -515,7 +519,7 @@ impl<W: Word> Board<W> {
     /// Runs rules in order, each on every base where it fits.
     fn rules(&mut self, rules: &[FastRule], cache: &mut Cache, k: &mut Cont<'_, W>) -> Flow {
         self.each_rule(rules, |board, r, base| match base {
-            Some(q) => board.apply_rule(r, q, cache, k),
+            Some(q) => board.apply_rule(r, q, &mut |board: &mut Board<W>| k(board, cache)),
             None => board.rule(r, cache, k),
         })
     }
@@ -643,9 +647,9 @@ impl<W: Word> Board<W> {
             board: self.mailbox.clone(),
             poi: self.poi.map(|i| self.mailbox.square(i)),
         };
-        let results = match Eval::default().run(prog, &state) {
+        let results = match Eval::new(BUDGET).run(prog, &state) {
             Ok(r) => r,
-            Err(Halt::Budget(n)) => return Break(Cut::TooBig(TooBig(n))),
+            Err(Halt::Budget(_)) => return Break(Cut::TooBig),
             Err(Halt::Unknown(never)) => match never {},
             Err(Halt::Memory(_)) => unreachable!("the engine runs without a memory limit"),
         };

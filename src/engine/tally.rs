@@ -122,7 +122,7 @@ impl<W: Word> Board<W> {
             } if self.poi.is_some() => return self.dry_slide(*step, *set, *max, *write, d, seen),
             Op::Bind(code, body) if !matches!(&**body, Op::BitHops(_)) => {
                 if let (Op::BitRules(rules, bits), Squares::Words(_)) = (&**body, &self.squares) {
-                    return self.each_bit_rule(*code, rules, bits, |board, r, q| board.dry_rule(r, q, d, seen, cache));
+                    return self.each_bit_rule(*code, rules, bits, |board, r, q| board.dry_rule(r, q, d, seen));
                 }
                 return self.each_holder(*code, |board, _| board.dry(body, d, seen, cache));
             }
@@ -136,7 +136,7 @@ impl<W: Word> Board<W> {
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
     fn dry_rules(&mut self, rules: &[FastRule], d: &Dry<'_, W>, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
         self.each_rule(rules, |board, r, base| match base {
-            Some(q) => board.dry_rule(r, q, d, seen, cache),
+            Some(q) => board.dry_rule(r, q, d, seen),
             None => board.rule(r, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
                 board.count_made(d, seen)
             }),
@@ -147,14 +147,7 @@ impl<W: Word> Board<W> {
     /// writes, unless they write one square twice or may change the
     /// test's answer: then it is made, tested and unmade.
     #[inline]
-    fn dry_rule(
-        &mut self,
-        r: &FastRule,
-        base: usize,
-        d: &Dry<'_, W>,
-        seen: &mut Fingerprints,
-        cache: &mut Cache,
-    ) -> Flow {
+    fn dry_rule(&mut self, r: &FastRule, base: usize, d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
         let carried = self.poi.map(|p| self.mailbox.cells[p]);
         if r.distinct && (carried.is_some() || r.writes.iter().all(|w| w.1 != Code::POI)) {
             let writes = r.writes.iter().map(|&(at, v)| {
@@ -166,9 +159,7 @@ impl<W: Word> Board<W> {
             }
         }
         let before = self.poi;
-        let flow = self.apply_rule(r, base, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
-            board.count_made(d, seen)
-        });
+        let flow = self.apply_rule(r, base, &mut |board: &mut Board<W>| board.count_made(d, seen));
         self.poi = before;
         flow
     }
