@@ -4,7 +4,8 @@
 //! made per search or thread and passed in.
 
 use super::board::{Board, Diff};
-use super::plan::{MemoId, Op, ProbeId, ReadNode};
+use super::ids::{MemoId, ProbeId};
+use super::plan::{Op, ReadNode};
 use super::results::Fingerprints;
 use super::word::Word;
 use crate::semantics::CellSet;

@@ -8,7 +8,8 @@
 use super::bits::BitRule;
 use super::board::{Board, Squares};
 use super::cache::Cache;
-use super::plan::{BitHop, FastRule, Find, MemoId, Op};
+use super::ids::MemoId;
+use super::plan::{BitHop, FastRule, Find, Op};
 use super::results::Seen;
 use super::word::Word;
 use super::TooBig;

@@ -9,6 +9,7 @@ mod board;
 mod cache;
 mod cursor;
 mod exec;
+mod ids;
 mod mailbox;
 mod plan;
 mod restrict;
@@ -122,8 +123,7 @@ impl Engine {
             shape: shape.fits::<W>().then_some(shape),
             width: board.width(),
             height: board.height(),
-            memos: Default::default(),
-            probes: Default::default(),
+            ids: Default::default(),
         };
         let turns: Vec<Op<W>> = self.turns.iter().map(|t| planner.plan(t)).collect();
         let tests: Vec<Op<W>> = self.tests.iter().map(|t| planner.plan(t)).collect();
@@ -541,6 +541,68 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         let set = |r: &Rules| boards(r, &start);
         assert_eq!(set(&fast), set(&slow));
         assert_eq!(set(&fast).len(), 1, "{:?}", set(&fast));
+    }
+
+    /// A `not` answered from memos keyed by the numbers planning gave it:
+    /// on 12×12 chess planned for bit sets the king's safety is such a
+    /// test, each test has its own number, and along a game played on one
+    /// board and cache the moves are the interpreter's.
+    #[test]
+    fn memos_are_keyed_by_planned_numbers() {
+        fn memos(op: &Op<u64>, out: &mut Vec<ids::MemoId>) {
+            match op {
+                Op::Not { test, memo } => {
+                    out.push(*memo);
+                    memos(test, out);
+                }
+                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::NotBits(m, _) | Op::Probe { rules: m, .. } => {
+                    memos(m, out)
+                }
+                Op::Seq(a, b) => {
+                    memos(a, out);
+                    memos(b, out);
+                }
+                Op::Alt(arms) => arms.iter().for_each(|a| memos(a, out)),
+                _ => {}
+            }
+        }
+        let games = games();
+        let big = &games.iter().find(|(name, _)| name == "big").unwrap().1;
+        let (slow, fast) = both(big);
+        let start = slow.start();
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
+        let mut ids = vec![];
+        plan.turns.iter().chain(&plan.tests).for_each(|t| memos(t, &mut ids));
+        assert!(!ids.is_empty(), "{:?}", plan.turns[0]);
+        let distinct: BTreeSet<u32> = ids.iter().map(|m| m.0).collect();
+        assert_eq!(distinct.len(), ids.len(), "{ids:?}");
+        // One board and cache along a random game, the moves of each
+        // position the interpreter's.
+        let (mut on, mut cache) = (plan.board(&start.board), Cache::default());
+        let (mut pos, mut rng) = (start, 7u64);
+        for ply in 0..300 {
+            let moves = plan.moves(&mut on, &mut cache, pos.turn).unwrap();
+            let made: BTreeSet<crate::semantics::Grid> = moves
+                .iter()
+                .map(|d| {
+                    let mark = on.mark();
+                    on.apply(d);
+                    let g = on.mailbox.grid();
+                    on.undo(mark);
+                    g
+                })
+                .collect();
+            assert_eq!(made, boards(&slow, &pos), "ply {ply}");
+            if moves.is_empty() {
+                break;
+            }
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            on.apply(&moves[(rng >> 33) as usize % moves.len()]);
+            pos = Position {
+                board: on.mailbox.grid(),
+                turn: 1 - pos.turn,
+            };
+        }
     }
 
     /// Boxes past 64 squares keep bitboards, on the word that holds them:

@@ -5,6 +5,7 @@
 //! the plan is never wrong, only slower.
 
 use super::bits::{BitProbe, BitRule, BitTest, BitWalk, BoxShape, Part};
+use super::ids::{Ids, MemoId, ProbeId};
 use super::mailbox::Mailbox;
 use super::word::Word;
 use crate::core::{Bounds, Cell};
@@ -128,9 +129,8 @@ pub(super) enum Op<W> {
     /// Anchored rules that are a binder's body, with their reads as
     /// words: the binder finds where each fits for all its pieces at once.
     BitRules(Vec<FastRule>, Vec<BitRule<W>>),
-    /// `Hop`s that are a binder's body, with their walks and reads as
-    /// words: the binder finds where each lands for all its pieces at
-    /// once.
+    /// `Hop`s that are a binder's body, with their walks and reads as words:
+    /// the binder finds where each lands for all its pieces at once.
     BitHops(Vec<BitHop<W>>),
 }
 
@@ -167,9 +167,7 @@ impl<W: Word> Op<W> {
             Op::Hop(..) | Op::BitHops(_) => {}
         }
     }
-}
 
-impl<W: Word> Op<W> {
     /// `self` as a bitboard test, when it is made of probes on bitboards,
     /// binders (not nested) and unions.
     fn bit_test(&self) -> Option<BitTest<W>> {
@@ -380,30 +378,11 @@ pub(super) struct Planner {
     /// The box's size: lines of any length are written out to it.
     pub width: i32,
     pub height: i32,
-    /// The `MemoId`s and `ProbeId`s given out so far.
-    pub memos: std::cell::Cell<u32>,
-    pub probes: std::cell::Cell<u32>,
+    /// Numbers for the `not` tests and probes it plans.
+    pub ids: Ids,
 }
 
-/// A `not` test's number among its plan's, given when it is planned: the
-/// key of its memo in a search's `Cache`. Copies of one test (a plan kept
-/// to some moves clones its tests) share it, and answer alike.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct MemoId(pub u32);
-
-/// A probe's number among its plan's, given when it is planned: how a memo
-/// names the read tree it walked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct ProbeId(pub u32);
-
 impl Planner {
-    /// The next number of `counter`.
-    fn next(&self, counter: &std::cell::Cell<u32>) -> u32 {
-        let n = counter.get();
-        counter.set(n + 1);
-        n
-    }
-
     fn delta(&self, d: Square) -> isize {
         Mailbox::delta(self.stride, d)
     }
@@ -794,7 +773,7 @@ impl Planner {
                     Some(t) => Op::NotBits(m, Box::new(t)),
                     None => Op::Not {
                         test: m,
-                        memo: MemoId(self.next(&self.memos)),
+                        memo: self.ids.memo(),
                     },
                 }
             }
@@ -813,7 +792,7 @@ impl Planner {
                     always,
                     reads: nodes,
                     bits,
-                    id: ProbeId(self.next(&self.probes)),
+                    id: self.ids.probe(),
                 }
             }
         }
