@@ -122,47 +122,7 @@ impl<W: Word> Board<W> {
                 }
                 self.each_holder(*code, |board, outer| board.run(body, cache, &mut at_outer(outer, k)))
             }
-            Op::Seq(a, b) => {
-                if let (Op::Not { .. } | Op::NotBits(..), Some(rules)) = (&**a, first_rules(b)) {
-                    // `not A` then rules (castling: the king not attacked,
-                    // then the squares between empty): when no rule
-                    // applies there is no result, and A need not be tested.
-                    if !rules.iter().any(|r| self.rule_applies(r)) {
-                        return Continue(());
-                    }
-                }
-                if let Op::NotBits(_, t) = &**b {
-                    // The legality test after each move, without a call of
-                    // `run`, and not made again where the move changed
-                    // nothing it read (a king far from the move).
-                    let mark = self.mark();
-                    let moves = !matches!(&**a, Op::Not { .. } | Op::NotBits(..) | Op::Probe { .. } | Op::Nil);
-                    if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
-                        return self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
-                            let holds = if board.stands(t, &s, mark) {
-                                s.answer
-                            } else {
-                                board.bit_test(t)
-                            };
-                            if holds {
-                                Continue(())
-                            } else {
-                                k(board, cache)
-                            }
-                        });
-                    }
-                    return self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
-                        if board.bit_test(t) {
-                            Continue(())
-                        } else {
-                            k(board, cache)
-                        }
-                    });
-                }
-                self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
-                    board.run(b, cache, k)
-                })
-            }
+            Op::Seq(a, b) => self.seq(a, b, cache, k),
             Op::Alt(arms) => arms.iter().try_for_each(|a| self.run(a, cache, k)),
             Op::Star(m) => {
                 let mark = self.mark();
@@ -190,6 +150,50 @@ impl<W: Word> Board<W> {
             Op::Probe { rules: m, .. } => self.run(m, cache, k),
             Op::Interpret(prog) => self.interpret(prog, cache, k),
         }
+    }
+
+    /// `a` then `b`, with shortcuts for tests next to moves.
+    #[inline]
+    fn seq(&mut self, a: &Op<W>, b: &Op<W>, cache: &mut Cache, k: &mut Cont<'_, W>) -> Flow {
+        if let (Op::Not { .. } | Op::NotBits(..), Some(rules)) = (a, first_rules(b)) {
+            // `not A` then rules (castling: the king not attacked,
+            // then the squares between empty): when no rule
+            // applies there is no result, and A need not be tested.
+            if !rules.iter().any(|r| self.rule_applies(r)) {
+                return Continue(());
+            }
+        }
+        if let Op::NotBits(_, t) = b {
+            // The legality test after each move, without a call of
+            // `run`, and not made again where the move changed
+            // nothing it read (a king far from the move).
+            let mark = self.mark();
+            let moves = !matches!(a, Op::Not { .. } | Op::NotBits(..) | Op::Probe { .. } | Op::Nil);
+            if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
+                return self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
+                    let holds = if board.stands(t, &s, mark) {
+                        s.answer
+                    } else {
+                        board.bit_test(t)
+                    };
+                    if holds {
+                        Continue(())
+                    } else {
+                        k(board, cache)
+                    }
+                });
+            }
+            return self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
+                if board.bit_test(t) {
+                    Continue(())
+                } else {
+                    k(board, cache)
+                }
+            });
+        }
+        self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
+            board.run(b, cache, k)
+        })
     }
 
     /// Whether `op` has a result here.
