@@ -3,7 +3,8 @@
 //! asked of the board in place. Nothing is rebuilt between plies: the
 //! bitboards, piece sets and memos stay with the board.
 
-use super::exec::Ctx;
+use super::board::Board;
+use super::cache::Cache;
 use super::word::Word;
 use super::{Plan, TooBig, Vacate};
 use crate::geometry::Square;
@@ -36,7 +37,8 @@ trait Follow {
 
 struct On<W> {
     plan: Arc<Plan<W>>,
-    ctx: Ctx<W>,
+    board: Board<W>,
+    cache: Cache,
     /// The square of each mailbox index.
     squares: Vec<Square>,
     /// Trail marks of the changes pushed.
@@ -113,11 +115,12 @@ impl Clone for Cursor {
 
 impl<W: Word> On<W> {
     fn new(plan: Arc<Plan<W>>, board: &Grid) -> On<W> {
-        let ctx = plan.ctx(board);
-        let squares = (0..ctx.board.cells.len()).map(|i| ctx.board.square(i)).collect();
+        let on = plan.board(board);
+        let squares = (0..on.mailbox.cells.len()).map(|i| on.mailbox.square(i)).collect();
         On {
             plan,
-            ctx,
+            board: on,
+            cache: Cache::default(),
             squares,
             marks: vec![],
         }
@@ -131,24 +134,24 @@ impl<W: Word> On<W> {
                 .iter()
                 .map(|d| d.iter().map(|&w| (squares[(w >> 8) as usize], w as u8)).collect()),
         );
-        self.ctx.spare.push(diffs);
+        self.cache.spare.push(diffs);
     }
 
     fn apply(&mut self, c: &Change) {
         let d: super::Diff = c
             .iter()
             .map(|&(q, v)| {
-                let i = self.ctx.board.index(q).expect("a change stays on the board");
+                let i = self.board.mailbox.index(q).expect("a change stays on the board");
                 (i as u32) << 8 | u32::from(v)
             })
             .collect();
-        self.ctx.apply(&d);
+        self.board.apply(&d);
     }
 }
 
 impl<W: Word> Follow for On<W> {
     fn moves(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
-        let diffs = self.plan.moves(&mut self.ctx, turn)?;
+        let diffs = self.plan.moves(&mut self.board, &mut self.cache, turn)?;
         self.changes(diffs, out);
         Ok(())
     }
@@ -161,39 +164,41 @@ impl<W: Word> Follow for On<W> {
         out: &mut Vec<Change>,
     ) -> Result<(), TooBig> {
         // A square off the box is written by no move: nothing to keep to.
-        let to = to.and_then(|q| self.ctx.board.index(q));
-        let diffs = self.plan.moves_vacating(&mut self.ctx, turn, v, to)?;
+        let to = to.and_then(|q| self.board.mailbox.index(q));
+        let diffs = self
+            .plan
+            .moves_vacating(&mut self.board, &mut self.cache, turn, v, to)?;
         self.changes(diffs, out);
         Ok(())
     }
 
     fn any_move(&mut self, turn: usize) -> Result<bool, TooBig> {
-        self.plan.any_move(&mut self.ctx, turn)
+        self.plan.any_move(&mut self.board, &mut self.cache, turn)
     }
 
     fn holds(&mut self, test: usize) -> Result<bool, TooBig> {
-        self.plan.holds(&mut self.ctx, test)
+        self.plan.holds(&mut self.board, &mut self.cache, test)
     }
 
     fn push(&mut self, c: &Change) {
-        self.marks.push(self.ctx.mark());
+        self.marks.push(self.board.mark());
         self.apply(c);
     }
 
     fn pop(&mut self) {
         let mark = self.marks.pop().expect("a change pushed");
-        self.ctx.undo(mark);
+        self.board.undo(mark);
     }
 
     fn play(&mut self, c: &Change) {
         self.apply(c);
         if self.marks.is_empty() {
-            self.ctx.forget();
+            self.board.forget();
         }
     }
 
     fn grid(&self) -> Grid {
-        self.ctx.board.grid()
+        self.board.mailbox.grid()
     }
 
     fn fresh(&self) -> Box<dyn Follow> {

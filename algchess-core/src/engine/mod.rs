@@ -5,21 +5,29 @@
 //! interpreter on every result set.
 
 mod bits;
+mod board;
+mod cache;
 mod cursor;
 mod exec;
+mod ids;
 mod mailbox;
 mod plan;
 mod restrict;
+mod results;
 mod sets;
+mod tally;
 mod word;
 
+use board::{Board, Diff};
+use cache::Cache;
 pub(crate) use cursor::Cursor;
-use exec::{Ctx, Diff};
+use exec::stopped;
 use mailbox::Mailbox;
 use plan::{Op, Planner};
 use rayon::prelude::*;
 pub(crate) use restrict::Vacate;
 use std::any::{Any, TypeId};
+use std::ops::ControlFlow::Continue;
 use std::sync::{Arc, Mutex};
 use word::Word;
 
@@ -115,6 +123,7 @@ impl Engine {
             shape: shape.fits::<W>().then_some(shape),
             width: board.width(),
             height: board.height(),
+            ids: Default::default(),
         };
         let turns: Vec<Op<W>> = self.turns.iter().map(|t| planner.plan(t)).collect();
         let tests: Vec<Op<W>> = self.tests.iter().map(|t| planner.plan(t)).collect();
@@ -139,15 +148,15 @@ impl Engine {
 
     fn successors_on<W: Word>(&self, board: &Grid, turn: usize) -> Result<Vec<Grid>, TooBig> {
         let plan = self.plan::<W>(board);
-        let mut ctx = plan.ctx(board);
-        let moves = plan.moves(&mut ctx, turn)?;
+        let mut on = plan.board(board);
+        let moves = plan.moves(&mut on, &mut Cache::default(), turn)?;
         Ok(moves
             .iter()
             .map(|d| {
-                let mark = ctx.mark();
-                ctx.apply(d);
-                let g = ctx.board.grid();
-                ctx.undo(mark);
+                let mark = on.mark();
+                on.apply(d);
+                let g = on.mailbox.grid();
+                on.undo(mark);
                 g
             })
             .collect())
@@ -161,7 +170,7 @@ impl Engine {
 
     fn holds_on<W: Word>(&self, board: &Grid, test: usize) -> Result<bool, TooBig> {
         let plan = self.plan::<W>(board);
-        plan.holds(&mut plan.ctx(board), test)
+        plan.holds(&mut plan.board(board), &mut Cache::default(), test)
     }
 
     /// A board to follow a game on, from `board`.
@@ -177,8 +186,7 @@ impl Engine {
 
     fn perft_on<W: Word>(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
         let plan = self.plan::<W>(board);
-        let mut ctx = plan.ctx(board);
-        plan.perft(&mut ctx, turn, depth)
+        plan.perft(&mut plan.board(board), &mut Cache::default(), turn, depth)
     }
 
     /// Perft with the root moves spread over rayon's threads.
@@ -192,7 +200,7 @@ impl Engine {
     fn perft_parallel_on<W: Word>(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
         let plan = self.plan::<W>(board);
         let root = Mailbox::new(board, plan.pad);
-        let moves = plan.moves(&mut Ctx::new(root.clone(), &plan.codes), turn)?;
+        let moves = plan.moves(&mut Board::new(root.clone(), &plan.codes), &mut Cache::default(), turn)?;
         if moves.is_empty() {
             // Nothing to spread, or a pass: the plain count handles both.
             return self.perft(board, turn, depth);
@@ -201,85 +209,86 @@ impl Engine {
         moves
             .par_iter()
             .map(|d| {
-                let mut ctx = Ctx::new(root.clone(), &plan.codes);
-                ctx.apply(d);
-                plan.perft(&mut ctx, next, depth - 1)
+                // Each thread its own board and cache; the plan is shared.
+                let mut on = Board::new(root.clone(), &plan.codes);
+                on.apply(d);
+                plan.perft(&mut on, &mut Cache::default(), next, depth - 1)
             })
             .sum()
     }
 }
 
 impl<W: Word> Plan<W> {
-    /// A search context on `board`, whose box the plan is for.
-    fn ctx(&self, board: &Grid) -> Ctx<W> {
-        Ctx::new(Mailbox::new(board, self.pad), &self.codes)
+    /// `grid` as a board of the box the plan is for.
+    fn board(&self, grid: &Grid) -> Board<W> {
+        Board::new(Mailbox::new(grid, self.pad), &self.codes)
     }
 
-    /// Whether test `test` has a result on the context's board.
-    fn holds(&self, ctx: &mut Ctx<W>, test: usize) -> Result<bool, TooBig> {
-        let found = ctx.exists(&self.tests[test]);
-        ctx.finish(found)
+    /// Whether test `test` has a result on `board`.
+    fn holds(&self, board: &mut Board<W>, cache: &mut Cache, test: usize) -> Result<bool, TooBig> {
+        board.exists(&self.tests[test], cache)
     }
 
     /// The distinct results of the turn's move, as diffs from the board.
-    fn moves(&self, ctx: &mut Ctx<W>, turn: usize) -> Result<Vec<Diff>, TooBig> {
-        let mark = ctx.mark();
-        let mut out = exec::Distinct::new(ctx.spare.pop().unwrap_or_default());
-        ctx.start_turn();
-        ctx.run(&self.turns[turn], &mut |c: &mut Ctx<W>| {
-            out.insert(c.result(mark));
-            false
+    fn moves(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<Vec<Diff>, TooBig> {
+        let mark = board.mark();
+        let mut out = results::Distinct::new(cache.spare.pop().unwrap_or_default());
+        cache.start_turn(mark);
+        let flow = board.run(&self.turns[turn], cache, &mut |board: &mut Board<W>, _: &mut Cache| {
+            out.insert(board.result(mark));
+            Continue(())
         });
-        ctx.end_turn();
-        ctx.finish(out.items)
+        cache.end_turn();
+        stopped(flow)?;
+        Ok(out.items)
     }
 
     /// How many distinct results the turn's move has, from their
     /// fingerprints; `None` when two share one (then `moves` counts).
-    fn count(&self, ctx: &mut Ctx<W>, turn: usize) -> Result<Option<u64>, TooBig> {
-        let mark = ctx.mark();
-        let mut seen = std::mem::take(&mut ctx.counted);
-        let mut repeat = false;
-        ctx.start_turn();
-        repeat |= ctx.tally(&self.turns[turn], mark, &mut seen);
-        ctx.end_turn();
+    fn count(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<Option<u64>, TooBig> {
+        let mark = board.mark();
+        let mut seen = std::mem::take(&mut cache.counted);
+        cache.start_turn(mark);
+        let flow = board.tally(&self.turns[turn], mark, &mut seen, cache);
+        cache.end_turn();
         let n = seen.len() as u64;
         seen.clear();
-        ctx.counted = seen;
-        ctx.finish((!repeat).then_some(n))
+        cache.counted = seen;
+        let repeat = stopped(flow)?;
+        Ok((!repeat).then_some(n))
     }
 
-    fn perft(&self, ctx: &mut Ctx<W>, turn: usize, depth: u32) -> Result<u64, TooBig> {
+    fn perft(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize, depth: u32) -> Result<u64, TooBig> {
         if depth == 0 {
             return Ok(1);
         }
         if depth == 1 {
             // A pass counts as a ply, so a side with no move needs `moves`.
-            if let Some(n) = self.count(ctx, turn)?.filter(|&n| n > 0 || !self.passes) {
+            if let Some(n) = self.count(board, cache, turn)?.filter(|&n| n > 0 || !self.passes) {
                 return Ok(n);
             }
         }
-        let moves = self.moves(ctx, turn)?;
+        let moves = self.moves(board, cache, turn)?;
         let next = (turn + 1) % self.turns.len();
         if moves.is_empty() && self.passes {
             // A pass is a ply of its own, if the other side can move.
-            if self.moves(ctx, next)?.is_empty() {
+            if self.moves(board, cache, next)?.is_empty() {
                 return Ok(0);
             }
-            return self.perft(ctx, next, depth - 1);
+            return self.perft(board, cache, next, depth - 1);
         }
         let mut total = moves.len() as u64;
         if depth > 1 {
             total = 0;
             for d in &moves {
-                let mark = ctx.mark();
-                ctx.apply(d);
-                let n = self.perft(ctx, next, depth - 1);
-                ctx.undo(mark);
+                let mark = board.mark();
+                board.apply(d);
+                let n = self.perft(board, cache, next, depth - 1);
+                board.undo(mark);
                 total += n?;
             }
         }
-        ctx.spare.push(moves);
+        cache.spare.push(moves);
         Ok(total)
     }
 }
@@ -444,7 +453,7 @@ game g(start) = far
                 Op::Bind(_, m)
                 | Op::Star(m)
                 | Op::Greedy(m)
-                | Op::Not(m)
+                | Op::Not { test: m, .. }
                 | Op::NotBits(m, _)
                 | Op::Probe { rules: m, .. } => interprets(m),
                 Op::Seq(a, b) => interprets(a) || interprets(b),
@@ -475,10 +484,10 @@ game g(start) = white, black
         let engine = fast.engine.as_ref().unwrap();
         let start = slow.start();
         let plan = engine.plan::<u64>(&start.board);
-        let mut ctx = Ctx::new(Mailbox::new(&start.board, plan.pad), &plan.codes);
-        assert_eq!(plan.count(&mut ctx, 0), Ok(None), "a repeat is seen");
+        let (mut on, mut cache) = (plan.board(&start.board), Cache::default());
+        assert_eq!(plan.count(&mut on, &mut cache, 0), Ok(None), "a repeat is seen");
         // Black's moves never repeat: counted from fingerprints alone.
-        assert_eq!(plan.count(&mut ctx, 1), Ok(Some(2)));
+        assert_eq!(plan.count(&mut on, &mut cache, 1), Ok(Some(2)));
         for depth in 1..=4 {
             assert_eq!(
                 perft(&fast, &start, depth),
@@ -506,7 +515,7 @@ holds(f) = f -> f
         let start = slow.start();
         let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
         let text = format!("{:?}", plan.turns[0]);
-        assert_eq!(text.matches("Not(").count(), 1, "{text}");
+        assert_eq!(text.matches("Not {").count(), 1, "{text}");
         let set = |r: &Rules| boards(r, &start);
         // Only the rook with a square above its step right moves.
         assert_eq!(set(&fast).len(), 1, "{:?}", set(&fast));
@@ -537,6 +546,68 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         assert_eq!(set(&fast).len(), 1, "{:?}", set(&fast));
     }
 
+    /// A `not` answered from memos keyed by the numbers planning gave it:
+    /// on 12×12 chess planned for bit sets the king's safety is such a
+    /// test, each test has its own number, and along a game played on one
+    /// board and cache the moves are the interpreter's.
+    #[test]
+    fn memos_are_keyed_by_planned_numbers() {
+        fn memos(op: &Op<u64>, out: &mut Vec<ids::MemoId>) {
+            match op {
+                Op::Not { test, memo } => {
+                    out.push(*memo);
+                    memos(test, out);
+                }
+                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::NotBits(m, _) | Op::Probe { rules: m, .. } => {
+                    memos(m, out)
+                }
+                Op::Seq(a, b) => {
+                    memos(a, out);
+                    memos(b, out);
+                }
+                Op::Alt(arms) => arms.iter().for_each(|a| memos(a, out)),
+                _ => {}
+            }
+        }
+        let games = games();
+        let big = &games.iter().find(|(name, _)| name == "big").unwrap().1;
+        let (slow, fast) = both(big);
+        let start = slow.start();
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
+        let mut ids = vec![];
+        plan.turns.iter().chain(&plan.tests).for_each(|t| memos(t, &mut ids));
+        assert!(!ids.is_empty(), "{:?}", plan.turns[0]);
+        let distinct: BTreeSet<u32> = ids.iter().map(|m| m.0).collect();
+        assert_eq!(distinct.len(), ids.len(), "{ids:?}");
+        // One board and cache along a random game, the moves of each
+        // position the interpreter's.
+        let (mut on, mut cache) = (plan.board(&start.board), Cache::default());
+        let (mut pos, mut rng) = (start, 7u64);
+        for ply in 0..300 {
+            let moves = plan.moves(&mut on, &mut cache, pos.turn).unwrap();
+            let made: BTreeSet<crate::semantics::Grid> = moves
+                .iter()
+                .map(|d| {
+                    let mark = on.mark();
+                    on.apply(d);
+                    let g = on.mailbox.grid();
+                    on.undo(mark);
+                    g
+                })
+                .collect();
+            assert_eq!(made, boards(&slow, &pos), "ply {ply}");
+            if moves.is_empty() {
+                break;
+            }
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            on.apply(&moves[(rng >> 33) as usize % moves.len()]);
+            pos = Position {
+                board: on.mailbox.grid(),
+                turn: 1 - pos.turn,
+            };
+        }
+    }
+
     /// Boxes past 64 squares keep bitboards, on the word that holds them:
     /// the king's safety and the pawns' rules are planned on words for
     /// 10×8 (`u128`) and 12×12 (`Wide`), not on bit sets.
@@ -553,7 +624,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
             planned::<word::Wide>(game("big")),
         ] {
             assert!(text.contains("NotBits") && text.contains("BitRules("), "{text}");
-            assert!(!text.contains("Not("), "{text}");
+            assert!(!text.contains("Not {"), "{text}");
         }
         // A word too narrow for the box keeps the read trees.
         assert!(!planned::<u64>(game("big")).contains("NotBits"));
@@ -582,7 +653,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         // The king's safety is tested on bitboards, the pawns' last rank
         // with each step.
         assert!(text.contains("NotBits"), "{text}");
-        assert!(!text.contains("Not("), "{text}");
+        assert!(!text.contains("Not {"), "{text}");
         // The pawns' rules fit for all the pawns at once, on words.
         assert!(text.contains("BitRules("), "{text}");
         // The knight's eight leaps, eight arms in the file, are one list.
@@ -592,7 +663,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
                 Op::Bind(_, m)
                 | Op::Star(m)
                 | Op::Greedy(m)
-                | Op::Not(m)
+                | Op::Not { test: m, .. }
                 | Op::NotBits(m, _)
                 | Op::Probe { rules: m, .. } => longest_guards(m),
                 Op::Seq(a, b) => longest_guards(a).max(longest_guards(b)),

@@ -5,6 +5,7 @@
 //! the plan is never wrong, only slower.
 
 use super::bits::{BitProbe, BitRule, BitTest, BitWalk, BoxShape, Part};
+use super::ids::{Ids, MemoId, ProbeId};
 use super::mailbox::Mailbox;
 use super::word::Word;
 use crate::core::{Bounds, Cell};
@@ -101,7 +102,11 @@ pub(super) enum Op<W> {
     /// `M*`, as a search over new states.
     Star(Box<Op<W>>),
     Greedy(Box<Op<W>>),
-    Not(Box<Op<W>>),
+    /// `not M`, answered from a memo of what it read where it may be.
+    Not {
+        test: Box<Op<W>>,
+        memo: MemoId,
+    },
     /// `not M` where `M` is probes answered on bitboards: tested afresh on
     /// each board, not from a memo.
     NotBits(Box<Op<W>>, Box<BitTest<W>>),
@@ -116,15 +121,16 @@ pub(super) enum Op<W> {
         reads: Vec<ReadNode>,
         /// The test on bitboards, where the box and the reads allow.
         bits: Option<Box<BitProbe<W>>>,
+        /// Names `reads` in a memo of a test around it.
+        id: ProbeId,
     },
     /// Run by the interpreter.
     Interpret(Box<Prog>),
     /// Anchored rules that are a binder's body, with their reads as
     /// words: the binder finds where each fits for all its pieces at once.
     BitRules(Vec<FastRule>, Vec<BitRule<W>>),
-    /// `Hop`s that are a binder's body, with their walks and reads as
-    /// words: the binder finds where each lands for all its pieces at
-    /// once.
+    /// `Hop`s that are a binder's body, with their walks and reads as words:
+    /// the binder finds where each lands for all its pieces at once.
     BitHops(Vec<BitHop<W>>),
 }
 
@@ -149,7 +155,7 @@ impl<W: Word> Op<W> {
                 out.push(*c);
                 m.looked_for(out);
             }
-            Op::Star(m) | Op::Greedy(m) | Op::Not(m) | Op::NotBits(m, _) | Op::Probe { rules: m, .. } => {
+            Op::Star(m) | Op::Greedy(m) | Op::Not { test: m, .. } | Op::NotBits(m, _) | Op::Probe { rules: m, .. } => {
                 m.looked_for(out)
             }
             Op::Seq(a, b) => {
@@ -161,9 +167,7 @@ impl<W: Word> Op<W> {
             Op::Hop(..) | Op::BitHops(_) => {}
         }
     }
-}
 
-impl<W: Word> Op<W> {
     /// `self` as a bitboard test, when it is made of probes on bitboards,
     /// binders (not nested) and unions.
     fn bit_test(&self) -> Option<BitTest<W>> {
@@ -374,6 +378,8 @@ pub(super) struct Planner {
     /// The box's size: lines of any length are written out to it.
     pub width: i32,
     pub height: i32,
+    /// Numbers for the `not` tests and probes it plans.
+    pub ids: Ids,
 }
 
 impl Planner {
@@ -765,7 +771,10 @@ impl Planner {
                 let m = b(m);
                 match m.bit_test() {
                     Some(t) => Op::NotBits(m, Box::new(t)),
-                    None => Op::Not(m),
+                    None => Op::Not {
+                        test: m,
+                        memo: self.ids.memo(),
+                    },
                 }
             }
             Prog::Greedy(m) => Op::Greedy(b(m)),
@@ -783,6 +792,7 @@ impl Planner {
                     always,
                     reads: nodes,
                     bits,
+                    id: self.ids.probe(),
                 }
             }
         }

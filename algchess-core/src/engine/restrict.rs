@@ -15,11 +15,15 @@
 //! cut, so the results kept are exactly the turn's results that empty
 //! such a square.
 
-use super::exec::{Ctx, Diff, Distinct};
+use super::board::{Board, Diff};
+use super::cache::Cache;
+use super::exec::{stopped, Cut};
 use super::plan::{FastRule, Find, Op};
+use super::results::Distinct;
 use super::word::Word;
 use super::{Plan, TooBig};
 use crate::semantics::{CellSet, Code};
+use std::ops::ControlFlow::{Break, Continue};
 use std::sync::Arc;
 
 /// The question asked of a plan: the codes whose squares are followed,
@@ -122,7 +126,7 @@ impl Vacate {
             holds: *inn,
         };
         match op {
-            Op::Nil | Op::Fail | Op::Not(_) | Op::NotBits(..) => {}
+            Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) => {}
             Op::Rules(rules) | Op::BitRules(rules, _) => self.rules(rules, poi, inn, &mut out),
             Op::Walk(_) => self.walk(poi, inn, &mut out),
             Op::Hop(_, rules) => {
@@ -256,34 +260,38 @@ impl<W: Word> Plan<W> {
     /// perhaps some that do not.
     pub(super) fn moves_vacating(
         &self,
-        ctx: &mut Ctx<W>,
+        board: &mut Board<W>,
+        cache: &mut Cache,
         turn: usize,
         v: &Vacate,
         to: Option<usize>,
     ) -> Result<Vec<Diff>, TooBig> {
         let op = self.vacating(turn, v);
-        let mark = ctx.mark();
-        let mut out = Distinct::new(ctx.spare.pop().unwrap_or_default());
-        ctx.start_turn();
-        ctx.run(&op, &mut |c: &mut Ctx<W>| {
-            if to.is_none_or(|i| c.wrote(mark, i)) {
-                out.insert(c.result(mark));
+        let mark = board.mark();
+        let mut out = Distinct::new(cache.spare.pop().unwrap_or_default());
+        cache.start_turn(mark);
+        let flow = board.run(&op, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
+            if to.is_none_or(|i| board.wrote(mark, i)) {
+                out.insert(board.result(mark));
             }
-            false
+            Continue(())
         });
-        ctx.end_turn();
-        ctx.finish(out.items)
+        cache.end_turn();
+        stopped(flow)?;
+        Ok(out.items)
     }
 }
 
 impl<W: Word> Plan<W> {
     /// Whether turn `turn`'s move has a result: the search stops at the
     /// first. A side that passes is the caller's to handle.
-    pub(super) fn any_move(&self, ctx: &mut Ctx<W>, turn: usize) -> Result<bool, TooBig> {
-        ctx.start_turn();
-        let found = ctx.run(&self.turns[turn], &mut |_: &mut Ctx<W>| true);
-        ctx.end_turn();
-        ctx.finish(found)
+    pub(super) fn any_move(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<bool, TooBig> {
+        cache.start_turn(board.mark());
+        let flow = board.run(&self.turns[turn], cache, &mut |_: &mut Board<W>, _: &mut Cache| {
+            Break(Cut::Enough)
+        });
+        cache.end_turn();
+        stopped(flow)
     }
 }
 

@@ -1,0 +1,245 @@
+//! Counting a leaf's results by fingerprint, most without making them: a
+//! result of a rule or slide is counted from its writes (its fingerprint
+//! the sum of their keys, its legality the kept test answer when nothing
+//! it read changes). A repeated fingerprint stops the count, and the
+//! caller then counts exactly.
+
+use super::bits::{BitTest, Stand, Still};
+use super::board::{key, Board, Squares};
+use super::cache::Cache;
+use super::exec::{Cut, Flow};
+use super::plan::{FastRule, Op};
+use super::results::Fingerprints;
+use super::word::Word;
+use crate::semantics::{CellSet, Code};
+use std::ops::ControlFlow::{Break, Continue};
+
+/// How a leaf's results are counted (`Board::tally`): the test each must
+/// pass with the answer kept for the board before the moves (`None`:
+/// every result counts), the trail mark of that board, the mark the
+/// fingerprints are taken from, and the POI results keep.
+struct Dry<'a, W> {
+    test: Option<(&'a BitTest<W>, &'a Still<W>)>,
+    at: usize,
+    mark: usize,
+    outer: Option<usize>,
+}
+
+/// Adds `fp` to `seen`; a repeat stops the count.
+#[inline(always)]
+fn count(seen: &mut Fingerprints, fp: u64) -> Flow {
+    if seen.insert(fp) {
+        Continue(())
+    } else {
+        Break(Cut::Enough)
+    }
+}
+
+impl<W: Word> Board<W> {
+    /// Adds the fingerprints (from `mark`) of `op`'s results to `seen`, as
+    /// `run` with a continuation inserting each would; a repeat stops
+    /// the count (`Cut::Enough`). A leaf's moves are counted without
+    /// being made where that is exact: a rule's result is its writes, its
+    /// fingerprint their keys, and its legality the answer kept for the
+    /// board before it when no write changes what the test read (a
+    /// move away from every line to the king); only the other moves are
+    /// made and tested.
+    pub(super) fn tally(&mut self, op: &Op<W>, mark: usize, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
+        match op {
+            Op::Seq(a, b) => match &**b {
+                Op::NotBits(_, t) => {
+                    let moves = !matches!(&**a, Op::Not { .. } | Op::NotBits(..) | Op::Probe { .. } | Op::Nil);
+                    if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
+                        let at = self.mark();
+                        let (test, outer) = (Some((&**t, &s)), self.poi);
+                        return self.dry(a, &Dry { test, at, mark, outer }, seen, cache);
+                    }
+                }
+                _ if !matches!(&**a, Op::Not { .. } | Op::NotBits(..)) => {
+                    return self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
+                        board.tally(b, mark, seen, cache)
+                    });
+                }
+                _ => {}
+            },
+            Op::Alt(_) | Op::Bind(..) | Op::Rules(_) => {
+                let (at, outer) = (self.mark(), self.poi);
+                return self.dry(
+                    op,
+                    &Dry {
+                        test: None,
+                        at,
+                        mark,
+                        outer,
+                    },
+                    seen,
+                    cache,
+                );
+            }
+            _ => {}
+        }
+        self.run(op, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
+            count(seen, board.fingerprint(mark))
+        })
+    }
+
+    /// Whether the board reached is legal under `d`'s test, with the
+    /// POI the results keep.
+    #[inline]
+    fn legal(&mut self, d: &Dry<'_, W>) -> bool {
+        let Some((t, s)) = d.test else { return true };
+        let inner = std::mem::replace(&mut self.poi, d.outer);
+        let holds = if self.stands(t, s, d.at) {
+            s.answer
+        } else {
+            self.bit_test(t)
+        };
+        self.poi = inner;
+        !holds
+    }
+
+    /// The board reached counted into `seen`, when legal under `d`.
+    #[inline]
+    fn count_made(&mut self, d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+        if self.legal(d) {
+            count(seen, self.fingerprint(d.mark))
+        } else {
+            Continue(())
+        }
+    }
+
+    /// Counts `op`'s results into `seen` as `tally` does, each tested by
+    /// `d`; shapes it does not count without making them are run.
+    fn dry(&mut self, op: &Op<W>, d: &Dry<'_, W>, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
+        match op {
+            Op::Alt(arms) => return arms.iter().try_for_each(|a| self.dry(a, d, seen, cache)),
+            Op::Rules(rules) => return self.dry_rules(rules, d, seen, cache),
+            Op::Slide {
+                d: step,
+                set,
+                max,
+                write,
+            } if self.poi.is_some() => return self.dry_slide(*step, *set, *max, *write, d, seen),
+            Op::Bind(code, body) if !matches!(&**body, Op::BitHops(_)) => {
+                if let (Op::BitRules(rules, bits), Squares::Words(_)) = (&**body, &self.squares) {
+                    return self.each_bit_rule(*code, rules, bits, |board, r, q| board.dry_rule(r, q, d, seen));
+                }
+                return self.each_holder(*code, |board, _| board.dry(body, d, seen, cache));
+            }
+            _ => {}
+        }
+        self.run(op, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
+            board.count_made(d, seen)
+        })
+    }
+
+    /// `rules` as `rules` runs them, each result counted by `dry_rule`.
+    fn dry_rules(&mut self, rules: &[FastRule], d: &Dry<'_, W>, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
+        self.each_rule(rules, |board, r, base| match base {
+            Some(q) => board.dry_rule(r, q, d, seen),
+            None => board.rule(r, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
+                board.count_made(d, seen)
+            }),
+        })
+    }
+
+    /// Counts the result of rule `r` (which fits) at `base` from its
+    /// writes, unless they write one square twice or may change the
+    /// test's answer: then it is made, tested and unmade.
+    #[inline]
+    fn dry_rule(&mut self, r: &FastRule, base: usize, d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+        let carried = self.poi.map(|p| self.mailbox.cells[p]);
+        if r.distinct && (carried.is_some() || r.writes.iter().all(|w| w.1 != Code::POI)) {
+            let writes = r.writes.iter().map(|&(at, v)| {
+                let i = base.wrapping_add_signed(at);
+                (i, if v == Code::POI { carried.unwrap_or(v) } else { v })
+            });
+            if let Some(flow) = self.counted_from(writes, d, seen) {
+                return flow;
+            }
+        }
+        let before = self.poi;
+        let flow = self.apply_rule(r, base, &mut |board: &mut Board<W>| board.count_made(d, seen));
+        self.poi = before;
+        flow
+    }
+
+    /// The POI slides as `slide` moves it, each result counted from its
+    /// two writes where that is exact.
+    fn dry_slide(
+        &mut self,
+        step: isize,
+        set: CellSet,
+        max: u32,
+        write: u8,
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+    ) -> Flow {
+        let Some(start) = self.poi else { return Continue(()) };
+        let v = match write {
+            Code::POI => self.mailbox.cells[start],
+            w => w,
+        };
+        let mut q = start;
+        for _ in 0..max {
+            q = q.wrapping_add_signed(step);
+            let c = self.mailbox.cells[q];
+            if set.contains_code(c) {
+                let writes = [(q, v), (start, Code::EMPTY)].into_iter();
+                match self.counted_from(writes, d, seen) {
+                    Some(flow) => flow?,
+                    None => self.slide_one(start, q, v, write, d, seen)?,
+                }
+            }
+            if c != Code::EMPTY {
+                break;
+            }
+        }
+        Continue(())
+    }
+
+    /// One result of a slide made, tested, counted and unmade.
+    #[cold]
+    fn slide_one(&mut self, start: usize, q: usize, v: u8, write: u8, d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+        let mark = self.mark();
+        self.write(q, v);
+        self.write(start, Code::EMPTY);
+        self.poi = (write == Code::POI).then_some(q);
+        let flow = self.count_made(d, seen);
+        self.undo(mark);
+        self.poi = Some(start);
+        flow
+    }
+
+    /// Counts the result that `writes` (to distinct squares) make, when
+    /// the test's kept answer stands for them; `None` when the result
+    /// must be made to be tested.
+    #[inline(always)]
+    fn counted_from(
+        &self,
+        writes: impl Iterator<Item = (usize, u8)>,
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+    ) -> Option<Flow> {
+        let Squares::Words(b) = &self.squares else { return None };
+        let mut hash = self.hash();
+        let mut stand = Stand::default();
+        for (i, v) in writes {
+            let old = self.mailbox.cells[i];
+            let at = (i as u32) << 8;
+            hash = hash
+                .wrapping_add(key(at | u32::from(v)))
+                .wrapping_sub(key(at | u32::from(old)));
+            if let Some((t, s)) = d.test {
+                stand = stand.with(t.change(s, b, i, old, v));
+            }
+        }
+        if !stand.holds() || d.test.is_some_and(|(_, s)| s.poi != d.outer) {
+            return None;
+        }
+        if d.test.is_some_and(|(_, s)| s.answer) {
+            return Some(Continue(()));
+        }
+        Some(count(seen, hash.wrapping_sub(self.hash_at(d.mark))))
+    }
+}
