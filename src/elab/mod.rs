@@ -164,6 +164,13 @@ impl Program {
         Program::elaborate(name, text, None, tiling, MemoryLimit::NONE, loader)
     }
 
+    /// Elaborates a syntax tree whose spans point into `text` (a file read
+    /// once and then edited as a tree), so diagnostics quote `text`.
+    pub(crate) fn from_tree(name: &str, text: &str, file: parse::ast::File) -> Result<Program, Diags> {
+        let source = Source::new(name, text);
+        Program::elaborate_tree(source, file, None, Tiling::Square, MemoryLimit::NONE, &Files)
+    }
+
     /// `origin` is the file's canonical path, so that a file importing
     /// itself (or a cycle back to it) adds nothing.
     fn elaborate(
@@ -176,6 +183,17 @@ impl Program {
     ) -> Result<Program, Diags> {
         let source = Source::new(name, text);
         let file = parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+        Program::elaborate_tree(source, file, origin, tiling, memory, loader)
+    }
+
+    fn elaborate_tree(
+        source: Source,
+        file: parse::ast::File,
+        origin: Option<PathBuf>,
+        tiling: Tiling,
+        memory: MemoryLimit,
+        loader: &dyn Loader,
+    ) -> Result<Program, Diags> {
         let tiling = declared_grid(&source, &file.stmts)?.unwrap_or(tiling);
         let mut prog = Program {
             sources: vec![source.clone()],

@@ -83,12 +83,23 @@ impl Expr {
     /// Points every span of the tree at `at` (a lowered notation literal,
     /// whose generated syntax has no text of its own).
     pub fn respan(&mut self, at: Span) {
+        self.each_span_mut(|s| *s = at);
+    }
+
+    /// Moves every span of the tree `by` bytes on: a tree parsed from text
+    /// that now sits that far into a longer text.
+    pub(crate) fn shift(&mut self, by: usize) {
+        self.each_span_mut(|s| *s = Span::new(s.start + by, s.end + by));
+    }
+
+    /// Calls `f` on every span of the tree, its names' too.
+    fn each_span_mut(&mut self, mut f: impl FnMut(&mut Span)) {
         let mut stack = vec![self];
         while let Some(e) = stack.pop() {
-            e.span = at;
+            f(&mut e.span);
             match &mut e.kind {
-                ExprKind::Call(f, args) => {
-                    f.span = at;
+                ExprKind::Call(g, args) => {
+                    f(&mut g.span);
                     stack.extend(args.iter_mut());
                 }
                 ExprKind::Juxt(args) => stack.extend(args.iter_mut()),
@@ -97,10 +108,22 @@ impl Expr {
                     stack.push(b);
                 }
                 ExprKind::Bind(c, a) => {
-                    c.span = at;
+                    f(&mut c.span);
                     stack.push(a);
                 }
-                ExprKind::Post(a, _) | ExprKind::Not(a) | ExprKind::Paren(a) => stack.push(a),
+                ExprKind::Notation(n, _) => f(&mut n.span),
+                ExprKind::Post(a, op) => {
+                    match op {
+                        PostOp::Count(i) | PostOp::AtLeast(i) => i.each_span_mut(&mut f),
+                        PostOp::Range(i, j) | PostOp::Angle(i, j) => {
+                            i.each_span_mut(&mut f);
+                            j.each_span_mut(&mut f);
+                        }
+                        _ => {}
+                    }
+                    stack.push(a);
+                }
+                ExprKind::Not(a) | ExprKind::Paren(a) => stack.push(a),
                 _ => {}
             }
         }
@@ -145,6 +168,14 @@ impl Expr {
 pub enum CountArg {
     Num(i64),
     Name(Ident),
+}
+
+impl CountArg {
+    fn each_span_mut(&mut self, f: &mut impl FnMut(&mut Span)) {
+        if let CountArg::Name(i) = self {
+            f(&mut i.span);
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

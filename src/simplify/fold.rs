@@ -14,7 +14,6 @@ use crate::core::print::with_names;
 use crate::core::{Content, Node, PieceId, Sort, Term};
 use crate::elab::Program;
 use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
-use crate::parse::lexer::{lex, Tok};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -47,20 +46,50 @@ pub(super) struct Folder<'a> {
     spelling: HashMap<PieceId, String>,
 }
 
+/// Every piece the file writes, as written: in declarations, in terms and
+/// as binders' cells (with a name that is not a piece among them).
+fn written_pieces(file: &File) -> Vec<&str> {
+    fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
+        match &e.kind {
+            ExprKind::Piece(p) => out.push(p),
+            ExprKind::Bind(c, _) => out.push(&c.name),
+            _ => {}
+        }
+        e.children().into_iter().for_each(|x| walk(x, out));
+    }
+    let mut out = vec![];
+    for s in &file.stmts {
+        match &s.kind {
+            StmtKind::Piece { white, black } => {
+                out.extend(white.iter().chain(black.iter().flatten()).map(|i| i.name.as_str()));
+            }
+            StmtKind::Def { body, .. } => walk(body, &mut out),
+            StmtKind::Claim { lhs, rhs, .. } => {
+                walk(lhs, &mut out);
+                walk(rhs, &mut out);
+            }
+            StmtKind::Game { board, turns, .. } => {
+                walk(board, &mut out);
+                turns.iter().for_each(|t| walk(t, &mut out));
+            }
+            StmtKind::GameEnd { args, .. } => args.iter().for_each(|a| walk(a, &mut out)),
+            StmtKind::Import { .. } | StmtKind::Grid { .. } | StmtKind::GameFrom { .. } => {}
+        }
+    }
+    out
+}
+
 /// The spelling of each piece the file writes as it most often writes it;
 /// a piece it never writes is spelled in ASCII when the file mostly
 /// spells pieces so (a black piece only reached by `mirrored`).
-fn spellings(text: &str) -> HashMap<PieceId, String> {
+fn spellings(file: &File) -> HashMap<PieceId, String> {
     let mut counts: HashMap<PieceId, HashMap<String, usize>> = HashMap::new();
     let (mut ascii, mut all) = (0, 0);
-    for (_, tok, _) in lex(text).map(|(t, _)| t).unwrap_or_default() {
-        let (Tok::Piece(s) | Tok::Binder(s)) = tok else {
-            continue;
-        };
-        let Some(p) = PieceId::lookup(&s) else { continue };
+    for s in written_pieces(file) {
+        let Some(p) = PieceId::lookup(s) else { continue };
         all += 1;
-        ascii += usize::from(Some(&s) == p.ascii().as_ref());
-        *counts.entry(p).or_default().entry(s).or_default() += 1;
+        ascii += usize::from(Some(s) == p.ascii().as_deref());
+        *counts.entry(p).or_default().entry(s.to_string()).or_default() += 1;
     }
     let written: Vec<PieceId> = counts.keys().copied().collect();
     let mut out: HashMap<PieceId, String> = counts
@@ -171,7 +200,7 @@ impl<'a> Folder<'a> {
             args,
             instances,
             memo: RefCell::new(HashMap::new()),
-            spelling: spellings(text),
+            spelling: spellings(file),
         }
     }
 
@@ -294,6 +323,7 @@ mod tests {
     fn pieces_are_spelled_as_the_file_spells_them() {
         let id = |s: &str| PieceId::lookup(s).unwrap();
         // Mostly ASCII: pieces it never writes are spelled in ASCII too.
+        let spellings = |text: &str| spellings(&crate::parse::parse_file(text).unwrap());
         let ascii = spellings("a = 'N + u'b | ♔ + u'b\nb = %'R: nil // ♛ ♛ ♛");
         assert_eq!(ascii.get(&id("♘")).map(String::as_str), Some("'N"));
         assert_eq!(ascii.get(&id("♝")).map(String::as_str), Some("'b"));
