@@ -219,10 +219,30 @@ pub fn read(fen: &str) -> Result<(Grid, bool), BoardError> {
     Ok((g, black))
 }
 
+/// Why a board cannot be written in FEN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteError {
+    /// The board has more files or ranks than FEN can name.
+    TooLarge,
+    /// A piece on the board has no one-letter ASCII spelling.
+    NoLetter(PieceId),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::TooLarge => write!(f, "FEN boards have at most {MAX_SIDE} files and ranks"),
+            WriteError::NoLetter(p) => write!(f, "{p} has no FEN letter (declare it with one: `piece 'A / 'a`)"),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
 /// The board in FEN (any size, as Fairy-Stockfish writes it), with castling rights and the
 /// en passant square read off the marker pieces, and the move counters
 /// `0 1` (see [`write_counted`]).
-pub fn write(g: &Grid, black_to_move: bool) -> Result<String, String> {
+pub fn write(g: &Grid, black_to_move: bool) -> Result<String, WriteError> {
     write_counted(g, black_to_move, 0, 1)
 }
 
@@ -264,14 +284,14 @@ pub fn en_passant_markers() -> Option<[PieceId; 2]> {
 }
 
 /// [`write()`] with the half-move clock and full-move number given.
-pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32) -> Result<String, String> {
+pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32) -> Result<String, WriteError> {
     let (width, height) = (g.width(), g.height());
     if width as usize > MAX_SIDE || height as usize > MAX_SIDE {
-        return Err(format!("FEN boards have at most {MAX_SIDE} files and ranks"));
+        return Err(WriteError::TooLarge);
     }
     // A piece spelled with one letter (`'A`), or a marker that extends
     // one (`'Kc` is a `K`).
-    let letter = |c: Content| -> Result<Option<char>, String> {
+    let letter = |c: Content| -> Result<Option<char>, WriteError> {
         match c {
             Content::Empty => Ok(None),
             Content::Piece(p) => p
@@ -280,7 +300,7 @@ pub fn write_counted(g: &Grid, black_to_move: bool, halfmove: u32, fullmove: u32
                 .filter(|a| a.len() == 2 && a.chars().nth(1).is_some_and(|l| l.is_ascii_alphabetic()))
                 .and_then(|a| a.chars().nth(1))
                 .map(Some)
-                .ok_or_else(|| format!("{p} has no FEN letter (declare it with one: `piece 'A / 'a`)")),
+                .ok_or(WriteError::NoLetter(p)),
         }
     };
     let mut ranks = vec![];
