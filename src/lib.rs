@@ -65,7 +65,7 @@ pub use check::{check_claim, compare, ClaimOptions, CounterReport, Finding, Outc
 pub use core::{print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Rel, Sort, Term};
 pub use diag::{Diag, Diags, Span};
 pub use elab::{Claim, Files, Lint, Loader, NoFiles, Program};
-pub use geometry::{Movement, Square, Tiling};
+pub use geometry::{Movement, ParseSquareError, Square, Tiling};
 pub use laws::{Law, Laws};
 pub use memory::{Counting, MemoryLimit};
 pub use notation::Notation;
@@ -76,5 +76,5 @@ pub use prover::{
     SaturationLimits, Step, StepError, Stop, Verdict, Why,
 };
 pub use search::{mate_in, names as move_words, Info as SearchInfo, Limits, Searcher, Values, MATE};
-pub use semantics::{compile, results, Eval, Grid, Halt, Prog, State, Store};
+pub use semantics::{compile, results, Eval, Grid, Halt, NotABoard, Prog, State, Store};
 pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

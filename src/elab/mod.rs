@@ -859,7 +859,7 @@ fn game(
         .help("build it from rows, as in `♖♘♗♕♔♗♘♖;♙♙♙♙♙♙♙♙;........`")
         .into());
     };
-    let grid = crate::semantics::Grid::from_fragment(f).map_err(|e| Diag::new(source, board.span, e))?;
+    let grid = crate::semantics::Grid::from_fragment(f).map_err(|e| Diag::new(source, board.span, e.to_string()))?;
     if el.prog.tiling == Tiling::Square {
         ragged(f).map_err(|e| {
             Diag::new(source, board.span, e)

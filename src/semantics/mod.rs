@@ -10,7 +10,7 @@ mod probe;
 mod rule;
 mod store;
 
-pub use board::Grid;
+pub use board::{Grid, NotABoard};
 pub(crate) use board::{BoardError, Change};
 pub(crate) use cell_set::CellSet;
 pub(crate) use code::Code;
