@@ -862,7 +862,7 @@ fn game(
     let grid = crate::semantics::Grid::from_fragment(f).map_err(|e| Diag::new(source, board.span, e.to_string()))?;
     if el.prog.tiling == Tiling::Square {
         ragged(f).map_err(|e| {
-            Diag::new(source, board.span, e)
+            Diag::new(source, board.span, e.to_string())
                 .help("every row of a board has the same number of squares; write `#` for a square off the board")
         })?;
     }
@@ -902,9 +902,24 @@ fn check_params(src: &Source, def: &Def) -> Result<(), Diag> {
     Ok(())
 }
 
+/// A board row that does not span the board's box.
+struct RaggedRow {
+    /// From the top, from 1.
+    row: i32,
+    squares: usize,
+    width: usize,
+}
+
+impl std::fmt::Display for RaggedRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let RaggedRow { row, squares, width } = self;
+        write!(f, "row {row} from the top has {squares} squares; the board is {width} wide")
+    }
+}
+
 /// A square board's rows all span its box: a row short of a square is a
 /// typing slip far more often than a hole (which `#` writes).
-fn ragged(f: &crate::core::Fragment) -> Result<(), String> {
+fn ragged(f: &crate::core::Fragment) -> Result<(), RaggedRow> {
     let (xs, ys): (Vec<i32>, Vec<i32>) = f.cells().map(|(q, _)| (q.x, q.y)).unzip();
     let (Some(&top), Some(&bottom)) = (ys.iter().max(), ys.iter().min()) else {
         return Ok(());
@@ -917,10 +932,11 @@ fn ragged(f: &crate::core::Fragment) -> Result<(), String> {
     for y in (bottom..=top).rev() {
         let row = ys.iter().filter(|&&v| v == y).count();
         if row != width {
-            return Err(format!(
-                "row {} from the top has {row} squares; the board is {width} wide",
-                top - y + 1
-            ));
+            return Err(RaggedRow {
+                row: top - y + 1,
+                squares: row,
+                width,
+            });
         }
     }
     Ok(())
