@@ -72,7 +72,8 @@ pub use notation::Notation;
 pub use parse::{format_file, parse_expr, parse_file};
 pub use play::{divide, fen, notation as move_names, perft, pgn, referee, Position, Rules};
 pub use prover::{
-    prove_claim, render, saturate, LawError, ProofReport, ProveOptions, ReplayError, Rewrites, Saturation,
+    prove_claim, render, saturate, CertificateError, KatError, LawError, ProofReport, ProveOptions, ReplayError,
+    Rewrites, Saturation,
     SaturationLimits, Step, StepError, Stop, Verdict, Why,
 };
 pub use search::{mate_in, names as move_words, Info as SearchInfo, Limits, Searcher, Values, MATE};

@@ -684,23 +684,12 @@ pub(super) fn normal(t: &Term, ctx: PoiKnown) -> Term {
     x
 }
 
-/// Replays a step that united `a` with `b` at `path` in `before`, in a
-/// proof from `first` to `last`: the two must have one normal form in the
-/// context of that position.
-pub(super) fn replay(
-    first: &Term,
-    last: &Term,
-    before: &Term,
-    path: &[usize],
-    a: &Term,
-    b: &Term,
-) -> Result<(), String> {
+/// Whether a step that united `a` with `b` at `path` in `before`, in a
+/// proof from `first` to `last`, replays: the two have one normal form in
+/// the context of that position.
+pub(super) fn replays(first: &Term, last: &Term, before: &Term, path: &[usize], a: &Term, b: &Term) -> bool {
     let ctx = context_at(before, path, top(first, last));
-    if normal(a, ctx) == normal(b, ctx) {
-        Ok(())
-    } else {
-        Err(format!("`{a}` and `{b}` do not have the same normal form"))
-    }
+    normal(a, ctx) == normal(b, ctx)
 }
 
 fn ground(t: &Term) -> PatternAst<crate::prover::lang::ENode> {
@@ -730,6 +719,7 @@ mod tests {
     use crate::core::{gen, Bounds, Content};
     use crate::elab::Program;
     use crate::geometry::Square;
+    use crate::prover::kat::sample::Refuted;
     use quickcheck::Gen;
 
     fn below(g: &mut Gen, n: u32) -> u32 {
@@ -842,7 +832,7 @@ mod tests {
         }
     }
 
-    fn holds(lhs: &Term, rhs: &Term) -> Result<(), String> {
+    fn holds(lhs: &Term, rhs: &Term) -> Result<(), Refuted> {
         let template = Program::from_text("t.alg", "theorem t: nil = nil\n").unwrap();
         let mut claim = template.claims()[0].clone();
         claim.lhs = lhs.clone();
@@ -859,7 +849,11 @@ mod tests {
         let r = check_claim(&claim, &options, &|_, _, _| {});
         match r.verdict {
             Finding::HoldsUpTo => Ok(()),
-            Finding::Refuted => Err(format!("{lhs}  ≠  {rhs}: {:?}", r.counterexample)),
+            Finding::Refuted => Err(Refuted {
+                lhs: lhs.clone(),
+                rhs: rhs.clone(),
+                counterexample: r.counterexample,
+            }),
         }
     }
 
@@ -877,13 +871,13 @@ mod tests {
             let n = normal(&t, top(&t, &t));
             if n != t {
                 changed += 1;
-                failures.extend(holds(&t, &n).err());
+                failures.extend(holds(&t, &n).err().map(|e| e.to_string()));
             }
             // Inside a binder the POI is bound.
             let c = Term::content(gen::content(&mut g));
             let (b, nb) = (Term::bind(&c, &t), normal(&Term::bind(&c, &t), PoiKnown::Unbound));
             if nb != b {
-                failures.extend(holds(&b, &nb).err());
+                failures.extend(holds(&b, &nb).err().map(|e| e.to_string()));
             }
             // Idempotent, as replay needs.
             assert_eq!(normal(&n, top(&t, &t)), n, "{t}");
@@ -897,7 +891,7 @@ mod tests {
             let s = Term::seq(&guard, &next);
             let n = normal(&s, top(&s, &s));
             if n != s {
-                failures.extend(holds(&s, &n).err());
+                failures.extend(holds(&s, &n).err().map(|e| e.to_string()));
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -939,7 +933,7 @@ mod tests {
             let t = &p.claims()[0].lhs;
             let n = normal(t, top(t, t));
             changed += (&n != t) as usize;
-            failures.extend(holds(t, &n).err());
+            failures.extend(holds(t, &n).err().map(|e| e.to_string()));
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         // `%p: (M (% -> 0))` keeps its test: `M` may unbind the POI.

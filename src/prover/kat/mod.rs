@@ -20,13 +20,14 @@
 
 mod bisim;
 mod certificate;
+mod error;
 mod effects;
 mod expr;
 mod facts;
 mod prim;
 mod read;
 #[cfg(test)]
-mod sample;
+pub(crate) mod sample;
 mod system;
 mod view;
 
@@ -40,6 +41,7 @@ use read::{Alphabet, Reader, Sym};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use system::System;
+pub use error::{CertificateError, KatError};
 
 /// The limits of one decision.
 #[derive(Clone, Copy, Debug)]
@@ -94,11 +96,11 @@ struct Reading {
     sides: [Sym; 2],
 }
 
-fn read(lhs: &Term, rhs: &Term, aliases: &HashMap<Term, Term>) -> Result<Reading, String> {
+fn read(lhs: &Term, rhs: &Term, aliases: &HashMap<Term, Term>) -> Result<Reading, KatError> {
     let alias = |t: &Term| rename(t, aliases);
     let mut r = Reader::default();
-    let l = r.read(&alias(lhs)).map_err(|_| "too large to write out".to_string())?;
-    let rr = r.read(&alias(rhs)).map_err(|_| "too large to write out".to_string())?;
+    let l = r.read(&alias(lhs)).map_err(|_| KatError::TooLarge)?;
+    let rr = r.read(&alias(rhs)).map_err(|_| KatError::TooLarge)?;
     Ok(Reading {
         alphabet: r.alphabet,
         sides: [l, rr],
@@ -235,10 +237,13 @@ struct Run {
     sides: [Id; 2],
 }
 
-fn setup(reading: &Reading, facts: &[Fact], ctx: PoiKnown, limits: &Limits) -> Result<Run, String> {
+fn setup(reading: &Reading, facts: &[Fact], ctx: PoiKnown, limits: &Limits) -> Result<Run, KatError> {
     let a = &reading.alphabet;
-    let sys = System::new(a.prims.len(), a.acts.len(), facts, starts(a, ctx), limits.atoms)
-        .map_err(|e| format!("too many tests ({e:?})"))?;
+    let sys =
+        System::new(a.prims.len(), a.acts.len(), facts, starts(a, ctx), limits.atoms).map_err(|e| match e {
+            system::Overflow::Prims(n) => KatError::TooManyPrims(n),
+            system::Overflow::Atoms(n) => KatError::TooManyAtoms(n),
+        })?;
     let mut ex = Exprs::new(sys.atoms.len());
     let l = compile(&mut ex, &sys.atoms, &reading.sides[0]);
     let r = compile(&mut ex, &sys.atoms, &reading.sides[1]);
@@ -263,7 +268,7 @@ fn search(run: &mut Run, budget: Budget) -> Result<Vec<Certificate>, Search> {
     }
 }
 
-fn verify(run: &mut Run, facts: &[Fact], certs: &[Certificate]) -> Result<(), String> {
+fn verify(run: &mut Run, facts: &[Fact], certs: &[Certificate]) -> Result<(), CertificateError> {
     let ground = certificate::Ground {
         atoms: &run.sys.atoms,
         start: &run.sys.start,
@@ -306,7 +311,7 @@ pub(crate) fn prove(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits) -> O
 fn decide_sides(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline: Instant) -> Outcome {
     let first = match read(lhs, rhs, &HashMap::new()) {
         Ok(r) => r,
-        Err(e) => return Outcome::Unknown(e),
+        Err(e) => return Outcome::Unknown(e.to_string()),
     };
     let (merged, said) = merges(&first.alphabet, limits, deadline);
     let reading = if merged.is_empty() {
@@ -314,7 +319,7 @@ fn decide_sides(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline
     } else {
         match read(lhs, rhs, &merged.iter().cloned().collect()) {
             Ok(r) => r,
-            Err(e) => return Outcome::Unknown(e),
+            Err(e) => return Outcome::Unknown(e.to_string()),
         }
     };
     let all = facts::facts(&reading.alphabet, ctx);
@@ -324,7 +329,7 @@ fn decide_sides(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline
     };
     let mut run = match setup(&reading, &all, ctx, limits) {
         Ok(r) => r,
-        Err(e) => return Outcome::Unknown(e),
+        Err(e) => return Outcome::Unknown(e.to_string()),
     };
     let certs = match search(&mut run, budget) {
         Ok(c) => c,
@@ -368,12 +373,12 @@ fn decide_sides(lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline
 
 /// Checks a KAT proof again: its binder merges, its facts among those the
 /// letters give, and a certificate found with those facts alone.
-pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: PoiKnown, proof: &KatProof, limits: &Limits) -> Result<(), String> {
+pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: PoiKnown, proof: &KatProof, limits: &Limits) -> Result<(), KatError> {
     if !proof.lemmas.is_empty() {
         let mut v = view::Viewer::default();
         let (l, r) = (v.view(lhs, ctx), v.view(rhs, ctx));
         if v.lemmas.into_iter().collect::<Vec<_>>() != proof.lemmas {
-            return Err("the view's rewrites are not the proof's".into());
+            return Err(KatError::ViewDiffers);
         }
         let plain = KatProof {
             lemmas: vec![],
@@ -388,34 +393,31 @@ pub(crate) fn replay(lhs: &Term, rhs: &Term, ctx: PoiKnown, proof: &KatProof, li
     };
     for (t, s) in &proof.merged {
         let (Node::Bind([c, body]), Node::Bind([d, other])) = (t.node(), s.node()) else {
-            return Err("a merged letter is not a binder".into());
+            return Err(KatError::MergedNotBinder);
         };
         if c != d {
-            return Err("merged binders of different pieces".into());
+            return Err(KatError::MergedPieces);
         }
         replay_bodies(other, body, &inner)?;
     }
     let reading = read(lhs, rhs, &proof.merged.iter().cloned().collect())?;
     let all = facts::facts(&reading.alphabet, ctx);
     if let Some(f) = proof.facts.iter().find(|f| !all.contains(f)) {
-        return Err(format!(
-            "`{}` is not a fact of these moves",
-            f.describe(&reading.alphabet)
-        ));
+        return Err(KatError::NotAFact(f.describe(&reading.alphabet)));
     }
     let mut run = setup(&reading, &proof.facts, ctx, limits)?;
     let budget = Budget {
         pairs: limits.pairs,
         deadline,
     };
-    let certs = search(&mut run, budget).map_err(|_| "no certificate with these facts".to_string())?;
-    verify(&mut run, &proof.facts, &certs)
+    let certs = search(&mut run, budget).map_err(|_| KatError::NoCertificate)?;
+    Ok(verify(&mut run, &proof.facts, &certs)?)
 }
 
-fn replay_bodies(a: &Term, b: &Term, limits: &Limits) -> Result<(), String> {
+fn replay_bodies(a: &Term, b: &Term, limits: &Limits) -> Result<(), KatError> {
     match prove(a, b, PoiKnown::Bound, limits) {
         Outcome::Proved(p) => replay(a, b, PoiKnown::Bound, &p, limits),
-        _ => Err(format!("the bodies `{a}` and `{b}` are not equal by KAT")),
+        _ => Err(KatError::BodiesDiffer(a.clone(), b.clone())),
     }
 }
 
@@ -544,7 +546,7 @@ mod tests {
             if let Outcome::Proved(_) = prove(&l, &r, ctx, &Limits::default()) {
                 proved += 1;
                 if let Err(e) = holds(&l, &r, false) {
-                    failures.push(e);
+                    failures.push(e.to_string());
                 }
             }
         }
