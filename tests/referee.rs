@@ -152,7 +152,11 @@ fn san_and_uci_are_read_with_their_errors() {
     }
     assert!(m.find("e5").unwrap_err().to_string().contains("not a legal move"));
     assert!(m.find("Z9z").unwrap_err().to_string().contains("not a move in SAN"));
-    assert!(m.find("Zz9").unwrap_err().to_string().contains("z9, which is not on the board"));
+    assert!(m
+        .find("Zz9")
+        .unwrap_err()
+        .to_string()
+        .contains("z9, which is not on the board"));
     assert!(m.find("Zh5").unwrap_err().to_string().contains("not a legal move"));
     // Two knights reach d3: the file tells them apart.
     let mut m = Match::from_fen(&rules, "4k3/8/8/8/8/8/1N3N2/4K3 w - - 0 1").unwrap();
@@ -191,7 +195,11 @@ fn fen_that_is_not_a_position_is_rejected() {
     ));
     assert!(matches!(
         Match::from_fen(&rules, "8/8/8/8/8/8/8/4K3 w - - 0 1"),
-        Err(PositionError::Kings { side: "black", want: 1, found: 0 })
+        Err(PositionError::Kings {
+            side: "black",
+            want: 1,
+            found: 0
+        })
     ));
     let m = Match::from_fen(&rules, "4k3/8/8/8/8/8/8/4K3 b - - 12 40").unwrap();
     assert_eq!(m.fen().unwrap(), "4k3/8/8/8/8/8/8/4K3 b - - 12 40");

@@ -311,10 +311,9 @@ mod tests {
 
     /// Prints, parses and elaborates a term back, in a claim so that its
     /// metavariables are allowed.
-    fn round_trip(t: &Term) -> Result<Term, String> {
+    fn round_trip(t: &Term) -> Result<Term, crate::diag::Diags> {
         let text = t.to_string();
-        let prog = crate::elab::Program::from_text("rt.alg", &format!("theorem rt: {text} = {text}\n"))
-            .map_err(|e| format!("{text}\n{e}"))?;
+        let prog = crate::elab::Program::from_text("rt.alg", &format!("theorem rt: {text} = {text}\n"))?;
         let back = prog.claims()[0].lhs.clone();
         // A lone cell reads as a cell; in context it would be a fragment.
         Ok(if t.sort() == Sort::Fragment {
@@ -335,7 +334,7 @@ mod tests {
             match round_trip(&t) {
                 Ok(back) if back == t => quickcheck::TestResult::passed(),
                 Ok(back) => quickcheck::TestResult::error(format!("{t}\n  {t:?}\nbecame\n  {back:?}")),
-                Err(e) => quickcheck::TestResult::error(e),
+                Err(e) => quickcheck::TestResult::error(format!("{t}\n{e}")),
             }
         }
         quickcheck::QuickCheck::new()

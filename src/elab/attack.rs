@@ -354,9 +354,7 @@ impl Derive<'_> {
                                     }
                                 }
                             }
-                            Pair::Loose => {
-                                return Err(AttackError::Loose(short(first)))
-                            }
+                            Pair::Loose => return Err(AttackError::Loose(short(first))),
                             Pair::Other => other = true,
                         }
                     }
@@ -367,9 +365,7 @@ impl Derive<'_> {
                 Ok(())
             }
             Node::Repeat([body, ..]) => {
-                let bounds = first
-                    .bounds()
-                    .ok_or_else(|| AttackError::OpenCounts(short(first)))?;
+                let bounds = first.bounds().ok_or_else(|| AttackError::OpenCounts(short(first)))?;
                 let step = match body.node() {
                     Node::Rule([f, g]) => match (f.as_pattern(), g.as_pattern()) {
                         (Some(fs), Some(gs)) => match (fs.as_fragment(), gs.as_fragment()) {

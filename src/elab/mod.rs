@@ -913,7 +913,10 @@ struct RaggedRow {
 impl std::fmt::Display for RaggedRow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let RaggedRow { row, squares, width } = self;
-        write!(f, "row {row} from the top has {squares} squares; the board is {width} wide")
+        write!(
+            f,
+            "row {row} from the top has {squares} squares; the board is {width} wide"
+        )
     }
 }
 

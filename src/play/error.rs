@@ -58,7 +58,10 @@ impl fmt::Display for PositionError {
                 game,
                 found: (w, h),
                 want: (ww, wh),
-            } => write!(f, "the FEN describes a {w}×{h} board, but `{game}` is played on {ww}×{wh}"),
+            } => write!(
+                f,
+                "the FEN describes a {w}×{h} board, but `{game}` is played on {ww}×{wh}"
+            ),
             PositionError::Kings { side, want, found } => {
                 let kings = if *want == 1 { "one" } else { "no" };
                 write!(f, "a position has {kings} {side} king, this one has {found}")

@@ -3,11 +3,11 @@
 //! and the end reached or claimable.
 
 use super::end::{insufficient_material, Ending, GameOutcome, Test};
+pub use super::error::{MoveError, PositionError};
 use super::game::{Position, Rules, TooBig};
 use super::pieces::Pieces;
 use super::repetition::{self, Reached, Seen};
 use super::{fen, notation, pdn, san};
-pub use super::error::{MoveError, PositionError};
 use crate::core::{Content, PieceId};
 use crate::elab::Stuck;
 use crate::engine::{Cursor, Vacate};

@@ -20,8 +20,8 @@
 
 mod bisim;
 mod certificate;
-mod error;
 mod effects;
+mod error;
 mod expr;
 mod facts;
 mod prim;
@@ -34,6 +34,7 @@ mod view;
 use super::decide::PoiKnown;
 use crate::core::{Node, Term};
 use bisim::{Budget, Certificate, Search};
+pub use error::{CertificateError, KatError};
 use expr::{Exprs, Id};
 use facts::Fact;
 use prim::Prim;
@@ -41,7 +42,6 @@ use read::{Alphabet, Reader, Sym};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use system::System;
-pub use error::{CertificateError, KatError};
 
 /// The limits of one decision.
 #[derive(Clone, Copy, Debug)]
@@ -239,11 +239,10 @@ struct Run {
 
 fn setup(reading: &Reading, facts: &[Fact], ctx: PoiKnown, limits: &Limits) -> Result<Run, KatError> {
     let a = &reading.alphabet;
-    let sys =
-        System::new(a.prims.len(), a.acts.len(), facts, starts(a, ctx), limits.atoms).map_err(|e| match e {
-            system::Overflow::Prims(n) => KatError::TooManyPrims(n),
-            system::Overflow::Atoms(n) => KatError::TooManyAtoms(n),
-        })?;
+    let sys = System::new(a.prims.len(), a.acts.len(), facts, starts(a, ctx), limits.atoms).map_err(|e| match e {
+        system::Overflow::Prims(n) => KatError::TooManyPrims(n),
+        system::Overflow::Atoms(n) => KatError::TooManyAtoms(n),
+    })?;
     let mut ex = Exprs::new(sys.atoms.len());
     let l = compile(&mut ex, &sys.atoms, &reading.sides[0]);
     let r = compile(&mut ex, &sys.atoms, &reading.sides[1]);

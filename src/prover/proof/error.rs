@@ -3,8 +3,8 @@
 //! message `prove` prints.
 
 use crate::core::Term;
-use crate::prover::kat::KatError;
 use crate::elab::Predicate;
+use crate::prover::kat::KatError;
 use std::fmt;
 
 /// Why egg's explanation did not replay as a proof.
