@@ -359,7 +359,7 @@ enum NotRefereed {
     /// Its variant has no rule file.
     NoRuleFile { variant: String, dir: Option<PathBuf> },
     /// Its variant's rule file does not load: the first error, if any.
-    Rules(Option<Box<Diag>>),
+    Rules(Option<Diag>),
     /// The referee could not start.
     Referee(RefereeError),
 }
@@ -382,7 +382,7 @@ impl std::fmt::Display for NotRefereed {
 impl std::error::Error for NotRefereed {}
 
 fn first(d: Diags) -> NotRefereed {
-    NotRefereed::Rules(d.0.into_iter().next().map(Box::new))
+    NotRefereed::Rules(d.0.into_iter().next())
 }
 
 /// The rule file of variant `name`: in `dir`, or in rules/variants here

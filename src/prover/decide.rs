@@ -852,7 +852,7 @@ mod tests {
             Finding::Refuted => Err(Refuted {
                 lhs: lhs.clone(),
                 rhs: rhs.clone(),
-                counterexample: r.counterexample,
+                counterexample: r.counterexample.map(Box::new),
             }),
         }
     }

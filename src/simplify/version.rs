@@ -59,3 +59,30 @@ pub(super) fn body_span(file: &File, name: &str) -> Span {
         .map(|(_, b)| b.span)
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::ast::ExprKind;
+
+    #[test]
+    fn an_edited_tree_reports_against_the_text_as_written() {
+        let text = "a = ♙ -> .\n\nb = a | a\n";
+        let v = Version::read("t.alg", text).unwrap();
+        let mut file = v.file.clone();
+        // `b`'s first arm becomes a name the file does not define.
+        let ExprKind::Bar(first, _) = &mut body_mut(&mut file, "b").unwrap().kind else {
+            panic!("a union")
+        };
+        first.kind = ExprKind::Word("missing".into());
+        let Err(e) = Version::edited("t.alg", text, file) else {
+            panic!("an undefined name elaborates")
+        };
+        let d = &e.0[0];
+        assert!(d.message.contains("missing"), "{}", d.message);
+        assert_eq!(&*d.source.text, text);
+        let at = text.find("a | a").unwrap();
+        assert_eq!(d.span, Span::new(at, at + 1), "the first `a` of `b`, as written");
+        assert_eq!(body_span(&v.file, "b"), Span::new(at, at + 5));
+    }
+}

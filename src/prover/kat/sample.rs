@@ -13,7 +13,7 @@ use quickcheck::Gen;
 pub(crate) struct Refuted {
     pub(crate) lhs: Term,
     pub(crate) rhs: Term,
-    pub(crate) counterexample: Option<CounterReport>,
+    pub(crate) counterexample: Option<Box<CounterReport>>,
 }
 
 impl std::fmt::Display for Refuted {
@@ -144,7 +144,7 @@ pub(super) fn holds(lhs: &Term, rhs: &Term, bound: bool) -> Result<(), Refuted> 
             return Err(Refuted {
                 lhs: l,
                 rhs: r,
-                counterexample: report.counterexample,
+                counterexample: report.counterexample.map(Box::new),
             });
         }
     }
