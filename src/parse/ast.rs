@@ -64,6 +64,16 @@ impl Expr {
         None
     }
 
+    /// Calls `f` on this expression and on every one below it, parents
+    /// first, with an explicit stack (a tree may be deep).
+    pub(crate) fn visit<'e>(&'e self, mut f: impl FnMut(&'e Expr)) {
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            f(e);
+            stack.extend(e.children().into_iter().rev());
+        }
+    }
+
     /// The subexpressions directly under this one, left to right.
     pub fn children(&self) -> smallvec::SmallVec<[&Expr; 2]> {
         match &self.kind {
@@ -250,6 +260,21 @@ pub enum StmtKind {
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
+}
+
+impl Stmt {
+    /// The expressions the statement holds, left to right.
+    pub(crate) fn exprs(&self) -> Vec<&Expr> {
+        match &self.kind {
+            StmtKind::Def { body, .. } => vec![body],
+            StmtKind::Claim { lhs, rhs, .. } => vec![lhs, rhs],
+            StmtKind::Game { board, turns, .. } => std::iter::once(board).chain(turns).collect(),
+            StmtKind::GameEnd { args, .. } => args.iter().collect(),
+            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } | StmtKind::GameFrom { .. } => {
+                vec![]
+            }
+        }
+    }
 }
 
 /// A parsed file.

@@ -49,31 +49,17 @@ pub(super) struct Folder<'a> {
 /// Every piece the file writes, as written: in declarations, in terms and
 /// as binders' cells (with a name that is not a piece among them).
 fn written_pieces(file: &File) -> Vec<&str> {
-    fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
-        match &e.kind {
-            ExprKind::Piece(p) => out.push(p),
-            ExprKind::Bind(c, _) => out.push(&c.name),
-            _ => {}
-        }
-        e.children().into_iter().for_each(|x| walk(x, out));
-    }
     let mut out = vec![];
     for s in &file.stmts {
-        match &s.kind {
-            StmtKind::Piece { white, black } => {
-                out.extend(white.iter().chain(black.iter().flatten()).map(|i| i.name.as_str()));
-            }
-            StmtKind::Def { body, .. } => walk(body, &mut out),
-            StmtKind::Claim { lhs, rhs, .. } => {
-                walk(lhs, &mut out);
-                walk(rhs, &mut out);
-            }
-            StmtKind::Game { board, turns, .. } => {
-                walk(board, &mut out);
-                turns.iter().for_each(|t| walk(t, &mut out));
-            }
-            StmtKind::GameEnd { args, .. } => args.iter().for_each(|a| walk(a, &mut out)),
-            StmtKind::Import { .. } | StmtKind::Grid { .. } | StmtKind::GameFrom { .. } => {}
+        if let StmtKind::Piece { white, black } = &s.kind {
+            out.extend(white.iter().chain(black.iter().flatten()).map(|i| i.name.as_str()));
+        }
+        for e in s.exprs() {
+            e.visit(|x| match &x.kind {
+                ExprKind::Piece(p) => out.push(p),
+                ExprKind::Bind(c, _) => out.push(&c.name),
+                _ => {}
+            });
         }
     }
     out

@@ -49,29 +49,13 @@ fn alternatives<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 /// How many times each name is written anywhere in the file; a name
 /// inside a longer word counts too.
 fn uses(file: &File, names: &[&str]) -> HashMap<String, usize> {
-    fn words<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
-        match &e.kind {
-            ExprKind::Word(w) => out.push(w),
-            ExprKind::Call(f, _) => out.push(&f.name),
+    let mut all: Vec<&str> = vec![];
+    for e in file.stmts.iter().flat_map(|s| s.exprs()) {
+        e.visit(|x| match &x.kind {
+            ExprKind::Word(w) => all.push(w),
+            ExprKind::Call(f, _) => all.push(&f.name),
             _ => {}
-        }
-        e.children().into_iter().for_each(|x| words(x, out));
-    }
-    let mut all = vec![];
-    for s in &file.stmts {
-        match &s.kind {
-            StmtKind::Def { body, .. } => words(body, &mut all),
-            StmtKind::Game { board, turns, .. } => {
-                words(board, &mut all);
-                turns.iter().for_each(|t| words(t, &mut all));
-            }
-            StmtKind::Claim { lhs, rhs, .. } => {
-                words(lhs, &mut all);
-                words(rhs, &mut all);
-            }
-            StmtKind::GameEnd { args, .. } => args.iter().for_each(|a| words(a, &mut all)),
-            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } | StmtKind::GameFrom { .. } => {}
-        }
+        });
     }
     // A word that is itself a name is that name only.
     let named: BTreeSet<&str> = names.iter().copied().collect();
