@@ -67,16 +67,16 @@ pub use core::{
 };
 pub use diag::{Diag, Diags, Span};
 pub use elab::{Claim, Files, Lint, Loader, NoFiles, Program};
-pub use geometry::{Movement, Square, Tiling};
+pub use geometry::{Movement, ParseSquareError, Square, Tiling};
 pub use laws::{Law, Laws};
-pub use memory::{Counting, MemoryLimit};
+pub use memory::{Counting, MemoryLimit, ParseSizeError};
 pub use notation::Notation;
 pub use parse::{format_file, parse_expr, parse_file};
 pub use play::{divide, fen, notation as move_names, perft, pgn, referee, Position, Rules};
 pub use prover::{
-    prove_claim, render, saturate, LawError, ProofReport, ProveOptions, ReplayError, Rewrites, Saturation,
-    SaturationLimits, Step, StepError, Stop, Verdict, Why,
+    prove_claim, render, saturate, CertificateError, KatError, LawError, ProofReport, ProveOptions, ReplayError,
+    Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict, Why,
 };
 pub use search::{mate_in, names as move_words, Info as SearchInfo, Limits, Searcher, Values, MATE};
-pub use semantics::{compile, results, Eval, Grid, Halt, Prog, State, Store};
+pub use semantics::{compile, results, Eval, Grid, Halt, NotABoard, Prog, State, Store};
 pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

@@ -111,7 +111,7 @@ impl MemoryLimit {
     }
 
     /// Reads `512M`, `2G`, `1.5G`, `800K` or a number of bytes.
-    pub fn parse(text: &str) -> Result<MemoryLimit, String> {
+    pub fn parse(text: &str) -> Result<MemoryLimit, ParseSizeError> {
         let t = text.trim();
         let (digits, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
             Some((i, _)) => (&t[..i], t[i..].to_ascii_uppercase()),
@@ -122,20 +122,26 @@ impl MemoryLimit {
             "K" => 1024.0,
             "M" => 1024.0 * 1024.0,
             "G" => 1024.0 * 1024.0 * 1024.0,
-            _ => {
-                return Err(format!(
-                    "`{text}` is not a size: write bytes, or a number with K, M or G"
-                ))
-            }
+            _ => return Err(ParseSizeError(text.to_string())),
         };
         match digits.trim().parse::<f64>() {
             Ok(n) if n.is_finite() && n > 0.0 && n * scale < 1e18 => Ok(MemoryLimit((n * scale) as usize)),
-            _ => Err(format!(
-                "`{text}` is not a size: write bytes, or a number with K, M or G"
-            )),
+            _ => Err(ParseSizeError(text.to_string())),
         }
     }
 }
+
+/// Text that is not a size, kept to quote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSizeError(pub String);
+
+impl fmt::Display for ParseSizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` is not a size: write bytes, or a number with K, M or G", self.0)
+    }
+}
+
+impl std::error::Error for ParseSizeError {}
 
 impl fmt::Display for MemoryLimit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -51,7 +51,7 @@ pub(super) fn seconds(flag: &str, value: f64, zero_ok: bool) -> Result<Duration,
 }
 
 /// Parses a `--memory-limit` value.
-pub(super) fn memory_limit(text: &str) -> Result<crate::memory::MemoryLimit, String> {
+pub(super) fn memory_limit(text: &str) -> Result<crate::memory::MemoryLimit, crate::memory::ParseSizeError> {
     crate::memory::MemoryLimit::parse(text)
 }
 

@@ -2,6 +2,7 @@
 //! The terminal loop that plays them is the command line's (`cli::interactive`).
 
 pub(crate) mod end;
+mod error;
 pub mod fen;
 mod game;
 pub mod notation;
