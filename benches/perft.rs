@@ -38,9 +38,15 @@ fn chess(c: &mut Criterion) {
     let raw = std::fs::read_to_string("rules/chess.alg").expect("run from the crate root");
     let laws = Laws::bundled();
     let start = Instant::now();
-    let simplified = simplify_text("chess.alg", &raw, &Rewrites::new(&laws), &SimplifyOptions::default())
-        .unwrap()
-        .text;
+    let simplified = simplify_text(
+        "chess.alg",
+        &raw,
+        &algchess::Files,
+        &Rewrites::new(&laws),
+        &SimplifyOptions::default(),
+    )
+    .unwrap()
+    .text;
     eprintln!("simplify rules/chess.alg: {:.2} s", start.elapsed().as_secs_f64());
     let mut group = c.benchmark_group("perft/chess");
     group.sample_size(10);

@@ -29,7 +29,8 @@ fn programs(path: &str) -> (Program, Program, Duration) {
     let rules = Rewrites::new(&laws);
     let name = path.display().to_string();
     let t = Instant::now();
-    let out = simplify_text(&name, &text, &rules, &SimplifyOptions::quick()).expect("the file simplifies");
+    let out =
+        simplify_text(&name, &text, &algchess::Files, &rules, &SimplifyOptions::quick()).expect("the file simplifies");
     let took = t.elapsed();
     let simplified = Program::from_text_on(&name, &out.text, prog.tiling()).expect("the simplified file loads");
     (prog, simplified, took)

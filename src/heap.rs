@@ -116,16 +116,48 @@ pub fn stops() -> usize {
 
 /// A limit of `text` bytes (`512M`, `2G`) on this process's heap; an error
 /// when the text is not a size or the heap is not counted.
-pub fn memory_limit(text: &str) -> Result<MemoryLimit, String> {
-    let bytes = parse_size(text)?;
+pub fn memory_limit(text: &str) -> Result<MemoryLimit, LimitError> {
+    let bytes = parse_size(text).map_err(LimitError::NotASize)?;
     if !HEAP.counting() {
-        return Err("a memory limit needs algchess::Counting as the global allocator".into());
+        return Err(LimitError::NotCounted);
     }
     Ok(MemoryLimit::new(bytes, &HEAP))
 }
 
+/// Why a memory limit cannot be set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LimitError {
+    /// The text is not a size.
+    NotASize(ParseSizeError),
+    /// [`Counting`] is not the global allocator, so no limit would trip.
+    NotCounted,
+}
+
+impl std::fmt::Display for LimitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LimitError::NotASize(e) => e.fmt(f),
+            LimitError::NotCounted => f.write_str("a memory limit needs algchess::Counting as the global allocator"),
+        }
+    }
+}
+
+impl std::error::Error for LimitError {}
+
+/// Text that is not a size, kept to quote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSizeError(pub String);
+
+impl std::fmt::Display for ParseSizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not a size: write bytes, or a number with K, M or G", self.0)
+    }
+}
+
+impl std::error::Error for ParseSizeError {}
+
 /// Reads `512M`, `2G`, `1.5G`, `800K` or a number of bytes.
-pub fn parse_size(text: &str) -> Result<usize, String> {
+pub fn parse_size(text: &str) -> Result<usize, ParseSizeError> {
     let t = text.trim();
     let (digits, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
         Some((i, _)) => (&t[..i], t[i..].to_ascii_uppercase()),
@@ -136,17 +168,11 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
         "K" => 1024.0,
         "M" => 1024.0 * 1024.0,
         "G" => 1024.0 * 1024.0 * 1024.0,
-        _ => {
-            return Err(format!(
-                "`{text}` is not a size: write bytes, or a number with K, M or G"
-            ))
-        }
+        _ => return Err(ParseSizeError(text.to_string())),
     };
     match digits.trim().parse::<f64>() {
         Ok(n) if n.is_finite() && n > 0.0 && n * scale < 1e18 => Ok((n * scale) as usize),
-        _ => Err(format!(
-            "`{text}` is not a size: write bytes, or a number with K, M or G"
-        )),
+        _ => Err(ParseSizeError(text.to_string())),
     }
 }
 
@@ -170,7 +196,12 @@ mod tests {
     #[test]
     fn a_limit_is_refused_when_the_heap_is_not_counted() {
         assert!(!HEAP.counting());
-        assert!(memory_limit("1G").unwrap_err().contains("Counting"));
-        assert!(memory_limit("lots").unwrap_err().contains("not a size"));
+        assert_eq!(memory_limit("1G"), Err(LimitError::NotCounted));
+        assert!(memory_limit("1G").unwrap_err().to_string().contains("Counting"));
+        assert_eq!(
+            memory_limit("lots"),
+            Err(LimitError::NotASize(ParseSizeError("lots".into())))
+        );
+        assert!(memory_limit("lots").unwrap_err().to_string().contains("not a size"));
     }
 }

@@ -4,7 +4,7 @@
 //! compared, and each game's ending, result and claimable draws; copies of
 //! the games with an illegal ply mixed in must be rejected there.
 
-use algchess::referee::{referee, Match};
+use algchess::referee::{referee, Match, MoveError, PositionError};
 use algchess::{move_names, pgn, Rules};
 use std::path::Path;
 use std::time::Instant;
@@ -150,19 +150,25 @@ fn san_and_uci_are_read_with_their_errors() {
         let i = m.find(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(m.san(i).unwrap(), san);
     }
-    assert!(m.find("e5").unwrap_err().contains("not a legal move"));
-    assert!(m.find("Z9z").unwrap_err().contains("not a move in SAN"));
-    assert!(m.find("Zz9").unwrap_err().contains("z9, which is not on the board"));
-    assert!(m.find("Zh5").unwrap_err().contains("not a legal move"));
+    assert!(m.find("e5").unwrap_err().to_string().contains("not a legal move"));
+    assert!(m.find("Z9z").unwrap_err().to_string().contains("not a move in SAN"));
+    assert!(m
+        .find("Zz9")
+        .unwrap_err()
+        .to_string()
+        .contains("z9, which is not on the board"));
+    assert!(m.find("Zh5").unwrap_err().to_string().contains("not a legal move"));
     // Two knights reach d3: the file tells them apart.
     let mut m = Match::from_fen(&rules, "4k3/8/8/8/8/8/1N3N2/4K3 w - - 0 1").unwrap();
     assert!(
         m.find("Nd3")
             .unwrap_err()
+            .to_string()
             .contains("ambiguous: it could be Nbd3 or Nfd3"),
         "{:?}",
         m.find("Nd3")
     );
+    assert!(matches!(m.find("Nd3"), Err(MoveError::Ambiguous { could_be, .. }) if could_be.len() == 2));
     let i = m.find("Nfd3").unwrap();
     assert_eq!(m.san(i).unwrap(), "Nfd3");
 }
@@ -180,8 +186,21 @@ fn fen_that_is_not_a_position_is_rejected() {
         let e = Match::from_fen(&rules, fen)
             .err()
             .unwrap_or_else(|| panic!("{fen} accepted"));
-        assert!(e.contains(why), "{fen}: {e}");
+        assert!(e.to_string().contains(why), "{fen}: {e}");
     }
+    // The kinds, for a caller that answers each its own way.
+    assert!(matches!(
+        Match::from_fen(&rules, "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1"),
+        Err(PositionError::InCheck)
+    ));
+    assert!(matches!(
+        Match::from_fen(&rules, "8/8/8/8/8/8/8/4K3 w - - 0 1"),
+        Err(PositionError::Kings {
+            side: "black",
+            want: 1,
+            found: 0
+        })
+    ));
     let m = Match::from_fen(&rules, "4k3/8/8/8/8/8/8/4K3 b - - 12 40").unwrap();
     assert_eq!(m.fen().unwrap(), "4k3/8/8/8/8/8/8/4K3 b - - 12 40");
 }

@@ -11,7 +11,7 @@ use algchess::{ClaimKind, Rel};
 fn simplify(text: &str) -> String {
     let laws = Laws::bundled();
     let rules = Rewrites::new(&laws);
-    simplify_text("t.alg", text, &rules, &SimplifyOptions::default())
+    simplify_text("t.alg", text, &algchess::NoFiles, &rules, &SimplifyOptions::default())
         .unwrap()
         .text
 }
@@ -193,7 +193,7 @@ fn every_bundled_file_simplifies_quickly_to_no_longer_and_formatted() {
         let laws = Laws::bundled_on(prog.tiling());
         let rules = Rewrites::new(&laws);
         let t = std::time::Instant::now();
-        let out = simplify_text(&name, &text, &rules, &SimplifyOptions::quick())
+        let out = simplify_text(&name, &text, &algchess::Files, &rules, &SimplifyOptions::quick())
             .unwrap()
             .text;
         assert!(t.elapsed().as_secs_f64() < 5.0, "{name}: {:?}", t.elapsed());
@@ -207,7 +207,9 @@ fn every_bundled_file_simplifies_quickly_to_no_longer_and_formatted() {
             },
             total_limit: std::time::Duration::from_secs(40),
         };
-        let again = simplify_text(&name, &text, &rules, &unhurried).unwrap().text;
+        let again = simplify_text(&name, &text, &algchess::Files, &rules, &unhurried)
+            .unwrap()
+            .text;
         assert_eq!(again, out, "{name}: the quick limits bound on time");
         assert!(out.chars().count() <= text.chars().count(), "{name}: longer");
         let file = algchess::parse_file(&out).unwrap();

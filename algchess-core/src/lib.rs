@@ -89,7 +89,7 @@ pub use core::{
 };
 pub use diag::{Diag, Diags, Source, Span};
 pub use elab::{Claim, Game, Lint, Loader, NoFiles, Program};
-pub use geometry::{Movement, Square, Tiling};
+pub use geometry::{Movement, ParseSquareError, Square, Tiling};
 pub use laws::{Law, Laws};
 pub use memory::{MemoryLimit, Meter};
 pub use notation::{to_algebra, to_betza, Notation};
@@ -99,11 +99,11 @@ pub use play::{
 };
 pub use prover::kat::Limits as KatLimits;
 pub use prover::{
-    prove_claim, render, saturate, LawError, ProofReport, ProveOptions, ReplayError, Rewrites, Saturation,
-    SaturationLimits, Step, StepError, Stop, Verdict, Why,
+    prove_claim, render, saturate, CertificateError, KatError, LawError, ProofReport, ProveOptions, ReplayError,
+    Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict, Why,
 };
 pub use search::{
     board_key, mate_in, names as move_words, turn_key, Info as SearchInfo, Limits, Searcher, Values, MATE,
 };
-pub use semantics::{compile, results, Code, Eval, Grid, Halt, Prog, State, Store};
+pub use semantics::{compile, results, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store};
 pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

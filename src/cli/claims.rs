@@ -56,14 +56,26 @@ impl Shard {
     }
 }
 
+/// A `--shard` value that is not `I/N` with `1 <= I <= N`, kept to quote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct BadShard(String);
+
+impl std::fmt::Display for BadShard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}`: expected I/N with 1 <= I <= N, as in 2/3", self.0)
+    }
+}
+
+impl std::error::Error for BadShard {}
+
 /// Reads `I/N` with `1 <= I <= N`.
-pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
-    let usage = "expected I/N with 1 <= I <= N, as in 2/3";
-    let (i, n) = s.split_once('/').ok_or_else(|| format!("`{s}`: {usage}"))?;
-    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("`{s}`: {usage}"));
+pub(super) fn parse_shard(s: &str) -> Result<Shard, BadShard> {
+    let bad = || BadShard(s.to_string());
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
     let (index, count) = (number(i)?, number(n)?);
     if count == 0 || index == 0 || index > count {
-        return Err(format!("`{s}`: {usage}"));
+        return Err(bad());
     }
     Ok(Shard { index, count })
 }

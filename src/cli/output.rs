@@ -51,7 +51,7 @@ pub(super) fn seconds(flag: &str, value: f64, zero_ok: bool) -> Result<Duration,
 }
 
 /// Parses a `--memory-limit` value.
-pub(super) fn memory_limit(text: &str) -> Result<algchess_core::MemoryLimit, String> {
+pub(super) fn memory_limit(text: &str) -> Result<algchess_core::MemoryLimit, crate::LimitError> {
     crate::memory_limit(text)
 }
 

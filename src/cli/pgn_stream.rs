@@ -17,15 +17,27 @@ pub(super) enum Decoding {
 
 impl Decoding {
     /// The decoding a `--encoding` value names.
-    pub(super) fn parse(label: &str) -> Result<Decoding, String> {
+    pub(super) fn parse(label: &str) -> Result<Decoding, UnknownEncoding> {
         if label.eq_ignore_ascii_case("auto") {
             return Ok(Decoding::Auto);
         }
         Encoding::for_label(label.as_bytes())
             .map(Decoding::Fixed)
-            .ok_or_else(|| format!("`{label}` names no encoding (try auto, utf-8, latin1 or cp1252)"))
+            .ok_or_else(|| UnknownEncoding(label.to_string()))
     }
 }
+
+/// An `--encoding` label that names no encoding, kept to quote.
+#[derive(Clone, Debug)]
+pub(super) struct UnknownEncoding(String);
+
+impl std::fmt::Display for UnknownEncoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` names no encoding (try auto, utf-8, latin1 or cp1252)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownEncoding {}
 
 /// A run of whole games from a file.
 pub(super) struct Chunk {

@@ -4,11 +4,11 @@ use super::output::{plain_error, progress};
 use super::pgn_stream::{Chunk, Chunks, Decoding};
 use super::start::pick_game;
 use algchess_core::pgn;
-use algchess_core::referee::{referee, GameReport};
-use algchess_core::Diags;
+use algchess_core::referee::{referee, GameReport, RefereeError};
 use algchess_core::Ending;
 use algchess_core::Program;
 use algchess_core::Rules;
+use algchess_core::{Diag, Diags};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -63,7 +63,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         None => Program::from_text("rules/chess.alg", CHESS)?,
     };
     let game = pick_game(&prog, args.game.as_deref())?;
-    let decoding = Decoding::parse(&args.encoding).map_err(plain_error)?;
+    let decoding = Decoding::parse(&args.encoding).map_err(|e| plain_error(e.to_string()))?;
     let mut referee = Referee {
         rules: Rules::fast(game),
         variants: HashMap::new(),
@@ -212,22 +212,21 @@ impl Referee<'_> {
             .flat_map(|(c, gs)| gs.into_iter().map(move |g| (c, g)))
             .collect();
         // The variants' rules are loaded first, one at a time.
-        let variants: Vec<Result<Option<String>, String>> = games
+        let variants: Vec<Result<Option<String>, NotRefereed>> = games
             .iter()
             .map(|(_, g)| g.as_ref().map_or(Ok(None), |g| self.load_variant(g)))
             .collect();
         let this = &*self;
-        let reports: Vec<Option<Result<GameReport, String>>> =
-            games
-                .par_iter()
-                .zip(&variants)
-                .map(|((_, g), v)| {
-                    let g = g.as_ref().ok()?;
-                    Some(v.clone().and_then(|v| {
-                        referee(v.map_or(&this.rules, |v| &this.variants[&v]), g).map_err(|e| e.to_string())
-                    }))
-                })
-                .collect();
+        let reports: Vec<Option<Result<GameReport, NotRefereed>>> = games
+            .par_iter()
+            .zip(&variants)
+            .map(|((_, g), v)| {
+                let g = g.as_ref().ok()?;
+                Some(v.clone().and_then(|v| {
+                    referee(v.map_or(&this.rules, |v| &this.variants[&v]), g).map_err(NotRefereed::Referee)
+                }))
+            })
+            .collect();
         // One write for the batch: a line each would be a system call each.
         let mut out = String::new();
         for ((chunk, game), report) in games.into_iter().zip(reports) {
@@ -248,14 +247,14 @@ impl Referee<'_> {
         n: usize,
         chunk: &Chunk,
         game: Result<pgn::Record, pgn::Error>,
-        report: Option<Result<GameReport, String>>,
+        report: Option<Result<GameReport, NotRefereed>>,
     ) {
         self.tally.games += 1;
         let report = game
             .map_err(|e| (e.at, e.message))
             .and_then(|g| match report.expect("a game read is refereed") {
                 Ok(r) => Ok((g, r)),
-                Err(e) => Err((g.at, e)),
+                Err(e) => Err((g.at, e.to_string())),
             });
         let (g, mut report) = match report {
             Ok(x) => x,
@@ -311,7 +310,7 @@ impl Referee<'_> {
 
     /// The variant whose rules `g`'s [Variant] tag names, loaded and
     /// planned the first time; `None` for the rules given.
-    fn load_variant(&mut self, g: &pgn::Record) -> Result<Option<String>, String> {
+    fn load_variant(&mut self, g: &pgn::Record) -> Result<Option<String>, NotRefereed> {
         let variant = g
             .tag("Variant")
             .map(variant_name)
@@ -321,11 +320,9 @@ impl Referee<'_> {
             Some(v) => {
                 if !self.variants.contains_key(&v) {
                     let dir = self.args.variants.as_deref();
-                    let path = variant_file(dir, &v).ok_or_else(|| {
-                        format!(
-                            "[Variant \"{v}\"] names no rule file: there is no {v}.alg in {} (give --variants DIR, or --rules FILE)",
-                            dir.map_or("rules/variants".into(), |d| d.display().to_string())
-                        )
+                    let path = variant_file(dir, &v).ok_or_else(|| NotRefereed::NoRuleFile {
+                        variant: v.clone(),
+                        dir: dir.map(Path::to_path_buf),
                     })?;
                     let loaded = crate::load(&path).map_err(first)?;
                     let game = pick_game(&loaded, Some(&v))
@@ -356,9 +353,36 @@ fn variant_name(tag: &str) -> String {
 }
 
 /// The first of some diagnostics, on one line.
-fn first(d: Diags) -> String {
-    d.0.first()
-        .map_or_else(|| "the rule file has errors".into(), |x| x.to_string())
+/// Why a game read was not refereed.
+#[derive(Clone, Debug)]
+enum NotRefereed {
+    /// Its variant has no rule file.
+    NoRuleFile { variant: String, dir: Option<PathBuf> },
+    /// Its variant's rule file does not load: the first error, if any.
+    Rules(Option<Diag>),
+    /// The referee could not start.
+    Referee(RefereeError),
+}
+
+impl std::fmt::Display for NotRefereed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotRefereed::NoRuleFile { variant: v, dir } => write!(
+                f,
+                "[Variant \"{v}\"] names no rule file: there is no {v}.alg in {} (give --variants DIR, or --rules FILE)",
+                dir.as_ref().map_or("rules/variants".into(), |d| d.display().to_string())
+            ),
+            NotRefereed::Rules(Some(d)) => d.fmt(f),
+            NotRefereed::Rules(None) => f.write_str("the rule file has errors"),
+            NotRefereed::Referee(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for NotRefereed {}
+
+fn first(d: Diags) -> NotRefereed {
+    NotRefereed::Rules(d.0.into_iter().next())
 }
 
 /// The rule file of variant `name`: in `dir`, or in rules/variants here

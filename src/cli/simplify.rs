@@ -65,7 +65,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         },
         total_limit: super::output::seconds("--total-limit", args.total_limit, false)?,
     };
-    let out = simplify_text(&args.file.display().to_string(), &text, &rules, &options)?;
+    let out = simplify_text(&args.file.display().to_string(), &text, &crate::Files, &rules, &options)?;
     match &args.output {
         Some(path) => {
             std::fs::write(path, &out.text).map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?

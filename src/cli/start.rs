@@ -161,7 +161,7 @@ pub(super) fn load_for_play(path: &Path, simplify: bool) -> Result<algchess_core
     let laws = Laws::bundled_on(prog.tiling());
     let rules = Rewrites::new(&laws);
     let name = path.display().to_string();
-    match simplify_text(&name, &text, &rules, &SimplifyOptions::quick()) {
+    match simplify_text(&name, &text, &crate::Files, &rules, &SimplifyOptions::quick()) {
         Ok(out) if !out.changes.is_empty() => {
             Ok(algchess_core::Program::from_text_with(&name, &out.text, prog.tiling(), &crate::Files).unwrap_or(prog))
         }

@@ -2,8 +2,10 @@
 //! name, a rule file loaded with the values read off it, a position set
 //! up from a start and moves, and the time a move may take.
 
-use algchess_core::referee::Match;
+use algchess_core::referee::{Match, MoveError, PositionError};
+use algchess_core::Diags;
 use algchess_core::Rules;
+use algchess_core::TooBig;
 use algchess_core::{board_key, move_words as names, turn_key, Values};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -61,10 +63,52 @@ pub(super) fn bundled() -> Vec<(String, PathBuf)> {
     out
 }
 
+/// Why a game could not be loaded.
+#[derive(Debug)]
+pub(super) enum LoadError {
+    /// The rule file does not load.
+    Rules(Diags),
+    /// The file declares no such game.
+    NoGame {
+        file: PathBuf,
+        game: Option<String>,
+        declared: Vec<String>,
+    },
+    /// No bundled game has the name.
+    NoBundled { name: String, bundled: Vec<String> },
+    /// The random games that value the pieces took too many states.
+    Values(TooBig),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Rules(d) => f.write_str(d.to_string().trim()),
+            LoadError::NoGame { file, game, declared } => write!(
+                f,
+                "{} declares no game{}; it declares: {}",
+                file.display(),
+                game.as_ref().map(|g| format!(" `{g}`")).unwrap_or_default(),
+                if declared.is_empty() {
+                    "none".into()
+                } else {
+                    declared.join(", ")
+                }
+            ),
+            LoadError::NoBundled { name, bundled } => {
+                write!(f, "no bundled game `{name}`; there are: {}", bundled.join(", "))
+            }
+            LoadError::Values(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
 /// Loads game `game` of `file` (its only game, or the one named as the
 /// file when it declares several), with values from 64 random games.
-pub(super) fn load(file: &Path, game: Option<&str>) -> Result<Loaded, String> {
-    let prog = super::start::load_for_play(file, true).map_err(|d| d.to_string().trim().to_string())?;
+pub(super) fn load(file: &Path, game: Option<&str>) -> Result<Loaded, LoadError> {
+    let prog = super::start::load_for_play(file, true).map_err(LoadError::Rules)?;
     let stem = file.file_stem().map(|s| s.to_string_lossy().to_string());
     let picked = match game {
         Some(g) => prog.game(g),
@@ -72,30 +116,28 @@ pub(super) fn load(file: &Path, game: Option<&str>) -> Result<Loaded, String> {
         None => stem.as_deref().and_then(|s| prog.game(s)).or(prog.games().first()),
     };
     let Some(g) = picked else {
-        let all: Vec<&str> = prog.games().iter().map(|g| g.name.as_str()).collect();
-        return Err(format!(
-            "{} declares no game{}; it declares: {}",
-            file.display(),
-            game.map(|g| format!(" `{g}`")).unwrap_or_default(),
-            if all.is_empty() { "none".into() } else { all.join(", ") }
-        ));
+        return Err(LoadError::NoGame {
+            file: file.to_path_buf(),
+            game: game.map(str::to_string),
+            declared: prog.games().iter().map(|g| g.name.clone()).collect(),
+        });
     };
     let rules = Rules::fast(g);
-    let values = Values::derive(&rules, 64, 100, 0x5eed).map_err(|e| e.to_string())?;
+    let values = Values::derive(&rules, 64, 100, 0x5eed).map_err(LoadError::Values)?;
     Ok(Loaded { rules, values })
 }
 
 /// Loads the bundled game called `name` (`normal` is chess).
 /// Game `variant` of `file` (or the file's only game), or the bundled
 /// game `variant` without a file.
-pub(super) fn load_variant(file: Option<&Path>, variant: &str) -> Result<Loaded, String> {
+pub(super) fn load_variant(file: Option<&Path>, variant: &str) -> Result<Loaded, LoadError> {
     match file {
         Some(f) => load(f, Some(variant)).or_else(|_| load(f, None)),
         None => load_bundled(variant),
     }
 }
 
-pub(super) fn load_bundled(name: &str) -> Result<Loaded, String> {
+pub(super) fn load_bundled(name: &str) -> Result<Loaded, LoadError> {
     let name = if name == "normal" || name == "standard" {
         "chess"
     } else {
@@ -103,8 +145,10 @@ pub(super) fn load_bundled(name: &str) -> Result<Loaded, String> {
     };
     let all = bundled();
     let Some((_, file)) = all.iter().find(|(n, _)| n == name) else {
-        let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
-        return Err(format!("no bundled game `{name}`; there are: {}", names.join(", ")));
+        return Err(LoadError::NoBundled {
+            name: name.to_string(),
+            bundled: all.iter().map(|(n, _)| n.clone()).collect(),
+        });
     };
     load(file, Some(name)).or_else(|_| load(file, None))
 }
@@ -123,21 +167,54 @@ pub(super) struct Game<'a> {
     pub history: Vec<u64>,
 }
 
+/// Why a game could not be set up.
+#[derive(Debug)]
+pub(super) enum SetupError {
+    /// The position is not one of the game's.
+    Fen { fen: String, why: PositionError },
+    /// Move `at` (from 1) comes after the game has ended.
+    Over { at: usize, text: String },
+    /// Move `at` (from 1) names no legal move.
+    Move { at: usize, text: String, why: MoveError },
+    /// Finding the moves took too many states.
+    TooBig(TooBig),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Fen { fen, why } => write!(f, "the FEN `{fen}`: {why}"),
+            SetupError::Over { at, text } => write!(f, "move {at} `{text}`: the game is over"),
+            SetupError::Move { at, text, why } => write!(f, "move {at} `{text}`: {why}"),
+            SetupError::TooBig(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
 /// The game from `from` after `moves`, each checked to be legal.
-pub(super) fn setup<'a>(loaded: &'a Loaded, from: &From, moves: &[String]) -> Result<Game<'a>, String> {
+pub(super) fn setup<'a>(loaded: &'a Loaded, from: &From, moves: &[String]) -> Result<Game<'a>, SetupError> {
     let rules = &loaded.rules;
     let mut m = match from {
-        From::Start => Match::new(rules, rules.start(), 0, 1).map_err(|e| e.to_string())?,
-        From::Fen(f) => Match::from_fen(rules, f).map_err(|e| format!("the FEN `{f}`: {e}"))?,
+        From::Start => Match::new(rules, rules.start(), 0, 1).map_err(SetupError::TooBig)?,
+        From::Fen(f) => Match::from_fen(rules, f).map_err(|why| SetupError::Fen { fen: f.clone(), why })?,
     };
     let mut history = vec![];
     for (k, text) in moves.iter().enumerate() {
         if m.count() == 0 {
-            return Err(format!("move {} `{text}`: the game is over", k + 1));
+            return Err(SetupError::Over {
+                at: k + 1,
+                text: text.clone(),
+            });
         }
-        let i = names::find(&mut m, text).map_err(|e| format!("move {} `{text}`: {e}", k + 1))?;
+        let i = names::find(&mut m, text).map_err(|why| SetupError::Move {
+            at: k + 1,
+            text: text.clone(),
+            why,
+        })?;
         history.push(board_key(&m.pos.board) ^ turn_key(m.pos.turn));
-        m.play(i).map_err(|e| e.to_string())?;
+        m.play(i).map_err(SetupError::TooBig)?;
     }
     Ok(Game { m, history })
 }

@@ -48,8 +48,20 @@ pub(super) struct Args {
     json: bool,
 }
 
-fn grid(s: &str) -> Result<Tiling, String> {
-    Tiling::named(s).ok_or_else(|| format!("`{s}` is not a grid: use square or hex"))
+/// A `--grid` value that names no grid, kept to quote.
+#[derive(Clone, Debug)]
+struct UnknownGrid(String);
+
+impl std::fmt::Display for UnknownGrid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not a grid: use square or hex", self.0)
+    }
+}
+
+impl std::error::Error for UnknownGrid {}
+
+fn grid(s: &str) -> Result<Tiling, UnknownGrid> {
+    Tiling::named(s).ok_or_else(|| UnknownGrid(s.to_string()))
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {

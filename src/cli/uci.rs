@@ -130,7 +130,7 @@ impl Uci {
             let loaded = super::think::load_variant(self.file.as_deref(), name);
             match loaded {
                 Ok(l) => self.loaded = Some(l),
-                Err(e) => error(&e),
+                Err(e) => error(&e.to_string()),
             }
         }
         self.loaded.as_ref()
@@ -258,7 +258,7 @@ impl Uci {
         let Some(loaded) = self.game() else { return };
         let mut g = match setup(loaded, &from, &moves) {
             Ok(g) => g,
-            Err(e) => return error(&e),
+            Err(e) => return error(&e.to_string()),
         };
         match names::names_as(&mut g.m, castling) {
             Ok(n) => say(&format!("info string legal {}", n.join(" "))),
@@ -336,7 +336,7 @@ impl Uci {
         };
         let mut g = match setup(loaded, &from, &moves) {
             Ok(g) => g,
-            Err(e) => return self.bestmove_none(&e),
+            Err(e) => return self.bestmove_none(&e.to_string()),
         };
         if let Some(depth) = perft {
             return perft_divide(&mut g.m, depth);

@@ -111,7 +111,10 @@ impl Xboard {
             let loaded = super::think::load_variant(self.file.as_deref(), &self.variant);
             match loaded {
                 Ok(l) => self.loaded = Some(l),
-                Err(e) => say(&format!("Error (cannot load the game): {}", e.replace('\n', " "))),
+                Err(e) => say(&format!(
+                    "Error (cannot load the game): {}",
+                    e.to_string().replace('\n', " ")
+                )),
             }
         }
         self.loaded.as_ref()
@@ -259,7 +262,7 @@ impl Xboard {
         let Some(loaded) = self.game() else { return };
         let (ended, turn) = match setup(loaded, &from, &moves) {
             Ok(mut g) => (g.m.end().ok().flatten(), g.m.pos.turn),
-            Err(e) => return say(&format!("Illegal move ({}): {text}", e.replace('\n', " "))),
+            Err(e) => return say(&format!("Illegal move ({}): {text}", e.to_string().replace('\n', " "))),
         };
         self.moves = moves;
         if let Some(o) = ended {

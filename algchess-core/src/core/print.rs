@@ -395,10 +395,9 @@ mod tests {
 
     /// Prints, parses and elaborates a term back, in a claim so that its
     /// metavariables are allowed.
-    fn round_trip(t: &Term) -> Result<Term, String> {
+    fn round_trip(t: &Term) -> Result<Term, crate::diag::Diags> {
         let text = Pieces::chess().show(t).to_string();
-        let prog = crate::elab::Program::from_text("rt.alg", &format!("theorem rt: {text} = {text}\n"))
-            .map_err(|e| format!("{text}\n{e}"))?;
+        let prog = crate::elab::Program::from_text("rt.alg", &format!("theorem rt: {text} = {text}\n"))?;
         let back = prog.claims()[0].lhs.clone();
         // A lone cell reads as a cell; in context it would be a fragment.
         Ok(if t.sort() == Sort::Fragment {
@@ -421,7 +420,7 @@ mod tests {
                 Ok(back) => {
                     quickcheck::TestResult::error(format!("{}\n  {t:?}\nbecame\n  {back:?}", Pieces::chess().show(&t)))
                 }
-                Err(e) => quickcheck::TestResult::error(e),
+                Err(e) => quickcheck::TestResult::error(format!("{}\n{e}", Pieces::chess().show(&t))),
             }
         }
         quickcheck::QuickCheck::new()

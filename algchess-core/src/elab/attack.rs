@@ -42,8 +42,93 @@ enum Pair {
     Other,
 }
 
+/// Why the attacks cannot be read off a move. Each term is kept short, as
+/// the message quotes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum AttackError {
+    /// No arm of the move takes a target.
+    NoCapture,
+    /// A binder's cell is not a known piece.
+    UnknownBinder,
+    /// A rule whose sides are not closed patterns.
+    NotClosed(String),
+    /// A capture outside a binder that moves no one piece.
+    NoOnePiece(String),
+    /// A capture after a step that renames nothing.
+    AfterStep(String),
+    /// A capture outside any binder.
+    OutsideBinder(String),
+    /// A capture after a step that is neither a walk nor a capture.
+    AfterOther {
+        /// The capture.
+        capture: String,
+        /// The step before it.
+        after: String,
+    },
+    /// A capture inside a binder that does not move the bound piece.
+    Loose(String),
+    /// A repetition with counts still to be given.
+    OpenCounts(String),
+    /// A repeated capture.
+    RepeatedCapture(String),
+    /// A capture inside a test, a nested binder or `*!`.
+    Irreversible(String),
+    /// A capture that writes a square it does not read.
+    WritesUnread(String),
+    /// A walk with too many shapes to reverse.
+    TooManyShapes,
+    /// A capture that reads a square its own walk passes over.
+    ReadsOwnPath,
+}
+
+impl std::fmt::Display for AttackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AttackError::NoCapture => f.write_str("no move here takes such a piece"),
+            AttackError::UnknownBinder => f.write_str("a binder's piece is not known"),
+            AttackError::NotClosed(t) => write!(f, "`{t}` is not a closed rule"),
+            AttackError::NoOnePiece(t) => write!(
+                f,
+                "`{t}` takes a piece but moves no one piece; captures are read from pieces that move"
+            ),
+            AttackError::AfterStep(t) => write!(
+                f,
+                "`{t}` takes a piece after a step that is not a renaming `(A -> B)*!`; captures are read from the moves of bound pieces"
+            ),
+            AttackError::OutsideBinder(t) => write!(
+                f,
+                "`{t}` takes a piece outside a binder `%p: ...`; captures are read from the moves of bound pieces"
+            ),
+            AttackError::AfterOther { capture, after } => write!(
+                f,
+                "the capture in `{capture}` follows `{after}`, which is neither a walk over empty squares nor a capture"
+            ),
+            AttackError::Loose(t) => write!(f, "`{t}` takes a piece without `%` inside a binder"),
+            AttackError::OpenCounts(t) => write!(f, "`{t}` has open counts"),
+            AttackError::RepeatedCapture(t) => write!(
+                f,
+                "`{t}` repeats a capture; only walks over empty squares may come before a capture"
+            ),
+            AttackError::Irreversible(t) => write!(
+                f,
+                "`{t}` takes a piece inside a form that cannot be reversed (a test, a nested binder or `*!`)"
+            ),
+            AttackError::WritesUnread(t) => write!(
+                f,
+                "`{t}` writes a square it does not read; the attack test cannot tell whether it is on the board"
+            ),
+            AttackError::TooManyShapes => f.write_str("the walk before this capture has too many shapes to reverse"),
+            AttackError::ReadsOwnPath => {
+                f.write_str("a capture reads a square its own walk passes over; write the attack test by hand")
+            }
+        }
+    }
+}
+
+impl std::error::Error for AttackError {}
+
 /// The test `attacked_by(m, targets)`, or why it cannot be read off `m`.
-pub(super) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Result<Term, String> {
+pub(super) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Result<Term, AttackError> {
     let d = Derive {
         targets,
         pieces,
@@ -52,7 +137,7 @@ pub(super) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Res
     let mut out = vec![];
     d.top(m, &mut out)?;
     if out.is_empty() {
-        return Err("no move here takes such a piece".into());
+        return Err(AttackError::NoCapture);
     }
     let any = out.iter().skip(1).fold(out[0].clone(), |acc, t| Term::alt(&acc, t));
     Ok(Term::not(&Term::not(&any)))
@@ -145,7 +230,7 @@ fn short(t: &impl std::fmt::Display) -> String {
 
 impl Derive<'_> {
     /// The captures of a move outside any binder: its binders' only.
-    fn top(&self, m: &Term, out: &mut Vec<Term>) -> Result<(), String> {
+    fn top(&self, m: &Term, out: &mut Vec<Term>) -> Result<(), AttackError> {
         match m.node() {
             Node::Alt([a, b]) => {
                 self.top(a, out)?;
@@ -153,7 +238,7 @@ impl Derive<'_> {
             }
             Node::Bind([c, body]) => {
                 let Node::Cell(p) = c.node() else {
-                    return Err("a binder's piece is not known".into());
+                    return Err(AttackError::UnknownBinder);
                 };
                 let mut items = vec![];
                 body.push_steps(&mut items);
@@ -162,7 +247,7 @@ impl Derive<'_> {
             Node::Nil | Node::Fail => Ok(()),
             Node::Rule([f, g]) => {
                 let (Some(fs), Some(gs)) = (f.as_pattern(), g.as_pattern()) else {
-                    return Err(format!("`{}` is not a closed rule", short(&self.pieces.show(m))));
+                    return Err(AttackError::NotClosed(short(&self.pieces.show(m))));
                 };
                 for f in fs.members() {
                     for g in gs.members() {
@@ -170,10 +255,11 @@ impl Derive<'_> {
                             continue;
                         }
                         let Some((p, f, g)) = anchored(f, g) else {
-                            return Err(format!(
-                                "`{}` takes a piece but moves no one piece; captures are read from pieces that move",
-                                short(&format!("{} -> {}", self.pieces.show(&f), self.pieces.show(&g)))
-                            ));
+                            return Err(AttackError::NoOnePiece(short(&format!(
+                                "{} -> {}",
+                                self.pieces.show(&f),
+                                self.pieces.show(&g)
+                            ))));
                         };
                         if let Pair::Capture(at, f, g) = self.pair(&f, &g) {
                             for c in at {
@@ -208,34 +294,27 @@ impl Derive<'_> {
                         relabel,
                     }
                     .top(one, out),
-                    _ if self.captures(m) => Err(format!(
-                        "`{}` takes a piece after a step that is not a renaming `(A -> B)*!`; captures are read from the moves of bound pieces",
-                        short(&self.pieces.show(m))
-                    )),
+                    _ if self.captures(m) => Err(AttackError::AfterStep(short(&self.pieces.show(m)))),
                     _ => Ok(()),
                 }
             }
-            _ if self.captures(m) => Err(format!(
-                "`{}` takes a piece outside a binder `%p: ...`; captures are read from the moves of bound pieces",
-                short(&self.pieces.show(m))
-            )),
+            _ if self.captures(m) => Err(AttackError::OutsideBinder(short(&self.pieces.show(m)))),
             _ => Ok(()),
         }
     }
 
     /// The captures of the sequence `items` of a piece `p` that has walked
     /// `prefix` so far.
-    fn arm(&self, p: Content, items: &[Term], prefix: Vec<Seg>, out: &mut Vec<Term>) -> Result<(), String> {
+    fn arm(&self, p: Content, items: &[Term], prefix: Vec<Seg>, out: &mut Vec<Term>) -> Result<(), AttackError> {
         let Some((first, rest)) = items.split_first() else {
             return Ok(());
         };
-        let stop = |what: &Term| -> Result<(), String> {
+        let stop = |what: &Term| -> Result<(), AttackError> {
             match rest.iter().find(|t| self.captures(t)) {
-                Some(t) => Err(format!(
-                    "the capture in `{}` follows `{}`, which is neither a walk over empty squares nor a capture",
-                    short(&self.pieces.show(t)),
-                    short(&self.pieces.show(what))
-                )),
+                Some(t) => Err(AttackError::AfterOther {
+                    capture: short(&self.pieces.show(t)),
+                    after: short(&self.pieces.show(what)),
+                }),
                 None => Ok(()),
             }
         };
@@ -260,7 +339,7 @@ impl Derive<'_> {
             }
             Node::Rule([f, g]) => {
                 let (Some(fs), Some(gs)) = (f.as_pattern(), g.as_pattern()) else {
-                    return Err(format!("`{}` is not a closed rule", short(&self.pieces.show(first))));
+                    return Err(AttackError::NotClosed(short(&self.pieces.show(first))));
                 };
                 let mut other = false;
                 for f in fs.members() {
@@ -283,12 +362,7 @@ impl Derive<'_> {
                                     }
                                 }
                             }
-                            Pair::Loose => {
-                                return Err(format!(
-                                    "`{}` takes a piece without `%` inside a binder",
-                                    short(&self.pieces.show(first))
-                                ))
-                            }
+                            Pair::Loose => return Err(AttackError::Loose(short(&self.pieces.show(first)))),
                             Pair::Other => other = true,
                         }
                     }
@@ -301,7 +375,7 @@ impl Derive<'_> {
             Node::Repeat([body, ..]) => {
                 let bounds = first
                     .bounds()
-                    .ok_or_else(|| format!("`{}` has open counts", short(&self.pieces.show(first))))?;
+                    .ok_or_else(|| AttackError::OpenCounts(short(&self.pieces.show(first))))?;
                 let step = match body.node() {
                     Node::Rule([f, g]) => match (f.as_pattern(), g.as_pattern()) {
                         (Some(fs), Some(gs)) => match (fs.as_fragment(), gs.as_fragment()) {
@@ -325,17 +399,11 @@ impl Derive<'_> {
                         });
                         self.arm(p, rest, walked, out)
                     }
-                    None if self.captures(body) => Err(format!(
-                        "`{}` repeats a capture; only walks over empty squares may come before a capture",
-                        short(&self.pieces.show(first))
-                    )),
+                    None if self.captures(body) => Err(AttackError::RepeatedCapture(short(&self.pieces.show(first)))),
                     None => stop(first),
                 }
             }
-            _ if self.captures(first) => Err(format!(
-                "`{}` takes a piece inside a form that cannot be reversed (a test, a nested binder or `*!`)",
-                short(&self.pieces.show(first))
-            )),
+            _ if self.captures(first) => Err(AttackError::Irreversible(short(&self.pieces.show(first)))),
             _ => stop(first),
         }
     }
@@ -419,7 +487,7 @@ impl Derive<'_> {
     /// The reversed path of a capture at `c` (relative to the POI before
     /// the capturing rule `f -> g`, which is anchored at the origin) by
     /// `p` after walking `prefix`, as a token walk from the square taken.
-    fn reversed(&self, p: Content, prefix: &[Seg], f: &Fragment, g: &Fragment, c: Square) -> Result<Term, String> {
+    fn reversed(&self, p: Content, prefix: &[Seg], f: &Fragment, g: &Fragment, c: Square) -> Result<Term, AttackError> {
         // Squares relative to the square taken (`X`): the capture's POI
         // stood at `-c`.
         let rel = |q: Square| Square::new(q.x - c.x, q.y - c.y);
@@ -432,10 +500,11 @@ impl Derive<'_> {
         for (q, cell) in g.cells() {
             if f.get(q).is_none() {
                 if cell != Cell::Off {
-                    return Err(format!(
-                        "`{}` writes a square it does not read; the attack test cannot tell whether it is on the board",
-                        short(&format!("{} -> {}", self.pieces.show(&f), self.pieces.show(&g)))
-                    ));
+                    return Err(AttackError::WritesUnread(short(&format!(
+                        "{} -> {}",
+                        self.pieces.show(&f),
+                        self.pieces.show(&g)
+                    ))));
                 }
                 guard.push((rel(q), Cell::Off));
             }
@@ -502,7 +571,7 @@ impl Derive<'_> {
     /// The capture's guards and the square taken must not be squares its
     /// own walk passes over: the walk empties them as it goes, and the test
     /// reads the board as it stands.
-    fn check_path(&self, prefix: &[Seg], c: Square, guard: &[(Square, Cell)]) -> Result<(), String> {
+    fn check_path(&self, prefix: &[Seg], c: Square, guard: &[(Square, Cell)]) -> Result<(), AttackError> {
         // Every square the walk may pass, relative to the square taken,
         // walking back from the capture's start.
         let mut at: Vec<Square> = vec![-c];
@@ -523,13 +592,13 @@ impl Derive<'_> {
             next.sort();
             next.dedup();
             if next.len() > 10_000 {
-                return Err("the walk before this capture has too many shapes to reverse".into());
+                return Err(AttackError::TooManyShapes);
             }
             at = next;
         }
         let bad = |q: &Square| *q == Square::ORIGIN || guard.iter().skip(1).any(|(g, _)| g == q);
         if passed.iter().chain(std::iter::once(&-c)).any(bad) {
-            return Err("a capture reads a square its own walk passes over; write the attack test by hand".into());
+            return Err(AttackError::ReadsOwnPath);
         }
         Ok(())
     }

@@ -171,7 +171,7 @@ fn word(e: &Expr) -> Option<&str> {
 }
 
 /// The split of `stalemate(A, B)`: two whole numbers, not both 0.
-fn split(parts: &[Expr]) -> Result<PointSplit, String> {
+fn split(parts: &[Expr]) -> Option<PointSplit> {
     let nums: Vec<i64> = parts
         .iter()
         .filter_map(|p| match p.kind {
@@ -183,12 +183,9 @@ fn split(parts: &[Expr]) -> Result<PointSplit, String> {
         [a, b]
             if nums.len() == parts.len() && (0..=MAX_PART).contains(&a) && (0..=MAX_PART).contains(&b) && a + b > 0 =>
         {
-            Ok(PointSplit(a as u32, b as u32))
+            Some(PointSplit(a as u32, b as u32))
         }
-        _ => Err(format!(
-            "`stalemate(A, B)` splits the point A to B between the side that gave stalemate and the side stuck: \
-             two whole numbers from 0 to {MAX_PART}, not both 0, as in `stalemate(3, 1)`"
-        )),
+        _ => None,
     }
 }
 
@@ -262,7 +259,17 @@ pub(crate) fn declare(
             for a in args {
                 let (w, s) = match &a.kind {
                     ExprKind::Call(f, parts) if f.name == "stalemate" => {
-                        ("stalemate", Stuck::Stalemate(split(parts).map_err(|m| bad(a, m))?))
+                        let Some(s) = split(parts) else {
+                            return Err(bad(
+                                a,
+                                format!(
+                                    "`stalemate(A, B)` splits the point A to B between the side that gave stalemate \
+                                     and the side stuck: two whole numbers from 0 to {MAX_PART}, not both 0, as in \
+                                     `stalemate(3, 1)`"
+                                ),
+                            ));
+                        };
+                        ("stalemate", Stuck::Stalemate(s))
                     }
                     _ => {
                         let w = word(a).unwrap_or("");

@@ -171,6 +171,18 @@ impl Program {
         Program::elaborate(name, text, None, tiling, MemoryLimit::NONE, loader)
     }
 
+    /// Elaborates a syntax tree whose spans point into `text` (a file read
+    /// once and then edited as a tree), so diagnostics quote `text`.
+    pub(crate) fn from_tree(
+        name: &str,
+        text: &str,
+        file: parse::ast::File,
+        loader: &dyn Loader,
+    ) -> Result<Program, Diags> {
+        let source = Source::new(name, text);
+        Program::elaborate_tree(source, file, None, Tiling::Square, MemoryLimit::NONE, loader)
+    }
+
     /// `origin` is the file's canonical path, so that a file importing
     /// itself (or a cycle back to it) adds nothing.
     fn elaborate(
@@ -183,6 +195,17 @@ impl Program {
     ) -> Result<Program, Diags> {
         let source = Source::new(name, text);
         let file = parse::parse_file(text).map_err(|e| Diag::new(&source, e.span, e.message))?;
+        Program::elaborate_tree(source, file, origin, tiling, memory, loader)
+    }
+
+    fn elaborate_tree(
+        source: Source,
+        file: parse::ast::File,
+        origin: Option<PathBuf>,
+        tiling: Tiling,
+        memory: MemoryLimit,
+        loader: &dyn Loader,
+    ) -> Result<Program, Diags> {
         let tiling = declared_grid(&source, &file.stmts)?.unwrap_or(tiling);
         let mut prog = Program {
             sources: vec![source.clone()],
@@ -862,10 +885,10 @@ fn game(
         .help("build it from rows, as in `♖♘♗♕♔♗♘♖;♙♙♙♙♙♙♙♙;........`")
         .into());
     };
-    let grid = crate::semantics::Grid::from_fragment(f).map_err(|e| Diag::new(source, board.span, e))?;
+    let grid = crate::semantics::Grid::from_fragment(f).map_err(|e| Diag::new(source, board.span, e.to_string()))?;
     if el.prog.tiling == Tiling::Square {
         ragged(f).map_err(|e| {
-            Diag::new(source, board.span, e)
+            Diag::new(source, board.span, e.to_string())
                 .help("every row of a board has the same number of squares; write `#` for a square off the board")
         })?;
     }
@@ -906,9 +929,27 @@ fn check_params(src: &Source, def: &Def) -> Result<(), Diag> {
     Ok(())
 }
 
+/// A board row that does not span the board's box.
+struct RaggedRow {
+    /// From the top, from 1.
+    row: i32,
+    squares: usize,
+    width: usize,
+}
+
+impl std::fmt::Display for RaggedRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let RaggedRow { row, squares, width } = self;
+        write!(
+            f,
+            "row {row} from the top has {squares} squares; the board is {width} wide"
+        )
+    }
+}
+
 /// A square board's rows all span its box: a row short of a square is a
 /// typing slip far more often than a hole (which `#` writes).
-fn ragged(f: &crate::core::Fragment) -> Result<(), String> {
+fn ragged(f: &crate::core::Fragment) -> Result<(), RaggedRow> {
     let (xs, ys): (Vec<i32>, Vec<i32>) = f.cells().map(|(q, _)| (q.x, q.y)).unzip();
     let (Some(&top), Some(&bottom)) = (ys.iter().max(), ys.iter().min()) else {
         return Ok(());
@@ -921,10 +962,11 @@ fn ragged(f: &crate::core::Fragment) -> Result<(), String> {
     for y in (bottom..=top).rev() {
         let row = ys.iter().filter(|&&v| v == y).count();
         if row != width {
-            return Err(format!(
-                "row {} from the top has {row} squares; the board is {width} wide",
-                top - y + 1
-            ));
+            return Err(RaggedRow {
+                row: top - y + 1,
+                squares: row,
+                width,
+            });
         }
     }
     Ok(())

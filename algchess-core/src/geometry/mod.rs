@@ -8,5 +8,5 @@ mod tiling;
 pub use movement::Movement;
 pub(crate) use movement::MAX_SHIFT;
 pub(crate) use rect::Rect;
-pub use square::Square;
+pub use square::{ParseSquareError, Square};
 pub use tiling::Tiling;

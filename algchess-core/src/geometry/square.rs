@@ -58,12 +58,24 @@ impl Square {
     }
 }
 
+/// Text that names no square, kept to quote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSquareError(pub String);
+
+impl std::fmt::Display for ParseSquareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not a square: write a name such as `e2`, or `x,y`", self.0)
+    }
+}
+
+impl std::error::Error for ParseSquareError {}
+
 /// A square named as chess names it (`e2`), or by coordinates (`4,1`).
 impl std::str::FromStr for Square {
-    type Err = String;
+    type Err = ParseSquareError;
 
-    fn from_str(s: &str) -> Result<Square, String> {
-        let bad = || format!("`{s}` is not a square: write a name such as `e2`, or `x,y`");
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        let bad = || ParseSquareError(s.to_string());
         if let Some((x, y)) = s.split_once(',') {
             let n = |t: &str| t.trim().parse::<i32>().map_err(|_| bad());
             return Ok(Square::new(n(x)?, n(y)?));

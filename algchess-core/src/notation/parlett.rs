@@ -189,10 +189,10 @@ fn piece(text: &str, sx: &Sx) -> Result<Vec<Walk>, Diag> {
         return Err(err(text, *span, "expected a piece such as `(move 1 '*)`"));
     };
     let args = &items[1..];
-    let flag = |walks: Vec<Walk>, f: &dyn Fn(&mut Walk) -> Result<(), String>| -> Result<Vec<Walk>, Diag> {
+    let flag = |walks: Vec<Walk>, f: &dyn Fn(&mut Walk) -> Result<(), Diag>| -> Result<Vec<Walk>, Diag> {
         let mut walks = walks;
         for w in &mut walks {
-            f(w).map_err(|m| err(text, *span, m))?;
+            f(w)?;
         }
         Ok(walks)
     };
@@ -292,7 +292,11 @@ fn piece(text: &str, sx: &Sx) -> Result<Vec<Walk>, Diag> {
                     Ok(())
                 }
                 m if m == want => Ok(()),
-                _ => Err("`on-capture` and `on-non-capture` together allow no square".into()),
+                _ => Err(err(
+                    text,
+                    *span,
+                    "`on-capture` and `on-non-capture` together allow no square",
+                )),
             })
         }
         "on-initial" => flag(piece(text, one()?)?, &|w| {

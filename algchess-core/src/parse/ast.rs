@@ -64,6 +64,16 @@ impl Expr {
         None
     }
 
+    /// Calls `f` on this expression and on every one below it, parents
+    /// first, with an explicit stack (a tree may be deep).
+    pub(crate) fn visit<'e>(&'e self, mut f: impl FnMut(&'e Expr)) {
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            f(e);
+            stack.extend(e.children().into_iter().rev());
+        }
+    }
+
     /// The subexpressions directly under this one, left to right.
     pub fn children(&self) -> smallvec::SmallVec<[&Expr; 2]> {
         match &self.kind {
@@ -83,12 +93,23 @@ impl Expr {
     /// Points every span of the tree at `at` (a lowered notation literal,
     /// whose generated syntax has no text of its own).
     pub fn respan(&mut self, at: Span) {
+        self.each_span_mut(|s| *s = at);
+    }
+
+    /// Moves every span of the tree `by` bytes on: a tree parsed from text
+    /// that now sits that far into a longer text.
+    pub(crate) fn shift(&mut self, by: usize) {
+        self.each_span_mut(|s| *s = Span::new(s.start + by, s.end + by));
+    }
+
+    /// Calls `f` on every span of the tree, its names' too.
+    fn each_span_mut(&mut self, mut f: impl FnMut(&mut Span)) {
         let mut stack = vec![self];
         while let Some(e) = stack.pop() {
-            e.span = at;
+            f(&mut e.span);
             match &mut e.kind {
-                ExprKind::Call(f, args) => {
-                    f.span = at;
+                ExprKind::Call(g, args) => {
+                    f(&mut g.span);
                     stack.extend(args.iter_mut());
                 }
                 ExprKind::Juxt(args) => stack.extend(args.iter_mut()),
@@ -97,10 +118,22 @@ impl Expr {
                     stack.push(b);
                 }
                 ExprKind::Bind(c, a) => {
-                    c.span = at;
+                    f(&mut c.span);
                     stack.push(a);
                 }
-                ExprKind::Post(a, _) | ExprKind::Not(a) | ExprKind::Paren(a) => stack.push(a),
+                ExprKind::Notation(n, _) => f(&mut n.span),
+                ExprKind::Post(a, op) => {
+                    match op {
+                        PostOp::Count(i) | PostOp::AtLeast(i) => i.each_span_mut(&mut f),
+                        PostOp::Range(i, j) | PostOp::Angle(i, j) => {
+                            i.each_span_mut(&mut f);
+                            j.each_span_mut(&mut f);
+                        }
+                        _ => {}
+                    }
+                    stack.push(a);
+                }
+                ExprKind::Not(a) | ExprKind::Paren(a) => stack.push(a),
                 _ => {}
             }
         }
@@ -145,6 +178,14 @@ impl Expr {
 pub enum CountArg {
     Num(i64),
     Name(Ident),
+}
+
+impl CountArg {
+    fn each_span_mut(&mut self, f: &mut impl FnMut(&mut Span)) {
+        if let CountArg::Name(i) = self {
+            f(&mut i.span);
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -219,6 +260,21 @@ pub enum StmtKind {
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
+}
+
+impl Stmt {
+    /// The expressions the statement holds, left to right.
+    pub(crate) fn exprs(&self) -> Vec<&Expr> {
+        match &self.kind {
+            StmtKind::Def { body, .. } => vec![body],
+            StmtKind::Claim { lhs, rhs, .. } => vec![lhs, rhs],
+            StmtKind::Game { board, turns, .. } => std::iter::once(board).chain(turns).collect(),
+            StmtKind::GameEnd { args, .. } => args.iter().collect(),
+            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } | StmtKind::GameFrom { .. } => {
+                vec![]
+            }
+        }
+    }
 }
 
 /// A parsed file.

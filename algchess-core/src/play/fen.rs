@@ -220,10 +220,30 @@ pub fn read(fen: &str, pieces: &Pieces) -> Result<(Grid, bool), BoardError> {
     Ok((g, black))
 }
 
+/// Why a board cannot be written in FEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteError {
+    /// The board has more files or ranks than FEN can name.
+    TooLarge,
+    /// A piece on the board (its glyph) has no one-letter ASCII spelling.
+    NoLetter(String),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::TooLarge => write!(f, "FEN boards have at most {MAX_SIDE} files and ranks"),
+            WriteError::NoLetter(p) => write!(f, "{p} has no FEN letter (declare it with one: `piece 'A / 'a`)"),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
+
 /// The board in FEN (any size, as Fairy-Stockfish writes it), with castling rights and the
 /// en passant square read off the marker pieces, and the move counters
 /// `0 1` (see [`write_counted`]).
-pub fn write(g: &Grid, black_to_move: bool, pieces: &Pieces) -> Result<String, String> {
+pub fn write(g: &Grid, black_to_move: bool, pieces: &Pieces) -> Result<String, WriteError> {
     write_counted(g, black_to_move, 0, 1, pieces)
 }
 
@@ -271,14 +291,14 @@ pub fn write_counted(
     halfmove: u32,
     fullmove: u32,
     pieces: &Pieces,
-) -> Result<String, String> {
+) -> Result<String, WriteError> {
     let (width, height) = (g.width(), g.height());
     if width as usize > MAX_SIDE || height as usize > MAX_SIDE {
-        return Err(format!("FEN boards have at most {MAX_SIDE} files and ranks"));
+        return Err(WriteError::TooLarge);
     }
     // A piece spelled with one letter (`'A`), or a marker that extends
     // one (`'Kc` is a `K`).
-    let letter = |c: Content| -> Result<Option<char>, String> {
+    let letter = |c: Content| -> Result<Option<char>, WriteError> {
         match c {
             Content::Empty => Ok(None),
             Content::Piece(p) => pieces
@@ -286,12 +306,7 @@ pub fn write_counted(
                 .filter(|a| a.len() == 2 && a.chars().nth(1).is_some_and(|l| l.is_ascii_alphabetic()))
                 .and_then(|a| a.chars().nth(1))
                 .map(Some)
-                .ok_or_else(|| {
-                    format!(
-                        "{} has no FEN letter (declare it with one: `piece 'A / 'a`)",
-                        pieces.glyph(p)
-                    )
-                }),
+                .ok_or_else(|| WriteError::NoLetter(pieces.glyph(p).to_string())),
         }
     };
     let mut ranks = vec![];

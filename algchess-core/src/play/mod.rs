@@ -3,6 +3,7 @@
 
 pub(crate) mod end;
 pub use end::{Ending, GameOutcome};
+mod error;
 pub mod fen;
 mod game;
 pub mod notation;

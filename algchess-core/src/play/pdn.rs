@@ -10,6 +10,7 @@
 //! start has pieces, all on dark squares (a draughts board); the referee
 //! and `play` then read and write plies this way.
 
+use super::error::MoveError;
 use super::Position;
 use crate::core::Content;
 use crate::geometry::Square;
@@ -186,13 +187,18 @@ fn chain(board: &Grid, start: Square, to: Square, at: Square, left: &mut Vec<Squ
 /// `text` names. A capture written with only its ends names every capture
 /// between them; when more than one is legal, the squares between must be
 /// written.
-pub(crate) fn find(text: &str, board: &Grid, legal: &[Position]) -> Result<usize, String> {
+pub(crate) fn find(text: &str, board: &Grid, legal: &[Position]) -> Result<usize, MoveError> {
     let t = text.trim();
-    let ply = read(t).ok_or_else(|| format!("`{t}` is not a ply in PDN (`11-15`, `22x15`, `22x15x6`)"))?;
+    let ply = read(t).ok_or_else(|| MoveError::NotPdn(t.to_string()))?;
     let path: Vec<Square> = ply
         .squares
         .iter()
-        .map(|&n| square(board, n).ok_or_else(|| format!("`{t}`: there is no square {n} on this board")))
+        .map(|&n| {
+            square(board, n).ok_or_else(|| MoveError::NoSquare {
+                text: t.to_string(),
+                number: n,
+            })
+        })
         .collect::<Result<_, _>>()?;
     let (from, to) = (path[0], path[path.len() - 1]);
     let found: Vec<usize> = (0..legal.len())
@@ -214,15 +220,13 @@ pub(crate) fn find(text: &str, board: &Grid, legal: &[Position]) -> Result<usize
         .collect();
     match found[..] {
         [i] => Ok(i),
-        [] => Err(format!("`{t}` is not a legal move here")),
-        _ => Err(format!(
-            "`{t}` is ambiguous: {} captures go from {} to {}; write the squares between (`{}x..x{}`)",
-            found.len(),
-            ply.squares[0],
-            ply.squares[ply.squares.len() - 1],
-            ply.squares[0],
-            ply.squares[ply.squares.len() - 1],
-        )),
+        [] => Err(MoveError::NotLegal(t.to_string())),
+        _ => Err(MoveError::AmbiguousCapture {
+            text: t.to_string(),
+            count: found.len(),
+            from: ply.squares[0],
+            to: ply.squares[ply.squares.len() - 1],
+        }),
     }
 }
 

@@ -3,6 +3,7 @@
 //! and the end reached or claimable.
 
 use super::end::{insufficient_material, Ending, GameOutcome, Test};
+pub use super::error::{MoveError, PositionError};
 use super::game::{Position, Rules, TooBig};
 use super::pieces::CodeTable;
 use super::repetition::{self, Reached, Seen};
@@ -85,22 +86,21 @@ impl DrawClaim {
 
 /// Whether a board read from a FEN is one of `rules`' boards: FEN draws
 /// square boards, of the size the game is played on.
-pub fn fen_fits(rules: &Rules, board: &Grid) -> Result<(), String> {
+pub fn fen_fits(rules: &Rules, board: &Grid) -> Result<(), PositionError> {
     if rules.tiling != crate::geometry::Tiling::Square {
-        return Err(format!(
-            "FEN describes square boards, and `{}` is played on {} cells: give the board drawn as text",
-            rules.name, rules.tiling
-        ));
+        return Err(PositionError::NotSquare {
+            game: rules.name.to_string(),
+            tiling: rules.tiling,
+        });
     }
     let start = rules.start().board;
     let (w, h) = (board.width(), board.height());
     if (w, h) != (start.width(), start.height()) {
-        return Err(format!(
-            "the FEN describes a {w}×{h} board, but `{}` is played on {}×{}",
-            rules.name,
-            start.width(),
-            start.height()
-        ));
+        return Err(PositionError::Size {
+            game: rules.name.to_string(),
+            found: (w, h),
+            want: (start.width(), start.height()),
+        });
     }
     Ok(())
 }
@@ -142,16 +142,16 @@ impl<'a> Match<'a> {
     /// side as the start has (one; horde's white none), no pawn on the
     /// rank it promotes on nor, unless the start has one there, on its
     /// first rank, the side not to move not in check.
-    pub fn from_fen(rules: &'a Rules, text: &str) -> Result<Match<'a>, String> {
+    pub fn from_fen(rules: &'a Rules, text: &str) -> Result<Match<'a>, PositionError> {
         Match::from_fen_lazy(rules, text, false)
     }
 
     /// [`from_fen`](Match::from_fen), finding moves only when asked for
     /// when `lazy`.
-    fn from_fen_lazy(rules: &'a Rules, text: &str, lazy: bool) -> Result<Match<'a>, String> {
-        let (board, black) = fen::read(text, &rules.pieces).map_err(|e| e.message)?;
+    fn from_fen_lazy(rules: &'a Rules, text: &str, lazy: bool) -> Result<Match<'a>, PositionError> {
+        let (board, black) = fen::read(text, &rules.pieces).map_err(PositionError::Unreadable)?;
         fen_fits(rules, &board)?;
-        let (halfmove, fullmove) = fen::counters(text).map_err(|e| e.message)?;
+        let (halfmove, fullmove) = fen::counters(text).map_err(PositionError::Unreadable)?;
         let pos = Position {
             board,
             turn: usize::from(black) % rules.turns.len(),
@@ -166,8 +166,7 @@ impl<'a> Match<'a> {
         for (king, side) in [('K', "white"), ('k', "black")] {
             let (n, want) = (count(&pos.board, &|_, l| l == king), count(&start, &|_, l| l == king));
             if n != want {
-                let kings = if want == 1 { "one" } else { "no" };
-                return Err(format!("a position has {kings} {side} king, this one has {n}"));
+                return Err(PositionError::Kings { side, want, found: n });
             }
         }
         // White's pawns start on rank 2 and promote on the last; black's
@@ -180,16 +179,13 @@ impl<'a> Match<'a> {
                 .letter(*q, &rules.pieces)
                 .is_some_and(|l| last(l, q.y) || (first(l, q.y) && !behind(&start, l)))
         }) {
-            return Err(format!(
-                "a pawn cannot stand on {}, on the first or last rank",
-                q.name()
-            ));
+            return Err(PositionError::PawnRank(q));
         }
         let other = (pos.turn + 1) % rules.turns.len();
-        if rules.in_check(&pos.board, other).map_err(|e| e.to_string())? {
-            return Err("the side not to move is in check: its king could be taken".into());
+        if rules.in_check(&pos.board, other)? {
+            return Err(PositionError::InCheck);
         }
-        Match::started(rules, pos, halfmove, fullmove, lazy).map_err(|e| e.to_string())
+        Ok(Match::started(rules, pos, halfmove, fullmove, lazy)?)
     }
 
     /// The turn after `turn`.
@@ -749,7 +745,7 @@ impl<'a> Match<'a> {
 
     /// The legal move that `text` names: SAN (`Nf3`, `exd5`, `e8=Q+`,
     /// `O-O`, annotations such as `!?` ignored) or UCI (`g1f3`, `e7e8q`).
-    pub fn find(&self, text: &str) -> Result<usize, String> {
+    pub fn find(&self, text: &str) -> Result<usize, MoveError> {
         if self.rules.tiling == Tiling::Square && pdn::is_pdn(text) {
             return pdn::find(text, &self.pos.board, self.legal());
         }
@@ -768,18 +764,15 @@ impl<'a> Match<'a> {
     }
 
     /// On hex: the legal move named by its cells, as `play` names it.
-    fn find_cells(&self, text: &str) -> Result<usize, String> {
+    fn find_cells(&self, text: &str) -> Result<usize, MoveError> {
         let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
         let named =
             |i: usize| notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex, &self.rules.pieces);
         let found: Vec<usize> = (0..self.moves.len()).filter(|&i| named(i) == t).collect();
         match found[..] {
             [i] => Ok(i),
-            [] => Err(format!(
-                "`{}` is not a legal move here (on hex, moves are named by their cells: `f5f6`)",
-                text.trim()
-            )),
-            _ => Err(format!("`{}` is ambiguous", text.trim())),
+            [] => Err(MoveError::NotLegalOnHex(text.trim().to_string())),
+            _ => Err(MoveError::AmbiguousCells(text.trim().to_string())),
         }
     }
 }
@@ -855,7 +848,7 @@ pub enum RefereeError {
         /// The tag's value.
         fen: String,
         /// What is wrong with it.
-        why: String,
+        why: PositionError,
     },
     /// A move made more states than the evaluation budget allows.
     TooBig(TooBig),
@@ -962,7 +955,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
                 if !m.full {
                     m.all_moves()?;
                 }
-                m.find(&ply.text).map(|j| (j, None))
+                m.find(&ply.text).map(|j| (j, None)).map_err(|e| e.to_string())
             }
         };
         match found {

@@ -5,6 +5,7 @@
 //! works for any rules whose pieces have one-letter spellings (`'A` is
 //! `A`) and boards up to 26 squares wide and tall.
 
+use super::error::MoveError;
 use super::notation;
 use super::pieces::CodeTable;
 use super::Rules;
@@ -358,21 +359,14 @@ fn fits(w: &Wanted, p: &Parts) -> bool {
 /// The legal move (an index into `moves`, the changes legal on `before`)
 /// that `text` names, in SAN or UCI; an error that says why when it
 /// names none or several.
-pub(crate) fn read(text: &str, before: &Grid, moves: &[Change], rules: &Rules) -> Result<usize, String> {
+pub(crate) fn read(text: &str, before: &Grid, moves: &[Change], rules: &Rules) -> Result<usize, MoveError> {
     let pieces = &rules.codes;
-    let w = wanted(text).ok_or_else(|| {
-        format!(
-            "`{}` is not a move in SAN (`Nf3`, `exd5`, `O-O`) or UCI (`g1f3`)",
-            text.trim()
-        )
-    })?;
+    let w = wanted(text).ok_or_else(|| MoveError::NotSan(text.trim().to_string()))?;
     if let Some(to) = w.to.filter(|&q| before.get(q).is_none()) {
-        return Err(format!(
-            "`{}` goes to {}{}, which is not on the board",
-            text.trim(),
-            file(to),
-            to.y + 1
-        ));
+        return Err(MoveError::OffBoard {
+            text: text.trim().to_string(),
+            square: format!("{}{}", file(to), to.y + 1),
+        });
     }
     let fits = |p: &Parts| fits(&w, p);
     // A move goes to the square named, or takes the rook there (UCI's
@@ -388,15 +382,14 @@ pub(crate) fn read(text: &str, before: &Grid, moves: &[Change], rules: &Rules) -
     };
     match found[..] {
         [i] => Ok(i),
-        [] => Err(format!("`{}` is not a legal move here", text.trim())),
+        [] => Err(MoveError::NotLegal(text.trim().to_string())),
         _ => {
             let mut names: Vec<String> = found.iter().map(|&i| write(before, moves, rules, i)).collect();
             names.sort();
-            Err(format!(
-                "`{}` is ambiguous: it could be {}",
-                text.trim(),
-                names.join(" or ")
-            ))
+            Err(MoveError::Ambiguous {
+                text: text.trim().to_string(),
+                could_be: names,
+            })
         }
     }
 }

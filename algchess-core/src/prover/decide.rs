@@ -696,10 +696,10 @@ pub(super) fn normal(pieces: &Pieces, t: &Term, ctx: PoiKnown) -> Term {
     x
 }
 
-/// Replays a step that united `a` with `b` at `path` in `before`, in a
-/// proof from `first` to `last`: the two must have one normal form in the
-/// context of that position.
-pub(super) fn replay(
+/// Whether a step that united `a` with `b` at `path` in `before`, in a
+/// proof from `first` to `last`, replays: the two have one normal form in
+/// the context of that position.
+pub(super) fn replays(
     pieces: &Pieces,
     first: &Term,
     last: &Term,
@@ -707,17 +707,9 @@ pub(super) fn replay(
     path: &[usize],
     a: &Term,
     b: &Term,
-) -> Result<(), String> {
+) -> bool {
     let ctx = context_at(before, path, top(first, last));
-    if normal(pieces, a, ctx) == normal(pieces, b, ctx) {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{}` and `{}` do not have the same normal form",
-            pieces.show(a),
-            pieces.show(b)
-        ))
-    }
+    normal(pieces, a, ctx) == normal(pieces, b, ctx)
 }
 
 fn ground(t: &Term) -> PatternAst<crate::prover::lang::ENode> {
@@ -748,6 +740,7 @@ mod tests {
     use crate::core::{gen, Bounds, Content};
     use crate::elab::Program;
     use crate::geometry::Square;
+    use crate::prover::kat::sample::Refuted;
     use quickcheck::Gen;
 
     fn below(g: &mut Gen, n: u32) -> u32 {
@@ -860,7 +853,7 @@ mod tests {
         }
     }
 
-    fn holds(lhs: &Term, rhs: &Term) -> Result<(), String> {
+    fn holds(lhs: &Term, rhs: &Term) -> Result<(), Refuted> {
         let template = Program::from_text("t.alg", "theorem t: nil = nil\n").unwrap();
         let mut claim = template.claims()[0].clone();
         claim.lhs = lhs.clone();
@@ -877,12 +870,11 @@ mod tests {
         let r = check_claim(&claim, &options, &|_, _, _| {});
         match r.verdict {
             Finding::HoldsUpTo => Ok(()),
-            Finding::Refuted => Err(format!(
-                "{}  ≠  {}: {:?}",
-                claim.pieces.show(lhs),
-                claim.pieces.show(rhs),
-                r.counterexample
-            )),
+            Finding::Refuted => Err(Refuted {
+                lhs: claim.pieces.show(lhs).to_string(),
+                rhs: claim.pieces.show(rhs).to_string(),
+                counterexample: r.counterexample.map(Box::new),
+            }),
         }
     }
 
@@ -900,7 +892,7 @@ mod tests {
             let n = normal(&Pieces::chess(), &t, top(&t, &t));
             if n != t {
                 changed += 1;
-                failures.extend(holds(&t, &n).err());
+                failures.extend(holds(&t, &n).err().map(|e| e.to_string()));
             }
             // Inside a binder the POI is bound.
             let c = Term::content(gen::content(&mut g));
@@ -909,7 +901,7 @@ mod tests {
                 normal(&Pieces::chess(), &Term::bind(&c, &t), PoiKnown::Unbound),
             );
             if nb != b {
-                failures.extend(holds(&b, &nb).err());
+                failures.extend(holds(&b, &nb).err().map(|e| e.to_string()));
             }
             // Idempotent, as replay needs.
             assert_eq!(
@@ -928,7 +920,7 @@ mod tests {
             let s = Term::seq(&guard, &next);
             let n = normal(&Pieces::chess(), &s, top(&s, &s));
             if n != s {
-                failures.extend(holds(&s, &n).err());
+                failures.extend(holds(&s, &n).err().map(|e| e.to_string()));
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -970,7 +962,7 @@ mod tests {
             let t = &p.claims()[0].lhs;
             let n = normal(&Pieces::chess(), t, top(t, t));
             changed += (&n != t) as usize;
-            failures.extend(holds(t, &n).err());
+            failures.extend(holds(t, &n).err().map(|e| e.to_string()));
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         // `%p: (M (% -> 0))` keeps its test: `M` may unbind the POI.

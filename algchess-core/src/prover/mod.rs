@@ -13,6 +13,7 @@ pub(crate) mod rules;
 mod runner;
 
 pub use guard::Stop;
+pub use kat::{CertificateError, KatError};
 pub use proof::{render, LawError, ReplayError, Step, StepError, Why};
 pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
 pub use rules::Rewrites;

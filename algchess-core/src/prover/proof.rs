@@ -267,7 +267,12 @@ fn justify(
         }
         By::Decided => {
             let (first, last, before, path) = site;
-            decide::replay(pieces, first, last, before, path, a, b).map_err(StepError::Decided)?;
+            if !decide::replays(pieces, first, last, before, path, a, b) {
+                return Err(StepError::Decided(
+                    pieces.show(a).to_string(),
+                    pieces.show(b).to_string(),
+                ));
+            }
             Ok(Why::Decided)
         }
         By::Kat(proof) => {

@@ -9,7 +9,7 @@
 use crate::geometry::Square;
 use crate::play::notation::{describe_on, uci_on};
 use crate::play::pdn;
-use crate::play::referee::Match;
+use crate::play::referee::{Match, MoveError};
 use crate::play::TooBig;
 use crate::semantics::Code;
 
@@ -99,23 +99,26 @@ fn castles(m: &Match, board: &crate::semantics::Grid, c: &crate::semantics::Chan
 
 /// The legal move that `text` names: one of [`names`], or any name the
 /// referee reads (SAN, `e2e4`).
-pub fn find(m: &mut Match, text: &str) -> Result<usize, String> {
-    let all = names(m).map_err(|e| e.to_string())?;
+pub fn find(m: &mut Match, text: &str) -> Result<usize, MoveError> {
+    let all = names(m)?;
     if let Some(i) = all.iter().position(|n| n == text) {
         return Ok(i);
     }
     // Chess960's castling, the king's move onto its rook (`e1d1` when the
     // rook stays on d1 and the king goes to c1).
-    let kr = names_as(m, Castling::KingTakesRook).map_err(|e| e.to_string())?;
+    let kr = names_as(m, Castling::KingTakesRook)?;
     if let Some(i) = (0..kr.len()).find(|&i| kr[i] == text && kr[i] != all[i]) {
         return Ok(i);
     }
     if m.count() == 0 {
-        return Err(format!("`{text}` is not a legal move: the side to move has none"));
+        return Err(MoveError::NoMoves(text.to_string()));
     }
     m.find(text).map_err(|e| {
         if all.len() <= 40 {
-            format!("{e} (legal: {})", all.join(" "))
+            MoveError::Listed {
+                error: Box::new(e),
+                legal: all,
+            }
         } else {
             e
         }

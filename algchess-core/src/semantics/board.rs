@@ -41,6 +41,37 @@ impl fmt::Display for BoardError {
     }
 }
 
+/// Why a fragment is not a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotABoard {
+    /// It has no square.
+    Empty,
+    /// Its box holds more squares than a board may.
+    TooLarge {
+        /// The box's files.
+        width: i64,
+        /// The box's ranks.
+        height: i64,
+    },
+    /// It has a `%` cell.
+    Poi,
+}
+
+impl fmt::Display for NotABoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotABoard::Empty => f.write_str("a board needs at least one square"),
+            NotABoard::TooLarge { width, height } => write!(
+                f,
+                "a board's box may hold at most {MAX_SQUARES} squares; this one is {width} by {height}"
+            ),
+            NotABoard::Poi => f.write_str("a board has no `%` cell"),
+        }
+    }
+}
+
+impl std::error::Error for NotABoard {}
+
 /// The piece board text spells at `c`: a glyph, or `'` and an ASCII name
 /// read on from `rest`; with how many more characters it took.
 pub(super) fn read_piece(
@@ -192,9 +223,9 @@ impl Grid {
     /// A board drawn as a fragment: `.` and pieces are its squares, `#` and
     /// squares the fragment leaves out are off the board, in the fragment's
     /// bounding box.
-    pub fn from_fragment(f: &crate::core::Fragment) -> Result<Grid, String> {
+    pub fn from_fragment(f: &crate::core::Fragment) -> Result<Grid, NotABoard> {
         if f.is_empty() {
-            return Err("a board needs at least one square".into());
+            return Err(NotABoard::Empty);
         }
         let min_x = f.cells().map(|(q, _)| q.x).min().unwrap();
         let max_x = f.cells().map(|(q, _)| q.x).max().unwrap();
@@ -205,16 +236,14 @@ impl Grid {
             i64::from(max_y) - i64::from(min_y) + 1,
         );
         if w * h > MAX_SQUARES {
-            return Err(format!(
-                "a board's box may hold at most {MAX_SQUARES} squares; this one is {w} by {h}"
-            ));
+            return Err(NotABoard::TooLarge { width: w, height: h });
         }
         let mut g = Grid::off(Square::new(min_x, min_y), w as i32, h as i32);
         for (q, c) in f.cells() {
             match c {
                 crate::core::Cell::Is(content) => g.put(q, Some(content)),
                 crate::core::Cell::Off => {}
-                crate::core::Cell::Poi => return Err("a board has no `%` cell".into()),
+                crate::core::Cell::Poi => return Err(NotABoard::Poi),
             }
         }
         Ok(g)

@@ -10,8 +10,8 @@ mod probe;
 mod rule;
 mod store;
 
-pub use board::Grid;
 pub(crate) use board::{BoardError, Change};
+pub use board::{Grid, NotABoard};
 pub(crate) use cell_set::CellSet;
 pub use code::Code;
 pub use compile::{compile, Prog};

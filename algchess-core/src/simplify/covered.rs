@@ -1,4 +1,4 @@
-//! Overlapping alternatives dropped, in the file's own text. A beginner who
+//! Overlapping alternatives dropped, in the file's own syntax tree. A beginner who
 //! writes a king's steps to empty squares beside its steps to free ones
 //! (`('K + u. -> . + u'K) | ('K + u free -> . + u'K)`) makes every step to
 //! an empty square twice. With patterns, `P -> Q` is the union of its
@@ -6,8 +6,8 @@
 //! (`rule_choice_left`), which is `P' -> Q` when every member of `P` is one
 //! of `P'`; rules are tried at every translation, so this holds of two
 //! placements of one rule too. An arm whose guard another arm's covers,
-//! with the same write, adds nothing and is taken out of the text; the
-//! rest reads as written. The edited file is elaborated again, and each
+//! with the same write, adds nothing and is taken out of the tree; the
+//! rest reads as written. The edited tree is elaborated again, and each
 //! changed definition must be exactly the union of the arms kept, or no
 //! edit is made.
 
@@ -64,12 +64,14 @@ fn covered(rules: &[Term]) -> Vec<bool> {
 }
 
 /// The file with the covered arms of every definition taken out, and the
-/// names of the definitions changed; `None` when nothing changes.
-pub(super) fn drop_covered(v: &Version) -> Option<(Version, Vec<String>)> {
-    let (file, text, prog) = (&v.file, v.text.as_str(), &v.prog);
-    let mut edits: Vec<(Span, String)> = vec![];
-    let mut expected: Vec<(String, Term)> = vec![];
-    for (name, body) in super::hoist::plain_definitions(file) {
+/// definitions changed, each with the text its body now reads as; `None`
+/// when nothing changes.
+pub(super) fn drop_covered<'l>(v: &Version<'l>) -> Option<(Version<'l>, Vec<(String, String)>)> {
+    let (text, prog) = (v.text(), &v.prog);
+    let mut file = v.file.clone();
+    let mut changed: Vec<(String, String)> = vec![];
+    let mut expected: Vec<Term> = vec![];
+    for (name, body) in super::hoist::plain_definitions(&v.file) {
         let mut written = vec![];
         arms(body, &mut written);
         let Some(t) = prog.definition(name) else { continue };
@@ -88,24 +90,33 @@ pub(super) fn drop_covered(v: &Version) -> Option<(Version, Vec<String>)> {
             continue;
         }
         let kept: Vec<usize> = (0..terms.len()).filter(|&i| !gone[i]).collect();
-        let new = kept
+        let reads = kept
             .iter()
             .map(|&i| &text[written[i].span.start..written[i].span.end])
             .collect::<Vec<_>>()
             .join(" | ");
-        edits.push((body.span, new));
+        // The arms kept, joined by `|` as the parser groups them.
+        let new = kept.iter().map(|&i| written[i].clone()).reduce(|a, b| Expr {
+            span: Span::new(a.span.start, b.span.end),
+            kind: ExprKind::Bar(Box::new(a), Box::new(b)),
+        })?;
+        *super::version::body_mut(&mut file, name)? = new;
+        changed.push((name.to_string(), reads));
         let terms: Vec<Term> = kept.iter().map(|&i| terms[i].clone()).collect();
-        expected.push((name.to_string(), super::hoist::alternatives(&terms)));
+        expected.push(super::hoist::alternatives(&terms));
     }
-    if edits.is_empty() {
+    if changed.is_empty() {
         return None;
     }
-    let out = super::gather::edit(text, &edits);
-    let after = Version::read(v.name(), out).ok()?;
-    if !expected.iter().all(|(n, t)| after.prog.definition(n) == Some(t)) {
+    let after = v.edited(text, file).ok()?;
+    if !changed
+        .iter()
+        .zip(&expected)
+        .all(|((n, _), t)| after.prog.definition(n) == Some(t))
+    {
         return None;
     }
-    Some((after, expected.into_iter().map(|(n, _)| n).collect()))
+    Some((after, changed))
 }
 
 #[cfg(test)]
@@ -120,9 +131,11 @@ m = ('K + u. -> . + u'K) | ('K + r free -> . + r'K)
     | ('K + u free -> . + u'K) | ('K + u. -> . + u'K)
 other = ('K + u. -> . + u'K) | ('K + u free -> . + uu'K)
 ";
-        let (after, changed) = drop_covered(&Version::read("t.alg", text.into()).unwrap()).unwrap();
-        let out = after.text;
-        assert_eq!(changed, vec!["m".to_string()]);
+        let (after, changed) = drop_covered(&Version::read("t.alg", text, &crate::elab::NoFiles).unwrap()).unwrap();
+        let out = crate::parse::format_file(&after.file, text);
+        assert_eq!(changed.len(), 1);
+        assert_eq!(changed[0].0, "m");
+        assert_eq!(changed[0].1, "('K + r free -> . + r'K) | ('K + u free -> . + u'K)");
         assert!(
             out.contains("m = ('K + r free -> . + r'K) | ('K + u free -> . + u'K)\n"),
             "{out}"

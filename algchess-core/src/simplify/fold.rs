@@ -14,7 +14,6 @@ use crate::core::print::{with_names, Spell};
 use crate::core::{Content, Node, PieceId, Pieces, Sort, Term};
 use crate::elab::Program;
 use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
-use crate::parse::lexer::{lex, Tok};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -47,20 +46,36 @@ pub(super) struct Folder<'a> {
     spelling: HashMap<PieceId, String>,
 }
 
+/// Every piece the file writes, as written: in declarations, in terms and
+/// as binders' cells (with a name that is not a piece among them).
+fn written_pieces(file: &File) -> Vec<&str> {
+    let mut out = vec![];
+    for s in &file.stmts {
+        if let StmtKind::Piece { white, black } = &s.kind {
+            out.extend(white.iter().chain(black.iter().flatten()).map(|i| i.name.as_str()));
+        }
+        for e in s.exprs() {
+            e.visit(|x| match &x.kind {
+                ExprKind::Piece(p) => out.push(p),
+                ExprKind::Bind(c, _) => out.push(&c.name),
+                _ => {}
+            });
+        }
+    }
+    out
+}
+
 /// The spelling of each piece the file writes as it most often writes it;
 /// a piece it never writes is spelled in ASCII when the file mostly
 /// spells pieces so (a black piece only reached by `mirrored`).
-fn spellings(text: &str, pieces: &Pieces) -> HashMap<PieceId, String> {
+fn spellings(file: &File, pieces: &Pieces) -> HashMap<PieceId, String> {
     let mut counts: HashMap<PieceId, HashMap<String, usize>> = HashMap::new();
     let (mut ascii, mut all) = (0, 0);
-    for (_, tok, _) in lex(text).map(|(t, _)| t).unwrap_or_default() {
-        let (Tok::Piece(s) | Tok::Binder(s)) = tok else {
-            continue;
-        };
-        let Some(p) = pieces.lookup(&s) else { continue };
+    for s in written_pieces(file) {
+        let Some(p) = pieces.lookup(s) else { continue };
         all += 1;
-        ascii += usize::from(Some(s.as_str()) == pieces.ascii(p));
-        *counts.entry(p).or_default().entry(s).or_default() += 1;
+        ascii += usize::from(Some(s) == pieces.ascii(p));
+        *counts.entry(p).or_default().entry(s.to_string()).or_default() += 1;
     }
     let written: Vec<PieceId> = counts.keys().copied().collect();
     let mut out: HashMap<PieceId, String> = counts
@@ -171,7 +186,7 @@ impl<'a> Folder<'a> {
             args,
             instances,
             memo: RefCell::new(HashMap::new()),
-            spelling: spellings(text, &prog.pieces),
+            spelling: spellings(file, &prog.pieces),
         }
     }
 
@@ -294,7 +309,8 @@ mod tests {
     fn pieces_are_spelled_as_the_file_spells_them() {
         let id = |s: &str| PieceId::chess(s).unwrap();
         // Mostly ASCII: pieces it never writes are spelled in ASCII too.
-        let ascii = spellings("a = 'N + u'b | ♔ + u'b\nb = %'R: nil // ♛ ♛ ♛", &Pieces::chess());
+        let spellings = |text: &str| spellings(&crate::parse::parse_file(text).unwrap(), &Pieces::chess());
+        let ascii = spellings("a = 'N + u'b | ♔ + u'b\nb = %'R: nil // ♛ ♛ ♛");
         assert_eq!(ascii.get(&id("♘")).map(String::as_str), Some("'N"));
         assert_eq!(ascii.get(&id("♝")).map(String::as_str), Some("'b"));
         assert_eq!(ascii.get(&id("♜")).map(String::as_str), Some("'r"));
@@ -302,14 +318,9 @@ mod tests {
         assert_eq!(ascii.get(&id("♔")), None);
         assert_eq!(ascii.get(&id("♛")).map(String::as_str), Some("'q"));
         // Mostly glyphs: only what it writes in ASCII is.
-        let glyphs = spellings("a = ♘ + u♝ | ♔ + u'b", &Pieces::chess());
+        let glyphs = spellings("a = ♘ + u♝ | ♔ + u'b");
         assert_eq!(glyphs.get(&id("♝")), None, "two spellings: the glyph wins the tie");
         assert_eq!(glyphs.get(&id("♜")), None);
-        assert_eq!(
-            spellings("a = ♘ + u'b", &Pieces::chess())
-                .get(&id("♝"))
-                .map(String::as_str),
-            Some("'b")
-        );
+        assert_eq!(spellings("a = ♘ + u'b").get(&id("♝")).map(String::as_str), Some("'b"));
     }
 }

@@ -11,21 +11,23 @@
 //! `rook_up = (% + u free -> . + u'R) | ...`. This is the lemma of
 //! `hoist` (an unanchored rule `f -> g` is `%c: f' -> g` when every member
 //! of `f` holds `c` at the pivot) and the law `bind_alt`. The edit is made
-//! in the file's own text, so the result reads as written; the edited file
-//! is elaborated again and each changed definition must be exactly the
+//! in the file's own syntax tree, so the result reads as written; the
+//! edited tree is elaborated again and each changed definition must be exactly the
 //! term the lemma gives, or the edit is dropped.
 
+use super::version::body_mut;
 use super::version::Version;
 use crate::core::{Cell, Content, Fragment, Node, Pattern, Term};
 use crate::elab::Program;
 use crate::geometry::Square;
-use crate::parse::ast::{Expr, ExprKind, File, Span, StmtKind};
+use crate::parse::ast::{Expr, ExprKind, File, Ident, Span, StmtKind};
 use std::collections::{BTreeSet, HashMap};
 
-/// The guard's piece at the origin, as written, in `p + ...`.
-fn leading_piece(e: &Expr) -> Option<Span> {
+/// The guard's piece at the origin, as written, in `p + ...`: where, and
+/// the piece.
+fn leading_piece(e: &Expr) -> Option<(Span, &str)> {
     match &e.kind {
-        ExprKind::Piece(_) => Some(e.span),
+        ExprKind::Piece(p) => Some((e.span, p)),
         ExprKind::Plus(a, _) => leading_piece(a),
         ExprKind::Paren(x) => leading_piece(x),
         _ => None,
@@ -47,29 +49,13 @@ fn alternatives<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 /// How many times each name is written anywhere in the file; a name
 /// inside a longer word counts too.
 fn uses(file: &File, names: &[&str]) -> HashMap<String, usize> {
-    fn words<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
-        match &e.kind {
-            ExprKind::Word(w) => out.push(w),
-            ExprKind::Call(f, _) => out.push(&f.name),
+    let mut all: Vec<&str> = vec![];
+    for e in file.stmts.iter().flat_map(|s| s.exprs()) {
+        e.visit(|x| match &x.kind {
+            ExprKind::Word(w) => all.push(w),
+            ExprKind::Call(f, _) => all.push(&f.name),
             _ => {}
-        }
-        e.children().into_iter().for_each(|x| words(x, out));
-    }
-    let mut all = vec![];
-    for s in &file.stmts {
-        match &s.kind {
-            StmtKind::Def { body, .. } => words(body, &mut all),
-            StmtKind::Game { board, turns, .. } => {
-                words(board, &mut all);
-                turns.iter().for_each(|t| words(t, &mut all));
-            }
-            StmtKind::Claim { lhs, rhs, .. } => {
-                words(lhs, &mut all);
-                words(rhs, &mut all);
-            }
-            StmtKind::GameEnd { args, .. } => args.iter().for_each(|a| words(a, &mut all)),
-            StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } | StmtKind::GameFrom { .. } => {}
-        }
+        });
     }
     // A word that is itself a name is that name only.
     let named: BTreeSet<&str> = names.iter().copied().collect();
@@ -121,55 +107,60 @@ struct Tree {
     root: String,
     /// The root and the definitions under it.
     names: Vec<String>,
-    /// The piece's text, for the binder.
-    piece: String,
+    /// The binder's cell: the piece, where the first guard writes it.
+    cell: Ident,
     /// Where the piece is written in guards.
     spans: Vec<Span>,
 }
 
 /// The file with binders gathered, and the definitions that changed;
 /// `None` when nothing changes.
-pub(super) fn gather(v: &Version, top: &BTreeSet<String>) -> Option<(Version, Vec<String>)> {
-    let (file, text, prog) = (&v.file, v.text.as_str(), &v.prog);
+pub(super) fn gather<'l>(v: &Version<'l>, top: &BTreeSet<String>) -> Option<(Version<'l>, Vec<String>)> {
+    let (file, text, prog) = (&v.file, v.text(), &v.prog);
     let bodies: HashMap<&str, &Expr> = super::hoist::plain_definitions(file).collect();
     let names: Vec<&str> = bodies.keys().copied().collect();
     let used = uses(file, &names);
-    // The pivot piece's text and spans of each definition that is such a
-    // union, with the names it takes in.
+    // The pivot piece's text, its first guard's piece and the spans of
+    // each definition that is such a union, with the names it takes in.
     fn shape<'a>(
         name: &'a str,
         bodies: &HashMap<&'a str, &'a Expr>,
         used: &HashMap<String, usize>,
         text: &str,
         depth: usize,
-    ) -> Option<(String, Vec<Span>, Vec<String>)> {
+    ) -> Option<(String, Ident, Vec<Span>, Vec<String>)> {
         if depth > 16 {
             return None;
         }
         let mut alts = vec![];
         alternatives(bodies.get(name)?, &mut alts);
-        let (mut piece, mut spans, mut inner) = (None::<String>, vec![], vec![]);
+        let (mut piece, mut spans, mut inner) = (None::<(String, Ident)>, vec![], vec![]);
         for a in alts {
-            let (p, s, n) = match &a.kind {
+            let (p, c, s, n) = match &a.kind {
                 ExprKind::Arrow(lhs, _) => {
-                    let at = leading_piece(lhs)?;
-                    (text[at.start..at.end].to_string(), vec![at], vec![])
+                    let (at, p) = leading_piece(lhs)?;
+                    let cell = Ident {
+                        name: p.to_string(),
+                        span: at,
+                    };
+                    (text[at.start..at.end].to_string(), cell, vec![at], vec![])
                 }
                 ExprKind::Word(w) if bodies.contains_key(w.as_str()) && used.get(w.as_str()) == Some(&1) => {
-                    let (p, s, mut n) = shape(w, bodies, used, text, depth + 1)?;
+                    let (p, c, s, mut n) = shape(w, bodies, used, text, depth + 1)?;
                     n.push(w.clone());
-                    (p, s, n)
+                    (p, c, s, n)
                 }
                 _ => return None,
             };
-            if piece.as_ref().is_some_and(|q| *q != p) {
+            if piece.as_ref().is_some_and(|(q, _)| *q != p) {
                 return None;
             }
-            piece = Some(p);
+            piece.get_or_insert((p, c));
             spans.extend(s);
             inner.extend(n);
         }
-        Some((piece?, spans, inner))
+        let (piece, cell) = piece?;
+        Some((piece, cell, spans, inner))
     }
     let mut trees: Vec<Tree> = vec![];
     for s in &file.stmts {
@@ -179,7 +170,7 @@ pub(super) fn gather(v: &Version, top: &BTreeSet<String>) -> Option<(Version, Ve
         if !top.contains(&name.name) {
             continue;
         }
-        if let Some((piece, spans, mut inner)) = shape(&name.name, &bodies, &used, text, 0) {
+        if let Some((piece, cell, spans, mut inner)) = shape(&name.name, &bodies, &used, text, 0) {
             // Only where the file reads no longer: `%p: ` is written once
             // and `%` saves the rest of each guard's piece.
             let width = piece.chars().count();
@@ -190,7 +181,7 @@ pub(super) fn gather(v: &Version, top: &BTreeSet<String>) -> Option<(Version, Ve
             trees.push(Tree {
                 root: name.name.clone(),
                 names: inner,
-                piece,
+                cell,
                 spans,
             });
         }
@@ -204,17 +195,14 @@ pub(super) fn gather(v: &Version, top: &BTreeSet<String>) -> Option<(Version, Ve
     // All trees edited at once and checked with one elaboration; a tree
     // that fails its check is dropped and the rest are tried again.
     loop {
-        let mut edits: Vec<(Span, String)> = vec![];
-        for t in &trees {
-            let body = bodies[t.root.as_str()];
-            edits.extend(t.spans.iter().map(|s| (*s, "%".to_string())));
-            edits.push((Span::new(body.span.start, body.span.start), format!("%{}: ", t.piece)));
-        }
         if trees.is_empty() {
             return None;
         }
-        let out = edit(text, &edits);
-        let after = Version::read(v.name(), out).ok();
+        let mut edited = file.clone();
+        for t in &trees {
+            bind_in(&mut edited, t)?;
+        }
+        let after = v.edited(text, edited).ok();
         let before = trees.len();
         trees.retain(|t| after.as_ref().is_some_and(|a| lemma_holds(prog, &a.prog, t)));
         if trees.len() == before {
@@ -226,16 +214,42 @@ pub(super) fn gather(v: &Version, top: &BTreeSet<String>) -> Option<(Version, Ve
     }
 }
 
-/// `text` with each span replaced, the last first so that earlier spans
-/// keep their offsets.
-pub(super) fn edit(text: &str, edits: &[(Span, String)]) -> String {
-    let mut sorted = edits.to_vec();
-    sorted.sort_by_key(|(s, _)| std::cmp::Reverse(s.start));
-    let mut out = text.to_string();
-    for (span, new) in sorted {
-        out.replace_range(span.start..span.end, &new);
+/// `file` with the binder of `tree` at the top of its root and `%` in
+/// place of the piece in every guard under it: the tree that `%p: `
+/// written before the root's body, and `%` over each guard's piece, parse
+/// to.
+fn bind_in(file: &mut File, tree: &Tree) -> Option<()> {
+    fn percent(e: &mut Expr, spans: &[Span]) {
+        if matches!(e.kind, ExprKind::Piece(_)) && spans.contains(&e.span) {
+            e.kind = ExprKind::Percent;
+        }
+        match &mut e.kind {
+            ExprKind::Call(_, args) | ExprKind::Juxt(args) => args.iter_mut().for_each(|a| percent(a, spans)),
+            ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
+                percent(a, spans);
+                percent(b, spans);
+            }
+            ExprKind::Bind(_, a) | ExprKind::Post(a, _) | ExprKind::Not(a) | ExprKind::Paren(a) => percent(a, spans),
+            _ => {}
+        }
     }
-    out
+    for n in &tree.names {
+        percent(body_mut(file, n)?, &tree.spans);
+    }
+    let root = body_mut(file, &tree.root)?;
+    let span = root.span;
+    let body = std::mem::replace(
+        root,
+        Expr {
+            kind: ExprKind::Nil,
+            span,
+        },
+    );
+    *root = Expr {
+        kind: ExprKind::Bind(tree.cell.clone(), Box::new(body)),
+        span,
+    };
+    Some(())
 }
 
 /// Whether every definition of `tree` is, in `after`, the term the lemma

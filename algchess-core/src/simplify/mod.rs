@@ -34,7 +34,7 @@ pub(crate) use hoist::{hoist, top_level_definitions};
 
 use crate::core::{Pieces, Sort, Term};
 use crate::diag::{Diag, Diags, Source};
-use crate::elab::Program;
+use crate::elab::{Loader, Program};
 use crate::memory::MemoryLimit;
 use crate::prover::lang::{from_expr, to_expr};
 use crate::prover::{guarded, run, Rewrites, SaturationLimits};
@@ -236,19 +236,26 @@ fn recost(
     }
 }
 
-/// Simplifies a rule file's text.
-pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &SimplifyOptions) -> Result<Simplified, Diags> {
+/// Simplifies a rule file's text, its imports read through `loader`.
+pub fn simplify_text(
+    name: &str,
+    text: &str,
+    loader: &dyn Loader,
+    rules: &Rewrites,
+    options: &SimplifyOptions,
+) -> Result<Simplified, Diags> {
     let began = std::time::Instant::now();
-    let original = Version::read(name, text.to_string())?;
+    let original = Version::read(name, text, loader)?;
     // Arms other arms cover taken out first (`covered.rs`), then binders
-    // gathered, both in the file's own text (`gather.rs`); each edit is
-    // read once, as its check.
+    // gathered (`gather.rs`), both as edits of the file's syntax tree; each
+    // edit is elaborated once, as its check.
     let pruned = covered::drop_covered(&original);
     let read = pruned.as_ref().map_or(&original, |(v, _)| v);
     let gathered = gather::gather(read, &top_level_definitions(&read.file));
     let current = gathered.as_ref().map_or(read, |(v, _)| v);
-    let (text, file, prog) = (current.text.as_str(), &current.file, &current.prog);
-    let pruned: &[String] = pruned.as_ref().map_or(&[], |(_, n)| n);
+    let (file, prog) = (&current.file, &current.prog);
+    // The definitions the arms were taken from, with what they now read as.
+    let pruned: &[(String, String)] = pruned.as_ref().map_or(&[], |(_, n)| n);
     let gathered: &[String] = gathered.as_ref().map_or(&[], |(_, n)| n);
     let original = &original.prog;
     let top = top_level_definitions(file);
@@ -276,7 +283,7 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         .collect();
     let mut changes: Vec<Change> = gathered
         .iter()
-        .chain(pruned.iter().filter(|n| !gathered.contains(n)))
+        .chain(pruned.iter().map(|(n, _)| n).filter(|n| !gathered.contains(n)))
         .filter_map(|n| {
             let (before, after) = (original.definition(n)?, prog.definition(n)?);
             Some(Change {
@@ -291,9 +298,14 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         .collect();
     let mut texts: HashMap<String, String> = HashMap::new();
     let folder = fold::Folder::new(prog, file, text);
-    // What each definition's body reads as now.
+    // What each definition's body reads as now (one whose binders were
+    // gathered is not rewritten again).
     let written_text: HashMap<&str, &str> = hoist::plain_definitions(file)
-        .map(|(name, body)| (name, &text[body.span.start..body.span.end]))
+        .filter(|(name, _)| !gathered.iter().any(|g| g == name))
+        .map(|(name, body)| match pruned.iter().find(|(n, _)| n == name) {
+            Some((_, reads)) => (name, reads.as_str()),
+            None => (name, &text[body.span.start..body.span.end]),
+        })
         .collect();
     for (name, t) in prog.definitions() {
         if t.sort() != Sort::Move || gathered.iter().any(|g| g == name) {
@@ -329,10 +341,9 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
         let meaning = best
             .substitute(&|m| prog.definition(&m.name).cloned(), &prog.pieces)
             .map_err(|e| {
-                let body = hoist::plain_definitions(file).find(|(n, _)| *n == name);
                 Diag::new(
                     &Source::new(current.name(), text),
-                    body.map(|(_, b)| b.span).unwrap_or_default(),
+                    version::body_span(file, name),
                     format!("`{name}` no longer elaborates: {e:?}"),
                 )
             })?;
@@ -364,24 +375,34 @@ pub fn simplify_text(name: &str, text: &str, rules: &Rewrites, options: &Simplif
             hoisted: hoisted && hoist(&written) != written,
         });
     }
-    let mut edits: Vec<(crate::parse::ast::Span, String)> = vec![];
-    for (name, body) in hoist::plain_definitions(file) {
-        if let Some(text) = texts.get(name) {
-            edits.push((body.span, text.clone()));
+    // The file printed once, as `fmt` writes it. Each new body is parsed
+    // from its printed text, which is kept after the file's own so that
+    // every span of the tree points into one text (the printer reads the
+    // spacing between items there).
+    let mut file = file.clone();
+    let mut src = text.to_string();
+    let names: Vec<String> = hoist::plain_definitions(&file)
+        .map(|(n, _)| n.to_string())
+        .filter(|n| texts.contains_key(n))
+        .collect();
+    for n in &names {
+        let printed = &texts[n];
+        let mut body = crate::parse::parse_expr(printed).map_err(|e| {
+            Diag::new(
+                &Source::new(current.name(), text),
+                version::body_span(&file, n),
+                format!("`{n}` simplified does not parse: {}", e.message),
+            )
+        })?;
+        src.push('\n');
+        body.shift(src.len());
+        src.push_str(printed);
+        if let Some(b) = version::body_mut(&mut file, n) {
+            *b = body;
         }
     }
-    let out = gather::edit(text, &edits);
-    // Written as `fmt` writes it.
-    let file = crate::parse::parse_file(&out).map_err(|e| {
-        Diag::new(
-            &Source::new(name, out.as_str()),
-            e.span,
-            format!("the simplified file does not parse: {}", e.message),
-        )
-    })?;
-    let out = crate::parse::format_file(&file, &out);
     Ok(Simplified {
-        text: out,
+        text: crate::parse::format_file(&file, &src),
         changes,
         pieces: prog.pieces.clone(),
     })
@@ -401,7 +422,14 @@ step = 'Camel + uuur. -> . + uuur'Camel
 both = step | R step
 game g('Camel...;....;....;....) = both
 ";
-        let out = simplify_text("t.alg", text, &rules, &SimplifyOptions::default()).unwrap();
+        let out = simplify_text(
+            "t.alg",
+            text,
+            &crate::elab::NoFiles,
+            &rules,
+            &SimplifyOptions::default(),
+        )
+        .unwrap();
         // The binder is not shorter to read: `step` stays as written.
         assert!(
             out.text.contains("step = 'Camel + uuur. -> . + uuur'Camel"),

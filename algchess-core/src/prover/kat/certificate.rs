@@ -11,6 +11,7 @@
 //! steps closed under the undoing facts.
 
 use super::bisim::{Certificate, State};
+use super::error::CertificateError;
 use super::expr::{Exprs, Id, Kat, ONE};
 use super::facts::Fact;
 use std::collections::{HashMap, HashSet};
@@ -89,7 +90,7 @@ pub(super) struct Ground<'a> {
 
 /// Checks that `cert` proves `l = r` (or, for a simulation, `l` within
 /// `r`'s closure).
-pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate) -> Result<(), String> {
+pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate) -> Result<(), CertificateError> {
     let n = g.atoms.len();
     let undo = |p: usize| -> Vec<u32> {
         g.facts
@@ -109,17 +110,17 @@ pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate
         let related: HashSet<(State, State)> = cert.pairs.iter().cloned().collect();
         for &a in g.start {
             if !related.contains(&((vec![l], a), (vec![r], a))) {
-                return Err(format!("the start states under atom {a} are not related"));
+                return Err(CertificateError::StartUnrelated(a));
             }
         }
         for (left, right) in &cert.pairs {
             let a = left.1;
             if left.1 != right.1 {
-                return Err("a pair reads under two atoms".into());
+                return Err(CertificateError::TwoAtoms);
             }
             let acc = |ex: &Exprs, s: &[Id]| s.iter().any(|&e| accepts(ex, e, a as usize));
             if acc(ex, &left.0) && !acc(ex, &right.0) {
-                return Err("a pair accepts on the left only".into());
+                return Err(CertificateError::LeftOnly);
             }
             for p in 0..g.actions {
                 let dl = step(ex, &left.0, a as usize, p);
@@ -144,7 +145,7 @@ pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate
                         t = grown;
                     }
                     if !related.contains(&((dl.clone(), b), (t, b))) {
-                        return Err("a step leaves the relation".into());
+                        return Err(CertificateError::Leaves);
                     }
                 }
             }
@@ -183,17 +184,17 @@ pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate
     };
     for &a in g.start {
         if !same(&(vec![l], a), &(vec![r], a), &mut parent) {
-            return Err(format!("the start states under atom {a} are not related"));
+            return Err(CertificateError::StartUnrelated(a));
         }
     }
     for (s, t) in &cert.pairs {
         let a = s.1;
         if s.1 != t.1 {
-            return Err("a pair reads under two atoms".into());
+            return Err(CertificateError::TwoAtoms);
         }
         let acc = |ex: &Exprs, set: &[Id]| set.iter().any(|&e| accepts(ex, e, a as usize));
         if acc(ex, &s.0) != acc(ex, &t.0) {
-            return Err("a pair disagrees on acceptance".into());
+            return Err(CertificateError::Acceptance);
         }
         for p in 0..g.actions {
             let (ds, dt) = (step(ex, &s.0, a as usize, p), step(ex, &t.0, a as usize, p));
@@ -202,7 +203,7 @@ pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate
             }
             for b in next(a, p as usize) {
                 if !same(&(ds.clone(), b), &(dt.clone(), b), &mut parent) {
-                    return Err("a step leaves the relation".into());
+                    return Err(CertificateError::Leaves);
                 }
             }
         }

@@ -21,18 +21,20 @@
 mod bisim;
 mod certificate;
 mod effects;
+mod error;
 mod expr;
 mod facts;
 mod prim;
 mod read;
 #[cfg(test)]
-mod sample;
+pub(crate) mod sample;
 mod system;
 mod view;
 
 use super::decide::PoiKnown;
 use crate::core::{Node, Pieces, Term};
 use bisim::{Budget, Certificate, Search};
+pub use error::{CertificateError, KatError};
 use expr::{Exprs, Id};
 use facts::Fact;
 use prim::Prim;
@@ -97,11 +99,11 @@ struct Reading {
     sides: [Sym; 2],
 }
 
-fn read(lhs: &Term, rhs: &Term, aliases: &HashMap<Term, Term>) -> Result<Reading, String> {
+fn read(lhs: &Term, rhs: &Term, aliases: &HashMap<Term, Term>) -> Result<Reading, KatError> {
     let alias = |t: &Term| rename(t, aliases);
     let mut r = Reader::default();
-    let l = r.read(&alias(lhs)).map_err(|_| "too large to write out".to_string())?;
-    let rr = r.read(&alias(rhs)).map_err(|_| "too large to write out".to_string())?;
+    let l = r.read(&alias(lhs)).map_err(|_| KatError::TooLarge)?;
+    let rr = r.read(&alias(rhs)).map_err(|_| KatError::TooLarge)?;
     Ok(Reading {
         alphabet: r.alphabet,
         sides: [l, rr],
@@ -238,10 +240,12 @@ struct Run {
     sides: [Id; 2],
 }
 
-fn setup(reading: &Reading, facts: &[Fact], ctx: PoiKnown, limits: &Limits) -> Result<Run, String> {
+fn setup(reading: &Reading, facts: &[Fact], ctx: PoiKnown, limits: &Limits) -> Result<Run, KatError> {
     let a = &reading.alphabet;
-    let sys = System::new(a.prims.len(), a.acts.len(), facts, starts(a, ctx), limits.atoms)
-        .map_err(|e| format!("too many tests ({e:?})"))?;
+    let sys = System::new(a.prims.len(), a.acts.len(), facts, starts(a, ctx), limits.atoms).map_err(|e| match e {
+        system::Overflow::Prims(n) => KatError::TooManyPrims(n),
+        system::Overflow::Atoms(n) => KatError::TooManyAtoms(n),
+    })?;
     let mut ex = Exprs::new(sys.atoms.len());
     let l = compile(&mut ex, &sys.atoms, &reading.sides[0]);
     let r = compile(&mut ex, &sys.atoms, &reading.sides[1]);
@@ -266,7 +270,7 @@ fn search(run: &mut Run, budget: Budget) -> Result<Vec<Certificate>, Search> {
     }
 }
 
-fn verify(run: &mut Run, facts: &[Fact], certs: &[Certificate]) -> Result<(), String> {
+fn verify(run: &mut Run, facts: &[Fact], certs: &[Certificate]) -> Result<(), CertificateError> {
     let ground = certificate::Ground {
         atoms: &run.sys.atoms,
         start: &run.sys.start,
@@ -314,7 +318,7 @@ pub(crate) fn prove(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limi
 fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline: Instant) -> Outcome {
     let first = match read(lhs, rhs, &HashMap::new()) {
         Ok(r) => r,
-        Err(e) => return Outcome::Unknown(e),
+        Err(e) => return Outcome::Unknown(e.to_string()),
     };
     let (merged, said) = merges(pieces, &first.alphabet, limits, deadline);
     let reading = if merged.is_empty() {
@@ -322,7 +326,7 @@ fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: 
     } else {
         match read(lhs, rhs, &merged.iter().cloned().collect()) {
             Ok(r) => r,
-            Err(e) => return Outcome::Unknown(e),
+            Err(e) => return Outcome::Unknown(e.to_string()),
         }
     };
     let all = facts::facts(&reading.alphabet, ctx);
@@ -332,7 +336,7 @@ fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: 
     };
     let mut run = match setup(&reading, &all, ctx, limits) {
         Ok(r) => r,
-        Err(e) => return Outcome::Unknown(e),
+        Err(e) => return Outcome::Unknown(e.to_string()),
     };
     let certs = match search(&mut run, budget) {
         Ok(c) => c,
@@ -383,12 +387,12 @@ pub(crate) fn replay(
     ctx: PoiKnown,
     proof: &KatProof,
     limits: &Limits,
-) -> Result<(), String> {
+) -> Result<(), KatError> {
     if !proof.lemmas.is_empty() {
         let mut v = view::Viewer::default();
         let (l, r) = (v.view(lhs, ctx), v.view(rhs, ctx));
         if v.lemmas.into_iter().collect::<Vec<_>>() != proof.lemmas {
-            return Err("the view's rewrites are not the proof's".into());
+            return Err(KatError::ViewDiffers);
         }
         let plain = KatProof {
             lemmas: vec![],
@@ -403,37 +407,33 @@ pub(crate) fn replay(
     };
     for (t, s) in &proof.merged {
         let (Node::Bind([c, body]), Node::Bind([d, other])) = (t.node(), s.node()) else {
-            return Err("a merged letter is not a binder".into());
+            return Err(KatError::MergedNotBinder);
         };
         if c != d {
-            return Err("merged binders of different pieces".into());
+            return Err(KatError::MergedPieces);
         }
         replay_bodies(pieces, other, body, &inner)?;
     }
     let reading = read(lhs, rhs, &proof.merged.iter().cloned().collect())?;
     let all = facts::facts(&reading.alphabet, ctx);
     if let Some(f) = proof.facts.iter().find(|f| !all.contains(f)) {
-        return Err(format!(
-            "`{}` is not a fact of these moves",
-            f.describe(&reading.alphabet, pieces)
-        ));
+        return Err(KatError::NotAFact(f.describe(&reading.alphabet, pieces)));
     }
     let mut run = setup(&reading, &proof.facts, ctx, limits)?;
     let budget = Budget {
         pairs: limits.pairs,
         deadline,
     };
-    let certs = search(&mut run, budget).map_err(|_| "no certificate with these facts".to_string())?;
-    verify(&mut run, &proof.facts, &certs)
+    let certs = search(&mut run, budget).map_err(|_| KatError::NoCertificate)?;
+    Ok(verify(&mut run, &proof.facts, &certs)?)
 }
 
-fn replay_bodies(pieces: &Pieces, a: &Term, b: &Term, limits: &Limits) -> Result<(), String> {
+fn replay_bodies(pieces: &Pieces, a: &Term, b: &Term, limits: &Limits) -> Result<(), KatError> {
     match prove(pieces, a, b, PoiKnown::Bound, limits) {
         Outcome::Proved(p) => replay(pieces, a, b, PoiKnown::Bound, &p, limits),
-        _ => Err(format!(
-            "the bodies `{}` and `{}` are not equal by KAT",
-            pieces.show(a),
-            pieces.show(b)
+        _ => Err(KatError::BodiesDiffer(
+            pieces.show(a).to_string(),
+            pieces.show(b).to_string(),
         )),
     }
 }
@@ -572,7 +572,7 @@ mod tests {
             if let Outcome::Proved(_) = prove(&Pieces::chess(), &l, &r, ctx, &Limits::default()) {
                 proved += 1;
                 if let Err(e) = holds(&l, &r, false) {
-                    failures.push(e);
+                    failures.push(e.to_string());
                 }
             }
         }

@@ -2,11 +2,27 @@
 //! evaluator as their judge: what the tests validate every hypothesis
 //! kind against.
 
-use crate::check::{check_claim, ClaimOptions, Finding, SearchOptions};
+use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, SearchOptions};
 use crate::core::{Bounds, Cell, Content, Fragment, PieceId, Term};
 use crate::elab::Program;
 use crate::geometry::Square;
 use quickcheck::Gen;
+
+/// A claim the checker refutes on small boards, with its counterexample.
+#[derive(Debug)]
+pub(crate) struct Refuted {
+    /// The left side, printed.
+    pub(crate) lhs: String,
+    /// The right side, printed.
+    pub(crate) rhs: String,
+    pub(crate) counterexample: Option<Box<CounterReport>>,
+}
+
+impl std::fmt::Display for Refuted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}  ≠  {}: {:?}", self.lhs, self.rhs, self.counterexample)
+    }
+}
 
 fn below(g: &mut Gen, n: u32) -> u32 {
     <u32 as quickcheck::Arbitrary>::arbitrary(g) % n
@@ -105,7 +121,7 @@ pub(super) fn a_move(g: &mut Gen, depth: u32) -> Term {
 /// Whether `lhs = rhs` holds on every board of up to five squares (with
 /// the POI on every square where a side has a free `%`), and, when `bound`
 /// asks, wrapped in binders, with a POI bound.
-pub(super) fn holds(lhs: &Term, rhs: &Term, bound: bool) -> Result<(), String> {
+pub(super) fn holds(lhs: &Term, rhs: &Term, bound: bool) -> Result<(), Refuted> {
     let mut sides = vec![(lhs.clone(), rhs.clone())];
     if bound && !lhs.is_open() && !rhs.is_open() {
         for c in [Content::Empty, Content::Piece(PieceId::chess("♖").expect("a rook"))] {
@@ -127,7 +143,11 @@ pub(super) fn holds(lhs: &Term, rhs: &Term, bound: bool) -> Result<(), String> {
         };
         let report = check_claim(&claim, &options, &|_, _, _| {});
         if report.verdict == Finding::Refuted {
-            return Err(format!("{l:?}  ≠  {r:?}: {:?}", report.counterexample));
+            return Err(Refuted {
+                lhs: format!("{l:?}"),
+                rhs: format!("{r:?}"),
+                counterexample: report.counterexample.map(Box::new),
+            });
         }
     }
     Ok(())

@@ -3,6 +3,7 @@
 //! message `prove` prints.
 
 use crate::elab::Predicate;
+use crate::prover::kat::KatError;
 use std::fmt;
 
 /// Why egg's explanation did not replay as a proof.
@@ -42,9 +43,9 @@ pub enum StepError {
         why: LawError,
     },
     /// A `decide` step between different normal forms.
-    Decided(String),
+    Decided(String, String),
     /// A step of Kleene algebra with tests whose certificate fails.
-    Kat(String),
+    Kat(KatError),
 }
 
 /// Why a law's rewrite does not give a step.
@@ -108,7 +109,7 @@ impl fmt::Display for StepError {
             StepError::NotSameFold(a, b) => write!(f, "`{a}` and `{b}` do not fold to the same term"),
             StepError::UnknownRewrite(name) => write!(f, "no rewrite named `{name}`"),
             StepError::Law { name, why } => write!(f, "{name}: {why}"),
-            StepError::Decided(why) => f.write_str(why),
+            StepError::Decided(a, b) => write!(f, "`{a}` and `{b}` do not have the same normal form"),
             StepError::Kat(why) => write!(f, "KAT: {why}"),
         }
     }
