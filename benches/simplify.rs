@@ -32,7 +32,8 @@ fn programs(path: &str) -> (Program, Program, Duration) {
     let out =
         simplify_text(&name, &text, &algchess::Files, &rules, &SimplifyOptions::quick()).expect("the file simplifies");
     let took = t.elapsed();
-    let simplified = Program::from_text_on(&name, &out.text, prog.tiling()).expect("the simplified file loads");
+    let simplified =
+        Program::from_text_with(&name, &out.text, prog.tiling(), &algchess::Files).expect("the simplified file loads");
     (prog, simplified, took)
 }
 

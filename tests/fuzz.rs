@@ -129,7 +129,8 @@ fn exercise(text: &str, laws: &Laws, rules: &Rewrites) -> bool {
         let _ = algchess::format_file(&file, text);
     }
     // Named beside the bundled files, so that relative imports resolve.
-    let Ok(program) = Program::from_text("theorems/fuzzed.alg", text) else {
+    let Ok(program) = Program::from_text_with("theorems/fuzzed.alg", text, algchess::Tiling::Square, &algchess::Files)
+    else {
         return false;
     };
     let board = Grid::parse("..♖.\n♟..♙", program.pieces()).unwrap();

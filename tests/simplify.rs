@@ -214,7 +214,7 @@ fn every_bundled_file_simplifies_quickly_to_no_longer_and_formatted() {
         assert!(out.chars().count() <= text.chars().count(), "{name}: longer");
         let file = algchess::parse_file(&out).unwrap();
         assert_eq!(algchess::format_file(&file, &out), out, "{name}: not formatted");
-        let after = Program::from_text_on(&name, &out, prog.tiling()).unwrap();
+        let after = Program::from_text_with(&name, &out, prog.tiling(), &algchess::Files).unwrap();
         for g in prog.games() {
             let (ra, rb) = (Rules::new(g), Rules::new(after.game(&g.name).unwrap()));
             for depth in 1..=2 {

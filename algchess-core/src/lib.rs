@@ -85,7 +85,8 @@ pub use check::{
     Stats,
 };
 pub use core::{
-    print, Bounds, Cell, ClaimKind, Content, Fragment, Meta, Node, Pattern, PieceId, Pieces, Rel, Sort, Term,
+    print, Bounds, Cell, ClaimKind, Content, DeclareError, Fragment, Meta, Node, Pattern, PieceId, Pieces, Rel, Sort,
+    Term,
 };
 pub use diag::{Diag, Diags, Source, Span};
 pub use elab::{Claim, Game, Lint, Loader, NoFiles, Program};

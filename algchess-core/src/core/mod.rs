@@ -13,7 +13,7 @@ pub use claim::{ClaimKind, Rel};
 pub(crate) use fragment::GlueError;
 pub use fragment::{Fragment, Pattern};
 pub(crate) use piece::Spelling;
-pub use piece::{PieceId, Pieces};
+pub use piece::{DeclareError, PieceId, Pieces};
 pub(crate) use print::Show;
 pub(crate) use term::MAX_DEPTH;
 pub use term::{Bounds, Meta, Node, Sort, Term};

@@ -11,6 +11,7 @@
 
 use crate::geometry::{Movement, Tiling};
 use std::borrow::Cow;
+use std::fmt;
 use std::sync::Arc;
 
 /// A piece, as an index into a registry.
@@ -40,6 +41,38 @@ impl PieceId {
             .map(|i| PieceId(i as u8))
     }
 }
+
+/// Why a `piece` declaration is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeclareError {
+    /// Neither one piece nor four turned ways.
+    Ways(usize),
+    /// The colours are declared a different number of ways.
+    UnevenColours,
+    /// One declaration names a piece twice.
+    Twice(String),
+    /// A known piece is declared with another twin, turn or mirror.
+    Differently(String),
+    /// A known piece is declared beside new ones.
+    WithOthers(String),
+    /// The registry is full.
+    TooMany,
+}
+
+impl fmt::Display for DeclareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeclareError::Ways(n) => write!(f, "a piece is declared alone or turned four ways, not {n} ways"),
+            DeclareError::UnevenColours => f.write_str("both colours must be declared the same number of ways"),
+            DeclareError::Twice(p) => write!(f, "`{p}` is declared twice"),
+            DeclareError::Differently(p) => write!(f, "`{p}` is already declared differently"),
+            DeclareError::WithOthers(p) => write!(f, "`{p}` is already declared, with other pieces"),
+            DeclareError::TooMany => write!(f, "at most {MAX_PIECES} pieces can be declared"),
+        }
+    }
+}
+
+impl std::error::Error for DeclareError {}
 
 /// How a piece is written in a `piece` declaration: a glyph, an ASCII
 /// spelling such as `'X`, or both.
@@ -157,7 +190,7 @@ impl Pieces {
 
     /// Declares a pair of colour twins. Declaring the same pair again is
     /// harmless; giving a known name a different twin is an error.
-    pub fn declare_pair(&mut self, white: &Spelling, black: &Spelling) -> Result<(PieceId, PieceId), String> {
+    pub fn declare_pair(&mut self, white: &Spelling, black: &Spelling) -> Result<(PieceId, PieceId), DeclareError> {
         let ids = self.declare(std::slice::from_ref(white), Some(std::slice::from_ref(black)))?;
         Ok((ids[0], ids[1]))
     }
@@ -168,18 +201,18 @@ impl Pieces {
     /// pieces that `C` leaves alone. Returns the white ids, then the black.
     /// Declaring the same again is harmless; anything else that reuses a
     /// known name is an error.
-    pub fn declare(&mut self, white: &[Spelling], black: Option<&[Spelling]>) -> Result<Vec<PieceId>, String> {
+    pub fn declare(&mut self, white: &[Spelling], black: Option<&[Spelling]>) -> Result<Vec<PieceId>, DeclareError> {
         let n = white.len();
         if n != 1 && n != 4 {
-            return Err(format!("a piece is declared alone or turned four ways, not {n} ways"));
+            return Err(DeclareError::Ways(n));
         }
         if black.is_some_and(|b| b.len() != n) {
-            return Err("both colours must be declared the same number of ways".into());
+            return Err(DeclareError::UnevenColours);
         }
         let all: Vec<&Spelling> = white.iter().chain(black.into_iter().flatten()).collect();
         for (i, a) in all.iter().enumerate() {
             if all[..i].iter().any(|b| a.names().any(|x| b.names().any(|y| x == y))) {
-                return Err(format!("`{}` is declared twice", a.display()));
+                return Err(DeclareError::Twice(a.display()));
             }
         }
         let known: Vec<Option<PieceId>> = all
@@ -203,14 +236,14 @@ impl Pieces {
             return if same {
                 Ok(ids)
             } else {
-                Err(format!("`{}` is already declared differently", all[0].display()))
+                Err(DeclareError::Differently(all[0].display()))
             };
         }
         if let Some(k) = known.iter().position(Option::is_some) {
-            return Err(format!("`{}` is already declared, with other pieces", all[k].display()));
+            return Err(DeclareError::WithOthers(all[k].display()));
         }
         if self.table.len() + all.len() > MAX_PIECES {
-            return Err(format!("at most {MAX_PIECES} pieces can be declared"));
+            return Err(DeclareError::TooMany);
         }
         let table = Arc::make_mut(&mut self.table);
         let base = table.len();
@@ -361,8 +394,11 @@ mod tests {
         let (px, po) = pieces.declare_pair(&x, &o).unwrap();
         assert_eq!(pieces.twin(px), po);
         assert_eq!(pieces.declare_pair(&x, &o).unwrap(), (px, po));
-        assert!(pieces.declare_pair(&x, &ascii("'Zt")).is_err());
-        assert!(pieces.declare_pair(&x, &x).is_err());
+        assert_eq!(
+            pieces.declare_pair(&x, &ascii("'Zt")),
+            Err(DeclareError::WithOthers("'Xt".into()))
+        );
+        assert_eq!(pieces.declare_pair(&x, &x), Err(DeclareError::Twice("'Xt".into())));
     }
 
     #[test]

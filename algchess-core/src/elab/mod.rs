@@ -853,7 +853,7 @@ fn declare(
     let span = white[0].span.to(last.span);
     let (w, b) = (spellings(white), black.map(spellings));
     pieces.declare(&w, b.as_deref()).map_err(|e| {
-        Diag::new(src, span, e).help(
+        Diag::new(src, span, e.to_string()).help(
             "declare `piece W / B` for colour twins, four of each for a piece that turns with R, \
                  and a glyph may be followed by an ASCII spelling: `piece ● 'D / ○ 'L`",
         )
