@@ -28,7 +28,7 @@ pub(super) enum Cut {
 
 /// States the interpreter may make for one move handed to it (the
 /// evaluator's default), named so that an overflow can say it.
-pub(super) const BUDGET: usize = 50_000_000;
+pub(super) const BUDGET: usize = Eval::DEFAULT_BUDGET;
 
 /// What a continuation, and a search, says: go on, or stop.
 pub(super) type Flow = ControlFlow<Cut>;

@@ -36,9 +36,15 @@ pub struct Eval {
     memory: MemoryLimit,
 }
 
+impl Eval {
+    /// The states a run may make unless told otherwise: far more than any
+    /// bundled move needs, few enough to end a runaway in seconds.
+    pub const DEFAULT_BUDGET: usize = 50_000_000;
+}
+
 impl Default for Eval {
     fn default() -> Self {
-        Eval::new(50_000_000)
+        Eval::new(Eval::DEFAULT_BUDGET)
     }
 }
 
