@@ -498,6 +498,45 @@ game g(start) = white, black
         assert_eq!(perft(&fast, &start, 1).unwrap(), 2);
     }
 
+    /// Moves that change the moved piece's code after (`% -> ♖`, a rook
+    /// losing its right to castle) are counted from their writes with the
+    /// code they end with: the board a move writing `♖` at once reaches is
+    /// seen as a repeat of the relabelled step's, and the count falls back
+    /// to comparing boards.
+    #[test]
+    fn relabelled_moves_are_counted_by_their_last_code() {
+        let file = |also: &str| {
+            format!(
+                "piece 'X / 'x
+start = 'X.♜;...;...
+step(way) = % + way. -> . + way%
+slide(way) = (% + way. -> . + way%)* (% + way. -> . + way%)
+white = (%'X: (slide(u) | step(r)) (% -> ♖)){also} | (%♖: step(r))
+black = %♜: step(u) | step(l)
+game g(start) = white, black
+"
+            )
+        };
+        // Up one, up two, right one; then with a second way up one.
+        for (also, first) in [("", Some(3)), (" | (%'X: % + u. -> . + u♖)", None)] {
+            let prog = Program::from_text("t.alg", &file(also)).unwrap();
+            let (slow, fast) = both(&prog);
+            let start = slow.start();
+            let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
+            let (mut on, mut cache) = (plan.board(&start.board), Cache::default());
+            assert_eq!(plan.count(&mut on, &mut cache, 0), Ok(first), "{also}");
+            assert_eq!(boards(&fast, &start), boards(&slow, &start));
+            assert_eq!(perft(&fast, &start, 1), Ok(3));
+            for depth in 2..=5 {
+                assert_eq!(
+                    perft(&fast, &start, depth),
+                    perft(&slow, &start, depth),
+                    "depth {depth}{also}"
+                );
+            }
+        }
+    }
+
     /// A `not` testing one square after a rule moved the POI becomes a
     /// read of the rule (a pawn not on the last rank), unless the rule
     /// changes that square: here the square below a step up is the one it

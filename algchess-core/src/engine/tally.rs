@@ -8,7 +8,7 @@ use super::bits::{BitTest, Stand, Still};
 use super::board::{key, Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
-use super::plan::{FastRule, Op};
+use super::plan::{FastRule, Find, Op};
 use super::results::Fingerprints;
 use super::word::Word;
 use crate::semantics::{CellSet, Code};
@@ -17,12 +17,43 @@ use std::ops::ControlFlow::{Break, Continue};
 /// How a leaf's results are counted (`Board::tally`): the test each must
 /// pass with the answer kept for the board before the moves (`None`:
 /// every result counts), the trail mark of that board, the mark the
-/// fingerprints are taken from, and the POI results keep.
+/// fingerprints are taken from, the POI results keep, and the code each
+/// result then writes on the POI's square (`relabel`).
+#[derive(Clone, Copy)]
 struct Dry<'a, W> {
     test: Option<(&'a BitTest<W>, &'a Still<W>)>,
     at: usize,
     mark: usize,
     outer: Option<usize>,
+    relabel: Option<u8>,
+}
+
+/// The code `op` writes on the POI's square, when that is all it does
+/// (`% -> ♖`: a rook that has moved loses its right to castle).
+fn relabel<W>(op: &Op<W>) -> Option<u8> {
+    let Op::Rules(rules) = op else { return None };
+    match &rules[..] {
+        [r] if matches!(r.find, Find::Anchor)
+            && r.reads.is_empty()
+            && r.offs.is_empty()
+            && r.ons.is_empty()
+            && r.one.is_none()
+            && matches!(&r.writes[..], [(0, x)] if *x != Code::POI) =>
+        {
+            Some(r.writes[0].1)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `op` is moves of the POI alone (slides and anchored rules),
+/// with no binder to move the POI elsewhere before a relabel.
+fn plain<W>(op: &Op<W>) -> bool {
+    match op {
+        Op::Slide { .. } | Op::Rules(_) => true,
+        Op::Alt(arms) => arms.iter().all(plain),
+        _ => false,
+    }
 }
 
 /// Adds `fp` to `seen`; a repeat stops the count.
@@ -52,7 +83,19 @@ impl<W: Word> Board<W> {
                     if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
                         let at = self.mark();
                         let (test, outer) = (Some((&**t, &s)), self.poi);
-                        return self.dry(a, &Dry { test, at, mark, outer }, seen, cache);
+                        let relabel = None;
+                        return self.dry(
+                            a,
+                            &Dry {
+                                test,
+                                at,
+                                mark,
+                                outer,
+                                relabel,
+                            },
+                            seen,
+                            cache,
+                        );
                     }
                 }
                 _ if !matches!(&**a, Op::Not { .. } | Op::NotBits(..)) => {
@@ -71,6 +114,7 @@ impl<W: Word> Board<W> {
                         at,
                         mark,
                         outer,
+                        relabel: None,
                     },
                     seen,
                     cache,
@@ -101,11 +145,26 @@ impl<W: Word> Board<W> {
     /// The board reached counted into `seen`, when legal under `d`.
     #[inline]
     fn count_made(&mut self, d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+        if let Some(x) = d.relabel {
+            return self.count_relabelled(x, d, seen);
+        }
         if self.legal(d) {
             count(seen, self.fingerprint(d.mark))
         } else {
             Continue(())
         }
+    }
+
+    /// The board reached, with `x` written on the POI's square, counted
+    /// into `seen` when legal under `d`; with no POI there is no result.
+    #[inline(never)]
+    fn count_relabelled(&mut self, x: u8, d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+        let Some(p) = self.poi else { return Continue(()) };
+        let mark = self.mark();
+        self.write(p, x);
+        let flow = self.count_made(&Dry { relabel: None, ..*d }, seen);
+        self.undo(mark);
+        flow
     }
 
     /// Counts `op`'s results into `seen` as `tally` does, each tested by
@@ -119,7 +178,16 @@ impl<W: Word> Board<W> {
                 set,
                 max,
                 write,
-            } if self.poi.is_some() => return self.dry_slide(*step, *set, *max, *write, d, seen),
+            } if self.poi.is_some() && (d.relabel.is_none() || *write == Code::POI) => {
+                return self.dry_slide(*step, *set, *max, *write, d, seen)
+            }
+            // Moves, then the moved piece's code changed: each result
+            // counted with the code it ends with.
+            Op::Seq(a, b) if d.relabel.is_none() => {
+                if let Some(x) = relabel(b).filter(|_| plain(a)) {
+                    return self.dry_relabelled(a, x, d, seen, cache);
+                }
+            }
             Op::Bind(code, body) if !matches!(&**body, Op::BitHops(_)) => {
                 if let (Op::BitRules(rules, bits), Squares::Words(_)) = (&**body, &self.squares) {
                     return self.each_bit_rule(*code, rules, bits, |board, r, q| board.dry_rule(r, q, d, seen));
@@ -131,6 +199,20 @@ impl<W: Word> Board<W> {
         self.run(op, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
             board.count_made(d, seen)
         })
+    }
+
+    /// `op`'s results counted as `dry` counts them, each with `x` then
+    /// written on the POI's square.
+    #[inline(never)]
+    fn dry_relabelled(
+        &mut self,
+        op: &Op<W>,
+        x: u8,
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+        cache: &mut Cache,
+    ) -> Flow {
+        self.dry(op, &Dry { relabel: Some(x), ..*d }, seen, cache)
     }
 
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
@@ -148,8 +230,12 @@ impl<W: Word> Board<W> {
     /// test's answer: then it is made, tested and unmade.
     #[inline]
     fn dry_rule(&mut self, r: &FastRule, base: usize, d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
-        let carried = self.poi.map(|p| self.mailbox.cells[p]);
-        if r.distinct && (carried.is_some() || r.writes.iter().all(|w| w.1 != Code::POI)) {
+        let carried = match d.relabel {
+            None => self.poi.map(|p| self.mailbox.cells[p]),
+            // A relabel lands where the POI ends: on its one write.
+            Some(x) => (self.poi.is_some() && r.writes.iter().filter(|w| w.1 == Code::POI).count() == 1).then_some(x),
+        };
+        if r.distinct && (carried.is_some() || (d.relabel.is_none() && r.writes.iter().all(|w| w.1 != Code::POI))) {
             let writes = r.writes.iter().map(|&(at, v)| {
                 let i = base.wrapping_add_signed(at);
                 (i, if v == Code::POI { carried.unwrap_or(v) } else { v })
@@ -177,7 +263,7 @@ impl<W: Word> Board<W> {
     ) -> Flow {
         let Some(start) = self.poi else { return Continue(()) };
         let v = match write {
-            Code::POI => self.mailbox.cells[start],
+            Code::POI => d.relabel.unwrap_or(self.mailbox.cells[start]),
             w => w,
         };
         let mut q = start;
