@@ -490,6 +490,8 @@ pub(super) struct BitTest<W> {
     /// By code: whether binders look for it (`BOUND`), leaps (`LEAPT`)
     /// or lines (`LINED`), one load where a move's every change asks.
     kinds: Box<[u8; 256]>,
+    /// The codes binders look for.
+    pub bound: CellSet,
     /// No probe is read from the POI, which a move may carry along.
     fixed: bool,
     /// Leap groups and lines read.
@@ -518,6 +520,15 @@ pub(super) struct Still<W> {
     /// first blockers up to the next (see [`BitProbe::reads`]).
     vacant: W,
     past: W,
+}
+
+impl<W: Word> Still<W> {
+    /// The squares where a change leaves the answer standing, unless it
+    /// puts or takes away a code a binder looks for ([`BitTest::change`]).
+    #[inline]
+    pub(super) fn quiet(&self) -> W {
+        !(self.lines | self.leaps | self.past)
+    }
 }
 
 /// How the changes of a move bear on a kept answer ([`BitTest::change`]),
@@ -591,6 +602,7 @@ impl<W: Word> BitTest<W> {
         BitTest {
             parts,
             kinds,
+            bound,
             fixed,
             weight,
         }
@@ -708,12 +720,16 @@ pub(super) struct BitRule<W> {
     reads: Vec<BitRead<W>>,
     /// All the squares of the box.
     all: W,
+    /// Its writes in bit numbers from the pivot, and the codes they write
+    /// or may write over (but the POI's).
+    writes: Vec<i32>,
+    touched: CellSet,
 }
 
 impl<W: Word> BitRule<W> {
     /// The rule whose reads are `reads` (square from the pivot, set), on
     /// boxes of `shape`; `None` for a read of the pivot's own square.
-    pub(super) fn new(reads: &[(Square, CellSet)], shape: BoxShape) -> Option<BitRule<W>> {
+    pub(super) fn new(reads: &[(Square, CellSet)], writes: &[(Square, u8)], shape: BoxShape) -> Option<BitRule<W>> {
         if !shape.fits::<W>() {
             return None;
         }
@@ -735,7 +751,42 @@ impl<W: Word> BitRule<W> {
                 off: set.contains_code(Code::OFF),
             });
         }
-        Some(BitRule { reads: out, all })
+        let mut touched = CellSet::default();
+        for &(d, v) in writes {
+            if v != Code::POI {
+                touched.insert_code(v);
+            }
+            if let Some(&(_, set)) = reads.iter().find(|(e, _)| *e == d) {
+                touched = touched.union(&set);
+            } else if (d.x, d.y) != (0, 0) {
+                touched = CellSet::default().complement();
+            }
+        }
+        Some(BitRule {
+            reads: out,
+            all,
+            writes: writes.iter().map(|(d, _)| d.x + shape.width * d.y).collect(),
+            touched,
+        })
+    }
+
+    /// The pivots among `bases` where every write of the rule lands on
+    /// `quiet`.
+    #[inline]
+    pub(super) fn landing(&self, bases: W, quiet: W) -> W {
+        self.writes.iter().fold(bases, |m, &shift| {
+            m & if shift >= 0 {
+                quiet.down(shift as u32)
+            } else {
+                quiet.up(shift.unsigned_abs())
+            }
+        })
+    }
+
+    /// Whether a write of the rule may put or take away a code of `codes`
+    /// (the binder's own code aside).
+    pub(super) fn touches(&self, codes: &CellSet) -> bool {
+        !self.touched.intersection(codes).is_empty()
     }
 
     /// The squares of `pieces` where the rule fits.
@@ -1121,7 +1172,7 @@ mod tests {
                 })
                 .filter(|(d, _)| (d.x, d.y) != (0, 0))
                 .collect();
-            let rule = BitRule::<W>::new(&reads, shape).expect("no read of the pivot");
+            let rule = BitRule::<W>::new(&reads, &[], shape).expect("no read of the pivot");
             let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
             let at = |x: i32, y: i32| match shape.bit(x, y) {
                 Some(k) => cells[k as usize],
@@ -1144,7 +1195,7 @@ mod tests {
         }
         // The pivot's own square is read by the anchor, not as a word.
         let pivot = [(Square::new(0, 0), set(&[ROOK]))];
-        assert!(BitRule::<u64>::new(&pivot, BoxShape { width: 8, height: 8 }).is_none());
+        assert!(BitRule::<u64>::new(&pivot, &[], BoxShape { width: 8, height: 8 }).is_none());
     }
 
     /// A walk on words ends where walking each piece square by square

@@ -87,7 +87,7 @@ impl<W: Word> Board<W> {
         match op {
             Op::Nil => k(self, cache),
             Op::Fail => Continue(()),
-            Op::Rules(rules) | Op::BitRules(rules, _) => self.rules(rules, cache, k),
+            Op::Rules(rules) | Op::BitRules(rules, ..) => self.rules(rules, cache, k),
             Op::Slide { d, set, max, write } => self.slide(*d, *set, *max, *write, cache, k),
             Op::Walk(d) => {
                 let Some(start) = self.poi else { return Continue(()) };
@@ -114,7 +114,7 @@ impl<W: Word> Board<W> {
             Op::BitHops(hops) => hops.iter().try_for_each(|h| self.hop(h.d, &h.rules, cache, k)),
             Op::Bind(code, body) => {
                 match (&**body, &self.squares) {
-                    (Op::BitRules(rules, bits), Squares::Words(_)) => {
+                    (Op::BitRules(rules, bits, _), Squares::Words(_)) => {
                         return self.bit_rules(*code, rules, bits, cache, k)
                     }
                     (Op::BitHops(hops), Squares::Words(_)) => return self.bit_hops(*code, hops, cache, k),

@@ -128,7 +128,9 @@ pub(super) enum Op<W> {
     Interpret(Box<Prog>),
     /// Anchored rules that are a binder's body, with their reads as
     /// words: the binder finds where each fits for all its pieces at once.
-    BitRules(Vec<FastRule>, Vec<BitRule<W>>),
+    /// `apart`: a leaf counts their results with no fingerprint, as no
+    /// other part of the turn makes them (`apart.rs`).
+    BitRules(Vec<FastRule>, Vec<BitRule<W>>, bool),
     /// `Hop`s that are a binder's body, with their walks and reads as words:
     /// the binder finds where each lands for all its pieces at once.
     BitHops(Vec<BitHop<W>>),
@@ -642,7 +644,12 @@ impl Planner {
                     .map(|&d| (Mailbox::step(self.stride, self.pad, d), off.complement())),
             )
             .collect();
-        BitRule::new(&reads, shape)
+        let writes: Vec<(Square, u8)> = r
+            .writes
+            .iter()
+            .map(|&(d, v)| (Mailbox::step(self.stride, self.pad, d), v))
+            .collect();
+        BitRule::new(&reads, &writes, shape)
     }
 
     /// `body` as `Op::BitHops` if it is hops that all plan on words.
@@ -715,7 +722,7 @@ impl Planner {
                     _ => None,
                 };
                 let body = match (body, bits) {
-                    (Op::Rules(rules), Some(bits)) => Op::BitRules(rules, bits),
+                    (Op::Rules(rules), Some(bits)) => Op::BitRules(rules, bits, false),
                     (body, _) => self.bit_hops(body),
                 };
                 Op::Bind(Code::content(*c), Box::new(body))

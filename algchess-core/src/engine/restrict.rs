@@ -127,7 +127,7 @@ impl Vacate {
         };
         match op {
             Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) => {}
-            Op::Rules(rules) | Op::BitRules(rules, _) => self.rules(rules, poi, inn, &mut out),
+            Op::Rules(rules) | Op::BitRules(rules, ..) => self.rules(rules, poi, inn, &mut out),
             Op::Walk(_) => self.walk(poi, inn, &mut out),
             Op::Hop(_, rules) => {
                 self.walk(poi, inn, &mut out);

@@ -68,6 +68,9 @@ pub(super) struct Fingerprints {
     /// repeats, which are counted exactly anyway.
     slots: Vec<u64>,
     used: Vec<u32>,
+    /// Results counted with no fingerprint, being no other result
+    /// (`Op::BitRules`'s `apart`).
+    pub direct: usize,
 }
 
 impl Fingerprints {
@@ -75,7 +78,7 @@ impl Fingerprints {
     pub(super) fn insert(&mut self, fp: u64) -> bool {
         if 2 * (self.used.len() + 1) > self.slots.len() {
             let old: Vec<u64> = self.used.iter().map(|&h| self.slots[h as usize]).collect();
-            self.clear();
+            self.used.clear();
             self.slots = vec![0; (2 * self.slots.len()).max(128)];
             old.into_iter().for_each(|f| {
                 self.insert(f);
@@ -95,7 +98,7 @@ impl Fingerprints {
     }
 
     pub(super) fn len(&self) -> usize {
-        self.used.len()
+        self.used.len() + self.direct
     }
 
     /// Empties the set, touching only the slots in use.
@@ -104,6 +107,7 @@ impl Fingerprints {
             self.slots[h as usize] = 0;
         }
         self.used.clear();
+        self.direct = 0;
     }
 }
 

@@ -4,7 +4,7 @@
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
-use super::bits::{BitTest, Stand, Still};
+use super::bits::{BitRule, BitTest, Stand, Still};
 use super::board::{key, Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
@@ -12,6 +12,7 @@ use super::plan::{FastRule, Find, Op};
 use super::results::Fingerprints;
 use super::word::Word;
 use crate::semantics::{CellSet, Code};
+use smallvec::SmallVec;
 use std::ops::ControlFlow::{Break, Continue};
 
 /// How a leaf's results are counted (`Board::tally`): the test each must
@@ -26,6 +27,9 @@ struct Dry<'a, W> {
     mark: usize,
     outer: Option<usize>,
     relabel: Option<u8>,
+    /// Nothing was counted before this count began: rules `apart` may be
+    /// counted with no fingerprint.
+    direct: bool,
 }
 
 /// The code `op` writes on the POI's square, when that is all it does
@@ -76,6 +80,12 @@ impl<W: Word> Board<W> {
     /// move away from every line to the king); only the other moves are
     /// made and tested.
     pub(super) fn tally(&mut self, op: &Op<W>, mark: usize, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
+        // Results counted with no fingerprint are apart from those of the
+        // count they were in, not from another's (after another result of
+        // a move before): the caller counts exactly.
+        if seen.direct > 0 {
+            return Break(Cut::Enough);
+        }
         match op {
             Op::Seq(a, b) => match &**b {
                 Op::NotBits(_, t) => {
@@ -83,19 +93,16 @@ impl<W: Word> Board<W> {
                     if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
                         let at = self.mark();
                         let (test, outer) = (Some((&**t, &s)), self.poi);
-                        let relabel = None;
-                        return self.dry(
-                            a,
-                            &Dry {
-                                test,
-                                at,
-                                mark,
-                                outer,
-                                relabel,
-                            },
-                            seen,
-                            cache,
-                        );
+                        let (relabel, direct) = (None, seen.len() == 0);
+                        let d = Dry {
+                            test,
+                            at,
+                            mark,
+                            outer,
+                            relabel,
+                            direct,
+                        };
+                        return self.dry(a, &d, seen, cache);
                     }
                 }
                 _ if !matches!(&**a, Op::Not { .. } | Op::NotBits(..)) => {
@@ -115,6 +122,7 @@ impl<W: Word> Board<W> {
                         mark,
                         outer,
                         relabel: None,
+                        direct: seen.len() == 0,
                     },
                     seen,
                     cache,
@@ -189,8 +197,11 @@ impl<W: Word> Board<W> {
                 }
             }
             Op::Bind(code, body) if !matches!(&**body, Op::BitHops(_)) => {
-                if let (Op::BitRules(rules, bits), Squares::Words(_)) = (&**body, &self.squares) {
-                    return self.each_bit_rule(*code, rules, bits, |board, r, q| board.dry_rule(r, q, d, seen));
+                if let (Op::BitRules(rules, bits, apart), Squares::Words(_)) = (&**body, &self.squares) {
+                    if *apart && d.direct && d.relabel.is_none() {
+                        return self.dry_apart(*code, rules, bits, d, seen);
+                    }
+                    return self.each_bit_rule(*code, rules, bits, |board, r, q| board.dry_rule(r, q, d, seen, false));
                 }
                 return self.each_holder(*code, |board, _| board.dry(body, d, seen, cache));
             }
@@ -215,10 +226,71 @@ impl<W: Word> Board<W> {
         self.dry(op, &Dry { relabel: Some(x), ..*d }, seen, cache)
     }
 
+    /// `%code: rules` whose results no other result is (`apart.rs`),
+    /// counted with no fingerprint: the pivots from which every write
+    /// lands where the kept answer stands are counted by their number,
+    /// the others one by one.
+    fn dry_apart(
+        &mut self,
+        code: u8,
+        rules: &[FastRule],
+        bits: &[BitRule<W>],
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+    ) -> Flow {
+        let Squares::Words(b) = &self.squares else {
+            unreachable!("bit rules run on bitboards")
+        };
+        let outer = self.poi;
+        let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+        if pieces.is_zero() {
+            return Continue(());
+        }
+        // Where a change leaves the kept answer standing, and whether
+        // that answer lets the move stand.
+        let quiet = match d.test {
+            None => Some((W::ONES, true)),
+            Some((t, s)) => (s.poi == d.outer && !t.bound.contains_code(code)).then(|| (s.quiet(), !s.answer)),
+        };
+        let mut rest: SmallVec<[W; 16]> = SmallVec::new();
+        for bit in bits {
+            let mut m = bit.bases(b, pieces);
+            if m.is_zero() {
+                rest.push(m);
+                continue;
+            }
+            if let Some((q, stands)) = quiet.filter(|_| d.test.is_none_or(|(t, _)| !bit.touches(&t.bound))) {
+                let landing = bit.landing(m, q);
+                if stands {
+                    seen.direct += landing.count() as usize;
+                }
+                m &= !landing;
+            }
+            rest.push(m);
+        }
+        let mut flow = Continue(());
+        'rules: for (r, mut m) in rules.iter().zip(rest) {
+            while !m.is_zero() {
+                let q = match &self.squares {
+                    Squares::Words(b) => b.index_of(m.lowest()),
+                    Squares::Sets(_) => unreachable!("bit rules run on bitboards"),
+                };
+                m = m.clear_lowest();
+                self.poi = Some(q);
+                flow = self.dry_rule(r, q, d, seen, true);
+                if flow.is_break() {
+                    break 'rules;
+                }
+            }
+        }
+        self.poi = outer;
+        flow
+    }
+
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
     fn dry_rules(&mut self, rules: &[FastRule], d: &Dry<'_, W>, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
         self.each_rule(rules, |board, r, base| match base {
-            Some(q) => board.dry_rule(r, q, d, seen),
+            Some(q) => board.dry_rule(r, q, d, seen, false),
             None => board.rule(r, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
                 board.count_made(d, seen)
             }),
@@ -227,9 +299,10 @@ impl<W: Word> Board<W> {
 
     /// Counts the result of rule `r` (which fits) at `base` from its
     /// writes, unless they write one square twice or may change the
-    /// test's answer: then it is made, tested and unmade.
+    /// test's answer: then it is made, tested and unmade. `direct`: with
+    /// no fingerprint, as no other result is this one (`apart.rs`).
     #[inline]
-    fn dry_rule(&mut self, r: &FastRule, base: usize, d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+    fn dry_rule(&mut self, r: &FastRule, base: usize, d: &Dry<'_, W>, seen: &mut Fingerprints, direct: bool) -> Flow {
         let carried = match d.relabel {
             None => self.poi.map(|p| self.mailbox.cells[p]),
             // A relabel lands where the POI ends: on its one write.
@@ -240,12 +313,19 @@ impl<W: Word> Board<W> {
                 let i = base.wrapping_add_signed(at);
                 (i, if v == Code::POI { carried.unwrap_or(v) } else { v })
             });
-            if let Some(flow) = self.counted_from(writes, d, seen) {
+            if let Some(flow) = self.counted_from(writes, d, seen, direct) {
                 return flow;
             }
         }
         let before = self.poi;
-        let flow = self.apply_rule(r, base, &mut |board: &mut Board<W>| board.count_made(d, seen));
+        let flow = self.apply_rule(r, base, &mut |board: &mut Board<W>| {
+            if direct {
+                seen.direct += usize::from(board.legal(d));
+                Continue(())
+            } else {
+                board.count_made(d, seen)
+            }
+        });
         self.poi = before;
         flow
     }
@@ -272,7 +352,7 @@ impl<W: Word> Board<W> {
             let c = self.mailbox.cells[q];
             if set.contains_code(c) {
                 let writes = [(q, v), (start, Code::EMPTY)].into_iter();
-                match self.counted_from(writes, d, seen) {
+                match self.counted_from(writes, d, seen, false) {
                     Some(flow) => flow?,
                     None => self.slide_one(start, q, v, write, d, seen)?,
                 }
@@ -306,16 +386,19 @@ impl<W: Word> Board<W> {
         writes: impl Iterator<Item = (usize, u8)>,
         d: &Dry<'_, W>,
         seen: &mut Fingerprints,
+        direct: bool,
     ) -> Option<Flow> {
         let Squares::Words(b) = &self.squares else { return None };
         let mut hash = self.hash();
         let mut stand = Stand::default();
         for (i, v) in writes {
             let old = self.mailbox.cells[i];
-            let at = (i as u32) << 8;
-            hash = hash
-                .wrapping_add(key(at | u32::from(v)))
-                .wrapping_sub(key(at | u32::from(old)));
+            if !direct {
+                let at = (i as u32) << 8;
+                hash = hash
+                    .wrapping_add(key(at | u32::from(v)))
+                    .wrapping_sub(key(at | u32::from(old)));
+            }
             if let Some((t, s)) = d.test {
                 stand = stand.with(t.change(s, b, i, old, v));
             }
@@ -324,6 +407,10 @@ impl<W: Word> Board<W> {
             return None;
         }
         if d.test.is_some_and(|(_, s)| s.answer) {
+            return Some(Continue(()));
+        }
+        if direct {
+            seen.direct += 1;
             return Some(Continue(()));
         }
         Some(count(seen, hash.wrapping_sub(self.hash_at(d.mark))))

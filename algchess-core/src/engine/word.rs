@@ -40,6 +40,8 @@ pub(crate) trait Word:
     fn down(self, n: u32) -> Self;
     /// Shifted away from bit 0 by `n`, zero for `n >= BITS`.
     fn up(self, n: u32) -> Self;
+    /// The number of bits set.
+    fn count(self) -> u32;
 
     #[inline(always)]
     fn is_zero(self) -> bool {
@@ -89,6 +91,10 @@ macro_rules! native {
             #[inline(always)]
             fn up(self, n: u32) -> Self {
                 self.checked_shl(n).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
             }
         }
     };
@@ -210,6 +216,11 @@ impl Word for Wide {
             let hi = if r == 0 { 0 } else { at(i, q + 1) >> (64 - r) };
             lo | hi
         }))
+    }
+
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
     }
 }
 
