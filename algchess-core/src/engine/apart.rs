@@ -38,7 +38,7 @@ pub(super) fn certify<W>(turn: &mut Op<W>) {
 }
 
 /// What the POI holds where a part runs: a binder's code, or anything.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Ctx {
     Code(u8),
     Any,
@@ -125,19 +125,31 @@ fn may_empty<W>(op: &Op<W>, ctx: Ctx, skip: *const Op<W>, out: &mut CellSet) {
         Op::Bind(c, body) => may_empty(body, Ctx::Code(*c), skip, out),
         Op::Seq(a, b) => {
             may_empty(a, ctx, skip, out);
-            // A test leaves the POI where it was; a move may take it
-            // anywhere.
-            let after = if matches!(&**a, Op::Not { .. } | Op::NotBits(..)) {
-                ctx
-            } else {
-                Ctx::Any
-            };
-            may_empty(b, after, skip, out);
+            may_empty(b, after(a, ctx), skip, out);
         }
         Op::Alt(arms) => arms.iter().for_each(|a| may_empty(a, ctx, skip, out)),
         Op::Star(m) | Op::Greedy(m) => may_empty(m, Ctx::Any, skip, out),
         Op::Probe { rules, .. } => may_empty(rules, ctx, skip, out),
         Op::Interpret(_) => any(out),
+    }
+}
+
+/// What the POI holds after `op`, where it held `ctx`: the same where
+/// `op` only tests or carries the POI's piece along with it.
+fn after<W>(op: &Op<W>, ctx: Ctx) -> Ctx {
+    let carries = |r: &FastRule| r.writes.iter().filter(|w| w.1 == Code::POI).count() == 1;
+    let same = match op {
+        Op::Nil | Op::Not { .. } | Op::NotBits(..) | Op::Walk(_) => true,
+        Op::Slide { write, .. } => *write == Code::POI,
+        Op::Rules(rules) | Op::BitRules(rules, ..) => rules.iter().all(carries),
+        Op::Seq(a, b) => return after(b, after(a, ctx)),
+        Op::Alt(arms) => arms.iter().all(|a| after(a, ctx) == ctx),
+        _ => false,
+    };
+    if same {
+        ctx
+    } else {
+        Ctx::Any
     }
 }
 
