@@ -59,7 +59,8 @@ fn roots<'a, W>(op: &'a Op<W>, each: &mut impl FnMut(&'a Op<W>)) {
 
 type Found<'a, W> = (*const Op<W>, u8, &'a [FastRule]);
 
-/// The binders on bit rules reached from `op` through alternatives.
+/// The binders on bit rules, and the rules guarding on one code (a
+/// knight's leaps), reached from `op` through alternatives.
 fn tops<'a, W>(op: &'a Op<W>, out: &mut Vec<Found<'a, W>>) {
     match op {
         Op::Alt(arms) => arms.iter().for_each(|a| tops(a, out)),
@@ -68,14 +69,29 @@ fn tops<'a, W>(op: &'a Op<W>, out: &mut Vec<Found<'a, W>>) {
                 out.push((op as *const Op<W>, *code, rules));
             }
         }
+        Op::Rules(rules) => {
+            if let Some(Find::Guard(code)) = rules.first().map(|r| &r.find) {
+                if rules
+                    .iter()
+                    .all(|r| matches!(r.find, Find::Guard(c) if c == *code) && !r.needs_poi)
+                {
+                    out.push((op as *const Op<W>, *code, rules));
+                }
+            }
+        }
         _ => {}
     }
 }
 
-/// Sets `apart` on the bit rules of the binders in `apart`.
+/// Sets `apart` on the bit rules of the binders in `apart`, and on the
+/// guards' rules in it.
 fn mark<W>(op: &mut Op<W>, apart: &[*const Op<W>]) {
     let this = op as *const Op<W>;
     match op {
+        Op::Rules(rules) => {
+            let flag = apart.contains(&this);
+            rules.iter_mut().for_each(|r| r.apart = flag);
+        }
         Op::Bind(_, body) => {
             if let Op::BitRules(_, _, flag) = &mut **body {
                 *flag = apart.contains(&this);
@@ -189,11 +205,20 @@ fn rule_empties(r: &FastRule, ctx: Ctx, out: &mut CellSet) {
 /// they then hold, when that is fixed: each write changes its square
 /// whenever the rule fits, or never does; and it empties its pivot.
 fn changes(code: u8, r: &FastRule) -> Option<Vec<(isize, u8)>> {
-    if !r.distinct || !matches!(r.find, Find::Anchor) || code == Code::EMPTY {
+    let pivot = match r.find {
+        Find::Anchor => true,
+        Find::Guard(c) => c == code,
+        _ => false,
+    };
+    if !r.distinct || !pivot || code == Code::EMPTY {
         return None;
     }
     let mut out = vec![];
     for &(at, v) in &r.writes {
+        // A guard's POI is elsewhere, holding anything.
+        if v == Code::POI && !matches!(r.find, Find::Anchor) {
+            return None;
+        }
         let v = if v == Code::POI { code } else { v };
         let read = read_at(r, at, Ctx::Code(code))?;
         if !read.contains_code(v) {
@@ -244,6 +269,7 @@ mod tests {
             as_before: false,
             needs_poi: true,
             distinct: true,
+            apart: false,
         }
     }
 

@@ -372,7 +372,8 @@ game big = chess
     /// On chess each side's pawns and king are binders whose results no
     /// other move makes (`apart.rs`), so a leaf counts them with no
     /// fingerprint; the published tables below check those counts. So
-    /// on Capablanca's, whose king castles step by step.
+    /// on Capablanca's, whose king castles step by step; and the knights,
+    /// rules guarding on one code.
     #[test]
     fn chess_counts_pawns_and_kings_apart() {
         for file in ["rules/chess.alg", "rules/variants/capablanca.alg"] {
@@ -381,8 +382,10 @@ game big = chess
             let plan = fast.engine.as_ref().unwrap().plan::<u128>(&fast.start().board);
             for turn in &plan.turns {
                 let text = format!("{turn:?}");
-                // A binder's bit rules end with their `apart` flag.
+                // A binder's bit rules end with their `apart` flag; a
+                // guard's rules (the knights' eight leaps) carry it.
                 assert_eq!(text.matches("}], true)").count(), 2, "{file}: {text}");
+                assert_eq!(text.matches("apart: true").count(), 8, "{file}: {text}");
             }
         }
     }

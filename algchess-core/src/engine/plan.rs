@@ -56,6 +56,9 @@ pub(super) struct FastRule {
     /// No two writes are to one square: a result's changes are its
     /// writes, each against what the square holds before the rule.
     pub distinct: bool,
+    /// A guard's rule whose results no other part of the turn makes: a
+    /// leaf counts them with no fingerprint (`apart.rs`).
+    pub apart: bool,
 }
 
 /// One read of a probe's tree, the tree laid out in preorder: the square
@@ -432,6 +435,7 @@ impl Planner {
             offs: r.offs.iter().map(|q| self.delta(*q - pivot)).collect(),
             writes,
             needs_poi: r.needs_poi,
+            apart: false,
         }
     }
 

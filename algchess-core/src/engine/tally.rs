@@ -290,7 +290,7 @@ impl<W: Word> Board<W> {
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
     fn dry_rules(&mut self, rules: &[FastRule], d: &Dry<'_, W>, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
         self.each_rule(rules, |board, r, base| match base {
-            Some(q) => board.dry_rule(r, q, d, seen, false),
+            Some(q) => board.dry_rule(r, q, d, seen, r.apart && d.direct && d.relabel.is_none()),
             None => board.rule(r, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
                 board.count_made(d, seen)
             }),
