@@ -22,19 +22,33 @@ use crate::semantics::{CellSet, Code};
 /// with no fingerprint: one reached from where a count starts through
 /// alternatives alone (so it runs once per count), whose rules each
 /// change squares in a fixed way, and whose code no other part empties.
-pub(super) fn certify<W>(turn: &mut Op<W>) {
+/// So for a guard's rules, and for `%c:` slides along lines that never
+/// meet on a box at most `span` squares wide and high.
+pub(super) fn certify<W>(turn: &mut Op<W>, span: i32) {
     let mut found = vec![];
     roots(turn, &mut |root| tops(root, &mut found));
     let apart: Vec<*const Op<W>> = found
         .into_iter()
-        .filter(|&(node, code, rules)| {
+        .filter(|(node, code, moves)| {
             let mut others = CellSet::default();
-            may_empty(turn, Ctx::Any, node, &mut others);
-            !others.contains_code(code) && changes_apart(code, rules)
+            may_empty(turn, Ctx::Any, *node, &mut others);
+            !others.contains_code(*code)
+                && match moves {
+                    Moves::Rules(rules) => changes_apart(*code, rules),
+                    Moves::Slides(slides) => slides_apart(*code, slides, span),
+                }
         })
         .map(|(node, _, _)| node)
         .collect();
     mark(turn, &apart);
+}
+
+/// The moves of a part that may be counted apart.
+enum Moves<'a> {
+    Rules(&'a [FastRule]),
+    /// Each slide's step, longest length, the codes it may land on, and
+    /// what it writes.
+    Slides(Vec<(isize, u32, CellSet, u8)>),
 }
 
 /// What the POI holds where a part runs: a binder's code, or anything.
@@ -57,16 +71,28 @@ fn roots<'a, W>(op: &'a Op<W>, each: &mut impl FnMut(&'a Op<W>)) {
     }
 }
 
-type Found<'a, W> = (*const Op<W>, u8, &'a [FastRule]);
+type Found<'a, W> = (*const Op<W>, u8, Moves<'a>);
 
-/// The binders on bit rules, and the rules guarding on one code (a
-/// knight's leaps), reached from `op` through alternatives.
+/// The slides of `op`, one or alternatives.
+fn slides<W>(op: &Op<W>) -> Option<Vec<(isize, u32, CellSet, u8)>> {
+    match op {
+        Op::Slide { d, set, max, write, .. } => Some(vec![(*d, *max, *set, *write)]),
+        Op::Alt(arms) => arms.iter().map(slides).collect::<Option<Vec<_>>>().map(|v| v.concat()),
+        _ => None,
+    }
+}
+
+/// The binders on bit rules or slides, and the rules guarding on one
+/// code (a knight's leaps), reached from `op` through alternatives.
 fn tops<'a, W>(op: &'a Op<W>, out: &mut Vec<Found<'a, W>>) {
+    let this = op as *const Op<W>;
     match op {
         Op::Alt(arms) => arms.iter().for_each(|a| tops(a, out)),
         Op::Bind(code, body) => {
             if let Op::BitRules(rules, ..) = &**body {
-                out.push((op as *const Op<W>, *code, rules));
+                out.push((this, *code, Moves::Rules(rules)));
+            } else if let Some(s) = slides(body) {
+                out.push((this, *code, Moves::Slides(s)));
             }
         }
         Op::Rules(rules) => {
@@ -75,7 +101,7 @@ fn tops<'a, W>(op: &'a Op<W>, out: &mut Vec<Found<'a, W>>) {
                     .iter()
                     .all(|r| matches!(r.find, Find::Guard(c) if c == *code) && !r.needs_poi)
                 {
-                    out.push((op as *const Op<W>, *code, rules));
+                    out.push((this, *code, Moves::Rules(rules)));
                 }
             }
         }
@@ -93,9 +119,11 @@ fn mark<W>(op: &mut Op<W>, apart: &[*const Op<W>]) {
             rules.iter_mut().for_each(|r| r.apart = flag);
         }
         Op::Bind(_, body) => {
-            if let Op::BitRules(_, _, flag) = &mut **body {
-                *flag = apart.contains(&this);
+            let flag = apart.contains(&this);
+            if let Op::BitRules(_, _, apart) = &mut **body {
+                *apart = flag;
             }
+            set_slides(body, flag);
             mark(body, apart);
         }
         Op::Seq(a, b) => {
@@ -104,6 +132,44 @@ fn mark<W>(op: &mut Op<W>, apart: &[*const Op<W>]) {
         }
         Op::Alt(arms) => arms.iter_mut().for_each(|a| mark(a, apart)),
         _ => {}
+    }
+}
+
+/// Sets `apart` on the slides of `op`, one or alternatives.
+fn set_slides<W>(op: &mut Op<W>, flag: bool) {
+    match op {
+        Op::Slide { apart, .. } => *apart = flag,
+        Op::Alt(arms) => arms.iter_mut().for_each(|a| set_slides(a, flag)),
+        _ => {}
+    }
+}
+
+/// Whether `%code:` slides (step, longest length, codes landed on, code
+/// written) make no result twice on a box at most `span` squares wide
+/// and high: each leaves its start empty and lands the piece where it
+/// was not, and no two lines from one square meet (`k1·d1 = k2·d2` for
+/// lengths a box allows).
+fn slides_apart(code: u8, slides: &[(isize, u32, CellSet, u8)], span: i32) -> bool {
+    let lands = |&(_, _, set, write): &(isize, u32, CellSet, u8)| write == Code::POI && !set.contains_code(code);
+    let longest = |max: u32| i64::from(max.min(span.max(0) as u32));
+    code != Code::EMPTY
+        && slides.iter().all(lands)
+        && slides.iter().enumerate().all(|(i, &(d1, m1, ..))| {
+            slides[i + 1..].iter().all(|&(d2, m2, ..)| {
+                let (d1, d2) = (d1 as i64, d2 as i64);
+                // The shortest lengths at which the lines meet, if they
+                // point the same way.
+                let g = gcd(d1.abs(), d2.abs());
+                (d1 > 0) != (d2 > 0) || g == 0 || d2.abs() / g > longest(m1) || d1.abs() / g > longest(m2)
+            })
+        })
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -302,6 +368,31 @@ mod tests {
         assert!(!changes_apart(PIECE, &[rule(&[(1, Code::EMPTY)], &[(1, 9)])]));
     }
 
+    /// Slides along different lines from one square never land on one
+    /// square, unless one line runs along the other (a step of 2 and one
+    /// of 3 meet six squares on, on a box that wide); a slide landing
+    /// where its own piece may stand, or not carrying its piece, is not
+    /// apart.
+    #[test]
+    fn slides_apart_and_not() {
+        let free = {
+            let mut s = CellSet::default();
+            s.insert_code(Code::EMPTY);
+            s.insert_code(9);
+            s
+        };
+        let slide = |d: isize| (d, u32::MAX, free, Code::POI);
+        // A rook's four lines on a 12-wide mailbox, 8 squares across.
+        let rook = [slide(12), slide(-12), slide(1), slide(-1)];
+        assert!(slides_apart(PIECE, &rook, 8));
+        assert!(!slides_apart(PIECE, &[slide(1), slide(1)], 8));
+        assert!(!slides_apart(PIECE, &[slide(2), slide(3)], 8));
+        // Too short to meet: three steps of 2 and two of 3 reach 6.
+        assert!(slides_apart(PIECE, &[(2, 2, free, Code::POI), slide(3)], 8));
+        assert!(!slides_apart(9, &[slide(1)], 8), "lands on its own code");
+        assert!(!slides_apart(PIECE, &[(1, 8, free, 3)], 8), "writes another code");
+    }
+
     /// A part that may empty the binder's code takes its rules out of
     /// counting apart; a part emptying other codes does not.
     #[test]
@@ -318,16 +409,16 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let mut turn = Op::Alt(vec![binder(PIECE), binder(PIECE + 1)]);
-        certify(&mut turn);
+        certify(&mut turn, 8);
         assert_eq!(flags(&turn), [true, true]);
         let mut twice = Op::Alt(vec![binder(PIECE), binder(PIECE)]);
-        certify(&mut twice);
+        certify(&mut twice, 8);
         assert_eq!(flags(&twice), [false, false]);
         let mut interpreted = Op::Alt(vec![
             binder(PIECE),
             Op::Interpret(Box::new(crate::semantics::Prog::Nil)),
         ]);
-        certify(&mut interpreted);
+        certify(&mut interpreted, 8);
         assert_eq!(flags(&interpreted), [false, false]);
     }
 }

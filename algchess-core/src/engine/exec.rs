@@ -88,7 +88,7 @@ impl<W: Word> Board<W> {
             Op::Nil => k(self, cache),
             Op::Fail => Continue(()),
             Op::Rules(rules) | Op::BitRules(rules, ..) => self.rules(rules, cache, k),
-            Op::Slide { d, set, max, write } => self.slide(*d, *set, *max, *write, cache, k),
+            Op::Slide { d, set, max, write, .. } => self.slide(*d, *set, *max, *write, cache, k),
             Op::Walk(d) => {
                 let Some(start) = self.poi else { return Continue(()) };
                 let mark = self.mark();

@@ -127,7 +127,8 @@ impl Engine {
             ids: Default::default(),
         };
         let mut turns: Vec<Op<W>> = self.turns.iter().map(|t| planner.plan(t)).collect();
-        turns.iter_mut().for_each(apart::certify);
+        let span = board.width().max(board.height());
+        turns.iter_mut().for_each(|t| apart::certify(t, span));
         let tests: Vec<Op<W>> = self.tests.iter().map(|t| planner.plan(t)).collect();
         let mut codes = vec![];
         turns.iter().chain(&tests).for_each(|t| t.looked_for(&mut codes));
@@ -372,8 +373,8 @@ game big = chess
     /// On chess each side's pawns and king are binders whose results no
     /// other move makes (`apart.rs`), so a leaf counts them with no
     /// fingerprint; the published tables below check those counts. So
-    /// on Capablanca's, whose king castles step by step; and the knights,
-    /// rules guarding on one code.
+    /// on Capablanca's, whose king castles step by step; and the knights
+    /// (rules guarding on one code) and the sliders.
     #[test]
     fn chess_counts_pawns_and_kings_apart() {
         for file in ["rules/chess.alg", "rules/variants/capablanca.alg"] {
@@ -384,8 +385,10 @@ game big = chess
                 let text = format!("{turn:?}");
                 // A binder's bit rules end with their `apart` flag; a
                 // guard's rules (the knights' eight leaps) carry it.
-                assert_eq!(text.matches("}], true)").count(), 2, "{file}: {text}");
-                assert_eq!(text.matches("apart: true").count(), 8, "{file}: {text}");
+                assert_eq!(text.matches("}], true)").count(), 2, "{file}");
+                // The knights' eight leaps, and the slides of the bishops
+                // (4), rooks (4) and queen (8).
+                assert_eq!(text.matches("apart: true").count(), 24, "{file}");
             }
         }
     }

@@ -98,6 +98,9 @@ pub(super) enum Op<W> {
         set: CellSet,
         max: u32,
         write: u8,
+        /// A leaf counts its results with no fingerprint, as no other
+        /// part of the turn makes them (`apart.rs`).
+        apart: bool,
     },
     Bind(u8, Box<Op<W>>),
     Seq(Box<Op<W>>, Box<Op<W>>),
@@ -488,6 +491,7 @@ impl Planner {
             set,
             max: u32::MAX,
             write: Code::POI,
+            apart: false,
         })
     }
 
@@ -552,6 +556,7 @@ impl Planner {
                 set,
                 max: chain.len() as u32,
                 write: Code::cell(w),
+                apart: false,
             });
         }
         if slides.is_empty() {

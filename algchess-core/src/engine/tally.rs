@@ -186,8 +186,10 @@ impl<W: Word> Board<W> {
                 set,
                 max,
                 write,
+                apart,
             } if self.poi.is_some() && (d.relabel.is_none() || *write == Code::POI) => {
-                return self.dry_slide(*step, *set, *max, *write, d, seen)
+                let direct = *apart && d.direct && d.relabel.is_none();
+                return self.dry_slide((*step, *set, *max, *write), d, seen, direct);
             }
             // Moves, then the moved piece's code changed: each result
             // counted with the code it ends with.
@@ -331,15 +333,14 @@ impl<W: Word> Board<W> {
     }
 
     /// The POI slides as `slide` moves it, each result counted from its
-    /// two writes where that is exact.
+    /// two writes where that is exact; `direct`: with no fingerprint, as
+    /// no other result is this one (`apart.rs`).
     fn dry_slide(
         &mut self,
-        step: isize,
-        set: CellSet,
-        max: u32,
-        write: u8,
+        (step, set, max, write): (isize, CellSet, u32, u8),
         d: &Dry<'_, W>,
         seen: &mut Fingerprints,
+        direct: bool,
     ) -> Flow {
         let Some(start) = self.poi else { return Continue(()) };
         let v = match write {
@@ -352,9 +353,9 @@ impl<W: Word> Board<W> {
             let c = self.mailbox.cells[q];
             if set.contains_code(c) {
                 let writes = [(q, v), (start, Code::EMPTY)].into_iter();
-                match self.counted_from(writes, d, seen, false) {
+                match self.counted_from(writes, d, seen, direct) {
                     Some(flow) => flow?,
-                    None => self.slide_one(start, q, v, write, d, seen)?,
+                    None => self.slide_one((start, q, v, write), d, seen, direct)?,
                 }
             }
             if c != Code::EMPTY {
@@ -366,12 +367,23 @@ impl<W: Word> Board<W> {
 
     /// One result of a slide made, tested, counted and unmade.
     #[cold]
-    fn slide_one(&mut self, start: usize, q: usize, v: u8, write: u8, d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+    fn slide_one(
+        &mut self,
+        (start, q, v, write): (usize, usize, u8, u8),
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+        direct: bool,
+    ) -> Flow {
         let mark = self.mark();
         self.write(q, v);
         self.write(start, Code::EMPTY);
         self.poi = (write == Code::POI).then_some(q);
-        let flow = self.count_made(d, seen);
+        let flow = if direct {
+            seen.direct += usize::from(self.legal(d));
+            Continue(())
+        } else {
+            self.count_made(d, seen)
+        };
         self.undo(mark);
         self.poi = Some(start);
         flow
