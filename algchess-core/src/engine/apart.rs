@@ -188,15 +188,16 @@ fn may_empty<W>(op: &Op<W>, ctx: Ctx, skip: *const Op<W>, out: &mut CellSet) {
         Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) => {}
         Op::Rules(rules) | Op::BitRules(rules, ..) => rules.iter().for_each(|r| rule_empties(r, ctx, out)),
         Op::Walk(_) => poi(out),
+        // A walk carries the POI's piece along: its rules find it there.
         Op::Hop(_, rules) => {
             poi(out);
-            rules.iter().for_each(|r| rule_empties(r, Ctx::Any, out));
+            rules.iter().for_each(|r| rule_empties(r, ctx, out));
         }
         Op::BitHops(hops) => {
             poi(out);
             hops.iter()
                 .flat_map(|h| &h.rules)
-                .for_each(|r| rule_empties(r, Ctx::Any, out));
+                .for_each(|r| rule_empties(r, ctx, out));
         }
         Op::Slide { set, write, .. } => {
             poi(out);
