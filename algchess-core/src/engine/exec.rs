@@ -419,7 +419,16 @@ impl<W: Word> Board<W> {
         if pieces.is_zero() {
             return Continue(());
         }
-        let bases: SmallVec<[W; 16]> = bits.iter().map(|r| r.bases(b, pieces)).collect();
+        // A rule that reads what the one before it reads (a promotion's
+        // pieces) fits where that one does.
+        let mut bases: SmallVec<[W; 16]> = SmallVec::new();
+        for (r, bit) in rules.iter().zip(bits) {
+            let m = match (r.as_before, bases.last()) {
+                (true, Some(&m)) => m,
+                _ => bit.bases(b, pieces),
+            };
+            bases.push(m);
+        }
         let mut flow = Continue(());
         'rules: for (r, mut m) in rules.iter().zip(bases) {
             while !m.is_zero() {

@@ -255,8 +255,14 @@ impl<W: Word> Board<W> {
             Some((t, s)) => (s.poi == d.outer && !t.bound.contains_code(code)).then(|| (s.quiet(), !s.answer)),
         };
         let mut rest: SmallVec<[W; 16]> = SmallVec::new();
-        for bit in bits {
-            let mut m = bit.bases(b, pieces);
+        let mut fit = W::ZERO;
+        for (r, bit) in rules.iter().zip(bits) {
+            // A rule that reads what the one before it reads fits where
+            // that one does.
+            if !r.as_before {
+                fit = bit.bases(b, pieces);
+            }
+            let mut m = fit;
             if m.is_zero() {
                 rest.push(m);
                 continue;
