@@ -1,6 +1,8 @@
-//! Which binders' rules make results no other part of a turn can make,
-//! so that a leaf counts them with no fingerprint (`Op::BitRules`'s
-//! `apart`).
+//! Which parts of a turn (a binder's rules or slides, a guard's rules)
+//! make results no other part can make, so that a leaf counts them with
+//! no fingerprint (the `apart` flags of `Op::BitRules`, `Op::Slide` and
+//! `FastRule`; a count that starts again after a move with several
+//! results counts exactly instead, `Board::tally`).
 //!
 //! A result of `%c: rules`, each rule writing `.` on its pivot, empties a
 //! square holding `c`. Another result equal to it empties that square too,
