@@ -395,20 +395,27 @@ impl<W: Word> Board<W> {
         k: &mut Cont<'_, W>,
     ) -> Flow {
         let outer = self.poi;
-        self.each_bit_rule(code, rules, bits, |board, r, q| {
-            board.apply_rule(r, q, &mut |board: &mut Board<W>| at_outer(outer, k)(board, cache))
-        })
+        self.each_bit_rule(
+            code,
+            rules,
+            bits,
+            |_, m| m,
+            |board, r, q| board.apply_rule(r, q, &mut |board: &mut Board<W>| at_outer(outer, k)(board, cache)),
+        )
     }
 
     /// Calls `at` with each rule of `%code: rules` and each base where it
     /// fits, found for all the pieces at once on the bitboards, the POI on
-    /// the base, until it breaks. Shared by `bit_rules` and `dry`.
+    /// the base, until it breaks; `keep` first takes each rule's bases and
+    /// gives back those `at` is to see (a leaf counts the others at once).
+    /// Shared by `bit_rules` and `dry`.
     #[inline(always)]
     pub(super) fn each_bit_rule(
         &mut self,
         code: u8,
         rules: &[FastRule],
         bits: &[BitRule<W>],
+        mut keep: impl FnMut(&BitRule<W>, W) -> W,
         mut at: impl FnMut(&mut Board<W>, &FastRule, usize) -> Flow,
     ) -> Flow {
         let Squares::Words(b) = &self.squares else {
@@ -422,12 +429,12 @@ impl<W: Word> Board<W> {
         // A rule that reads what the one before it reads (a promotion's
         // pieces) fits where that one does.
         let mut bases: SmallVec<[W; 16]> = SmallVec::new();
+        let mut fit = W::ZERO;
         for (r, bit) in rules.iter().zip(bits) {
-            let m = match (r.as_before, bases.last()) {
-                (true, Some(&m)) => m,
-                _ => bit.bases(b, pieces),
-            };
-            bases.push(m);
+            if !r.as_before {
+                fit = bit.bases(b, pieces);
+            }
+            bases.push(if fit.is_zero() { fit } else { keep(bit, fit) });
         }
         let mut flow = Continue(());
         'rules: for (r, mut m) in rules.iter().zip(bases) {

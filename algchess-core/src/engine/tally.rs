@@ -12,7 +12,6 @@ use super::plan::{FastRule, Find, Op};
 use super::results::Fingerprints;
 use super::word::Word;
 use crate::semantics::{CellSet, Code};
-use smallvec::SmallVec;
 use std::ops::ControlFlow::{Break, Continue};
 
 /// How a leaf's results are counted (`Board::tally`): the test each must
@@ -30,6 +29,13 @@ struct Dry<'a, W> {
     /// Nothing was counted before this count began: rules `apart` may be
     /// counted with no fingerprint.
     direct: bool,
+}
+
+impl<W> Dry<'_, W> {
+    /// Whether a part marked `apart` is counted with no fingerprint here.
+    fn direct(&self, apart: bool) -> bool {
+        apart && self.direct && self.relabel.is_none()
+    }
 }
 
 /// The code `op` writes on the POI's square, when that is all it does
@@ -163,6 +169,18 @@ impl<W: Word> Board<W> {
         }
     }
 
+    /// The board reached counted as `count_made` counts it, or with no
+    /// fingerprint (`direct`).
+    #[inline]
+    fn count_made_as(&mut self, d: &Dry<'_, W>, seen: &mut Fingerprints, direct: bool) -> Flow {
+        if direct {
+            seen.direct += usize::from(self.legal(d));
+            Continue(())
+        } else {
+            self.count_made(d, seen)
+        }
+    }
+
     /// The board reached, with `x` written on the POI's square, counted
     /// into `seen` when legal under `d`; with no POI there is no result.
     #[inline(never)]
@@ -188,8 +206,7 @@ impl<W: Word> Board<W> {
                 write,
                 apart,
             } if self.poi.is_some() && (d.relabel.is_none() || *write == Code::POI) => {
-                let direct = *apart && d.direct && d.relabel.is_none();
-                return self.dry_slide((*step, *set, *max, *write), d, seen, direct);
+                return self.dry_slide((*step, *set, *max, *write), d, seen, d.direct(*apart));
             }
             // Moves, then the moved piece's code changed: each result
             // counted with the code it ends with.
@@ -200,10 +217,16 @@ impl<W: Word> Board<W> {
             }
             Op::Bind(code, body) if !matches!(&**body, Op::BitHops(_)) => {
                 if let (Op::BitRules(rules, bits, apart), Squares::Words(_)) = (&**body, &self.squares) {
-                    if *apart && d.direct && d.relabel.is_none() {
+                    if d.direct(*apart) {
                         return self.dry_apart(*code, rules, bits, d, seen);
                     }
-                    return self.each_bit_rule(*code, rules, bits, |board, r, q| board.dry_rule(r, q, d, seen, false));
+                    return self.each_bit_rule(
+                        *code,
+                        rules,
+                        bits,
+                        |_, m| m,
+                        |board, r, q| board.dry_rule(r, q, d, seen, false),
+                    );
                 }
                 return self.each_holder(*code, |board, _| board.dry(body, d, seen, cache));
             }
@@ -240,65 +263,37 @@ impl<W: Word> Board<W> {
         d: &Dry<'_, W>,
         seen: &mut Fingerprints,
     ) -> Flow {
-        let Squares::Words(b) = &self.squares else {
-            unreachable!("bit rules run on bitboards")
-        };
-        let outer = self.poi;
-        let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
-        if pieces.is_zero() {
-            return Continue(());
-        }
         // Where a change leaves the kept answer standing, and whether
         // that answer lets the move stand.
         let quiet = match d.test {
             None => Some((W::ONES, true)),
             Some((t, s)) => (s.poi == d.outer && !t.bound.contains_code(code)).then(|| (s.quiet(), !s.answer)),
         };
-        let mut rest: SmallVec<[W; 16]> = SmallVec::new();
-        let mut fit = W::ZERO;
-        for (r, bit) in rules.iter().zip(bits) {
-            // A rule that reads what the one before it reads fits where
-            // that one does.
-            if !r.as_before {
-                fit = bit.bases(b, pieces);
-            }
-            let mut m = fit;
-            if m.is_zero() {
-                rest.push(m);
-                continue;
-            }
-            if let Some((q, stands)) = quiet.filter(|_| d.test.is_none_or(|(t, _)| !bit.touches(&t.bound))) {
-                let landing = bit.landing(m, q);
-                if stands {
-                    seen.direct += landing.count() as usize;
+        let mut landed = 0;
+        let flow = self.each_bit_rule(
+            code,
+            rules,
+            bits,
+            |bit, m| match quiet.filter(|_| d.test.is_none_or(|(t, _)| !bit.touches(&t.bound))) {
+                Some((q, stands)) => {
+                    let landing = bit.landing(m, q);
+                    if stands {
+                        landed += landing.count() as usize;
+                    }
+                    m & !landing
                 }
-                m &= !landing;
-            }
-            rest.push(m);
-        }
-        let mut flow = Continue(());
-        'rules: for (r, mut m) in rules.iter().zip(rest) {
-            while !m.is_zero() {
-                let q = match &self.squares {
-                    Squares::Words(b) => b.index_of(m.lowest()),
-                    Squares::Sets(_) => unreachable!("bit rules run on bitboards"),
-                };
-                m = m.clear_lowest();
-                self.poi = Some(q);
-                flow = self.dry_rule(r, q, d, seen, true);
-                if flow.is_break() {
-                    break 'rules;
-                }
-            }
-        }
-        self.poi = outer;
+                None => m,
+            },
+            |board, r, q| board.dry_rule(r, q, d, seen, true),
+        );
+        seen.direct += landed;
         flow
     }
 
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
     fn dry_rules(&mut self, rules: &[FastRule], d: &Dry<'_, W>, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
         self.each_rule(rules, |board, r, base| match base {
-            Some(q) => board.dry_rule(r, q, d, seen, r.apart && d.direct && d.relabel.is_none()),
+            Some(q) => board.dry_rule(r, q, d, seen, d.direct(r.apart)),
             None => board.rule(r, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
                 board.count_made(d, seen)
             }),
@@ -327,12 +322,7 @@ impl<W: Word> Board<W> {
         }
         let before = self.poi;
         let flow = self.apply_rule(r, base, &mut |board: &mut Board<W>| {
-            if direct {
-                seen.direct += usize::from(board.legal(d));
-                Continue(())
-            } else {
-                board.count_made(d, seen)
-            }
+            board.count_made_as(d, seen, direct)
         });
         self.poi = before;
         flow
@@ -384,12 +374,7 @@ impl<W: Word> Board<W> {
         self.write(q, v);
         self.write(start, Code::EMPTY);
         self.poi = (write == Code::POI).then_some(q);
-        let flow = if direct {
-            seen.direct += usize::from(self.legal(d));
-            Continue(())
-        } else {
-            self.count_made(d, seen)
-        };
+        let flow = self.count_made_as(d, seen, direct);
         self.undo(mark);
         self.poi = Some(start);
         flow
