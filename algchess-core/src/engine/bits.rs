@@ -492,6 +492,8 @@ pub(super) struct BitTest<W> {
     kinds: Box<[u8; 256]>,
     /// The codes binders look for.
     pub bound: CellSet,
+    /// The codes leaps (and hops' hurdles) look for.
+    leapt: Codes,
     /// No probe is read from the POI, which a move may carry along.
     fixed: bool,
     /// Leap groups and lines read.
@@ -528,6 +530,46 @@ impl<W: Word> Still<W> {
     #[inline]
     pub(super) fn quiet(&self) -> W {
         !(self.lines | self.leaps | self.past)
+    }
+}
+
+/// Where a binder's rule may write and leave a kept answer standing
+/// ([`BitTest::landing`]), by the kind of write: each such write bears on
+/// the answer as [`BitTest::change`] says, at most a first blocker taken
+/// away (the pivot's) or a square past one changed, never both.
+pub(super) struct Landing<'a, W> {
+    test: &'a BitTest<W>,
+    /// The binder's code, on the pivot.
+    code: u8,
+    /// The pivot emptied.
+    vacate: W,
+    /// Any other write (a square emptied, a piece a line looks for put).
+    calm: W,
+    /// A piece no line, leap or binder looks for put (over what the
+    /// square holds now), or one a leap looks for (`placed_leapt`).
+    placed: W,
+    placed_leapt: W,
+}
+
+impl<W: Word> Landing<'_, W> {
+    /// The squares where a write of `v` (on the pivot: `pivot`) leaves
+    /// the answer standing.
+    #[inline]
+    fn quiet(&self, pivot: bool, v: u8) -> W {
+        let kind = self.test.kinds[v as usize];
+        if v == Code::EMPTY {
+            if pivot {
+                self.vacate
+            } else {
+                self.calm
+            }
+        } else if kind & (BOUND | LINED) != 0 {
+            self.calm
+        } else if kind & LEAPT != 0 {
+            self.placed_leapt
+        } else {
+            self.placed
+        }
     }
 }
 
@@ -603,6 +645,7 @@ impl<W: Word> BitTest<W> {
             parts,
             kinds,
             bound,
+            leapt: Codes::of(leapt),
             fixed,
             weight,
         }
@@ -678,6 +721,59 @@ impl<W: Word> BitTest<W> {
         Stand(out)
     }
 
+    /// The squares where putting `v` on an empty square leaves `s`
+    /// standing (as [`BitTest::change`] says of each): a slider landing
+    /// away from the lines and leaps the test read.
+    #[inline]
+    pub(super) fn lands_quietly(&self, s: &Still<W>, v: u8) -> W {
+        let (was, now) = (self.kinds[Code::EMPTY as usize], self.kinds[v as usize]);
+        if v == Code::EMPTY || (was | now) & BOUND != 0 {
+            return W::ZERO;
+        }
+        let mut out = W::ONES;
+        if (was | now) & LEAPT != 0 {
+            out &= !s.leaps;
+        }
+        if s.answer || now & LINED != 0 {
+            out &= !s.lines;
+        }
+        if now & LINED != 0 {
+            out &= !s.past;
+        }
+        out
+    }
+
+    /// Where the writes of a binder's rules leave `s` standing, for
+    /// pieces of `code` (a code no binder of the test looks for).
+    pub(super) fn landing(&self, s: &Still<W>, b: &Bits<W>, code: u8) -> Landing<'_, W> {
+        let calm = s.quiet();
+        if s.answer {
+            // Every write to a square read changes the answer or may.
+            return Landing {
+                test: self,
+                code,
+                vacate: calm,
+                calm,
+                placed: calm,
+                placed_leapt: calm,
+            };
+        }
+        let leapt = (self.kinds[code as usize] | self.kinds[Code::EMPTY as usize]) & LEAPT != 0;
+        Landing {
+            test: self,
+            code,
+            // A first blocker taken away whose next blocker is harmless
+            // (and no square past it read): the other writes then must
+            // not touch a square past a first blocker, which they do not
+            // (they put a piece no line looks for, or land on `calm`).
+            vacate: !(s.lines & (!s.vacant | s.past)) & if leapt { !s.leaps } else { W::ONES },
+            calm,
+            // Over a code a leap looks for, on a square a leap read.
+            placed: !(s.leaps & b.of(&self.leapt)),
+            placed_leapt: !s.leaps,
+        }
+    }
+
     /// Whether the test holds with the POI on bit `poi`.
     #[inline]
     pub(super) fn holds(&self, b: &Bits<W>, poi: Option<u32>) -> bool {
@@ -720,9 +816,10 @@ pub(super) struct BitRule<W> {
     reads: Vec<BitRead<W>>,
     /// All the squares of the box.
     all: W,
-    /// Its writes in bit numbers from the pivot, and the codes they write
-    /// or may write over (but the POI's).
-    writes: Vec<i32>,
+    /// Its writes in bit numbers from the pivot with the code each
+    /// writes, and the codes they write or may write over (but the
+    /// POI's).
+    writes: Vec<(i32, u8)>,
     touched: CellSet,
 }
 
@@ -765,16 +862,17 @@ impl<W: Word> BitRule<W> {
         Some(BitRule {
             reads: out,
             all,
-            writes: writes.iter().map(|(d, _)| d.x + shape.width * d.y).collect(),
+            writes: writes.iter().map(|&(d, v)| (d.x + shape.width * d.y, v)).collect(),
             touched,
         })
     }
 
-    /// The pivots among `bases` where every write of the rule lands on
-    /// `quiet`.
+    /// The pivots among `bases` where every write of the rule leaves the
+    /// kept answer of `l` standing.
     #[inline]
-    pub(super) fn landing(&self, bases: W, quiet: W) -> W {
-        self.writes.iter().fold(bases, |m, &shift| {
+    pub(super) fn landing(&self, bases: W, l: &Landing<'_, W>) -> W {
+        self.writes.iter().fold(bases, |m, &(shift, v)| {
+            let quiet = l.quiet(shift == 0, if v == Code::POI { l.code } else { v });
             m & if shift >= 0 {
                 quiet.down(shift as u32)
             } else {
@@ -855,6 +953,44 @@ impl<W: Word> BitWalk<W> {
     }
 }
 
+/// A slide's line on words: from each square, the squares along its
+/// step up to its length, so that a leaf counts a slider's results along
+/// it at once instead of square by square.
+#[derive(Clone)]
+pub(super) struct BitRay<W>(Line<W>);
+
+impl<W> std::fmt::Debug for BitRay<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The masks are a row per square: too long to be of use.
+        f.write_str("BitRay")
+    }
+}
+
+impl<W: Word> BitRay<W> {
+    /// The line along `d`, at most `max` squares long, on boxes of `shape`.
+    pub(super) fn new(d: Square, max: u32, shape: BoxShape) -> Option<BitRay<W>> {
+        let delta = d.x + shape.width * d.y;
+        if !shape.fits::<W>() || delta == 0 {
+            return None;
+        }
+        let len = max.min(shape.width.max(shape.height) as u32);
+        Some(BitRay(Line {
+            masks: line_masks(shape, d, len),
+            up: delta > 0,
+        }))
+    }
+
+    /// From bit `k`: the squares a slide along the line reaches (over
+    /// empty squares, up to and with the first that is not empty), and
+    /// that first square (0: none).
+    #[inline]
+    pub(super) fn reach(&self, b: &Bits<W>, k: u32) -> (W, W) {
+        let sq = at::<W>(k);
+        let f = self.0.first(b, sq);
+        (self.0.masks[sq] & self.0.upto(f), f)
+    }
+}
+
 /// A board's squares by code, as words over the box.
 #[derive(Clone)]
 pub(super) struct Bits<W> {
@@ -920,6 +1056,12 @@ impl<W: Word> Bits<W> {
     #[inline]
     pub(super) fn word(&self, code: u8) -> W {
         self.by_code[code as usize]
+    }
+
+    /// The code on bit `k`.
+    #[inline]
+    pub(super) fn code(&self, k: u32) -> u8 {
+        self.cells[k as usize]
     }
 
     /// The mailbox index of bit `k`.

@@ -127,6 +127,7 @@ impl Engine {
             ids: Default::default(),
         };
         let mut turns: Vec<Op<W>> = self.turns.iter().map(|t| planner.plan(t)).collect();
+        turns.iter_mut().for_each(|t| planner.guards_on_words(t));
         let span = board.width().max(board.height());
         turns.iter_mut().for_each(|t| apart::certify(t, span));
         let tests: Vec<Op<W>> = self.tests.iter().map(|t| planner.plan(t)).collect();
@@ -383,12 +384,12 @@ game big = chess
             let plan = fast.engine.as_ref().unwrap().plan::<u128>(&fast.start().board);
             for turn in &plan.turns {
                 let text = format!("{turn:?}");
-                // A binder's bit rules end with their `apart` flag; a
-                // guard's rules (the knights' eight leaps) carry it.
-                assert_eq!(text.matches("}], true)").count(), 2, "{file}");
-                // The knights' eight leaps, and the slides of the bishops
-                // (4), rooks (4) and queen (8).
-                assert_eq!(text.matches("apart: true").count(), 24, "{file}");
+                // A binder's bit rules end with their `apart` flag: the
+                // pawns', the king's and the knights' (a guard's rules
+                // plan as a binder's on words).
+                assert_eq!(text.matches("}], true)").count(), 3, "{file}");
+                // The slides of the bishops (4), rooks (4) and queen (8).
+                assert_eq!(text.matches("apart: true").count(), 16, "{file}");
             }
         }
     }
@@ -721,22 +722,31 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         assert!(!text.contains("Not {"), "{text}");
         // The pawns' rules fit for all the pawns at once, on words.
         assert!(text.contains("BitRules("), "{text}");
-        // The knight's eight leaps, eight arms in the file, are one list.
-        fn longest_guards(op: &Op<u64>) -> usize {
+        // The knight's eight leaps, eight arms in the file, are one list,
+        // and it plans on words: a binder of the knight with eight bit
+        // rules, no guard's rules left.
+        fn lists(op: &Op<u64>, out: &mut Vec<(usize, usize)>) {
             match op {
-                Op::Rules(rs) => rs.iter().filter(|r| matches!(r.find, plan::Find::Guard(_))).count(),
+                Op::Rules(rs) => out.push((rs.iter().filter(|r| matches!(r.find, plan::Find::Guard(_))).count(), 0)),
+                Op::BitRules(rs, ..) => out.push((0, rs.len())),
                 Op::Bind(_, m)
                 | Op::Star(m)
                 | Op::Greedy(m)
                 | Op::Not { test: m, .. }
                 | Op::NotBits(m, _)
-                | Op::Probe { rules: m, .. } => longest_guards(m),
-                Op::Seq(a, b) => longest_guards(a).max(longest_guards(b)),
-                Op::Alt(arms) => arms.iter().map(longest_guards).max().unwrap_or(0),
-                _ => 0,
+                | Op::Probe { rules: m, .. } => lists(m, out),
+                Op::Seq(a, b) => {
+                    lists(a, out);
+                    lists(b, out);
+                }
+                Op::Alt(arms) => arms.iter().for_each(|a| lists(a, out)),
+                _ => {}
             }
         }
-        assert_eq!(longest_guards(&plan.turns[0]), 8);
+        let mut out = vec![];
+        lists(&plan.turns[0], &mut out);
+        assert!(out.iter().all(|&(guards, _)| guards == 0), "{out:?}");
+        assert!(out.iter().any(|&(_, bits)| bits == 8), "{out:?}");
     }
 
     /// A slide written out length by length plans as one slide with its

@@ -4,7 +4,7 @@
 //! trees of reads). Anything else is handed back to the interpreter, so
 //! the plan is never wrong, only slower.
 
-use super::bits::{BitProbe, BitRule, BitTest, BitWalk, BoxShape, Part};
+use super::bits::{BitProbe, BitRay, BitRule, BitTest, BitWalk, BoxShape, Part};
 use super::ids::{Ids, MemoId, ProbeId};
 use super::mailbox::Mailbox;
 use super::word::Word;
@@ -101,6 +101,9 @@ pub(super) enum Op<W> {
         /// A leaf counts its results with no fingerprint, as no other
         /// part of the turn makes them (`apart.rs`).
         apart: bool,
+        /// The line on bitboards, where the box fits a word: a leaf
+        /// counts the results along it at once.
+        ray: Option<Box<BitRay<W>>>,
     },
     Bind(u8, Box<Op<W>>),
     Seq(Box<Op<W>>, Box<Op<W>>),
@@ -395,6 +398,11 @@ impl Planner {
         Mailbox::delta(self.stride, d)
     }
 
+    /// A slide's line along `d`, `max` long, on bitboards of the box.
+    fn ray<W: Word>(&self, d: Square, max: u32) -> Option<Box<BitRay<W>>> {
+        self.shape.and_then(|s| BitRay::new(d, max, s)).map(Box::new)
+    }
+
     fn rule(&self, r: &Rule) -> FastRule {
         let pivot = pivot_square(r);
         let (find, skip) = match r.pivot {
@@ -492,6 +500,7 @@ impl Planner {
             max: u32::MAX,
             write: Code::POI,
             apart: false,
+            ray: self.ray(d, u32::MAX),
         })
     }
 
@@ -557,6 +566,7 @@ impl Planner {
                 max: chain.len() as u32,
                 write: Code::cell(w),
                 apart: false,
+                ray: self.ray(d, chain.len() as u32),
             });
         }
         if slides.is_empty() {
@@ -659,6 +669,77 @@ impl Planner {
             .map(|&(d, v)| (Mailbox::step(self.stride, self.pad, d), v))
             .collect();
         BitRule::new(&reads, &writes, shape)
+    }
+
+    /// Guards' rules on one code (a knight's leaps) in `op`, as a binder
+    /// of that code with the rules anchored on words: the pieces found
+    /// by their word, each rule's pivots for all of them at once. The
+    /// results are the same: a binder's keep the POI before it, as a
+    /// guard's do, and it passes over the POI's square, as a guard does.
+    pub(super) fn guards_on_words<W: Word>(&self, op: &mut Op<W>) {
+        match op {
+            Op::Rules(rules) => {
+                if let Some(split) = self.guard_binders(rules) {
+                    *op = split;
+                }
+            }
+            Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) => self.guards_on_words(m),
+            Op::Seq(a, b) => {
+                self.guards_on_words(a);
+                self.guards_on_words(b);
+            }
+            Op::Alt(arms) => arms.iter_mut().for_each(|a| self.guards_on_words(a)),
+            _ => {}
+        }
+    }
+
+    /// `rules` with each run of guards on one code that plans on words
+    /// as a binder ([`Planner::guards_on_words`]); `None` when there is
+    /// none.
+    fn guard_binders<W: Word>(&self, rules: &[FastRule]) -> Option<Op<W>> {
+        let shape = self.shape?;
+        let guard = |r: &FastRule| match r.find {
+            Find::Guard(c) if !r.needs_poi && r.writes.iter().all(|w| w.1 != Code::POI) => Some(c),
+            _ => None,
+        };
+        let (mut arms, mut plain) = (vec![], vec![]);
+        let mut i = 0;
+        while i < rules.len() {
+            if let Some(c) = guard(&rules[i]) {
+                let n = rules[i..].iter().take_while(|r| guard(r) == Some(c)).count();
+                let anchored: Vec<FastRule> = rules[i..i + n]
+                    .iter()
+                    .map(|r| FastRule {
+                        find: Find::Anchor,
+                        ..r.clone()
+                    })
+                    .collect();
+                let Op::Rules(anchored) = rules_op::<W>(anchored) else {
+                    unreachable!("rules_op makes rules")
+                };
+                let bits: Option<Vec<BitRule<W>>> = anchored.iter().map(|r| self.bit_rule(r, shape)).collect();
+                if let Some(bits) = bits {
+                    if !plain.is_empty() {
+                        arms.push(rules_op(std::mem::take(&mut plain)));
+                    }
+                    arms.push(Op::Bind(c, Box::new(Op::BitRules(anchored, bits, false))));
+                    i += n;
+                    continue;
+                }
+            }
+            plain.push(rules[i].clone());
+            i += 1;
+        }
+        if arms.is_empty() {
+            return None;
+        }
+        if !plain.is_empty() {
+            arms.push(rules_op(plain));
+        }
+        Some(match arms.len() {
+            1 => arms.pop().expect("one arm"),
+            _ => Op::Alt(arms),
+        })
     }
 
     /// `body` as `Op::BitHops` if it is hops that all plan on words.

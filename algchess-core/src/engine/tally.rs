@@ -4,7 +4,7 @@
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
-use super::bits::{BitRule, BitTest, Stand, Still};
+use super::bits::{BitRay, BitRule, BitTest, Landing, Stand, Still};
 use super::board::{key, Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
@@ -62,6 +62,20 @@ fn plain<W>(op: &Op<W>) -> bool {
     match op {
         Op::Slide { .. } | Op::Rules(_) => true,
         Op::Alt(arms) => arms.iter().all(plain),
+        _ => false,
+    }
+}
+
+/// Whether `op` is slides apart with rays, or alternatives of them: a
+/// slider's moves, counted by `dry_rays`.
+fn rays<W>(op: &Op<W>) -> bool {
+    match op {
+        Op::Slide {
+            apart: true,
+            ray: Some(_),
+            ..
+        } => true,
+        Op::Alt(arms) => arms.iter().all(rays),
         _ => false,
     }
 }
@@ -205,7 +219,11 @@ impl<W: Word> Board<W> {
                 max,
                 write,
                 apart,
+                ray,
             } if self.poi.is_some() && (d.relabel.is_none() || *write == Code::POI) => {
+                if ray.is_some() && d.direct(*apart) {
+                    return self.dry_rays(std::slice::from_ref(op), d, seen);
+                }
                 return self.dry_slide((*step, *set, *max, *write), d, seen, d.direct(*apart));
             }
             // Moves, then the moved piece's code changed: each result
@@ -227,6 +245,10 @@ impl<W: Word> Board<W> {
                         |_, m| m,
                         |board, r, q| board.dry_rule(r, q, d, seen, false),
                     );
+                }
+                if d.direct(true) && rays(body) {
+                    let arms = std::slice::from_ref(&**body);
+                    return self.each_holder(*code, |board, _| board.dry_rays(arms, d, seen));
                 }
                 return self.each_holder(*code, |board, _| board.dry(body, d, seen, cache));
             }
@@ -263,31 +285,41 @@ impl<W: Word> Board<W> {
         d: &Dry<'_, W>,
         seen: &mut Fingerprints,
     ) -> Flow {
-        // Where a change leaves the kept answer standing, and whether
+        // Where the writes leave the kept answer standing, and whether
         // that answer lets the move stand.
-        let quiet = match d.test {
-            None => Some((W::ONES, true)),
-            Some((t, s)) => (s.poi == d.outer && !t.bound.contains_code(code)).then(|| (s.quiet(), !s.answer)),
-        };
+        let kept = d.test.map(|(t, s)| {
+            let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| self.landing_of(t, s, code));
+            (landing.flatten(), t, !s.answer)
+        });
         let mut landed = 0;
         let flow = self.each_bit_rule(
             code,
             rules,
             bits,
-            |bit, m| match quiet.filter(|_| d.test.is_none_or(|(t, _)| !bit.touches(&t.bound))) {
-                Some((q, stands)) => {
-                    let landing = bit.landing(m, q);
-                    if stands {
+            |bit, m| match &kept {
+                None => {
+                    landed += m.count() as usize;
+                    W::ZERO
+                }
+                Some((Some(l), t, stands)) if !bit.touches(&t.bound) => {
+                    let landing = bit.landing(m, l);
+                    if *stands {
                         landed += landing.count() as usize;
                     }
                     m & !landing
                 }
-                None => m,
+                Some(_) => m,
             },
             |board, r, q| board.dry_rule(r, q, d, seen, true),
         );
         seen.direct += landed;
         flow
+    }
+
+    /// Where a binder's writes leave `s` standing (`BitTest::landing`).
+    fn landing_of<'t>(&self, t: &'t BitTest<W>, s: &Still<W>, code: u8) -> Option<Landing<'t, W>> {
+        let Squares::Words(b) = &self.squares else { return None };
+        Some(t.landing(s, b, code))
     }
 
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
@@ -356,6 +388,98 @@ impl<W: Word> Board<W> {
             }
             if c != Code::EMPTY {
                 break;
+            }
+        }
+        Continue(())
+    }
+
+    /// The POI's slides `arms` (slides with rays, or alternatives of
+    /// them), whose results no other result is (`apart.rs`): counted with
+    /// no fingerprint, those landing on an empty square the test did not
+    /// read (when moving the piece away leaves its answer standing) by
+    /// their number, the others one by one.
+    fn dry_rays(&mut self, arms: &[Op<W>], d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+        let Some(start) = self.poi else { return Continue(()) };
+        let Squares::Words(b) = &self.squares else {
+            return Continue(());
+        };
+        let Some(k) = b.bit_of(start) else { return Continue(()) };
+        let old = self.mailbox.cells[start];
+        // Whether the piece may leave its square with the answer kept, and
+        // whether the results that keep it are legal.
+        let (away, legal) = match d.test {
+            None => (true, true),
+            Some((t, s)) => (
+                s.poi == d.outer && t.change(s, b, start, old, Code::EMPTY).holds(),
+                !s.answer,
+            ),
+        };
+        // Where a piece of code `v` lands with the answer kept, for the last `v`.
+        let mut quiet = (Code::POI, W::ZERO);
+        self.each_ray(arms, &mut |board, ray, set, write| {
+            let Squares::Words(b) = &board.squares else {
+                return Continue(());
+            };
+            let v = if write == Code::POI { old } else { write };
+            let (reach, first) = ray.reach(b, k);
+            let mut targets = if set.contains_code(Code::EMPTY) {
+                reach & !first
+            } else {
+                W::ZERO
+            };
+            if !first.is_zero() && set.contains_code(b.code(first.lowest())) {
+                targets |= first;
+            }
+            if targets.is_zero() {
+                return Continue(());
+            }
+            let bulk = match d.test {
+                None => targets,
+                Some(_) if !away => W::ZERO,
+                Some((t, s)) => {
+                    if quiet.0 != v {
+                        quiet = (v, t.lands_quietly(s, v));
+                    }
+                    targets & !first & quiet.1
+                }
+            };
+            if legal {
+                seen.direct += bulk.count() as usize;
+            }
+            let mut rest = targets & !bulk;
+            while !rest.is_zero() {
+                let q = match &board.squares {
+                    Squares::Words(b) => b.index_of(rest.lowest()),
+                    Squares::Sets(_) => unreachable!("rays are on bitboards"),
+                };
+                rest = rest.clear_lowest();
+                let writes = [(q, v), (start, Code::EMPTY)].into_iter();
+                match board.counted_from(writes, d, seen, true) {
+                    Some(flow) => flow?,
+                    None => board.slide_one((start, q, v, write), d, seen, true)?,
+                }
+            }
+            Continue(())
+        })
+    }
+
+    /// Calls `at` with each slide's ray, set and write in `arms`, and in
+    /// the alternatives among them.
+    fn each_ray(
+        &mut self,
+        arms: &[Op<W>],
+        at: &mut impl FnMut(&mut Board<W>, &BitRay<W>, CellSet, u8) -> Flow,
+    ) -> Flow {
+        for a in arms {
+            match a {
+                Op::Slide {
+                    set,
+                    write,
+                    ray: Some(ray),
+                    ..
+                } => at(self, ray, *set, *write)?,
+                Op::Alt(inner) => self.each_ray(inner, at)?,
+                _ => unreachable!("only rays are counted by each_ray"),
             }
         }
         Continue(())
