@@ -426,18 +426,23 @@ impl<W: Word> Board<W> {
         if pieces.is_zero() {
             return Continue(());
         }
-        // A rule that reads what the one before it reads (a promotion's
-        // pieces) fits where that one does.
-        let mut bases: SmallVec<[W; 16]> = SmallVec::new();
+        // Each rule's bases are found on the board before its results:
+        // every result is unmade before the next. A rule that reads what
+        // the one before it reads (a promotion's pieces) fits where that
+        // one does.
         let mut fit = W::ZERO;
-        for (r, bit) in rules.iter().zip(bits) {
-            if !r.as_before {
-                fit = bit.bases(b, pieces);
-            }
-            bases.push(if fit.is_zero() { fit } else { keep(bit, fit) });
-        }
         let mut flow = Continue(());
-        'rules: for (r, mut m) in rules.iter().zip(bases) {
+        'rules: for (r, bit) in rules.iter().zip(bits) {
+            if !r.as_before {
+                fit = match &self.squares {
+                    Squares::Words(b) => bit.bases(b, pieces),
+                    Squares::Sets(_) => unreachable!("bit rules run on bitboards"),
+                };
+            }
+            if fit.is_zero() {
+                continue;
+            }
+            let mut m = keep(bit, fit);
             while !m.is_zero() {
                 let q = match &self.squares {
                     Squares::Words(b) => b.index_of(m.lowest()),
