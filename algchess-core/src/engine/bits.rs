@@ -379,14 +379,16 @@ impl<W: Word> BitProbe<W> {
     /// a first blocker taken away: the squares past it up to and with
     /// the next blocker (`past`), and the first blockers whose next
     /// blocker is not a piece their line looks for (`benign`) or is, or
-    /// may be (`danger`: a hop's line, read past its hurdle).
-    fn reads(&self, b: &Bits<W>, sq: u32, out: &mut Reads<W>) {
+    /// may be (`danger`: a hop's line, read past its hurdle). Returns
+    /// whether the probe holds from `sq`, as `holds` does.
+    fn reads(&self, b: &Bits<W>, sq: u32, out: &mut Reads<W>) -> bool {
         let sq = at::<W>(sq);
         // A hurdle is read as a leap: any piece put there or taken away
         // may change the answer.
         let hurdles = self.hops.iter().map(|h| h.hurdle[sq]).filter(|&k| k != NONE);
         out.leaps |= self.leaps.iter().fold(W::ZERO, |m, l| m | l.masks[sq]);
         out.leaps = hurdles.fold(out.leaps, |m, k| m | W::bit(u32::from(k)));
+        let mut holds = self.leaps.iter().any(|l| !(l.masks[sq] & b.of(&l.codes)).is_zero());
         for g in &self.lines {
             let pieces = b.of(&g.codes);
             for l in &g.lines {
@@ -395,6 +397,7 @@ impl<W: Word> BitProbe<W> {
                 if f.is_zero() {
                     continue;
                 }
+                holds |= !(f & pieces).is_zero();
                 let beyond = l.masks[sq] & !l.upto(f);
                 let next = l.nearest(beyond & !b.by_code[Code::EMPTY as usize]);
                 out.past |= beyond & l.upto(next);
@@ -409,7 +412,10 @@ impl<W: Word> BitProbe<W> {
             let f = h.line.first(b, sq);
             out.lines |= h.line.masks[sq] & h.line.upto(f);
             out.danger |= f;
+            let k = h.hurdle[sq];
+            holds |= k != NONE && h.hurdles.contains_code(b.cells[k as usize]) && !(f & b.of(&h.codes)).is_zero();
         }
+        holds
     }
 }
 
@@ -664,19 +670,22 @@ impl<W: Word> BitTest<W> {
             return None;
         }
         let mut r = Reads::default();
+        // The answer as `holds` gives it, from the reads of bound parts.
+        let mut answer = false;
         for part in &self.parts {
-            if let Part::Bound(c, p) = part {
-                let mut w = b.by_code[*c as usize] & except(k);
-                while !w.is_zero() {
-                    if let Some(p) = p {
-                        p.reads(b, w.lowest(), &mut r);
+            match part {
+                Part::Bound(c, p) => {
+                    let mut w = b.by_code[*c as usize] & except(k);
+                    while !w.is_zero() {
+                        answer |= p.as_ref().is_none_or(|p| p.reads(b, w.lowest(), &mut r));
+                        w = w.clear_lowest();
                     }
-                    w = w.clear_lowest();
                 }
+                part => answer = answer || self.part_holds(part, b, k),
             }
         }
         Some(Still {
-            answer: self.holds(b, k),
+            answer,
             poi,
             lines: r.lines,
             leaps: r.leaps,
@@ -777,7 +786,13 @@ impl<W: Word> BitTest<W> {
     /// Whether the test holds with the POI on bit `poi`.
     #[inline]
     pub(super) fn holds(&self, b: &Bits<W>, poi: Option<u32>) -> bool {
-        self.parts.iter().any(|part| match part {
+        self.parts.iter().any(|part| self.part_holds(part, b, poi))
+    }
+
+    /// Whether `part` holds with the POI on bit `poi`.
+    #[inline]
+    fn part_holds(&self, part: &Part<W>, b: &Bits<W>, poi: Option<u32>) -> bool {
+        match part {
             Part::Yes => true,
             Part::AtPoi(p) => poi.is_some_and(|k| p.as_ref().is_none_or(|p| p.holds(b, k))),
             Part::Bound(c, p) => {
@@ -790,7 +805,7 @@ impl<W: Word> BitTest<W> {
                 }
                 false
             }
-        })
+        }
     }
 }
 
