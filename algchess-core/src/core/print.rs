@@ -169,6 +169,11 @@ fn cell(c: &Cell, spell: &Spell) -> String {
     }
 }
 
+/// Squares a fragment's box may hold beyond four per cell before it is
+/// written as a sum of its cells, each moved to its place: a literal of
+/// two cells 65,535 squares apart would be 65,535 rows of `0`.
+const SPARSE: i64 = 64;
+
 fn frag_doc(f: &Fragment, spell: &Spell) -> Doc {
     if f.is_empty() {
         return doc("0", ATOM);
@@ -176,6 +181,18 @@ fn frag_doc(f: &Fragment, spell: &Spell) -> Doc {
     let min_x = f.cells().map(|(q, _)| q.x).min().unwrap();
     let min_y = f.cells().map(|(q, _)| q.y).min().unwrap();
     let max_y = f.cells().map(|(q, _)| q.y).max().unwrap();
+    let max_x = f.cells().map(|(q, _)| q.x).max().unwrap();
+    let area = (i64::from(max_x) - i64::from(min_x) + 1) * (i64::from(max_y) - i64::from(min_y) + 1);
+    if f.len() > 1 && area > SPARSE.max(4 * f.len() as i64) {
+        let cells: Vec<String> = f
+            .cells()
+            .map(|(q, c)| {
+                let one = Fragment::single(c).shifted(&Movement::translation(q.x, q.y));
+                at(frag_doc(&one, spell), GLUE)
+            })
+            .collect();
+        return doc(cells.join(" + "), GLUE);
+    }
     let mut rows = vec![];
     for y in min_y..=max_y {
         let row: Vec<(i32, Cell)> = f
@@ -445,5 +462,25 @@ mod tests {
             .expr("e", "♙ + rrr♟")
             .unwrap();
         assert_eq!(Pieces::chess().show(&t).to_string(), "♙0 0♟");
+    }
+
+    /// A fragment whose cells are far apart is written as a sum of its
+    /// cells, not as rows of `0` across its box (two cells 65,535 squares
+    /// apart made proofs print gigabytes), and reads back as itself.
+    #[test]
+    fn sparse_fragments_print_as_sums() {
+        let t = crate::elab::Program::from_text("t", "")
+            .unwrap()
+            .expr("e", "♞ + (uC)^-65535#")
+            .unwrap();
+        let text = Pieces::chess().show(&t).to_string();
+        assert!(text.len() < 100 && text.contains(" + "), "{text}");
+        assert_eq!(round_trip(&t).unwrap(), t);
+        // A box no more than four squares a cell, or 64, stays rows.
+        let t = crate::elab::Program::from_text("t", "")
+            .unwrap()
+            .expr("e", "♙ + uuuuuuu♟")
+            .unwrap();
+        assert!(!Pieces::chess().show(&t).to_string().contains('+'));
     }
 }
