@@ -156,6 +156,35 @@ fn sampling_the_positions_of_a_game_with_huge_plies_respects_the_timeout() {
     );
 }
 
+/// Found by the `prove` target (out of memory): a claim whose fragments
+/// hold cells 65,535 squares apart is proved at once, but writing its
+/// proof laid each such fragment out as rows of `0` across its box (27 s
+/// and 2.4 GB); it is written as a sum of its cells.
+#[test]
+fn a_proof_of_cells_far_apart_is_written_within_the_memory_limit() {
+    let dir = TempDir::new("fuzz-far-apart");
+    let file = dir.write(
+        "far.alg",
+        "theorem t: (%p: (%p: (%p: ((♙ | ♘) + Cll³♛ -> (♗ | ♟) + Cll³#)))) \
+         = (%p: (%p: (%p: (♞ + (uC)^-65535# -> (♘ | ♝) + (uC)^-65535♔))))\n",
+    );
+    // It took 27 s; it takes a fraction of one.
+    let out = run_for(
+        std::time::Duration::from_secs(10),
+        &[
+            "prove",
+            file.to_str().unwrap(),
+            "--timeout",
+            "1",
+            "--memory-limit",
+            "300M",
+        ],
+    )
+    .expect("`prove --timeout 1` ends within ten seconds");
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("✓ t (=): proved"), "{}", out.stdout);
+}
+
 /// Found by the `fen` target: a run of empty squares too long for a
 /// number overflowed while it was read (a panic where arithmetic is
 /// checked); it is refused with the digits as written.
