@@ -549,7 +549,8 @@ pub(super) struct Landing<'a, W> {
     code: u8,
     /// The pivot emptied.
     vacate: W,
-    /// Any other write (a square emptied, a piece a line looks for put).
+    /// Any other write (a square emptied, a piece a line looks for put;
+    /// none where a piece a binder looks for is put).
     calm: W,
     /// A piece no line, leap or binder looks for put (over what the
     /// square holds now), or one a leap looks for (`placed_leapt`).
@@ -569,7 +570,10 @@ impl<W: Word> Landing<'_, W> {
             } else {
                 self.calm
             }
-        } else if kind & (BOUND | LINED) != 0 {
+        } else if kind & BOUND != 0 {
+            // Putting or taking a code a binder looks for always may.
+            W::ZERO
+        } else if kind & LINED != 0 {
             self.calm
         } else if kind & LEAPT != 0 {
             self.placed_leapt

@@ -4,7 +4,7 @@
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
-use super::bits::{BitRay, BitRule, BitTest, Landing, Stand, Still};
+use super::bits::{BitRay, BitRule, BitTest, Stand, Still};
 use super::board::{key, Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
@@ -287,9 +287,12 @@ impl<W: Word> Board<W> {
     ) -> Flow {
         // Where the writes leave the kept answer standing, and whether
         // that answer lets the move stand.
+        let Squares::Words(b) = &self.squares else {
+            unreachable!("bit rules run on bitboards")
+        };
         let kept = d.test.map(|(t, s)| {
-            let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| self.landing_of(t, s, code));
-            (landing.flatten(), t, !s.answer)
+            let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| t.landing(s, b, code));
+            (landing, t, !s.answer)
         });
         let mut landed = 0;
         let flow = self.each_bit_rule(
@@ -314,12 +317,6 @@ impl<W: Word> Board<W> {
         );
         seen.direct += landed;
         flow
-    }
-
-    /// Where a binder's writes leave `s` standing (`BitTest::landing`).
-    fn landing_of<'t>(&self, t: &'t BitTest<W>, s: &Still<W>, code: u8) -> Option<Landing<'t, W>> {
-        let Squares::Words(b) = &self.squares else { return None };
-        Some(t.landing(s, b, code))
     }
 
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
@@ -401,9 +398,9 @@ impl<W: Word> Board<W> {
     fn dry_rays(&mut self, arms: &[Op<W>], d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
         let Some(start) = self.poi else { return Continue(()) };
         let Squares::Words(b) = &self.squares else {
-            return Continue(());
+            unreachable!("rays are on bitboards")
         };
-        let Some(k) = b.bit_of(start) else { return Continue(()) };
+        let k = b.bit_of(start).expect("the POI is on the box");
         let old = self.mailbox.cells[start];
         // Whether the piece may leave its square with the answer kept, and
         // whether the results that keep it are legal.
@@ -418,7 +415,7 @@ impl<W: Word> Board<W> {
         let mut quiet = (Code::POI, W::ZERO);
         self.each_ray(arms, &mut |board, ray, set, write| {
             let Squares::Words(b) = &board.squares else {
-                return Continue(());
+                unreachable!("rays are on bitboards")
             };
             let v = if write == Code::POI { old } else { write };
             let (reach, first) = ray.reach(b, k);
