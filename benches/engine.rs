@@ -13,6 +13,9 @@
 //! - `FAIRY_STOCKFISH=PATH`, else `/usr/games/fairy-stockfish`: the
 //!   generic Debian package, for comparison.
 //!
+//! `bash benches/fsf/build.sh DIR` builds the first two from the source
+//! archive beside it, fetching nothing.
+//!
 //! Times are processor time (`/proc/PID/task/*/schedstat`), so a process
 //! waiting for a core on a shared machine is not charged for it; the
 //! two-thread column alone is wall-clock. Any Fairy-Stockfish missing
