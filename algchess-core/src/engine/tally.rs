@@ -80,6 +80,10 @@ fn rays<W>(op: &Op<W>) -> bool {
     }
 }
 
+/// The most writes of a result tested on the bitboards alone
+/// (`Board::counted_from`); a result with more is made.
+const MADE: usize = 4;
+
 /// Adds `fp` to `seen`; a repeat stops the count.
 #[inline(always)]
 fn count(seen: &mut Fingerprints, fp: u64) -> Flow {
@@ -501,12 +505,14 @@ impl<W: Word> Board<W> {
         flow
     }
 
-    /// Counts the result that `writes` (to distinct squares) make, when
-    /// the test's kept answer stands for them; `None` when the result
-    /// must be made to be tested.
+    /// Counts the result that `writes` (to distinct squares) make: legal
+    /// when the test's kept answer stands for them, else by the test run
+    /// on the bitboards with the writes made there alone (no mailbox,
+    /// trail or hash: a king's step is tested for the cost of the test).
+    /// `None` when the result must be made to be tested.
     #[inline(always)]
     fn counted_from(
-        &self,
+        &mut self,
         writes: impl Iterator<Item = (usize, u8)>,
         d: &Dry<'_, W>,
         seen: &mut Fingerprints,
@@ -515,6 +521,9 @@ impl<W: Word> Board<W> {
         let Squares::Words(b) = &self.squares else { return None };
         let mut hash = self.hash();
         let mut stand = Stand::default();
+        // The writes, with what each square held, for the test on words.
+        let mut made = [(0, Code::EMPTY, Code::EMPTY); MADE];
+        let mut n = 0;
         for (i, v) in writes {
             let old = self.mailbox.cells[i];
             if !direct {
@@ -526,12 +535,28 @@ impl<W: Word> Board<W> {
             if let Some((t, s)) = d.test {
                 stand = stand.with(t.change(s, b, i, old, v));
             }
+            if n < MADE {
+                made[n] = (i, old, v);
+            }
+            n += 1;
         }
-        if !stand.holds() || d.test.is_some_and(|(_, s)| s.poi != d.outer) {
-            return None;
-        }
-        if d.test.is_some_and(|(_, s)| s.answer) {
-            return Some(Continue(()));
+        if let Some((t, s)) = d.test {
+            let holds = if stand.holds() && s.poi == d.outer {
+                s.answer
+            } else if n <= MADE {
+                let Squares::Words(b) = &mut self.squares else {
+                    return None;
+                };
+                made[..n].iter().for_each(|&(i, old, v)| b.moved(i, old, v));
+                let holds = t.holds(b, d.outer.and_then(|p| b.bit_of(p)));
+                made[..n].iter().rev().for_each(|&(i, old, v)| b.moved(i, v, old));
+                holds
+            } else {
+                return None;
+            };
+            if holds {
+                return Some(Continue(()));
+            }
         }
         if direct {
             seen.direct += 1;
