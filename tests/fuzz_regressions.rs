@@ -185,6 +185,71 @@ fn a_proof_of_cells_far_apart_is_written_within_the_memory_limit() {
     assert!(out.stdout.contains("✓ t (=): proved"), "{}", out.stdout);
 }
 
+/// Found by the `generated` target (out of memory): the e-graph met the
+/// sides of a false claim by a proof of 160,000 steps whose terms grew
+/// far past the claim's; writing it out took 8 s and 2 GB before the
+/// replay refused it. Its cost now counts the terms along the proof, and
+/// the claim is refuted by enumeration at once.
+#[test]
+fn a_proof_whose_terms_grow_is_not_written_out_past_the_limits() {
+    let dir = TempDir::new("fuzz-grown-proof");
+    let file = dir.write(
+        "grown.alg",
+        "piece ● / ○\npiece ◆\npiece ▲ ◀ ▼ ▶ / △ ◁ ▽ ▷\n\
+         any_dir(M) = M | R M | R² M | R³ M\n\
+         axiom c0: any_dir(nil (% -> 0) (# -> 0)) = (0 -> 0) (% -> (♔ | ♔)) nil nil | nil nil nil nil\n",
+    );
+    let out = run_for(
+        std::time::Duration::from_secs(10),
+        &["prove", file.to_str().unwrap(), "--json", "--memory-limit", "300M"],
+    )
+    .expect("`prove` ends within ten seconds");
+    assert_eq!(out.code, Some(1), "{out:?}");
+    let first = out.stdout.lines().next().expect("the claim's line");
+    assert!(first.contains(r#""verdict":"refuted""#), "{first}");
+    // Under the limit of a second of writing out, well below 8 s.
+    let ms: u64 = first
+        .split(r#""ms":"#)
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the claim's time");
+    assert!(ms < 3000, "{first}");
+}
+
+/// Found by the `generated` target (slow, 1.3 GB): the KAT search read
+/// its clock every 64 pairs, and here each pair derives large sets for
+/// every action; 0.3 s of `--kat-limit` became 6 s. It reads it at every
+/// pair, and the claim is refuted within the limits.
+#[test]
+fn the_kat_search_stops_at_its_time_limit() {
+    let dir = TempDir::new("fuzz-kat-clock");
+    let file = dir.write(
+        "kat.alg",
+        "any_dir(M) = M | R M | R² M | R³ M\n\
+         theorem c0: (%♟: any_dir(any_dir((('q | ♙) + (RRF)³(♔ | 'q) + F(♟ | ♙) \
+         -> ('q | ♙) + (RRF)³('K | ♙) + F('q | ♟))))) = any_dir(any_dir(any_dir(fail)))\n",
+    );
+    let out = run_for(
+        std::time::Duration::from_secs(20),
+        &["prove", file.to_str().unwrap(), "--json", "--memory-limit", "500M"],
+    )
+    .expect("`prove` ends within twenty seconds");
+    assert_eq!(out.code, Some(1), "{out:?}");
+    let first = out.stdout.lines().next().expect("the claim's line");
+    assert!(first.contains(r#""verdict":"refuted""#), "{first}");
+    assert!(first.contains("the KAT search reached its limit"), "{first}");
+    let ms: u64 = first
+        .split(r#""ms":"#)
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the claim's time");
+    // 0.3 s of KAT, 0.25 s of saturation, 0.4 s of enumeration, and room
+    // for a busy machine; it took 6.7 s.
+    assert!(ms < 3000, "{first}");
+}
+
 /// Found by the `fen` target: a run of empty squares too long for a
 /// number overflowed while it was read (a panic where arithmetic is
 /// checked); it is refused with the digits as written.

@@ -136,7 +136,7 @@ pub(super) fn equivalent(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget:
         if x == y {
             continue;
         }
-        if pairs.len() >= budget.pairs || (pairs.len() % 64 == 0 && Instant::now() > budget.deadline) {
+        if pairs.len() >= budget.pairs || Instant::now() > budget.deadline {
             return Search::Limit;
         }
         let (sl, a) = states.all[left].clone();
@@ -202,7 +202,7 @@ pub(super) fn included(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: B
         if left.0.is_empty() || seen.contains_key(&(left.clone(), right.clone())) {
             continue;
         }
-        if pairs.len() >= budget.pairs || (pairs.len() % 64 == 0 && Instant::now() > budget.deadline) {
+        if pairs.len() >= budget.pairs || Instant::now() > budget.deadline {
             return Search::Limit;
         }
         let a = left.1;
