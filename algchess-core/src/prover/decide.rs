@@ -22,6 +22,11 @@
 //!   choice as sets (flattened, sorted, constants folded together), with
 //!   movements pushed into them and gluing spread over choice.
 //!
+//! The e-graph gets each side's form for a POI that may or may not be
+//! bound (`unite`): it shares one class among all the places a term
+//! stands, so a form true only where the side stands would hold
+//! everywhere. Replay computes forms where each step stands.
+//!
 //! Two forms depend on where a subterm stands, which `PoiKnown` tracks: whether
 //! every state reaching it has a POI (inside a binder, or in a claim with a
 //! free `%`, as long as nothing before it may unbind the POI), or none (the
@@ -719,9 +724,13 @@ fn ground(t: &Term) -> PatternAst<crate::prover::lang::ENode> {
 }
 
 /// Unites each side of the claim, with its choices as sets, with its
-/// normal form.
+/// normal form where the POI may be bound or not: the e-graph shares a
+/// class among all the places a term stands (`nil` everywhere), so a form
+/// true only where the claim's sides stand (`% -> 0` is `nil` with a POI,
+/// `fail` without) would be true everywhere: a false claim was met that
+/// way.
 pub(super) fn unite(egraph: &mut Graph, claim: &Claim) {
-    let ctx = top(&claim.lhs, &claim.rhs);
+    let ctx = PoiKnown::Unknown;
     let pieces = &claim.pieces;
     for side in [&claim.lhs, &claim.rhs] {
         let set = choices::sorted(pieces, side);

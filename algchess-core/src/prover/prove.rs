@@ -526,6 +526,28 @@ mod tests {
         }
     }
 
+    /// A side's normal form that holds only where the sides stand (with a
+    /// free `%`, `% -> 0` is `nil`) is not united into the e-graph, which
+    /// shares the class of `nil` with every place it stands: the sides of
+    /// this false claim met that way, through 18,000 steps that did not
+    /// replay (found by the fuzzer).
+    #[test]
+    fn the_sides_of_a_false_claim_do_not_meet_through_a_normal_form() {
+        let (laws, rules) = setup();
+        let p = Program::from_text(
+            "a.alg",
+            "piece ● / ○\nany_dir(M) = M | R M | R² M | R³ M\n\
+             theorem e: any_dir(nil (% -> 0) (# -> 0)) = (% -> (♔ | ♔)) nil nil | nil nil nil nil\n",
+        )
+        .unwrap();
+        let claim = &p.claims()[0];
+        let sat = saturate(claim, &laws, &rules, &ProveOptions::default());
+        // Met, with a proof or one too long to write out, is wrong here.
+        assert!(!matches!(sat.stop, Stop::Met | Stop::ProofTooLong(_)), "{:?}", sat.stop);
+        let r = prove_claim(claim, &laws, &rules, &small(), &|_, _, _| {});
+        assert_eq!(r.verdict, Verdict::Refuted);
+    }
+
     /// Claims that are false must never come out `proved`, whatever the
     /// e-graph does.
     #[test]
