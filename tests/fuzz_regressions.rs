@@ -188,8 +188,12 @@ fn a_proof_of_cells_far_apart_is_written_within_the_memory_limit() {
 /// Found by the `generated` target (out of memory): the e-graph met the
 /// sides of a false claim by a proof of 160,000 steps whose terms grew
 /// far past the claim's; writing it out took 8 s and 2 GB before the
-/// replay refused it. Its cost now counts the terms along the proof, and
-/// the claim is refuted by enumeration at once.
+/// replay refused it. Two fixes: an explanation's cost counts the terms
+/// along the proof (`explanation_cost_counts_terms_grown_along_the_proof`),
+/// and the sides no longer meet, as the e-graph gets only the normal
+/// forms true wherever a term stands
+/// (`the_sides_of_a_false_claim_do_not_meet_through_a_normal_form`). The
+/// claim is refuted by enumeration at once.
 #[test]
 fn a_proof_whose_terms_grow_is_not_written_out_past_the_limits() {
     let dir = TempDir::new("fuzz-grown-proof");
