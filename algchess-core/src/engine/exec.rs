@@ -460,20 +460,39 @@ impl<W: Word> Board<W> {
         flow
     }
 
-    /// `%code: hops` on bitboards: where each hop's rules fit at the end
-    /// of its walk, for all the pieces at once; then each result made as
-    /// the walk and the rule make it.
+    /// `%code: hops` on bitboards: each result made as the walk and the
+    /// rule make it.
     fn bit_hops(&mut self, code: u8, hops: &[BitHop<W>], cache: &mut Cache, k: &mut Cont<'_, W>) -> Flow {
         let outer = self.poi;
+        let flow = self.each_bit_hop(code, hops, |board, r, start, p| {
+            let mark = board.mark();
+            board.walk_to(start, p);
+            let flow = board.apply_rule(r, p, &mut |board: &mut Board<W>| at_outer(outer, k)(board, cache));
+            board.undo(mark);
+            flow
+        });
+        self.poi = outer;
+        flow
+    }
+
+    /// Where each of `hops`' rules fits at the end of its walk, for all
+    /// the pieces of `code` at once (but the POI's): calls `each` with
+    /// the rule, the piece's square and the walk's last square, until it
+    /// breaks.
+    pub(super) fn each_bit_hop(
+        &mut self,
+        code: u8,
+        hops: &[BitHop<W>],
+        mut each: impl FnMut(&mut Board<W>, &FastRule, usize, usize) -> Flow,
+    ) -> Flow {
         let Squares::Words(b) = &self.squares else {
             unreachable!("bit hops run on bitboards")
         };
-        let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+        let pieces = b.word(code) & self.poi.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
         if pieces.is_zero() {
             return Continue(());
         }
-        let mut flow = Continue(());
-        'hops: for h in hops {
+        for h in hops {
             let Squares::Words(b) = &self.squares else {
                 unreachable!("bit hops run on bitboards")
             };
@@ -491,18 +510,11 @@ impl<W: Word> Board<W> {
                     while self.mailbox.cells[start] == Code::EMPTY {
                         start = start.wrapping_add_signed(-h.d);
                     }
-                    let mark = self.mark();
-                    self.walk_to(start, p);
-                    flow = self.apply_rule(r, p, &mut |board: &mut Board<W>| at_outer(outer, k)(board, cache));
-                    self.undo(mark);
-                    if flow.is_break() {
-                        break 'hops;
-                    }
+                    each(self, r, start, p)?;
                 }
             }
         }
-        self.poi = outer;
-        flow
+        Continue(())
     }
 
     /// A walk along `d` over empty squares, then anchored rules from its

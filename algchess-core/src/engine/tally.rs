@@ -8,10 +8,11 @@ use super::bits::{BitRay, BitRule, BitTest, Stand, Still};
 use super::board::{key, Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
-use super::plan::{FastRule, Find, Op};
+use super::plan::{BitHop, FastRule, Find, Op};
 use super::results::Fingerprints;
 use super::word::Word;
 use crate::semantics::{CellSet, Code};
+use smallvec::SmallVec;
 use std::ops::ControlFlow::{Break, Continue};
 
 /// How a leaf's results are counted (`Board::tally`): the test each must
@@ -237,7 +238,12 @@ impl<W: Word> Board<W> {
                     return self.dry_relabelled(a, x, d, seen, cache);
                 }
             }
-            Op::Bind(code, body) if !matches!(&**body, Op::BitHops(_)) => {
+            Op::Bind(code, body) if matches!(&**body, Op::BitHops(_)) => {
+                if let (Op::BitHops(hops), Squares::Words(_), None) = (&**body, &self.squares, d.relabel) {
+                    return self.dry_hops(*code, hops, d, seen);
+                }
+            }
+            Op::Bind(code, body) => {
                 if let (Op::BitRules(rules, bits, apart), Squares::Words(_)) = (&**body, &self.squares) {
                     if d.direct(*apart) {
                         return self.dry_apart(*code, rules, bits, d, seen);
@@ -321,6 +327,36 @@ impl<W: Word> Board<W> {
         );
         seen.direct += landed;
         flow
+    }
+
+    /// `%code: hops` on bitboards, each result counted from its writes
+    /// (the walk's and the rule's, one per square, the last one made)
+    /// where that is exact, else made, tested and unmade.
+    fn dry_hops(&mut self, code: u8, hops: &[BitHop<W>], d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+        let outer = self.poi;
+        self.each_bit_hop(code, hops, |board, r, start, p| {
+            let v = board.mailbox.cells[start];
+            let mut writes: SmallVec<[(usize, u8); MADE]> = SmallVec::new();
+            if p != start {
+                writes.extend([(p, v), (start, Code::EMPTY)]);
+            }
+            for &(at, w) in &r.writes {
+                let (i, w) = (p.wrapping_add_signed(at), if w == Code::POI { v } else { w });
+                match writes.iter_mut().find(|x| x.0 == i) {
+                    Some(x) => x.1 = w,
+                    None => writes.push((i, w)),
+                }
+            }
+            if let Some(flow) = board.counted_from(writes.into_iter(), d, seen, false) {
+                return flow;
+            }
+            let mark = board.mark();
+            board.walk_to(start, p);
+            let flow = board.apply_rule(r, p, &mut |board: &mut Board<W>| board.count_made(d, seen));
+            board.undo(mark);
+            board.poi = outer;
+            flow
+        })
     }
 
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
