@@ -13,6 +13,9 @@
 //! - `FAIRY_STOCKFISH=PATH`, else `/usr/games/fairy-stockfish`: the
 //!   generic Debian package, for comparison.
 //!
+//! And on the chess rows, Stockfish (`STOCKFISH=PATH`, else
+//! `/usr/games/stockfish`, Debian's), spoken to the same way.
+//!
 //! `bash benches/fsf/build.sh DIR` builds the first two from the source
 //! archive beside it, fetching nothing.
 //!
@@ -117,36 +120,48 @@ const TABLE: [Row; 14] = [
     variant("janus"),
 ];
 
-/// The Fairy-Stockfish binaries, by column.
+/// The engines we race, by column: three Fairy-Stockfish binaries, and
+/// Stockfish on chess.
 #[derive(Clone, Copy, PartialEq)]
-enum Fsf {
+enum Rival {
     Native,
     NativeLarge,
     Debian,
+    Stockfish,
 }
 
-impl Fsf {
+impl Rival {
     fn path(self) -> Option<String> {
         let var = |v: &str| std::env::var(v).ok().filter(|p| !p.is_empty());
+        let installed = |paths: [&str; 2]| paths.into_iter().find(|p| Path::new(p).exists()).map(String::from);
         match self {
-            Fsf::Native => var("FSF_NATIVE"),
-            Fsf::NativeLarge => var("FSF_NATIVE_LARGE"),
-            Fsf::Debian => var("FAIRY_STOCKFISH").or_else(|| {
-                ["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"]
-                    .into_iter()
-                    .find(|p| Path::new(p).exists())
-                    .map(String::from)
-            }),
+            Rival::Native => var("FSF_NATIVE"),
+            Rival::NativeLarge => var("FSF_NATIVE_LARGE"),
+            Rival::Debian => {
+                var("FAIRY_STOCKFISH").or_else(|| installed(["/usr/games/fairy-stockfish", "/usr/bin/fairy-stockfish"]))
+            }
+            Rival::Stockfish => var("STOCKFISH").or_else(|| installed(["/usr/games/stockfish", "/usr/bin/stockfish"])),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Rival::Native | Rival::NativeLarge => "native Fairy-Stockfish",
+            Rival::Debian => "Debian Fairy-Stockfish",
+            Rival::Stockfish => "Stockfish",
         }
     }
 }
 
-/// A Fairy-Stockfish process spoken to over UCI.
+/// An engine process spoken to over UCI.
 struct Uci {
     child: std::process::Child,
     out: BufReader<std::process::ChildStdout>,
-    /// The variants it knows.
+    /// The variants it knows (Stockfish, with no `UCI_Variant` option:
+    /// chess alone).
     variants: Vec<String>,
+    /// Whether it has a `UCI_Variant` option.
+    variant_option: bool,
 }
 
 impl Uci {
@@ -161,7 +176,8 @@ impl Uci {
         let mut uci = Uci {
             child,
             out,
-            variants: vec![],
+            variants: vec!["chess".to_string()],
+            variant_option: false,
         };
         uci.send("uci");
         let mut line = String::new();
@@ -181,6 +197,7 @@ impl Uci {
                     .filter(|w| w[0] == "var")
                     .map(|w| w[1].to_string())
                     .collect();
+                uci.variant_option = true;
             }
         }
         uci.send("setoption name Threads value 1");
@@ -217,7 +234,9 @@ impl Uci {
 
     /// Sets up `variant` at `fen` (its start for `None`).
     fn setup(&mut self, variant: &str, fen: Option<&str>) {
-        self.send(&format!("setoption name UCI_Variant value {variant}"));
+        if self.variant_option {
+            self.send(&format!("setoption name UCI_Variant value {variant}"));
+        }
         match fen {
             Some(f) => self.send(&format!("position fen {f}")),
             None => self.send("position startpos"),
@@ -283,20 +302,22 @@ struct Figures {
     ours_kb: u64,
     native: Option<(f64, u64)>,
     debian: Option<(f64, u64)>,
+    stockfish: Option<(f64, u64)>,
 }
 
 impl Figures {
     fn line(&self) -> String {
         let opt = |x: Option<(f64, u64)>| x.map_or("- -".to_string(), |(r, kb)| format!("{r} {kb}"));
         format!(
-            "ROW {} {} {} {} {} {} {}",
+            "ROW {} {} {} {} {} {} {} {}",
             self.depth,
             self.leaves,
             self.ours,
             self.ours2,
             self.ours_kb,
             opt(self.native),
-            opt(self.debian)
+            opt(self.debian),
+            opt(self.stockfish)
         )
     }
 
@@ -312,6 +333,7 @@ impl Figures {
             ours_kb: w[4].parse().ok()?,
             native: pair(w[5], w[6]),
             debian: pair(w[7], w[8]),
+            stockfish: pair(w[9], w[10]),
         })
     }
 }
@@ -338,11 +360,10 @@ fn load(row: &Row) -> (Rules, Position) {
     (rules, pos)
 }
 
-/// Runs `row` in this process: ours on one thread and each
-/// Fairy-Stockfish interleaved, best of `RUNS`; then ours on two threads.
-/// A Fairy-Stockfish whose count differs from ours stops the bench when
-/// `strict`, and is left out otherwise (a variant of the same name whose
-/// rules differ).
+/// Runs `row` in this process: ours on one thread and each rival
+/// interleaved, best of `RUNS`; then ours on two threads. A rival whose
+/// count differs from ours stops the bench when `strict`, and is left out
+/// otherwise (a variant of the same name whose rules differ).
 fn run_row(row: &Row, strict: bool) -> Figures {
     let (rules, pos) = load(row);
     let pool = |n: usize| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("a pool");
@@ -355,18 +376,19 @@ fn run_row(row: &Row, strict: bool) -> Figures {
         depth
     });
     // The native build that knows the variant, and Debian's.
-    let native = [Fsf::Native, Fsf::NativeLarge]
+    let native = [Rival::Native, Rival::NativeLarge]
         .into_iter()
         .filter_map(|f| Uci::start(&f.path()?))
         .find(|u| u.knows(row.variant));
-    let debian = Fsf::Debian
-        .path()
-        .and_then(|p| Uci::start(&p))
-        .filter(|u| u.knows(row.variant));
-    let mut fsfs: Vec<(Fsf, Uci)> = [(Fsf::Native, native), (Fsf::Debian, debian)]
-        .into_iter()
-        .filter_map(|(f, u)| Some((f, u?)))
-        .collect();
+    let knows = |r: Rival| r.path().and_then(|p| Uci::start(&p)).filter(|u| u.knows(row.variant));
+    let mut fsfs: Vec<(Rival, Uci)> = [
+        (Rival::Native, native),
+        (Rival::Debian, knows(Rival::Debian)),
+        (Rival::Stockfish, knows(Rival::Stockfish)),
+    ]
+    .into_iter()
+    .filter_map(|(f, u)| Some((f, u?)))
+    .collect();
     for (_, u) in &mut fsfs {
         u.setup(row.variant, row.fen);
     }
@@ -385,11 +407,11 @@ fn run_row(row: &Row, strict: bool) -> Figures {
                 continue;
             }
             let (m, t) = u.perft(depth);
-            let name = if *f == Fsf::Debian { "Debian" } else { "native" };
             assert!(
                 m == n || !strict,
-                "{}: {name} Fairy-Stockfish counts {m}, we count {n}",
-                row.label
+                "{}: {} counts {m}, we count {n}",
+                row.label,
+                f.name()
             );
             // `Duration::ZERO`: left out.
             *best = if m == n { (*best).min(t) } else { Duration::ZERO };
@@ -417,7 +439,8 @@ fn run_row(row: &Row, strict: bool) -> Figures {
     for ((f, u), t) in fsfs.iter().zip(theirs).filter(|(_, t)| !t.is_zero()) {
         let fig = Some((rate(t), u.peak_kb().unwrap_or(0)));
         match f {
-            Fsf::Debian => out.debian = fig,
+            Rival::Debian => out.debian = fig,
+            Rival::Stockfish => out.stockfish = fig,
             _ => out.native = fig,
         }
     }
@@ -471,9 +494,10 @@ fn main() {
         return;
     }
     for (f, what) in [
-        (Fsf::Native, "FSF_NATIVE"),
-        (Fsf::NativeLarge, "FSF_NATIVE_LARGE"),
-        (Fsf::Debian, "FAIRY_STOCKFISH (Debian)"),
+        (Rival::Native, "FSF_NATIVE"),
+        (Rival::NativeLarge, "FSF_NATIVE_LARGE"),
+        (Rival::Debian, "FAIRY_STOCKFISH (Debian)"),
+        (Rival::Stockfish, "STOCKFISH"),
     ] {
         println!("{what}: {}", f.path().unwrap_or_else(|| "not given".into()));
     }
@@ -481,7 +505,7 @@ fn main() {
         "\n{:<11} {:>2} {:>11} {:>11} {:>11} {:>7} {:>11} {:>7} {:>16} {:>6}",
         "position", "d", "leaves", "ours/s", "native/s", "ratio", "debian/s", "ratio", "peak MB o/n/d", "2 thr"
     );
-    let (mut native, mut debian) = (vec![], vec![]);
+    let (mut native, mut debian, mut stockfish) = (vec![], vec![], vec![]);
     // The chess start's rate (the first row), for the variants below.
     let mut chess_rate = 0.0;
     let mb = |kb: u64| kb as f64 / 1024.0;
@@ -499,6 +523,7 @@ fn main() {
         };
         let (n, nr) = col(f.native, &mut native);
         let (d, dr) = col(f.debian, &mut debian);
+        col(f.stockfish, &mut stockfish);
         let kb = |x: Option<(f64, u64)>| x.map_or("-".to_string(), |(_, kb)| format!("{:.0}", mb(kb)));
         println!(
             "{:<11} {:>2} {:>11} {:>11.0} {n:>11} {nr:>7} {d:>11} {dr:>7} {:>16} {:>5.2}x",
@@ -522,6 +547,16 @@ fn main() {
             "geometric mean over {} rows: {:.3}x Debian",
             debian.len(),
             geomean(&debian)
+        );
+    }
+    if !stockfish.is_empty() {
+        let each: Vec<String> = stockfish.iter().map(|r| format!("{r:.3}")).collect();
+        println!(
+            "on chess: {:.3}x Stockfish (geometric mean over {} rows: {}; 1/{:.1})",
+            geomean(&stockfish),
+            stockfish.len(),
+            each.join(" "),
+            1.0 / geomean(&stockfish)
         );
     }
     variants(chess_rate);
