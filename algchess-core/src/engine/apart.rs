@@ -187,7 +187,7 @@ fn may_empty<W>(op: &Op<W>, ctx: Ctx, skip: *const Op<W>, out: &mut CellSet) {
         Ctx::Any => any(out),
     };
     match op {
-        Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) => {}
+        Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) => {}
         Op::Rules(rules) | Op::BitRules(rules, ..) => rules.iter().for_each(|r| rule_empties(r, ctx, out)),
         Op::Walk(_) => poi(out),
         // A walk carries the POI's piece along: its rules find it there.
@@ -224,7 +224,7 @@ fn may_empty<W>(op: &Op<W>, ctx: Ctx, skip: *const Op<W>, out: &mut CellSet) {
 fn after<W>(op: &Op<W>, ctx: Ctx) -> Ctx {
     let carries = |r: &FastRule| r.writes.iter().filter(|w| w.1 == Code::POI).count() == 1;
     let same = match op {
-        Op::Nil | Op::Not { .. } | Op::NotBits(..) | Op::Walk(_) => true,
+        Op::Nil | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) | Op::Walk(_) => true,
         Op::Slide { write, .. } => *write == Code::POI,
         Op::Rules(rules) | Op::BitRules(rules, ..) => rules.iter().all(carries),
         Op::Seq(a, b) => return after(b, after(a, ctx)),

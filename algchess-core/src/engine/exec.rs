@@ -122,6 +122,13 @@ impl<W: Word> Board<W> {
                 }
                 self.each_holder(*code, |board, outer| board.run(body, cache, &mut at_outer(outer, k)))
             }
+            Op::Fits(code, bits) => {
+                if self.fits_any(*code, bits) {
+                    k(self, cache)
+                } else {
+                    Continue(())
+                }
+            }
             Op::Seq(a, b) => self.seq(a, b, cache, k),
             Op::Alt(arms) => arms.iter().try_for_each(|a| self.run(a, cache, k)),
             Op::Star(m) => {
@@ -458,6 +465,14 @@ impl<W: Word> Board<W> {
         }
         self.poi = outer;
         flow
+    }
+
+    /// Whether one of `bits` fits a piece of `code` but the POI
+    /// ([`Op::Fits`]); off bitboards, true.
+    pub(super) fn fits_any(&self, code: u8, bits: &[BitRule<W>]) -> bool {
+        let Squares::Words(b) = &self.squares else { return true };
+        let pieces = b.word(code) & self.poi.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+        !pieces.is_zero() && bits.iter().any(|r| !r.bases(b, pieces).is_zero())
     }
 
     /// `%code: hops` on bitboards: each result made as the walk and the

@@ -696,6 +696,49 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         assert!(!planned::<u64>(game("big")).contains("NotBits"));
     }
 
+    /// A binder that tests before its rules (castling: the king not in
+    /// check, then the squares between empty) is gated by those rules on
+    /// words: closed at the start, where no castling fits and the tests
+    /// are not run; open where the squares are clear, and closed again
+    /// when a square between is taken.
+    #[test]
+    fn castling_is_gated_by_its_squares() {
+        fn gates(op: &Op<u64>, out: &mut Vec<(u8, Vec<bits::BitRule<u64>>)>) {
+            match op {
+                Op::Fits(code, bits) => out.push((*code, bits.clone())),
+                Op::Bind(_, m) => gates(m, out),
+                Op::Seq(a, b) => {
+                    gates(a, out);
+                    gates(b, out);
+                }
+                Op::Alt(arms) => arms.iter().for_each(|a| gates(a, out)),
+                _ => {}
+            }
+        }
+        let games = games();
+        let chess = &games.iter().find(|(name, _)| name == "chess").unwrap().1;
+        let (slow, fast) = both(chess);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let mut found = vec![];
+        gates(&plan.turns[0], &mut found);
+        assert_eq!(found.len(), 2, "short and long castling: {:?}", plan.turns[0]);
+        let open = |f: &str| {
+            let (board, _) = fen::read(f, &fast.pieces).unwrap();
+            let on = plan.board(&board);
+            found
+                .iter()
+                .map(|(code, bits)| on.fits_any(*code, bits))
+                .collect::<Vec<bool>>()
+        };
+        assert_eq!(
+            open("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            [false, false]
+        );
+        assert_eq!(open("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), [true, true]);
+        assert_eq!(open("r3k2r/8/8/8/8/8/8/R3KB1R w KQkq - 0 1"), [false, true]);
+        assert_eq!(open("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1"), [false, false]);
+    }
+
     /// A grasshopper's hops plan on words: its walks and landings are
     /// found for all its pieces at once.
     #[test]

@@ -143,6 +143,13 @@ pub(super) enum Op<W> {
     /// `Hop`s that are a binder's body, with their walks and reads as words:
     /// the binder finds where each lands for all its pieces at once.
     BitHops(Vec<BitHop<W>>),
+    /// Whether one of these anchored rules, as words, fits a piece of the
+    /// code (but the POI): nil if so, else no result. It goes before a
+    /// binder whose body tests and then runs these rules (castling: the
+    /// king not in check, then the squares between empty), so that the
+    /// tests are not run for pieces with nowhere to go. Off bitboards it
+    /// is nil.
+    Fits(u8, Vec<BitRule<W>>),
 }
 
 /// A `Hop` on bitboards: its walk, and its rules with their reads.
@@ -175,7 +182,7 @@ impl<W: Word> Op<W> {
             }
             Op::Alt(arms) => arms.iter().for_each(|a| a.looked_for(out)),
             Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide { .. } | Op::Interpret(_) | Op::BitRules(..) => {}
-            Op::Hop(..) | Op::BitHops(_) => {}
+            Op::Hop(..) | Op::BitHops(_) | Op::Fits(..) => {}
         }
     }
 
@@ -671,6 +678,28 @@ impl Planner {
         BitRule::new(&reads, &writes, shape)
     }
 
+    /// The rules a binder's `body` runs first after its tests, as words,
+    /// when it begins with a test ([`Op::Fits`]).
+    fn gate<W: Word>(&self, body: &Op<W>) -> Option<Vec<BitRule<W>>> {
+        fn test<W>(op: &Op<W>) -> bool {
+            matches!(op, Op::Not { .. } | Op::NotBits(..))
+        }
+        fn first<W>(op: &Op<W>) -> Option<&[FastRule]> {
+            match op {
+                Op::Rules(rules) => Some(rules),
+                Op::Seq(a, b) if test(a) => first(b),
+                Op::Seq(a, _) => first(a),
+                _ => None,
+            }
+        }
+        let shape = self.shape?;
+        let Op::Seq(a, _) = body else { return None };
+        if !test(a) {
+            return None;
+        }
+        first(body)?.iter().map(|r| self.bit_rule(r, shape)).collect()
+    }
+
     /// Guards' rules on one code (a knight's leaps) in `op`, as a binder
     /// of that code with the rules anchored on words: the pieces found
     /// by their word, each rule's pivots for all of them at once. The
@@ -815,7 +844,11 @@ impl Planner {
                     (Op::Rules(rules), Some(bits)) => Op::BitRules(rules, bits, false),
                     (body, _) => self.bit_hops(body),
                 };
-                Op::Bind(Code::content(*c), Box::new(body))
+                let code = Code::content(*c);
+                match self.gate(&body) {
+                    Some(gate) => Op::Seq(Box::new(Op::Fits(code, gate)), Box::new(Op::Bind(code, Box::new(body)))),
+                    None => Op::Bind(code, Box::new(body)),
+                }
             }
             Prog::Seq(x, y) => {
                 if let Some(s) = self.slide(x, y) {

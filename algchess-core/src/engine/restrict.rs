@@ -126,7 +126,7 @@ impl Vacate {
             holds: *inn,
         };
         match op {
-            Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) => {}
+            Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) => {}
             Op::Rules(rules) | Op::BitRules(rules, ..) => self.rules(rules, poi, inn, &mut out),
             Op::Walk(_) => self.walk(poi, inn, &mut out),
             Op::Hop(_, rules) => {

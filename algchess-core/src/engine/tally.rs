@@ -231,6 +231,16 @@ impl<W: Word> Board<W> {
                 }
                 return self.dry_slide((*step, *set, *max, *write), d, seen, d.direct(*apart));
             }
+            Op::Seq(a, b) if matches!(&**a, Op::Fits(..)) => {
+                let Op::Fits(code, bits) = &**a else {
+                    unreachable!("a gate")
+                };
+                return if self.fits_any(*code, bits) {
+                    self.dry(b, d, seen, cache)
+                } else {
+                    Continue(())
+                };
+            }
             // Moves, then the moved piece's code changed: each result
             // counted with the code it ends with.
             Op::Seq(a, b) if d.relabel.is_none() => {
