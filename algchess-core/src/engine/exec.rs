@@ -512,8 +512,13 @@ impl<W: Word> Board<W> {
                 unreachable!("bit hops run on bitboards")
             };
             let ends = h.walk.ends(b, pieces);
-            let bases: SmallVec<[W; 4]> = h.bits.iter().map(|r| r.bases(b, ends)).collect();
-            for (r, mut m) in h.rules.iter().zip(bases) {
+            // Each rule's bases are found on the board before its results:
+            // every result is unmade before the next.
+            for (r, bit) in h.rules.iter().zip(&h.bits) {
+                let mut m = match &self.squares {
+                    Squares::Words(b) => bit.bases(b, ends),
+                    Squares::Sets(_) => unreachable!("bit hops run on bitboards"),
+                };
                 while !m.is_zero() {
                     let p = match &self.squares {
                         Squares::Words(b) => b.index_of(m.lowest()),
