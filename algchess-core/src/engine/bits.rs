@@ -1077,6 +1077,13 @@ impl<W: Word> Bits<W> {
         self.by_code[code as usize]
     }
 
+    /// The squares holding `code` but square `poi`: the pieces a binder
+    /// with the POI there runs for.
+    #[inline]
+    pub(super) fn pieces(&self, code: u8, poi: Option<usize>) -> W {
+        self.word(code) & poi.and_then(|p| self.bit_of(p)).map_or(W::ONES, |k| !W::bit(k))
+    }
+
     /// The code on bit `k`.
     #[inline]
     pub(super) fn code(&self, k: u32) -> u8 {

@@ -429,7 +429,7 @@ impl<W: Word> Board<W> {
             unreachable!("bit rules run on bitboards")
         };
         let outer = self.poi;
-        let pieces = b.word(code) & outer.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+        let pieces = b.pieces(code, outer);
         if pieces.is_zero() {
             return Continue(());
         }
@@ -471,7 +471,7 @@ impl<W: Word> Board<W> {
     /// ([`Op::Fits`]); off bitboards, true.
     pub(super) fn fits_any(&self, code: u8, bits: &[BitRule<W>]) -> bool {
         let Squares::Words(b) = &self.squares else { return true };
-        let pieces = b.word(code) & self.poi.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+        let pieces = b.pieces(code, self.poi);
         !pieces.is_zero() && bits.iter().any(|r| !r.bases(b, pieces).is_zero())
     }
 
@@ -503,7 +503,7 @@ impl<W: Word> Board<W> {
         let Squares::Words(b) = &self.squares else {
             unreachable!("bit hops run on bitboards")
         };
-        let pieces = b.word(code) & self.poi.and_then(|p| b.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+        let pieces = b.pieces(code, self.poi);
         if pieces.is_zero() {
             return Continue(());
         }

@@ -347,6 +347,25 @@ game big = chess
         (Rules::new(g), Rules::fast(g))
     }
 
+    /// Calls `f` on `op` and on every op inside it, in preorder.
+    fn each_op<'a>(op: &'a Op<u64>, f: &mut impl FnMut(&'a Op<u64>)) {
+        f(op);
+        match op {
+            Op::Bind(_, m)
+            | Op::Star(m)
+            | Op::Greedy(m)
+            | Op::Not { test: m, .. }
+            | Op::NotBits(m, _)
+            | Op::Probe { rules: m, .. } => each_op(m, f),
+            Op::Seq(a, b) => {
+                each_op(a, f);
+                each_op(b, f);
+            }
+            Op::Alt(arms) => arms.iter().for_each(|a| each_op(a, f)),
+            _ => {}
+        }
+    }
+
     /// Perft on the engine equals perft in the interpreter on every bundled
     /// game, as deep as the interpreter counts a few thousand leaves.
     #[test]
@@ -474,21 +493,9 @@ game g(start) = far
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
         let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
-        fn interprets(op: &Op<u64>) -> bool {
-            match op {
-                Op::Interpret(_) => true,
-                Op::Bind(_, m)
-                | Op::Star(m)
-                | Op::Greedy(m)
-                | Op::Not { test: m, .. }
-                | Op::NotBits(m, _)
-                | Op::Probe { rules: m, .. } => interprets(m),
-                Op::Seq(a, b) => interprets(a) || interprets(b),
-                Op::Alt(arms) => arms.iter().any(interprets),
-                _ => false,
-            }
-        }
-        assert!(interprets(&plan.turns[0]), "{:?}", plan.turns[0]);
+        let mut interprets = false;
+        each_op(&plan.turns[0], &mut |op| interprets |= matches!(op, Op::Interpret(_)));
+        assert!(interprets, "{:?}", plan.turns[0]);
         let start = slow.start();
         let set = |r: &Rules| boards(r, &start);
         assert_eq!(set(&fast).len(), 9);
@@ -618,30 +625,19 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
     /// board and cache the moves are the interpreter's.
     #[test]
     fn memos_are_keyed_by_planned_numbers() {
-        fn memos(op: &Op<u64>, out: &mut Vec<ids::MemoId>) {
-            match op {
-                Op::Not { test, memo } => {
-                    out.push(*memo);
-                    memos(test, out);
-                }
-                Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::NotBits(m, _) | Op::Probe { rules: m, .. } => {
-                    memos(m, out)
-                }
-                Op::Seq(a, b) => {
-                    memos(a, out);
-                    memos(b, out);
-                }
-                Op::Alt(arms) => arms.iter().for_each(|a| memos(a, out)),
-                _ => {}
-            }
-        }
         let games = games();
         let big = &games.iter().find(|(name, _)| name == "big").unwrap().1;
         let (slow, fast) = both(big);
         let start = slow.start();
         let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
-        let mut ids = vec![];
-        plan.turns.iter().chain(&plan.tests).for_each(|t| memos(t, &mut ids));
+        let mut ids: Vec<ids::MemoId> = vec![];
+        for t in plan.turns.iter().chain(&plan.tests) {
+            each_op(t, &mut |op| {
+                if let Op::Not { memo, .. } = op {
+                    ids.push(*memo);
+                }
+            });
+        }
         assert!(!ids.is_empty(), "{:?}", plan.turns[0]);
         let distinct: BTreeSet<u32> = ids.iter().map(|m| m.0).collect();
         assert_eq!(distinct.len(), ids.len(), "{ids:?}");
@@ -703,24 +699,16 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
     /// when a square between is taken.
     #[test]
     fn castling_is_gated_by_its_squares() {
-        fn gates(op: &Op<u64>, out: &mut Vec<(u8, Vec<bits::BitRule<u64>>)>) {
-            match op {
-                Op::Fits(code, bits) => out.push((*code, bits.clone())),
-                Op::Bind(_, m) => gates(m, out),
-                Op::Seq(a, b) => {
-                    gates(a, out);
-                    gates(b, out);
-                }
-                Op::Alt(arms) => arms.iter().for_each(|a| gates(a, out)),
-                _ => {}
-            }
-        }
         let games = games();
         let chess = &games.iter().find(|(name, _)| name == "chess").unwrap().1;
         let (slow, fast) = both(chess);
         let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
         let mut found = vec![];
-        gates(&plan.turns[0], &mut found);
+        each_op(&plan.turns[0], &mut |op| {
+            if let Op::Fits(code, bits) = op {
+                found.push((*code, bits));
+            }
+        });
         assert_eq!(found.len(), 2, "short and long castling: {:?}", plan.turns[0]);
         let open = |f: &str| {
             let (board, _) = fen::read(f, &fast.pieces).unwrap();
@@ -768,26 +756,12 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         // The knight's eight leaps, eight arms in the file, are one list,
         // and it plans on words: a binder of the knight with eight bit
         // rules, no guard's rules left.
-        fn lists(op: &Op<u64>, out: &mut Vec<(usize, usize)>) {
-            match op {
-                Op::Rules(rs) => out.push((rs.iter().filter(|r| matches!(r.find, plan::Find::Guard(_))).count(), 0)),
-                Op::BitRules(rs, ..) => out.push((0, rs.len())),
-                Op::Bind(_, m)
-                | Op::Star(m)
-                | Op::Greedy(m)
-                | Op::Not { test: m, .. }
-                | Op::NotBits(m, _)
-                | Op::Probe { rules: m, .. } => lists(m, out),
-                Op::Seq(a, b) => {
-                    lists(a, out);
-                    lists(b, out);
-                }
-                Op::Alt(arms) => arms.iter().for_each(|a| lists(a, out)),
-                _ => {}
-            }
-        }
-        let mut out = vec![];
-        lists(&plan.turns[0], &mut out);
+        let mut out: Vec<(usize, usize)> = vec![];
+        each_op(&plan.turns[0], &mut |op| match op {
+            Op::Rules(rs) => out.push((rs.iter().filter(|r| matches!(r.find, plan::Find::Guard(_))).count(), 0)),
+            Op::BitRules(rs, ..) => out.push((0, rs.len())),
+            _ => {}
+        });
         assert!(out.iter().all(|&(guards, _)| guards == 0), "{out:?}");
         assert!(out.iter().any(|&(_, bits)| bits == 8), "{out:?}");
     }
