@@ -12,6 +12,14 @@
 //! are not translates of each other), the binder's results are distinct
 //! from each other and from every other result of the turn.
 //!
+//! Another part that may empty such a square still makes none of the
+//! binder's results when every result of the two differs in how many
+//! squares hold some code (castling empties the square of a king that
+//! may castle, as that king's steps do, but also turns a rook that may
+//! castle into one that may not), or when it is a binder of the same
+//! code whose fixed changes are no translate of the binder's (a piece's
+//! leaps, which never land on its lines).
+//!
 //! What a part may empty is over-approximated: a write of `.` (or of the
 //! POI's content, where it may be `.`) empties what its square was read
 //! to hold, or anything where it was not read; the interpreter may empty
@@ -27,22 +35,111 @@ use crate::semantics::{CellSet, Code};
 /// So for a guard's rules, and for `%c:` slides along lines that never
 /// meet on a box at most `span` squares wide and high.
 pub(super) fn certify<W>(turn: &mut Op<W>, span: i32) {
-    let mut found = vec![];
-    roots(turn, &mut |root| tops(root, &mut found));
+    let (mut found, mut arms) = (vec![], vec![]);
+    let mut root = std::ptr::null();
+    roots(turn, &mut |r| {
+        root = r as *const Op<W>;
+        tops(r, &mut found);
+        flat(r, &mut arms);
+    });
     let apart: Vec<*const Op<W>> = found
         .into_iter()
         .filter(|(node, code, moves)| {
-            let mut others = CellSet::default();
-            may_empty(turn, Ctx::Any, *node, &mut others);
-            !others.contains_code(*code)
+            // Outside the count's alternatives nothing may empty the
+            // code; an alternative that may must differ from this part in
+            // how many pieces of some code each result leaves.
+            let mut outside = CellSet::default();
+            may_empty(turn, Ctx::Any, root, &mut outside);
+            !outside.contains_code(*code)
+                && arms.iter().filter(|q| !std::ptr::eq(**q, *node)).all(|q| {
+                    let mut empties = CellSet::default();
+                    may_empty(q, Ctx::Any, *node, &mut empties);
+                    !empties.contains_code(*code) || counted_apart(*node, q) || pieces_apart(*node, q, span)
+                })
                 && match moves {
                     Moves::Rules(rules) => changes_apart(*code, rules),
                     Moves::Slides(slides) => slides_apart(*code, slides, span),
                 }
         })
-        .map(|(node, _, _)| node)
+        .map(|(node, _, _)| node as *const Op<W>)
         .collect();
     mark(turn, &apart);
+}
+
+/// The alternatives of `op`, nested ones flattened.
+fn flat<'a, W>(op: &'a Op<W>, out: &mut Vec<&'a Op<W>>) {
+    match op {
+        Op::Alt(arms) => arms.iter().for_each(|a| flat(a, out)),
+        _ => out.push(op),
+    }
+}
+
+/// Whether every result of `p` and every result of `q` differ in how
+/// many squares hold some code: then no result of one is a result of the
+/// other (castling, which empties a square of a king that may castle,
+/// and that king's steps: castling also empties a rook's square).
+fn counted_apart<W>(p: &Op<W>, q: &Op<W>) -> bool {
+    (0..=u8::MAX).any(|k| match (delta(p, Ctx::Any, k), delta(q, Ctx::Any, k)) {
+        (Some(a), Some(b)) => a != b,
+        _ => false,
+    })
+}
+
+/// How many more squares hold code `k` after each result of `op`, with
+/// the POI holding `ctx`, when that is the same for every result.
+fn delta<W>(op: &Op<W>, ctx: Ctx, k: u8) -> Option<i64> {
+    match op {
+        Op::Nil | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) => Some(0),
+        Op::Probe { rules, .. } => delta(rules, ctx, k),
+        Op::Rules(rules) | Op::BitRules(rules, ..) => same(rules.iter().map(|r| rule_delta(r, ctx, k))),
+        Op::Slide { set, write, .. } => {
+            let Ctx::Code(c) = ctx else { return None };
+            let v = if *write == Code::POI { c } else { *write };
+            let start = i64::from(k == Code::EMPTY) - i64::from(k == c);
+            Some(start + write_delta(*set, v, k)?)
+        }
+        Op::Bind(c, body) => delta(body, Ctx::Code(*c), k),
+        Op::Seq(a, b) => Some(delta(a, ctx, k)? + delta(b, after(a, ctx), k)?),
+        Op::Alt(arms) => same(arms.iter().map(|a| delta(a, ctx, k))),
+        _ => None,
+    }
+}
+
+/// The one value of `each`, if they are all one.
+fn same(mut each: impl Iterator<Item = Option<i64>>) -> Option<i64> {
+    let first = each.next()??;
+    each.all(|d| d == Some(first)).then_some(first)
+}
+
+/// How many more squares hold `k` after rule `r`, with the POI holding
+/// `ctx`, when fixed: each write's square read to hold one code or none
+/// that matters to `k`.
+fn rule_delta(r: &FastRule, ctx: Ctx, k: u8) -> Option<i64> {
+    if !r.distinct {
+        return None;
+    }
+    r.writes.iter().try_fold(0, |sum, &(at, v)| {
+        let v = match (v, ctx) {
+            (Code::POI, Ctx::Code(c)) => c,
+            (Code::POI, Ctx::Any) => return None,
+            (v, _) => v,
+        };
+        Some(sum + write_delta(read_at(r, at, ctx)?, v, k)?)
+    })
+}
+
+/// How many more squares hold `k` after `v` is written over a square
+/// holding one of `read`, when that is fixed.
+fn write_delta(read: CellSet, v: u8, k: u8) -> Option<i64> {
+    let only_k = read.contains_code(k) && (0..=u8::MAX).all(|c| c == k || !read.contains_code(c));
+    let had = if only_k {
+        1
+    } else if !read.contains_code(k) {
+        0
+    } else {
+        return None;
+    };
+    Some(i64::from(v == k) - had)
 }
 
 /// The moves of a part that may be counted apart.
@@ -73,7 +170,7 @@ fn roots<'a, W>(op: &'a Op<W>, each: &mut impl FnMut(&'a Op<W>)) {
     }
 }
 
-type Found<'a, W> = (*const Op<W>, u8, Moves<'a>);
+type Found<'a, W> = (&'a Op<W>, u8, Moves<'a>);
 
 /// The slides of `op`, one or alternatives.
 fn slides<W>(op: &Op<W>) -> Option<Vec<(isize, u32, CellSet, u8)>> {
@@ -87,7 +184,7 @@ fn slides<W>(op: &Op<W>) -> Option<Vec<(isize, u32, CellSet, u8)>> {
 /// The binders on bit rules or slides, and the rules guarding on one
 /// code (a knight's leaps), reached from `op` through alternatives.
 fn tops<'a, W>(op: &'a Op<W>, out: &mut Vec<Found<'a, W>>) {
-    let this = op as *const Op<W>;
+    let this = op;
     match op {
         Op::Alt(arms) => arms.iter().for_each(|a| tops(a, out)),
         Op::Bind(code, body) => {
@@ -148,11 +245,16 @@ fn set_slides<W>(op: &mut Op<W>, flag: bool) {
 
 /// Whether `%code:` slides (step, longest length, codes landed on, code
 /// written) make no result twice on a box at most `span` squares wide
-/// and high: each leaves its start empty and lands the piece where it
-/// was not, and no two lines from one square meet (`k1·d1 = k2·d2` for
+/// and high: each leaves its start empty and puts a piece where it
+/// was not, never on a square of `code`, and no two lines from one square meet (`k1·d1 = k2·d2` for
 /// lengths a box allows).
 fn slides_apart(code: u8, slides: &[(isize, u32, CellSet, u8)], span: i32) -> bool {
-    let lands = |&(_, _, set, write): &(isize, u32, CellSet, u8)| write == Code::POI && !set.contains_code(code);
+    // The piece lands where its square changes: what it writes is not
+    // what the square held, nor empty.
+    let lands = |&(_, _, set, write): &(isize, u32, CellSet, u8)| {
+        let v = if write == Code::POI { code } else { write };
+        v != Code::EMPTY && !set.contains_code(v) && !set.contains_code(code)
+    };
     let longest = |max: u32| i64::from(max.min(span.max(0) as u32));
     code != Code::EMPTY
         && slides.iter().all(lands)
@@ -300,6 +402,54 @@ fn changes(code: u8, r: &FastRule) -> Option<Vec<(isize, u8)>> {
     out.contains(&(0, Code::EMPTY)).then_some(out)
 }
 
+/// The squares a result changes, from its pivot, with what each then holds.
+type Changes = Vec<(isize, u8)>;
+
+/// The changes from its pivot of each result of `op`, a binder's bit
+/// rules or slides or a guard's rules, when they are fixed (a slide's at
+/// each length a box `span` wide allows), with the code of its pieces.
+fn part_changes<W>(op: &Op<W>, span: i32) -> Option<(u8, Vec<Changes>)> {
+    match op {
+        Op::Bind(c, body) => match &**body {
+            Op::BitRules(rules, ..) => Some((*c, rules.iter().map(|r| changes(*c, r)).collect::<Option<_>>()?)),
+            body => {
+                let mut out = vec![];
+                for (d, max, set, write) in slides(body)? {
+                    let v = if write == Code::POI { *c } else { write };
+                    if v == Code::EMPTY || set.contains_code(v) || *c == Code::EMPTY {
+                        return None;
+                    }
+                    let longest = max.min(span.max(0) as u32) as isize;
+                    out.extend((1..=longest).map(|k| vec![(0, Code::EMPTY), (k * d, v)]));
+                }
+                Some((*c, out))
+            }
+        },
+        Op::Rules(rules) => match rules.first()?.find {
+            Find::Guard(c) => Some((c, rules.iter().map(|r| changes(c, r)).collect::<Option<_>>()?)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether parts `p` and `q` move pieces of one code, changing squares
+/// in fixed ways of which none of one is a translate of one of the
+/// other's (an archbishop's lines and its leaps): their results differ.
+fn pieces_apart<W>(p: &Op<W>, q: &Op<W>, span: i32) -> bool {
+    match (part_changes(p, span), part_changes(q, span)) {
+        (Some((c, a)), Some((d, b))) if c == d => a.iter().all(|x| b.iter().all(|y| !translates(x, y))),
+        _ => false,
+    }
+}
+
+/// Whether changes `b` from some pivot are changes `a` from another (or
+/// the same): the pivots line up on a square `a` empties.
+fn translates(a: &[(isize, u8)], b: &[(isize, u8)]) -> bool {
+    let same = |shift: isize| a.len() == b.len() && b.iter().all(|&(at, v)| a.contains(&(at + shift, v)));
+    a.iter().filter(|w| w.1 == Code::EMPTY).any(|&(at, _)| same(at))
+}
+
 /// Whether every rule of `%code: rules` changes squares in a fixed way,
 /// emptying its pivot, and no two rules' changes are translates of each
 /// other (the same board from two pivots).
@@ -307,15 +457,9 @@ fn changes_apart(code: u8, rules: &[FastRule]) -> bool {
     let Some(all) = rules.iter().map(|r| changes(code, r)).collect::<Option<Vec<_>>>() else {
         return false;
     };
-    let same = |a: &[(isize, u8)], b: &[(isize, u8)], shift: isize| {
-        a.len() == b.len() && b.iter().all(|&(at, v)| a.contains(&(at + shift, v)))
-    };
-    all.iter().enumerate().all(|(i, a)| {
-        all[i + 1..].iter().all(|b| {
-            // Pivots `shift` apart would have to line up the emptied pivots.
-            !a.iter().filter(|w| w.1 == Code::EMPTY).any(|&(at, _)| same(a, b, at))
-        })
-    })
+    all.iter()
+        .enumerate()
+        .all(|(i, a)| all[i + 1..].iter().all(|b| !translates(a, b)))
 }
 
 #[cfg(test)]
@@ -393,7 +537,89 @@ mod tests {
         // Too short to meet: three steps of 2 and two of 3 reach 6.
         assert!(slides_apart(PIECE, &[(2, 2, free, Code::POI), slide(3)], 8));
         assert!(!slides_apart(9, &[slide(1)], 8), "lands on its own code");
-        assert!(!slides_apart(PIECE, &[(1, 8, free, 3)], 8), "writes another code");
+        // Writing another code (a rook that loses its right to castle):
+        // apart where that code is not landed on, nor empty.
+        assert!(slides_apart(PIECE, &[(1, 8, free, 3)], 8));
+        assert!(!slides_apart(PIECE, &[(1, 8, free, 9)], 8), "writes what it lands on");
+        assert!(!slides_apart(PIECE, &[(1, 8, free, Code::EMPTY)], 8), "writes empty");
+    }
+
+    /// Another part that may empty the binder's code leaves it apart when
+    /// every result of the two differs in how many squares hold some
+    /// code: a king's steps and its castling, which also turns a rook
+    /// that may castle into one that may not; not a second set of steps.
+    #[test]
+    fn a_part_leaving_other_counts() {
+        const ROOK: u8 = PIECE + 1;
+        let step = |d| rule(&[(d, Code::EMPTY)], &[(0, Code::EMPTY), (d, Code::POI)]);
+        let steps = Op::<u64>::Bind(PIECE, Box::new(Op::BitRules(vec![step(1), step(-1)], vec![], false)));
+        let castle = Op::<u64>::Bind(
+            PIECE,
+            Box::new(Op::Rules(vec![rule(
+                &[(1, Code::EMPTY), (2, ROOK)],
+                &[(0, Code::EMPTY), (1, ROOK + 1), (2, Code::POI)],
+            )])),
+        );
+        let apart = |turn: &Op<u64>| match turn {
+            Op::Alt(arms) => matches!(&arms[0], Op::Bind(_, body) if matches!(&**body, Op::BitRules(_, _, true))),
+            _ => unreachable!(),
+        };
+        let mut turn = Op::Alt(vec![steps.clone(), castle]);
+        certify(&mut turn, 8);
+        assert!(apart(&turn), "castling takes a rook away");
+        let other = Op::<u64>::Bind(PIECE, Box::new(Op::Rules(vec![step(2)])));
+        let mut turn = Op::Alt(vec![steps, other]);
+        certify(&mut turn, 8);
+        assert!(!apart(&turn), "the same counts");
+    }
+
+    /// A piece's lines and its leaps, two binders of one code, are apart
+    /// when no leap lands on a line; a leap that does is not.
+    #[test]
+    fn lines_and_leaps_of_one_piece() {
+        let free = {
+            let mut s = CellSet::default();
+            s.insert_code(Code::EMPTY);
+            s
+        };
+        let slide = |d: isize| Op::<u64>::Slide {
+            d,
+            set: free,
+            max: u32::MAX,
+            write: Code::POI,
+            apart: false,
+            ray: None,
+        };
+        let step = |d| rule(&[(d, Code::EMPTY)], &[(0, Code::EMPTY), (d, Code::POI)]);
+        let flags = |turn: &Op<u64>| {
+            let mut out = vec![];
+            let Op::Alt(arms) = turn else { unreachable!() };
+            for a in arms {
+                match a {
+                    Op::Bind(_, body) => match &**body {
+                        Op::BitRules(_, _, f) => out.push(*f),
+                        Op::Alt(slides) => {
+                            out.extend(slides.iter().map(|s| matches!(s, Op::Slide { apart: true, .. })))
+                        }
+                        _ => unreachable!(),
+                    },
+                    _ => unreachable!(),
+                }
+            }
+            out
+        };
+        let piece = |leap: isize| {
+            Op::Alt(vec![
+                Op::Bind(PIECE, Box::new(Op::Alt(vec![slide(12), slide(-12)]))),
+                Op::Bind(PIECE, Box::new(Op::BitRules(vec![step(leap)], vec![], false))),
+            ])
+        };
+        let mut turn = piece(25);
+        certify(&mut turn, 8);
+        assert_eq!(flags(&turn), [true, true, true]);
+        let mut turn = piece(24);
+        certify(&mut turn, 8);
+        assert_eq!(flags(&turn), [false, false, false], "a leap two squares along a line");
     }
 
     /// A part that may empty the binder's code takes its rules out of

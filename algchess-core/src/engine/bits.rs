@@ -41,9 +41,40 @@ impl BoxShape {
     }
 }
 
-/// The codes of a set, for or-ing their words.
+/// The codes of a set, for or-ing their words, and the set's own word
+/// on the board when it has one (`slot`, given by [`Slots`]).
 #[derive(Clone, Debug, PartialEq)]
-struct Codes(Box<[u8]>);
+struct Codes(Box<[u8]>, u8);
+
+/// `Codes` with no word of their own.
+const NO_SLOT: u8 = u8::MAX;
+
+/// The most code sets a board keeps a word for.
+const SLOTS: usize = 32;
+
+/// The sets of several codes a plan reads, each given a word that every
+/// write keeps ([`Bits::moved`]), so that reading the set is one load
+/// instead of an or of its codes' words (the first [`SLOTS`] of them).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Slots(Vec<Box<[u8]>>);
+
+impl Slots {
+    /// Gives `codes` the word of its set, a new one while there is room.
+    fn intern(&mut self, codes: &mut Codes) {
+        if codes.0.len() < 2 {
+            return;
+        }
+        let slot = match self.0.iter().position(|s| *s == codes.0) {
+            Some(k) => k,
+            None if self.0.len() < SLOTS => {
+                self.0.push(codes.0.clone());
+                self.0.len() - 1
+            }
+            None => return,
+        };
+        codes.1 = slot as u8;
+    }
+}
 
 /// A mask for each square of a box, by bit number: `W::BITS` of them, a
 /// power of two, so that `k & (BITS - 1)` indexes it without a bounds
@@ -64,7 +95,7 @@ fn at<W: Word>(k: u32) -> usize {
 
 impl Codes {
     fn of(set: CellSet) -> Codes {
-        Codes((0..=u8::MAX).filter(|&c| set.contains_code(c)).collect())
+        Codes((0..=u8::MAX).filter(|&c| set.contains_code(c)).collect(), NO_SLOT)
     }
 }
 
@@ -116,6 +147,15 @@ pub(super) struct BitProbe<W> {
     leaps: Vec<Leaps<W>>,
     lines: Vec<Lines<W>>,
     hops: Vec<Hop<W>>,
+}
+
+impl<W> BitProbe<W> {
+    /// Gives the code sets the probe reads their words ([`Slots`]).
+    pub(super) fn intern(&mut self, slots: &mut Slots) {
+        self.leaps.iter_mut().for_each(|l| slots.intern(&mut l.codes));
+        self.lines.iter_mut().for_each(|g| slots.intern(&mut g.codes));
+        self.hops.iter_mut().for_each(|h| slots.intern(&mut h.codes));
+    }
 }
 
 /// The reads of every path of a tree that completes a rule.
@@ -506,6 +546,18 @@ pub(super) struct BitTest<W> {
     weight: usize,
 }
 
+impl<W> BitTest<W> {
+    /// Gives the code sets the test reads their words ([`Slots`]).
+    pub(super) fn intern(&mut self, slots: &mut Slots) {
+        for part in &mut self.parts {
+            if let Part::AtPoi(Some(p)) | Part::Bound(_, Some(p)) = part {
+                p.intern(slots);
+            }
+        }
+        slots.intern(&mut self.leapt);
+    }
+}
+
 /// The kinds of a code in a [`BitTest`].
 const BOUND: u8 = 1;
 const LEAPT: u8 = 2;
@@ -828,6 +880,13 @@ struct BitRead<W> {
     off: bool,
 }
 
+impl<W> BitRule<W> {
+    /// Gives the code sets the rule reads their words ([`Slots`]).
+    pub(super) fn intern(&mut self, slots: &mut Slots) {
+        self.reads.iter_mut().for_each(|r| slots.intern(&mut r.codes));
+    }
+}
+
 /// An anchored rule's reads as words: the squares where it fits, for a
 /// whole set of pieces at once (all the pawns' pushes in a few shifts).
 #[derive(Clone, Debug)]
@@ -1014,6 +1073,9 @@ impl<W: Word> BitRay<W> {
 #[derive(Clone)]
 pub(super) struct Bits<W> {
     by_code: Box<[W; 256]>,
+    /// The squares of each set of [`Slots`], and by code the sets it is in.
+    sets: Box<[W; SLOTS]>,
+    member: Box<[u32; 256]>,
     /// By mailbox index: the square's bit number, `NONE` off the box.
     bit: Vec<u16>,
     /// By mailbox index: the first bit number at or after it (`W::BITS`
@@ -1030,10 +1092,16 @@ const NONE: u16 = u16::MAX;
 impl<W: Word> Bits<W> {
     /// The words of `cells`, a mailbox whose box square `(x, y)` is at
     /// `index(x, y)`; the box must fit in a `W`.
-    pub(super) fn new(cells: &[u8], shape: BoxShape, index: impl Fn(i32, i32) -> usize) -> Bits<W> {
+    pub(super) fn new(cells: &[u8], shape: BoxShape, slots: &Slots, index: impl Fn(i32, i32) -> usize) -> Bits<W> {
         debug_assert!(shape.fits::<W>());
+        let mut member = Box::new([0; 256]);
+        for (k, set) in slots.0.iter().enumerate() {
+            set.iter().for_each(|&c| member[c as usize] |= 1 << k);
+        }
         let mut b = Bits {
             by_code: Box::new([W::ZERO; 256]),
+            sets: Box::new([W::ZERO; SLOTS]),
+            member,
             bit: vec![NONE; cells.len()],
             from: vec![W::BITS as u16; cells.len() + 1],
             index: vec![],
@@ -1060,14 +1128,29 @@ impl<W: Word> Bits<W> {
     fn put(&mut self, k: u32, c: u8) {
         self.by_code[c as usize] |= W::bit(k);
         self.cells[k as usize] = c;
+        self.each_set(self.member[c as usize], |w| *w |= W::bit(k));
+    }
+
+    /// Calls `f` on the word of each set in `slots`.
+    #[inline(always)]
+    fn each_set(&mut self, mut slots: u32, mut f: impl FnMut(&mut W)) {
+        while slots != 0 {
+            f(&mut self.sets[slots.trailing_zeros() as usize & (SLOTS - 1)]);
+            slots &= slots - 1;
+        }
     }
 
     /// Mailbox square `i` held `old` and now holds `new`.
     #[inline]
     pub(super) fn moved(&mut self, i: usize, old: u8, new: u8) {
         if let Some(k) = self.bit_of(i) {
-            self.by_code[old as usize] &= !W::bit(k);
-            self.put(k, new);
+            let bit = W::bit(k);
+            self.by_code[old as usize] &= !bit;
+            self.by_code[new as usize] |= bit;
+            self.cells[k as usize] = new;
+            let (was, is) = (self.member[old as usize], self.member[new as usize]);
+            self.each_set(was & !is, |w| *w &= !bit);
+            self.each_set(is & !was, |w| *w |= bit);
         }
     }
 
@@ -1123,6 +1206,9 @@ impl<W: Word> Bits<W> {
 
     #[inline]
     fn of(&self, codes: &Codes) -> W {
+        if codes.1 != NO_SLOT {
+            return self.sets[codes.1 as usize & (SLOTS - 1)];
+        }
         codes.0.iter().fold(W::ZERO, |m, &c| m | self.by_code[c as usize])
     }
 }
@@ -1249,7 +1335,7 @@ mod tests {
             let (shape, cells) = random_box::<W>(&seed, w, h, &[ROOK, KNIGHT, PAWN, Code::OFF, 9]);
             let t = tree();
             let probe = BitProbe::<W>::new(&t, shape).expect("leaps and lines");
-            let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
+            let bits = Bits::new(&cells, shape, &Slots::default(), |x, y| (x + shape.width * y) as usize);
             shape.squares().all(|(x, y)| {
                 probe.holds(&bits, (x + shape.width * y) as u32) == by_paths(&t, &cells, shape.width, (x, y))
             })
@@ -1292,7 +1378,7 @@ mod tests {
                 .collect();
             let king = next(64);
             cells[king] = KING;
-            let mut bits = Bits::new(&cells, shape, |x, y| (x + 8 * y) as usize);
+            let mut bits = Bits::new(&cells, shape, &Slots::default(), |x, y| (x + 8 * y) as usize);
             let still = test.still(&bits, None, None).expect("no probe from the POI");
             assert_eq!(still.answer, test.holds(&bits, None));
             let mut stand = Stand::default();
@@ -1316,7 +1402,9 @@ mod tests {
 
     /// A rule's bases as words are the squares where each of its reads
     /// fits, read square by square (squares off the box read `#`), on
-    /// random boxes with holes and random reads near the pivot.
+    /// random boxes with holes and random reads near the pivot, its sets
+    /// read from their codes' words or from words of their own, after
+    /// random writes.
     #[test]
     fn rules_fit_on_words_where_they_fit_on_squares() {
         fn prop<W: Word>(seed: Vec<u8>, picks: Vec<(i8, i8, u8)>, w: u8, h: u8) -> bool {
@@ -1340,8 +1428,22 @@ mod tests {
                 })
                 .filter(|(d, _)| (d.x, d.y) != (0, 0))
                 .collect();
-            let rule = BitRule::<W>::new(&reads, &[], shape).expect("no read of the pivot");
-            let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
+            let mut rule = BitRule::<W>::new(&reads, &[], shape).expect("no read of the pivot");
+            // Half the time the sets are read from words of their own,
+            // kept by the writes below.
+            let mut slots = Slots::default();
+            if seed.len() % 2 == 0 {
+                rule.intern(&mut slots);
+            }
+            let mut cells = cells;
+            let mut bits = Bits::new(&cells, shape, &slots, |x, y| (x + shape.width * y) as usize);
+            for &(x, y, k) in picks.iter().skip(3) {
+                let i = (x as u8 as usize + 7 * y as u8 as usize) % cells.len();
+                if cells[i] != Code::OFF {
+                    let new = [ROOK, KNIGHT, Code::EMPTY][k as usize % 3];
+                    bits.moved(i, std::mem::replace(&mut cells[i], new), new);
+                }
+            }
             let at = |x: i32, y: i32| match shape.bit(x, y) {
                 Some(k) => cells[k as usize],
                 None => Code::OFF,
@@ -1376,7 +1478,7 @@ mod tests {
             let Some(walk) = BitWalk::<W>::new(d, shape) else {
                 return (d.x, d.y) == (0, 0);
             };
-            let bits = Bits::new(&cells, shape, |x, y| (x + shape.width * y) as usize);
+            let bits = Bits::new(&cells, shape, &Slots::default(), |x, y| (x + shape.width * y) as usize);
             let at = |x: i32, y: i32| shape.bit(x, y).map(|k| cells[k as usize]);
             let mut expected = W::ZERO;
             for (x, y) in shape.squares().filter(|&(x, y)| at(x, y) == Some(ROOK)) {
@@ -1447,7 +1549,7 @@ mod tests {
         }
         cells[index(2, 0)] = ROOK;
         cells[index(0, 1)] = ROOK;
-        let mut b = Bits::<u64>::new(&cells, shape, index);
+        let mut b = Bits::<u64>::new(&cells, shape, &Slots::default(), index);
         let all = |b: &Bits<u64>, except| {
             let mut out = vec![];
             while let Some(i) = b.next(ROOK, out.last().map_or(0, |i| i + 1), except) {

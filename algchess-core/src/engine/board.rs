@@ -5,7 +5,7 @@
 //! result is the squares that differ from the mark, its fingerprint how
 //! the hash moved.
 
-use super::bits::{BitTest, Bits, Stand, Still};
+use super::bits::{BitTest, Bits, Slots, Stand, Still};
 use super::mailbox::Mailbox;
 use super::plan::{FastRule, ReadNode};
 use super::sets::Sets;
@@ -57,9 +57,9 @@ pub(super) struct Board<W> {
 impl<W: Word> Board<W> {
     /// The board `mailbox` holds, keeping the squares of `codes` (the
     /// codes a plan looks for) where it has no bitboards.
-    pub(super) fn new(mailbox: Mailbox, codes: &[u8]) -> Board<W> {
+    pub(super) fn new(mailbox: Mailbox, codes: &[u8], slots: &Slots) -> Board<W> {
         Board {
-            squares: match mailbox.bits() {
+            squares: match mailbox.bits(slots) {
                 Some(b) => Squares::Words(b),
                 None => Squares::Sets(Box::new(Sets::new(&mailbox.cells, mailbox.rows(), codes))),
             },
@@ -326,7 +326,7 @@ mod tests {
     #[test]
     fn fingerprints_are_of_boards() {
         let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::core::Pieces::chess()).expect("a board");
-        let mut on = Board::<u64>::new(Mailbox::new(&board, 2), &[]);
+        let mut on = Board::<u64>::new(Mailbox::new(&board, 2), &[], &Slots::default());
         let (a, b) = (on.mailbox.cells.len() / 2, on.mailbox.cells.len() / 2 + 1);
         let mark = on.mark();
         on.write(a, 7);

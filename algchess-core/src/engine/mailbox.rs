@@ -2,7 +2,7 @@
 //! border of `#` around it, so that a rule reaching `pad` squares from an
 //! on-board square reads a cell of the array without a bounds check.
 
-use super::bits::{Bits, BoxShape};
+use super::bits::{Bits, BoxShape, Slots};
 use super::word::Word;
 use crate::core::Content;
 use crate::geometry::{Rect, Square};
@@ -92,13 +92,13 @@ impl Mailbox {
     }
 
     /// The board as bitboards, when its box fits in a `W`.
-    pub(super) fn bits<W: Word>(&self) -> Option<Bits<W>> {
+    pub(super) fn bits<W: Word>(&self, slots: &Slots) -> Option<Bits<W>> {
         let shape = BoxShape {
             width: self.width,
             height: self.height,
         };
         shape.fits::<W>().then(|| {
-            Bits::new(&self.cells, shape, |x, y| {
+            Bits::new(&self.cells, shape, slots, |x, y| {
                 ((y + self.pad) * self.stride + x + self.pad) as usize
             })
         })

@@ -4,7 +4,7 @@
 //! trees of reads). Anything else is handed back to the interpreter, so
 //! the plan is never wrong, only slower.
 
-use super::bits::{BitProbe, BitRay, BitRule, BitTest, BitWalk, BoxShape, Part};
+use super::bits::{BitProbe, BitRay, BitRule, BitTest, BitWalk, BoxShape, Part, Slots};
 use super::ids::{Ids, MemoId, ProbeId};
 use super::mailbox::Mailbox;
 use super::word::Word;
@@ -161,7 +161,127 @@ pub(super) struct BitHop<W> {
     pub bits: Vec<BitRule<W>>,
 }
 
+impl<W> Op<W> {
+    /// The code `self` writes on the POI's square, when that is all it
+    /// does (`% -> ♖`: a rook that has moved loses its right to castle).
+    pub(super) fn relabel(&self) -> Option<u8> {
+        let Op::Rules(rules) = self else { return None };
+        match &rules[..] {
+            [r] if matches!(r.find, Find::Anchor)
+                && r.reads.is_empty()
+                && r.offs.is_empty()
+                && r.ons.is_empty()
+                && r.one.is_none()
+                && matches!(&r.writes[..], [(0, x)] if *x != Code::POI) =>
+            {
+                Some(r.writes[0].1)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `self` moves the POI's piece alone and puts it down once
+    /// (slides carrying it, anchored rules with one write of it, or
+    /// alternatives of them), so that a relabel after it may instead be
+    /// written where the piece is put.
+    fn puts_piece_once(&self) -> bool {
+        match self {
+            Op::Slide { write, .. } => *write == Code::POI,
+            Op::Rules(rules) => rules
+                .iter()
+                .all(|r| matches!(r.find, Find::Anchor) && r.writes.iter().filter(|w| w.1 == Code::POI).count() == 1),
+            Op::Alt(arms) => arms.iter().all(Op::puts_piece_once),
+            _ => false,
+        }
+    }
+
+    /// Writes `x` where `self` ([`Op::puts_piece_once`]) puts the POI's piece.
+    fn put_piece_as(&mut self, x: u8) {
+        match self {
+            Op::Slide { write, .. } => *write = x,
+            Op::Rules(rules) => rules
+                .iter_mut()
+                .flat_map(|r| r.writes.iter_mut())
+                .filter(|w| w.1 == Code::POI)
+                .for_each(|w| w.1 = x),
+            Op::Alt(arms) => arms.iter_mut().for_each(|a| a.put_piece_as(x)),
+            _ => unreachable!("checked by puts_piece_once"),
+        }
+    }
+}
+
+/// A binder's body of slides and rules (an archbishop's: a bishop's
+/// lines and a knight's leaps) as its slides and its rules, each then
+/// the body of a binder of its own (`%c: A | B` is `%c: A | %c: B`), so
+/// that the rules find their pieces on words and a leaf counts each part
+/// as it counts a bishop's or a knight's. `Err`: the body as it was.
+fn split<W: Word>(body: Op<W>) -> Result<Vec<Op<W>>, Op<W>> {
+    fn flat<W>(op: Op<W>, out: &mut Vec<Op<W>>) {
+        match op {
+            Op::Alt(arms) => arms.into_iter().for_each(|a| flat(a, out)),
+            op => out.push(op),
+        }
+    }
+    let Op::Alt(nested) = body else { return Err(body) };
+    let mut arms = vec![];
+    nested.into_iter().for_each(|a| flat(a, &mut arms));
+    let slide = |a: &Op<W>| matches!(a, Op::Slide { .. });
+    let rules = |a: &Op<W>| matches!(a, Op::Rules(_));
+    if !arms.iter().all(|a| slide(a) || rules(a)) || arms.iter().all(slide) || arms.iter().all(rules) {
+        return Err(Op::Alt(arms));
+    }
+    let (slides, rules): (Vec<Op<W>>, Vec<Op<W>>) = arms.into_iter().partition(slide);
+    let rules = rules.into_iter().flat_map(|r| match r {
+        Op::Rules(rs) => rs,
+        _ => unreachable!("partitioned"),
+    });
+    Ok(vec![alt(slides), rules_op(rules.collect())])
+}
+
+/// A binder's body of moves then a relabel (`%'Rc: rook_moves (% -> ♖)`)
+/// as the moves writing the new code where they put the piece: the same
+/// results, as a binder's keep the POI before it whatever the body did
+/// with it; and the moves then plan as any piece's (on words, apart).
+fn relabelled<W>(body: Op<W>) -> Op<W> {
+    match body {
+        Op::Seq(mut moves, then) => match then.relabel() {
+            Some(x) if moves.puts_piece_once() => {
+                moves.put_piece_as(x);
+                *moves
+            }
+            _ => Op::Seq(moves, then),
+        },
+        body => body,
+    }
+}
+
 impl<W: Word> Op<W> {
+    /// Gives the code sets `self` reads on words their own words
+    /// ([`Slots`]).
+    pub(super) fn intern(&mut self, slots: &mut Slots) {
+        match self {
+            Op::BitRules(_, bits, _) | Op::Fits(_, bits) => bits.iter_mut().for_each(|b| b.intern(slots)),
+            Op::BitHops(hops) => hops.iter_mut().flat_map(|h| &mut h.bits).for_each(|b| b.intern(slots)),
+            Op::NotBits(m, t) => {
+                m.intern(slots);
+                t.intern(slots);
+            }
+            Op::Probe { rules, bits, .. } => {
+                rules.intern(slots);
+                if let Some(b) = bits {
+                    b.intern(slots);
+                }
+            }
+            Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::Not { test: m, .. } => m.intern(slots),
+            Op::Seq(a, b) => {
+                a.intern(slots);
+                b.intern(slots);
+            }
+            Op::Alt(arms) => arms.iter_mut().for_each(|a| a.intern(slots)),
+            Op::Nil | Op::Fail | Op::Rules(_) | Op::Walk(_) | Op::Hop(..) | Op::Slide { .. } | Op::Interpret(_) => {}
+        }
+    }
+
     /// Adds the codes whose squares `self` looks for to `out`.
     pub(super) fn looked_for(&self, out: &mut Vec<u8>) {
         match self {
@@ -816,6 +936,26 @@ impl Planner {
         d.x.abs().max(d.y.abs()) <= self.pad
     }
 
+    /// `%code: body`, its rules found on words where they plan there,
+    /// gated when it tests before its rules ([`Op::Fits`]).
+    fn binder<W: Word>(&self, code: u8, body: Op<W>) -> Op<W> {
+        let bits = match (&body, self.shape) {
+            (Op::Rules(rules), Some(shape)) => rules
+                .iter()
+                .map(|r| self.bit_rule(r, shape))
+                .collect::<Option<Vec<BitRule<W>>>>(),
+            _ => None,
+        };
+        let body = match (body, bits) {
+            (Op::Rules(rules), Some(bits)) => Op::BitRules(rules, bits, false),
+            (body, _) => self.bit_hops(body),
+        };
+        match self.gate(&body) {
+            Some(gate) => Op::Seq(Box::new(Op::Fits(code, gate)), Box::new(Op::Bind(code, Box::new(body)))),
+            None => Op::Bind(code, Box::new(body)),
+        }
+    }
+
     pub(super) fn plan<W: Word>(&self, p: &Prog) -> Op<W> {
         let interpret = || Op::Interpret(Box::new(p.clone()));
         let b = |m: &Prog| Box::new(self.plan(m));
@@ -832,22 +972,11 @@ impl Planner {
                 rules_op(rules.iter().map(|r| self.rule(r)).collect())
             }
             Prog::Bind(c, m) => {
-                let body = self.plan(m);
-                let bits = match (&body, self.shape) {
-                    (Op::Rules(rules), Some(shape)) => rules
-                        .iter()
-                        .map(|r| self.bit_rule(r, shape))
-                        .collect::<Option<Vec<BitRule<W>>>>(),
-                    _ => None,
-                };
-                let body = match (body, bits) {
-                    (Op::Rules(rules), Some(bits)) => Op::BitRules(rules, bits, false),
-                    (body, _) => self.bit_hops(body),
-                };
                 let code = Code::content(*c);
-                match self.gate(&body) {
-                    Some(gate) => Op::Seq(Box::new(Op::Fits(code, gate)), Box::new(Op::Bind(code, Box::new(body)))),
-                    None => Op::Bind(code, Box::new(body)),
+                let body = relabelled(self.plan(m));
+                match split(body) {
+                    Ok(parts) => alt(parts.into_iter().map(|p| self.binder(code, p)).collect()),
+                    Err(body) => self.binder(code, body),
                 }
             }
             Prog::Seq(x, y) => {

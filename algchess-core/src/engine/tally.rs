@@ -8,7 +8,7 @@ use super::bits::{BitRay, BitRule, BitTest, Stand, Still};
 use super::board::{key, Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
-use super::plan::{BitHop, FastRule, Find, Op};
+use super::plan::{BitHop, FastRule, Op};
 use super::results::Fingerprints;
 use super::word::Word;
 use crate::semantics::{CellSet, Code};
@@ -36,24 +36,6 @@ impl<W> Dry<'_, W> {
     /// Whether a part marked `apart` is counted with no fingerprint here.
     fn direct(&self, apart: bool) -> bool {
         apart && self.direct && self.relabel.is_none()
-    }
-}
-
-/// The code `op` writes on the POI's square, when that is all it does
-/// (`% -> ♖`: a rook that has moved loses its right to castle).
-fn relabel<W>(op: &Op<W>) -> Option<u8> {
-    let Op::Rules(rules) = op else { return None };
-    match &rules[..] {
-        [r] if matches!(r.find, Find::Anchor)
-            && r.reads.is_empty()
-            && r.offs.is_empty()
-            && r.ons.is_empty()
-            && r.one.is_none()
-            && matches!(&r.writes[..], [(0, x)] if *x != Code::POI) =>
-        {
-            Some(r.writes[0].1)
-        }
-        _ => None,
     }
 }
 
@@ -244,7 +226,7 @@ impl<W: Word> Board<W> {
             // Moves, then the moved piece's code changed: each result
             // counted with the code it ends with.
             Op::Seq(a, b) if d.relabel.is_none() => {
-                if let Some(x) = relabel(b).filter(|_| plain(a)) {
+                if let Some(x) = b.relabel().filter(|_| plain(a)) {
                     return self.dry_relabelled(a, x, d, seen, cache);
                 }
             }
