@@ -357,7 +357,7 @@ game big = chess
     }
 
     /// Calls `f` on `op` and on every op inside it, in preorder.
-    fn each_op<'a>(op: &'a Op<u64>, f: &mut impl FnMut(&'a Op<u64>)) {
+    fn each_op<'a, W>(op: &'a Op<W>, f: &mut impl FnMut(&'a Op<W>)) {
         f(op);
         match op {
             Op::Bind(_, m)
@@ -741,6 +741,16 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         assert_eq!(open("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), [true, true]);
         assert_eq!(open("r3k2r/8/8/8/8/8/8/R3KB1R w KQkq - 0 1"), [false, true]);
         assert_eq!(open("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1"), [false, false]);
+        // Capablanca's king castles step by step, each step tested:
+        // gated too.
+        let capablanca = &games.iter().find(|(name, _)| name == "variants/capablanca").unwrap().1;
+        let (slow, fast) = both(capablanca);
+        let plan = fast.engine.as_ref().unwrap().plan::<u128>(&slow.start);
+        let mut gates = 0;
+        each_op(&plan.turns[0], &mut |op| {
+            gates += usize::from(matches!(op, Op::Fits(..)))
+        });
+        assert_eq!(gates, 2, "{:?}", plan.turns[0]);
     }
 
     /// A grasshopper's hops plan on words: its walks and landings are

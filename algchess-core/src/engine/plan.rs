@@ -799,25 +799,44 @@ impl Planner {
     }
 
     /// The rules a binder's `body` runs first after its tests, as words,
-    /// when it begins with a test ([`Op::Fits`]).
+    /// when it begins with a test ([`Op::Fits`]); a test repeated a
+    /// number of times (`(not attacked step){2}`) begins with one too.
     fn gate<W: Word>(&self, body: &Op<W>) -> Option<Vec<BitRule<W>>> {
         fn test<W>(op: &Op<W>) -> bool {
             matches!(op, Op::Not { .. } | Op::NotBits(..))
         }
-        fn first<W>(op: &Op<W>) -> Option<&[FastRule]> {
+        /// Whether `op` only tests, or does nothing.
+        fn passes<W>(op: &Op<W>) -> bool {
+            match op {
+                Op::Nil => true,
+                Op::Seq(a, b) => passes(a) && passes(b),
+                Op::Alt(arms) => matches!(&arms[..], [one] if passes(one)),
+                op => test(op),
+            }
+        }
+        /// The rules `op` runs first, and whether a test comes before.
+        fn first<'a, W>(op: &'a Op<W>, tested: &mut bool) -> Option<&'a [FastRule]> {
             match op {
                 Op::Rules(rules) => Some(rules),
-                Op::Seq(a, b) if test(a) => first(b),
-                Op::Seq(a, _) => first(a),
+                Op::Alt(arms) => match &arms[..] {
+                    [one] => first(one, tested),
+                    _ => None,
+                },
+                Op::Seq(a, b) if passes(a) => {
+                    *tested |= !matches!(**a, Op::Nil);
+                    first(b, tested)
+                }
+                Op::Seq(a, _) => first(a, tested),
                 _ => None,
             }
         }
         let shape = self.shape?;
-        let Op::Seq(a, _) = body else { return None };
-        if !test(a) {
+        let mut tested = false;
+        let rules = first(body, &mut tested)?;
+        if !tested {
             return None;
         }
-        first(body)?.iter().map(|r| self.bit_rule(r, shape)).collect()
+        rules.iter().map(|r| self.bit_rule(r, shape)).collect()
     }
 
     /// Guards' rules on one code (a knight's leaps) in `op`, as a binder
