@@ -1432,7 +1432,7 @@ mod tests {
             // Half the time the sets are read from words of their own,
             // kept by the writes below.
             let mut slots = Slots::default();
-            if seed.len() % 2 == 0 {
+            if seed.len().is_multiple_of(2) {
                 rule.intern(&mut slots);
             }
             let mut cells = cells;
