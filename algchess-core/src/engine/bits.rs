@@ -97,6 +97,15 @@ impl Codes {
     fn of(set: CellSet) -> Codes {
         Codes((0..=u8::MAX).filter(|&c| set.contains_code(c)).collect(), NO_SLOT)
     }
+
+    /// The bit of its slot, 0 for none.
+    fn mask(&self) -> u32 {
+        if self.1 == NO_SLOT {
+            0
+        } else {
+            1 << (self.1 as usize & (SLOTS - 1))
+        }
+    }
 }
 
 /// Reads of one code set at fixed offsets: holds when one of them does.
@@ -155,6 +164,14 @@ impl<W> BitProbe<W> {
         self.leaps.iter_mut().for_each(|l| slots.intern(&mut l.codes));
         self.lines.iter_mut().for_each(|g| slots.intern(&mut g.codes));
         self.hops.iter_mut().for_each(|h| slots.intern(&mut h.codes));
+    }
+
+    /// The [`Slots`] whose words the probe reads.
+    fn slots(&self) -> u32 {
+        let leaps = self.leaps.iter().map(|l| &l.codes);
+        let lines = self.lines.iter().map(|g| &g.codes);
+        let hops = self.hops.iter().map(|h| &h.codes);
+        leaps.chain(lines).chain(hops).fold(0, |m, c| m | c.mask())
     }
 }
 
@@ -544,17 +561,29 @@ pub(super) struct BitTest<W> {
     fixed: bool,
     /// Leap groups and lines read.
     weight: usize,
+    /// The [`Slots`] whose words `holds` reads: the only ones a move
+    /// made for the test alone must keep ([`Bits::moved_in`]).
+    slots: u32,
 }
 
 impl<W> BitTest<W> {
     /// Gives the code sets the test reads their words ([`Slots`]).
     pub(super) fn intern(&mut self, slots: &mut Slots) {
+        let mut read = 0;
         for part in &mut self.parts {
             if let Part::AtPoi(Some(p)) | Part::Bound(_, Some(p)) = part {
                 p.intern(slots);
+                read |= p.slots();
             }
         }
         slots.intern(&mut self.leapt);
+        self.slots = read | self.leapt.mask();
+    }
+
+    /// The [`Slots`] whose words `holds` reads.
+    #[inline]
+    pub(super) fn slots(&self) -> u32 {
+        self.slots
     }
 }
 
@@ -710,6 +739,7 @@ impl<W: Word> BitTest<W> {
             leapt: Codes::of(leapt),
             fixed,
             weight,
+            slots: 0,
         }
     }
 
@@ -1143,12 +1173,19 @@ impl<W: Word> Bits<W> {
     /// Mailbox square `i` held `old` and now holds `new`.
     #[inline]
     pub(super) fn moved(&mut self, i: usize, old: u8, new: u8) {
+        self.moved_in(i, old, new, u32::MAX);
+    }
+
+    /// As `moved`, keeping only the set words of `slots` (the others
+    /// are left stale: for a move made for one test and taken back).
+    #[inline]
+    pub(super) fn moved_in(&mut self, i: usize, old: u8, new: u8, slots: u32) {
         if let Some(k) = self.bit_of(i) {
             let bit = W::bit(k);
             self.by_code[old as usize] &= !bit;
             self.by_code[new as usize] |= bit;
             self.cells[k as usize] = new;
-            let (was, is) = (self.member[old as usize], self.member[new as usize]);
+            let (was, is) = (self.member[old as usize] & slots, self.member[new as usize] & slots);
             self.each_set(was & !is, |w| *w &= !bit);
             self.each_set(is & !was, |w| *w |= bit);
         }

@@ -575,9 +575,14 @@ impl<W: Word> Board<W> {
                 let Squares::Words(b) = &mut self.squares else {
                     return None;
                 };
-                made[..n].iter().for_each(|&(i, old, v)| b.moved(i, old, v));
+                // Only the set words the test reads are kept.
+                let slots = t.slots();
+                made[..n].iter().for_each(|&(i, old, v)| b.moved_in(i, old, v, slots));
                 let holds = t.holds(b, d.outer.and_then(|p| b.bit_of(p)));
-                made[..n].iter().rev().for_each(|&(i, old, v)| b.moved(i, v, old));
+                made[..n]
+                    .iter()
+                    .rev()
+                    .for_each(|&(i, old, v)| b.moved_in(i, v, old, slots));
                 holds
             } else {
                 return None;
