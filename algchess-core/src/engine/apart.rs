@@ -42,14 +42,16 @@ pub(super) fn certify<W>(turn: &mut Op<W>, span: i32) {
         tops(r, &mut found);
         flat(r, &mut arms);
     });
+    // Outside the count's alternatives nothing may empty a part's code;
+    // an alternative that may must differ from the part in how many
+    // pieces of some code each result leaves.
+    let mut outside = CellSet::default();
+    if !found.is_empty() {
+        may_empty(turn, Ctx::Any, root, &mut outside);
+    }
     let apart: Vec<*const Op<W>> = found
         .into_iter()
         .filter(|(node, code, moves)| {
-            // Outside the count's alternatives nothing may empty the
-            // code; an alternative that may must differ from this part in
-            // how many pieces of some code each result leaves.
-            let mut outside = CellSet::default();
-            may_empty(turn, Ctx::Any, root, &mut outside);
             !outside.contains_code(*code)
                 && arms.iter().filter(|q| !std::ptr::eq(**q, *node)).all(|q| {
                     let mut empties = CellSet::default();
@@ -64,6 +66,16 @@ pub(super) fn certify<W>(turn: &mut Op<W>, span: i32) {
         .map(|(node, _, _)| node as *const Op<W>)
         .collect();
     mark(turn, &apart);
+}
+
+/// The code a write of a `%code:` part puts down: the piece's own for
+/// the POI's content.
+fn written(write: u8, code: u8) -> u8 {
+    if write == Code::POI {
+        code
+    } else {
+        write
+    }
 }
 
 /// The alternatives of `op`, nested ones flattened.
@@ -94,7 +106,7 @@ fn delta<W>(op: &Op<W>, ctx: Ctx, k: u8) -> Option<i64> {
         Op::Rules(rules) | Op::BitRules(rules, ..) => same(rules.iter().map(|r| rule_delta(r, ctx, k))),
         Op::Slide { set, write, .. } => {
             let Ctx::Code(c) = ctx else { return None };
-            let v = if *write == Code::POI { c } else { *write };
+            let v = written(*write, c);
             let start = i64::from(k == Code::EMPTY) - i64::from(k == c);
             Some(start + write_delta(*set, v, k)?)
         }
@@ -252,7 +264,7 @@ fn slides_apart(code: u8, slides: &[(isize, u32, CellSet, u8)], span: i32) -> bo
     // The piece lands where its square changes: what it writes is not
     // what the square held, nor empty.
     let lands = |&(_, _, set, write): &(isize, u32, CellSet, u8)| {
-        let v = if write == Code::POI { code } else { write };
+        let v = written(write, code);
         v != Code::EMPTY && !set.contains_code(v) && !set.contains_code(code)
     };
     let longest = |max: u32| i64::from(max.min(span.max(0) as u32));
@@ -390,7 +402,7 @@ fn changes(code: u8, r: &FastRule) -> Option<Vec<(isize, u8)>> {
         if v == Code::POI && !matches!(r.find, Find::Anchor) {
             return None;
         }
-        let v = if v == Code::POI { code } else { v };
+        let v = written(v, code);
         let read = read_at(r, at, Ctx::Code(code))?;
         if !read.contains_code(v) {
             out.push((at, v));
@@ -415,7 +427,7 @@ fn part_changes<W>(op: &Op<W>, span: i32) -> Option<(u8, Vec<Changes>)> {
             body => {
                 let mut out = vec![];
                 for (d, max, set, write) in slides(body)? {
-                    let v = if write == Code::POI { *c } else { write };
+                    let v = written(write, *c);
                     if v == Code::EMPTY || set.contains_code(v) || *c == Code::EMPTY {
                         return None;
                     }
