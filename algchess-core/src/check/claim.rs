@@ -469,20 +469,26 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         let mut g = quickcheck::Gen::from_size_and_seed(8, options.seed);
         let mut tried = 0;
         let mut attempts = 0;
+        // The climbing instance, when there is one, keeps a quarter of
+        // the timeout: a slow machine must not spend it all on random
+        // instances before the one that shows what counts of repetition
+        // say.
+        let climbs = options.search.sparse && climbing_instance(claim, &metas).is_some();
+        let random_limit = options.search.timeout.map(|t| if climbs { t * 3 / 4 } else { t });
         while tried < options.instances && attempts < options.instances * 8 {
             attempts += 1;
             let Some((l, r, shown)) = instance(claim, &metas, &mut g) else {
                 continue;
             };
             // The timeout is the claim's, shared by its instances.
-            if let Some(limit) = options.search.timeout {
+            if let Some(limit) = random_limit {
                 let left = limit.saturating_sub(start.elapsed());
                 if left.is_zero() {
                     report.complete = false;
                     report.stopped_by = Some(Limit::Timeout);
                     report.note = Some(format!(
                         "the enumeration's timeout ({} s) stopped it after {tried} instances",
-                        limit.as_secs_f64()
+                        options.search.timeout.unwrap_or(limit).as_secs_f64()
                     ));
                     break;
                 }
@@ -526,6 +532,10 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 {
                     tried += 1;
                     absorb(&mut report, found);
+                    // Refuted: what stopped the random instances no
+                    // longer bears on the verdict.
+                    report.note = None;
+                    report.stopped_by = None;
                 }
             }
         }
