@@ -580,3 +580,35 @@ impl CounterReport {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elab::Program;
+    use std::time::Duration;
+
+    /// A law that only a long line refutes (eight steps against seven) is
+    /// refuted even when random instances could fill the whole timeout:
+    /// the climbing instance keeps its share.
+    #[test]
+    fn climbing_keeps_its_share_of_the_timeout() {
+        let program = Program::from_text("t.alg", "theorem t: M{2,3} M{1,4} != M{3,8}\n").unwrap();
+        let options = ClaimOptions {
+            search: SearchOptions {
+                timeout: Some(Duration::from_secs(2)),
+                sparse: true,
+                ..SearchOptions::default()
+            },
+            instances: 1_000_000,
+            ..ClaimOptions::default()
+        };
+        let r = check_claim(&program.claims()[0], &options, &|_, _, _| {});
+        assert_eq!(
+            r.verdict,
+            Finding::Refuted,
+            "{:?} after {:?} instances",
+            r.note,
+            r.instances
+        );
+    }
+}
