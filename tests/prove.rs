@@ -64,10 +64,16 @@ fn check_fields(r: &Value) {
     }
 }
 
-/// The saturation's time limit for tests of verdicts: eight times the
-/// default, so that load on the machine does not decide them. (The KAT
-/// limit stays: a longer one would change which proofs KAT gives.)
-const SATURATE: [&str; 2] = ["--time-limit", "2"];
+/// `prove --json` on the bundled theorems, with 200 positions, the
+/// enumeration's 1 s and `extra`. Saturation gets 2 s, eight times the
+/// default: these runs test verdicts, not speed (`benches/prover.rs` times
+/// the prover), and a busy machine must not turn a proof into `unknown`.
+/// (The KAT limit stays: a longer one would change which proofs KAT gives.)
+fn prove_bundled(extra: &[&str]) -> (Option<i32>, Vec<Value>) {
+    let mut args = vec![THEOREMS, "--positions", "200", "--timeout", "1", "--time-limit", "2"];
+    args.extend_from_slice(extra);
+    prove_json(&os(&args))
+}
 
 /// Runs `prove --json` with `args`, checks every line is a well-formed
 /// report and the last the summary, and returns the exit status and the
@@ -452,18 +458,7 @@ fn the_kat_suite_is_settled() {
 
 #[test]
 fn prove_theorems_json_confirms_every_claim() {
-    // Limits well past the defaults: the verdicts, not the speed, are
-    // tested here (`benches/prover.rs` times the prover), and a busy
-    // machine must not turn a proof into `unknown`.
-    let (code, reports) = prove_json(&os(&[
-        THEOREMS,
-        "--positions",
-        "200",
-        "--timeout",
-        "1",
-        SATURATE[0],
-        SATURATE[1],
-    ]));
+    let (code, reports) = prove_bundled(&[]);
     assert!(reports.len() >= 40, "at least 40 claims, got {}", reports.len());
     for r in &reports {
         assert!(confirmed(r), "every bundled claim is confirmed: {r}");
@@ -492,16 +487,7 @@ fn prove_theorems_json_confirms_every_claim() {
 /// term twice, and stays short where it is known to be short.
 #[test]
 fn every_cited_location_in_the_bundled_proofs_is_its_axiom() {
-    let (code, reports) = prove_json(&os(&[
-        THEOREMS,
-        "--explain",
-        "--positions",
-        "200",
-        "--timeout",
-        "1",
-        SATURATE[0],
-        SATURATE[1],
-    ]));
+    let (code, reports) = prove_bundled(&["--explain"]);
     assert_eq!(code, Some(0));
     let mut cited = BTreeSet::new();
     let mut proofs = 0;
