@@ -8,6 +8,8 @@
 use super::word::Word;
 use crate::geometry::Square;
 use crate::semantics::{Branch, CellSet, Code};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 /// Where a box's squares are: square `x + width·y` of the box is bit
 /// `x + width·y` (box-relative coordinates).
@@ -78,13 +80,55 @@ impl Slots {
 
 /// A mask for each square of a box, by bit number: `W::BITS` of them, a
 /// power of two, so that `k & (BITS - 1)` indexes it without a bounds
-/// check.
-type Row<W> = Box<[W]>;
+/// check. Equal rows are one allocation once planned ([`Shared::row`]):
+/// a rook's, a queen's and the check test's line up share their masks,
+/// so a leaf's reads stay in few cache lines.
+type Row<W> = Arc<[W]>;
 
 fn row<W: Word>(masks: impl Iterator<Item = W>) -> Row<W> {
-    let mut out = vec![W::ZERO; W::BITS as usize].into_boxed_slice();
+    let mut out = vec![W::ZERO; W::BITS as usize];
     out.iter_mut().zip(masks).for_each(|(o, m)| *o = m);
-    out
+    out.into()
+}
+
+/// A row being built: not shared yet.
+fn fresh<W>(r: &mut Row<W>) -> &mut [W] {
+    Arc::get_mut(r).expect("a row is shared only once planned")
+}
+
+/// What a plan's parts share once planned: the code sets given words
+/// ([`Slots`]) and one copy of each row of masks.
+pub(super) struct Shared<W> {
+    pub slots: Slots,
+    rows: HashSet<Row<W>>,
+}
+
+impl<W: Word> Shared<W> {
+    pub(super) fn new() -> Shared<W> {
+        Shared {
+            slots: Slots::default(),
+            rows: HashSet::new(),
+        }
+    }
+
+    /// Gives `codes` the word of its set ([`Slots::intern`]).
+    fn codes(&mut self, codes: &mut Codes) {
+        self.slots.intern(codes);
+    }
+
+    /// Makes `r` the one copy of its masks.
+    fn row(&mut self, r: &mut Row<W>) {
+        match self.rows.get(r) {
+            Some(one) => *r = one.clone(),
+            None => {
+                self.rows.insert(r.clone());
+            }
+        }
+    }
+
+    fn line(&mut self, l: &mut Line<W>) {
+        self.row(&mut l.masks);
+    }
 }
 
 /// Bit number `k` as an index into a [`Row`].
@@ -158,12 +202,23 @@ pub(super) struct BitProbe<W> {
     hops: Vec<Hop<W>>,
 }
 
-impl<W> BitProbe<W> {
-    /// Gives the code sets the probe reads their words ([`Slots`]).
-    pub(super) fn intern(&mut self, slots: &mut Slots) {
-        self.leaps.iter_mut().for_each(|l| slots.intern(&mut l.codes));
-        self.lines.iter_mut().for_each(|g| slots.intern(&mut g.codes));
-        self.hops.iter_mut().for_each(|h| slots.intern(&mut h.codes));
+impl<W: Word> BitProbe<W> {
+    /// Gives the code sets the probe reads their words ([`Slots`]), and
+    /// shares its rows.
+    pub(super) fn intern(&mut self, shared: &mut Shared<W>) {
+        for l in &mut self.leaps {
+            shared.codes(&mut l.codes);
+            shared.row(&mut l.masks);
+        }
+        for g in &mut self.lines {
+            shared.codes(&mut g.codes);
+            shared.row(&mut g.any);
+            g.lines.iter_mut().for_each(|l| shared.line(l));
+        }
+        for h in &mut self.hops {
+            shared.codes(&mut h.codes);
+            shared.line(&mut h.line);
+        }
     }
 
     /// The [`Slots`] whose words the probe reads.
@@ -375,7 +430,7 @@ impl<W: Word> BitProbe<W> {
                 let codes = Codes::of(set);
                 match out.leaps.iter_mut().find(|l| l.codes == codes) {
                     Some(l) => {
-                        for (m, (x, y)) in l.masks.iter_mut().zip(shape.squares()) {
+                        for (m, (x, y)) in fresh(&mut l.masks).iter_mut().zip(shape.squares()) {
                             *m |= mask(x, y);
                         }
                     }
@@ -404,7 +459,10 @@ impl<W: Word> BitProbe<W> {
                 }
             };
             let g = &mut out.lines[group];
-            g.any.iter_mut().zip(masks.iter()).for_each(|(a, m)| *a |= *m);
+            fresh(&mut g.any)
+                .iter_mut()
+                .zip(masks.iter())
+                .for_each(|(a, m)| *a |= *m);
             g.lines.push(Line { masks, up: delta > 0 });
         }
         Some(out)
@@ -566,17 +624,18 @@ pub(super) struct BitTest<W> {
     slots: u32,
 }
 
-impl<W> BitTest<W> {
-    /// Gives the code sets the test reads their words ([`Slots`]).
-    pub(super) fn intern(&mut self, slots: &mut Slots) {
+impl<W: Word> BitTest<W> {
+    /// Gives the code sets the test reads their words ([`Slots`]), and
+    /// shares its rows.
+    pub(super) fn intern(&mut self, shared: &mut Shared<W>) {
         let mut read = 0;
         for part in &mut self.parts {
             if let Part::AtPoi(Some(p)) | Part::Bound(_, Some(p)) = part {
-                p.intern(slots);
+                p.intern(shared);
                 read |= p.slots();
             }
         }
-        slots.intern(&mut self.leapt);
+        shared.codes(&mut self.leapt);
         self.slots = read | self.leapt.mask();
     }
 
@@ -910,10 +969,10 @@ struct BitRead<W> {
     off: bool,
 }
 
-impl<W> BitRule<W> {
+impl<W: Word> BitRule<W> {
     /// Gives the code sets the rule reads their words ([`Slots`]).
-    pub(super) fn intern(&mut self, slots: &mut Slots) {
-        self.reads.iter_mut().for_each(|r| slots.intern(&mut r.codes));
+    pub(super) fn intern(&mut self, shared: &mut Shared<W>) {
+        self.reads.iter_mut().for_each(|r| shared.codes(&mut r.codes));
     }
 }
 
@@ -1075,6 +1134,11 @@ impl<W> std::fmt::Debug for BitRay<W> {
 }
 
 impl<W: Word> BitRay<W> {
+    /// Shares its row ([`Shared::row`]).
+    pub(super) fn intern(&mut self, shared: &mut Shared<W>) {
+        shared.line(&mut self.0);
+    }
+
     /// The line along `d`, at most `max` squares long, on boxes of `shape`.
     pub(super) fn new(d: Square, max: u32, shape: BoxShape) -> Option<BitRay<W>> {
         let delta = d.x + shape.width * d.y;
@@ -1468,12 +1532,12 @@ mod tests {
             let mut rule = BitRule::<W>::new(&reads, &[], shape).expect("no read of the pivot");
             // Half the time the sets are read from words of their own,
             // kept by the writes below.
-            let mut slots = Slots::default();
+            let mut shared = Shared::new();
             if seed.len().is_multiple_of(2) {
-                rule.intern(&mut slots);
+                rule.intern(&mut shared);
             }
             let mut cells = cells;
-            let mut bits = Bits::new(&cells, shape, &slots, |x, y| (x + shape.width * y) as usize);
+            let mut bits = Bits::new(&cells, shape, &shared.slots, |x, y| (x + shape.width * y) as usize);
             for &(x, y, k) in picks.iter().skip(3) {
                 let i = (x as u8 as usize + 7 * y as u8 as usize) % cells.len();
                 if cells[i] != Code::OFF {
@@ -1547,6 +1611,42 @@ mod tests {
         assert_eq!(steps.iter().sum::<usize>(), 4, "{probe:?}");
         // Hops in one canonical form: a line per step and hurdle set.
         assert_eq!(probe.hops.len(), 4, "{probe:?}");
+    }
+
+    /// Once planned, equal rows of masks are one allocation: a slide's
+    /// line and a test's line along the same step, and every row of two
+    /// copies of a probe (castling's tests and the check test).
+    #[test]
+    fn equal_rows_are_shared_once_planned() {
+        let shape = BoxShape { width: 8, height: 8 };
+        let mut shared = Shared::<u64>::new();
+        let (mut a, mut b) = (
+            BitProbe::new(&tree(), shape).expect("leaps and lines"),
+            BitProbe::new(&tree(), shape).expect("leaps and lines"),
+        );
+        let mut ray = BitRay::new(Square::new(0, 1), 7, shape).expect("a line");
+        assert!(!Arc::ptr_eq(&a.leaps[0].masks, &b.leaps[0].masks));
+        a.intern(&mut shared);
+        b.intern(&mut shared);
+        ray.intern(&mut shared);
+        let rows = |p: &BitProbe<u64>| -> Vec<Row<u64>> {
+            let mut out: Vec<Row<u64>> = p.leaps.iter().map(|l| l.masks.clone()).collect();
+            for g in &p.lines {
+                out.push(g.any.clone());
+                out.extend(g.lines.iter().map(|l| l.masks.clone()));
+            }
+            out.extend(p.hops.iter().map(|h| h.line.masks.clone()));
+            out
+        };
+        let (ra, rb) = (rows(&a), rows(&b));
+        assert_eq!(ra.len(), rb.len());
+        assert!(ra.iter().zip(&rb).all(|(x, y)| Arc::ptr_eq(x, y)));
+        assert!(
+            ra.iter().any(|r| Arc::ptr_eq(r, &ray.0.masks)),
+            "the rook's line up is the test's"
+        );
+        // Distinct rows stay distinct.
+        assert!(!Arc::ptr_eq(&a.leaps[0].masks, &ray.0.masks));
     }
 
     /// Shapes that are not a first blocker along a line, or boxes too

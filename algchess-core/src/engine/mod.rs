@@ -135,8 +135,9 @@ impl Engine {
         let mut tests: Vec<Op<W>> = self.tests.iter().map(|t| planner.plan(t)).collect();
         let mut codes = vec![];
         turns.iter().chain(&tests).for_each(|t| t.looked_for(&mut codes));
-        let mut slots = bits::Slots::default();
-        turns.iter_mut().chain(&mut tests).for_each(|t| t.intern(&mut slots));
+        let mut shared = bits::Shared::new();
+        turns.iter_mut().chain(&mut tests).for_each(|t| t.intern(&mut shared));
+        let slots = shared.slots;
         let plan = Arc::new(Plan {
             pad: self.pad,
             passes: self.passes,

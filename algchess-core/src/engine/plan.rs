@@ -4,7 +4,7 @@
 //! trees of reads). Anything else is handed back to the interpreter, so
 //! the plan is never wrong, only slower.
 
-use super::bits::{BitProbe, BitRay, BitRule, BitTest, BitWalk, BoxShape, Part, Slots};
+use super::bits::{BitProbe, BitRay, BitRule, BitTest, BitWalk, BoxShape, Part, Shared};
 use super::ids::{Ids, MemoId, ProbeId};
 use super::mailbox::Mailbox;
 use super::word::Word;
@@ -257,8 +257,8 @@ fn relabelled<W>(body: Op<W>) -> Op<W> {
 
 impl<W: Word> Op<W> {
     /// Gives the code sets `self` reads on words their own words
-    /// ([`Slots`]).
-    pub(super) fn intern(&mut self, slots: &mut Slots) {
+    /// ([`Slots`]), and shares its rows of masks.
+    pub(super) fn intern(&mut self, slots: &mut Shared<W>) {
         match self {
             Op::BitRules(_, bits, _) | Op::Fits(_, bits) => bits.iter_mut().for_each(|b| b.intern(slots)),
             Op::BitHops(hops) => hops.iter_mut().flat_map(|h| &mut h.bits).for_each(|b| b.intern(slots)),
@@ -278,6 +278,7 @@ impl<W: Word> Op<W> {
                 b.intern(slots);
             }
             Op::Alt(arms) => arms.iter_mut().for_each(|a| a.intern(slots)),
+            Op::Slide { ray: Some(ray), .. } => ray.intern(slots),
             Op::Nil | Op::Fail | Op::Rules(_) | Op::Walk(_) | Op::Hop(..) | Op::Slide { .. } | Op::Interpret(_) => {}
         }
     }

@@ -11,6 +11,7 @@ pub(crate) trait Word:
     Copy
     + Eq
     + Debug
+    + std::hash::Hash
     + Send
     + Sync
     + 'static
@@ -104,7 +105,7 @@ native!(u64);
 native!(u128);
 
 /// Four 64-bit words, lowest first: boxes up to 256 squares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Wide(pub [u64; 4]);
 
 impl BitAnd for Wide {
