@@ -962,11 +962,12 @@ struct BitRead<W> {
     shift: i32,
     /// The squares whose square `d` away is on the box.
     valid: W,
-    /// The set's codes, or (`exclude`) the codes it leaves out.
+    /// The set's codes, or (`flip` all the box) the codes it leaves out.
     codes: Codes,
-    exclude: bool,
-    /// The set holds `#`: a square off the box fits.
-    off: bool,
+    flip: W,
+    /// Where the set holds `#`: the squares whose square `d` away is off
+    /// the box, which fit (else none).
+    off: W,
 }
 
 impl<W: Word> BitRule<W> {
@@ -981,8 +982,6 @@ impl<W: Word> BitRule<W> {
 #[derive(Clone, Debug)]
 pub(super) struct BitRule<W> {
     reads: Vec<BitRead<W>>,
-    /// All the squares of the box.
-    all: W,
     /// Its writes in bit numbers from the pivot with the code each
     /// writes, and the codes they write or may write over (but the
     /// POI's).
@@ -1011,8 +1010,12 @@ impl<W: Word> BitRule<W> {
                 shift: d.x + shape.width * d.y,
                 valid,
                 codes: if exclude { outside } else { inside },
-                exclude,
-                off: set.contains_code(Code::OFF),
+                flip: if exclude { all } else { W::ZERO },
+                off: if set.contains_code(Code::OFF) {
+                    all & !valid
+                } else {
+                    W::ZERO
+                },
             });
         }
         let mut touched = CellSet::default();
@@ -1028,7 +1031,6 @@ impl<W: Word> BitRule<W> {
         }
         Some(BitRule {
             reads: out,
-            all,
             writes: writes.iter().map(|&(d, v)| (d.x + shape.width * d.y, v)).collect(),
             touched,
         })
@@ -1063,18 +1065,16 @@ impl<W: Word> BitRule<W> {
             if m.is_zero() {
                 break;
             }
-            let word = if r.exclude {
-                self.all & !b.of(&r.codes)
-            } else {
-                b.of(&r.codes)
-            };
+            // Words hold squares of the box alone, so flipping them by
+            // the box's squares leaves the codes out with no branch.
+            let word = b.of(&r.codes);
+            let word = (word & !r.flip) | (r.flip & !word);
             let there = if r.shift >= 0 {
                 word.down(r.shift as u32)
             } else {
                 word.up(r.shift.unsigned_abs())
             };
-            let off = if r.off { self.all & !r.valid } else { W::ZERO };
-            m &= (there & r.valid) | off;
+            m &= (there & r.valid) | r.off;
         }
         m
     }
@@ -1557,7 +1557,7 @@ mod tests {
                     m
                 }
             });
-            rule.bases(&bits, W::ONES) & rule.all == expected
+            rule.bases(&bits, W::ONES) & W::below((shape.width * shape.height) as u32) == expected
         }
         for p in [prop::<u64>, prop::<u128>, prop::<Wide>] {
             quickcheck::QuickCheck::new()
