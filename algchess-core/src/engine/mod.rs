@@ -765,6 +765,31 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         assert!(text.contains("BitHops("), "{text}");
     }
 
+    /// A union's arm that fails is left out: grasshopper chess's pawns,
+    /// whose double step is overridden with `fail`, still fit on words
+    /// and are counted apart, as chess's are.
+    #[test]
+    fn failing_arms_are_left_out_of_unions() {
+        let prog = crate::testing::load("rules/variants/grasshopper.alg");
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let mut fails = 0;
+        let mut binders = vec![];
+        each_op(&plan.turns[0], &mut |op| match op {
+            Op::Fail => fails += 1,
+            Op::Bind(_, body) => {
+                if let Op::BitRules(rs, _, apart) = &**body {
+                    binders.push((rs.len(), *apart));
+                }
+            }
+            _ => {}
+        });
+        assert_eq!(fails, 0);
+        // The pawns: pushes and takes, each plain or promoting to five
+        // pieces, and two captures en passant.
+        assert!(binders.contains(&(20, true)), "{binders:?}");
+    }
+
     /// Sliders plan as line walks, each square on the line a result.
     #[test]
     fn sliders_walk_lines() {

@@ -397,11 +397,14 @@ fn merged(a: &FastRule, b: &FastRule) -> Option<FastRule> {
 
 /// A union, its neighbouring arms of rules run as one list of rules (a
 /// knight's eight leaps, a king's eight steps): the same results, one
-/// dispatch, and guards on one code scanned once.
+/// dispatch, and guards on one code scanned once. An arm that fails has
+/// no results and is left out (a variant's `override pawn_double =
+/// fail`), so the arms around it join as if it had never been there.
 fn alt<W: Word>(arms: Vec<Op<W>>) -> Op<W> {
     let mut out: Vec<Op<W>> = vec![];
     for a in arms {
         match (out.last_mut(), a) {
+            (_, Op::Fail) => {}
             (Some(Op::Rules(before)), Op::Rules(more)) => {
                 before.extend(more);
                 let all = std::mem::take(before);
@@ -411,6 +414,7 @@ fn alt<W: Word>(arms: Vec<Op<W>>) -> Op<W> {
         }
     }
     match out.len() {
+        0 => Op::Fail,
         1 => out.pop().expect("one arm"),
         _ => Op::Alt(out),
     }
