@@ -327,7 +327,12 @@ fn may_empty<W>(op: &Op<W>, ctx: Ctx, skip: *const Op<W>, out: &mut CellSet) {
             may_empty(b, after(a, ctx), skip, out);
         }
         Op::Alt(arms) => arms.iter().for_each(|a| may_empty(a, ctx, skip, out)),
-        Op::Star(m) | Op::Greedy(m) => may_empty(m, Ctx::Any, skip, out),
+        // A repetition that carries the POI's piece along (a king's walk
+        // square by square, tested at each) starts every round with it.
+        Op::Star(m) | Op::Greedy(m) => {
+            let each = if after(m, ctx) == ctx { ctx } else { Ctx::Any };
+            may_empty(m, each, skip, out)
+        }
         Op::Probe { rules, .. } => may_empty(rules, ctx, skip, out),
         Op::Interpret(_) => any(out),
     }
@@ -343,6 +348,7 @@ fn after<W>(op: &Op<W>, ctx: Ctx) -> Ctx {
         Op::Rules(rules) | Op::BitRules(rules, ..) => rules.iter().all(carries),
         Op::Seq(a, b) => return after(b, after(a, ctx)),
         Op::Alt(arms) => arms.iter().all(|a| after(a, ctx) == ctx),
+        Op::Star(m) | Op::Greedy(m) => after(m, ctx) == ctx,
         _ => false,
     };
     if same {
@@ -661,5 +667,28 @@ mod tests {
         ]);
         certify(&mut interpreted, 8);
         assert_eq!(flags(&interpreted), [false, false]);
+    }
+
+    /// A repetition that carries its binder's piece along (Chess960's
+    /// king walking to its castling square) empties only that piece's
+    /// code, round after round; one that drops the piece may empty any.
+    #[test]
+    fn a_walk_repeated_carries_its_piece() {
+        let step = |d| rule(&[(d, Code::EMPTY)], &[(0, Code::EMPTY), (d, Code::POI)]);
+        let walk = |r: FastRule| Op::<u64>::Bind(PIECE + 1, Box::new(Op::Star(Box::new(Op::Rules(vec![r])))));
+        let pawns = || Op::<u64>::Bind(PIECE, Box::new(Op::BitRules(vec![step(1)], vec![], false)));
+        let apart = |turn: &Op<u64>| match turn {
+            Op::Alt(arms) => matches!(&arms[0], Op::Bind(_, b) if matches!(&**b, Op::BitRules(_, _, true))),
+            _ => unreachable!("a union"),
+        };
+        let mut carried = Op::Alt(vec![pawns(), walk(step(1))]);
+        certify(&mut carried, 8);
+        assert!(apart(&carried));
+        // Turns into another piece a step on, leaving the POI behind: in
+        // the next round the POI's square may hold anything, a pawn too.
+        let dropped = rule(&[(1, Code::EMPTY)], &[(0, Code::EMPTY), (1, PIECE + 2)]);
+        let mut lost = Op::Alt(vec![pawns(), walk(dropped)]);
+        certify(&mut lost, 8);
+        assert!(!apart(&lost));
     }
 }
