@@ -259,7 +259,9 @@ fn set_slides<W>(op: &mut Op<W>, flag: bool) {
 /// written) make no result twice on a box at most `span` squares wide
 /// and high: each leaves its start empty and puts a piece where it
 /// was not, never on a square of `code`, and no two lines from one square meet (`k1·d1 = k2·d2` for
-/// lengths a box allows).
+/// lengths a box allows) unless they land on different codes (a quiet
+/// move forward and a take along one line: the square they would share
+/// holds one code, which only one of them lands on).
 fn slides_apart(code: u8, slides: &[(isize, u32, CellSet, u8)], span: i32) -> bool {
     // The piece lands where its square changes: what it writes is not
     // what the square held, nor empty.
@@ -270,13 +272,17 @@ fn slides_apart(code: u8, slides: &[(isize, u32, CellSet, u8)], span: i32) -> bo
     let longest = |max: u32| i64::from(max.min(span.max(0) as u32));
     code != Code::EMPTY
         && slides.iter().all(lands)
-        && slides.iter().enumerate().all(|(i, &(d1, m1, ..))| {
-            slides[i + 1..].iter().all(|&(d2, m2, ..)| {
+        && slides.iter().enumerate().all(|(i, &(d1, m1, s1, _))| {
+            slides[i + 1..].iter().all(|&(d2, m2, s2, _)| {
                 let (d1, d2) = (d1 as i64, d2 as i64);
                 // The shortest lengths at which the lines meet, if they
                 // point the same way.
                 let g = gcd(d1.abs(), d2.abs());
-                (d1 > 0) != (d2 > 0) || g == 0 || d2.abs() / g > longest(m1) || d1.abs() / g > longest(m2)
+                (d1 > 0) != (d2 > 0)
+                    || g == 0
+                    || d2.abs() / g > longest(m1)
+                    || d1.abs() / g > longest(m2)
+                    || s1.intersection(&s2).is_empty()
             })
         })
 }
@@ -560,6 +566,22 @@ mod tests {
         assert!(slides_apart(PIECE, &[(1, 8, free, 3)], 8));
         assert!(!slides_apart(PIECE, &[(1, 8, free, 9)], 8), "writes what it lands on");
         assert!(!slides_apart(PIECE, &[(1, 8, free, Code::EMPTY)], 8), "writes empty");
+        // A quiet move and a take along one line (Irreversible Chess's
+        // rook going forward): they land on different codes.
+        let one = |c: u8| {
+            let mut s = CellSet::default();
+            s.insert_code(c);
+            s
+        };
+        let (quiet, take) = (
+            (12, u32::MAX, one(Code::EMPTY), Code::POI),
+            (12, u32::MAX, one(9), Code::POI),
+        );
+        assert!(slides_apart(PIECE, &[quiet, take], 8));
+        assert!(
+            !slides_apart(PIECE, &[quiet, slide(12)], 8),
+            "both land on empty squares"
+        );
     }
 
     /// Another part that may empty the binder's code leaves it apart when

@@ -790,6 +790,33 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         assert!(binders.contains(&(20, true)), "{binders:?}");
     }
 
+    /// A walk's step repeated once or more (`quiet(m)` of Irreversible
+    /// Chess: forward over empty squares, each a result) plans as a slide
+    /// that lands on empty squares, counted apart from the takes along
+    /// the same line.
+    #[test]
+    fn a_step_repeated_plans_as_a_slide() {
+        let prog = crate::testing::load("rules/variants/irreversible_takes.alg");
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let mut empty = crate::semantics::CellSet::default();
+        empty.insert_code(crate::semantics::Code::EMPTY);
+        let (mut stars, mut quiet, mut apart) = (0, 0, 0);
+        each_op(&plan.turns[0], &mut |op| match op {
+            Op::Star(_) => stars += 1,
+            Op::Slide { set, apart: a, .. } => {
+                quiet += usize::from(*set == empty);
+                apart += usize::from(*a);
+            }
+            _ => {}
+        });
+        assert_eq!(stars, 0);
+        // Quiet moves forward: a rook's one (two codes: one that may
+        // castle), a bishop's two, a queen's three; and 20 lines of takes.
+        assert_eq!(quiet, 7);
+        assert_eq!(apart, 27);
+    }
+
     /// Sliders plan as line walks, each square on the line a result.
     #[test]
     fn sliders_walk_lines() {

@@ -1035,6 +1035,13 @@ impl Planner {
                 alt(out)
             }
             Prog::Repeat(m, bounds) => {
+                // `W+` of a walk's step is `W* W`: the slide over empty
+                // squares, every square a result (a quiet move forward).
+                if (bounds.lo, bounds.hi) == (1, None) {
+                    if let Some(s) = self.slide(&Prog::Repeat(m.clone(), Bounds::STAR), m) {
+                        return s;
+                    }
+                }
                 if let (Prog::Rules(rules), Bounds::STAR) = (&**m, *bounds) {
                     if let [r] = &rules[..] {
                         if let Some(d) = r.walk_step().filter(|d| self.fits(*d)) {
