@@ -473,8 +473,15 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         // the timeout: a slow machine must not spend it all on random
         // instances before the one that shows what counts of repetition
         // say.
-        let climbs = options.search.sparse && climbing_instance(claim, &metas).is_some();
-        let random_limit = options.search.timeout.map(|t| if climbs { t * 3 / 4 } else { t });
+        let climbing = options
+            .search
+            .sparse
+            .then(|| climbing_instance(claim, &metas))
+            .flatten();
+        let random_limit = options
+            .search
+            .timeout
+            .map(|t| if climbing.is_some() { t * 3 / 4 } else { t });
         while tried < options.instances && attempts < options.instances * 8 {
             attempts += 1;
             let Some((l, r, shown)) = instance(claim, &metas, &mut g) else {
@@ -520,8 +527,8 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         }
         // Then, time left, the climbing instance on sparse boards too.
         let time_left = options.search.timeout.is_none_or(|t| start.elapsed() < t);
-        if options.search.sparse && report.verdict != Finding::Refuted && time_left {
-            if let Some((l, r, shown)) = climbing_instance(claim, &metas) {
+        if report.verdict != Finding::Refuted && time_left {
+            if let Some((l, r, shown)) = climbing {
                 let sparse = SearchOptions {
                     sparse: true,
                     timeout: options.search.timeout.map(|t| t.saturating_sub(start.elapsed())),

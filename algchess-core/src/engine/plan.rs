@@ -615,10 +615,18 @@ impl Planner {
     /// `M* N`, when `M` is a walk's step along `d` and `N` a last step
     /// along `d` to a set without `#`: the slide along `d`.
     fn slide<W: Word>(&self, walk: &Prog, last: &Prog) -> Option<Op<W>> {
-        let (Prog::Repeat(m, Bounds::STAR), Prog::Rules(last)) = (walk, last) else {
+        let Prog::Repeat(m, Bounds::STAR) = walk else {
             return None;
         };
-        let (Prog::Rules(walk), [last]) = (&**m, &last[..]) else {
+        self.slide_after(m, last)
+    }
+
+    /// `M* N` for the step `M` repeated: see [`Planner::slide`].
+    fn slide_after<W: Word>(&self, step: &Prog, last: &Prog) -> Option<Op<W>> {
+        let (Prog::Rules(walk), Prog::Rules(last)) = (step, last) else {
+            return None;
+        };
+        let [last] = &last[..] else {
             return None;
         };
         let d = match &walk[..] {
@@ -1038,7 +1046,7 @@ impl Planner {
                 // `W+` of a walk's step is `W* W`: the slide over empty
                 // squares, every square a result (a quiet move forward).
                 if (bounds.lo, bounds.hi) == (1, None) {
-                    if let Some(s) = self.slide(&Prog::Repeat(m.clone(), Bounds::STAR), m) {
+                    if let Some(s) = self.slide_after(m, m) {
                         return s;
                     }
                 }
