@@ -43,10 +43,10 @@ impl BoxShape {
     }
 }
 
-/// The codes of a set, for or-ing their words, and the set's own word
-/// on the board when it has one (`slot`, given by [`Slots`]).
+/// The codes of a set, for or-ing their words, the set's own word on
+/// the board when it has one (`slot`, given by [`Slots`]), and the set.
 #[derive(Clone, Debug, PartialEq)]
-struct Codes(Box<[u8]>, u8);
+struct Codes(Box<[u8]>, u8, CellSet);
 
 /// `Codes` with no word of their own.
 const NO_SLOT: u8 = u8::MAX;
@@ -139,7 +139,7 @@ fn at<W: Word>(k: u32) -> usize {
 
 impl Codes {
     fn of(set: CellSet) -> Codes {
-        Codes((0..=u8::MAX).filter(|&c| set.contains_code(c)).collect(), NO_SLOT)
+        Codes((0..=u8::MAX).filter(|&c| set.contains_code(c)).collect(), NO_SLOT, set)
     }
 
     /// The bit of its slot, 0 for none.
@@ -487,6 +487,24 @@ impl<W: Word> BitProbe<W> {
             })
     }
 
+    /// Whether the probe holds from `sq` on the board after `step`, as
+    /// `holds` would on that board; a probe with hops is not asked.
+    #[inline]
+    fn holds_after(&self, b: &Bits<W>, sq: u32, step: &Step<W>) -> bool {
+        debug_assert!(self.hops.is_empty());
+        let sq = at::<W>(sq);
+        self.leaps
+            .iter()
+            .any(|l| !(l.masks[sq] & step.of(b, &l.codes)).is_zero())
+            || self.lines.iter().any(|g| {
+                let pieces = step.of(b, &g.codes);
+                !(g.any[sq] & pieces).is_zero()
+                    && g.lines
+                        .iter()
+                        .any(|l| !(l.nearest(l.masks[sq] & step.occupied) & pieces).is_zero())
+            })
+    }
+
     /// What `holds` from `sq` read here: the squares of its lines up to
     /// and with their first blocker, and its leaps' squares. The answer
     /// stands while none of the former changes and none of the latter
@@ -591,6 +609,56 @@ impl<W: Word> Line<W> {
     }
 }
 
+/// A board one step on, seen through the words of the board before it:
+/// a piece leaves bit `from` and `v` is put on bit `to`. A leaf tests a
+/// step this way, with no write made (`BitTest::holds_after`).
+pub(super) struct Step<W> {
+    from: W,
+    to: W,
+    v: u8,
+    /// The squares not empty after the step.
+    occupied: W,
+}
+
+impl<W: Word> Step<W> {
+    pub(super) fn new(b: &Bits<W>, from: u32, to: u32, v: u8) -> Step<W> {
+        let (from, to) = (W::bit(from), W::bit(to));
+        let empty = (b.by_code[Code::EMPTY as usize] & !to) | from;
+        let empty = if v == Code::EMPTY { empty | to } else { empty };
+        Step {
+            from,
+            to,
+            v,
+            occupied: !empty,
+        }
+    }
+
+    /// The squares holding one of `codes` (pieces, as a probe's sets and
+    /// a binder's code are: never the empty square) after the step.
+    #[inline]
+    fn of(&self, b: &Bits<W>, codes: &Codes) -> W {
+        debug_assert!(!codes.2.contains_code(Code::EMPTY));
+        let w = b.of(codes) & !(self.from | self.to);
+        if codes.2.contains_code(self.v) {
+            w | self.to
+        } else {
+            w
+        }
+    }
+
+    /// The squares holding `code` (a piece) after the step.
+    #[inline]
+    fn word(&self, b: &Bits<W>, code: u8) -> W {
+        debug_assert!(code != Code::EMPTY);
+        let w = b.by_code[code as usize] & !(self.from | self.to);
+        if code == self.v {
+            w | self.to
+        } else {
+            w
+        }
+    }
+}
+
 /// One way a [`BitTest`] holds.
 #[derive(Clone, Debug)]
 pub(super) enum Part<W> {
@@ -622,6 +690,8 @@ pub(super) struct BitTest<W> {
     /// The [`Slots`] whose words `holds` reads: the only ones a move
     /// made for the test alone must keep ([`Bits::moved_in`]).
     slots: u32,
+    /// No probe hops: the test can be asked of a [`Step`].
+    steps: bool,
 }
 
 impl<W: Word> BitTest<W> {
@@ -791,6 +861,10 @@ impl<W: Word> BitTest<W> {
                 .filter(|(set, _)| set.contains_code(c))
                 .fold(0, |k, (_, kind)| k | kind)
         }));
+        let steps = parts.iter().all(|p| match p {
+            Part::Yes => true,
+            Part::AtPoi(p) | Part::Bound(_, p) => p.as_ref().is_none_or(|p| p.hops.is_empty()),
+        });
         BitTest {
             parts,
             kinds,
@@ -799,6 +873,7 @@ impl<W: Word> BitTest<W> {
             fixed,
             weight,
             slots: 0,
+            steps,
         }
     }
 
@@ -934,6 +1009,31 @@ impl<W: Word> BitTest<W> {
         self.parts.iter().any(|part| self.part_holds(part, b, poi))
     }
 
+    /// Whether the test can be asked of a [`Step`].
+    #[inline]
+    pub(super) fn steps(&self) -> bool {
+        self.steps
+    }
+
+    /// Whether the test holds on the board after `step`, with the POI
+    /// on bit `poi`, as `holds` would on that board (made).
+    pub(super) fn holds_after(&self, b: &Bits<W>, step: &Step<W>, poi: Option<u32>) -> bool {
+        self.parts.iter().any(|part| match part {
+            Part::Yes => true,
+            Part::AtPoi(p) => poi.is_some_and(|k| p.as_ref().is_none_or(|p| p.holds_after(b, k, step))),
+            Part::Bound(c, p) => {
+                let mut w = step.word(b, *c) & except(poi);
+                while !w.is_zero() {
+                    if p.as_ref().is_none_or(|p| p.holds_after(b, w.lowest(), step)) {
+                        return true;
+                    }
+                    w = w.clear_lowest();
+                }
+                false
+            }
+        })
+    }
+
     /// Whether `part` holds with the POI on bit `poi`.
     #[inline]
     fn part_holds(&self, part: &Part<W>, b: &Bits<W>, poi: Option<u32>) -> bool {
@@ -982,6 +1082,10 @@ impl<W: Word> BitRule<W> {
 #[derive(Clone, Debug)]
 pub(super) struct BitRule<W> {
     reads: Vec<BitRead<W>>,
+    /// When the rule empties the pivot and writes one square it reads
+    /// on the box: that square (in bit numbers from the pivot) and what
+    /// it writes there.
+    step: Option<(i32, u8)>,
     /// Its writes in bit numbers from the pivot with the code each
     /// writes, and the codes they write or may write over (but the
     /// POI's).
@@ -1029,9 +1133,16 @@ impl<W: Word> BitRule<W> {
                 touched = CellSet::default().complement();
             }
         }
+        let writes: Vec<(i32, u8)> = writes.iter().map(|&(d, v)| (d.x + shape.width * d.y, v)).collect();
+        let step = match writes[..] {
+            [(0, Code::EMPTY), (at, v)] | [(at, v), (0, Code::EMPTY)] if at != 0 => Some((at, v)),
+            _ => None,
+        }
+        .filter(|&(at, _)| out.iter().any(|r| r.shift == at && r.off.is_zero()));
         Some(BitRule {
             reads: out,
-            writes: writes.iter().map(|&(d, v)| (d.x + shape.width * d.y, v)).collect(),
+            step,
+            writes,
             touched,
         })
     }
@@ -1048,6 +1159,14 @@ impl<W: Word> BitRule<W> {
                 quiet.up(shift.unsigned_abs())
             }
         })
+    }
+
+    /// The square the rule writes from the pivot (in bit numbers) and
+    /// what it writes there, when it empties the pivot and writes that
+    /// square alone.
+    #[inline]
+    pub(super) fn step(&self) -> Option<(i32, u8)> {
+        self.step
     }
 
     /// Whether a write of the rule may put or take away a code of `codes`
@@ -1445,6 +1564,57 @@ mod tests {
             quickcheck::QuickCheck::new()
                 .tests(300)
                 .quickcheck(p as fn(Vec<u8>, u8, u8) -> bool);
+        }
+    }
+
+    /// A test asked of a step (a piece leaves a square, a code is put on
+    /// another) answers as it does on the board with the step made: on
+    /// random boxes, with kings bound on two codes, a probe from the POI
+    /// and random steps, captures and steps onto a king among them.
+    #[test]
+    fn a_step_is_tested_as_if_made() {
+        const KING: u8 = 4;
+        fn prop<W: Word>(seed: Vec<u8>, w: u8, h: u8, steps: Vec<(u8, u8, u8, u8)>) -> bool {
+            let codes = [ROOK, KNIGHT, PAWN, KING, 9, Code::EMPTY];
+            let (shape, cells) = random_box::<W>(&seed, w, h, &codes[..5]);
+            // Leaps and lines of the tree, its hops left out.
+            let mut t = line(0, 1, 7, &[ROOK]);
+            t.extend(line(0, 1, 7, &[KNIGHT]));
+            t.extend(line(-1, -1, 4, &[PAWN]));
+            t.extend(line(1, 2, 3, &[ROOK]));
+            for (dx, dy) in [(1, 2), (-2, 1), (2, -1)] {
+                t.push(read(dx, dy, &[KNIGHT, KING], vec![]));
+            }
+            t.push(read(1, 1, &[PAWN], vec![]));
+            let probe = BitProbe::<W>::new(&t, shape).expect("leaps and lines");
+            let test = BitTest::new(vec![
+                Part::Bound(KING, Some(probe.clone())),
+                Part::Bound(9, Some(probe.clone())),
+                Part::AtPoi(Some(probe)),
+            ]);
+            assert!(test.steps());
+            let n = (shape.width * shape.height) as usize;
+            let index = |x, y| (x + shape.width * y) as usize;
+            let bits = Bits::new(&cells, shape, &Slots::default(), index);
+            steps.iter().all(|&(from, to, v, poi)| {
+                let (from, to) = (usize::from(from) % n, usize::from(to) % n);
+                if from == to {
+                    return true;
+                }
+                let v = codes[usize::from(v) % codes.len()];
+                let poi = (poi % 2 == 0).then_some((usize::from(poi) % n) as u32);
+                let mut made = cells.clone();
+                made[from] = Code::EMPTY;
+                made[to] = v;
+                let made = Bits::new(&made, shape, &Slots::default(), index);
+                let step = Step::new(&bits, from as u32, to as u32, v);
+                test.holds_after(&bits, &step, poi) == test.holds(&made, poi)
+            })
+        }
+        for p in [prop::<u64>, prop::<u128>, prop::<Wide>] {
+            quickcheck::QuickCheck::new()
+                .tests(300)
+                .quickcheck(p as fn(Vec<u8>, u8, u8, Vec<(u8, u8, u8, u8)>) -> bool);
         }
     }
 

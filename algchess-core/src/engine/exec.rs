@@ -5,7 +5,7 @@
 //! cut short says why (`Cut`), so a move that outgrows the interpreter's
 //! budget cannot go unseen.
 
-use super::bits::BitRule;
+use super::bits::{BitRule, Bits};
 use super::board::{Board, Squares};
 use super::cache::Cache;
 use super::ids::MemoId;
@@ -406,15 +406,16 @@ impl<W: Word> Board<W> {
             code,
             rules,
             bits,
-            |_, m| m,
+            |_, m, _| m,
             |board, r, q| board.apply_rule(r, q, &mut |board: &mut Board<W>| at_outer(outer, k)(board, cache)),
         )
     }
 
     /// Calls `at` with each rule of `%code: rules` and each base where it
     /// fits, found for all the pieces at once on the bitboards, the POI on
-    /// the base, until it breaks; `keep` first takes each rule's bases and
-    /// gives back those `at` is to see (a leaf counts the others at once).
+    /// the base, until it breaks; `keep` first takes each rule's bases
+    /// (and the board's words) and gives back those `at` is to see (a leaf
+    /// counts the others at once).
     /// Shared by `bit_rules` and `dry`.
     #[inline(always)]
     pub(super) fn each_bit_rule(
@@ -422,7 +423,7 @@ impl<W: Word> Board<W> {
         code: u8,
         rules: &[FastRule],
         bits: &[BitRule<W>],
-        mut keep: impl FnMut(&BitRule<W>, W) -> W,
+        mut keep: impl FnMut(&BitRule<W>, W, &Bits<W>) -> W,
         mut at: impl FnMut(&mut Board<W>, &FastRule, usize) -> Flow,
     ) -> Flow {
         let Squares::Words(b) = &self.squares else {
@@ -449,7 +450,10 @@ impl<W: Word> Board<W> {
             if fit.is_zero() {
                 continue;
             }
-            let mut m = keep(bit, fit);
+            let mut m = match &self.squares {
+                Squares::Words(b) => keep(bit, fit, b),
+                Squares::Sets(_) => unreachable!("bit rules run on bitboards"),
+            };
             while !m.is_zero() {
                 let q = match &self.squares {
                     Squares::Words(b) => b.index_of(m.lowest()),

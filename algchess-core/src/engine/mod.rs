@@ -817,6 +817,37 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         assert_eq!(apart, 27);
     }
 
+    /// A write of what its square is read to hold is left out when
+    /// planned: chess's pawn double step (`dd# + % + u. + uu. -> dd# + .
+    /// + u. + uu'Pe`) changes two squares, and every pawn and king rule
+    /// that empties the pivot and writes one square it reads is a step
+    /// that a leaf tests on words as they would be.
+    #[test]
+    fn writes_of_what_is_read_are_left_out() {
+        let prog = crate::testing::load("rules/chess.alg");
+        let (slow, fast) = both(&prog);
+        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let mut rules = vec![];
+        each_op(&plan.turns[0], &mut |op| {
+            if let Op::BitRules(fast, bits, _) = op {
+                rules.extend(
+                    fast.iter()
+                        .zip(bits)
+                        .map(|(r, b)| (r.writes.clone(), b.step().is_some())),
+                );
+            }
+        });
+        let pe = slow.pieces.lookup("'Pe").expect("chess declares 'Pe");
+        let pe = crate::semantics::Code::content(crate::core::Content::Piece(pe));
+        let doubles: Vec<_> = rules.iter().filter(|(w, _)| w.iter().any(|x| x.1 == pe)).collect();
+        assert_eq!(doubles.len(), 1, "{rules:?}");
+        assert_eq!(doubles[0].0.len(), 2, "{doubles:?}");
+        assert!(doubles[0].1, "{doubles:?}");
+        // The knight's leaps and the king's steps are steps; a promotion
+        // (one write of the pivot, one of a new piece) is one too.
+        assert!(rules.iter().filter(|(_, step)| *step).count() >= 8 + 8 + 8, "{rules:?}");
+    }
+
     /// Sliders plan as line walks, each square on the line a result.
     #[test]
     fn sliders_walk_lines() {

@@ -557,9 +557,15 @@ impl Planner {
             .map(|(q, _)| self.delta(*q - pivot))
             .filter(|&d| !shown(d))
             .collect();
+        // A write of what its square is read to hold changes nothing:
+        // left out, a pawn's double step changes two squares, not three,
+        // and a leaf need not ask whether the square it passes over bears
+        // on the king.
+        let same = |q: Square, c: Cell| c != Cell::Poi && r.guard.iter().any(|&(g, s)| g == q && s.only() == Some(c));
         let writes: Vec<(isize, u8)> = r
             .writes
             .iter()
+            .filter(|&&(q, c)| q == pivot || !same(q, c))
             .map(|(q, c)| (self.delta(*q - pivot), Code::cell(*c)))
             .collect();
         FastRule {

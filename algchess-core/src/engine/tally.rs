@@ -4,7 +4,7 @@
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
-use super::bits::{BitRay, BitRule, BitTest, Stand, Still};
+use super::bits::{BitRay, BitRule, BitTest, Stand, Step, Still};
 use super::board::{key, Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
@@ -244,7 +244,7 @@ impl<W: Word> Board<W> {
                         *code,
                         rules,
                         bits,
-                        |_, m| m,
+                        |_, m, _| m,
                         |board, r, q| board.dry_rule(r, q, d, seen, false),
                     );
                 }
@@ -296,24 +296,43 @@ impl<W: Word> Board<W> {
             let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| t.landing(s, b, code));
             (landing, t, !s.answer)
         });
+        let poi = d.outer.and_then(|p| b.bit_of(p));
         let mut landed = 0;
         let flow = self.each_bit_rule(
             code,
             rules,
             bits,
-            |bit, m| match &kept {
-                None => {
+            |bit, m, b| {
+                let Some((l, t, stands)) = &kept else {
                     landed += m.count() as usize;
-                    W::ZERO
-                }
-                Some((Some(l), t, stands)) if !bit.touches(&t.bound) => {
-                    let landing = bit.landing(m, l);
-                    if *stands {
-                        landed += landing.count() as usize;
+                    return W::ZERO;
+                };
+                let rest = match l {
+                    Some(l) if !bit.touches(&t.bound) => {
+                        let landing = bit.landing(m, l);
+                        if *stands {
+                            landed += landing.count() as usize;
+                        }
+                        m & !landing
                     }
-                    m & !landing
+                    _ => m,
+                };
+                // A step that may bear on the answer (a king's, a pinned
+                // piece's) is tested on the words as they would be.
+                match bit.step() {
+                    Some((at, v)) if t.steps() && !rest.is_zero() => {
+                        let v = if v == Code::POI { code } else { v };
+                        let mut m = rest;
+                        while !m.is_zero() {
+                            let k = m.lowest();
+                            m = m.clear_lowest();
+                            let step = Step::new(b, k, k.wrapping_add_signed(at), v);
+                            landed += usize::from(!t.holds_after(b, &step, poi));
+                        }
+                        W::ZERO
+                    }
+                    _ => rest,
                 }
-                Some(_) => m,
             },
             |board, r, q| board.dry_rule(r, q, d, seen, true),
         );
