@@ -488,10 +488,9 @@ impl<W: Word> BitProbe<W> {
     }
 
     /// Whether the probe holds from `sq` on the board after `step`, as
-    /// `holds` would on that board; a probe with hops is not asked.
+    /// `holds` would on that board.
     #[inline]
     fn holds_after(&self, b: &Bits<W>, sq: u32, step: &Step<W>) -> bool {
-        debug_assert!(self.hops.is_empty());
         let sq = at::<W>(sq);
         self.leaps
             .iter()
@@ -502,6 +501,14 @@ impl<W: Word> BitProbe<W> {
                     && g.lines
                         .iter()
                         .any(|l| !(l.nearest(l.masks[sq] & step.occupied) & pieces).is_zero())
+            })
+            || self.hops.iter().any(|h| {
+                let pieces = step.of(b, &h.codes);
+                let k = h.hurdle[sq];
+                !(h.line.masks[sq] & pieces).is_zero()
+                    && k != NONE
+                    && h.hurdles.contains_code(step.code(b, u32::from(k)))
+                    && !(h.line.nearest(h.line.masks[sq] & step.occupied) & pieces).is_zero()
             })
     }
 
@@ -646,6 +653,19 @@ impl<W: Word> Step<W> {
         }
     }
 
+    /// The code on bit `k` after the step.
+    #[inline]
+    fn code(&self, b: &Bits<W>, k: u32) -> u8 {
+        let m = W::bit(k);
+        if m == self.to {
+            self.v
+        } else if m == self.from {
+            Code::EMPTY
+        } else {
+            b.cells[k as usize]
+        }
+    }
+
     /// The squares holding `code` (a piece) after the step.
     #[inline]
     fn word(&self, b: &Bits<W>, code: u8) -> W {
@@ -690,8 +710,6 @@ pub(super) struct BitTest<W> {
     /// The [`Slots`] whose words `holds` reads: the only ones a move
     /// made for the test alone must keep ([`Bits::moved_in`]).
     slots: u32,
-    /// No probe hops: the test can be asked of a [`Step`].
-    steps: bool,
 }
 
 impl<W: Word> BitTest<W> {
@@ -861,10 +879,6 @@ impl<W: Word> BitTest<W> {
                 .filter(|(set, _)| set.contains_code(c))
                 .fold(0, |k, (_, kind)| k | kind)
         }));
-        let steps = parts.iter().all(|p| match p {
-            Part::Yes => true,
-            Part::AtPoi(p) | Part::Bound(_, p) => p.as_ref().is_none_or(|p| p.hops.is_empty()),
-        });
         BitTest {
             parts,
             kinds,
@@ -873,7 +887,6 @@ impl<W: Word> BitTest<W> {
             fixed,
             weight,
             slots: 0,
-            steps,
         }
     }
 
@@ -1007,12 +1020,6 @@ impl<W: Word> BitTest<W> {
     #[inline]
     pub(super) fn holds(&self, b: &Bits<W>, poi: Option<u32>) -> bool {
         self.parts.iter().any(|part| self.part_holds(part, b, poi))
-    }
-
-    /// Whether the test can be asked of a [`Step`].
-    #[inline]
-    pub(super) fn steps(&self) -> bool {
-        self.steps
     }
 
     /// Whether the test holds on the board after `step`, with the POI
@@ -1570,29 +1577,22 @@ mod tests {
     /// A test asked of a step (a piece leaves a square, a code is put on
     /// another) answers as it does on the board with the step made: on
     /// random boxes, with kings bound on two codes, a probe from the POI
-    /// and random steps, captures and steps onto a king among them.
+    /// (leaps, lines and hops) and random steps, captures and steps onto
+    /// a king or a hurdle among them.
     #[test]
     fn a_step_is_tested_as_if_made() {
         const KING: u8 = 4;
         fn prop<W: Word>(seed: Vec<u8>, w: u8, h: u8, steps: Vec<(u8, u8, u8, u8)>) -> bool {
             let codes = [ROOK, KNIGHT, PAWN, KING, 9, Code::EMPTY];
             let (shape, cells) = random_box::<W>(&seed, w, h, &codes[..5]);
-            // Leaps and lines of the tree, its hops left out.
-            let mut t = line(0, 1, 7, &[ROOK]);
-            t.extend(line(0, 1, 7, &[KNIGHT]));
-            t.extend(line(-1, -1, 4, &[PAWN]));
-            t.extend(line(1, 2, 3, &[ROOK]));
-            for (dx, dy) in [(1, 2), (-2, 1), (2, -1)] {
-                t.push(read(dx, dy, &[KNIGHT, KING], vec![]));
-            }
-            t.push(read(1, 1, &[PAWN], vec![]));
-            let probe = BitProbe::<W>::new(&t, shape).expect("leaps and lines");
+            let mut t = tree();
+            t.push(read(-1, 2, &[KING], vec![]));
+            let probe = BitProbe::<W>::new(&t, shape).expect("leaps, lines and hops");
             let test = BitTest::new(vec![
                 Part::Bound(KING, Some(probe.clone())),
                 Part::Bound(9, Some(probe.clone())),
                 Part::AtPoi(Some(probe)),
             ]);
-            assert!(test.steps());
             let n = (shape.width * shape.height) as usize;
             let index = |x, y| (x + shape.width * y) as usize;
             let bits = Bits::new(&cells, shape, &Slots::default(), index);

@@ -320,7 +320,7 @@ impl<W: Word> Board<W> {
                 // A step that may bear on the answer (a king's, a pinned
                 // piece's) is tested on the words as they would be.
                 match bit.step() {
-                    Some((at, v)) if t.steps() && !rest.is_zero() => {
+                    Some((at, v)) if !rest.is_zero() => {
                         let v = if v == Code::POI { code } else { v };
                         let mut m = rest;
                         while !m.is_zero() {
