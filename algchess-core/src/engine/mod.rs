@@ -818,10 +818,10 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
     }
 
     /// A write of what its square is read to hold is left out when
-    /// planned: chess's pawn double step (`dd# + % + u. + uu. -> dd# + .
-    /// + u. + uu'Pe`) changes two squares, and every pawn and king rule
-    /// that empties the pivot and writes one square it reads is a step
-    /// that a leaf tests on words as they would be.
+    /// planned: chess's pawn double step, which reads and writes the
+    /// square it passes over as empty, changes two squares; and every
+    /// pawn and king rule that empties the pivot and writes one square it
+    /// reads is a step that a leaf tests on words as they would be.
     #[test]
     fn writes_of_what_is_read_are_left_out() {
         let prog = crate::testing::load("rules/chess.alg");
