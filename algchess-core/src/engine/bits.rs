@@ -640,8 +640,8 @@ impl<W: Word> Step<W> {
         }
     }
 
-    /// The squares holding one of `codes` (pieces, as a probe's sets and
-    /// a binder's code are: never the empty square) after the step.
+    /// The squares holding one of `codes` (pieces, as a probe's sets are:
+    /// [`plain`]) after the step.
     #[inline]
     fn of(&self, b: &Bits<W>, codes: &Codes) -> W {
         debug_assert!(!codes.2.contains_code(Code::EMPTY));
@@ -666,16 +666,17 @@ impl<W: Word> Step<W> {
         }
     }
 
-    /// The squares holding `code` (a piece) after the step.
+    /// The squares holding `code` after the step.
     #[inline]
     fn word(&self, b: &Bits<W>, code: u8) -> W {
-        debug_assert!(code != Code::EMPTY);
-        let w = b.by_code[code as usize] & !(self.from | self.to);
+        let mut w = b.by_code[code as usize] & !(self.from | self.to);
         if code == self.v {
-            w | self.to
-        } else {
-            w
+            w |= self.to;
         }
+        if code == Code::EMPTY {
+            w |= self.from;
+        }
+        w
     }
 }
 
@@ -1591,8 +1592,10 @@ mod tests {
             let test = BitTest::new(vec![
                 Part::Bound(KING, Some(probe.clone())),
                 Part::Bound(9, Some(probe.clone())),
-                Part::AtPoi(Some(probe)),
+                Part::AtPoi(Some(probe.clone())),
             ]);
+            // A binder of empty squares: the square left is one of them.
+            let empty = BitTest::new(vec![Part::Bound(Code::EMPTY, Some(probe))]);
             let n = (shape.width * shape.height) as usize;
             let index = |x, y| (x + shape.width * y) as usize;
             let bits = Bits::new(&cells, shape, &Slots::default(), index);
@@ -1609,6 +1612,7 @@ mod tests {
                 let made = Bits::new(&made, shape, &Slots::default(), index);
                 let step = Step::new(&bits, from as u32, to as u32, v);
                 test.holds_after(&bits, &step, poi) == test.holds(&made, poi)
+                    && empty.holds_after(&bits, &step, poi) == empty.holds(&made, poi)
             })
         }
         for p in [prop::<u64>, prop::<u128>, prop::<Wide>] {
