@@ -46,7 +46,7 @@ impl BoxShape {
 /// The codes of a set, for or-ing their words, the set's own word on
 /// the board when it has one (`slot`, given by [`Slots`]), and the set.
 #[derive(Clone, Debug, PartialEq)]
-struct Codes(Box<[u8]>, u8, CellSet);
+pub(super) struct Codes(Box<[u8]>, u8, CellSet);
 
 /// `Codes` with no word of their own.
 const NO_SLOT: u8 = u8::MAX;
@@ -468,47 +468,24 @@ impl<W: Word> BitProbe<W> {
         Some(out)
     }
 
-    /// Whether the probe holds from square `sq` (its bit number).
+    /// Whether the probe holds from square `sq` (its bit number) on the
+    /// board `b` reads.
     #[inline]
-    pub(super) fn holds(&self, b: &Bits<W>, sq: u32) -> bool {
+    pub(super) fn holds(&self, b: &impl Reading<W>, sq: u32) -> bool {
         let sq = at::<W>(sq);
+        let first = |l: &Line<W>| l.nearest(l.masks[sq] & b.occupied());
         self.leaps.iter().any(|l| !(l.masks[sq] & b.of(&l.codes)).is_zero())
             || self.lines.iter().any(|g| {
                 let pieces = b.of(&g.codes);
-                !(g.any[sq] & pieces).is_zero() && g.lines.iter().any(|l| !(l.first(b, sq) & pieces).is_zero())
+                !(g.any[sq] & pieces).is_zero() && g.lines.iter().any(|l| !(first(l) & pieces).is_zero())
             })
             || self.hops.iter().any(|h| {
                 let pieces = b.of(&h.codes);
                 let k = h.hurdle[sq];
                 !(h.line.masks[sq] & pieces).is_zero()
                     && k != NONE
-                    && h.hurdles.contains_code(b.cells[k as usize])
-                    && !(h.line.first(b, sq) & pieces).is_zero()
-            })
-    }
-
-    /// Whether the probe holds from `sq` on the board after `step`, as
-    /// `holds` would on that board.
-    #[inline]
-    fn holds_after(&self, b: &Bits<W>, sq: u32, step: &Step<W>) -> bool {
-        let sq = at::<W>(sq);
-        self.leaps
-            .iter()
-            .any(|l| !(l.masks[sq] & step.of(b, &l.codes)).is_zero())
-            || self.lines.iter().any(|g| {
-                let pieces = step.of(b, &g.codes);
-                !(g.any[sq] & pieces).is_zero()
-                    && g.lines
-                        .iter()
-                        .any(|l| !(l.nearest(l.masks[sq] & step.occupied) & pieces).is_zero())
-            })
-            || self.hops.iter().any(|h| {
-                let pieces = step.of(b, &h.codes);
-                let k = h.hurdle[sq];
-                !(h.line.masks[sq] & pieces).is_zero()
-                    && k != NONE
-                    && h.hurdles.contains_code(step.code(b, u32::from(k)))
-                    && !(h.line.nearest(h.line.masks[sq] & step.occupied) & pieces).is_zero()
+                    && h.hurdles.contains_code(b.code(u32::from(k)))
+                    && !(first(&h.line) & pieces).is_zero()
             })
     }
 
@@ -616,10 +593,43 @@ impl<W: Word> Line<W> {
     }
 }
 
+/// What a test reads of a board: the squares holding a set's codes or
+/// one code, those not empty, and the code on a square. The board's
+/// words are read directly, or through a [`Step`].
+pub(super) trait Reading<W> {
+    fn of(&self, codes: &Codes) -> W;
+    fn word(&self, code: u8) -> W;
+    fn occupied(&self) -> W;
+    fn code(&self, k: u32) -> u8;
+}
+
+impl<W: Word> Reading<W> for Bits<W> {
+    #[inline]
+    fn of(&self, codes: &Codes) -> W {
+        Bits::of(self, codes)
+    }
+
+    #[inline]
+    fn word(&self, code: u8) -> W {
+        self.by_code[code as usize]
+    }
+
+    #[inline]
+    fn occupied(&self) -> W {
+        !self.by_code[Code::EMPTY as usize]
+    }
+
+    #[inline]
+    fn code(&self, k: u32) -> u8 {
+        self.cells[k as usize]
+    }
+}
+
 /// A board one step on, seen through the words of the board before it:
 /// a piece leaves bit `from` and `v` is put on bit `to`. A leaf tests a
-/// step this way, with no write made (`BitTest::holds_after`).
-pub(super) struct Step<W> {
+/// step this way, with no write made.
+pub(super) struct Step<'a, W> {
+    b: &'a Bits<W>,
     from: W,
     to: W,
     v: u8,
@@ -627,25 +637,28 @@ pub(super) struct Step<W> {
     occupied: W,
 }
 
-impl<W: Word> Step<W> {
-    pub(super) fn new(b: &Bits<W>, from: u32, to: u32, v: u8) -> Step<W> {
+impl<'a, W: Word> Step<'a, W> {
+    pub(super) fn new(b: &'a Bits<W>, from: u32, to: u32, v: u8) -> Step<'a, W> {
         let (from, to) = (W::bit(from), W::bit(to));
         let empty = (b.by_code[Code::EMPTY as usize] & !to) | from;
         let empty = if v == Code::EMPTY { empty | to } else { empty };
         Step {
+            b,
             from,
             to,
             v,
             occupied: !empty,
         }
     }
+}
 
+impl<W: Word> Reading<W> for Step<'_, W> {
     /// The squares holding one of `codes` (pieces, as a probe's sets are:
     /// [`plain`]) after the step.
     #[inline]
-    fn of(&self, b: &Bits<W>, codes: &Codes) -> W {
+    fn of(&self, codes: &Codes) -> W {
         debug_assert!(!codes.2.contains_code(Code::EMPTY));
-        let w = b.of(codes) & !(self.from | self.to);
+        let w = self.b.of(codes) & !(self.from | self.to);
         if codes.2.contains_code(self.v) {
             w | self.to
         } else {
@@ -653,23 +666,9 @@ impl<W: Word> Step<W> {
         }
     }
 
-    /// The code on bit `k` after the step.
     #[inline]
-    fn code(&self, b: &Bits<W>, k: u32) -> u8 {
-        let m = W::bit(k);
-        if m == self.to {
-            self.v
-        } else if m == self.from {
-            Code::EMPTY
-        } else {
-            b.cells[k as usize]
-        }
-    }
-
-    /// The squares holding `code` after the step.
-    #[inline]
-    fn word(&self, b: &Bits<W>, code: u8) -> W {
-        let mut w = b.by_code[code as usize] & !(self.from | self.to);
+    fn word(&self, code: u8) -> W {
+        let mut w = self.b.by_code[code as usize] & !(self.from | self.to);
         if code == self.v {
             w |= self.to;
         }
@@ -677,6 +676,23 @@ impl<W: Word> Step<W> {
             w |= self.from;
         }
         w
+    }
+
+    #[inline]
+    fn occupied(&self) -> W {
+        self.occupied
+    }
+
+    #[inline]
+    fn code(&self, k: u32) -> u8 {
+        let m = W::bit(k);
+        if m == self.to {
+            self.v
+        } else if m == self.from {
+            Code::EMPTY
+        } else {
+            self.b.cells[k as usize]
+        }
     }
 }
 
@@ -1017,39 +1033,21 @@ impl<W: Word> BitTest<W> {
         }
     }
 
-    /// Whether the test holds with the POI on bit `poi`.
+    /// Whether the test holds with the POI on bit `poi`, on the board `b`
+    /// reads (the board's words, or a [`Step`] on from them).
     #[inline]
-    pub(super) fn holds(&self, b: &Bits<W>, poi: Option<u32>) -> bool {
+    pub(super) fn holds(&self, b: &impl Reading<W>, poi: Option<u32>) -> bool {
         self.parts.iter().any(|part| self.part_holds(part, b, poi))
-    }
-
-    /// Whether the test holds on the board after `step`, with the POI
-    /// on bit `poi`, as `holds` would on that board (made).
-    pub(super) fn holds_after(&self, b: &Bits<W>, step: &Step<W>, poi: Option<u32>) -> bool {
-        self.parts.iter().any(|part| match part {
-            Part::Yes => true,
-            Part::AtPoi(p) => poi.is_some_and(|k| p.as_ref().is_none_or(|p| p.holds_after(b, k, step))),
-            Part::Bound(c, p) => {
-                let mut w = step.word(b, *c) & except(poi);
-                while !w.is_zero() {
-                    if p.as_ref().is_none_or(|p| p.holds_after(b, w.lowest(), step)) {
-                        return true;
-                    }
-                    w = w.clear_lowest();
-                }
-                false
-            }
-        })
     }
 
     /// Whether `part` holds with the POI on bit `poi`.
     #[inline]
-    fn part_holds(&self, part: &Part<W>, b: &Bits<W>, poi: Option<u32>) -> bool {
+    fn part_holds(&self, part: &Part<W>, b: &impl Reading<W>, poi: Option<u32>) -> bool {
         match part {
             Part::Yes => true,
             Part::AtPoi(p) => poi.is_some_and(|k| p.as_ref().is_none_or(|p| p.holds(b, k))),
             Part::Bound(c, p) => {
-                let mut w = b.by_code[*c as usize] & except(poi);
+                let mut w = b.word(*c) & except(poi);
                 while !w.is_zero() {
                     if p.as_ref().is_none_or(|p| p.holds(b, w.lowest())) {
                         return true;
@@ -1611,8 +1609,7 @@ mod tests {
                 made[to] = v;
                 let made = Bits::new(&made, shape, &Slots::default(), index);
                 let step = Step::new(&bits, from as u32, to as u32, v);
-                test.holds_after(&bits, &step, poi) == test.holds(&made, poi)
-                    && empty.holds_after(&bits, &step, poi) == empty.holds(&made, poi)
+                test.holds(&step, poi) == test.holds(&made, poi) && empty.holds(&step, poi) == empty.holds(&made, poi)
             })
         }
         for p in [prop::<u64>, prop::<u128>, prop::<Wide>] {

@@ -327,7 +327,7 @@ impl<W: Word> Board<W> {
                             let k = m.lowest();
                             m = m.clear_lowest();
                             let step = Step::new(b, k, k.wrapping_add_signed(at), v);
-                            landed += usize::from(!t.holds_after(b, &step, poi));
+                            landed += usize::from(!t.holds(&step, poi));
                         }
                         W::ZERO
                     }
