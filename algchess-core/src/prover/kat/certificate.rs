@@ -20,14 +20,27 @@ fn lit_holds(atom: u64, l: &super::prim::Lit) -> bool {
     (atom >> l.prim & 1 == 1) == l.holds
 }
 
-/// Whether the facts allow the step `a p b`.
-fn allowed(facts: &[Fact], a: u64, p: usize, b: u64) -> bool {
+/// Whether the facts of one action allow the step `a p b`.
+fn allowed(facts: &[&Fact], a: u64, b: u64) -> bool {
     facts.iter().all(|f| match f {
-        Fact::Pre { act, lit } if *act == p => lit_holds(a, lit),
-        Fact::Post { act, lit } if *act == p => lit_holds(b, lit),
-        Fact::Carry { act, given, then } if *act == p => !lit_holds(a, given) || lit_holds(b, then),
+        Fact::Pre { lit, .. } => lit_holds(a, lit),
+        Fact::Post { lit, .. } => lit_holds(b, lit),
+        Fact::Carry { given, then, .. } => !lit_holds(a, given) || lit_holds(b, then),
         _ => true,
     })
+}
+
+/// The facts about each action, for `allowed`.
+fn by_action<'f>(facts: &'f [Fact], actions: u32) -> Vec<Vec<&'f Fact>> {
+    let mut out = vec![vec![]; actions as usize];
+    for f in facts {
+        if let Fact::Pre { act, .. } | Fact::Post { act, .. } | Fact::Carry { act, .. } = f {
+            if let Some(v) = out.get_mut(*act) {
+                v.push(f);
+            }
+        }
+    }
+    out
 }
 
 fn accepts(ex: &Exprs, e: Id, atom: usize) -> bool {
@@ -101,10 +114,19 @@ pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate
             })
             .collect()
     };
-    let next = |a: u32, p: usize| -> Vec<u32> {
-        (0..n as u32)
-            .filter(|&b| allowed(g.facts, g.atoms[a as usize], p, g.atoms[b as usize]))
-            .collect()
+    // Each action's facts read once, and each step's allowed atoms found
+    // once: a pair's derivatives are checked under every atom.
+    let facts = by_action(g.facts, g.actions);
+    let mut allowed_after: HashMap<(u32, usize), std::rc::Rc<[u32]>> = HashMap::new();
+    let mut next = |a: u32, p: usize| -> std::rc::Rc<[u32]> {
+        allowed_after
+            .entry((a, p))
+            .or_insert_with(|| {
+                (0..n as u32)
+                    .filter(|&b| allowed(&facts[p], g.atoms[a as usize], g.atoms[b as usize]))
+                    .collect()
+            })
+            .clone()
     };
     if cert.inclusion {
         let related: HashSet<(State, State)> = cert.pairs.iter().cloned().collect();
@@ -128,7 +150,7 @@ pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate
                     continue;
                 }
                 let qs = undo(p as usize);
-                for b in next(a, p as usize) {
+                for &b in next(a, p as usize).iter() {
                     // The right's step, closed under undoing.
                     let mut t = step(ex, &right.0, a as usize, p);
                     loop {
@@ -201,7 +223,7 @@ pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate
             if ds.is_empty() && dt.is_empty() {
                 continue;
             }
-            for b in next(a, p as usize) {
+            for &b in next(a, p as usize).iter() {
                 if !same(&(ds.clone(), b), &(dt.clone(), b), &mut parent) {
                     return Err(CertificateError::Leaves);
                 }
