@@ -411,7 +411,10 @@ fn check_seed_theorems_json() {
     let a = report(&reports, "appendix_a");
     assert_eq!(a["relation"], "=");
     assert_eq!(a["verdict"], "holds-up-to");
-    assert_eq!(a["cells"], 16);
+    // The rook's moves are anchored: every board of their window, three
+    // squares up its line, was covered.
+    assert_eq!(a["cells"], 3);
+    assert_eq!(a["bound"]["windows"], serde_json::json!([3, 3]), "{a}");
     assert!(a["counterexample"].is_null());
 
     let law = report(&reports, "rule_over_choice");
@@ -454,7 +457,15 @@ fn check_seed_theorems_json() {
 fn check_a_directory() {
     // Small explicit bounds: the verdicts, not the machine's speed, are
     // under test.
-    let args = ["theorems/", "--positions", "200", "--max-cells", "6", "--timeout", "1"];
+    let args = [
+        "theorems/",
+        "--positions",
+        "200",
+        "--max-cells",
+        "6",
+        "--work",
+        "200000",
+    ];
     let (code, reports) = check_json(&args.map(OsStr::new));
     assert_eq!(code, Some(0), "{reports:?}");
     assert!(reports.iter().all(agrees), "{reports:?}");
@@ -472,7 +483,7 @@ fn check_settles_the_kat_suite() {
     // The truth of the prover's hard suite, settled by enumeration alone:
     // the checker shares no code with the prover. Lines of nine squares
     // (`M{8}`) are reached by sparse boards past the boxes.
-    let args = ["theorems/kat/", "--max-cells", "8", "--timeout", "1"];
+    let args = ["theorems/kat/", "--max-cells", "8", "--work", "300000"];
     let (code, reports) = check_json(&args.map(OsStr::new));
     assert!(reports.len() >= 150, "{}", reports.len());
     let wrong: Vec<&Value> = reports.iter().filter(|r| !agrees(r)).collect();
@@ -1114,7 +1125,7 @@ fn chess_file(dir: &TempDir, body: &str) -> PathBuf {
 }
 
 /// Small bounds for the enumeration, so that only positions can refute.
-const TINY: [&str; 5] = ["--max-cells", "1", "--timeout", "1", "--no-sparse"];
+const TINY: [&str; 5] = ["--max-cells", "1", "--work", "10000", "--no-sparse"];
 
 fn with<'a>(first: &'a [&'a str], rest: &[&'a OsStr]) -> Vec<&'a OsStr> {
     first.iter().map(OsStr::new).chain(rest.iter().copied()).collect()
@@ -1132,8 +1143,8 @@ fn check_positions_refute_what_small_boards_cannot() {
         name,
         "--max-cells",
         "1",
-        "--timeout",
-        "1",
+        "--work",
+        "10000",
         "--no-sparse",
     ];
     let (code, reports) = check_json(&with(&base, &[OsStr::new("--positions"), OsStr::new("20")]));
@@ -1249,12 +1260,12 @@ fn check_ends_with_a_summary() {
 #[test]
 fn unknowns_fail_unless_allowed() {
     let dir = TempDir::new("check_unknown");
-    // With no time to search, a true claim gets no evidence: unknown.
+    // With no work to search, a true claim gets no evidence: unknown.
     let path = dir.write(
         "true.alg",
         "theorem up: (♙ + u. -> . + u♙) (♙ + u. -> . + u♙) = (♙ + u. -> . + u♙){2}\n",
     );
-    let args = [path.as_os_str(), OsStr::new("--timeout"), OsStr::new("0")];
+    let args = [path.as_os_str(), OsStr::new("--work"), OsStr::new("1")];
     let (code, reports, summary) = check_json_summary(&args);
     assert_eq!(code, Some(1), "{reports:?}");
     assert_eq!(summary["summary"]["unknown"], 1, "{summary}");
@@ -1273,8 +1284,8 @@ fn unknowns_fail_unless_allowed() {
     );
     let (code, _, summary) = check_json_summary(&[
         wrong.as_os_str(),
-        OsStr::new("--timeout"),
-        OsStr::new("0"),
+        OsStr::new("--work"),
+        OsStr::new("1"),
         OsStr::new("--allow-unknown"),
     ]);
     assert_eq!(code, Some(1), "{summary}");
@@ -1286,7 +1297,7 @@ fn unknowns_fail_unless_allowed() {
 
 #[test]
 fn shards_split_the_claims_of_a_directory() {
-    let args = ["theorems/", "--max-cells", "3", "--timeout", "2", "--positions", "10"];
+    let args = ["theorems/", "--max-cells", "3", "--work", "50000", "--positions", "10"];
     let verdicts = |reports: &[Value]| -> Vec<(String, String)> {
         reports
             .iter()

@@ -73,7 +73,7 @@ fn a_path_literal_within_the_cap_still_lowers() {
         ")".repeat(500)
     );
     let file = dir.write("ok.alg", &text);
-    let out = run(["check", file.to_str().unwrap(), "--timeout", "5"]);
+    let out = run(["check", file.to_str().unwrap(), "--work", "500000"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(out.stdout.contains("1 holds"), "{}", out.stdout);
 }
@@ -142,24 +142,22 @@ fn run_for(limit: std::time::Duration, args: &[&str]) -> Option<Out> {
 /// vanish), seconds a ply: sampling stops at the claim's `--timeout`
 /// (checked before every ply) and says so.
 #[test]
-fn sampling_the_positions_of_a_game_with_huge_plies_respects_the_timeout() {
+fn sampling_the_positions_of_a_game_with_huge_plies_is_bounded() {
     let dir = TempDir::new("fuzz-sampling");
     let file = dir.write(
         "bishops.alg",
         "start = ♗♗♗♗;♗♗♗♗;♗♗♗♗;♗♗♗♗\ngame g(start) = (%♗: (♗ -> .)*)\ntheorem c: (♗ -> ♗)+ = (♗ -> ♗)\n",
     );
+    // A ply of 2^16 results ends its game, so no clock is needed.
     let out = run_for(
         std::time::Duration::from_secs(60),
-        &["check", file.to_str().unwrap(), "--timeout", "1"],
+        &["check", file.to_str().unwrap(), "--work", "100000", "--json"],
     )
-    .expect("`check --timeout 1` ends within a minute");
+    .expect("`check` ends within a minute");
     assert!(matches!(out.code, Some(0 | 1)), "{out:?}");
-    assert!(out.stdout.contains(" c ("), "{}", out.stdout);
-    assert!(
-        out.stdout.contains("the timeout stopped the sampling"),
-        "{}",
-        out.stdout
-    );
+    let first = first_claim(&out);
+    assert_eq!(first["name"], "c", "{first}");
+    assert_eq!(first["positions"], 1, "only the start is sampled: {first}");
 }
 
 /// Found by the `prove` target (out of memory): a claim whose fragments
@@ -177,16 +175,9 @@ fn a_proof_of_cells_far_apart_is_written_within_the_memory_limit() {
     // It took 27 s; it takes a fraction of one.
     let out = run_for(
         std::time::Duration::from_secs(10),
-        &[
-            "prove",
-            file.to_str().unwrap(),
-            "--timeout",
-            "1",
-            "--memory-limit",
-            "300M",
-        ],
+        &["prove", file.to_str().unwrap(), "--memory-limit", "300M"],
     )
-    .expect("`prove --timeout 1` ends within ten seconds");
+    .expect("`prove` ends within ten seconds");
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(out.stdout.contains("✓ t (=): proved"), "{}", out.stdout);
 }
@@ -222,12 +213,13 @@ fn a_proof_whose_terms_grow_is_not_written_out_past_the_limits() {
     assert!(ms < 3000, "{first}");
 }
 
-/// Found by the `generated` target (slow, 1.3 GB): the KAT search read
-/// its clock every 64 pairs, and here each pair derives large sets for
-/// every action; 0.3 s of `--kat-limit` became 6 s. It reads it at every
-/// pair, and the claim is refuted within the limits.
+/// Found by the `generated` target (slow, 1.3 GB): each pair of the KAT
+/// search derives large sets for every action; 0.3 s of `--kat-limit`
+/// became 6 s when the clock was read every 64 pairs. The search is now
+/// bounded by its work, a pair costing its derivatives, so it ends the
+/// same way on any machine, and the claim is refuted within the limits.
 #[test]
-fn the_kat_search_stops_at_its_time_limit() {
+fn the_kat_search_stops_at_its_work_limit() {
     let dir = TempDir::new("fuzz-kat-clock");
     let file = dir.write(
         "kat.alg",
@@ -235,24 +227,22 @@ fn the_kat_search_stops_at_its_time_limit() {
          theorem c0: (%♟: any_dir(any_dir((('q | ♙) + (RRF)³(♔ | 'q) + F(♟ | ♙) \
          -> ('q | ♙) + (RRF)³('K | ♙) + F('q | ♟))))) = any_dir(any_dir(any_dir(fail)))\n",
     );
+    // A minute is room for a machine ten times slower than the second
+    // this takes.
     let out = run_for(
-        std::time::Duration::from_secs(20),
+        std::time::Duration::from_secs(60),
         &["prove", file.to_str().unwrap(), "--json", "--memory-limit", "500M"],
     )
-    .expect("`prove` ends within twenty seconds");
+    .expect("`prove` ends within a minute");
     assert_eq!(out.code, Some(1), "{out:?}");
     let first = first_claim(&out);
     assert_eq!(first["verdict"], "refuted", "{first}");
     assert!(
         first["kat"]
             .as_str()
-            .is_some_and(|k| k.contains("the KAT search reached its limit")),
+            .is_some_and(|k| k.contains("the KAT search reached its work limit")),
         "{first}"
     );
-    let ms = first["ms"].as_u64().expect("the claim's time");
-    // 0.3 s of KAT, 0.25 s of saturation, 0.4 s of enumeration, and room
-    // for a busy machine; it took 6.7 s.
-    assert!(ms < 3000, "{first}");
 }
 
 /// Found by the `fen` target: a run of empty squares too long for a

@@ -27,8 +27,11 @@
 //! let steps = render(&equal.pieces, proof.proof.as_ref().unwrap());
 //! assert!(steps.contains("by fuse"), "{steps}");
 //!
+//! // The rook's moves are anchored on it: a run reads only the three squares
+//! // up its line, so the checker covers every board that bears on the claim.
 //! let report = check_claim(equal, &ClaimOptions::default(), &|_, _, _| {});
-//! assert_eq!((report.verdict, report.cells), (Finding::HoldsUpTo, 16));
+//! assert_eq!((report.verdict, report.cells), (Finding::HoldsUpTo, 3));
+//! assert!(report.bound.is_some());
 //! let report = check_claim(differ, &ClaimOptions::default(), &|_, _, _| {});
 //! assert_eq!(report.verdict, Finding::Refuted);
 //! ```
@@ -81,8 +84,8 @@ pub mod tutorial;
 
 pub use check::positions;
 pub use check::{
-    check_claim, compare, ClaimOptions, CounterReport, Finding, Limit, Outcome, Report, SearchOptions, StateReport,
-    Stats,
+    check_claim, compare, Bound, ClaimOptions, CounterReport, Finding, Limit, Outcome, Report, SearchOptions,
+    StateReport, Stats,
 };
 pub use core::{
     print, Bounds, Cell, ClaimKind, Content, DeclareError, Fragment, Meta, Node, Pattern, PieceId, Pieces, Rel, Sort,

@@ -18,10 +18,17 @@ pub(super) struct Args {
     /// Search boards in boxes of up to this many squares.
     #[arg(long, default_value_t = 16)]
     max_cells: usize,
-    /// Stop searching one claim after this many seconds, and report the
-    /// boxes covered by then; the check on positions gets as long again.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-    timeout: f64,
+    /// Stop searching one claim after this much work (the states its
+    /// evaluations make, and one for each), and report the boxes covered
+    /// by then. Work, not time, bounds a claim, so verdicts do not depend
+    /// on the machine.
+    #[arg(long, value_name = "N", default_value_t = 5_000_000)]
+    work: u64,
+    /// A cap of this many seconds per claim, for safety: the search
+    /// reports the boxes covered by then, and the check on positions
+    /// gets as long again.
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
     /// Random instances tried for a law (a claim with metavariables).
     #[arg(long, default_value_t = 32)]
     instances: usize,
@@ -49,7 +56,7 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
-    let mut search = claims::search(args.max_cells, args.timeout, &args.run)?;
+    let mut search = claims::search(args.max_cells, args.work, args.timeout, &args.run)?;
     search.memory = args.memory_limit;
     let programs = claims::load(&args.paths, args.memory_limit)?;
     let positions = Positions::new(&programs, args.run.positions)?;
@@ -90,7 +97,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         let mut report = check_claim(claim, options, &|cells, done, total| {
             bar.set(format!("{cells} cells"), done, total)
         });
-        let sampled = positions.for_claim(p, claim, &on_positions);
+        let sampled = positions.for_claim(p, claim, usize::MAX, &on_positions);
         let mut samples = std::borrow::Cow::Borrowed(&sampled.samples);
         if let Some(k) = lint {
             let mut all = lints[p][k].1.clone();
@@ -169,6 +176,7 @@ pub(super) fn limit_phrase(limit: Option<Limit>) -> &'static str {
     match limit {
         None => "",
         Some(Limit::Timeout) => " (stopped by the timeout)",
+        Some(Limit::Work) => " (stopped by the work limit)",
         Some(Limit::StateBudget) => " (stopped by the state budget)",
         Some(Limit::Memory) => " (stopped by the memory limit)",
     }

@@ -97,15 +97,19 @@ pub(super) fn load(paths: &[PathBuf], memory: algchess_core::MemoryLimit) -> Res
     Ok(programs)
 }
 
-/// The enumeration's limits, from `--max-cells`, `--timeout` and
-/// `--no-sparse`.
-pub(super) fn search(max_cells: usize, timeout: f64, run: &RunArgs) -> Result<SearchOptions, Diags> {
+/// The enumeration's limits, from `--max-cells`, `--work`, `--timeout`
+/// and `--no-sparse`.
+pub(super) fn search(max_cells: usize, work: u64, timeout: Option<f64>, run: &RunArgs) -> Result<SearchOptions, Diags> {
     if max_cells == 0 || max_cells > 64 {
         return Err(plain_error("--max-cells must be between 1 and 64".into()));
     }
+    if work == 0 {
+        return Err(plain_error("--work must be at least 1".into()));
+    }
     Ok(SearchOptions {
         max_cells,
-        timeout: Some(seconds("--timeout", timeout, true)?),
+        work: Some(work),
+        timeout: timeout.map(|t| seconds("--timeout", t, true)).transpose()?,
         sparse: !run.no_sparse,
         ..SearchOptions::default()
     })
@@ -144,12 +148,13 @@ impl Positions {
         })
     }
 
-    /// The positions claim `claim` of program `prog` is checked on: none
-    /// when it is not checked on positions. Sampling stops at `limits`'
-    /// timeout and memory limit.
-    pub(super) fn for_claim(&self, prog: usize, claim: &Claim, limits: &PositionOptions) -> Arc<Sampled> {
+    /// The first `want` (at most `--positions`) positions claim `claim` of
+    /// program `prog` is checked on: none when it is not checked on
+    /// positions. Sampling stops at `limits`' timeout and memory limit.
+    pub(super) fn for_claim(&self, prog: usize, claim: &Claim, want: usize, limits: &PositionOptions) -> Arc<Sampled> {
         let games = &self.games[prog];
-        if self.n == 0 || games.is_empty() || !positions::applies(claim) {
+        let want = want.min(self.n);
+        if want == 0 || games.is_empty() || !positions::applies(claim) {
             return Arc::new(Sampled {
                 complete: true,
                 ..Sampled::default()
@@ -160,12 +165,14 @@ impl Positions {
             .map(|g| (g.name.clone(), g.board.clone(), g.turns.clone()))
             .collect();
         // Sampled under the lock, so claims running side by side sample
-        // once; a sample cut short by one claim's limits is not kept.
+        // once; a sample cut short by one claim's limits is not kept. A
+        // sample of fewer positions is the start of one of more, so the
+        // largest asked for serves every claim that asks for fewer.
         let mut cache = self.cache.lock().expect("no sampler panicked");
-        if let Some(s) = cache.get(&key) {
-            return s.clone();
+        if let Some(s) = cache.get(&key).filter(|s| s.asked >= want) {
+            return Arc::new(s.first(want));
         }
-        let sampled = Arc::new(positions::sample(games, self.n, POSITIONS_SEED, limits));
+        let sampled = Arc::new(positions::sample(games, want, POSITIONS_SEED, limits));
         if sampled.complete {
             cache.insert(key, sampled.clone());
         }

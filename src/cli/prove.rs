@@ -10,7 +10,9 @@ use algchess_core::Laws;
 use algchess_core::MemoryLimit;
 use algchess_core::Pieces;
 use algchess_core::Tiling;
-use algchess_core::{prove_claim, render, ProofReport, ProveOptions, Rewrites, SaturationLimits, Stop, Verdict};
+use algchess_core::{
+    prove_claim, render, KatLimits, ProofReport, ProveOptions, Rewrites, SaturationLimits, Stop, Verdict,
+};
 use std::path::PathBuf;
 
 /// The positions a replayed proof is confirmed on, unless `--full-check`.
@@ -33,21 +35,30 @@ pub(super) struct Args {
     /// Saturation: at most this many e-nodes per claim.
     #[arg(long, default_value_t = 20_000)]
     node_limit: usize,
-    /// Saturation: at most this many seconds per claim (default 0.25, or
-    /// 2 with `--full-check`).
+    /// Saturation: a cap of this many seconds per claim, for safety. By
+    /// default only work limits a claim (`--iter-limit`, `--node-limit`,
+    /// `--kat-work`, `--work`), so verdicts do not depend on the machine.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
-    /// Kleene algebra with tests, tried first: at most this many seconds
-    /// per claim; 0 skips it.
-    #[arg(long, default_value_t = 0.3, value_name = "SECONDS")]
-    kat_limit: f64,
+    /// Kleene algebra with tests, tried first: at most this many steps
+    /// (pairs compared and transitions followed) per claim; 0 skips it.
+    #[arg(long, default_value_t = KatLimits::default().work, value_name = "STEPS")]
+    kat_work: u64,
+    /// Kleene algebra with tests: a cap of this many seconds per claim,
+    /// for safety; 0 skips it.
+    #[arg(long, value_name = "SECONDS")]
+    kat_limit: Option<f64>,
     /// The enumeration: boxes of up to this many squares.
     #[arg(long, default_value_t = 16)]
     max_cells: usize,
-    /// The enumeration of a claim with no proof: stop after this many
-    /// seconds, and report the boxes covered by then (default 0.4, or 10
-    /// with `--full-check`); the check on positions gets half as long
-    /// again.
+    /// The enumeration of a claim with no proof: at most this much work
+    /// (the states its evaluations make, and one for each), then the boxes
+    /// covered are reported (default 100,000, or 5,000,000 with
+    /// `--full-check`).
+    #[arg(long, value_name = "N")]
+    work: Option<u64>,
+    /// The enumeration and the check on positions: a cap of this many
+    /// seconds per claim, for safety.
     #[arg(long, value_name = "SECONDS")]
     timeout: Option<f64>,
     /// Stop a claim's saturation or search when the process holds more
@@ -55,10 +66,10 @@ pub(super) struct Args {
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = super::output::memory_limit)]
     memory_limit: MemoryLimit,
     /// Spend longer: confirm each proof with the full enumeration
-    /// (`--max-cells`, `--timeout`, `--positions`) instead of the quick one
-    /// (boxes of up to 6 squares and 200 positions, each for at most
-    /// 0.25 s), and give claims without a proof 2 s of saturation and 10 s
-    /// of enumeration unless the flags say otherwise.
+    /// (`--max-cells`, `--work`, `--positions`) instead of the quick one
+    /// (boxes of up to 6 squares within 20,000 of work, and 200
+    /// positions), and give claims without a proof 5,000,000 of work
+    /// unless `--work` says otherwise.
     #[arg(long)]
     full_check: bool,
     /// Only claims whose name contains this text.
@@ -71,14 +82,28 @@ pub(super) struct Args {
     run: RunArgs,
 }
 
+/// The enumeration's default work for a claim with no proof: well under a
+/// second on one core for most claims.
+const QUICK_WORK: u64 = 100_000;
+/// The same with `--full-check`.
+const FULL_WORK: u64 = 5_000_000;
+
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
     // Quick by default: a claim nothing settles is `unknown` in about a
     // second.
-    let (saturation, enumeration) = if args.full_check { (2.0, 10.0) } else { (0.25, 0.4) };
-    let mut search = claims::search(args.max_cells, args.timeout.unwrap_or(enumeration), &args.run)?;
+    let work = args
+        .work
+        .unwrap_or(if args.full_check { FULL_WORK } else { QUICK_WORK });
+    let mut search = claims::search(args.max_cells, work, args.timeout, &args.run)?;
     search.memory = args.memory_limit;
-    let time_limit = super::output::seconds("--time-limit", args.time_limit.unwrap_or(saturation), false)?;
-    let kat_limit = super::output::seconds("--kat-limit", args.kat_limit, true)?;
+    let time_limit = args
+        .time_limit
+        .map(|t| super::output::seconds("--time-limit", t, false))
+        .transpose()?;
+    let kat_limit = args
+        .kat_limit
+        .map(|t| super::output::seconds("--kat-limit", t, true))
+        .transpose()?;
     let programs = claims::load(&args.paths, args.memory_limit)?;
     // Each grid has its own laws; the prover uses only those of the
     // claim's grid. The hex ones are read when a claim needs them.
@@ -102,15 +127,8 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let positions = Positions::new(&programs, args.run.positions)?;
     let on_positions = PositionOptions {
         eval_budget: search.eval_budget,
-        timeout: match args.full_check {
-            true => search.timeout,
-            false => search.timeout.map(|t| t / 2),
-        },
+        timeout: search.timeout,
         memory: args.memory_limit,
-    };
-    let quick_positions = PositionOptions {
-        timeout: Some(std::time::Duration::from_millis(250)),
-        ..on_positions.clone()
     };
     let options = ProveOptions {
         saturation: SaturationLimits {
@@ -128,9 +146,14 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
                 search,
                 ..ClaimOptions::default()
             },
-            false => ProveOptions::quick_check(args.memory_limit),
+            false => {
+                let mut quick = ProveOptions::quick_check(args.memory_limit);
+                quick.search.timeout = search.timeout;
+                quick
+            }
         },
-        kat: algchess_core::KatLimits {
+        kat: KatLimits {
+            work: args.kat_work,
             time: kat_limit,
             ..Default::default()
         },
@@ -153,17 +176,17 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         // Positions are further evidence: a proof or an unknown is checked
         // on them, and a difference on one refutes the claim.
         // A replayed proof gets the quick look, as on boards: the first
-        // positions, for at most a quarter of a second.
-        let sampled = positions.for_claim(p, claim, &on_positions);
-        let all = &sampled.samples;
+        // positions.
         let quick = report.verdict == Verdict::Proved && !args.full_check;
-        let (samples, with) = match quick {
-            true => (&all[..all.len().min(QUICK_POSITIONS)], &quick_positions),
-            false => (&all[..], &on_positions),
+        let want = if quick { QUICK_POSITIONS } else { usize::MAX };
+        let sampled = match report.verdict {
+            Verdict::Refuted => Default::default(),
+            _ => positions.for_claim(p, claim, want, &on_positions),
         };
-        let played = (!samples.is_empty() && report.verdict != Verdict::Refuted).then(|| {
+        let samples = &sampled.samples;
+        let played = (!samples.is_empty()).then(|| {
             bar.set("positions".into(), 0, samples.len());
-            let mut played = check_positions(claim, samples, with, &|done, total| {
+            let mut played = check_positions(claim, samples, &on_positions, &|done, total| {
                 bar.set("positions".into(), done, total)
             });
             sampled.mark(&mut played);
@@ -219,6 +242,19 @@ pub(super) fn describe(r: &ProofReport, played: Option<&PositionsReport>, explai
     let graph = format!("e-graph {} nodes, {} iterations", r.egraph_nodes, r.iterations);
     let on_positions = played.filter(|p| p.counterexample.is_none());
     let mut out = match r.verdict {
+        Verdict::Proved if r.proof_steps == Some(1) && r.bound.is_some() => {
+            let b = r.bound.expect("a bound");
+            format!(
+                "{mark} {} ({}): proved by enumeration: decided on every board of up to {} squares (bound from windows of {} and {} squares){} [{}]\n",
+                r.name,
+                r.relation,
+                b.squares(),
+                b.windows[0],
+                b.windows[1],
+                positions_phrase(on_positions, "and checked on"),
+                ms(r.ms)
+            )
+        }
         Verdict::Proved => format!(
             "{mark} {} ({}): proved in {} step{}, checked on boards of up to {} squares{} [{}; {graph}]\n",
             r.name,

@@ -60,7 +60,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         saturation: SaturationLimits {
             iter_limit: args.iter_limit,
             node_limit: args.node_limit,
-            time_limit: super::output::seconds("--time-limit", args.time_limit, false)?,
+            time_limit: Some(super::output::seconds("--time-limit", args.time_limit, false)?),
             memory: algchess_core::MemoryLimit::NONE,
         },
         total_limit: super::output::seconds("--total-limit", args.total_limit, false)?,

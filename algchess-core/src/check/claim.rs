@@ -3,7 +3,8 @@
 //! random instances of their metavariables.
 
 use super::cube::MAX_NAMED;
-use super::search::{compare, Counterexample, Outcome, SearchOptions};
+pub use super::search::Limit;
+use super::search::{compare, Bound, Counterexample, Outcome, SearchOptions};
 use crate::core::{gen, Cell, Content, Fragment, Meta, Pieces, Rel, Sort, Term};
 use crate::elab::Claim;
 use crate::geometry::Square;
@@ -44,19 +45,6 @@ pub enum Finding {
     Refuted,
     /// No difference on any board up to the size searched: evidence, not proof.
     HoldsUpTo,
-}
-
-/// The limit that stopped a search short of its largest box.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
-pub enum Limit {
-    /// The enumeration's time limit (`--timeout`).
-    Timeout,
-    /// The states one evaluation may make.
-    StateBudget,
-    /// The heap the process may hold (`--memory-limit`).
-    Memory,
 }
 
 /// One result state: a board (rows, top to bottom) and the POI square.
@@ -146,11 +134,20 @@ pub struct Report {
     /// True when the claim was decided exactly, by normal forms, not by
     /// searching boards.
     pub exact: bool,
+    /// Set when the search was a decision, not evidence: both sides are
+    /// moves anchored on the POI, and every board of this box around
+    /// their windows was covered, so they are equal on every board (the
+    /// small-model bound; see ARCHITECTURE.md).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub bound: Option<Bound>,
     /// Instances tried, for a law.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub instances: Option<usize>,
     /// Symbolic leaves (cubes of boards) run.
     pub leaves: u64,
+    /// The work the search did: the states its evaluations made, and one
+    /// for each (what `--work` bounds).
+    pub work: u64,
     /// Concrete states (board and POI) the leaves cover.
     pub boards: f64,
     /// Why the search stopped short or checked no board, in words.
@@ -177,7 +174,9 @@ enum Found {
         complete: bool,
         stopped_by: Option<Limit>,
         exact: bool,
+        bound: Option<Bound>,
         leaves: u64,
+        work: u64,
         boards: f64,
         note: Option<String>,
     },
@@ -185,8 +184,18 @@ enum Found {
         cells: usize,
         report: CounterReport,
         leaves: u64,
+        work: u64,
         boards: f64,
     },
+}
+
+impl Found {
+    /// The work it took.
+    fn work(&self) -> u64 {
+        match self {
+            Found::Same { work, .. } | Found::Differ { work, .. } => *work,
+        }
+    }
 }
 
 fn counter_board(pieces: &Pieces, c: &Counterexample, instance: Option<BTreeMap<String, String>>) -> CounterReport {
@@ -216,7 +225,9 @@ fn compare_terms(
             complete: true,
             stopped_by: None,
             exact: true,
+            bound: None,
             leaves: 0,
+            work: 0,
             boards: 0.0,
             note: None,
         };
@@ -232,7 +243,9 @@ fn compare_terms(
                 complete: true,
                 stopped_by: None,
                 exact: true,
+                bound: None,
                 leaves: 0,
+                work: 0,
                 boards: 0.0,
                 note: None,
             }
@@ -245,6 +258,7 @@ fn compare_terms(
                     instance,
                 },
                 leaves: 0,
+                work: 0,
                 boards: 0.0,
             }
         };
@@ -255,17 +269,21 @@ fn compare_terms(
     );
     let open = lhs.is_open() || rhs.is_open();
     match compare(pieces, &l, &r, open, options, progress) {
-        Outcome::HoldsUpTo { cells, complete, stats } => Found::Same {
+        Outcome::HoldsUpTo {
             cells,
-            complete,
-            stopped_by: (!complete).then_some(Limit::Timeout),
+            stopped,
+            bound,
+            stats,
+        } => Found::Same {
+            cells,
+            complete: stopped.is_none(),
+            stopped_by: stopped,
             exact: false,
+            bound,
             leaves: stats.leaves,
+            work: stats.work,
             boards: stats.boards,
-            note: (!complete).then(|| {
-                let t = options.timeout.map_or(String::new(), |t| format!(" ({} s)", t.as_secs_f64()));
-                format!("the enumeration's timeout{t} stopped the search")
-            }),
+            note: stopped.map(|l| format!("{} stopped the search", limit_name(l, options))),
         },
         Outcome::Refuted {
             cells,
@@ -275,6 +293,7 @@ fn compare_terms(
             cells,
             report: counter_board(pieces, &counterexample, instance),
             leaves: stats.leaves,
+            work: stats.work,
             boards: stats.boards,
         },
         Outcome::OutOfMemory { cells, limit } => Found::Same {
@@ -282,7 +301,9 @@ fn compare_terms(
             complete: false,
             stopped_by: Some(Limit::Memory),
             exact: false,
+            bound: None,
             leaves: 0,
+            work: 0,
             boards: 0.0,
             note: Some(format!(
                 "the memory limit ({limit}) stopped the search on a {cells}-square box"
@@ -293,7 +314,9 @@ fn compare_terms(
             complete: false,
             stopped_by: None,
             exact: false,
+            bound: None,
             leaves: 0,
+            work: 0,
             boards: 0.0,
             note: Some(format!(
                 "the moves name {pieces} pieces; the search tells at most {MAX_NAMED} apart, so it checked no board"
@@ -304,12 +327,32 @@ fn compare_terms(
             complete: false,
             stopped_by: Some(Limit::StateBudget),
             exact: false,
+            bound: None,
             leaves: 0,
+            work: 0,
             boards: 0.0,
             note: Some(format!(
                 "the state budget stopped the search: one evaluation made more than {budget} states on a {cells}-square box"
             )),
         },
+    }
+}
+
+/// The limit in words, with its value.
+fn limit_name(limit: Limit, options: &SearchOptions) -> String {
+    match limit {
+        Limit::Timeout => {
+            let t = options
+                .timeout
+                .map_or(String::new(), |t| format!(" ({} s)", t.as_secs_f64()));
+            format!("the enumeration's timeout{t}")
+        }
+        Limit::Work => {
+            let w = options.work.map_or(String::new(), |w| format!(" ({w})"));
+            format!("the enumeration's work limit{w}")
+        }
+        Limit::StateBudget => "the state budget".into(),
+        Limit::Memory => "the memory limit".into(),
     }
 }
 
@@ -407,8 +450,10 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         complete: true,
         stopped_by: None,
         exact: false,
+        bound: None,
         instances: None,
         leaves: 0,
+        work: 0,
         boards: 0.0,
         note: None,
     };
@@ -422,7 +467,9 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 complete,
                 stopped_by,
                 exact,
+                bound,
                 leaves,
+                work,
                 boards,
                 note,
             } => {
@@ -436,7 +483,9 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 report.stopped_by = report.stopped_by.or(stopped_by);
                 all_exact &= exact;
                 report.exact = all_exact;
+                report.bound = bound;
                 report.leaves += leaves;
+                report.work += work;
                 report.boards += boards;
                 report.note = report.note.take().or(note);
                 false
@@ -445,12 +494,14 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 cells,
                 report: c,
                 leaves,
+                work,
                 boards,
             } => {
                 report.verdict = Finding::Refuted;
                 report.cells = cells;
                 report.counterexample = Some(c);
                 report.leaves += leaves;
+                report.work += work;
                 report.boards += boards;
                 true
             }
@@ -469,68 +520,109 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         let mut g = quickcheck::Gen::from_size_and_seed(8, options.seed);
         let mut tried = 0;
         let mut attempts = 0;
-        // The climbing instance, when there is one, keeps a quarter of
-        // the timeout: a slow machine must not spend it all on random
-        // instances before the one that shows what counts of repetition
-        // say.
+        // The climbing instance, when there is one, keeps half the work
+        // and a quarter of the timeout, so the random instances cannot
+        // spend it all before the one that shows what counts of
+        // repetition say.
         let climbing = options
             .search
             .sparse
             .then(|| climbing_instance(claim, &metas))
             .flatten();
+        let half = |x: u64| if climbing.is_some() { x - x / 2 } else { x };
+        let random_work = options.search.work.map(half);
         let random_limit = options
             .search
             .timeout
             .map(|t| if climbing.is_some() { t * 3 / 4 } else { t });
+        let mut spent = 0u64;
         while tried < options.instances && attempts < options.instances * 8 {
             attempts += 1;
             let Some((l, r, shown)) = instance(claim, &metas, &mut g) else {
                 continue;
             };
-            // The timeout is the claim's, shared by its instances.
-            if let Some(limit) = random_limit {
-                let left = limit.saturating_sub(start.elapsed());
-                if left.is_zero() {
-                    report.complete = false;
-                    report.stopped_by = Some(Limit::Timeout);
-                    report.note = Some(format!(
-                        "the enumeration's timeout ({} s) stopped it after {tried} instances",
-                        options.search.timeout.unwrap_or(limit).as_secs_f64()
-                    ));
-                    break;
-                }
-                per_instance.timeout = Some(left);
+            // The work and the timeout are the claim's, shared by its
+            // instances: each gets an even share of what is left.
+            let work_left = random_work.map(|w| w.saturating_sub(spent));
+            let time_left = random_limit.map(|limit| limit.saturating_sub(start.elapsed()));
+            let out = match (work_left, time_left) {
+                (_, Some(t)) if t.is_zero() => Some(Limit::Timeout),
+                (Some(0), _) => Some(Limit::Work),
+                _ => None,
+            };
+            if let Some(limit) = out {
+                report.complete = false;
+                report.stopped_by = Some(limit);
+                report.note = Some(format!(
+                    "{} stopped it after {tried} instances",
+                    limit_name(limit, &options.search)
+                ));
+                break;
             }
+            per_instance.work = work_left.map(|w| (w / (options.instances - tried) as u64).max(1));
+            per_instance.timeout = time_left;
             tried += 1;
             let found = compare_terms(&claim.pieces, &l, &r, &per_instance, Some(shown), &|_, _, _| {});
-            // An instance the timeout stopped before it covered any board
-            // says nothing; the instances before it stand.
-            if tried > 1
-                && matches!(
-                    found,
-                    Found::Same {
-                        cells: 0,
-                        exact: false,
-                        ..
-                    }
-                )
-            {
-                tried -= 1;
-                report.complete = false;
-                report.stopped_by = Some(Limit::Timeout);
-                break;
+            spent += found.work();
+            // A share stopped is the claim's work limit showing.
+            let found = match found {
+                Found::Same {
+                    stopped_by: Some(Limit::Work),
+                    note: Some(_),
+                    cells,
+                    complete,
+                    exact,
+                    bound,
+                    leaves,
+                    work,
+                    boards,
+                    ..
+                } => Found::Same {
+                    note: Some(format!(
+                        "{} stopped instance {tried} at {} squares",
+                        limit_name(Limit::Work, &options.search),
+                        cells
+                    )),
+                    stopped_by: Some(Limit::Work),
+                    cells,
+                    complete,
+                    exact,
+                    bound,
+                    leaves,
+                    work,
+                    boards,
+                },
+                other => other,
+            };
+            // An instance a limit stopped before it covered any board says
+            // nothing; the instances before it stand.
+            if tried > 1 {
+                if let Found::Same {
+                    cells: 0,
+                    exact: false,
+                    stopped_by: Some(limit),
+                    ..
+                } = found
+                {
+                    tried -= 1;
+                    report.complete = false;
+                    report.stopped_by = Some(limit);
+                    break;
+                }
             }
             progress(per_instance.max_cells, tried, options.instances);
             if absorb(&mut report, found) {
                 break;
             }
         }
-        // Then, time left, the climbing instance on sparse boards too.
+        // Then, time left, the climbing instance on sparse boards too, with
+        // the work left.
         let time_left = options.search.timeout.is_none_or(|t| start.elapsed() < t);
         if report.verdict != Finding::Refuted && time_left {
             if let Some((l, r, shown)) = climbing {
                 let sparse = SearchOptions {
                     sparse: true,
+                    work: options.search.work.map(|w| w.saturating_sub(spent)),
                     timeout: options.search.timeout.map(|t| t.saturating_sub(start.elapsed())),
                     ..per_instance.clone()
                 };

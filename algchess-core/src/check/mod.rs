@@ -5,7 +5,8 @@ mod claim;
 pub(crate) mod cube;
 pub mod positions;
 mod search;
+mod window;
 
 pub use claim::{check_claim, ClaimOptions, CounterReport, Finding, Report};
 pub use claim::{Limit, StateReport};
-pub use search::{compare, Outcome, SearchOptions, Stats};
+pub use search::{compare, Bound, Outcome, SearchOptions, Stats};

@@ -49,6 +49,10 @@ pub const PERFT_POSITIONS: [(&str, &str); 5] = [
 /// Plies of one random game: long enough to reach middlegames and
 /// endgames, short enough that many games (and openings) are sampled.
 const PLIES: usize = 100;
+/// A ply with more results than this ends its random game: sampling is
+/// bounded by work, not by a clock (a game of 2^16 results a ply once
+/// sampled for minutes).
+const MOST_RESULTS: usize = 10_000;
 /// Random games played at once; fixed, so the sample does not depend on
 /// the number of threads.
 const BATCH: usize = 16;
@@ -151,8 +155,9 @@ impl SplitMix {
 }
 
 /// The positions of random game `k` after each ply, until the side to move
-/// has no move, a move exceeds the evaluation budget, `PLIES` are played,
-/// or `over` says a limit is met (checked before every ply).
+/// has no move or more than `MOST_RESULTS`, a move exceeds the evaluation
+/// budget, `PLIES` are played, or `over` says a limit is met (checked
+/// before every ply).
 fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize, over: &(dyn Fn() -> bool + Sync)) -> Vec<Position> {
     let mut rng = SplitMix(seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut pos = root.clone();
@@ -164,7 +169,7 @@ fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize, over: &(dyn 
         let Ok(mut next) = rules.successors(&pos) else {
             break;
         };
-        if next.is_empty() {
+        if next.is_empty() || next.len() > MOST_RESULTS {
             break;
         }
         pos = next.swap_remove(rng.below(next.len()));
@@ -177,6 +182,8 @@ fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize, over: &(dyn 
 /// its end rather than being stopped by a limit.
 #[derive(Clone, Debug, Default)]
 pub struct Sampled {
+    /// How many positions were asked for.
+    pub asked: usize,
     /// The positions, in the order they were sampled.
     pub samples: Vec<Sample>,
     /// False when the timeout or the memory limit stopped the sampling, so
@@ -187,6 +194,16 @@ pub struct Sampled {
 }
 
 impl Sampled {
+    /// The first `n` positions: what sampling `n` would have given, as a
+    /// sample of fewer is the start of one of more.
+    pub fn first(&self, n: usize) -> Sampled {
+        Sampled {
+            asked: n.min(self.asked),
+            samples: self.samples[..n.min(self.samples.len())].to_vec(),
+            ..self.clone()
+        }
+    }
+
     /// Marks `report`, a check on these samples, as cut short when the
     /// sampling was.
     pub fn mark(&self, report: &mut PositionsReport) {
@@ -214,7 +231,9 @@ pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> 
         }
         hit
     };
-    let rules: Vec<Rules> = games.iter().map(Rules::new).collect();
+    // The engine plays the random games: the interpreter's equal (the
+    // engine's invariant), many times faster.
+    let rules: Vec<Rules> = games.iter().map(Rules::fast).collect();
     let roots = roots(&rules);
     let mut seen: FxHashSet<Grid> = FxHashSet::default();
     let mut out = vec![];
@@ -232,6 +251,7 @@ pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> 
     }
     if roots.is_empty() {
         return Sampled {
+            asked: n,
             samples: out,
             complete: true,
             stopped_by_memory: false,
@@ -263,6 +283,7 @@ pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> 
         }
     }
     Sampled {
+        asked: n,
         samples: out,
         complete: !stopped.into_inner(),
         stopped_by_memory: by_memory.into_inner(),

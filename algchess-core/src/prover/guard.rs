@@ -57,8 +57,8 @@ impl serde::Serialize for Stop {
 /// The limits of one saturation, checked from inside it.
 #[derive(Debug)]
 pub struct Guard {
-    deadline: Instant,
-    time_limit: Duration,
+    deadline: Option<Instant>,
+    time_limit: Option<Duration>,
     node_limit: usize,
     memory: MemoryLimit,
     tripped: OnceLock<Stop>,
@@ -66,14 +66,15 @@ pub struct Guard {
 
 impl Default for Guard {
     fn default() -> Guard {
-        Guard::new(Duration::from_secs(3600), usize::MAX, MemoryLimit::NONE)
+        Guard::new(None, usize::MAX, MemoryLimit::NONE)
     }
 }
 
 impl Guard {
-    pub fn new(time_limit: Duration, node_limit: usize, memory: MemoryLimit) -> Guard {
+    pub fn new(time_limit: Option<Duration>, node_limit: usize, memory: MemoryLimit) -> Guard {
         Guard {
-            deadline: Instant::now() + time_limit,
+            // A cap too far off to represent is no cap.
+            deadline: time_limit.and_then(|t| Instant::now().checked_add(t)),
             time_limit,
             node_limit,
             memory,
@@ -91,8 +92,8 @@ impl Guard {
             Stop::Nodes(nodes)
         } else if self.memory.exceeded() {
             Stop::Memory(self.memory)
-        } else if Instant::now() > self.deadline {
-            Stop::Time(self.time_limit.as_secs_f64())
+        } else if self.deadline.is_some_and(|d| Instant::now() > d) {
+            Stop::Time(self.time_limit.unwrap_or_default().as_secs_f64())
         } else {
             return false;
         };
@@ -123,13 +124,13 @@ mod tests {
 
     #[test]
     fn a_guard_trips_once_and_names_the_limit() {
-        let g = Guard::new(Duration::from_secs(60), 100, MemoryLimit::NONE);
+        let g = Guard::new(Some(Duration::from_secs(60)), 100, MemoryLimit::NONE);
         assert!(!g.over(50));
         assert!(g.over(101));
         assert_eq!(g.tripped(), Some(&Stop::Nodes(101)));
         // Tripped for good, whatever the size now.
         assert!(g.over(0));
-        let g = Guard::new(Duration::ZERO, 100, MemoryLimit::NONE);
+        let g = Guard::new(Some(Duration::ZERO), 100, MemoryLimit::NONE);
         std::thread::sleep(Duration::from_millis(1));
         assert!(g.over(0));
         assert!(matches!(g.tripped(), Some(Stop::Time(_))));

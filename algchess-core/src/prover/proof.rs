@@ -44,14 +44,18 @@ pub enum Why {
     /// Choices regrouped, reordered or repeated, and rules placed:
     /// `alt_assoc`, `alt_comm`, `alt_idem` and `rule_place`.
     Choices,
-    /// Both terms have one normal form (src/prover/decide.rs).
+    /// Both terms have one normal form (the prover's `decide`).
     Decided,
     /// Equal in Kleene algebra with tests, given hypotheses about the
-    /// moves' letters (src/prover/kat/), each shown.
+    /// moves' letters (the prover's `kat`), each shown.
     Kat {
         /// Each hypothesis, printed.
         hypotheses: Vec<String>,
     },
+    /// Equal on every board of a box around both sides' windows: moves
+    /// anchored on the POI, by the small-model bound (the checker's
+    /// `window`).
+    Window(crate::check::Bound),
     /// A law, used left to right or right to left, with the side
     /// conditions that held.
     Law {
@@ -278,7 +282,7 @@ fn justify(
         By::Kat(proof) => {
             let (first, last, before, path) = site;
             let ctx = decide::context_at(before, path, decide::top(first, last));
-            kat::replay(pieces, a, b, ctx, proof, &kat::Limits::default()).map_err(StepError::Kat)?;
+            kat::replay(pieces, a, b, ctx, proof, &proof.limits).map_err(StepError::Kat)?;
             Ok(Why::Kat {
                 hypotheses: proof.hypotheses.clone(),
             })
@@ -445,7 +449,7 @@ pub(super) fn by_kat(
     rules: &Rewrites,
     limits: &kat::Limits,
 ) -> Result<Vec<Step>, KatMiss> {
-    if limits.time.is_zero() {
+    if !limits.enabled() {
         return Err(KatMiss::NotTried);
     }
     let ctx = decide::top(lhs, rhs);
@@ -453,17 +457,14 @@ pub(super) fn by_kat(
         (lhs.clone(), rhs.clone()),
         (decide::normal(pieces, lhs, ctx), decide::normal(pieces, rhs, ctx)),
     ];
-    let deadline = std::time::Instant::now() + limits.time;
+    // Both views spend from one budget.
+    let spend = kat::Spend::new(limits.work, limits.time);
     let mut why = KatMiss::Unknown(String::new());
     for (k, (l, r)) in views.iter().enumerate() {
         if k > 0 && (l, r) == (&views[0].0, &views[0].1) {
             continue;
         }
-        let left = kat::Limits {
-            time: deadline.saturating_duration_since(std::time::Instant::now()),
-            ..*limits
-        };
-        let proof = match kat::prove(pieces, l, r, ctx, &left) {
+        let proof = match kat::prove_within(pieces, l, r, ctx, limits, &spend) {
             kat::Outcome::Proved(p) => p,
             kat::Outcome::Differ(w) => {
                 why = KatMiss::Differ(w);
@@ -521,16 +522,22 @@ pub fn render(pieces: &Pieces, steps: &[Step]) -> String {
             Some(Why::Choices) => {
                 out.push_str("         by choices as a set (alt_assoc, alt_comm, alt_idem, rule_place)\n")
             }
-            Some(Why::Decided) => out.push_str("         by normal forms (src/prover/decide.rs)\n"),
-            Some(Why::Kat { hypotheses }) if hypotheses.is_empty() => {
-                out.push_str("         by KAT (src/prover/kat/)\n")
-            }
+            Some(Why::Decided) => out.push_str("         by normal forms\n"),
+            Some(Why::Kat { hypotheses }) if hypotheses.is_empty() => out.push_str("         by KAT\n"),
             Some(Why::Kat { hypotheses }) => {
-                out.push_str("         by KAT (src/prover/kat/), with hypotheses\n");
+                out.push_str("         by KAT, with hypotheses\n");
                 for (i, h) in hypotheses.iter().enumerate() {
                     out.push_str(&format!("           H{}. {h}\n", i + 1));
                 }
             }
+            Some(Why::Window(b)) => out.push_str(&format!(
+                "         by enumeration: decided on every board of up to {} squares ({}×{}; bound from windows of {} and {} squares)\n",
+                b.squares(),
+                b.width,
+                b.height,
+                b.windows[0],
+                b.windows[1]
+            )),
             Some(Why::Law {
                 name,
                 location,

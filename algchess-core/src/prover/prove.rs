@@ -23,7 +23,7 @@ use crate::elab::Claim;
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
 use egg::{ENodeOrVar, Explanation, PatternAst, RecExpr, Runner, StopReason, TreeExplanation, TreeTerm};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Limits of a proof attempt.
 #[derive(Clone, Debug)]
@@ -42,12 +42,12 @@ pub struct ProveOptions {
 
 impl ProveOptions {
     /// The default cross-check: boxes of up to 6 squares, a few instances
-    /// of a law, and at most a quarter of a second.
+    /// of a law, and at most 20,000 of work (see `SearchOptions::work`).
     pub fn quick_check(memory: MemoryLimit) -> ClaimOptions {
         ClaimOptions {
             search: crate::check::SearchOptions {
                 max_cells: 6,
-                timeout: Some(Duration::from_millis(250)),
+                work: Some(100_000),
                 memory,
                 sparse: false,
                 ..crate::check::SearchOptions::default()
@@ -65,7 +65,7 @@ impl Default for ProveOptions {
             saturation: SaturationLimits {
                 iter_limit: 30,
                 node_limit: 20_000,
-                time_limit: Duration::from_secs(2),
+                time_limit: None,
                 memory: MemoryLimit::NONE,
             },
             check: ClaimOptions::default(),
@@ -117,6 +117,10 @@ pub struct ProofReport {
     /// a search stopped by a limit).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub note: Option<String>,
+    /// The box the claim was decided in by enumeration, when its moves are
+    /// anchored (the small-model bound).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub bound: Option<crate::check::Bound>,
     /// Why Kleene algebra with tests did not prove the claim.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub kat: Option<String>,
@@ -221,7 +225,7 @@ pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rewrites, options: &ProveOpt
     let stage = |runner: Runner<ENode, Algebra>, rewrites: &[egg::Rewrite<ENode, Algebra>], iterations: usize| {
         let left = SaturationLimits {
             iter_limit: iterations,
-            time_limit: limits.time_limit.saturating_sub(start.elapsed()),
+            time_limit: limits.time_limit.map(|t| t.saturating_sub(start.elapsed())),
             ..limits.clone()
         };
         run(runner, rewrites, &left, met)
@@ -298,6 +302,37 @@ fn counterexample(report: &Report) -> Option<CounterReport> {
         .flatten()
 }
 
+/// The verdict of an enumeration with no proof beside it: refuted by its
+/// counterexample, proved when it was a decision (the small-model bound),
+/// else unknown.
+fn settle(report: &mut ProofReport, claim: &Claim, checked: &Report) {
+    if checked.verdict == Finding::Refuted {
+        report.verdict = Verdict::Refuted;
+        report.counterexample = counterexample(checked);
+    } else if let Some(b) = checked.bound {
+        by_window(report, claim, b);
+    }
+}
+
+/// The claim proved by enumeration in its window's box: one step.
+fn by_window(report: &mut ProofReport, claim: &Claim, bound: crate::check::Bound) {
+    report.verdict = Verdict::Proved;
+    report.stop = None;
+    report.note = None;
+    report.bound = Some(bound);
+    report.proof_steps = Some(1);
+    report.proof = Some(vec![
+        Step {
+            term: claim.lhs.clone(),
+            why: None,
+        },
+        Step {
+            term: claim.rhs.clone(),
+            why: Some(super::Why::Window(bound)),
+        },
+    ]);
+}
+
 /// Proves or refutes one claim.
 pub fn prove_claim(
     claim: &Claim,
@@ -319,6 +354,7 @@ pub fn prove_claim(
         iterations: 0,
         stop: None,
         note: None,
+        bound: None,
         kat: None,
         proof: None,
     };
@@ -336,6 +372,11 @@ pub fn prove_claim(
         if checked.verdict == Finding::Refuted {
             report.verdict = Verdict::Refuted;
             report.counterexample = counterexample(&checked);
+            report.ms = start.elapsed().as_millis() as u64;
+            return report;
+        }
+        if let Some(b) = checked.bound {
+            by_window(&mut report, claim, b);
             report.ms = start.elapsed().as_millis() as u64;
             return report;
         }
@@ -393,20 +434,14 @@ pub fn prove_claim(
             report.note = Some(format!("the proof did not replay: {e}"));
             if claim.rel != Rel::Ne {
                 let checked = enumerate(&mut report, &options.check);
-                if checked.verdict == Finding::Refuted {
-                    report.verdict = Verdict::Refuted;
-                    report.counterexample = counterexample(&checked);
-                }
+                settle(&mut report, claim, &checked);
             }
         }
         None => {
             report.stop = stop;
             if claim.rel != Rel::Ne {
                 let checked = enumerate(&mut report, &options.check);
-                if checked.verdict == Finding::Refuted {
-                    report.verdict = Verdict::Refuted;
-                    report.counterexample = counterexample(&checked);
-                }
+                settle(&mut report, claim, &checked);
             }
         }
     }
@@ -501,16 +536,16 @@ mod tests {
         .unwrap();
         let r = prove_claim(&p.claims()[0], &laws, &rules, &ProveOptions::default(), &|_, _, _| {});
         assert_eq!(r.verdict, Verdict::Proved);
-        // The quick cross-check covers every box of up to 6 squares; the
-        // full one, as `prove --full-check` asks, every box of up to 16.
-        assert_eq!(r.cells, 6);
+        // The rook's moves are anchored: the cross-check is a decision on
+        // their window, the three squares up its line, quick or full.
+        assert_eq!(r.cells, 3);
         let full = ProveOptions {
             cross_check: ClaimOptions::default(),
             ..ProveOptions::default()
         };
         assert_eq!(
             prove_claim(&p.claims()[0], &laws, &rules, &full, &|_, _, _| {}).cells,
-            16
+            3
         );
         let steps = r.proof.unwrap();
         assert_eq!(steps[0].term, p.claims()[0].lhs);

@@ -18,8 +18,10 @@ pub struct SaturationLimits {
     pub iter_limit: usize,
     /// Saturation stops when the e-graph has more e-nodes than this.
     pub node_limit: usize,
-    /// Saturation stops after this long.
-    pub time_limit: Duration,
+    /// Saturation stops after this long, if set: a cap for safety. The
+    /// limits of work (iterations, nodes) are what end a run the same way
+    /// on any machine.
+    pub time_limit: Option<Duration>,
     /// Saturation stops when the process holds more heap than this.
     pub memory: MemoryLimit,
 }
@@ -48,7 +50,9 @@ pub(crate) fn run(
     runner
         .with_iter_limit(limits.iter_limit)
         .with_node_limit(limits.node_limit)
-        .with_time_limit(limits.time_limit)
+        // egg's own clock is only the cap's; without one, work alone ends
+        // the run.
+        .with_time_limit(limits.time_limit.unwrap_or(Duration::MAX))
         .with_scheduler(Guarded(BackoffScheduler::default()))
         .with_hook(move |runner| {
             if goal(runner) {

@@ -61,7 +61,7 @@ impl Default for SimplifyOptions {
             saturation: SaturationLimits {
                 iter_limit: 12,
                 node_limit: 20_000,
-                time_limit: Duration::from_secs(1),
+                time_limit: Some(Duration::from_secs(1)),
                 memory: MemoryLimit::NONE,
             },
             total_limit: Duration::from_secs(10),
@@ -80,7 +80,7 @@ impl SimplifyOptions {
             saturation: SaturationLimits {
                 iter_limit: 8,
                 node_limit: 2_000,
-                time_limit: Duration::from_millis(500),
+                time_limit: Some(Duration::from_millis(500)),
                 memory: MemoryLimit::NONE,
             },
             total_limit: Duration::from_secs(2),
@@ -127,7 +127,7 @@ fn saturate(
     named: &HashMap<String, Cost>,
 ) -> Term {
     let limits = SaturationLimits {
-        time_limit: time,
+        time_limit: Some(time),
         ..options.saturation.clone()
     };
     let runner = run(
@@ -320,6 +320,7 @@ pub fn simplify_text(
         let time = options
             .saturation
             .time_limit
+            .unwrap_or(Duration::MAX)
             .min(options.total_limit.saturating_sub(began.elapsed()));
         let best = if time.is_zero() || too_big(&start) {
             start.clone()

@@ -12,9 +12,9 @@
 //! certificate, checked on its own by `certificate.rs`.
 
 use super::expr::{Exprs, Id};
+use super::spend::Spend;
 use super::system::System;
 use std::collections::{HashMap, VecDeque};
-use std::time::Instant;
 
 /// A set of expressions and the atom the next letter is read under.
 pub(super) type State = (Vec<Id>, u32);
@@ -43,15 +43,15 @@ pub(super) struct Witness {
 pub(super) enum Search {
     Same(Certificate),
     Differ(Witness),
-    /// Too many pairs, or out of time.
+    /// Too many pairs, or the decision's work or time ran out.
     Limit,
 }
 
-/// The limits of one search.
+/// The limits of one search: its own pairs, and the decision's work.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Budget {
+pub(super) struct Budget<'a> {
     pub pairs: usize,
-    pub deadline: Instant,
+    pub spend: &'a Spend,
 }
 
 #[derive(Default)]
@@ -136,11 +136,14 @@ pub(super) fn equivalent(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget:
         if x == y {
             continue;
         }
-        if pairs.len() >= budget.pairs || Instant::now() > budget.deadline {
-            return Search::Limit;
-        }
         let (sl, a) = states.all[left].clone();
         let (sr, _) = states.all[right].clone();
+        // A pair costs a derivative of each side's expressions by every
+        // action.
+        let cost = 1 + sys.actions() as u64 * (sl.len() + sr.len()) as u64;
+        if pairs.len() >= budget.pairs || !budget.spend.take(cost) {
+            return Search::Limit;
+        }
         let here = trail.len();
         trail.push((from, a));
         if ex.set_accepts(&sl, a) != ex.set_accepts(&sr, a) {
@@ -153,7 +156,12 @@ pub(super) fn equivalent(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget:
             if dl.is_empty() && dr.is_empty() {
                 continue;
             }
-            for &b in sys.next(a, p).iter() {
+            // Each transition makes a pair of the derivatives.
+            let next = sys.next(a, p);
+            if !budget.spend.take(next.len() as u64 * (1 + dl.len() + dr.len()) as u64) {
+                return Search::Limit;
+            }
+            for &b in next.iter() {
                 let (u, v) = (states.id((dl.clone(), b)), states.id((dr.clone(), b)));
                 todo.push_back(Pending {
                     left: u,
@@ -202,7 +210,8 @@ pub(super) fn included(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: B
         if left.0.is_empty() || seen.contains_key(&(left.clone(), right.clone())) {
             continue;
         }
-        if pairs.len() >= budget.pairs || Instant::now() > budget.deadline {
+        let cost = 1 + sys.actions() as u64 * (left.0.len() + right.0.len()) as u64;
+        if pairs.len() >= budget.pairs || !budget.spend.take(cost) {
             return Search::Limit;
         }
         let a = left.1;
@@ -219,7 +228,14 @@ pub(super) fn included(ex: &mut Exprs, sys: &mut System, l: Id, r: Id, budget: B
                 continue;
             }
             let undo = sys.undo[p as usize].clone();
-            for &b in sys.next(a, p).iter() {
+            let next = sys.next(a, p);
+            if !budget
+                .spend
+                .take(next.len() as u64 * (1 + dl.len() + right.0.len()) as u64)
+            {
+                return Search::Limit;
+            }
+            for &b in next.iter() {
                 let dr = closed_step(ex, &undo, &right.0, a, p, b);
                 todo.push_back(((dl.clone(), b), (dr, b), Some((here, a, p))));
             }

@@ -89,6 +89,10 @@ pub(super) struct Effects {
     /// Whether the move reads what the POI's square holds: a binder inside
     /// it sees that square by its content, which moves when the POI does.
     pub sees_poi: bool,
+    /// Whether a value it reads, put on more squares, may take results
+    /// away: it asks that something is not there (`not`, or a greedy
+    /// repetition's end).
+    pub negative: bool,
 }
 
 impl Effects {
@@ -98,6 +102,7 @@ impl Effects {
             before: Vals::all(),
             after: Vals::all(),
             sees_poi: true,
+            negative: true,
         }
     }
 
@@ -106,6 +111,7 @@ impl Effects {
         self.before.extend(&o.before);
         self.after.extend(&o.after);
         self.sees_poi |= o.sees_poi;
+        self.negative |= o.negative;
     }
 
     /// Every value a changed square may read, before or after.
@@ -131,11 +137,15 @@ impl Effects {
                 e.extend(&Effects::of(b, poi));
             }
             Node::Repeat([a, lo, hi]) if lo.is_closed() && hi.is_closed() => e = Effects::of(a, poi),
-            Node::Greedy([a]) => e = Effects::of(a, poi),
+            Node::Greedy([a]) => {
+                e = Effects::of(a, poi);
+                e.negative = true;
+            }
             Node::Not([a]) => {
                 let inner = Effects::of(a, poi);
                 e.reads = inner.reads;
                 e.sees_poi = inner.sees_poi;
+                e.negative = true;
             }
             Node::Rule([f, g]) => match (f.as_pattern(), g.as_pattern()) {
                 (Some(p), Some(q)) => {
@@ -158,6 +168,7 @@ impl Effects {
                 e.before = inner.before.poi_as(c);
                 e.after = inner.after.poi_as(c);
                 e.sees_poi = true;
+                e.negative = inner.negative;
             }
             _ => return Effects::unknown(),
         }
@@ -216,6 +227,23 @@ pub(super) fn commute(x: &Effects, y: &Effects) -> bool {
     let poi = Vals::of([Cell::Poi]);
     let free = |e: &Effects| e.is_known() && !e.changes().meets(&poi);
     free(x) && free(y) && !x.changes().meets(&y.reads) && !y.changes().meets(&x.reads)
+}
+
+/// Whether `y x` gives only what `x y` gives, for moves with these
+/// effects: `y` changes no value `x` reads, so it neither enables nor
+/// disables `x` nor touches its squares; and `x` changes no square whose
+/// value `y` reads, so `x` run first leaves `y` the squares it used.
+/// (`x` may make what `y` reads, a pawn promoted, then crowned, unless
+/// `y` asks that something is not there.) Neither moves or unbinds the
+/// POI. Then `(x | y)* = x* y*`.
+pub(super) fn one_way(x: &Effects, y: &Effects) -> bool {
+    let poi = Vals::of([Cell::Poi]);
+    let free = |e: &Effects| e.is_known() && !e.changes().meets(&poi);
+    free(x)
+        && free(y)
+        && !y.changes().meets(&x.reads)
+        && !x.before.meets(&y.reads)
+        && !(y.negative && x.after.meets(&y.reads))
 }
 
 /// Whether a move run with a POI on a square holding `c` does what it

@@ -28,6 +28,7 @@ mod prim;
 mod read;
 #[cfg(test)]
 pub(crate) mod sample;
+mod spend;
 mod system;
 mod view;
 
@@ -39,19 +40,26 @@ use expr::{Exprs, Id};
 use facts::Fact;
 use prim::Prim;
 use read::{Alphabet, Reader, Sym};
+pub(crate) use spend::{Exhausted, Spend};
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use system::System;
 
-/// The limits of one decision.
-#[derive(Clone, Copy, Debug)]
+/// The limits of one decision. Work, not time, bounds it by default, so a
+/// claim is decided the same way on a fast idle machine and a slow busy
+/// one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Limits {
     /// The most atoms (tests and actions) a decision may name.
     pub atoms: usize,
-    /// The most pairs of states it may compare.
+    /// The most pairs of states one search may compare.
     pub pairs: usize,
-    /// How long it may take.
-    pub time: Duration,
+    /// The most steps the whole decision may take: pairs compared and
+    /// transitions followed, over every search it makes (both views,
+    /// binders compared by their bodies, facts dropped from the proof).
+    pub work: u64,
+    /// An optional cap on wall-clock time, reported apart from work.
+    pub time: Option<Duration>,
     /// How deep binders are compared by their bodies.
     pub depth: u32,
 }
@@ -61,8 +69,28 @@ impl Default for Limits {
         Limits {
             atoms: 4096,
             pairs: 50_000,
-            time: Duration::from_millis(300),
+            work: 400_000,
+            time: None,
             depth: 2,
+        }
+    }
+}
+
+impl Limits {
+    /// Whether the limits leave a decision anything to do.
+    pub fn enabled(&self) -> bool {
+        self.work > 0 && self.time != Some(Duration::ZERO)
+    }
+
+    /// Why a search stopped, in words.
+    fn stopped(&self, spend: &Spend) -> String {
+        match spend.out() {
+            Some(Exhausted::Time) => format!(
+                "the KAT search reached its time limit ({} s)",
+                self.time.unwrap_or_default().as_secs_f64()
+            ),
+            Some(Exhausted::Work) => format!("the KAT search reached its work limit ({} steps)", self.work),
+            None => format!("the KAT search reached its limit of {} pairs", self.pairs),
         }
     }
 }
@@ -80,6 +108,8 @@ pub(crate) struct KatProof {
     lemmas: Vec<view::Lemma>,
     /// Related pairs in the certificate.
     pub pairs: usize,
+    /// The limits it was found within, which its replay keeps.
+    pub limits: Limits,
 }
 
 /// How a decision ended.
@@ -142,7 +172,7 @@ fn binders(a: &Alphabet) -> Vec<Term> {
 /// Binders of one piece whose bodies KAT proves equal, each mapped to the
 /// first of its class, or to `%c: fail` or `%c: nil`; with the merges
 /// described.
-fn merges(pieces: &Pieces, a: &Alphabet, limits: &Limits, deadline: Instant) -> (Vec<(Term, Term)>, Vec<String>) {
+fn merges(pieces: &Pieces, a: &Alphabet, limits: &Limits, spend: &Spend) -> (Vec<(Term, Term)>, Vec<String>) {
     let mut said = vec![];
     if limits.depth == 0 {
         return (vec![], said);
@@ -150,7 +180,6 @@ fn merges(pieces: &Pieces, a: &Alphabet, limits: &Limits, deadline: Instant) -> 
     let all = binders(a);
     let inner = Limits {
         depth: limits.depth - 1,
-        time: deadline.saturating_duration_since(Instant::now()),
         ..*limits
     };
     let mut out: Vec<(Term, Term)> = vec![];
@@ -167,10 +196,10 @@ fn merges(pieces: &Pieces, a: &Alphabet, limits: &Limits, deadline: Instant) -> 
             out.push((t.clone(), to));
         };
         let found = [Term::fail(), Term::nil()].into_iter().find_map(|unit| {
-            if Instant::now() > deadline {
+            if spend.out().is_some() {
                 return None;
             }
-            match prove(pieces, &unit, body, PoiKnown::Bound, &inner) {
+            match prove_within(pieces, &unit, body, PoiKnown::Bound, &inner, spend) {
                 Outcome::Proved(p) => Some((unit, p)),
                 _ => None,
             }
@@ -184,10 +213,10 @@ fn merges(pieces: &Pieces, a: &Alphabet, limits: &Limits, deadline: Instant) -> 
                 continue;
             }
             let Node::Bind([d, other]) = s.node() else { continue };
-            if c != d || Instant::now() > deadline {
+            if c != d || spend.out().is_some() {
                 continue;
             }
-            if let Outcome::Proved(p) = prove(pieces, other, body, PoiKnown::Bound, &inner) {
+            if let Outcome::Proved(p) = prove_within(pieces, other, body, PoiKnown::Bound, &inner, spend) {
                 merged(s.clone(), p, &mut out);
                 break;
             }
@@ -289,8 +318,19 @@ fn verify(run: &mut Run, facts: &[Fact], certs: &[Certificate]) -> Result<(), Ce
 /// letters: as written, then, if that fails, with commuting moves in one
 /// order and blind steps out of binders (`view.rs`).
 pub(crate) fn prove(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits) -> Outcome {
-    let deadline = Instant::now() + limits.time;
-    let first = decide_sides(pieces, lhs, rhs, ctx, limits, deadline);
+    prove_within(pieces, lhs, rhs, ctx, limits, &Spend::new(limits.work, limits.time))
+}
+
+/// `prove`, spending from a budget shared with the caller.
+pub(crate) fn prove_within(
+    pieces: &Pieces,
+    lhs: &Term,
+    rhs: &Term,
+    ctx: PoiKnown,
+    limits: &Limits,
+    spend: &Spend,
+) -> Outcome {
+    let first = decide_sides(pieces, lhs, rhs, ctx, limits, spend);
     if !matches!(first, Outcome::Differ(_)) {
         return first;
     }
@@ -299,7 +339,7 @@ pub(crate) fn prove(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limi
     if (&l, &r) == (lhs, rhs) {
         return first;
     }
-    match decide_sides(pieces, &l, &r, ctx, limits, deadline) {
+    match decide_sides(pieces, &l, &r, ctx, limits, spend) {
         Outcome::Proved(mut p) => {
             p.lemmas = v.lemmas.into_iter().collect();
             p.hypotheses = p
@@ -315,12 +355,12 @@ pub(crate) fn prove(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limi
     }
 }
 
-fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, deadline: Instant) -> Outcome {
+fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, spend: &Spend) -> Outcome {
     let first = match read(lhs, rhs, &HashMap::new()) {
         Ok(r) => r,
         Err(e) => return Outcome::Unknown(e.to_string()),
     };
-    let (merged, said) = merges(pieces, &first.alphabet, limits, deadline);
+    let (merged, said) = merges(pieces, &first.alphabet, limits, spend);
     let reading = if merged.is_empty() {
         first
     } else {
@@ -332,26 +372,35 @@ fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: 
     let all = facts::facts(&reading.alphabet, ctx);
     let budget = Budget {
         pairs: limits.pairs,
-        deadline,
+        spend,
     };
     let mut run = match setup(&reading, &all, ctx, limits) {
         Ok(r) => r,
         Err(e) => return Outcome::Unknown(e.to_string()),
     };
+    let before = spend.left();
     let certs = match search(&mut run, budget) {
         Ok(c) => c,
         Err(Search::Differ(w)) => return Outcome::Differ(describe(pieces, &reading.alphabet, &run.sys, &w)),
-        Err(_) => return Outcome::Unknown("the KAT search reached its limit".into()),
+        Err(_) => return Outcome::Unknown(limits.stopped(spend)),
     };
-    // Only the facts the proof needs: drop each that can go.
+    // Only the facts the proof needs: drop each that can go, spending at
+    // most what finding the proof took (or a little, for a quick one), so
+    // a proof with many facts does not cost many times its search.
+    let given = (before - spend.left()).max(20_000).min(spend.left());
+    let trim = spend.part(given);
+    let trimming = Budget {
+        pairs: limits.pairs,
+        spend: &trim,
+    };
     let mut used = all.clone();
     let mut best = (run, certs);
     let mut i = 0;
-    while i < used.len() && Instant::now() < deadline {
+    while i < used.len() && trim.out().is_none() {
         let mut fewer = used.clone();
         fewer.remove(i);
         let attempt = setup(&reading, &fewer, ctx, limits).ok().and_then(|mut r| {
-            let c = search(&mut r, budget).ok()?;
+            let c = search(&mut r, trimming).ok()?;
             Some((r, c))
         });
         match attempt {
@@ -362,6 +411,7 @@ fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: 
             None => i += 1,
         }
     }
+    spend.take(given - trim.left());
     let (mut run, certs) = best;
     if let Err(e) = verify(&mut run, &used, &certs) {
         return Outcome::Unknown(format!("the KAT certificate did not check: {e}"));
@@ -375,6 +425,7 @@ fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: 
         merged,
         lemmas: vec![],
         pairs: certs.iter().map(|c| c.pairs.len()).sum(),
+        limits: *limits,
     })
 }
 
@@ -400,7 +451,7 @@ pub(crate) fn replay(
         };
         return replay(pieces, &l, &r, ctx, &plain, limits);
     }
-    let deadline = Instant::now() + limits.time;
+    let spend = Spend::new(limits.work, limits.time);
     let inner = Limits {
         depth: limits.depth.saturating_sub(1),
         ..*limits
@@ -422,7 +473,7 @@ pub(crate) fn replay(
     let mut run = setup(&reading, &proof.facts, ctx, limits)?;
     let budget = Budget {
         pairs: limits.pairs,
-        deadline,
+        spend: &spend,
     };
     let certs = search(&mut run, budget).map_err(|_| KatError::NoCertificate)?;
     Ok(verify(&mut run, &proof.facts, &certs)?)
@@ -597,9 +648,10 @@ mod tests {
         let reading = read(&c.lhs, &c.rhs, &HashMap::new()).unwrap();
         let facts = facts::facts(&reading.alphabet, PoiKnown::Unbound);
         let mut run = setup(&reading, &facts, PoiKnown::Unbound, &Limits::default()).unwrap();
+        let spend = Spend::new(u64::MAX, None);
         let budget = Budget {
             pairs: 10_000,
-            deadline: Instant::now() + Duration::from_secs(5),
+            spend: &spend,
         };
         let certs = search(&mut run, budget).unwrap();
         assert_eq!(verify(&mut run, &facts, &certs), Ok(()));

@@ -6,16 +6,20 @@
 //! can be brought to the front past those before it. A repetition of a
 //! choice whose members fall into groups that commute with each other is
 //! the groups repeated one after another: `(M | N)* = M* N*` when
-//! `M N = N M`. With no POI bound outside, a binder's last steps that are
-//! blind to its piece (`effects::blind`) run the same after it, and its
-//! first steps that are blind and write no such piece run the same
-//! before it: `%♘: (N (♙ -> ♟)) = (%♘: N) (♙ -> ♟)`.
+//! `M N = N M`, or only when `N M ≤ M N` (`effects::one_way`: a pawn
+//! promoted, then crowned). With no POI bound outside, a binder's last
+//! steps that are blind to its piece (`effects::blind`) run the same
+//! after it, and its first steps that are blind and write no such piece
+//! run the same before it: `%♘: (N (♙ -> ♟)) = (%♘: N) (♙ -> ♟)`; a
+//! binder whose whole body is blind to its piece is that body after a
+//! test for the piece: `%♖: (♙ -> ♟) = (♖ -> 0) (♙ -> ♟)`.
 //!
 //! Every rewrite is recorded as a lemma, shown with the proof, and the
 //! tests check each kind against the evaluator.
 
-use super::effects::{blind, commute, Effects, Vals};
-use crate::core::{Bounds, Cell, Node, Pieces, Term};
+use super::effects::{blind, commute, one_way, Effects, Vals};
+use crate::core::{Bounds, Cell, Content, Fragment, Node, Pieces, Term};
+use crate::geometry::Square;
 use crate::prover::decide::PoiKnown;
 use std::collections::{BTreeSet, HashMap};
 
@@ -28,6 +32,11 @@ pub(super) enum Lemma {
     /// to the binder's piece (the binder, with `k` as its first or last
     /// step, is the first term).
     Outside(Term, Term),
+    /// `b a ≤ a b`: so `a` may run first in a repetition of both.
+    Before(Term, Term),
+    /// `%c: M = (c -> 0) M`: `M` is blind to the binder's piece (the
+    /// binder).
+    Guard(Term),
 }
 
 impl Lemma {
@@ -35,6 +44,14 @@ impl Lemma {
         match self {
             Lemma::Commute(a, b) => format!("`{}` and `{}` commute", pieces.show(a), pieces.show(b)),
             Lemma::Outside(bind, k) => format!("`{}` runs the same outside `{}`", pieces.show(k), pieces.show(bind)),
+            Lemma::Before(a, b) => format!(
+                "`{}` then `{}` gives only what `{}` then `{}` gives",
+                pieces.show(b),
+                pieces.show(a),
+                pieces.show(a),
+                pieces.show(b)
+            ),
+            Lemma::Guard(bind) => format!("`{}` only asks that its piece be on the board", pieces.show(bind)),
         }
     }
 }
@@ -66,6 +83,12 @@ impl Viewer {
     fn commute(&mut self, a: &Term, b: &Term) -> bool {
         let x = self.effects(a).clone();
         commute(&x, self.effects(b))
+    }
+
+    /// Whether `b a ≤ a b`.
+    fn before(&mut self, a: &Term, b: &Term) -> bool {
+        let x = self.effects(a).clone();
+        one_way(&x, self.effects(b))
     }
 
     /// The view of `t` in context `ctx`.
@@ -104,6 +127,12 @@ impl Viewer {
             Node::Bind([c, body]) => {
                 let inner = self.view(body, PoiKnown::Bound);
                 match ctx {
+                    PoiKnown::Unbound if self.blind_body(c, &inner) => {
+                        self.lemmas.insert(Lemma::Guard(Term::bind(c, &inner)));
+                        let mut steps = vec![guard(c)];
+                        inner.push_steps(&mut steps);
+                        self.least(steps)
+                    }
                     PoiKnown::Unbound => {
                         let mut steps = vec![];
                         self.outside(c, &inner).push_steps(&mut steps);
@@ -139,20 +168,39 @@ impl Viewer {
         seq_of(out)
     }
 
+    /// Whether a binder's whole body is blind to its piece and binds no
+    /// square the piece's test could not see.
+    fn blind_body(&mut self, c: &Term, body: &Term) -> bool {
+        let Node::Cell(content) = c.node() else {
+            return false;
+        };
+        let e = self.effects(body).clone();
+        blind(&e, Cell::Is(*content))
+    }
+
     /// `(M | N)*` as `M* N*` when the choices fall into groups that
-    /// commute with each other.
+    /// commute with each other, or run one way past each other (`N M ≤ M
+    /// N`): the groups in an order where each runs before those after it.
     fn split_star(&mut self, body: &Term) -> Option<Term> {
         let mut arms = vec![];
         body.push_alternatives(&mut arms);
         if arms.len() < 2 {
             return None;
         }
-        // Groups: connected by not commuting.
+        // Groups: connected by neither commuting nor one running before
+        // the other.
         let n = arms.len();
         let mut group: Vec<usize> = (0..n).collect();
+        // `first[i][j]`: arm i may run before arm j (`j i ≤ i j`).
+        let mut first = vec![vec![false; n]; n];
+        for i in 0..n {
+            for j in 0..n {
+                first[i][j] = i != j && (self.commute(&arms[i], &arms[j]) || self.before(&arms[i], &arms[j]));
+            }
+        }
         for i in 0..n {
             for j in 0..i {
-                if !self.commute(&arms[i], &arms[j]) {
+                if !first[i][j] && !first[j][i] {
                     let (gi, gj) = (group[i], group[j]);
                     for g in group.iter_mut() {
                         if *g == gi {
@@ -168,17 +216,37 @@ impl Viewer {
         if ids.len() < 2 {
             return None;
         }
-        let mut parts: Vec<Term> = ids
+        let group = &group;
+        let members = |g: usize| (0..n).filter(move |&i| group[i] == g);
+        // Group g may run before group h when each of its arms may run
+        // before each of h's.
+        let ahead = |g: usize, h: usize| members(g).all(|i| members(h).all(|j| first[i][j]));
+        // Groups in order: each time, the least group that may run before
+        // every group left (commuting groups in the order of their terms).
+        let mut parts: Vec<(Term, usize)> = ids
             .iter()
-            .map(|g| alt_of((0..n).filter(|&i| group[i] == *g).map(|i| arms[i].clone()).collect()))
+            .map(|&g| (alt_of(members(g).map(|i| arms[i].clone()).collect()), g))
             .collect();
         parts.sort();
-        for i in 0..parts.len() {
-            for j in 0..i {
-                self.lemmas.insert(Lemma::Commute(parts[j].clone(), parts[i].clone()));
+        let mut order: Vec<(Term, usize)> = vec![];
+        while !parts.is_empty() {
+            let k = (0..parts.len()).find(|&k| parts.iter().all(|(_, h)| *h == parts[k].1 || ahead(parts[k].1, *h)))?;
+            order.push(parts.remove(k));
+        }
+        for i in 0..order.len() {
+            for j in i + 1..order.len() {
+                let (a, b) = (&order[i].0, &order[j].0);
+                let lemma = match self.commute(a, b) {
+                    true if a < b => Lemma::Commute(a.clone(), b.clone()),
+                    true => Lemma::Commute(b.clone(), a.clone()),
+                    false => Lemma::Before(a.clone(), b.clone()),
+                };
+                self.lemmas.insert(lemma);
             }
         }
-        Some(seq_of(parts.iter().map(|p| Term::repeat(p, Bounds::STAR)).collect()))
+        Some(seq_of(
+            order.iter().map(|(p, _)| Term::repeat(p, Bounds::STAR)).collect(),
+        ))
     }
 
     /// A binder with the steps blind to its piece taken out, last and
@@ -221,6 +289,16 @@ impl Viewer {
         all.extend(after);
         seq_of(all)
     }
+}
+
+/// `c -> 0`: a test that some square holds `c`.
+fn guard(c: &Term) -> Term {
+    let Node::Cell(content) = c.node() else {
+        unreachable!("a binder's content")
+    };
+    let cell = |c: Content| Cell::Is(c);
+    let one = Fragment::from_cells([(Square::ORIGIN, cell(*content))]).expect("one cell");
+    Term::rule(&Term::fragment(one), &Term::fragment(Fragment::empty()))
 }
 
 /// What the moves may write over the POI's square while it stays bound:
@@ -278,6 +356,13 @@ mod tests {
                 };
                 (bind.clone(), out)
             }
+            Lemma::Before(a, b) => (Term::alt(&Term::seq(a, b), &Term::seq(b, a)), Term::seq(a, b)),
+            Lemma::Guard(bind) => {
+                let Node::Bind([c, body]) = bind.node() else {
+                    panic!("{bind:?}")
+                };
+                (bind.clone(), Term::seq(&guard(c), body))
+            }
         }
     }
 
@@ -286,7 +371,7 @@ mod tests {
     /// the view meets them, with none).
     #[test]
     fn lemmas_hold_on_boards() {
-        let (mut commutes, mut outside) = (0, 0);
+        let (mut commutes, mut outside, mut guards) = (0, 0, 0);
         let mut failures = vec![];
         for seed in 0..300 {
             let mut g = Gen::from_size_and_seed(8, seed);
@@ -304,6 +389,7 @@ mod tests {
                 match l {
                     Lemma::Commute(..) => commutes += 1,
                     Lemma::Outside(..) => outside += 1,
+                    Lemma::Before(..) | Lemma::Guard(..) => guards += 1,
                 }
                 if let Err(e) = holds(&a, &b, bound) {
                     failures.push(format!("{}: {e}", l.describe(&Pieces::chess())));
@@ -312,9 +398,66 @@ mod tests {
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         assert!(
-            commutes >= 20 && outside >= 10,
-            "{commutes} commutes, {outside} outside"
+            commutes >= 20 && outside >= 10 && guards >= 5,
+            "{commutes} commutes, {outside} outside, {guards} guards"
         );
+    }
+
+    /// Whenever the effects say `b a ≤ a b`, it holds on every board of up
+    /// to five squares, with a POI bound and without; and the pairs found
+    /// include ones that do not commute.
+    #[test]
+    fn one_way_moves_hold_on_boards() {
+        let (mut found, mut strict) = (0, 0);
+        let mut failures = vec![];
+        for seed in 0..3000 {
+            let mut g = Gen::from_size_and_seed(8, seed);
+            let (a, b) = (sample::a_move(&mut g, 1), sample::a_move(&mut g, 1));
+            let mut v = Viewer::default();
+            if !v.before(&a, &b) {
+                continue;
+            }
+            found += 1;
+            strict += !v.commute(&a, &b) as usize;
+            let (l, r) = equation(&Lemma::Before(a.clone(), b.clone()));
+            for bound in [false, true] {
+                if let Err(e) = holds(&l, &r, bound) {
+                    failures.push(format!(
+                        "{}: {e}",
+                        Lemma::Before(a.clone(), b.clone()).describe(&Pieces::chess())
+                    ));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert!(found >= 100 && strict >= 10, "{found} one way, {strict} not commuting");
+    }
+
+    #[test]
+    fn a_promotion_runs_before_a_crowning() {
+        let def = |t: &str| {
+            crate::elab::Program::from_text("t.alg", &format!("x = {t}\n"))
+                .unwrap()
+                .definition("x")
+                .unwrap()
+                .clone()
+        };
+        let mut v = Viewer::default();
+        let mixed = v.view(&def("((♟ -> ♛) | (♙ -> ♟))*"), PoiKnown::Unbound);
+        assert_eq!(mixed, def("(♙ -> ♟)* (♟ -> ♛)*"));
+        assert!(
+            v.lemmas.iter().any(|l| matches!(l, Lemma::Before(..))),
+            "{:?}",
+            v.lemmas
+        );
+        // An unused binder is a test for its piece.
+        let bound = v.view(&def("%♖: (♙ -> ♟)"), PoiKnown::Unbound);
+        assert_eq!(bound, def("(♖ -> 0) (♙ -> ♟)"));
+        // Not with a POI bound outside, nor when the body reads the piece.
+        let inner = def("%♖: (♙ -> ♟)");
+        assert_eq!(v.view(&inner, PoiKnown::Bound), inner);
+        let reads = def("%♖: (♖ -> ♜)");
+        assert_eq!(v.view(&reads, PoiKnown::Unbound), reads);
     }
 
     #[test]
