@@ -14,7 +14,7 @@
 //! walks: `R` has a result exactly when some capture fits, and the double
 //! `not` keeps the board and the POI as they were.
 
-use crate::core::{Bounds, Cell, Content, Fragment, Node, Pattern, Pieces, Term};
+use crate::core::{Bounds, Cell, Content, Fragment, Node, Pattern, PieceId, Pieces, Term};
 use crate::geometry::Square;
 
 /// The longest walk looked at when checking that a capture's guards do not
@@ -45,7 +45,7 @@ enum Pair {
 /// Why the attacks cannot be read off a move. Each term is kept short, as
 /// the message quotes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum AttackError {
+pub(crate) enum AttackError {
     /// No arm of the move takes a target.
     NoCapture,
     /// A binder's cell is not a known piece.
@@ -128,7 +128,7 @@ impl std::fmt::Display for AttackError {
 impl std::error::Error for AttackError {}
 
 /// The test `attacked_by(m, targets)`, or why it cannot be read off `m`.
-pub(super) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Result<Term, AttackError> {
+pub(crate) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Result<Term, AttackError> {
     let d = Derive {
         targets,
         pieces,
@@ -141,6 +141,35 @@ pub(super) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Res
     }
     let any = out.iter().skip(1).fold(out[0].clone(), |acc, t| Term::alt(&acc, t));
     Ok(Term::not(&Term::not(&any)))
+}
+
+/// The piece a move moves, as [`attacked_by`] reads it: the first
+/// binder's (`%♕: ...`), or the piece a rule outside any binder moves
+/// (`♘ + uur. -> . + uur♘`); renamings before the moves pass over.
+pub(crate) fn moved_piece(m: &Term) -> Option<PieceId> {
+    match m.node() {
+        Node::Alt([a, b]) => moved_piece(a).or_else(|| moved_piece(b)),
+        Node::Bind([c, _]) => match c.node() {
+            Node::Cell(Content::Piece(p)) => Some(*p),
+            _ => None,
+        },
+        Node::Rule([f, g]) => {
+            let (fs, gs) = (f.as_pattern()?, g.as_pattern()?);
+            let piece = fs.members().find_map(|f| {
+                gs.members().find_map(|g| match anchored(f, g) {
+                    Some((Content::Piece(p), _, _)) => Some(p),
+                    _ => None,
+                })
+            });
+            piece
+        }
+        Node::Seq(_) => {
+            let mut items = vec![];
+            m.push_steps(&mut items);
+            items.iter().find_map(moved_piece)
+        }
+        _ => None,
+    }
 }
 
 struct Derive<'a> {
