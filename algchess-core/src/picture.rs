@@ -294,6 +294,8 @@ pub fn svg(rows: &[Row]) -> String {
     let mut body = String::new();
     let (mut width, mut y) = (0f64, GAP / 2.0);
     for row in rows {
+        // Titles are bold and take about this much a character.
+        width = width.max(GAP + 10.0 * row.title.chars().count() as f64);
         if !row.title.is_empty() {
             let _ = writeln!(
                 body,

@@ -124,19 +124,24 @@ fn file_name(name: &str) -> String {
 }
 
 /// A board drawn from its text rows (as a report prints them), with the
-/// POI ringed and, against `before`, the squares that changed tinted.
+/// POI ringed (on hex, found by its cell's name) and, against `before`,
+/// the squares that changed tinted.
 pub(super) fn from_rows(
     rows: &[String],
-    poi: Option<[i32; 2]>,
+    poi: (Option<[i32; 2]>, Option<&str>),
     before: Option<&Grid>,
     tiling: Tiling,
     pieces: &Pieces,
     caption: String,
 ) -> Option<Picture> {
     let board = Grid::parse_on(&rows.join("\n"), tiling, pieces).ok()?;
+    let poi = match (tiling, poi) {
+        (Tiling::Hex, (_, cell)) => cell.and_then(|c| board.hex_cell_prefix(c)).map(|(q, _)| q),
+        (Tiling::Square, (at, _)) => at.map(|[x, y]| Square::new(x, y)),
+    };
     let mut p = Picture::new(board, tiling, pieces, caption);
-    if let Some([x, y]) = poi {
-        p.marks.push((Square::new(x, y), Mark::Poi));
+    if let Some(q) = poi {
+        p.marks.push((q, Mark::Poi));
     }
     if let Some(b) = before.filter(|b| b.squares() == p.board.squares()) {
         p.marks.extend(b.diff(&p.board).into_iter().map(|q| (q, Mark::Changed)));

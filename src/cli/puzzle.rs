@@ -191,7 +191,11 @@ impl Common {
         let board = Board::new(&grid, set.tiling).map_err(|e| plain_error(format!("--board: {e}")))?;
         let name = match &self.board {
             Some(t) if !t.contains(['\n', '/']) && t.len() < 40 => t.clone(),
-            _ => format!("a board of {} squares", board.len()),
+            _ => format!(
+                "a board of {} {}",
+                board.len(),
+                if set.tiling == Tiling::Hex { "cells" } else { "squares" }
+            ),
         };
         Ok((board, name))
     }

@@ -143,33 +143,51 @@ pub(crate) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Res
     Ok(Term::not(&Term::not(&any)))
 }
 
-/// The piece a move moves, as [`attacked_by`] reads it: the first
-/// binder's (`%♕: ...`), or the piece a rule outside any binder moves
-/// (`♘ + uur. -> . + uur♘`); renamings before the moves pass over.
-pub(crate) fn moved_piece(m: &Term) -> Option<PieceId> {
-    match m.node() {
-        Node::Alt([a, b]) => moved_piece(a).or_else(|| moved_piece(b)),
-        Node::Bind([c, _]) => match c.node() {
-            Node::Cell(Content::Piece(p)) => Some(*p),
-            _ => None,
-        },
-        Node::Rule([f, g]) => {
-            let (fs, gs) = (f.as_pattern()?, g.as_pattern()?);
-            let piece = fs.members().find_map(|f| {
-                gs.members().find_map(|g| match anchored(f, g) {
-                    Some((Content::Piece(p), _, _)) => Some(p),
-                    _ => None,
-                })
-            });
-            piece
+/// The pieces a move moves, as [`attacked_by`] reads them: its binders'
+/// (`%♕: ...`), and those rules outside any binder move (`♘ + uur. ->
+/// . + uur♘`), in order; renamings before the moves pass over.
+pub(crate) fn moved_pieces(m: &Term) -> Vec<PieceId> {
+    fn go(m: &Term, out: &mut Vec<PieceId>) {
+        match m.node() {
+            Node::Alt([a, b]) => {
+                go(a, out);
+                go(b, out);
+            }
+            Node::Bind([c, _]) => {
+                if let Node::Cell(Content::Piece(p)) = c.node() {
+                    out.push(*p);
+                }
+            }
+            Node::Rule([f, g]) => {
+                if let (Some(fs), Some(gs)) = (f.as_pattern(), g.as_pattern()) {
+                    for f in fs.members() {
+                        for g in gs.members() {
+                            if let Some((Content::Piece(p), _, _)) = anchored(f, g) {
+                                out.push(p);
+                            }
+                        }
+                    }
+                }
+            }
+            Node::Seq(_) => {
+                let mut items = vec![];
+                m.push_steps(&mut items);
+                if let Some(first) = items.iter().find(|t| renames(t).is_none()) {
+                    go(first, out);
+                }
+            }
+            _ => {}
         }
-        Node::Seq(_) => {
-            let mut items = vec![];
-            m.push_steps(&mut items);
-            items.iter().find_map(moved_piece)
-        }
-        _ => None,
     }
+    let mut out = vec![];
+    go(m, &mut out);
+    let mut seen = vec![];
+    out.retain(|p| {
+        let new = !seen.contains(p);
+        seen.push(*p);
+        new
+    });
+    out
 }
 
 struct Derive<'a> {

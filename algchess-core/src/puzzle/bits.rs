@@ -22,6 +22,11 @@ impl<const W: usize> Bits<W> {
     }
 
     #[inline]
+    pub(super) fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    #[inline]
     pub(super) fn and(&self, o: &Bits<W>) -> Bits<W> {
         Bits(std::array::from_fn(|k| self.0[k] & o.0[k]))
     }
@@ -78,6 +83,7 @@ mod tests {
         let b = Bits::<2>::from_indices([0, 63, 64, 127, 5]);
         assert_eq!(b.iter().collect::<Vec<_>>(), [0, 5, 63, 64, 127]);
         assert_eq!(b.len(), 5);
+        assert!(b.contains(64) && !b.contains(65));
         let c = Bits::<2>::from_indices([5, 64, 100]);
         assert_eq!(b.and(&c).iter().collect::<Vec<_>>(), [5, 64]);
         assert_eq!(b.and_not(&c).iter().collect::<Vec<_>>(), [0, 63, 127]);

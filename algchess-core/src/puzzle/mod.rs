@@ -156,6 +156,39 @@ mod scratch {
 
     #[test]
     #[ignore]
+    fn phases() {
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            let s = set("betza\"Q\"");
+            let t1 = t.elapsed();
+            let bd = board("14x14");
+            let o = PlaceOptions {
+                goal: Goal::Exactly(vec![0]),
+                mode: Mode::Count,
+                limits: Limits::default(),
+            };
+            place(&s, &bd, &o, &mut |_| {}, &|_, _| {}).unwrap();
+            let t2 = t.elapsed();
+            let o = PlaceOptions {
+                goal: Goal::Exactly(vec![14]),
+                mode: Mode::Count,
+                limits: Limits::default(),
+            };
+            let r = place(&s, &bd, &o, &mut |_| {}, &|_, _| {}).unwrap();
+            let t3 = t.elapsed();
+            eprintln!(
+                "read {:?} attacks {:?} all {:?} search {:?} nodes {}",
+                t1,
+                t2 - t1,
+                t3 - t2,
+                (t3 - t2) - (t2 - t1),
+                r.nodes
+            );
+        }
+    }
+
+    #[test]
+    #[ignore]
     fn timings() {
         for (p, b, goal) in [
             ("betza\"Q\"", "12x12", Goal::Exactly(vec![12])),

@@ -3,9 +3,9 @@
 //! by `attacked_by`) and the squares it moves to.
 
 use super::{Board, Clock, PuzzleError};
-use crate::core::{Content, PieceId, Pieces, Sort, Term};
+use crate::core::{Cell, Content, PieceId, Pieces, Sort, Term};
 use crate::diag::{Diag, Diags, Source, Span};
-use crate::elab::{attacked_by, moved_piece, AttackError, Loader, Program};
+use crate::elab::{attacked_by, moved_pieces, AttackError, Loader, Program};
 use crate::geometry::{Rect, Square, Tiling};
 use crate::memory::MemoryLimit;
 use crate::semantics::{compile, CellSet, Eval, Grid, Halt, Prog, State, Store};
@@ -73,40 +73,41 @@ pub fn read_pieces(
             .find(|(w, b)| pieces.is_none_or(|p| p.lookup(w).is_none() && p.lookup(b).is_none()))
             .copied()
     };
-    let (mut prog, mut stand_in) = match rules {
-        Some(path) => (Program::load(path, memory, loader)?, None),
+    let (prog, stand_in, games) = match rules {
         None => {
             let (w, b) = free(None).expect("a stand-in");
             let text = format!("piece {w} / {b}\nenemy = black_pieces\nfriend = white_pieces\n");
-            (Program::from_text_on("(piece)", &text, tiling)?, Some(w))
+            (Program::from_text_on("(piece)", &text, tiling)?, Some(w), vec![])
+        }
+        Some(path) => {
+            let file = Program::load(path, memory, loader)?;
+            let games = file.games().iter().map(|g| (g.name.clone(), g.board.clone())).collect();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match free(Some(file.pieces())) {
+                // The rules read again, imported by a file that declares
+                // a stand-in for the moves of no bound piece (so the
+                // rules' `black_pieces` name it), and `enemy` and `friend`
+                // for notation literals where the rules have none.
+                Some((w, b)) if !name.contains(['"', '\n']) => {
+                    let mut text = format!("piece {w} / {b}\nimport \"{name}\"\n");
+                    for (def, side) in [("enemy", "black_pieces"), ("friend", "white_pieces")] {
+                        if !file.defs.contains_key(def) {
+                            text.push_str(&format!("{def} = {side}\n"));
+                        }
+                    }
+                    let at = path.parent().unwrap_or(Path::new("")).join("(piece)");
+                    let prog = Program::from_text_with(&at.display().to_string(), &text, file.tiling(), loader)?;
+                    (prog, Some(w), games)
+                }
+                _ => (file, None, games),
+            }
         }
     };
-    let mut terms = moves(&mut prog, texts)?;
-    if let (Some(path), true) = (rules, terms.iter().any(Term::is_open)) {
-        // A move of no bound piece is bound to a stand-in, which the
-        // rules' `black_pieces` (their `enemy`) must name: the file is
-        // read again, imported by one that declares it.
-        let refuse = |why: &str| {
-            plain(
-                "--piece",
-                &texts[0],
-                &format!("{why}; bind the move to a piece: `%P: ...`"),
-            )
-        };
-        let (w, b) = free(Some(prog.pieces())).ok_or_else(|| refuse("the rules name every glyph of a stand-in"))?;
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if name.contains(['"', '\n']) {
-            return Err(refuse("the rule file's name cannot be imported"));
-        }
-        let at = path.parent().unwrap_or(Path::new("")).join("(piece)");
-        let text = format!("piece {w} / {b}\nimport \"{name}\"\n");
-        prog = Program::from_text_with(&at.display().to_string(), &text, prog.tiling(), loader)?;
-        terms = moves(&mut prog, texts)?;
-        stand_in = Some(w);
-    }
+    let mut prog = prog;
+    let terms = moves(&mut prog, texts)?;
     let stand_in = stand_in.and_then(|w| prog.pieces().lookup(w));
     let mut kinds = vec![];
     for (text, term) in texts.iter().zip(terms) {
@@ -114,7 +115,7 @@ pub fn read_pieces(
             (true, Some(p)) => Term::bind(&Term::content(Content::Piece(p)), &term),
             _ => term,
         };
-        let Some(piece) = moved_piece(&term) else {
+        let Some(&piece) = moved_pieces(&term).first() else {
             let why = match term.node() {
                 crate::core::Node::Fail | crate::core::Node::Nil => "this piece has no moves",
                 _ => "this move moves no one piece: bind it to a piece, `%P: ...`",
@@ -131,7 +132,7 @@ pub fn read_pieces(
         kinds,
         pieces: prog.pieces().clone(),
         tiling: prog.tiling(),
-        games: prog.games().iter().map(|g| (g.name.clone(), g.board.clone())).collect(),
+        games,
     })
 }
 
@@ -162,13 +163,26 @@ fn plain(flag: &str, text: &str, message: &str) -> Diags {
 }
 
 /// A board that notes every square a run asks about, so that the squares
-/// a test never reads are known to change nothing it answers.
+/// a test never reads are known to change nothing it answers; and
+/// whether it asked for a piece other than the attacker's own (a hurdle
+/// to hop over), whose answer a third piece would change.
 #[derive(Clone)]
 struct Traced {
     grid: Grid,
-    read: Rc<RefCell<Vec<Square>>>,
-    /// Whether a binder looked for pieces anywhere on the board.
-    everywhere: Rc<RefCell<bool>>,
+    /// The square of the piece attacked, which the test reads as it will.
+    poi: Square,
+    /// The attacker's pieces.
+    own: Rc<[PieceId]>,
+    log: Rc<RefCell<Log>>,
+}
+
+#[derive(Default)]
+struct Log {
+    read: Vec<Square>,
+    /// A binder looked for pieces anywhere on the board.
+    everywhere: bool,
+    /// A square was asked whether it holds another piece.
+    third: bool,
 }
 
 impl PartialEq for Traced {
@@ -186,8 +200,13 @@ impl std::hash::Hash for Traced {
 }
 
 impl Traced {
-    fn note(&self, q: Square) {
-        self.read.borrow_mut().push(q);
+    fn note(&self, q: Square, cells: impl IntoIterator<Item = Cell>) {
+        let mut log = self.log.borrow_mut();
+        log.read.push(q);
+        let other = |c: Cell| matches!(c, Cell::Is(Content::Piece(p)) if !self.own.contains(&p));
+        if q != self.poi && cells.into_iter().any(other) {
+            log.third = true;
+        }
     }
 }
 
@@ -199,23 +218,23 @@ impl Store for Traced {
         self.grid.squares()
     }
     fn candidates(&self, c: Content) -> smallvec::SmallVec<[Square; 16]> {
-        *self.everywhere.borrow_mut() = true;
+        self.log.borrow_mut().everywhere = true;
         self.grid.candidates(c)
     }
     fn on_board(&self, q: Square) -> Result<bool, Infallible> {
-        self.note(q);
+        self.note(q, []);
         self.grid.on_board(q)
     }
     fn reads(&self, q: Square, set: &CellSet) -> Result<bool, Infallible> {
-        self.note(q);
+        self.note(q, set.cells());
         self.grid.reads(q, set)
     }
     fn holds(&self, q: Square, c: Content) -> Result<bool, Infallible> {
-        self.note(q);
+        self.note(q, [Cell::Is(c)]);
         self.grid.holds(q, c)
     }
     fn value(&self, q: Square) -> u8 {
-        self.note(q);
+        self.note(q, []);
         self.grid.value(q)
     }
     fn set(&mut self, q: Square, c: Content) {
@@ -267,6 +286,7 @@ impl PieceSet {
         let n = board.len();
         let mut out = vec![vec![]; n];
         let (attacker, target) = (kind.piece, self.target(b));
+        let own: Rc<[PieceId]> = moved_pieces(&kind.moves).into();
         for t in 0..n {
             clock.check().map_err(PuzzleError::Stopped)?;
             let at = board.squares()[t];
@@ -275,8 +295,9 @@ impl PieceSet {
             // an attacker anywhere else changes nothing it reads.
             let traced = Traced {
                 grid: alone.clone(),
-                read: Rc::default(),
-                everywhere: Rc::default(),
+                poi: at,
+                own: own.clone(),
+                log: Rc::default(),
             };
             let state = State {
                 board: traced.clone(),
@@ -288,11 +309,21 @@ impl PieceSet {
                     "its attack test holds with no piece to attack from".into(),
                 ));
             }
-            let mut read: Vec<usize> = if *traced.everywhere.borrow() {
+            let log = traced.log.borrow();
+            if log.third {
+                // A hopper's capture needs a hurdle: whether two pieces
+                // attack each other depends on the others.
+                return Err(PuzzleError::Attacks(
+                    kind.text.clone(),
+                    "its captures need a third piece on the board (a hurdle), so whether two pieces attack each other depends on the rest of the placement".into(),
+                ));
+            }
+            let mut read: Vec<usize> = if log.everywhere {
                 (0..n).collect()
             } else {
-                traced.read.borrow().iter().filter_map(|q| board.number(*q)).collect()
+                log.read.iter().filter_map(|q| board.number(*q)).collect()
             };
+            drop(log);
             read.sort_unstable();
             read.dedup();
             for s in read.into_iter().filter(|s| *s != t) {

@@ -320,7 +320,7 @@ pub fn place(
     }
     let cliques = g.cliques();
     let symmetries: Vec<Vec<usize>> = match options.mode {
-        Mode::Unique => board
+        Mode::Unique | Mode::Count => board
             .symmetries()
             .into_iter()
             .map(|p| (0..nodes).map(|v| p[v / kinds] as usize * kinds + v % kinds).collect())
@@ -343,7 +343,7 @@ pub fn place(
         16 => problem.solve::<16>(options, found, progress),
         32 => problem.solve::<32>(options, found, progress),
         _ => problem.solve::<64>(options, found, progress),
-    };
+    }?;
     report.attacks = attacks;
     Ok(report)
 }
@@ -361,7 +361,7 @@ impl Problem<'_> {
         options: &PlaceOptions,
         found: &mut dyn FnMut(&[(usize, usize)]),
         progress: &dyn Fn(usize, usize),
-    ) -> PlaceReport {
+    ) -> Result<PlaceReport, PuzzleError> {
         let g = self.g;
         let conflict: Vec<Bits<W>> = (0..g.n)
             .map(|v| Bits::from_indices((0..g.n).filter(|&u| g.has(v, u))))
@@ -399,6 +399,7 @@ impl Problem<'_> {
             count: 0,
             clock: self.clock,
             stopped: None,
+            overflow: false,
         };
         let counts = match &options.goal {
             Goal::Exactly(c) => c.clone(),
@@ -434,7 +435,7 @@ impl Problem<'_> {
         if search.stopped.is_some() || (options.goal == Goal::Most && options.mode == Mode::First) {
             report.stopped = search.stopped;
             report.nodes = search.nodes;
-            return report;
+            return Ok(report);
         }
         let total: usize = counts.iter().sum();
         search.left = counts.clone();
@@ -458,8 +459,9 @@ impl Problem<'_> {
                     }
                 }
                 Mode::Count => {
-                    let _ = search.count(0, free, total, slack, progress);
-                    report.count = search.count;
+                    if let Some(n) = search.count_all(free, total, slack, self.symmetries, progress) {
+                        report.count = n;
+                    }
                 }
                 Mode::All | Mode::Unique => {
                     let unique = options.mode == Mode::Unique;
@@ -487,7 +489,10 @@ impl Problem<'_> {
         }
         report.stopped = search.stopped;
         report.nodes = search.nodes;
-        report
+        if search.overflow {
+            return Err(PuzzleError::CountOverflow);
+        }
+        Ok(report)
     }
 
     /// A solution's nodes as (square, kind) pairs, by square.
@@ -526,6 +531,8 @@ struct Search<'a, const W: usize> {
     count: u64,
     clock: Clock,
     stopped: Option<Limit>,
+    /// A count passed `u64::MAX`.
+    overflow: bool,
 }
 
 impl<const W: usize> Search<'_, W> {
@@ -583,43 +590,102 @@ impl<const W: usize> Search<'_, W> {
 
     /// Counts the ways to place `left` more pieces in cliques `i..`, with
     /// `slack` of them left empty; the cliques before `i` are decided.
-    fn count(
+    /// The hot loop: no solution is kept. `None` when a limit stopped it.
+    fn count(&mut self, i: usize, free: Bits<W>, left: usize, slack: usize) -> Option<u64> {
+        self.nodes += 1;
+        if self.nodes & 0x3fff == 0 {
+            if let Err(l) = self.clock.check() {
+                self.stopped = Some(l);
+                return None;
+            }
+        }
+        if left <= 1 {
+            if left == 0 {
+                return Some(1);
+            }
+            // The last piece: any free square of the cliques it may go in.
+            let n: usize = self.cliques[i..=i + slack].iter().map(|c| free.and(c).len()).sum();
+            return Some(n as u64);
+        }
+        let Some((i, cand, slack)) = self.next(i, &free, slack) else {
+            return Some(0);
+        };
+        let mut total: u64 = 0;
+        for v in cand.iter() {
+            let n = if self.kinds > 1 {
+                let f = self.place(v, &free);
+                let n = self.count(i + 1, f, left - 1, slack);
+                self.unplace();
+                n?
+            } else {
+                self.count(i + 1, free.and_not(&self.conflict[v]), left - 1, slack)?
+            };
+            total = self.add(total, n)?;
+        }
+        if slack > 0 {
+            let n = self.count(i + 1, free, left, slack - 1)?;
+            total = self.add(total, n)?;
+        }
+        Some(total)
+    }
+
+    /// `a + b`, or `None` (and the search stopped) past `u64::MAX`.
+    fn add(&mut self, a: u64, b: u64) -> Option<u64> {
+        let sum = a.checked_add(b);
+        if sum.is_none() {
+            self.overflow = true;
+        }
+        sum
+    }
+
+    /// `count` from the first clique, its squares taken one of each class
+    /// under the symmetries that keep that clique (a queen's first rank
+    /// mirrored), each counted for its class; with progress.
+    fn count_all(
         &mut self,
-        i: usize,
         free: Bits<W>,
         left: usize,
         slack: usize,
+        symmetries: &[Vec<usize>],
         progress: &dyn Fn(usize, usize),
-    ) -> ControlFlow<()> {
-        self.tick()?;
-        if left == 0 {
-            self.count += 1;
-            return ControlFlow::Continue(());
+    ) -> Option<u64> {
+        if left <= 1 {
+            return self.count(0, free, left, slack);
         }
-        if left == 1 {
-            // The last piece: any free square of the cliques it may go in.
-            let n: usize = (i..=i + slack).map(|j| free.and(&self.cliques[j]).len()).sum();
-            self.count += n as u64;
-            return ControlFlow::Continue(());
-        }
-        let Some((i, cand, slack)) = self.next(i, &free, slack) else {
-            return ControlFlow::Continue(());
+        let Some((i, cand, slack)) = self.next(0, &free, slack) else {
+            return Some(0);
         };
-        let top = self.placed.is_empty();
-        let total = cand.len() + usize::from(slack > 0);
-        for (done, v) in cand.iter().enumerate() {
-            let f = self.place(v, &free);
-            let r = self.count(i + 1, f, left - 1, slack, progress);
-            self.unplace();
-            r?;
-            if top {
-                progress(done + 1, total);
+        let clique: Vec<usize> = self.cliques[i].iter().collect();
+        let keep: Vec<&Vec<usize>> = symmetries
+            .iter()
+            .filter(|p| clique.iter().all(|&v| self.cliques[i].contains(p[v])))
+            .collect();
+        let cand: Vec<usize> = cand.iter().collect();
+        let total_steps = cand.len() + usize::from(slack > 0);
+        let mut total: u64 = 0;
+        for (done, &v) in cand.iter().enumerate() {
+            let mut class: Vec<usize> = keep.iter().map(|p| p[v]).collect();
+            class.push(v);
+            class.sort_unstable();
+            class.dedup();
+            if class[0] == v {
+                let f = self.place(v, &free);
+                let n = self.count(i + 1, f, left - 1, slack);
+                self.unplace();
+                let n = n?.checked_mul(class.len() as u64);
+                let n = n.or_else(|| {
+                    self.overflow = true;
+                    None
+                })?;
+                total = self.add(total, n)?;
             }
+            progress(done + 1, total_steps);
         }
         if slack > 0 {
-            self.count(i + 1, free, left, slack - 1, progress)?;
+            let n = self.count(i + 1, free, left, slack - 1)?;
+            total = self.add(total, n)?;
         }
-        ControlFlow::Continue(())
+        Some(total)
     }
 
     /// As `count`, telling `visit` each solution.
