@@ -69,7 +69,8 @@ fn eight_queens_are_twelve_up_to_symmetry() {
                 (i32::from(q[0] - b'a'), i32::from(q[1] - b'1'))
             })
             .collect();
-        let maps: [fn((i32, i32)) -> (i32, i32); 8] = [
+        type Xy = (i32, i32);
+        let maps: [fn(Xy) -> Xy; 8] = [
             |(x, y)| (x, y),
             |(x, y)| (7 - x, y),
             |(x, y)| (x, 7 - y),
@@ -572,4 +573,71 @@ fn help_names_the_puzzles() {
             out.stdout
         );
     }
+}
+
+/// A command line split into words as a shell splits this one: blanks
+/// between words, single quotes around a word with blanks or quotes.
+fn words(line: &str) -> Vec<String> {
+    let (mut out, mut word, mut quoted, mut any) = (vec![], String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(word);
+    }
+    out
+}
+
+#[test]
+fn the_readme_pictures_are_what_their_commands_draw() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let dir = TempDir::new("readme-pictures");
+    let mut drawn = 0;
+    for line in readme
+        .lines()
+        .filter(|l| l.starts_with("algchess ") && l.contains("--svg docs/pictures/"))
+    {
+        let mut args = words(line);
+        args.remove(0);
+        let at = args.iter().position(|a| a == "--svg").unwrap() + 1;
+        let committed = root.join(&args[at]);
+        let fresh = dir.path().join(format!("{drawn}.svg"));
+        args[at] = fresh.display().to_string();
+        let out = run(&args);
+        assert!(out.code == Some(0), "{line}: {}", out.stderr);
+        assert_eq!(
+            std::fs::read_to_string(&fresh).unwrap(),
+            std::fs::read_to_string(&committed).unwrap(),
+            "{line} draws another picture than {}",
+            committed.display()
+        );
+        assert!(
+            readme.contains(&format!("]({})", args_path(line))),
+            "{line}: the README shows its picture"
+        );
+        drawn += 1;
+    }
+    assert!(drawn >= 3, "only {drawn} pictures");
+}
+
+/// The `--svg` path of a README command line.
+fn args_path(line: &str) -> String {
+    let w = words(line);
+    w[w.iter().position(|a| a == "--svg").unwrap() + 1].clone()
 }

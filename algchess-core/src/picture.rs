@@ -276,12 +276,15 @@ fn draw(out: &mut String, p: &Picture, x: f64, y: f64) {
             );
         }
         for (i, &q) in p.path.iter().enumerate() {
+            // Outlined in the cell's own shade, which hides the arrows
+            // under the number.
             let (cx, cy) = (l.centre)(q);
             let _ = writeln!(
                 out,
-                r##"<text x="{cx:.1}" y="{:.1}" font-size="{:.1}" text-anchor="middle" fill="#1a1a1a" stroke="#ffffff" stroke-width="2.5" stroke-opacity="0.8" paint-order="stroke">{}</text>"##,
+                r##"<text x="{cx:.1}" y="{:.1}" font-size="{:.1}" text-anchor="middle" fill="#1a1a1a" stroke="{}" stroke-width="3" paint-order="stroke">{}</text>"##,
                 cy + size * 0.11,
                 size * 0.3,
+                shade(p.tiling, q),
                 i + 1
             );
         }

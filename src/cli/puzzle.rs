@@ -6,8 +6,8 @@ use super::output::{arg_error, plain_error, seconds, side_by_side, Progress};
 use super::pictures::{Pictures, SvgArgs};
 use algchess_core::picture::{Picture, Row};
 use algchess_core::puzzle::{
-    self, place, read_pieces, tour, Board, Goal, Limits, Mode, PieceSet, PlaceOptions, PlaceReport, TourOptions,
-    TourReport,
+    self, place, read_pieces, tour, Board, Goal, Limits, Mode, PieceSet, PlaceOptions, PlaceReport, Placed,
+    TourOptions, TourReport,
 };
 use algchess_core::{Diags, Grid, Limit, MemoryLimit, Span, Tiling};
 use serde_json::{json, Value};
@@ -375,8 +375,8 @@ fn draw_placements(
     pictures: Pictures,
     set: &PieceSet,
     board_name: &str,
-    solutions: &[Vec<(usize, usize)>],
-    drawn: &dyn Fn(&[(usize, usize)]) -> Grid,
+    solutions: &[Vec<Placed>],
+    drawn: &dyn Fn(&[Placed]) -> Grid,
 ) -> Result<(), Diags> {
     if !pictures.wanted() {
         return Ok(());

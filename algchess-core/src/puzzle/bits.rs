@@ -36,9 +36,10 @@ impl<const W: usize> Bits<W> {
         Bits(std::array::from_fn(|k| self.0[k] & !o.0[k]))
     }
 
+    /// Word `k`.
     #[inline]
-    pub(super) fn is_empty(&self) -> bool {
-        self.0.iter().all(|w| *w == 0)
+    pub(super) fn word(&self, k: usize) -> u64 {
+        self.0[k]
     }
 
     #[inline]
@@ -46,26 +47,49 @@ impl<const W: usize> Bits<W> {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Whether no member is set.
+    #[inline]
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
     /// The members, lowest first.
     #[inline]
-    pub(super) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(super) fn iter(&self) -> Ones<'_> {
         ones(&self.0)
     }
 }
 
 /// The indices of the set bits of `words`, lowest first.
 #[inline]
-pub(super) fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words.iter().enumerate().flat_map(|(k, &w)| {
-        let mut w = w;
-        std::iter::from_fn(move || {
-            (w != 0).then(|| {
-                let i = w.trailing_zeros() as usize;
-                w &= w - 1;
-                k * 64 + i
-            })
-        })
-    })
+pub(super) fn ones(words: &[u64]) -> Ones<'_> {
+    Ones {
+        words,
+        k: 0,
+        w: words.first().copied().unwrap_or(0),
+    }
+}
+
+/// See [`ones`]: the word at `k`, with the bits already given cleared.
+pub(super) struct Ones<'a> {
+    words: &'a [u64],
+    k: usize,
+    w: u64,
+}
+
+impl Iterator for Ones<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.w == 0 {
+            self.k += 1;
+            self.w = *self.words.get(self.k)?;
+        }
+        let i = self.w.trailing_zeros() as usize;
+        self.w &= self.w - 1;
+        Some(self.k * 64 + i)
+    }
 }
 
 /// The words a set of `n` squares needs, as one of the widths the
@@ -87,7 +111,8 @@ mod tests {
         let c = Bits::<2>::from_indices([5, 64, 100]);
         assert_eq!(b.and(&c).iter().collect::<Vec<_>>(), [5, 64]);
         assert_eq!(b.and_not(&c).iter().collect::<Vec<_>>(), [0, 63, 127]);
-        assert!(b.and_not(&b).is_empty());
+        assert!(b.and_not(&b).is_empty() && !b.is_empty());
+        assert_eq!(b.word(1), 1 | 1 << 63);
         assert_eq!(width(64), Some(1));
         assert_eq!(width(65), Some(2));
         assert_eq!(width(196), Some(4));

@@ -16,7 +16,7 @@ mod tour;
 
 pub use board::{brief, Board, BriefError};
 pub use piece::{read_pieces, Attacks, Kind, PieceSet};
-pub use place::{place, Goal, Mode, PlaceOptions, PlaceReport};
+pub use place::{place, Goal, Mode, PlaceOptions, PlaceReport, Placed};
 pub use tour::{tour, NoTour, TourOptions, TourReport};
 
 use crate::check::Limit;
@@ -132,114 +132,5 @@ impl Clock {
             return Err(Limit::Memory);
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod scratch {
-    use super::*;
-    use crate::geometry::Tiling;
-
-    fn set(p: &str) -> PieceSet {
-        read_pieces(
-            None,
-            &[p.to_string()],
-            Tiling::Square,
-            &crate::elab::NoFiles,
-            MemoryLimit::NONE,
-        )
-        .unwrap()
-    }
-    fn board(t: &str) -> Board {
-        Board::new(&brief(t, Tiling::Square).unwrap().unwrap(), Tiling::Square).unwrap()
-    }
-
-    #[test]
-    #[ignore]
-    fn phases() {
-        for _ in 0..3 {
-            let t = std::time::Instant::now();
-            let s = set("betza\"Q\"");
-            let t1 = t.elapsed();
-            let bd = board("14x14");
-            let o = PlaceOptions {
-                goal: Goal::Exactly(vec![0]),
-                mode: Mode::Count,
-                limits: Limits::default(),
-            };
-            place(&s, &bd, &o, &mut |_| {}, &|_, _| {}).unwrap();
-            let t2 = t.elapsed();
-            let o = PlaceOptions {
-                goal: Goal::Exactly(vec![14]),
-                mode: Mode::Count,
-                limits: Limits::default(),
-            };
-            let r = place(&s, &bd, &o, &mut |_| {}, &|_, _| {}).unwrap();
-            let t3 = t.elapsed();
-            eprintln!(
-                "read {:?} attacks {:?} all {:?} search {:?} nodes {}",
-                t1,
-                t2 - t1,
-                t3 - t2,
-                (t3 - t2) - (t2 - t1),
-                r.nodes
-            );
-        }
-    }
-
-    #[test]
-    #[ignore]
-    fn timings() {
-        for (p, b, goal) in [
-            ("betza\"Q\"", "12x12", Goal::Exactly(vec![12])),
-            ("betza\"Q\"", "14x14", Goal::Exactly(vec![14])),
-            ("betza\"K\"", "8x8", Goal::Most),
-            ("betza\"N\"", "8x8", Goal::Most),
-            ("betza\"B\"", "8x8", Goal::Most),
-            ("betza\"R\"", "8x8", Goal::Most),
-            ("betza\"Q\"", "8x8", Goal::Most),
-        ] {
-            let t = std::time::Instant::now();
-            let s = set(p);
-            let bd = board(b);
-            let o = PlaceOptions {
-                goal,
-                mode: Mode::Count,
-                limits: Limits::default(),
-            };
-            let r = place(&s, &bd, &o, &mut |_| {}, &|_, _| {}).unwrap();
-            eprintln!(
-                "{p} {b}: pieces {} count {} bound {} nodes {} in {:?}",
-                r.pieces,
-                r.count,
-                r.bound,
-                r.nodes,
-                t.elapsed()
-            );
-        }
-        for (b, closed, count) in [
-            ("8x8", false, false),
-            ("8x8", true, false),
-            ("30x30", false, false),
-            ("6x6", true, true),
-        ] {
-            let t = std::time::Instant::now();
-            let s = set("betza\"N\"");
-            let bd = board(b);
-            let o = TourOptions {
-                closed,
-                count,
-                start: None,
-                limits: Limits::default(),
-            };
-            let r = tour(&s, &bd, &o, &|_, _| {}).unwrap();
-            eprintln!(
-                "tour {b} closed {closed} count {count}: found {} count {:?} nodes {} in {:?}",
-                r.tour.is_some(),
-                r.count,
-                r.nodes,
-                t.elapsed()
-            );
-        }
     }
 }

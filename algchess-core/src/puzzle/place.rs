@@ -24,6 +24,9 @@ pub enum Goal {
     Most,
 }
 
+/// A piece of a solution: its square's number and its kind's.
+pub type Placed = (usize, usize);
+
 /// What to look for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -274,7 +277,7 @@ pub fn place(
     set: &PieceSet,
     board: &Board,
     options: &PlaceOptions,
-    found: &mut dyn FnMut(&[(usize, usize)]),
+    found: &mut dyn FnMut(&[Placed]),
     progress: &dyn Fn(usize, usize),
 ) -> Result<PlaceReport, PuzzleError> {
     let kinds = set.kinds.len();
@@ -298,11 +301,11 @@ pub fn place(
         rows: vec![0; nodes * words],
     };
     let mut attacks = vec![Attacks::Captures; kinds];
-    for a in 0..kinds {
+    for (a, read) in attacks.iter_mut().enumerate() {
         for b in 0..kinds {
             let (rows, from) = set.attacks(a, b, board, &clock)?;
             if from == Attacks::Moves {
-                attacks[a] = Attacks::Moves;
+                *read = Attacks::Moves;
             }
             for (s, to) in rows.iter().enumerate() {
                 for &t in to {
@@ -328,13 +331,21 @@ pub fn place(
             .collect(),
         _ => vec![],
     };
+    // Each clique in one word where it fits, so that the search reads one
+    // word for its squares; all in a row when that would not fit.
+    let layout = [true, false]
+        .into_iter()
+        .map(|pad| Layout::new(&cliques, nodes, pad))
+        .find(|l| width(l.bits).is_some())
+        .expect("at most MAX_PLACE nodes fit unpadded");
     let problem = Problem {
         g: &g,
         cliques: &cliques,
         symmetries: &symmetries,
+        layout: &layout,
         clock,
     };
-    let w = width(nodes).expect("at most MAX_PLACE nodes");
+    let w = width(layout.bits).expect("a width found");
     let mut report = match w {
         1 => problem.solve::<1>(options, found, progress),
         2 => problem.solve::<2>(options, found, progress),
@@ -348,10 +359,50 @@ pub fn place(
     Ok(report)
 }
 
+/// Where each node's bit is in the search's words: the cliques one after
+/// another, each starting a new word when it would straddle one.
+struct Layout {
+    /// The bit of each node.
+    pos: Vec<usize>,
+    /// The node at each bit (`usize::MAX` for padding).
+    node_at: Vec<usize>,
+    /// The first and last word of each clique.
+    spans: Vec<(usize, usize)>,
+    bits: usize,
+}
+
+impl Layout {
+    fn new(cliques: &[Vec<usize>], n: usize, pad: bool) -> Layout {
+        let (mut at, mut pos, mut spans) = (0, vec![0; n], vec![]);
+        for c in cliques {
+            if pad && c.len() <= 64 && at % 64 + c.len() > 64 {
+                at = at.div_ceil(64) * 64;
+            }
+            let start = at;
+            for &v in c {
+                pos[v] = at;
+                at += 1;
+            }
+            spans.push((start / 64, (at - 1) / 64));
+        }
+        let mut node_at = vec![usize::MAX; at];
+        for (v, &p) in pos.iter().enumerate() {
+            node_at[p] = v;
+        }
+        Layout {
+            pos,
+            node_at,
+            spans,
+            bits: at,
+        }
+    }
+}
+
 struct Problem<'a> {
     g: &'a Graph,
     cliques: &'a [Vec<usize>],
     symmetries: &'a [Vec<usize>],
+    layout: &'a Layout,
     clock: Clock,
 }
 
@@ -359,20 +410,29 @@ impl Problem<'_> {
     fn solve<const W: usize>(
         &self,
         options: &PlaceOptions,
-        found: &mut dyn FnMut(&[(usize, usize)]),
+        found: &mut dyn FnMut(&[Placed]),
         progress: &dyn Fn(usize, usize),
     ) -> Result<PlaceReport, PuzzleError> {
-        let g = self.g;
-        let conflict: Vec<Bits<W>> = (0..g.n)
-            .map(|v| Bits::from_indices((0..g.n).filter(|&u| g.has(v, u))))
-            .collect();
-        let cliques: Vec<Bits<W>> = self
-            .cliques
+        let (g, l) = (self.g, self.layout);
+        let bits = |nodes: &mut dyn Iterator<Item = usize>| Bits::<W>::from_indices(nodes.map(|v| l.pos[v]));
+        let conflict: Vec<Bits<W>> = l
+            .node_at
             .iter()
-            .map(|c| Bits::from_indices(c.iter().copied()))
+            .map(|&v| match v {
+                usize::MAX => Bits::EMPTY,
+                v => bits(&mut g.members(v)),
+            })
             .collect();
+        let cliques: Vec<Bits<W>> = self.cliques.iter().map(|c| bits(&mut c.iter().copied())).collect();
         let kind_mask: Vec<Bits<W>> = (0..g.kinds)
-            .map(|a| Bits::from_indices((0..g.n).filter(|v| v % g.kinds == a)))
+            .map(|a| bits(&mut (0..g.n).filter(|v| v % g.kinds == a)))
+            .collect();
+        let all = bits(&mut (0..g.n));
+        let single: Option<Vec<(usize, u64)>> = l
+            .spans
+            .iter()
+            .zip(&cliques)
+            .map(|(&(a, b), c)| (a == b).then(|| (a, c.word(a))))
             .collect();
         let bound = cliques.len();
         let mut report = PlaceReport {
@@ -391,6 +451,10 @@ impl Problem<'_> {
         let mut search = Search {
             conflict: &conflict,
             cliques: &cliques,
+            words: single.as_deref(),
+            node_cliques: self.cliques,
+            pos: &l.pos,
+            node_at: &l.node_at,
             kind_mask: &kind_mask,
             kinds: g.kinds,
             left: vec![],
@@ -409,7 +473,7 @@ impl Problem<'_> {
                 loop {
                     let mut first = None;
                     search.left = vec![k];
-                    let _ = search.fewest(&mut (0..bound).collect(), Bits::from_indices(0..g.n), &mut |s| {
+                    let _ = search.fewest(&mut (0..bound).collect(), all, &mut |s| {
                         first = Some(s.to_vec());
                         ControlFlow::Break(())
                     });
@@ -439,7 +503,7 @@ impl Problem<'_> {
         }
         let total: usize = counts.iter().sum();
         search.left = counts.clone();
-        let mut free = Bits::<W>::from_indices(0..g.n);
+        let mut free = all;
         for (a, &c) in counts.iter().enumerate() {
             if c == 0 {
                 free = free.and_not(&kind_mask[a]);
@@ -469,7 +533,7 @@ impl Problem<'_> {
                     let mut sorted = vec![];
                     let _ = search.each(0, free, total, slack, progress, &mut |s| {
                         sorted.clear();
-                        sorted.extend(s.iter().map(|v| *v as usize));
+                        sorted.extend(s.iter().map(|v| l.node_at[*v as usize]));
                         sorted.sort_unstable();
                         if unique && !self.first_of_class(&sorted) {
                             return ControlFlow::Continue(());
@@ -495,10 +559,11 @@ impl Problem<'_> {
         Ok(report)
     }
 
-    /// A solution's nodes as (square, kind) pairs, by square.
+    /// A solution's bits as (square, kind) pairs, by square.
     fn pairs(&self, s: &[u32]) -> Vec<(usize, usize)> {
         let k = self.g.kinds;
-        let mut out: Vec<(usize, usize)> = s.iter().map(|&v| (v as usize / k, v as usize % k)).collect();
+        let node = |v: u32| self.layout.node_at[v as usize];
+        let mut out: Vec<(usize, usize)> = s.iter().map(|&v| (node(v) / k, node(v) % k)).collect();
         out.sort_unstable();
         out
     }
@@ -516,10 +581,16 @@ impl Problem<'_> {
     }
 }
 
-/// The state of one search.
+/// The state of one search, on the layout's bits.
 struct Search<'a, const W: usize> {
     conflict: &'a [Bits<W>],
     cliques: &'a [Bits<W>],
+    /// Each clique's word and bits in it, when every clique lies in one.
+    words: Option<&'a [(usize, u64)]>,
+    /// Each clique's nodes, and the layout's maps.
+    node_cliques: &'a [Vec<usize>],
+    pos: &'a [usize],
+    node_at: &'a [usize],
     kind_mask: &'a [Bits<W>],
     kinds: usize,
     /// Pieces still to place, of each kind.
@@ -539,14 +610,10 @@ impl<const W: usize> Search<'_, W> {
     /// Checks the limits now and then.
     #[inline]
     fn tick(&mut self) -> ControlFlow<()> {
-        self.nodes += 1;
-        if self.nodes & 0x3fff == 0 {
-            if let Err(l) = self.clock.check() {
-                self.stopped = Some(l);
-                return ControlFlow::Break(());
-            }
+        match self.going() {
+            true => ControlFlow::Continue(()),
+            false => ControlFlow::Break(()),
         }
-        ControlFlow::Continue(())
     }
 
     /// The free squares once `v` is placed: less those it attacks or is
@@ -556,7 +623,7 @@ impl<const W: usize> Search<'_, W> {
         self.placed.push(v as u32);
         let mut f = free.and_not(&self.conflict[v]);
         if self.kinds > 1 {
-            let a = v % self.kinds;
+            let a = self.node_at[v] % self.kinds;
             self.left[a] -= 1;
             if self.left[a] == 0 {
                 f = f.and_not(&self.kind_mask[a]);
@@ -569,7 +636,7 @@ impl<const W: usize> Search<'_, W> {
     fn unplace(&mut self) {
         let v = self.placed.pop().expect("a placed node") as usize;
         if self.kinds > 1 {
-            self.left[v % self.kinds] += 1;
+            self.left[self.node_at[v] % self.kinds] += 1;
         }
     }
 
@@ -588,16 +655,30 @@ impl<const W: usize> Search<'_, W> {
         }
     }
 
-    /// Counts the ways to place `left` more pieces in cliques `i..`, with
-    /// `slack` of them left empty; the cliques before `i` are decided.
-    /// The hot loop: no solution is kept. `None` when a limit stopped it.
-    fn count(&mut self, i: usize, free: Bits<W>, left: usize, slack: usize) -> Option<u64> {
+    /// Checks the limits now and then; false when one is met.
+    #[inline]
+    fn going(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes & 0x3fff == 0 {
             if let Err(l) = self.clock.check() {
                 self.stopped = Some(l);
-                return None;
+                return false;
             }
+        }
+        true
+    }
+
+    /// Counts the ways to place `left` more pieces in cliques `i..`, with
+    /// `slack` of them left empty; the cliques before `i` are decided.
+    /// `None` when a limit stopped it.
+    fn count(&mut self, i: usize, free: Bits<W>, left: usize, slack: usize) -> Option<u64> {
+        if self.kinds == 1 {
+            if let Some(words) = self.words {
+                return self.count_words(words, i, free, left, slack);
+            }
+        }
+        if !self.going() {
+            return None;
         }
         if left <= 1 {
             if left == 0 {
@@ -612,18 +693,64 @@ impl<const W: usize> Search<'_, W> {
         };
         let mut total: u64 = 0;
         for v in cand.iter() {
-            let n = if self.kinds > 1 {
-                let f = self.place(v, &free);
-                let n = self.count(i + 1, f, left - 1, slack);
-                self.unplace();
-                n?
-            } else {
-                self.count(i + 1, free.and_not(&self.conflict[v]), left - 1, slack)?
-            };
-            total = self.add(total, n)?;
+            let f = self.place(v, &free);
+            let n = self.count(i + 1, f, left - 1, slack);
+            self.unplace();
+            total = self.add(total, n?)?;
         }
         if slack > 0 {
             let n = self.count(i + 1, free, left, slack - 1)?;
+            total = self.add(total, n)?;
+        }
+        Some(total)
+    }
+
+    /// `count` of one kind when each clique lies in one word, `words[i]`
+    /// (the word, and the clique in it): the hot loop of a count, reading
+    /// one word for a clique's free squares.
+    fn count_words(
+        &mut self,
+        words: &[(usize, u64)],
+        mut i: usize,
+        free: Bits<W>,
+        left: usize,
+        mut slack: usize,
+    ) -> Option<u64> {
+        if !self.going() {
+            return None;
+        }
+        if left <= 1 {
+            if left == 0 {
+                return Some(1);
+            }
+            // The last piece: any free square of the cliques it may go in.
+            let n: u32 = words[i..=i + slack]
+                .iter()
+                .map(|&(k, m)| (free.word(k) & m).count_ones())
+                .sum();
+            return Some(u64::from(n));
+        }
+        let (k, mut cand) = loop {
+            let (k, m) = words[i];
+            let cand = free.word(k) & m;
+            if cand != 0 {
+                break (k, cand);
+            }
+            let Some(less) = slack.checked_sub(1) else {
+                return Some(0);
+            };
+            slack = less;
+            i += 1;
+        };
+        let mut total: u64 = 0;
+        while cand != 0 {
+            let v = k * 64 + cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let n = self.count_words(words, i + 1, free.and_not(&self.conflict[v]), left - 1, slack)?;
+            total = self.add(total, n)?;
+        }
+        if slack > 0 {
+            let n = self.count_words(words, i + 1, free, left, slack - 1)?;
             total = self.add(total, n)?;
         }
         Some(total)
@@ -655,16 +782,19 @@ impl<const W: usize> Search<'_, W> {
         let Some((i, cand, slack)) = self.next(0, &free, slack) else {
             return Some(0);
         };
-        let clique: Vec<usize> = self.cliques[i].iter().collect();
         let keep: Vec<&Vec<usize>> = symmetries
             .iter()
-            .filter(|p| clique.iter().all(|&v| self.cliques[i].contains(p[v])))
+            .filter(|p| {
+                self.node_cliques[i]
+                    .iter()
+                    .all(|&u| self.cliques[i].contains(self.pos[p[u]]))
+            })
             .collect();
         let cand: Vec<usize> = cand.iter().collect();
         let total_steps = cand.len() + usize::from(slack > 0);
         let mut total: u64 = 0;
         for (done, &v) in cand.iter().enumerate() {
-            let mut class: Vec<usize> = keep.iter().map(|p| p[v]).collect();
+            let mut class: Vec<usize> = keep.iter().map(|p| self.pos[p[self.node_at[v]]]).collect();
             class.push(v);
             class.sort_unstable();
             class.dedup();
