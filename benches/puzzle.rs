@@ -13,27 +13,25 @@
 //! cargo bench --bench puzzle
 //! ```
 
-use algchess::puzzle::{place, read_pieces, tour, Board, Goal, Limits, Mode, PlaceOptions, TourOptions};
+use algchess::puzzle::{place, read_pieces, tour, Board, Goal, Limits, Mode, PieceSet, PlaceOptions, TourOptions};
 use algchess::{Files, MemoryLimit, Tiling};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+/// A piece read off its notation, and a brief board.
+fn read(piece: &str, board: &str) -> (PieceSet, Board) {
+    let set = read_pieces(None, &[piece.to_string()], Tiling::Square, &Files, MemoryLimit::NONE).expect("a piece");
+    let grid = algchess::puzzle::brief(board, Tiling::Square)
+        .expect("a brief board")
+        .expect("a board");
+    (set, Board::new(&grid, Tiling::Square).expect("squares"))
+}
+
 /// The count the generic path gives: the queen read off its notation,
 /// its attacks off its captures, then the search.
 fn generic(n: usize) -> u64 {
-    let set = read_pieces(
-        None,
-        &[r#"betza"Q""#.to_string()],
-        Tiling::Square,
-        &Files,
-        MemoryLimit::NONE,
-    )
-    .expect("a queen");
-    let grid = algchess::puzzle::brief(&format!("{n}x{n}"), Tiling::Square)
-        .expect("a brief board")
-        .expect("a board");
-    let board = Board::new(&grid, Tiling::Square).expect("squares");
+    let (set, board) = read(r#"betza"Q""#, &format!("{n}x{n}"));
     let options = PlaceOptions {
         goal: Goal::Exactly(vec![n]),
         mode: Mode::Count,
@@ -44,44 +42,34 @@ fn generic(n: usize) -> u64 {
         .count
 }
 
-/// The specialised solver: files and diagonals as words.
-fn bitmask(n: u32) -> u64 {
-    fn go(all: u32, files: u32, left: u32, right: u32) -> u64 {
-        if files == all {
-            return 1;
-        }
-        let mut free = all & !(files | left | right);
-        let mut count = 0;
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            count += go(all, files | bit, (left | bit) << 1, (right | bit) >> 1);
-        }
-        count
+/// The specialised solver's ranks from here: the files and the two
+/// diagonals taken, as words, shifted a rank at each step.
+fn ranks(all: u32, files: u32, left: u32, right: u32) -> u64 {
+    if files == all {
+        return 1;
     }
-    go((1 << n) - 1, 0, 0, 0)
+    let mut free = all & !(files | left | right);
+    let mut count = 0;
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        count += ranks(all, files | bit, (left | bit) << 1, (right | bit) >> 1);
+    }
+    count
+}
+
+/// The specialised solver.
+fn bitmask(n: u32) -> u64 {
+    ranks((1 << n) - 1, 0, 0, 0)
 }
 
 /// The specialised solver with the first rank's mirror: the queens of
 /// its left half counted twice, the middle one once.
 fn bitmask_mirrored(n: u32) -> u64 {
-    fn go(all: u32, files: u32, left: u32, right: u32) -> u64 {
-        if files == all {
-            return 1;
-        }
-        let mut free = all & !(files | left | right);
-        let mut count = 0;
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            count += go(all, files | bit, (left | bit) << 1, (right | bit) >> 1);
-        }
-        count
-    }
     let all = (1 << n) - 1;
     let first = |file: u32| {
         let bit = 1 << file;
-        go(all, bit, bit << 1, bit >> 1)
+        ranks(all, bit, bit << 1, bit >> 1)
     };
     let half: u64 = (0..n / 2).map(first).sum();
     2 * half + if n % 2 == 1 { first(n / 2) } else { 0 }
@@ -100,18 +88,7 @@ fn best(runs: usize, want: u64, f: impl Fn() -> u64) -> Duration {
 }
 
 fn knights(board: &str, closed: bool, count: bool) -> (bool, Option<u64>) {
-    let set = read_pieces(
-        None,
-        &[r#"betza"N""#.to_string()],
-        Tiling::Square,
-        &Files,
-        MemoryLimit::NONE,
-    )
-    .expect("a knight");
-    let grid = algchess::puzzle::brief(board, Tiling::Square)
-        .expect("a brief board")
-        .expect("a board");
-    let board = Board::new(&grid, Tiling::Square).expect("squares");
+    let (set, board) = read(r#"betza"N""#, board);
     let options = TourOptions {
         closed,
         count,

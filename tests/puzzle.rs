@@ -328,75 +328,40 @@ fn bad_input_is_a_clear_error_and_long_runs_end_at_their_limits() {
         assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
         assert!(!out.stderr.contains("internal error"), "{}", out.stderr);
     };
-    bad(
-        &["puzzle", "place", "--piece", "fail", "--board", "8x8", "--pieces", "1"],
-        "this piece has no moves",
-    );
-    bad(
-        &["puzzle", "tour", "--piece", r#"betza"mN""#, "--board", "2x2"],
-        "neither moves nor takes",
-    );
-    bad(
-        &[
-            "puzzle",
-            "place",
-            "--piece",
-            r#"betza"Q""#,
-            "--board",
-            "1x1-a1",
-            "--max",
-        ],
-        "the board has no square",
-    );
-    bad(
-        &[
-            "puzzle",
-            "place",
-            "--piece",
-            r#"betza"Q""#,
-            "--board",
-            "1000x1000",
-            "--max",
-        ],
-        "at most 4096 squares; this one has 1000000",
-    );
-    bad(
-        &[
-            "puzzle",
-            "place",
-            "--piece",
-            r#"betza"Q""#,
-            "--board",
-            "8x8-z9",
-            "--max",
-        ],
-        "not a square of this board",
-    );
-    bad(
-        &["puzzle", "place", "--piece", "u", "--board", "8x8", "--max"],
-        "not a move",
-    );
-    bad(
-        &[
-            "puzzle",
-            "place",
-            "--piece",
-            r#"betza"Q""#,
-            "--pieces",
-            "1",
-            "--piece",
-            r#"betza"N""#,
-            "--board",
-            "8x8",
-        ],
-        "give --pieces N for each --piece",
-    );
-    // A grasshopper takes over a hurdle: no pair of pieces settles it.
-    bad(
-        &["puzzle", "place", "--piece", r#"betza"gQ""#, "--board", "8x8", "--max"],
-        "need a third piece on the board",
-    );
-    bad(&["puzzle", "tour", "--piece", r#"betza"N""#], "give a board");
+    for (line, says) in [
+        (
+            "puzzle place --piece fail --board 8x8 --pieces 1",
+            "this piece has no moves",
+        ),
+        ("puzzle tour --piece betza\"mN\" --board 2x2", "neither moves nor takes"),
+        (
+            "puzzle place --piece betza\"Q\" --board 1x1-a1 --max",
+            "the board has no square",
+        ),
+        (
+            "puzzle place --piece betza\"Q\" --board 1000x1000 --max",
+            "at most 4096 squares; this one has 1000000",
+        ),
+        (
+            "puzzle place --piece betza\"Q\" --board 8x8-z9 --max",
+            "not a square of this board",
+        ),
+        ("puzzle place --piece u --board 8x8 --max", "not a move"),
+        (
+            "puzzle place --piece betza\"Q\" --pieces 1 --piece betza\"N\" --board 8x8",
+            "give --pieces N for each --piece",
+        ),
+        // A grasshopper takes over a hurdle: no pair of pieces settles it.
+        (
+            "puzzle place --piece betza\"gQ\" --board 8x8 --max",
+            "need a third piece on the board",
+        ),
+        ("puzzle tour --piece betza\"N\"", "give a board"),
+    ] {
+        let args = words(line);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        bad(&args, says);
+    }
     // A count far too long for its timeout ends with what it found.
     let out = run([
         "puzzle",
@@ -436,39 +401,33 @@ fn texts(svg: &str, text: &str) -> usize {
     svg.matches(&format!(">{text}</text>")).count()
 }
 
+/// Runs `algchess ARGS --svg PATH`, which must exit with `code`.
+fn svg_to(args: &[&str], path: &Path, code: i32) {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--svg", path.to_str().unwrap()]);
+    let out = run(&all);
+    assert_eq!(out.code, Some(code), "{all:?}: {}{}", out.stdout, out.stderr);
+}
+
 #[test]
 fn puzzles_draw_their_solutions_and_tours() {
     let dir = TempDir::new("puzzle-svg");
     let tour = dir.path().join("tour.svg");
-    let out = run([
-        "puzzle",
-        "tour",
-        "--piece",
-        r#"betza"N""#,
-        "--board",
-        "8x8",
-        "--svg",
-        tour.to_str().unwrap(),
-    ]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    svg_to(
+        &["puzzle", "tour", "--piece", r#"betza"N""#, "--board", "8x8"],
+        &tour,
+        0,
+    );
     let svg = std::fs::read_to_string(&tour).unwrap();
     assert!(svg.starts_with("<svg") && (1..=64).all(|n| texts(&svg, &n.to_string()) >= 1));
     assert_eq!(svg.matches("marker-end").count(), 63);
     let all = dir.path().join("queens");
-    let out = run([
-        "puzzle",
-        "place",
-        "--piece",
-        r#"%♕: betza"Q""#,
-        "--board",
-        "6x6",
-        "--pieces",
-        "6",
-        "--all",
-        "--svg",
-        all.to_str().unwrap(),
-    ]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let queens = ["puzzle", "place", "--piece", r#"%♕: betza"Q""#];
+    svg_to(
+        &[&queens[..], &["--board", "6x6", "--pieces", "6", "--all"]].concat(),
+        &all,
+        0,
+    );
     let mut files: Vec<_> = std::fs::read_dir(&all).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     assert_eq!(files.len(), 4);
@@ -477,19 +436,11 @@ fn puzzles_draw_their_solutions_and_tours() {
     }
     // A count draws the first placement it can find.
     let one = dir.path().join("one.svg");
-    let out = run([
-        "puzzle",
-        "place",
-        "--piece",
-        r#"%♕: betza"Q""#,
-        "--board",
-        "8x8",
-        "--max",
-        "--count",
-        "--svg",
-        one.to_str().unwrap(),
-    ]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    svg_to(
+        &[&queens[..], &["--board", "8x8", "--max", "--count"]].concat(),
+        &one,
+        0,
+    );
     assert_eq!(texts(&std::fs::read_to_string(&one).unwrap(), "♕"), 8);
 }
 
@@ -503,15 +454,7 @@ fn counterexamples_moves_and_games_are_drawn() {
     );
     let cx = dir.path().join("cx");
     for command in ["check", "prove"] {
-        let out = run([
-            command,
-            file.to_str().unwrap(),
-            "--positions",
-            "0",
-            "--svg",
-            cx.to_str().unwrap(),
-        ]);
-        assert_eq!(out.code, Some(1), "{}{}", out.stdout, out.stderr);
+        svg_to(&[command, file.to_str().unwrap(), "--positions", "0"], &cx, 1);
         // One picture, of the one counterexample: the board and the
         // right side's result, the rook moved.
         let svg = std::fs::read_to_string(cx.join("twice.svg")).unwrap();
@@ -520,17 +463,15 @@ fn counterexamples_moves_and_games_are_drawn() {
         assert_eq!(std::fs::read_dir(&cx).unwrap().count(), 1);
     }
     let moves = dir.path().join("moves.svg");
-    let out = run([
+    let knight = [
         "moves",
         "rules/chess.alg",
         "--move",
         "knight",
         "--board",
         "..../..../.♘../....",
-        "--svg",
-        moves.to_str().unwrap(),
-    ]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    ];
+    svg_to(&knight, &moves, 0);
     // The board and its four results (d1, d3, a4, c4), in one file.
     assert_eq!(texts(&std::fs::read_to_string(&moves).unwrap(), "♘"), 5);
     let pgn = dir.write(
@@ -538,8 +479,7 @@ fn counterexamples_moves_and_games_are_drawn() {
         "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
     );
     let games = dir.path().join("games");
-    let out = run(["referee", pgn.to_str().unwrap(), "--svg", games.to_str().unwrap()]);
-    assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);
+    svg_to(&["referee", pgn.to_str().unwrap()], &games, 0);
     let svg = std::fs::read_to_string(games.join("mate-game-1.svg")).unwrap();
     assert!(svg.contains("game 1: 1-0, checkmate"), "{svg}");
     // The white queen stands on f7, the black king beside it.

@@ -65,7 +65,7 @@ struct Common {
     game: Option<String>,
     /// The grid of notation literals: `square`, or `hex` (a rule file
     /// declares its own).
-    #[arg(long, value_parser = grid, default_value = "square")]
+    #[arg(long, value_parser = super::output::grid, default_value = "square")]
     grid: Tiling,
     /// Print one JSON object.
     #[arg(long)]
@@ -124,22 +124,6 @@ struct TourArgs {
     from: Option<String>,
     #[command(flatten)]
     common: Common,
-}
-
-/// A `--grid` value that names no grid, kept to quote.
-#[derive(Clone, Debug)]
-struct UnknownGrid(String);
-
-impl std::fmt::Display for UnknownGrid {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}` is not a grid: use square or hex", self.0)
-    }
-}
-
-impl std::error::Error for UnknownGrid {}
-
-fn grid(s: &str) -> Result<Tiling, UnknownGrid> {
-    Tiling::named(s).ok_or_else(|| UnknownGrid(s.to_string()))
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {

@@ -134,3 +134,21 @@ impl Clock {
         Ok(())
     }
 }
+
+/// What the puzzles' unit tests share: pieces read from notation with no
+/// rule file, boards written briefly, on the square grid.
+#[cfg(test)]
+mod testing {
+    use super::{brief, read_pieces, Board, PieceSet};
+    use crate::geometry::Tiling;
+    use crate::memory::MemoryLimit;
+
+    pub(super) fn set(texts: &[&str]) -> PieceSet {
+        let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+        read_pieces(None, &texts, Tiling::Square, &crate::elab::NoFiles, MemoryLimit::NONE).unwrap()
+    }
+
+    pub(super) fn board(text: &str) -> Board {
+        Board::new(&brief(text, Tiling::Square).unwrap().unwrap(), Tiling::Square).unwrap()
+    }
+}

@@ -391,16 +391,8 @@ impl PieceSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::{brief, Limits};
-
-    fn set(texts: &[&str]) -> PieceSet {
-        let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
-        read_pieces(None, &texts, Tiling::Square, &crate::elab::NoFiles, MemoryLimit::NONE).unwrap()
-    }
-
-    fn board(text: &str) -> Board {
-        Board::new(&brief(text, Tiling::Square).unwrap().unwrap(), Tiling::Square).unwrap()
-    }
+    use crate::puzzle::testing::{board, set};
+    use crate::puzzle::Limits;
 
     fn names(b: &Board, squares: &[u32]) -> Vec<String> {
         squares.iter().map(|s| b.name(*s as usize)).collect()

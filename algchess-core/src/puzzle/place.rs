@@ -693,16 +693,28 @@ impl<const W: usize> Search<'_, W> {
         };
         let mut total: u64 = 0;
         for v in cand.iter() {
-            let f = self.place(v, &free);
-            let n = self.count(i + 1, f, left - 1, slack);
-            self.unplace();
-            total = self.add(total, n?)?;
-        }
-        if slack > 0 {
-            let n = self.count(i + 1, free, left, slack - 1)?;
+            let n = self.count_with(v, i, &free, left, slack)?;
             total = self.add(total, n)?;
         }
-        Some(total)
+        self.count_skipping(total, i, free, left, slack)
+    }
+
+    /// `count` once `v` of clique `i` is placed.
+    fn count_with(&mut self, v: usize, i: usize, free: &Bits<W>, left: usize, slack: usize) -> Option<u64> {
+        let f = self.place(v, free);
+        let n = self.count(i + 1, f, left - 1, slack);
+        self.unplace();
+        n
+    }
+
+    /// `total` and the ways with clique `i` left empty, if the slack
+    /// allows.
+    fn count_skipping(&mut self, total: u64, i: usize, free: Bits<W>, left: usize, slack: usize) -> Option<u64> {
+        if slack == 0 {
+            return Some(total);
+        }
+        let n = self.count(i + 1, free, left, slack - 1)?;
+        self.add(total, n)
     }
 
     /// `count` of one kind when each clique lies in one word, `words[i]`
@@ -799,10 +811,8 @@ impl<const W: usize> Search<'_, W> {
             class.sort_unstable();
             class.dedup();
             if class[0] == v {
-                let f = self.place(v, &free);
-                let n = self.count(i + 1, f, left - 1, slack);
-                self.unplace();
-                let n = n?.checked_mul(class.len() as u64);
+                let n = self.count_with(v, i, &free, left, slack)?;
+                let n = n.checked_mul(class.len() as u64);
                 let n = n.or_else(|| {
                     self.overflow = true;
                     None
@@ -811,11 +821,19 @@ impl<const W: usize> Search<'_, W> {
             }
             progress(done + 1, total_steps);
         }
-        if slack > 0 {
-            let n = self.count(i + 1, free, left, slack - 1)?;
-            total = self.add(total, n)?;
+        self.count_skipping(total, i, free, left, slack)
+    }
+
+    /// After checking the limits (`Some(Break)` when one is met), a
+    /// solution counted and visited when no piece is left to place.
+    fn done(&mut self, left: usize, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Option<ControlFlow<()>> {
+        if self.tick().is_break() {
+            return Some(ControlFlow::Break(()));
         }
-        Some(total)
+        (left == 0).then(|| {
+            self.count += 1;
+            visit(&self.placed)
+        })
     }
 
     /// As `count`, telling `visit` each solution.
@@ -828,10 +846,8 @@ impl<const W: usize> Search<'_, W> {
         progress: &dyn Fn(usize, usize),
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.tick()?;
-        if left == 0 {
-            self.count += 1;
-            return visit(&self.placed);
+        if let Some(r) = self.done(left, visit) {
+            return r;
         }
         let Some((i, cand, slack)) = self.next(i, &free, slack) else {
             return ControlFlow::Continue(());
@@ -878,10 +894,8 @@ impl<const W: usize> Search<'_, W> {
         slack: usize,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.tick()?;
-        if left == 0 {
-            self.count += 1;
-            return visit(&self.placed);
+        if let Some(r) = self.done(left, visit) {
+            return r;
         }
         let Some((at, n)) = rest
             .iter()
@@ -919,18 +933,7 @@ impl<const W: usize> Search<'_, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Tiling;
-    use crate::memory::MemoryLimit;
-    use crate::puzzle::{brief, read_pieces};
-
-    fn set(texts: &[&str]) -> PieceSet {
-        let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
-        read_pieces(None, &texts, Tiling::Square, &crate::elab::NoFiles, MemoryLimit::NONE).unwrap()
-    }
-
-    fn board(text: &str) -> Board {
-        Board::new(&brief(text, Tiling::Square).unwrap().unwrap(), Tiling::Square).unwrap()
-    }
+    use crate::puzzle::testing::{board, set};
 
     fn run(piece: &str, on: &str, goal: Goal, mode: Mode) -> (PlaceReport, Vec<Vec<(usize, usize)>>) {
         let mut seen = vec![];

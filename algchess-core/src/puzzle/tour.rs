@@ -471,38 +471,40 @@ impl<'a> Walk<'a> {
         ok
     }
 
+    /// One way more for each unvisited square of `xs`, counted in `near`
+    /// (or in `to`): no longer an end if it was one.
+    fn widen(&mut self, xs: &[u32], near: bool) {
+        for &x in xs {
+            let x = x as usize;
+            if self.visited[x] {
+                continue;
+            }
+            if self.only_ends(x) {
+                self.ends -= 1;
+            }
+            if near {
+                self.near[x] += 1;
+            } else {
+                self.to[x] += 1;
+            }
+        }
+    }
+
     /// Undoes `step(u, w)`.
     fn back(&mut self, u: usize, w: usize) {
+        let (out, inn) = (self.out, self.inn);
         if self.symmetric {
             if !(self.closed && u == self.start()) {
-                for &x in &self.out[u] {
-                    let x = x as usize;
-                    if self.visited[x] {
-                        continue;
-                    }
-                    if self.only_ends(x) {
-                        self.ends -= 1;
-                    }
-                    self.near[x] += 1;
-                }
+                self.widen(&out[u], true);
             }
         } else {
-            for &x in &self.out[u] {
+            for &x in &out[u] {
                 let x = x as usize;
                 if !self.visited[x] {
                     self.from[x] += 1;
                 }
             }
-            for &x in &self.inn[w] {
-                let x = x as usize;
-                if self.visited[x] {
-                    continue;
-                }
-                if self.only_ends(x) {
-                    self.ends -= 1;
-                }
-                self.to[x] += 1;
-            }
+            self.widen(&inn[w], false);
         }
         if self.to_start[w] {
             self.closing += 1;
@@ -629,27 +631,10 @@ struct Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::Tiling;
-    use crate::memory::MemoryLimit;
-    use crate::puzzle::{brief, read_pieces};
-
-    fn set(piece: &str) -> PieceSet {
-        read_pieces(
-            None,
-            &[piece.to_string()],
-            Tiling::Square,
-            &crate::elab::NoFiles,
-            MemoryLimit::NONE,
-        )
-        .unwrap()
-    }
-
-    fn board(text: &str) -> Board {
-        Board::new(&brief(text, Tiling::Square).unwrap().unwrap(), Tiling::Square).unwrap()
-    }
+    use crate::puzzle::testing::{board, set};
 
     fn run(piece: &str, on: &str, closed: bool, count: bool) -> (TourReport, Board, PieceSet) {
-        let (s, b) = (set(piece), board(on));
+        let (s, b) = (set(&[piece]), board(on));
         let options = TourOptions {
             closed,
             count,
