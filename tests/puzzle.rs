@@ -357,6 +357,15 @@ fn bad_input_is_a_clear_error_and_long_runs_end_at_their_limits() {
             "need a third piece on the board",
         ),
         ("puzzle tour --piece betza\"N\"", "give a board"),
+        (
+            "puzzle tour --piece betza\"N\" --board 1000x1000",
+            "at most 65536 squares; this one has 1000000",
+        ),
+        // Which of 4,096 squares attack which is 4 MB, twice.
+        (
+            "puzzle place --piece betza\"Q\" --board 64x64 --max --memory-limit 3M",
+            "the memory limit was met",
+        ),
     ] {
         let args = words(line);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

@@ -71,9 +71,11 @@ impl fmt::Display for PuzzleError {
             PuzzleError::Attacks(p, why) => write!(f, "the attacks of `{p}` cannot be read off its moves: {why}"),
             PuzzleError::Budget(n) => write!(f, "a move made more than {n} intermediate states"),
             PuzzleError::Stopped(Limit::Memory) => {
-                f.write_str("the memory limit was met while the moves were read; raise --memory-limit")
+                f.write_str("the memory limit was met while the moves were read and set out; raise --memory-limit")
             }
-            PuzzleError::Stopped(_) => f.write_str("the timeout came while the moves were read; raise --timeout"),
+            PuzzleError::Stopped(_) => {
+                f.write_str("the timeout came while the moves were read and set out; raise --timeout")
+            }
             PuzzleError::CountOverflow => write!(f, "the count passed {}, the largest kept", u64::MAX),
             PuzzleError::MaxOfMixed => {
                 f.write_str("the most pieces that fit is asked of one piece; give counts for several")

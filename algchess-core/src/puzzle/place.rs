@@ -434,6 +434,9 @@ impl Problem<'_> {
             .zip(&cliques)
             .map(|(&(a, b), c)| (a == b).then(|| (a, c.word(a))))
             .collect();
+        // The tables hold n² bits twice over: a board of thousands of
+        // squares may meet the memory limit here.
+        self.clock.check().map_err(PuzzleError::Stopped)?;
         let bound = cliques.len();
         let mut report = PlaceReport {
             pieces: 0,
