@@ -44,8 +44,8 @@ fn n_queens_counts_as_oeis_a000170() {
     }
 }
 
+/// The benchmark's figure (`cargo bench --bench puzzle` times it).
 #[test]
-#[ignore = "a second or so: the benchmark's figure (cargo bench --bench puzzle)"]
 fn fourteen_queens_count_365596() {
     let out = place_json(r#"betza"Q""#, "14x14", &["--pieces", "14", "--count"]);
     assert_eq!(out["count"], 365_596);
