@@ -7,7 +7,7 @@
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 15] = [
+const LAYERS: [&str; 17] = [
     "geometry",
     "memory",
     "core",
@@ -18,11 +18,13 @@ const LAYERS: [&str; 15] = [
     "notation",
     "elab",
     "play",
+    "picture",
     "search",
     "laws",
     "check",
     "prover",
     "simplify",
+    "puzzle",
 ];
 
 /// The library's sources.

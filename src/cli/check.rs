@@ -2,7 +2,8 @@
 //! compared on positions reachable in play.
 
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
-use super::findings::{add_positions, counterexample_text, positions_phrase};
+use super::findings::{add_positions, claim_key, counterexample_row, counterexample_text, positions_phrase};
+use super::pictures::{Pictures, SvgArgs};
 use algchess_core::positions::{check_positions, pairs, PositionOptions, PositionsReport, Sample};
 use algchess_core::Diags;
 use algchess_core::MemoryLimit;
@@ -53,9 +54,13 @@ pub(super) struct Args {
     no_lint: bool,
     #[command(flatten)]
     run: RunArgs,
+    /// Draw each counterexample: its board and both sides' results.
+    #[command(flatten)]
+    svg: SvgArgs,
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
+    let pictures = Pictures::new(&args.svg)?;
     let mut search = claims::search(args.max_cells, args.work, args.timeout, &args.run)?;
     search.memory = args.memory_limit;
     let programs = claims::load(&args.paths, args.memory_limit)?;
@@ -91,7 +96,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let mut on_game = options.clone();
     on_game.search.max_cells = 1;
     on_game.search.sparse = false;
-    Ok(claims::run_each(&programs, &extra, &run, |p, claim, bar| {
+    let code = claims::run_each(&programs, &extra, &run, |p, claim, bar| {
         let lint = extra[p].iter().position(|c| std::ptr::eq(c, claim));
         let options = if lint.is_some() { &on_game } else { &options };
         let mut report = check_claim(claim, options, &|cells, done, total| {
@@ -119,6 +124,13 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         if let Some(p) = &played {
             report.ms += p.ms;
         }
+        if let Some(row) = report
+            .counterexample
+            .as_ref()
+            .and_then(|c| counterexample_row(c, claim))
+        {
+            pictures.add(claim_key(&programs, &extra, p, claim), &claim.name, row);
+        }
         let status = status(&report, played.as_ref());
         let text = if args.json {
             let mut value = serde_json::to_value(&report).expect("reports serialise");
@@ -137,7 +149,9 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             open: report.verdict != Finding::Refuted
                 && (report.stopped_by == Some(Limit::Memory) || played.as_ref().is_some_and(|p| p.stopped_by_memory)),
         }
-    }))
+    });
+    pictures.finish()?;
+    Ok(code)
 }
 
 /// The lints of a program's games with the boards each is compared on

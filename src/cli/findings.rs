@@ -3,8 +3,10 @@
 //! `prove`, which reports the checker's counterexamples too.
 
 use super::output::side_by_side;
+use super::pictures::from_rows;
+use algchess_core::picture::Row;
 use algchess_core::positions::PositionsReport;
-use algchess_core::{CounterReport, StateReport};
+use algchess_core::{Claim, CounterReport, StateReport};
 
 /// Adds what the check on positions found to a report's JSON: `positions`
 /// (how many were compared), and where a counterexample's position comes
@@ -85,6 +87,19 @@ fn states(v: &[&StateReport]) -> Vec<String> {
 /// Result sets this large are shown by their difference only.
 const SHOWN: usize = 8;
 
+/// The results shown of each side: all when few (then true), else those
+/// only that side gives.
+fn shown<'a>(left: &'a [StateReport], right: &'a [StateReport]) -> (bool, Vec<&'a StateReport>, Vec<&'a StateReport>) {
+    if left.len() + right.len() <= 2 * SHOWN {
+        return (true, left.iter().collect(), right.iter().collect());
+    }
+    (
+        false,
+        left.iter().filter(|s| !right.contains(s)).collect(),
+        right.iter().filter(|s| !left.contains(s)).collect(),
+    )
+}
+
 /// A counterexample as text: the instance, the board (for a position,
 /// where it comes from) and both result sets, or when they are large, the
 /// results only one side gives.
@@ -121,26 +136,24 @@ pub(super) fn counterexample_text(c: &CounterReport, played: Option<&PositionsRe
                     out.push_str(&format!("    on this board of {squares} square{plural}{poi}:\n"));
                 }
             }
-            let (l, r): (Vec<&StateReport>, Vec<&StateReport>) = (left.iter().collect(), right.iter().collect());
-            if l.len() + r.len() <= 2 * SHOWN {
+            let (few, l, r) = shown(left, right);
+            if few {
                 out.push_str(&side_by_side(&[
                     ("board".into(), board.clone()),
                     (format!("left gives {}", l.len()), states(&l)),
                     (format!("right gives {}", r.len()), states(&r)),
                 ]));
             } else {
-                let only_l: Vec<&StateReport> = l.iter().copied().filter(|s| !right.contains(s)).collect();
-                let only_r: Vec<&StateReport> = r.iter().copied().filter(|s| !left.contains(s)).collect();
-                let both = l.len() - only_l.len();
+                let both = left.len() - l.len();
                 out.push_str(&format!(
                     "    left gives {}, right gives {}; the {both} both give are not shown\n",
-                    l.len(),
-                    r.len()
+                    left.len(),
+                    right.len()
                 ));
                 out.push_str(&side_by_side(&[
                     ("board".into(), board.clone()),
-                    (format!("only left gives {}", only_l.len()), states(&only_l)),
-                    (format!("only right gives {}", only_r.len()), states(&only_r)),
+                    (format!("only left gives {}", l.len()), states(&l)),
+                    (format!("only right gives {}", r.len()), states(&r)),
                 ]));
             }
         }
@@ -154,4 +167,66 @@ pub(super) fn counterexample_text(c: &CounterReport, played: Option<&PositionsRe
         }
     }
     out
+}
+
+/// A counterexample drawn: the board (its POI ringed), then each side's
+/// results, the squares each changed tinted; when there are many, those
+/// only one side gives, as the text shows them.
+pub(super) fn counterexample_row(c: &CounterReport, claim: &Claim) -> Option<Row> {
+    let CounterReport::Board {
+        board,
+        poi,
+        poi_cell,
+        left,
+        right,
+        ..
+    } = c
+    else {
+        return None;
+    };
+    let (tiling, pieces) = (claim.tiling, &claim.pieces);
+    let start = from_rows(board, (*poi, poi_cell.as_deref()), None, tiling, pieces, "board".into())?;
+    let before = start.board.clone();
+    let (few, l, r) = shown(left, right);
+    let only = if few { "" } else { "only " };
+    let mut pictures = vec![start];
+    for (side, states) in [("left", &l), ("right", &r)] {
+        for (i, s) in states.iter().enumerate().take(SHOWN) {
+            let caption = format!("{only}{side} {}/{}", i + 1, states.len());
+            pictures.extend(from_rows(
+                &s.board,
+                (s.poi, s.poi_cell.as_deref()),
+                Some(&before),
+                tiling,
+                pieces,
+                caption,
+            ));
+        }
+    }
+    Some(Row {
+        title: format!(
+            "{}: left gives {}, right gives {}{}",
+            claim.name,
+            left.len(),
+            right.len(),
+            if few {
+                ""
+            } else {
+                "; the results both give are not drawn"
+            }
+        ),
+        pictures,
+    })
+}
+
+/// Where a claim of `programs[p]` (or one of `extra`, after them) comes
+/// in the run: the order pictures are written in.
+pub(super) fn claim_key(programs: &[algchess_core::Program], extra: &[Vec<Claim>], p: usize, claim: &Claim) -> usize {
+    let at = programs[p]
+        .claims()
+        .iter()
+        .chain(extra.get(p).into_iter().flatten())
+        .position(|c| std::ptr::eq(c, claim))
+        .unwrap_or(0);
+    (p << 24) | at
 }

@@ -418,11 +418,14 @@ struct Session<'a, W: Write> {
     names: &'a [Option<String>],
     out: W,
     style: Style,
+    /// Told each board shown, with the squares its last move changed.
+    shown: &'a dyn Fn(&Grid, &[Square]),
 }
 
 impl<W: Write> Session<'_, W> {
     fn show_board(&mut self, pos: &Position, previous: Option<&Position>, fen: Option<String>) -> io::Result<()> {
         let changed = previous.map_or(vec![], |p| p.board.diff(&pos.board));
+        (self.shown)(&pos.board, &changed);
         writeln!(self.out)?;
         let lines = match self.rules.tiling {
             Tiling::Hex => draw_hex(&pos.board, &changed, self.style.colour, &self.rules.pieces),
@@ -483,17 +486,19 @@ pub(crate) fn play<R: BufRead, W: Write>(
     style: Style,
 ) -> Result<End, PlayError> {
     let m = Match::new(rules, start, 0, 1)?;
-    play_match(names, m, input, out, style).map(|p| p.end)
+    play_match(names, m, input, out, style, &|_, _| {}).map(|p| p.end)
 }
 
 /// [`play`] from a game in progress (its move counters and the positions
-/// it has seen), announcing check, the end and claimable draws by name.
+/// it has seen), announcing check, the end and claimable draws by name;
+/// `shown` is told each board shown.
 pub(crate) fn play_match<R: BufRead, W: Write>(
     names: &[Option<String>],
     start: Match,
     mut input: R,
     out: W,
     style: Style,
+    shown: &dyn Fn(&Grid, &[Square]),
 ) -> Result<Played, PlayError> {
     let rules = start.rules;
     let mut s = Session {
@@ -501,6 +506,7 @@ pub(crate) fn play_match<R: BufRead, W: Write>(
         names,
         out,
         style,
+        shown,
     };
     // SAN needs chess's boards: those FEN can write.
     let chess = start.fen().is_some();

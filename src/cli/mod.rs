@@ -10,8 +10,10 @@ mod moves;
 mod output;
 mod perft;
 mod pgn_stream;
+mod pictures;
 mod play;
 mod prove;
+mod puzzle;
 mod referee;
 mod simplify;
 mod start;
@@ -77,6 +79,9 @@ enum Command {
     Xboard(xboard::Args),
     /// Print the piece values the search reads off a rule file.
     Values(values::Args),
+    /// Puzzles for any piece: place pieces so that none attacks another,
+    /// or tour a board visiting every square once.
+    Puzzle(puzzle::Args),
 }
 
 /// The stack of every thread that evaluates, checks or proves.
@@ -134,6 +139,7 @@ fn run() -> i32 {
         Command::Uci(a) => uci::run(a),
         Command::Xboard(a) => xboard::run(a),
         Command::Values(a) => values::run(a),
+        Command::Puzzle(a) => puzzle::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,7 +1,9 @@
 //! `algchess moves`: every board a move leads to.
 
 use super::output::{arg_error, side_by_side};
+use super::pictures::{from_rows, Pictures, SvgArgs};
 use super::start::read_board;
+use algchess_core::picture::{Mark, Picture, Row};
 use algchess_core::MemoryLimit;
 use algchess_core::Program;
 use algchess_core::Sort;
@@ -40,6 +42,10 @@ pub(super) struct Args {
     /// Give up when the process holds more heap than this (`512M`, `2G`).
     #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = super::output::memory_limit)]
     memory_limit: MemoryLimit,
+    /// Draw the board (its POI ringed) and each result (the squares the
+    /// move changed tinted).
+    #[command(flatten)]
+    svg: SvgArgs,
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
@@ -92,7 +98,10 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         .help("name the POI square with `--poi`, or bind it with `%p:`");
         return Err(d.into());
     }
+    let pictures = Pictures::new(&args.svg)?;
     let compiled = compile(&term).expect("an elaborated closed move compiles");
+    let mut drawn = Picture::new(board.clone(), tiling, prog.pieces(), "board");
+    drawn.marks.extend(poi.map(|q| (q, Mark::Poi)));
     let start = State { board, poi };
     let mut eval = Eval::new(args.max_states).with_memory(args.memory_limit);
     let results = match eval.run(&compiled, &start) {
@@ -123,6 +132,58 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
                 args.memory_limit
             )));
         }
+    }
+    if pictures.wanted() {
+        let before = drawn.board.clone();
+        let results: Vec<Picture> = boards
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let caption = format!("#{}", i + 1);
+                from_rows(b, (None, None), Some(&before), tiling, prog.pieces(), caption)
+            })
+            .collect();
+        let title = format!(
+            "{}: {} result{}",
+            args.expr,
+            boards.len(),
+            if boards.len() == 1 { "" } else { "s" }
+        );
+        if pictures.one_file() {
+            let mut all = vec![drawn];
+            all.extend(results);
+            for (k, chunk) in all.chunks(6).enumerate() {
+                let title = if k == 0 { title.clone() } else { String::new() };
+                pictures.add(
+                    k,
+                    "",
+                    Row {
+                        title,
+                        pictures: chunk.to_vec(),
+                    },
+                );
+            }
+        } else {
+            pictures.add(
+                0,
+                "board",
+                Row {
+                    title,
+                    pictures: vec![drawn],
+                },
+            );
+            for (i, p) in results.into_iter().enumerate() {
+                pictures.add(
+                    i + 1,
+                    &format!("result-{}", i + 1),
+                    Row {
+                        title: String::new(),
+                        pictures: vec![p],
+                    },
+                );
+            }
+        }
+        pictures.finish()?;
     }
     if args.json {
         // Written board by board, not built as one JSON value first.

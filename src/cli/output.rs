@@ -55,6 +55,23 @@ pub(super) fn memory_limit(text: &str) -> Result<algchess_core::MemoryLimit, cra
     crate::memory_limit(text)
 }
 
+/// A `--grid` value that names no grid, kept to quote.
+#[derive(Clone, Debug)]
+pub(super) struct UnknownGrid(String);
+
+impl std::fmt::Display for UnknownGrid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not a grid: use square or hex", self.0)
+    }
+}
+
+impl std::error::Error for UnknownGrid {}
+
+/// Parses a `--grid` value.
+pub(super) fn grid(s: &str) -> Result<algchess_core::Tiling, UnknownGrid> {
+    algchess_core::Tiling::named(s).ok_or_else(|| UnknownGrid(s.to_string()))
+}
+
 /// A progress bar on stderr for long runs; hidden when stderr is not a
 /// terminal, so pipes and tests see clean output.
 pub(super) fn progress(label: &str) -> ProgressBar {

@@ -2,8 +2,10 @@
 
 use super::interactive::{play_match, turn_names, End, PlayError, Style};
 use super::output::plain_error;
+use super::pictures::{Pictures, SvgArgs};
 use super::start::{pick_game, rules_for, Start};
 use algchess_core::pgn;
+use algchess_core::picture::{Mark, Picture, Row};
 use algchess_core::referee::{replay, write_pgn, Match};
 use algchess_core::Diags;
 use std::io::IsTerminal;
@@ -48,6 +50,10 @@ pub(super) struct Args {
     /// With --engine: the depth it searches at most.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=90))]
     depth: Option<u32>,
+    /// Draw each board shown: FILE is drawn again each time (open it in
+    /// a browser to watch), DIR gets one file a board.
+    #[command(flatten)]
+    svg: SvgArgs,
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
@@ -99,6 +105,26 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         ),
         None => None,
     };
+    let pictures = Pictures::new(&args.svg)?;
+    let boards = std::cell::Cell::new(0usize);
+    let shown = |board: &algchess_core::Grid, changed: &[algchess_core::Square]| {
+        let n = boards.get();
+        boards.set(n + 1);
+        let mut p = Picture::new(
+            board.clone(),
+            rules.tiling,
+            &rules.pieces,
+            format!("{}, board {n}", rules.name),
+        );
+        p.marks = changed.iter().map(|q| (*q, Mark::Moved)).collect();
+        let row = Row {
+            title: String::new(),
+            pictures: vec![p],
+        };
+        if let Err(e) = pictures.now(&format!("board-{n:04}"), row) {
+            super::output::report_errors(&e);
+        }
+    };
     if let Some(side) = &args.engine {
         let side = match side.as_str() {
             "white" => 0,
@@ -124,6 +150,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             &names,
             std::io::stdin().lock(),
             std::io::stdout().lock(),
+            &shown,
         ) {
             Ok(()) => Ok(super::OK),
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(super::OK),
@@ -138,7 +165,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         echo: !std::io::stdin().is_terminal(),
     };
     let stdin = std::io::stdin();
-    match play_match(&names, start, stdin.lock(), stdout.lock(), style) {
+    match play_match(&names, start, stdin.lock(), stdout.lock(), style, &shown) {
         Ok(played) => {
             if let (Some(path), Some(file)) = (&args.save, &mut save) {
                 // The FEN tag only for another start than the game's own.

@@ -2,7 +2,8 @@
 //! by a counterexample.
 
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
-use super::findings::{add_positions, counterexample_text, positions_phrase};
+use super::findings::{add_positions, claim_key, counterexample_row, counterexample_text, positions_phrase};
+use super::pictures::{Pictures, SvgArgs};
 use algchess_core::positions::{check_positions, PositionOptions, PositionsReport};
 use algchess_core::ClaimOptions;
 use algchess_core::Diags;
@@ -80,6 +81,9 @@ pub(super) struct Args {
     json: bool,
     #[command(flatten)]
     run: RunArgs,
+    /// Draw each counterexample: its board and both sides' results.
+    #[command(flatten)]
+    svg: SvgArgs,
 }
 
 /// The enumeration's default work for a claim with no proof: well under a
@@ -89,6 +93,7 @@ const QUICK_WORK: u64 = 100_000;
 const FULL_WORK: u64 = 5_000_000;
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
+    let pictures = Pictures::new(&args.svg)?;
     // Quick by default: a claim nothing settles is `unknown` in about a
     // second.
     let work = args
@@ -165,7 +170,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         allow_unknown: args.run.allow_unknown,
         verdicts: &["proved", "refuted", "unknown"],
     };
-    Ok(claims::run_each(&programs, &[], &run, |p, claim, bar| {
+    let code = claims::run_each(&programs, &[], &run, |p, claim, bar| {
         let (laws, rules) = match claim.tiling {
             Tiling::Square => (&square, &square_rules),
             Tiling::Hex => (&hex, &hex_rules),
@@ -205,6 +210,13 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             report.proof = None;
             report.proof_steps = None;
         }
+        if let Some(row) = report
+            .counterexample
+            .as_ref()
+            .and_then(|c| counterexample_row(c, claim))
+        {
+            pictures.add(claim_key(&programs, &[], p, claim), &claim.name, row);
+        }
         let status = if report.agrees() {
             Status::Agrees
         } else if report.verdict == Verdict::Unknown {
@@ -233,7 +245,9 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             open: report.verdict == Verdict::Unknown
                 || (report.verdict == Verdict::Proved && played.as_ref().is_some_and(|p| p.stopped_by_memory)),
         }
-    }))
+    });
+    pictures.finish()?;
+    Ok(code)
 }
 
 /// The human-readable account of one report.

@@ -2,8 +2,10 @@
 
 use super::output::{plain_error, progress};
 use super::pgn_stream::{Chunk, Chunks, Decoding};
+use super::pictures::{Pictures, SvgArgs};
 use super::start::pick_game;
 use algchess_core::pgn;
+use algchess_core::picture::{Picture, Row};
 use algchess_core::referee::{referee, GameReport, RefereeError};
 use algchess_core::Ending;
 use algchess_core::Program;
@@ -51,6 +53,9 @@ pub(super) struct Args {
     /// keeps the files' order either way.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    /// Draw each game's final position.
+    #[command(flatten)]
+    svg: SvgArgs,
 }
 
 /// Games read ahead and refereed side by side: enough to keep every core
@@ -70,6 +75,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         args: &args,
         status: super::OK,
         tally: Tally::default(),
+        pictures: Pictures::new(&args.svg)?,
     };
     // The rules are planned for the board before the clock starts, as
     // they are read: the time is the games'.
@@ -125,13 +131,15 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     }
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let t = &referee.tally;
+    let status = referee.status;
+    let t = std::mem::take(&mut referee.tally);
+    referee.pictures.finish()?;
     if args.json {
         println!("{}", serde_json::json!({"summary": t.json(seconds)}));
     } else {
         println!("{}", t.text(seconds));
     }
-    Ok(referee.status)
+    Ok(status)
 }
 
 /// A referee's run over files: the rules, and what it found so far.
@@ -142,6 +150,8 @@ struct Referee<'a> {
     args: &'a Args,
     status: i32,
     tally: Tally,
+    /// The final positions drawn, with `--svg`.
+    pictures: Pictures,
 }
 
 /// Counts over every game refereed, for the summary line.
@@ -229,14 +239,43 @@ impl Referee<'_> {
             .collect();
         // One write for the batch: a line each would be a system call each.
         let mut out = String::new();
-        for ((chunk, game), report) in games.into_iter().zip(reports) {
+        for (((chunk, game), report), variant) in games.into_iter().zip(reports).zip(&variants) {
             *n += 1;
+            if let (Ok(g), Some(Ok(r))) = (&game, &report) {
+                let rules = match variant {
+                    Ok(Some(v)) => &self.variants[v],
+                    _ => &self.rules,
+                };
+                self.draw(file, *n, g, r, rules);
+            }
             self.game(&mut out, file, *n, chunk, game, report);
         }
         use std::io::Write;
         let mut stdout = std::io::stdout().lock();
         // A closed pipe (`| head`) ends the output, not the run's count.
         let _ = stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush());
+    }
+
+    /// Keeps a picture of game `n`'s final position, with `--svg`.
+    fn draw(&self, file: &Path, n: usize, g: &pgn::Record, r: &GameReport, rules: &Rules) {
+        if !self.pictures.wanted() {
+            return;
+        }
+        let players = format!("{} – {}", g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?"));
+        let ending = r
+            .end
+            .map_or(String::new(), |o| format!(", {}", o.ending.name().replace('_', " ")));
+        let stem = file.file_stem().map_or("game".into(), |s| s.to_string_lossy());
+        let row = Row {
+            title: format!("{} game {n}: {}{ending}", file.display(), r.result()),
+            pictures: vec![Picture::new(
+                r.final_board.clone(),
+                rules.tiling,
+                &rules.pieces,
+                format!("{players}, after {} plies", r.plies),
+            )],
+        };
+        self.pictures.add(self.tally.games, &format!("{stem}-game-{n}"), row);
     }
 
     /// Reports game `n` of `file`, refereed (`report`) or not read.

@@ -41,27 +41,11 @@ pub(super) struct Args {
     text: String,
     /// The grid the move is on: `square`, or `hex` (path regexes turn by
     /// 60° there).
-    #[arg(long, default_value = "square", value_parser = grid)]
+    #[arg(long, default_value = "square", value_parser = super::output::grid)]
     grid: Tiling,
     /// Print `{"from", "to", "text", "result"}`.
     #[arg(long)]
     json: bool,
-}
-
-/// A `--grid` value that names no grid, kept to quote.
-#[derive(Clone, Debug)]
-struct UnknownGrid(String);
-
-impl std::fmt::Display for UnknownGrid {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}` is not a grid: use square or hex", self.0)
-    }
-}
-
-impl std::error::Error for UnknownGrid {}
-
-fn grid(s: &str) -> Result<Tiling, UnknownGrid> {
-    Tiling::named(s).ok_or_else(|| UnknownGrid(s.to_string()))
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {

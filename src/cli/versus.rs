@@ -18,13 +18,16 @@ pub(super) struct Engine {
 
 const HELP: &str = "Type a move by name (`e2e4`, `Nf3`, `11-15`, `d3`), or `moves`, `board`, `help`, `quit`.";
 
-/// Plays from `m` until the game ends, the person quits or input ends.
+/// Plays from `m` until the game ends, the person quits or input ends;
+/// `shown` is told each board shown, with the squares the last move
+/// changed.
 pub(super) fn play(
     mut m: Match,
     engine: &Engine,
     names_of_turns: &[Option<String>],
     input: impl BufRead,
     mut out: impl Write,
+    shown: &dyn Fn(&algchess_core::Grid, &[Square]),
 ) -> std::io::Result<()> {
     let rules = m.rules;
     let values = match Values::derive(rules, 64, 100, 0x5eed) {
@@ -40,6 +43,7 @@ pub(super) fn play(
     let mut show = true;
     loop {
         if show {
+            shown(&m.pos.board, &changed);
             let board = match rules.tiling {
                 Tiling::Hex => draw_hex(&m.pos.board, &changed, false, &rules.pieces),
                 Tiling::Square => draw(&m.pos.board, &changed, false, &rules.pieces),

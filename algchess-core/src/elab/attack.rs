@@ -14,7 +14,7 @@
 //! walks: `R` has a result exactly when some capture fits, and the double
 //! `not` keeps the board and the POI as they were.
 
-use crate::core::{Bounds, Cell, Content, Fragment, Node, Pattern, Pieces, Term};
+use crate::core::{Bounds, Cell, Content, Fragment, Node, Pattern, PieceId, Pieces, Term};
 use crate::geometry::Square;
 
 /// The longest walk looked at when checking that a capture's guards do not
@@ -45,7 +45,7 @@ enum Pair {
 /// Why the attacks cannot be read off a move. Each term is kept short, as
 /// the message quotes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum AttackError {
+pub(crate) enum AttackError {
     /// No arm of the move takes a target.
     NoCapture,
     /// A binder's cell is not a known piece.
@@ -128,7 +128,7 @@ impl std::fmt::Display for AttackError {
 impl std::error::Error for AttackError {}
 
 /// The test `attacked_by(m, targets)`, or why it cannot be read off `m`.
-pub(super) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Result<Term, AttackError> {
+pub(crate) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Result<Term, AttackError> {
     let d = Derive {
         targets,
         pieces,
@@ -141,6 +141,53 @@ pub(super) fn attacked_by(m: &Term, targets: &[Content], pieces: &Pieces) -> Res
     }
     let any = out.iter().skip(1).fold(out[0].clone(), |acc, t| Term::alt(&acc, t));
     Ok(Term::not(&Term::not(&any)))
+}
+
+/// The pieces a move moves, as [`attacked_by`] reads them: its binders'
+/// (`%♕: ...`), and those rules outside any binder move (`♘ + uur. ->
+/// . + uur♘`), in order; renamings before the moves pass over.
+pub(crate) fn moved_pieces(m: &Term) -> Vec<PieceId> {
+    fn go(m: &Term, out: &mut Vec<PieceId>) {
+        match m.node() {
+            Node::Alt([a, b]) => {
+                go(a, out);
+                go(b, out);
+            }
+            Node::Bind([c, _]) => {
+                if let Node::Cell(Content::Piece(p)) = c.node() {
+                    out.push(*p);
+                }
+            }
+            Node::Rule([f, g]) => {
+                if let (Some(fs), Some(gs)) = (f.as_pattern(), g.as_pattern()) {
+                    for f in fs.members() {
+                        for g in gs.members() {
+                            if let Some((Content::Piece(p), _, _)) = anchored(f, g) {
+                                out.push(p);
+                            }
+                        }
+                    }
+                }
+            }
+            Node::Seq(_) => {
+                let mut items = vec![];
+                m.push_steps(&mut items);
+                if let Some(first) = items.iter().find(|t| renames(t).is_none()) {
+                    go(first, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = vec![];
+    go(m, &mut out);
+    let mut seen = vec![];
+    out.retain(|p| {
+        let new = !seen.contains(p);
+        seen.push(*p);
+        new
+    });
+    out
 }
 
 struct Derive<'a> {

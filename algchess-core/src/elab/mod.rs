@@ -12,6 +12,7 @@ mod expr;
 mod loader;
 mod metas;
 
+pub(crate) use attack::{attacked_by, moved_pieces, AttackError};
 pub(crate) use cond::{Condition, Predicate};
 pub(crate) use ends::{Ends, Material, MoveRule, PointSplit, Stuck};
 pub use loader::{Loader, NoFiles};

@@ -815,6 +815,8 @@ pub struct GameReport {
     pub result_tag: Option<String>,
     /// The final position in FEN, on a chess board.
     pub final_fen: Option<String>,
+    /// The board of the final position.
+    pub final_board: Grid,
     /// What the referee read leniently: null moves, plies after the end.
     pub warnings: Vec<String>,
 }
@@ -895,6 +897,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
         claimable: vec![],
         result_tag: game.tag("Result").map(str::to_string).or_else(|| game.result.clone()),
         final_fen: None,
+        final_board: m.pos.board.clone(),
         warnings: vec![],
     };
     if let (Some(tag), Some(marker)) = (game.tag("Result"), game.result.as_deref()) {
@@ -997,6 +1000,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
         report.claimable = m.claimable()?;
     }
     report.final_fen = m.fen();
+    report.final_board = m.pos.board.clone();
     // The game goes on as any other from here.
     m.lazy = false;
     if !m.full {
