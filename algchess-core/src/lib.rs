@@ -92,7 +92,7 @@ pub use diag::{Diag, Diags, Source, Span};
 pub use elab::{Claim, Game, Lint, Loader, NoFiles, Program};
 pub use geometry::{Movement, ParseSquareError, Square, Tiling};
 pub use laws::{Law, Laws};
-pub use memory::{MemoryLimit, Meter};
+pub use memory::{Budget, MemoryLimit, Meter, Spent};
 pub use notation::{to_algebra, to_betza, Notation};
 pub use parse::{format_file, parse_expr, parse_file};
 pub use play::{

@@ -381,7 +381,7 @@ fn differ(
     let run = |p: &Prog| -> Result<Vec<State<Grid>>, Over> {
         let mut eval = Eval::new(options.eval_budget).with_memory(options.memory);
         let mut v = eval.run(p, state).map_err(|h| match h {
-            Halt::Budget(_) => Over::Budget,
+            Halt::Budget(_) | Halt::Time => Over::Budget,
             Halt::Memory(_) => Over::Memory,
             Halt::Unknown(never) => match never {},
         })?;

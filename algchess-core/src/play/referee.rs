@@ -262,7 +262,7 @@ impl<'a> Match<'a> {
         match (&mut self.cursor, self.rules.ends.index(t, turn)) {
             (_, None) => Ok(false),
             (Some(c), Some(i)) => c.holds(i),
-            (None, Some(_)) => self.rules.ends.holds(t, turn, &self.pos.board),
+            (None, Some(_)) => self.rules.ends.holds(t, turn, &self.pos.board, &self.rules.budget),
         }
     }
 
