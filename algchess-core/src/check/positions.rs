@@ -15,8 +15,8 @@ use crate::core::{Content, PieceId, Pieces, Sort};
 use crate::diag::Diags;
 use crate::elab::{Claim, Game, Loader, Program};
 use crate::geometry::Square;
-use crate::memory::MemoryLimit;
-use crate::play::{Position, Rules};
+use crate::memory::{Budget, MemoryLimit};
+use crate::play::{Position, Rules, TooBig};
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State, Store};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
@@ -152,8 +152,16 @@ impl SplitMix {
 
 /// The positions of random game `k` after each ply, until the side to move
 /// has no move, a move exceeds the evaluation budget, `PLIES` are played,
-/// or `over` says a limit is met (checked before every ply).
-fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize, over: &(dyn Fn() -> bool + Sync)) -> Vec<Position> {
+/// or `over` says a limit is met (checked before every ply; a ply that the
+/// rules' budget stops is told to `cut`).
+fn random_game(
+    rules: &Rules,
+    root: &Position,
+    seed: u64,
+    k: usize,
+    over: &(dyn Fn() -> bool + Sync),
+    cut: &(dyn Fn(TooBig) + Sync),
+) -> Vec<Position> {
     let mut rng = SplitMix(seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut pos = root.clone();
     let mut out = vec![];
@@ -161,8 +169,12 @@ fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize, over: &(dyn 
         if over() {
             break;
         }
-        let Ok(mut next) = rules.successors(&pos) else {
-            break;
+        let mut next = match rules.successors(&pos) {
+            Ok(next) => next,
+            Err(e) => {
+                cut(e);
+                break;
+            }
         };
         if next.is_empty() {
             break;
@@ -214,7 +226,22 @@ pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> 
         }
         hit
     };
-    let rules: Vec<Rules> = games.iter().map(Rules::new).collect();
+    // A ply the budget stopped stops the sampling, as the limits do
+    // between plies; one too big for the evaluator only ends its game.
+    let cut = |e: TooBig| {
+        if !matches!(e, TooBig::States(_)) {
+            stopped.store(true, Ordering::Relaxed);
+            by_memory.fetch_or(matches!(e, TooBig::Memory(_)), Ordering::Relaxed);
+        }
+    };
+    // A ply is within the limits too, not only the time between plies: a
+    // turn of astronomically many results stops at them.
+    let budget = Budget {
+        memory: limits.memory,
+        deadline,
+        stop: None,
+    };
+    let rules: Vec<Rules> = games.iter().map(|g| Rules::new(g).within(budget.clone())).collect();
     let roots = roots(&rules);
     let mut seen: FxHashSet<Grid> = FxHashSet::default();
     let mut out = vec![];
@@ -243,7 +270,7 @@ pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> 
             .into_par_iter()
             .map(|k| {
                 let root = &roots[k % roots.len()];
-                random_game(&rules[root.rules], &root.pos, seed, k, &over)
+                random_game(&rules[root.rules], &root.pos, seed, k, &over, &cut)
             })
             .collect();
         let before = out.len();
