@@ -88,7 +88,7 @@ pub use core::{
     print, Bounds, Cell, ClaimKind, Content, DeclareError, Fragment, Meta, Node, Pattern, PieceId, Pieces, Rel, Sort,
     Term,
 };
-pub use diag::{Diag, Diags, Source, Span};
+pub use diag::{clip, Diag, Diags, Source, Span};
 pub use elab::{Claim, Game, Lint, Loader, NoFiles, Program};
 pub use geometry::{Movement, ParseSquareError, Square, Tiling};
 pub use laws::{Law, Laws};
