@@ -104,7 +104,7 @@ pub use prover::{
     Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict, Why,
 };
 pub use search::{
-    board_key, mate_in, names as move_words, turn_key, Info as SearchInfo, Limits, Searcher, Values, MATE,
+    board_key, mate_in, names as move_words, turn_key, Info as SearchInfo, Limits, Searcher, TableError, Values, MATE,
 };
 pub use semantics::{compile, results, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store};
 pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

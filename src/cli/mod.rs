@@ -13,6 +13,7 @@ mod pgn_stream;
 mod play;
 mod prove;
 mod referee;
+mod session;
 mod simplify;
 mod start;
 mod think;

@@ -692,7 +692,7 @@ impl<W: Word> Board<W> {
         if n > BUDGET {
             return Break(Cut::Over(TooBig::States(BUDGET)));
         }
-        match (n % 1024 == 0).then(|| self.budget.spent()).flatten() {
+        match n.is_multiple_of(1024).then(|| self.budget.spent()).flatten() {
             Some(s) => Break(Cut::Over(s.into())),
             None => Continue(()),
         }

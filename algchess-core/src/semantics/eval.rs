@@ -144,7 +144,8 @@ impl Eval {
         if self.memory != MemoryLimit::NONE && self.memory.exceeded() {
             return Err(Halt::Memory(self.memory));
         }
-        if self.made % CLOCK_EVERY == 0 && self.clock.as_ref().is_some_and(|c| c.spent() == Some(Spent::Time)) {
+        if self.made.is_multiple_of(CLOCK_EVERY) && self.clock.as_ref().is_some_and(|c| c.spent() == Some(Spent::Time))
+        {
             return Err(Halt::Time);
         }
         Ok(())
