@@ -31,6 +31,7 @@ pub(super) enum Input {
         text: String,
         read: Instant,
         stops: u64,
+        long: bool,
     },
     /// A line that is not a command: not UTF-8, or too long.
     Bad(String),
@@ -43,9 +44,13 @@ pub(super) enum Heard {
     Stop,
     /// Stops what runs, and ends the session once the line is taken.
     Quit,
-    /// Answered at once with this text while a long command runs and
-    /// every earlier line has been taken; otherwise passed on.
+    /// Answered at once with this text when every earlier command is
+    /// done but long ones (a search, a count, a game loading); otherwise
+    /// passed on, to be answered in its turn.
     Ready(&'static str),
+    /// Passed on, a command that may run long (UCI's `go`): `Ready` does
+    /// not wait for it.
+    Long,
     /// Not passed on (UCI's `ponderhit`).
     Drop,
     Pass,
@@ -59,11 +64,19 @@ pub(super) struct Control {
     pub halt: Arc<AtomicBool>,
     /// Stops so far, so a command knows whether one came after it.
     stops: AtomicU64,
-    /// A long command (a search, a count, loading a game) runs.
-    long: AtomicBool,
-    /// Lines passed on, and lines taken.
-    sent: AtomicU64,
-    taken: AtomicU64,
+    /// Lines passed on that are not `Long`, and those of them done (or
+    /// gone on to long work): `Ready` is answered at once when equal.
+    waited: AtomicU64,
+    done: AtomicU64,
+    /// The command running is counted in `done`.
+    counted: AtomicBool,
+    /// `Long` lines passed on and not yet done, and whether long work
+    /// runs: `Ready` is answered at once only then, so that a session at
+    /// rest loads its game on `isready`.
+    longs: AtomicU64,
+    working: AtomicBool,
+    /// The command running is a `Long` line.
+    running_long: AtomicBool,
     say: Say,
 }
 
@@ -78,9 +91,12 @@ impl Control {
         Arc::new(Control {
             halt,
             stops: AtomicU64::new(0),
-            long: AtomicBool::new(false),
-            sent: AtomicU64::new(0),
-            taken: AtomicU64::new(0),
+            waited: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            counted: AtomicBool::new(true),
+            longs: AtomicU64::new(0),
+            working: AtomicBool::new(false),
+            running_long: AtomicBool::new(false),
             say,
         })
     }
@@ -92,9 +108,14 @@ impl Control {
     /// Takes the next input, and lets the halt flag stand only when a stop
     /// came after the line was read.
     pub(super) fn next(&self, rx: &mpsc::Receiver<Input>) -> Input {
+        self.count();
+        if self.running_long.swap(false, SeqCst) {
+            self.longs.fetch_sub(1, SeqCst);
+        }
         let input = rx.recv().unwrap_or(Input::Eof);
-        self.taken.fetch_add(1, SeqCst);
-        if let Input::Line { stops, .. } = &input {
+        if let Input::Line { stops, long, .. } = &input {
+            self.counted.store(*long, SeqCst);
+            self.running_long.store(*long, SeqCst);
             // Cleared first, then set again if a stop came: a stop between
             // the two is seen by the second.
             self.halt.store(false, SeqCst);
@@ -105,12 +126,27 @@ impl Control {
         input
     }
 
-    /// Runs `f` as a long command: `isready` is answered meanwhile.
+    /// Runs `f` as long work: `isready` is answered meanwhile.
     pub(super) fn long<T>(&self, f: impl FnOnce() -> T) -> T {
-        self.long.store(true, SeqCst);
+        self.count();
+        self.working.store(true, SeqCst);
         let out = f();
-        self.long.store(false, SeqCst);
+        self.working.store(false, SeqCst);
         out
+    }
+
+    /// Whether `Ready` is answered at once: long work runs or waits, and
+    /// every other command before it is done.
+    fn ready(&self) -> bool {
+        let busy = self.working.load(SeqCst) || self.longs.load(SeqCst) > 0;
+        busy && self.done.load(SeqCst) == self.waited.load(SeqCst)
+    }
+
+    /// Counts the command running as done, once.
+    fn count(&self) {
+        if !self.counted.swap(true, SeqCst) {
+            self.done.fetch_add(1, SeqCst);
+        }
     }
 
     fn stop(&self) {
@@ -133,7 +169,10 @@ pub(super) fn read(input: impl BufRead, control: Arc<Control>, tx: mpsc::Sender<
             Err(_) => break,
         };
         let send = |i: Input| {
-            control.sent.fetch_add(1, SeqCst);
+            match i {
+                Input::Line { long: true, .. } => control.longs.fetch_add(1, SeqCst),
+                _ => control.waited.fetch_add(1, SeqCst),
+            };
             tx.send(i).is_ok()
         };
         if length as usize > MAX_LINE {
@@ -157,15 +196,14 @@ pub(super) fn read(input: impl BufRead, control: Arc<Control>, tx: mpsc::Sender<
                 continue;
             }
         };
-        match hear(&text) {
+        let heard = hear(&text);
+        match heard {
             Heard::Stop => {
                 control.stop();
                 continue;
             }
             Heard::Drop => continue,
-            Heard::Ready(answer)
-                if control.long.load(SeqCst) && control.taken.load(SeqCst) == control.sent.load(SeqCst) =>
-            {
+            Heard::Ready(answer) if control.ready() => {
                 control.say(answer);
                 continue;
             }
@@ -176,22 +214,24 @@ pub(super) fn read(input: impl BufRead, control: Arc<Control>, tx: mpsc::Sender<
                     text,
                     read: Instant::now(),
                     stops,
+                    long: false,
                 });
                 return;
             }
-            Heard::Ready(_) | Heard::Pass => {}
+            Heard::Ready(_) | Heard::Pass | Heard::Long => {}
         }
+        let long = matches!(heard, Heard::Long);
         let stops = control.stops.load(SeqCst);
         if !send(Input::Line {
             text,
             read: Instant::now(),
             stops,
+            long,
         }) {
             return;
         }
     }
     control.stop();
-    control.sent.fetch_add(1, SeqCst);
     let _ = tx.send(Input::Eof);
 }
 
@@ -244,6 +284,9 @@ pub(super) fn memory(given: Option<MemoryLimit>) -> MemoryLimit {
         }
     })
 }
+
+/// The table's size in megabytes unless told otherwise.
+pub(super) const DEFAULT_HASH: usize = 64;
 
 /// The largest table a session offers, in megabytes: half of its memory,
 /// at most 4,096.
@@ -403,7 +446,8 @@ impl Current {
 
 /// A searcher with a table of `--hash` megabytes, refused past `max` or
 /// what `memory` and the allocator give.
-pub(super) fn searcher(mb: u64, max: usize, memory: MemoryLimit) -> Result<algchess_core::Searcher, Diags> {
+pub(super) fn searcher(mb: Option<u64>, max: usize, memory: MemoryLimit) -> Result<algchess_core::Searcher, Diags> {
+    let mb = mb.unwrap_or((DEFAULT_HASH as u64).min(max as u64));
     let refuse = |why: String| Err(plain_error(format!("--hash {mb}: {why}")));
     if mb as usize > max {
         return refuse(format!(

@@ -21,10 +21,10 @@ pub(super) struct EngineArgs {
     /// (default: chess, or the file's only game).
     #[arg(long)]
     pub game: Option<String>,
-    /// The transposition table's size in megabytes (at most half the
-    /// memory limit).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub hash: u64,
+    /// The transposition table's size in megabytes, at most half the
+    /// memory limit (default: 64, or that half when it is less).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: Option<u64>,
     /// The heap the session may hold (`512M`, `2G`; default: three
     /// quarters of what the machine can give it): the table, and the
     /// moves a game's rules find.

@@ -2,7 +2,7 @@
 //! declares. A thread reads the commands, so `stop`, `quit` and
 //! `isready` are heard while the search runs on the command thread.
 
-use super::session::{Control, Current, Heard, Input, Say};
+use super::session::{Control, Current, Heard, Input, Say, DEFAULT_HASH};
 use super::think::{budget, bundled, EngineArgs, From, Loaded};
 use algchess_core::move_words::Castling;
 use algchess_core::{clip, Diags};
@@ -74,6 +74,7 @@ fn hear(line: &str) -> Heard {
         "ponderhit" => Heard::Drop,
         "quit" => Heard::Quit,
         "isready" => Heard::Ready("readyok"),
+        "go" => Heard::Long,
         _ => Heard::Pass,
     }
 }
@@ -378,9 +379,6 @@ impl Uci {
         self.say("bestmove (none)");
     }
 }
-
-/// The table's size in megabytes unless told otherwise.
-pub(super) const DEFAULT_HASH: usize = 64;
 
 /// The `legal` extension's lines: the legal moves, then the end reached;
 /// an error in place of a line that could not be written.
