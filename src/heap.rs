@@ -176,36 +176,6 @@ pub fn parse_size(text: &str) -> Result<usize, ParseSizeError> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_parse() {
-        assert_eq!(parse_size("2G"), Ok(2 << 30));
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
-        assert_eq!(parse_size("4096"), Ok(4096));
-        for bad in ["", "0", "-1G", "2T", "lots", "1e30"] {
-            assert!(parse_size(bad).is_err(), "{bad}");
-        }
-    }
-
-    /// The library's tests run on the system allocator: nothing is
-    /// counted, and a limit is refused rather than silently ignored.
-    #[test]
-    fn a_limit_is_refused_when_the_heap_is_not_counted() {
-        assert!(!HEAP.counting());
-        assert_eq!(memory_limit("1G"), Err(LimitError::NotCounted));
-        assert!(memory_limit("1G").unwrap_err().to_string().contains("Counting"));
-        assert_eq!(
-            memory_limit("lots"),
-            Err(LimitError::NotASize(ParseSizeError("lots".into())))
-        );
-        assert!(memory_limit("lots").unwrap_err().to_string().contains("not a size"));
-    }
-}
-
 /// The heap this process could still be given: the machine's memory, less
 /// what the address-space and data limits (`ulimit -v`, `ulimit -d`) have
 /// already used up. `None` where it cannot be read.
@@ -238,4 +208,34 @@ pub fn room() -> Option<usize> {
         ram.min(rlimits[0].saturating_sub(size))
             .min(rlimits[1].saturating_sub(data)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        for bad in ["", "0", "-1G", "2T", "lots", "1e30"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// The library's tests run on the system allocator: nothing is
+    /// counted, and a limit is refused rather than silently ignored.
+    #[test]
+    fn a_limit_is_refused_when_the_heap_is_not_counted() {
+        assert!(!HEAP.counting());
+        assert_eq!(memory_limit("1G"), Err(LimitError::NotCounted));
+        assert!(memory_limit("1G").unwrap_err().to_string().contains("Counting"));
+        assert_eq!(
+            memory_limit("lots"),
+            Err(LimitError::NotASize(ParseSizeError("lots".into())))
+        );
+        assert!(memory_limit("lots").unwrap_err().to_string().contains("not a size"));
+    }
 }

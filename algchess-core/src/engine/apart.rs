@@ -685,7 +685,7 @@ mod tests {
         assert_eq!(flags(&twice), [false, false]);
         let mut interpreted = Op::Alt(vec![
             binder(PIECE),
-            Op::Interpret(Box::new(super::plan::Handed {
+            Op::Interpret(Box::new(crate::engine::plan::Handed {
                 prog: crate::semantics::Prog::Nil,
                 budget: Default::default(),
             })),

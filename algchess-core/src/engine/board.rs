@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn fingerprints_are_of_boards() {
         let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::core::Pieces::chess()).expect("a board");
-        let mut on = Board::<u64>::new(Mailbox::new(&board, 2), &[], &Slots::default());
+        let mut on = Board::<u64>::new(Mailbox::new(&board, 2), &[], &Slots::default(), &Default::default());
         let (a, b) = (on.mailbox.cells.len() / 2, on.mailbox.cells.len() / 2 + 1);
         let mark = on.mark();
         on.write(a, 7);
