@@ -80,6 +80,27 @@ enum Command {
     Values(values::Args),
 }
 
+/// Runs a session of `algchess uci` (or, with `xboard`, of `algchess
+/// xboard`) on `input`, with `--memory-limit 256M` and its output
+/// dropped, as a client that waits for each command but a search to be
+/// done before it sends the next: what the fuzz targets drive. Needs
+/// [`Counting`](crate::Counting) as the global allocator for its memory
+/// limit, and a thread with a large stack, as [`main`] gives its own.
+pub fn paced_session(xboard: bool, input: &[u8]) {
+    let engine = think::EngineArgs {
+        rules: None,
+        game: None,
+        hash: None,
+        memory_limit: crate::memory_limit("256M").ok(),
+    };
+    let say: session::Say = std::sync::Arc::new(|_: &str| {});
+    let input = std::io::Cursor::new(input.to_vec());
+    let _ = match xboard {
+        true => xboard::session(&engine, input, say, true),
+        false => uci::session(&engine, input, say, true),
+    };
+}
+
 /// The stack of every thread that evaluates, checks or proves.
 pub(crate) const STACK: usize = 256 << 20;
 

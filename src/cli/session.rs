@@ -77,6 +77,10 @@ pub(super) struct Control {
     working: AtomicBool,
     /// The command running is a `Long` line.
     running_long: AtomicBool,
+    /// The reader waits for each command but a `Long` one to be done
+    /// before it reads the next line, as a client that waits for answers
+    /// would (the fuzz targets' sessions).
+    paced: bool,
     say: Say,
 }
 
@@ -84,7 +88,7 @@ impl Control {
     /// The flags of a new session. The halt flag is the process's: the
     /// games kept for it play within that flag, whichever session loaded
     /// them (one session runs at a time).
-    pub(super) fn new(say: Say) -> Arc<Control> {
+    pub(super) fn new(say: Say, paced: bool) -> Arc<Control> {
         static HALT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
         let halt = HALT.get_or_init(|| Arc::new(AtomicBool::new(false))).clone();
         halt.store(false, SeqCst);
@@ -97,6 +101,7 @@ impl Control {
             longs: AtomicU64::new(0),
             working: AtomicBool::new(false),
             running_long: AtomicBool::new(false),
+            paced,
             say,
         })
     }
@@ -135,6 +140,13 @@ impl Control {
         out
     }
 
+    /// Whether every command passed on is done, or is `Long` (loading a
+    /// game is waited for).
+    fn settled(&self) -> bool {
+        let loading = self.working.load(SeqCst) && self.longs.load(SeqCst) == 0;
+        self.done.load(SeqCst) == self.waited.load(SeqCst) && !loading
+    }
+
     /// Whether `Ready` is answered at once: long work runs or waits, and
     /// every other command before it is done.
     fn ready(&self) -> bool {
@@ -161,6 +173,9 @@ pub(super) fn read(input: impl BufRead, control: Arc<Control>, tx: mpsc::Sender<
     let mut input = input;
     let mut buf = vec![];
     loop {
+        while control.paced && !control.settled() {
+            std::thread::yield_now();
+        }
         buf.clear();
         let length = match read_line(&mut input, MAX_LINE, &mut buf) {
             Ok(Some(n)) => n,

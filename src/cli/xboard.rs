@@ -28,12 +28,17 @@ pub(super) struct Args {
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let say: Say = Arc::new(|text: &str| println!("{text}"));
-    session(&args.engine, std::io::BufReader::new(std::io::stdin()), say)
+    session(&args.engine, std::io::BufReader::new(std::io::stdin()), say, false)
 }
 
 /// A session on `input`, each line of output told to `say`.
-pub(super) fn session(engine: &EngineArgs, input: impl BufRead + Send + 'static, say: Say) -> Result<i32, Diags> {
-    let control = Control::new(say);
+pub(super) fn session(
+    engine: &EngineArgs,
+    input: impl BufRead + Send + 'static,
+    say: Say,
+    paced: bool,
+) -> Result<i32, Diags> {
+    let control = Control::new(say, paced);
     let memory = super::session::memory(engine.memory_limit);
     let searcher = super::session::searcher(engine.hash, super::session::hash_max(memory), memory)?;
     let rx = super::session::start(input, &control, hear);
