@@ -94,10 +94,10 @@ pub fn paced_session(xboard: bool, input: &[u8]) {
         memory_limit: crate::memory_limit("256M").ok(),
     };
     let say: session::Say = std::sync::Arc::new(|_: &str| {});
-    let input = std::io::Cursor::new(input.to_vec());
+    let input = Some(Box::new(std::io::Cursor::new(input.to_vec())) as Box<dyn std::io::BufRead + Send>);
     let _ = match xboard {
-        true => xboard::session(&engine, input, say, true),
-        false => uci::session(&engine, input, say, true),
+        true => xboard::session(&engine, input, Some(say), true),
+        false => uci::session(&engine, input, Some(say), true),
     };
 }
 

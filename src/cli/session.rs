@@ -4,7 +4,7 @@
 //! sizes that fit it; and the games a session loads, kept for it.
 
 use super::output::plain_error;
-use super::think::{load_variant, From, LoadError, Loaded, Playing};
+use super::think::{load_variant, EngineArgs, From, LoadError, Loaded, Playing};
 use algchess_core::{Budget, Diags, MemoryLimit};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -474,4 +474,40 @@ pub(super) fn searcher(mb: Option<u64>, max: usize, memory: MemoryLimit) -> Resu
         Ok(()) => Ok(s),
         Err(e) => refuse(e.to_string()),
     }
+}
+
+/// A session started: its flags, the commands the reading thread passes
+/// on, the game and the searcher, and the largest table offered.
+pub(super) struct Opened {
+    pub control: Arc<Control>,
+    pub rx: mpsc::Receiver<Input>,
+    pub current: Current,
+    pub searcher: algchess_core::Searcher,
+    pub hash_max: usize,
+}
+
+/// Starts a session of `engine`'s options on `input` (standard input
+/// when `None`), its output told to `say` (standard output when `None`).
+pub(super) fn open(
+    engine: &EngineArgs,
+    input: Option<Box<dyn BufRead + Send>>,
+    say: Option<Say>,
+    paced: bool,
+    hear: fn(&str) -> Heard,
+) -> Result<Opened, Diags> {
+    let say = say.unwrap_or_else(|| Arc::new(|text: &str| println!("{text}")));
+    let input = input.unwrap_or_else(|| Box::new(std::io::BufReader::new(std::io::stdin())));
+    let control = Control::new(say, paced);
+    let memory = memory(engine.memory_limit);
+    let hash_max = hash_max(memory);
+    let searcher = searcher(engine.hash, hash_max, memory)?;
+    let rx = start(input, &control, hear);
+    let first = engine.game.clone().unwrap_or_else(|| "chess".into());
+    Ok(Opened {
+        control,
+        rx,
+        current: Current::new(engine.rules.clone(), first, memory),
+        searcher,
+        hash_max,
+    })
 }

@@ -2,7 +2,7 @@
 //! declares. A thread reads the commands, so `stop`, `quit` and
 //! `isready` are heard while the search runs on the command thread.
 
-use super::session::{Control, Current, Heard, Input, Say, DEFAULT_HASH};
+use super::session::{Control, Current, Heard, Input, Opened, Say, DEFAULT_HASH};
 use super::think::{budget, bundled, EngineArgs, From, Loaded};
 use algchess_core::move_words::Castling;
 use algchess_core::{clip, Diags};
@@ -28,28 +28,26 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
-    let say: Say = Arc::new(|text: &str| println!("{text}"));
-    session(&args.engine, std::io::BufReader::new(std::io::stdin()), say, false)
+    session(&args.engine, None, None, false)
 }
 
-/// A session on `input`, each line of output told to `say`.
+/// A session on `input` (standard input when `None`), each line of output
+/// told to `say` (printed when `None`).
 pub(super) fn session(
     engine: &EngineArgs,
-    input: impl BufRead + Send + 'static,
-    say: Say,
+    input: Option<Box<dyn BufRead + Send>>,
+    say: Option<Say>,
     paced: bool,
 ) -> Result<i32, Diags> {
-    let control = Control::new(say, paced);
-    let memory = super::session::memory(engine.memory_limit);
-    let hash_max = super::session::hash_max(memory);
-    let searcher = super::session::searcher(engine.hash, hash_max, memory)?;
-    let rx = super::session::start(input, &control, hear);
+    let Opened {
+        control,
+        rx,
+        current,
+        searcher,
+        hash_max,
+    } = super::session::open(engine, input, say, paced, hear)?;
     let mut uci = Uci {
-        current: Current::new(
-            engine.rules.clone(),
-            engine.game.clone().unwrap_or_else(|| "chess".into()),
-            memory,
-        ),
+        current,
         chess960: false,
         searcher,
         hash_max,

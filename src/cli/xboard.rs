@@ -2,7 +2,7 @@
 //! a rule file declares. A thread reads the commands, so `?` (move now)
 //! and `quit` are heard while the engine thinks.
 
-use super::session::{Control, Current, Heard, Input, Say};
+use super::session::{Control, Current, Heard, Input, Opened, Say};
 use super::think::{budget, bundled, EngineArgs, From, Loaded, Playing};
 use algchess_core::move_words::Castling;
 use algchess_core::{clip, Diags};
@@ -27,24 +27,26 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
-    let say: Say = Arc::new(|text: &str| println!("{text}"));
-    session(&args.engine, std::io::BufReader::new(std::io::stdin()), say, false)
+    session(&args.engine, None, None, false)
 }
 
-/// A session on `input`, each line of output told to `say`.
+/// A session on `input` (standard input when `None`), each line of output
+/// told to `say` (printed when `None`).
 pub(super) fn session(
     engine: &EngineArgs,
-    input: impl BufRead + Send + 'static,
-    say: Say,
+    input: Option<Box<dyn BufRead + Send>>,
+    say: Option<Say>,
     paced: bool,
 ) -> Result<i32, Diags> {
-    let control = Control::new(say, paced);
-    let memory = super::session::memory(engine.memory_limit);
-    let searcher = super::session::searcher(engine.hash, super::session::hash_max(memory), memory)?;
-    let rx = super::session::start(input, &control, hear);
-    let first = engine.game.clone().unwrap_or_else(|| "chess".into());
+    let Opened {
+        control,
+        rx,
+        current,
+        searcher,
+        ..
+    } = super::session::open(engine, input, say, paced, hear)?;
     let mut x = Xboard {
-        current: Current::new(engine.rules.clone(), first, memory),
+        current,
         searcher,
         force: false,
         engine: Some(1),
