@@ -642,6 +642,13 @@ fn a_line_that_is_not_utf8_is_answered_and_the_session_goes_on() {
     let lines = e.until("info string error", Duration::from_secs(10));
     assert!(lines.last().unwrap().contains("not UTF-8"), "{lines:?}");
     e.ready();
+    // The bad line is done with: `isready` is answered during a search.
+    // (The `uci` fuzz target found it waited for the search's end.)
+    e.send("go infinite");
+    e.send("isready");
+    e.until("readyok", Duration::from_secs(60));
+    e.send("stop");
+    e.until("bestmove", Duration::from_secs(60));
     e.quit();
     let mut x = Engine::start(&["xboard"]);
     x.send("xboard");

@@ -118,8 +118,15 @@ impl Control {
             self.longs.fetch_sub(1, SeqCst);
         }
         let input = rx.recv().unwrap_or(Input::Eof);
+        // A line not `Long`, and a bad one, are counted once done; the
+        // end of input never was waited for.
+        let long = match &input {
+            Input::Line { long, .. } => *long,
+            Input::Bad(_) => false,
+            Input::Eof => true,
+        };
+        self.counted.store(long, SeqCst);
         if let Input::Line { stops, long, .. } = &input {
-            self.counted.store(*long, SeqCst);
             self.running_long.store(*long, SeqCst);
             // Cleared first, then set again if a stop came: a stop between
             // the two is seen by the second.
@@ -174,7 +181,7 @@ pub(super) fn read(input: impl BufRead, control: Arc<Control>, tx: mpsc::Sender<
     let mut buf = vec![];
     loop {
         while control.paced && !control.settled() {
-            std::thread::yield_now();
+            std::thread::sleep(Duration::from_micros(20));
         }
         buf.clear();
         let length = match read_line(&mut input, MAX_LINE, &mut buf) {
