@@ -147,11 +147,12 @@ impl Control {
         out
     }
 
-    /// Whether every command passed on is done, or is `Long` (loading a
-    /// game is waited for).
+    /// Whether a paced reader reads on: a `Long` command (a search) runs
+    /// or waits, so that a stop or the end of input may reach it, or every
+    /// command passed on is done (loading a game is waited for).
     fn settled(&self) -> bool {
-        let loading = self.working.load(SeqCst) && self.longs.load(SeqCst) == 0;
-        self.done.load(SeqCst) == self.waited.load(SeqCst) && !loading
+        self.longs.load(SeqCst) > 0
+            || (self.done.load(SeqCst) == self.waited.load(SeqCst) && !self.working.load(SeqCst))
     }
 
     /// Whether `Ready` is answered at once: long work runs or waits, and
