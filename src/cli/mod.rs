@@ -81,7 +81,7 @@ enum Command {
 }
 
 /// Runs a session of `algchess uci` (or, with `xboard`, of `algchess
-/// xboard`) on `input`, with `--memory-limit 256M` and its output
+/// xboard`) on `input`, with `--memory-limit 256M --hash 1` and its output
 /// dropped, as a client that waits for each command but a search to be
 /// done before it sends the next: what the fuzz targets drive. Needs
 /// [`Counting`](crate::Counting) as the global allocator for its memory
@@ -90,7 +90,8 @@ pub fn paced_session(xboard: bool, input: &[u8]) {
     let engine = think::EngineArgs {
         rules: None,
         game: None,
-        hash: None,
+        // A table of 1 MB: a session a millisecond, not one of 64 MB.
+        hash: Some(1),
         memory_limit: crate::memory_limit("256M").ok(),
     };
     let say: session::Say = std::sync::Arc::new(|_: &str| {});
