@@ -76,13 +76,21 @@ pub(super) fn session(
 }
 
 /// What the reading thread does with a line: `?` (move now) and `quit`
-/// set the halt flag at once.
+/// set the halt flag at once; a command that may start the engine
+/// thinking (`go`, a move) may run long.
 fn hear(line: &str) -> Heard {
+    let word = line.split_whitespace().next().unwrap_or("");
     match line.trim() {
         "?" => Heard::Stop,
         "quit" => Heard::Quit,
+        _ if word == "go" || word == "usermove" || move_like(word) => Heard::Long,
         _ => Heard::Pass,
     }
+}
+
+/// Whether `word` may be a move sent without `usermove`.
+fn move_like(word: &str) -> bool {
+    word.len() >= 2 && word.len() <= 8 && word.chars().any(|c| c.is_ascii_digit())
 }
 
 struct Xboard {
@@ -224,7 +232,7 @@ impl Xboard {
             "nopost" => self.post = false,
             "result" => self.force = true,
             "quit" => return false,
-            _ if self.legal_looking(word) => self.user_move(word),
+            _ if move_like(word) => self.user_move(word),
             _ => self.say(&format!("Error (unknown command): {quoted}")),
         }
         true
@@ -246,11 +254,6 @@ impl Xboard {
         if let Err(e) = control.long(|| p.undo(loaded, n)) {
             control.say(&format!("Error (undo): {e}"));
         }
-    }
-
-    /// Whether `word` may be a move sent without `usermove`.
-    fn legal_looking(&self, word: &str) -> bool {
-        word.len() >= 2 && word.len() <= 8 && word.chars().any(|c| c.is_ascii_digit())
     }
 
     /// The side to move, when the game is set up.
