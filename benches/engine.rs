@@ -422,7 +422,7 @@ fn run_row(row: &Row, strict: bool) -> Figures {
     for _ in 0..RUNS {
         let t = Instant::now();
         let split = two
-            .install(|| divide(&rules, &pos, depth, &|_, _| {}))
+            .install(|| divide(&rules, &pos, depth, &|_, _| {}, &|_| String::new()))
             .expect("within budget");
         ours2 = ours2.min(t.elapsed());
         assert_eq!(split.iter().map(|(_, n)| n).sum::<u64>(), leaves);

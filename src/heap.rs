@@ -176,6 +176,40 @@ pub fn parse_size(text: &str) -> Result<usize, ParseSizeError> {
     }
 }
 
+/// The heap this process could still be given: the machine's memory, less
+/// what the address-space and data limits (`ulimit -v`, `ulimit -d`) have
+/// already used up. `None` where it cannot be read.
+pub fn room() -> Option<usize> {
+    // SAFETY: `sysinfo` and `getrlimit` only write the structs passed.
+    let (ram, rlimits) = unsafe {
+        let mut info: libc::sysinfo = std::mem::zeroed();
+        if libc::sysinfo(&mut info) != 0 {
+            return None;
+        }
+        let ram = (info.totalram as u128 * u128::from(info.mem_unit)).min(usize::MAX as u128) as usize;
+        let mut out = [usize::MAX; 2];
+        for (slot, which) in out.iter_mut().zip([libc::RLIMIT_AS, libc::RLIMIT_DATA]) {
+            let mut l: libc::rlimit = std::mem::zeroed();
+            if libc::getrlimit(which, &mut l) == 0 && l.rlim_cur != libc::RLIM_INFINITY {
+                *slot = usize::try_from(l.rlim_cur).unwrap_or(usize::MAX);
+            }
+        }
+        (ram, out)
+    };
+    // What the process already holds of each: its address space, and its
+    // data (pages in `/proc/self/statm`: size, resident, shared, text,
+    // lib, data).
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: Vec<usize> = statm.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    // SAFETY: `sysconf` reads a constant.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+    let (size, data) = (pages.first()? * page, pages.get(5)? * page);
+    Some(
+        ram.min(rlimits[0].saturating_sub(size))
+            .min(rlimits[1].saturating_sub(data)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,4 +19,4 @@ mod files;
 mod heap;
 
 pub use files::{load, read_text, Files, MAX_TEXT};
-pub use heap::{memory_limit, parse_size, stops, Counting, Heap, LimitError, ParseSizeError, HEAP};
+pub use heap::{memory_limit, parse_size, room, stops, Counting, Heap, LimitError, ParseSizeError, HEAP};

@@ -68,7 +68,7 @@ fn published_perft_counts() {
 
 /// Leaves at `depth`, the first moves in parallel.
 fn deep(r: &Rules, fen: &str, depth: u32) -> u64 {
-    divide(r, &position(r, fen), depth, &|_, _| {})
+    divide(r, &position(r, fen), depth, &|_, _| {}, &|_| String::new())
         .expect("within budget")
         .iter()
         .map(|(_, n)| n)

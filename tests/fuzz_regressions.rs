@@ -287,6 +287,15 @@ fn a_path_whose_edges_gather_many_rules_is_refused_at_once() {
         &out,
         "this path goes more than 64 squares past the last square it reads with `$`",
     );
+    // The input as the target found it, form feeds and all (about 30 s
+    // to lower before).
+    let found = "LLFLLL?\u{c}F?\u{c}$LLL?\u{c}LF\u{c}FLF+LLLFLL\u{c}LLF\u{c}L\u{c}?LF\u{c}\u{c}L+LLLLFFLLLLLLF\u{c}LLF\u{c}L\u{c}?LF\u{c}\u{c}?LF\u{c}LLFLL\u{c}LLF\u{c}L\u{c}?LF\u{c}\u{c}L+LLLLFFLL\u{c}L+LF?\u{c}$";
+    let out = run_for(
+        std::time::Duration::from_secs(60),
+        &["translate", "--from", "path", found],
+    )
+    .expect("the refusal comes within a minute");
+    refused(&out, "squares past the last square it reads");
 }
 
 /// Optional steps reach every offset around each state, each with every

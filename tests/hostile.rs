@@ -255,3 +255,102 @@ fn a_file_of_many_errors_is_refused_quickly() {
         assert!(start.elapsed().as_secs() < 60, "{name}: {:?}", start.elapsed());
     }
 }
+
+/// An import chain 10,000 files deep is refused where it passes 64, at
+/// once, by every command (each read the chain once per file before).
+#[test]
+fn an_import_chain_too_deep_is_refused_at_its_limit() {
+    let dir = TempDir::new("hostile-chain");
+    let n = 10_000;
+    for i in 0..n {
+        let import = if i + 1 < n {
+            format!("import \"f{}.alg\"\n", i + 1)
+        } else {
+            String::new()
+        };
+        dir.write(&format!("f{i}.alg"), &format!("{import}d{i} = ♖\n"));
+    }
+    let top = dir.write(
+        "top.alg",
+        "import \"f0.alg\"\nstart = ♖.\ngame top(start) = nil\ntheorem t: u r = r u\n",
+    );
+    let top = top.to_str().unwrap();
+    for args in [
+        vec!["perft", top, "--depth", "2"],
+        vec!["check", top],
+        vec!["prove", top],
+    ] {
+        refused(&run(&args), "imports nest more than 64 files deep");
+    }
+}
+
+/// A rule file whose every turn has 2^144 results (each of 144 empty
+/// squares marked or not).
+fn astronomical(dir: &TempDir) -> String {
+    let board = vec![".".repeat(12); 12].join(";");
+    let text = format!(
+        "start = {board}\nx = (. -> ♙)*\ny = (. -> ♟)*\ngame star(start) = x, y\ntheorem t: (. -> ♙) = (. -> ♙) | (. -> ♙)\n"
+    );
+    dir.write("star.alg", &text).to_str().unwrap().to_string()
+}
+
+#[test]
+fn perft_of_astronomically_many_results_stops_at_its_limits() {
+    let dir = TempDir::new("hostile-star-perft");
+    let file = astronomical(&dir);
+    refused(
+        &run(["perft", &file, "--depth", "1", "--timeout", "1"]),
+        "raise --timeout",
+    );
+    let out = common::run_limited(
+        "-v 3000000",
+        &["perft", &file, "--depth", "1", "--memory-limit", "100M"],
+    );
+    refused(&out, "raise --memory-limit");
+}
+
+/// Sampling positions of play is within the limits too: a ply of 2^144
+/// results stops at the memory limit, and the claim is still decided.
+#[test]
+fn check_and_prove_sample_play_within_their_limits() {
+    let dir = TempDir::new("hostile-star-check");
+    let file = astronomical(&dir);
+    for cmd in ["check", "prove"] {
+        let out = common::run_limited("-v 3000000", &[cmd, &file, "--timeout", "2", "--memory-limit", "200M"]);
+        assert_eq!(out.code, Some(0), "{cmd}: {out:?}");
+        assert!(out.stdout.contains("stopped the sampling"), "{cmd}: {}", out.stdout);
+    }
+}
+
+/// A board 65,536 squares wide: one rook's 65,535 moves are counted one
+/// board at a time (all held at once took 4 GB), and chess on it stops
+/// at `--timeout`.
+#[test]
+fn perft_on_a_board_of_65536_files_is_bounded() {
+    let dir = TempDir::new("hostile-wide");
+    let w = 1 << 16;
+    let rook = dir.write(
+        "rook.alg",
+        &format!(
+            "start = ♖{}\nrook = %♖: (% + r. -> . + r%)+ | (l. + % -> l% + .)+\ngame rook(start) = rook, rook\n",
+            ".".repeat(w - 1)
+        ),
+    );
+    let out = common::run_limited(
+        "-v 2000000",
+        &["perft", rook.to_str().unwrap(), "--depth", "1", "--divide"],
+    );
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("perft 1: 65535"), "{}", out.stdout);
+    let chess = std::fs::canonicalize("rules/chess.alg").unwrap();
+    let rank = dir.write(
+        "rank.alg",
+        &format!(
+            "import \"{}\"\nlong = 'Kc♕{}♛'kc\ngame rank(long) = white, black\ngame rank check: in_check, mirrored(in_check)\n",
+            chess.display(),
+            ".".repeat(w - 4)
+        ),
+    );
+    let out = run(["perft", rank.to_str().unwrap(), "--depth", "3", "--timeout", "2"]);
+    refused(&out, "raise --timeout");
+}

@@ -171,3 +171,65 @@ fn perft_rejects_a_fen_that_is_not_a_position() {
     let out = run(["perft", rules, "--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "--depth", "1"]);
     assert_eq!(out.code, Some(0), "{out:?}");
 }
+
+/// A result gives each side its share: three shares in a game of two do
+/// not match, whatever the game reached.
+#[test]
+fn a_result_of_more_shares_than_sides_does_not_match() {
+    let dir = TempDir::new("referee-shares");
+    let pgn = dir.write(
+        "shares.pgn",
+        "[Event \"a\"]\n[Result \"1/3-1/3-1/3\"]\n\n1. e4 e5 1/3-1/3-1/3\n\n\
+         [Event \"b\"]\n[Result \"1/2-1/2-0\"]\n\n1. e4 e5 *\n\n[Event \"c\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n",
+    );
+    let out = run(["referee".as_ref(), "--json".as_ref(), pgn.as_os_str()]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    let games: Vec<Value> = out.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(games[0]["result_matches"], false);
+    assert!(
+        games[0]["warnings"][0].as_str().unwrap().contains("gives 3 sides"),
+        "{}",
+        games[0]
+    );
+    assert_eq!(games[1]["result_matches"], false);
+    assert_eq!(games[2]["result_matches"], true);
+    assert_eq!(games[3]["summary"]["result_disagrees"], 2);
+}
+
+#[test]
+fn too_many_jobs_are_refused_at_once() {
+    let dir = TempDir::new("referee-jobs");
+    let pgn = dir.write("one.pgn", "1. e4 e5 *\n");
+    let out = run(["referee".as_ref(), "--jobs".as_ref(), "65535".as_ref(), pgn.as_os_str()]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("--jobs 65535 is too many"), "{}", out.stderr);
+}
+
+/// A game's text past 16 MiB (here one line of 17 MiB) is passed over
+/// with an error, the next game read; a long token is quoted in part.
+#[test]
+fn a_game_too_long_is_passed_over_and_long_tokens_are_quoted_in_part() {
+    let dir = TempDir::new("referee-huge");
+    let moves = "Nf3 Nf6 Ng1 Ng8 ".repeat((17 << 20) / 16);
+    let pgn = dir.write(
+        "huge.pgn",
+        &format!(
+            "[Event \"huge\"]\n\n{moves}*\n\n[Event \"next\"]\n\n1. e4 {} *\n",
+            "x".repeat(1 << 20)
+        ),
+    );
+    let out = common::run_limited("-v 3000000", &["referee", pgn.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stdout.len() < 2000, "{} bytes of output", out.stdout.len());
+    assert!(out.stdout.contains("game 1: not read"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("more than the 16 MiB a game may have"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("game 2 (next): 1 plies; illegal ply 2"),
+        "{}",
+        out.stdout
+    );
+}

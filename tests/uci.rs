@@ -17,8 +17,24 @@ struct Engine {
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_algchess"))
-            .args(args)
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_algchess"));
+        cmd.args(args);
+        Engine::spawn(cmd)
+    }
+
+    /// An engine under a shell `ulimit` (`-v 3000000`: an address space
+    /// of about 3 GB), so that one that outgrows it is killed.
+    fn start_limited(ulimit: &str, args: &[&str]) -> Engine {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!("ulimit {ulimit} && exec \"$0\" \"$@\""))
+            .arg(env!("CARGO_BIN_EXE_algchess"))
+            .args(args);
+        Engine::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: Command) -> Engine {
+        let mut child = cmd
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -40,8 +56,25 @@ impl Engine {
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.input, "{line}").expect("the engine reads its input");
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.input.write_all(bytes).expect("the engine reads its input");
         self.input.flush().unwrap();
+    }
+
+    /// Waits for the engine to end on its own; its exit status.
+    fn ends(mut self, within: Duration) -> std::process::ExitStatus {
+        let end = Instant::now() + within;
+        while Instant::now() < end {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        panic!("the engine did not end within {within:?}");
     }
 
     /// The lines up to and including the first that starts with `prefix`.
@@ -93,16 +126,8 @@ impl Engine {
 
     fn quit(mut self) {
         self.send("quit");
-        let end = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < end {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "the engine exits cleanly: {status}");
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        panic!("the engine did not quit");
+        let status = self.ends(Duration::from_secs(10));
+        assert!(status.success(), "the engine exits cleanly: {status}");
     }
 }
 
@@ -606,4 +631,258 @@ fn chess960_castling_is_the_kings_move_onto_its_rook() {
     let legal = legal_at(&mut e, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
     assert!(has(&legal, &["e1g1", "e1c1"]), "{legal:?}");
     e.quit();
+}
+
+/// Hostile input to both protocols: each is answered with an error, and
+/// the session still answers `isready` or `ping`.
+#[test]
+fn a_line_that_is_not_utf8_is_answered_and_the_session_goes_on() {
+    let mut e = Engine::start(&["uci"]);
+    e.send_bytes(b"\xff\xfe bad\n");
+    let lines = e.until("info string error", Duration::from_secs(10));
+    assert!(lines.last().unwrap().contains("not UTF-8"), "{lines:?}");
+    e.ready();
+    // The bad line is done with: `isready` is answered during a search.
+    // (The `uci` fuzz target found it waited for the search's end.)
+    e.send("go infinite");
+    e.send("isready");
+    e.until("readyok", Duration::from_secs(60));
+    e.send("stop");
+    e.until("bestmove", Duration::from_secs(60));
+    e.quit();
+    let mut x = Engine::start(&["xboard"]);
+    x.send("xboard");
+    x.send_bytes(b"usermove \xc3\n");
+    let lines = x.until("Error (bad input)", Duration::from_secs(10));
+    assert!(lines.last().unwrap().contains("not UTF-8"), "{lines:?}");
+    x.send("ping 7");
+    x.until("pong 7", Duration::from_secs(60));
+    x.quit();
+}
+
+#[test]
+fn huge_input_is_quoted_only_in_part() {
+    let huge = "z".repeat(4 << 20);
+    let mut e = Engine::start(&["uci"]);
+    e.send(&huge);
+    let lines = e.until("info string error", Duration::from_secs(30));
+    assert!(
+        lines.last().unwrap().len() < 200,
+        "{} bytes",
+        lines.last().unwrap().len()
+    );
+    e.send(&format!("position startpos moves e2e4 {huge}"));
+    let lines = e.until("info string error", Duration::from_secs(30));
+    assert!(
+        lines.last().unwrap().len() < 400,
+        "{} bytes",
+        lines.last().unwrap().len()
+    );
+    e.ready();
+    e.quit();
+    let mut x = Engine::start(&["xboard"]);
+    x.send(&format!("st {huge}"));
+    let lines = x.until("Error", Duration::from_secs(30));
+    assert!(
+        lines.last().unwrap().len() < 200,
+        "{} bytes",
+        lines.last().unwrap().len()
+    );
+    x.send("ping 1");
+    x.until("pong 1", Duration::from_secs(60));
+    x.quit();
+}
+
+/// With pipelined input, `isready` is answered after what came before
+/// it, here after `uciok`, also while a search runs.
+#[test]
+fn readyok_never_comes_before_uciok() {
+    for _ in 0..5 {
+        let mut e = Engine::start(&["uci"]);
+        e.send_bytes(b"uci\ngo depth 1\nisready\n");
+        let lines = e.until("readyok", Duration::from_secs(60));
+        assert!(lines.iter().any(|l| l == "uciok"), "{lines:?}");
+        e.quit();
+    }
+}
+
+/// Times XBoard cannot hold (`Duration` would panic on them) are refused.
+#[test]
+fn xboard_times_are_read_as_checked_values() {
+    let mut x = Engine::start(&["xboard"]);
+    x.send("xboard");
+    for bad in [
+        "st 1e30",
+        "st inf",
+        "st -1",
+        "level 40 -5 0",
+        "level 40 nan 0",
+        "level 40 5 1e300",
+        "level 40 1e30:00 0",
+    ] {
+        x.send(bad);
+        let lines = x.until("Error", Duration::from_secs(10));
+        assert!(lines.last().unwrap().ends_with(bad), "{bad}: {lines:?}");
+    }
+    x.send("level 40 0:30 0.5");
+    x.send("st 0.25");
+    x.send("ping 3");
+    let lines = x.until("pong 3", Duration::from_secs(10));
+    assert!(!lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
+    x.quit();
+}
+
+/// The largest table offered fits the address space the engine has: set
+/// twice, and with a game searched, under a limit of about 3 GB.
+#[test]
+fn the_largest_hash_offered_is_given_and_set_twice_holds_one() {
+    let mut e = Engine::start_limited("-v 3000000", &["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", Duration::from_secs(10));
+    let hash = lines.iter().find(|l| l.starts_with("option name Hash")).unwrap();
+    let max: usize = hash.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(max < 3000, "{hash}");
+    for _ in 0..2 {
+        e.send(&format!("setoption name Hash value {max}"));
+        e.ready();
+    }
+    e.send(&format!("setoption name Hash value {}", max + 1));
+    let lines = e.until("info string error", Duration::from_secs(10));
+    assert!(lines.last().unwrap().contains(&format!("1 to {max}")), "{lines:?}");
+    let (best, _) = e.best("go depth 2");
+    assert_ne!(best, "(none)");
+    e.quit();
+}
+
+/// The table offered is at most half the memory limit, and a larger one
+/// is refused, as an option or on the command line.
+#[test]
+fn the_hash_offered_is_bounded_by_the_memory_limit() {
+    let mut e = Engine::start(&["uci", "--memory-limit", "200M"]);
+    e.send("uci");
+    let lines = e.until("uciok", Duration::from_secs(10));
+    assert!(lines.iter().any(|l| l.ends_with("min 1 max 100")), "{lines:?}");
+    e.send("setoption name Hash value 100");
+    e.send("setoption name Hash value 100");
+    e.send("setoption name Hash value 101");
+    let lines = e.until("info string error", Duration::from_secs(10));
+    assert!(lines.last().unwrap().contains("1 to 100"), "{lines:?}");
+    e.ready();
+    let (best, _) = e.best("go depth 2");
+    assert_ne!(best, "(none)");
+    e.quit();
+    let out = common::run(["uci", "--hash", "4096", "--memory-limit", "1G"]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(out.stderr.contains("--hash 4096"), "{}", out.stderr);
+}
+
+/// `go perft` counts as the command line's `perft` does: tic-tac-toe's
+/// tree ends at depth 10, so no deeper count is tried; a count that goes
+/// on hears `isready` and `stop`.
+#[test]
+fn go_perft_stops_where_the_tree_ends_and_hears_stop() {
+    let mut e = Engine::start(&["uci", "--game", "tictactoe"]);
+    e.send("go perft 4294967295");
+    let lines = e.until("Nodes searched", Duration::from_secs(60));
+    assert!(
+        lines.iter().any(|l| l == "info string the tree ends at depth 10"),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 0");
+    e.quit();
+    let mut e = Engine::start(&["uci"]);
+    e.ready();
+    e.send("go perft 12");
+    e.send("isready");
+    e.until("readyok", Duration::from_secs(60));
+    e.send("stop");
+    e.until("info string perft stopped", Duration::from_secs(60));
+    e.ready();
+    e.send("go perft 30");
+    e.quit();
+}
+
+/// A rule file of chess without draws by repetition or the move rules,
+/// so that a game may go on for ever.
+fn endless(dir: &common::TempDir) -> String {
+    let chess = std::fs::canonicalize("rules/chess.alg").unwrap();
+    let text = format!(
+        "import \"{}\"\ngame endless(start) = white, black\ngame endless check: in_check, mirrored(in_check)\n\
+         game endless stuck: checkmate, stalemate\n",
+        chess.display()
+    );
+    dir.write("endless.alg", &text).display().to_string()
+}
+
+/// Long games are kept and extended a move at a time: 100,000 moves set
+/// once are not played again by `go`, and 4,000 moves sent one by one in
+/// force mode are each one move's work (replaying the game for each took
+/// minutes).
+#[test]
+fn long_games_are_extended_a_move_at_a_time() {
+    let dir = common::TempDir::new("uci-long");
+    let file = endless(&dir);
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves: Vec<&str> = shuffle.iter().copied().cycle().take(100_000).collect();
+    let mut e = Engine::start(&["uci", "--rules", &file]);
+    e.ready();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.ready();
+    for _ in 0..3 {
+        let (best, _) = e.best("go depth 1");
+        assert_ne!(best, "(none)");
+    }
+    // One move more, and one that is not legal: the game is as it was.
+    e.send(&format!("position startpos moves {} e2e4", moves.join(" ")));
+    e.send(&format!("position startpos moves {} e2e4 e2e4", moves.join(" ")));
+    let lines = e.until("info string error", Duration::from_secs(60));
+    assert!(lines.last().unwrap().contains("move 100002"), "{lines:?}");
+    let (legal, _) = e.legal();
+    assert!(legal.contains(&"e7e5".to_string()), "{legal:?}");
+    e.quit();
+    let mut x = Engine::start(&["xboard", "--rules", &file]);
+    x.send("xboard");
+    x.send("force");
+    for m in shuffle.iter().cycle().take(4_000) {
+        x.send(&format!("usermove {m}"));
+    }
+    x.send("undo");
+    x.send("usermove f6g8");
+    x.send("ping 9");
+    let lines = x.until("pong 9", Duration::from_secs(60));
+    assert!(
+        !lines.iter().any(|l| l.contains("Illegal") || l.contains("Error")),
+        "{lines:?}"
+    );
+    x.quit();
+}
+
+/// A game whose every turn has 2^144 results: loading it is bounded by
+/// the memory limit, `isready` is answered meanwhile, and `quit` is heard
+/// while it loads.
+#[test]
+fn a_game_of_astronomically_many_results_loads_within_bounds() {
+    let dir = common::TempDir::new("uci-star");
+    let row = ".".repeat(12);
+    let board = vec![row; 12].join(";");
+    let file = dir.write(
+        "star.alg",
+        &format!("start = {board}\nx = (. -> ♙)*\ny = (. -> ♟)*\ngame star(start) = x, y\n"),
+    );
+    let file = file.to_str().unwrap();
+    let mut e = Engine::start(&["uci", "--rules", file, "--memory-limit", "100M"]);
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(60));
+    assert!(lines.iter().any(|l| l.contains("memory limit")), "{lines:?}");
+    e.quit();
+    let mut e = Engine::start(&["uci", "--rules", file]);
+    e.send("isready");
+    e.send("isready");
+    e.until("readyok", Duration::from_secs(60));
+    e.send("quit");
+    assert!(e.ends(Duration::from_secs(60)).success());
+    let mut x = Engine::start(&["xboard", "--rules", file]);
+    x.send("new");
+    x.send("quit");
+    assert!(x.ends(Duration::from_secs(60)).success());
 }

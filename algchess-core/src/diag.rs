@@ -6,6 +6,19 @@ use miette::{Diagnostic, LabeledSpan, SourceSpan};
 use std::fmt;
 use std::sync::Arc;
 
+/// Characters of an input quoted in a message before it is cut.
+const QUOTED: usize = 64;
+
+/// `text` as a message quotes it: whole when short, else its first 64
+/// characters and how long it is, so that a token of 200 MB is not
+/// written back.
+pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(QUOTED) {
+        None => text.into(),
+        Some((end, _)) => format!("{}… ({} bytes)", &text[..end], text.len()).into(),
+    }
+}
+
 /// Byte offsets into one source text.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Span {

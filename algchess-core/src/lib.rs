@@ -93,11 +93,11 @@ pub use core::{
     print, Bounds, Cell, ClaimKind, Content, DeclareError, Fragment, Meta, Node, Pattern, PieceId, Pieces, Rel, Sort,
     Term,
 };
-pub use diag::{Diag, Diags, Source, Span};
+pub use diag::{clip, Diag, Diags, Source, Span};
 pub use elab::{Claim, Game, Lint, Loader, NoFiles, Program};
 pub use geometry::{Movement, ParseSquareError, Square, Tiling};
 pub use laws::{Law, Laws};
-pub use memory::{MemoryLimit, Meter};
+pub use memory::{Budget, MemoryLimit, Meter, Spent};
 pub use notation::{to_algebra, to_betza, Notation};
 pub use parse::{format_file, parse_expr, parse_file};
 pub use play::{
@@ -109,7 +109,7 @@ pub use prover::{
     Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict, Why,
 };
 pub use search::{
-    board_key, mate_in, names as move_words, turn_key, Info as SearchInfo, Limits, Searcher, Values, MATE,
+    board_key, mate_in, names as move_words, turn_key, Info as SearchInfo, Limits, Searcher, TableError, Values, MATE,
 };
 pub use semantics::{compile, results, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store};
 pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

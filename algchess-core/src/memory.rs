@@ -4,6 +4,9 @@
 //! impossible to write, not silently ignored.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
 
 /// Tells how many heap bytes the process holds now.
 pub trait Meter: Sync {
@@ -57,6 +60,69 @@ impl MemoryLimit {
             meter.tripped();
         }
         over
+    }
+}
+
+impl Default for MemoryLimit {
+    fn default() -> MemoryLimit {
+        MemoryLimit::NONE
+    }
+}
+
+impl MemoryLimit {
+    /// Whether `extra` more bytes would still be within the limit (always
+    /// without a meter).
+    pub fn allows(&self, extra: usize) -> bool {
+        self.meter.is_none_or(|m| m.live().saturating_add(extra) <= self.bytes)
+    }
+}
+
+/// What a run may spend besides its count of states: heap (a
+/// [`MemoryLimit`]), time up to a deadline the caller sets, and a flag
+/// another thread may set to stop it (a protocol's `quit`). The library
+/// reads no clock of its own to set a deadline: the caller gives one.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// The heap the run may hold.
+    pub memory: MemoryLimit,
+    /// When the run must stop.
+    pub deadline: Option<Instant>,
+    /// Set by another thread to stop the run.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// Which part of a [`Budget`] is spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spent {
+    /// The heap outgrew the limit.
+    Memory(MemoryLimit),
+    /// The deadline passed, or the run was told to stop.
+    Time,
+}
+
+impl Budget {
+    /// No limit but the heap's.
+    pub fn memory(memory: MemoryLimit) -> Budget {
+        Budget {
+            memory,
+            ..Budget::default()
+        }
+    }
+
+    /// Whether nothing but a count of states bounds the run.
+    pub fn is_none(&self) -> bool {
+        self.memory.is_none() && self.deadline.is_none() && self.stop.is_none()
+    }
+
+    /// What is spent now, if anything: the heap read through the meter,
+    /// then the clock and the flag.
+    pub fn spent(&self) -> Option<Spent> {
+        if self.memory.exceeded() {
+            return Some(Spent::Memory(self.memory));
+        }
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let told = self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
+        (late || told).then_some(Spent::Time)
     }
 }
 

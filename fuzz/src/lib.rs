@@ -537,3 +537,94 @@ pub fn chess() -> &'static algchess::Rules {
     });
     &CHESS
 }
+
+/// A protocol session as a client might send it: lines of commands with
+/// arguments drawn from values that matter (zero, one, the limits of the
+/// integer types, huge, negative, not a number), moves of chess's start
+/// and of other games, and now and then a line of raw bytes.
+#[derive(Debug)]
+pub struct Session(pub Vec<u8>);
+
+/// Numbers a command may be given.
+const NUMBERS: &[&str] = &[
+    "0", "1", "2", "3", "5", "9", "64", "100", "4096", "65535", "4294967295", "18446744073709551615", "-1", "-5",
+    "1e30", "1e300", "inf", "nan", "0.5", "1:30", "x",
+];
+
+/// Moves and words a command may name.
+const WORDS: &[&str] = &[
+    "e2e4", "e7e5", "g1f3", "g8f6", "f3g1", "f6g8", "e1g1", "e7e8q", "a7a8n", "O-O", "Nf3", "11-15", "22x15", "d3",
+    "b2", "(none)", "0000", "startpos", "moves", "fen", "name", "value", "true", "false",
+];
+
+/// Variants and FENs a command may name.
+const GAMES: &[&str] = &[
+    "chess", "normal", "chess960", "fischerandom", "tictactoe", "othello", "english", "horde", "capablanca", "shatranj",
+    "nosuch",
+];
+const FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+    "8/8/8/8/8/8/8/K6k w - - 0 1",
+    "k7/8/8/8/8/8/8/7K b - - 99 80",
+    "8/8/8/8/8/8/8/8 w - - 0 1",
+];
+
+/// The commands of each protocol, `N` a number, `W` a word, `G` a game,
+/// `F` a FEN, `M` some moves.
+const UCI: &[&str] = &[
+    "uci", "isready", "ucinewgame", "stop", "ponderhit", "legal", "position startpos", "position startpos moves M",
+    "position fen F", "position fen F moves M", "position W", "setoption name Hash value N",
+    "setoption name UCI_Variant value G", "setoption name UCI_Chess960 value W", "setoption name W value N",
+    "setoption W", "go depth N", "go nodes N", "go movetime N", "go wtime N btime N winc N binc N movestogo N",
+    "go perft N", "go mate N", "go infinite", "go W N", "go searchmoves W", "go",
+];
+const XBOARD: &[&str] = &[
+    "xboard", "protover N", "new", "variant G", "force", "go", "playother", "setboard F", "usermove W", "W", "undo",
+    "remove", "level N N N", "st N", "sd N", "nps N", "time N", "otim N", "?", "ping N", "post", "nopost",
+    "result W", "hard", "easy", "draw",
+];
+
+impl Session {
+    fn write(u: &mut Unstructured, commands: &[&str]) -> Result<Session> {
+        let mut out = Vec::new();
+        for _ in 0..u.int_in_range(1..=24)? {
+            if u.ratio(1, 32)? {
+                out.extend(Vec::<u8>::arbitrary(u)?);
+                out.push(b'\n');
+                continue;
+            }
+            let template = u.choose(commands)?;
+            for (i, part) in template.split(' ').enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                let text = match part {
+                    "N" => u.choose(NUMBERS)?.to_string(),
+                    "W" => u.choose(WORDS)?.to_string(),
+                    "G" => u.choose(GAMES)?.to_string(),
+                    "F" => u.choose(FENS)?.to_string(),
+                    "M" => {
+                        let n = u.int_in_range(1..=12)?;
+                        let moves: Result<Vec<&str>> = (0..n).map(|_| u.choose(WORDS).copied()).collect();
+                        moves?.join(" ")
+                    }
+                    p => p.to_string(),
+                };
+                out.extend(text.as_bytes());
+            }
+            out.push(b'\n');
+        }
+        Ok(Session(out))
+    }
+
+    /// A UCI session.
+    pub fn uci(u: &mut Unstructured) -> Result<Session> {
+        Session::write(u, UCI)
+    }
+
+    /// An XBoard session.
+    pub fn xboard(u: &mut Unstructured) -> Result<Session> {
+        Session::write(u, XBOARD)
+    }
+}

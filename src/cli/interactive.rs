@@ -52,8 +52,8 @@ pub(crate) struct Played {
 #[derive(Debug)]
 pub(crate) enum PlayError {
     Io(io::Error),
-    /// A move made more intermediate states than the evaluator allows.
-    TooBig(usize),
+    /// A move could not be found within its limits.
+    TooBig(TooBig),
 }
 
 impl From<io::Error> for PlayError {
@@ -64,7 +64,7 @@ impl From<io::Error> for PlayError {
 
 impl From<TooBig> for PlayError {
     fn from(e: TooBig) -> PlayError {
-        PlayError::TooBig(e.0)
+        PlayError::TooBig(e)
     }
 }
 
@@ -72,7 +72,7 @@ impl fmt::Display for PlayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayError::Io(e) => write!(f, "{e}"),
-            PlayError::TooBig(n) => write!(f, "a move made more than {n} intermediate states"),
+            PlayError::TooBig(e) => e.fmt(f),
         }
     }
 }

@@ -15,6 +15,7 @@ mod play;
 mod prove;
 mod puzzle;
 mod referee;
+mod session;
 mod simplify;
 mod start;
 mod think;
@@ -82,6 +83,28 @@ enum Command {
     /// Puzzles for any piece: place pieces so that none attacks another,
     /// or tour a board visiting every square once.
     Puzzle(puzzle::Args),
+}
+
+/// Runs a session of `algchess uci` (or, with `xboard`, of `algchess
+/// xboard`) on `input`, with `--memory-limit 256M --hash 1` and its output
+/// dropped, as a client that waits for each command but a search to be
+/// done before it sends the next: what the fuzz targets drive. Needs
+/// [`Counting`](crate::Counting) as the global allocator for its memory
+/// limit, and a thread with a large stack, as [`main`] gives its own.
+pub fn paced_session(xboard: bool, input: &[u8]) {
+    let engine = think::EngineArgs {
+        rules: None,
+        game: None,
+        // A table of 1 MB: a session a millisecond, not one of 64 MB.
+        hash: Some(1),
+        memory_limit: crate::memory_limit("256M").ok(),
+    };
+    let say: session::Say = std::sync::Arc::new(|_: &str| {});
+    let input = Some(Box::new(std::io::Cursor::new(input.to_vec())) as Box<dyn std::io::BufRead + Send>);
+    let _ = match xboard {
+        true => xboard::session(&engine, input, Some(say), true),
+        false => uci::session(&engine, input, Some(say), true),
+    };
 }
 
 /// The stack of every thread that evaluates, checks or proves.

@@ -118,6 +118,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             )))
         }
         Err(Halt::Unknown(never)) => match never {},
+        Err(Halt::Time) => unreachable!("`moves` gives its evaluator no clock"),
     };
     // The results as text, each board dropped once written: text is up to
     // four bytes a square, so the limit holds here too.

@@ -1,9 +1,9 @@
 //! `algchess perft`: count the leaves of a game's move tree, depth by depth.
 
-use super::output::{plain_error, progress};
+use super::output::{plain_error, progress, seconds};
 use super::start::{pick_game, rules_for, Start};
-use algchess_core::Diags;
 use algchess_core::{divide, move_names as notation, perft};
+use algchess_core::{Budget, Diags, MemoryLimit, TooBig};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -37,6 +37,13 @@ pub(super) struct Args {
     /// Threads for the deepest count (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
+    /// Stop counting after this many seconds (no limit by default).
+    #[arg(long, value_name = "SECONDS")]
+    timeout: Option<f64>,
+    /// Stop counting when the process holds more heap than this (`512M`,
+    /// `2G`).
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = super::output::memory_limit)]
+    memory_limit: MemoryLimit,
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
@@ -52,18 +59,34 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
 }
 
 fn count(args: Args) -> Result<i32, Diags> {
+    // The clock starts before the file is read: the timeout is the run's.
+    let deadline = match args.timeout {
+        Some(t) => Some(Instant::now() + seconds("--timeout", t, false)?),
+        None => None,
+    };
     let prog = super::start::load_for_play(&args.file, !args.no_simplify && !args.interpreter)?;
     let game = pick_game(&prog, args.game.as_deref())?;
-    let rules = rules_for(game, args.interpreter);
+    let rules = rules_for(game, args.interpreter).within(Budget {
+        memory: args.memory_limit,
+        deadline,
+        stop: None,
+    });
     let pos = args.start.position(&rules)?;
     if args.depth == 0 {
         return Err(plain_error("--depth must be at least 1".into()));
     }
-    let too_big = |n: usize| plain_error(format!("a move made more than {n} intermediate states"));
+    let too_big = |e: TooBig| {
+        let hint = match e {
+            TooBig::States(_) => "",
+            TooBig::Memory(_) => "; raise --memory-limit",
+            TooBig::Time => "; raise --timeout",
+        };
+        plain_error(format!("{e}{hint}"))
+    };
     let mut depths = vec![];
     for d in 1..args.depth {
         let t = Instant::now();
-        let n = perft(&rules, &pos, d).map_err(|e| too_big(e.0))?;
+        let n = perft(&rules, &pos, d).map_err(too_big)?;
         depths.push((d, n, t.elapsed()));
         if !args.json {
             println!("perft {d}: {n} [{} ms]", t.elapsed().as_millis());
@@ -86,24 +109,26 @@ fn count(args: Args) -> Result<i32, Diags> {
     // progress bar.
     let t = Instant::now();
     let bar = progress(&format!("perft {}", args.depth));
-    let total_moves = rules.successors(&pos).map_err(|e| too_big(e.0))?.len();
-    bar.set_length(total_moves as u64);
-    let split = divide(&rules, &pos, args.depth, &|done, _| bar.set_position(done as u64)).map_err(|e| too_big(e.0))?;
+    let tick = |done: usize, all: usize| {
+        bar.set_length(all as u64);
+        bar.set_position(done as u64);
+    };
+    // Engine names where the move is one piece moving, so counts can be
+    // compared with other engines' `divide` line by line; a move is named
+    // while its board is held, and only when asked for.
+    let name = |p: &algchess_core::Position| {
+        let t = rules.tiling;
+        match args.divide {
+            true => notation::uci_on(&pos.board, &p.board, t, &rules.pieces)
+                .unwrap_or_else(|| notation::describe_on(&pos.board, &p.board, t, &rules.pieces)),
+            false => String::new(),
+        }
+    };
+    let mut named = divide(&rules, &pos, args.depth, &tick, &name).map_err(too_big)?;
     bar.finish_and_clear();
-    let n: u64 = split.iter().map(|(_, n)| n).sum();
+    let n: u64 = named.iter().map(|(_, n)| n).sum();
     let elapsed = t.elapsed();
     depths.push((args.depth, n, elapsed));
-    let mut named: Vec<(String, u64)> = split
-        .iter()
-        .map(|(p, n)| {
-            // Engine names where the move is one piece moving, so counts
-            // can be compared with other engines' `divide` line by line.
-            let t = rules.tiling;
-            let name = notation::uci_on(&pos.board, &p.board, t, &rules.pieces)
-                .unwrap_or_else(|| notation::describe_on(&pos.board, &p.board, t, &rules.pieces));
-            (name, *n)
-        })
-        .collect();
     named.sort();
     if args.json {
         let mut out = json!({

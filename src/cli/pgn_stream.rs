@@ -39,8 +39,14 @@ impl std::fmt::Display for UnknownEncoding {
 
 impl std::error::Error for UnknownEncoding {}
 
+/// The most bytes of one game's text (a chunk, unless it is one game)
+/// that are read: a game past it is passed over, read line by line with
+/// no more than this of any line held.
+pub(super) const MAX_GAME: u64 = 16 << 20;
+
 /// A run of whole games from a file.
 pub(super) struct Chunk {
+    /// The text; empty when the run is `oversize`.
     pub text: String,
     /// The file's line number of the first line of `text`.
     pub line: usize,
@@ -50,6 +56,8 @@ pub(super) struct Chunk {
     pub legacy: Option<usize>,
     /// The first line that could not be decoded (with a fixed encoding).
     pub undecodable: Option<usize>,
+    /// The run went past [`MAX_GAME`] bytes: its text was dropped.
+    pub oversize: bool,
 }
 
 /// Cuts a file's text into chunks of whole games.
@@ -75,12 +83,33 @@ impl<R: BufRead> Chunks<R> {
         }
     }
 
-    fn next_line(&mut self) -> std::io::Result<Option<Vec<u8>>> {
+    /// The next line, at most [`MAX_GAME`] bytes of it, and its length.
+    fn next_line(&mut self) -> std::io::Result<Option<(Vec<u8>, u64)>> {
         if let Some(l) = self.held.take() {
-            return Ok(Some(l));
+            let n = l.len() as u64;
+            return Ok(Some((l, n)));
         }
         let mut buf = vec![];
-        Ok((self.input.read_until(b'\n', &mut buf)? > 0).then_some(buf))
+        let mut read = 0u64;
+        loop {
+            let available = self.input.fill_buf()?;
+            if available.is_empty() {
+                break;
+            }
+            let (part, end) = match memchr(available) {
+                Some(i) => (&available[..=i], true),
+                None => (available, false),
+            };
+            let room = (MAX_GAME as usize).saturating_sub(buf.len());
+            buf.extend_from_slice(&part[..part.len().min(room)]);
+            let n = part.len();
+            read += n as u64;
+            self.input.consume(n);
+            if end {
+                break;
+            }
+        }
+        Ok((read > 0).then_some((buf, read)))
     }
 }
 
@@ -97,12 +126,13 @@ impl<R: BufRead> Iterator for Chunks<R> {
             bytes: 0,
             legacy: None,
             undecodable: None,
+            oversize: false,
         };
         // Whether move text was seen since the chunk's tags, and whether a
         // `{` comment is open (a `[` inside one starts no game).
         let (mut moves, mut comment) = (false, false);
         loop {
-            let bytes = match self.next_line() {
+            let (bytes, length) = match self.next_line() {
                 Ok(Some(b)) => b,
                 Ok(None) => {
                     self.done = true;
@@ -118,7 +148,14 @@ impl<R: BufRead> Iterator for Chunks<R> {
             }
             let number = self.line;
             self.line += 1;
-            chunk.bytes += bytes.len() as u64;
+            chunk.bytes += length;
+            if chunk.bytes > MAX_GAME {
+                // Passed over to its end: the next tag pair after moves.
+                chunk.oversize = true;
+                chunk.text = String::new();
+                moves |= !tag;
+                continue;
+            }
             let text = self.decode(&bytes, number, &mut chunk);
             if !tag && !text.starts_with('%') {
                 for c in text.chars() {
@@ -136,6 +173,11 @@ impl<R: BufRead> Iterator for Chunks<R> {
         }
         (chunk.bytes > 0).then_some(Ok(chunk))
     }
+}
+
+/// Where the first newline of `bytes` is.
+fn memchr(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
 }
 
 impl<R> Chunks<R> {

@@ -1,7 +1,7 @@
 //! `algchess referee`: check games written in PGN against a game's rules.
 
 use super::output::{plain_error, progress};
-use super::pgn_stream::{Chunk, Chunks, Decoding};
+use super::pgn_stream::{Chunk, Chunks, Decoding, MAX_GAME};
 use super::pictures::{Pictures, SvgArgs};
 use super::start::pick_game;
 use algchess_core::pgn;
@@ -58,6 +58,12 @@ pub(super) struct Args {
     svg: SvgArgs,
 }
 
+/// The most text read ahead for one batch: a few long games, not 256.
+const BATCH_BYTES: usize = 4 * MAX_GAME as usize;
+
+/// The most `--jobs` a core.
+const JOBS_PER_CORE: usize = 4;
+
 /// Games read ahead and refereed side by side: enough to keep every core
 /// busy, few enough that memory stays bounded however long the file.
 const BATCH: usize = 256;
@@ -69,6 +75,15 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     };
     let game = pick_game(&prog, args.game.as_deref())?;
     let decoding = Decoding::parse(&args.encoding).map_err(|e| plain_error(e.to_string()))?;
+    // Threads past a few a core only take memory: refused before any is
+    // started.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Some(jobs) = args.jobs.filter(|&j| usize::from(j) > cores * JOBS_PER_CORE) {
+        return Err(plain_error(format!(
+            "--jobs {jobs} is too many: at most {} on this machine ({JOBS_PER_CORE} a core)",
+            cores * JOBS_PER_CORE
+        )));
+    }
     let mut referee = Referee {
         rules: Rules::fast(game),
         variants: HashMap::new(),
@@ -105,6 +120,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         };
         let mut n = 0;
         let mut batch = vec![];
+        let mut held = 0;
         for chunk in Chunks::new(input, decoding) {
             let chunk = match chunk {
                 Ok(c) => c,
@@ -114,8 +130,10 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
                 }
             };
             bar.inc(chunk.bytes);
+            held += chunk.text.len();
             batch.push(chunk);
-            if batch.len() == BATCH {
+            if batch.len() == BATCH || held >= BATCH_BYTES {
+                held = 0;
                 pool.install(|| referee.batch(file, &mut n, &batch));
                 bar.set_message(format!("{} game {n}", file.display()));
                 batch.clear();
@@ -214,8 +232,20 @@ impl Referee<'_> {
     /// their order; `n` counts the file's games.
     fn batch(&mut self, file: &Path, n: &mut usize, chunks: &[Chunk]) {
         use rayon::prelude::*;
-        let read: Vec<Vec<Result<pgn::Record, pgn::Error>>> =
-            chunks.par_iter().map(|c| pgn::read_all(&c.text, c.line)).collect();
+        let read: Vec<Vec<Result<pgn::Record, pgn::Error>>> = chunks
+            .par_iter()
+            .map(|c| match c.oversize {
+                true => vec![Err(pgn::Error {
+                    at: pgn::At { line: c.line, col: 1 },
+                    message: format!(
+                        "the game's text is {} bytes, more than the {} MiB a game may have; it is passed over",
+                        c.bytes,
+                        MAX_GAME >> 20
+                    ),
+                })],
+                false => pgn::read_all(&c.text, c.line),
+            })
+            .collect();
         let games: Vec<(&Chunk, Result<pgn::Record, pgn::Error>)> = chunks
             .iter()
             .zip(read)

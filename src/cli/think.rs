@@ -3,10 +3,10 @@
 //! up from a start and moves, and the time a move may take.
 
 use algchess_core::referee::{Match, MoveError, PositionError};
-use algchess_core::Diags;
 use algchess_core::Rules;
 use algchess_core::TooBig;
 use algchess_core::{board_key, move_words as names, turn_key, Values};
+use algchess_core::{clip, Budget, Diags};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -21,9 +21,15 @@ pub(super) struct EngineArgs {
     /// (default: chess, or the file's only game).
     #[arg(long)]
     pub game: Option<String>,
-    /// The transposition table's size in megabytes.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
-    pub hash: u64,
+    /// The transposition table's size in megabytes, at most half the
+    /// memory limit (default: 64, or that half when it is less).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: Option<u64>,
+    /// The heap the session may hold (`512M`, `2G`; default: three
+    /// quarters of what the machine can give it): the table, and the
+    /// moves a game's rules find.
+    #[arg(long, value_name = "SIZE", value_parser = super::output::memory_limit)]
+    pub memory_limit: Option<algchess_core::MemoryLimit>,
 }
 
 pub(super) struct Loaded {
@@ -98,7 +104,7 @@ impl std::fmt::Display for LoadError {
             LoadError::NoBundled { name, bundled } => {
                 write!(f, "no bundled game `{name}`; there are: {}", bundled.join(", "))
             }
-            LoadError::Values(e) => e.fmt(f),
+            LoadError::Values(e) => write!(f, "the random games that value the pieces: {e}"),
         }
     }
 }
@@ -107,7 +113,7 @@ impl std::error::Error for LoadError {}
 
 /// Loads game `game` of `file` (its only game, or the one named as the
 /// file when it declares several), with values from 64 random games.
-pub(super) fn load(file: &Path, game: Option<&str>) -> Result<Loaded, LoadError> {
+pub(super) fn load(file: &Path, game: Option<&str>, budget: Budget) -> Result<Loaded, LoadError> {
     let prog = super::start::load_for_play(file, true).map_err(LoadError::Rules)?;
     let stem = file.file_stem().map(|s| s.to_string_lossy().to_string());
     let picked = match game {
@@ -122,7 +128,7 @@ pub(super) fn load(file: &Path, game: Option<&str>) -> Result<Loaded, LoadError>
             declared: prog.games().iter().map(|g| g.name.clone()).collect(),
         });
     };
-    let rules = Rules::fast(g);
+    let rules = Rules::fast(g).within(budget);
     let values = Values::derive(&rules, 64, 100, 0x5eed).map_err(LoadError::Values)?;
     Ok(Loaded { rules, values })
 }
@@ -130,14 +136,14 @@ pub(super) fn load(file: &Path, game: Option<&str>) -> Result<Loaded, LoadError>
 /// Loads the bundled game called `name` (`normal` is chess).
 /// Game `variant` of `file` (or the file's only game), or the bundled
 /// game `variant` without a file.
-pub(super) fn load_variant(file: Option<&Path>, variant: &str) -> Result<Loaded, LoadError> {
+pub(super) fn load_variant(file: Option<&Path>, variant: &str, budget: Budget) -> Result<Loaded, LoadError> {
     match file {
-        Some(f) => load(f, Some(variant)).or_else(|_| load(f, None)),
-        None => load_bundled(variant),
+        Some(f) => load(f, Some(variant), budget.clone()).or_else(|_| load(f, None, budget)),
+        None => load_bundled(variant, budget),
     }
 }
 
-pub(super) fn load_bundled(name: &str) -> Result<Loaded, LoadError> {
+pub(super) fn load_bundled(name: &str, budget: Budget) -> Result<Loaded, LoadError> {
     let name = if name == "normal" || name == "standard" {
         "chess"
     } else {
@@ -150,7 +156,7 @@ pub(super) fn load_bundled(name: &str) -> Result<Loaded, LoadError> {
             bundled: all.iter().map(|(n, _)| n.clone()).collect(),
         });
     };
-    load(file, Some(name)).or_else(|_| load(file, None))
+    load(file, Some(name), budget.clone()).or_else(|_| load(file, None, budget))
 }
 
 /// Where a game starts.
@@ -183,9 +189,9 @@ pub(super) enum SetupError {
 impl std::fmt::Display for SetupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SetupError::Fen { fen, why } => write!(f, "the FEN `{fen}`: {why}"),
-            SetupError::Over { at, text } => write!(f, "move {at} `{text}`: the game is over"),
-            SetupError::Move { at, text, why } => write!(f, "move {at} `{text}`: {why}"),
+            SetupError::Fen { fen, why } => write!(f, "the FEN `{}`: {why}", clip(fen)),
+            SetupError::Over { at, text } => write!(f, "move {at} `{}`: the game is over", clip(text)),
+            SetupError::Move { at, text, why } => write!(f, "move {at} `{}`: {why}", clip(text)),
             SetupError::TooBig(e) => e.fmt(f),
         }
     }
@@ -223,7 +229,81 @@ pub(super) fn setup<'a>(loaded: &'a Loaded, from: &From, moves: &[String]) -> Re
 /// `to_go` moves to the next control: a share of the time left, most of
 /// the increment, never more than half of what is left.
 pub(super) fn budget(left: Duration, inc: Duration, to_go: Option<u32>) -> Duration {
-    let share = left / to_go.unwrap_or(30).clamp(1, 60) + inc * 3 / 4;
+    let share = (left / to_go.unwrap_or(30).clamp(1, 60)).saturating_add(inc / 4 * 3);
     let cap = (left / 2).saturating_sub(Duration::from_millis(30));
     share.min(cap).max(Duration::from_millis(5))
+}
+
+/// A game in progress as a protocol keeps it: where it started, the moves
+/// named, and the game after them, extended a move at a time (a game of
+/// 100,000 moves is not played again for each move or search).
+pub(super) struct Playing<'a> {
+    pub from: From,
+    pub moves: Vec<String>,
+    pub game: Game<'a>,
+}
+
+impl<'a> Playing<'a> {
+    /// The game from `from` after `moves`.
+    pub(super) fn new(loaded: &'a Loaded, from: From, moves: Vec<String>) -> Result<Playing<'a>, SetupError> {
+        let game = setup(loaded, &from, &moves)?;
+        Ok(Playing { from, moves, game })
+    }
+
+    /// Plays `text`, named as [`setup`] names moves; the game is as it was
+    /// when the move is refused.
+    pub(super) fn push(&mut self, loaded: &'a Loaded, text: &str) -> Result<(), SetupError> {
+        let at = self.moves.len() + 1;
+        let m = &mut self.game.m;
+        if m.count() == 0 {
+            return Err(SetupError::Over {
+                at,
+                text: text.to_string(),
+            });
+        }
+        let i = names::find(m, text).map_err(|why| SetupError::Move {
+            at,
+            text: text.to_string(),
+            why,
+        })?;
+        let key = board_key(&m.pos.board) ^ turn_key(m.pos.turn);
+        if let Err(e) = m.play(i) {
+            // A ply cut short may leave the match half made: the game is
+            // set up again as it was.
+            *self = Playing::new(loaded, self.from.clone(), self.moves.clone())?;
+            return Err(SetupError::TooBig(e));
+        }
+        self.game.history.push(key);
+        self.moves.push(text.to_string());
+        Ok(())
+    }
+
+    /// The game from `from` after `moves`: only the moves past the ones
+    /// kept are played when it goes on from them. Left as it was on an
+    /// error.
+    pub(super) fn set(&mut self, loaded: &'a Loaded, from: From, moves: Vec<String>) -> Result<(), SetupError> {
+        let extends = from == self.from && moves.len() >= self.moves.len() && moves.starts_with(&self.moves);
+        if !extends {
+            *self = Playing::new(loaded, from, moves)?;
+            return Ok(());
+        }
+        let kept = self.moves.len();
+        for text in &moves[kept..] {
+            if let Err(e) = self.push(loaded, text) {
+                // Back to the moves kept before.
+                self.moves.truncate(kept);
+                *self = Playing::new(loaded, self.from.clone(), self.moves.clone())?;
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes back the last `n` moves (set up again without them).
+    pub(super) fn undo(&mut self, loaded: &'a Loaded, n: usize) -> Result<(), SetupError> {
+        let mut moves = self.moves.clone();
+        moves.truncate(moves.len().saturating_sub(n));
+        *self = Playing::new(loaded, self.from.clone(), moves)?;
+        Ok(())
+    }
 }

@@ -2,16 +2,15 @@
 //! declares. A thread reads the commands, so `stop`, `quit` and
 //! `isready` are heard while the search runs on the command thread.
 
-use super::think::{budget, bundled, setup, From, Loaded};
+use super::session::{Control, Current, Heard, Input, Opened, Say, DEFAULT_HASH};
+use super::think::{budget, bundled, EngineArgs, From, Loaded};
 use algchess_core::move_words::Castling;
-use algchess_core::Diags;
+use algchess_core::{clip, Diags};
 use algchess_core::{mate_in, move_words as names, Limits, SearchInfo as Info, Searcher};
 use std::io::BufRead;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -28,112 +27,91 @@ pub(super) struct Args {
     engine: super::think::EngineArgs,
 }
 
-/// What the reading thread passes on.
-enum Line {
-    Command(String),
-    Eof,
+pub(super) fn run(args: Args) -> Result<i32, Diags> {
+    session(&args.engine, None, None, false)
 }
 
-pub(super) fn run(args: Args) -> Result<i32, Diags> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let busy = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel();
-    {
-        let (stop, busy) = (stop.clone(), busy.clone());
-        std::thread::spawn(move || read_commands(stop, busy, tx));
-    }
-    let mut engine = Uci {
-        variant: args.engine.game.clone().unwrap_or_else(|| "chess".into()),
-        file: args.engine.rules.clone(),
-        loaded: None,
+/// A session on `input` (standard input when `None`), each line of output
+/// told to `say` (printed when `None`).
+pub(super) fn session(
+    engine: &EngineArgs,
+    input: Option<Box<dyn BufRead + Send>>,
+    say: Option<Say>,
+    paced: bool,
+) -> Result<i32, Diags> {
+    let Opened {
+        control,
+        rx,
+        current,
+        searcher,
+        hash_max,
+    } = super::session::open(engine, input, say, paced, hear)?;
+    let mut uci = Uci {
+        current,
         chess960: false,
-        searcher: Searcher::new(args.engine.hash as usize),
-        from: From::Start,
-        moves: vec![],
-        stop,
-        busy,
+        searcher,
+        hash_max,
+        read: Instant::now(),
+        control: control.clone(),
     };
-    while let Ok(Line::Command(line)) = rx.recv() {
-        if !engine.command(&line) {
-            break;
+    loop {
+        match control.next(&rx) {
+            Input::Line { text, read, .. } => {
+                uci.read = read;
+                if !uci.command(&text) {
+                    break;
+                }
+            }
+            Input::Bad(why) => uci.error(&why),
+            Input::Eof => break,
         }
     }
     Ok(super::OK)
 }
 
-/// Reads standard input: `stop` and `quit` set the flag at once, and
-/// `isready` during a search is answered here.
-fn read_commands(stop: Arc<AtomicBool>, busy: Arc<AtomicBool>, tx: mpsc::Sender<Line>) {
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        let word = line.split_whitespace().next().unwrap_or("");
-        match word {
-            "stop" => {
-                stop.store(true, Ordering::SeqCst);
-                continue;
-            }
-            "ponderhit" => continue,
-            "quit" => {
-                stop.store(true, Ordering::SeqCst);
-                let _ = tx.send(Line::Command(line));
-                return;
-            }
-            "isready" if busy.load(Ordering::SeqCst) => {
-                println!("readyok");
-                continue;
-            }
-            "go" => {
-                stop.store(false, Ordering::SeqCst);
-                busy.store(true, Ordering::SeqCst);
-            }
-            _ => {}
-        }
-        if tx.send(Line::Command(line)).is_err() {
-            return;
-        }
+/// What the reading thread does with a line: `stop` and `quit` set the
+/// halt flag at once, and `isready` during a search is answered there.
+fn hear(line: &str) -> Heard {
+    match line.split_whitespace().next().unwrap_or("") {
+        "stop" => Heard::Stop,
+        "ponderhit" => Heard::Drop,
+        "quit" => Heard::Quit,
+        "isready" => Heard::Ready("readyok"),
+        "go" => Heard::Long,
+        _ => Heard::Pass,
     }
-    stop.store(true, Ordering::SeqCst);
-    let _ = tx.send(Line::Eof);
 }
 
 struct Uci {
-    variant: String,
-    file: Option<PathBuf>,
-    loaded: Option<Loaded>,
+    current: Current,
     /// `UCI_Chess960`: chess is Chess960, castling the king's move onto
     /// its rook.
     chess960: bool,
     searcher: Searcher,
-    from: From,
-    moves: Vec<String>,
-    stop: Arc<AtomicBool>,
-    busy: Arc<AtomicBool>,
-}
-
-fn say(text: &str) {
-    println!("{text}");
-}
-
-fn error(text: &str) {
-    println!("info string error: {}", text.replace('\n', " "));
+    /// The largest table offered, in megabytes.
+    hash_max: usize,
+    /// When the command running was read.
+    read: Instant,
+    control: Arc<Control>,
 }
 
 impl Uci {
+    fn say(&self, text: &str) {
+        self.control.say(text);
+    }
+
+    fn error(&self, text: &str) {
+        self.say(&format!("info string error: {}", text.replace('\n', " ")));
+    }
+
     /// The game, loaded on first use; `None` after saying why not.
-    fn game(&mut self) -> Option<&Loaded> {
-        if self.loaded.is_none() {
-            let name = match self.variant.as_str() {
-                "chess" | "normal" | "standard" if self.chess960 && self.file.is_none() => "chess960",
-                v => v,
-            };
-            let loaded = super::think::load_variant(self.file.as_deref(), name);
-            match loaded {
-                Ok(l) => self.loaded = Some(l),
-                Err(e) => error(&e.to_string()),
-            }
-        }
-        self.loaded.as_ref()
+    fn game(&mut self) -> Option<&'static Loaded> {
+        let name = match self.current.variant() {
+            "chess" | "normal" | "standard" if self.chess960 && self.current.file.is_none() => "chess960".to_string(),
+            v => v.to_string(),
+        };
+        self.current.set_variant(&name);
+        self.current.game(&self.control).map_err(|e| self.error(&e)).ok()
     }
 
     /// Runs one command; `false` to quit.
@@ -144,47 +122,51 @@ impl Uci {
             "uci" => self.hello(),
             "isready" => {
                 self.game();
-                say("readyok");
+                self.say("readyok");
             }
             "ucinewgame" => {
                 self.searcher.clear();
-                self.from = From::Start;
-                self.moves.clear();
+                if let Some(loaded) = self.game() {
+                    if let Ok((_, p)) = self.current.playing(&self.control) {
+                        if let Err(e) = p.set(loaded, From::Start, vec![]) {
+                            self.error(&e.to_string());
+                        }
+                    }
+                }
             }
             "setoption" => self.set_option(&words[1..]),
             "position" => self.position(&words[1..]),
-            "go" => {
-                self.go(&words[1..]);
-                self.busy.store(false, Ordering::SeqCst);
-            }
+            "go" => self.go(&words[1..]),
             "legal" => self.legal(),
             "quit" => return false,
-            other => error(&format!("unknown command `{other}`")),
+            other => self.error(&format!("unknown command `{}`", clip(other))),
         }
         true
     }
 
     fn hello(&self) {
-        say(&format!("id name algchess {}", env!("CARGO_PKG_VERSION")));
-        say("id author the algchess authors");
+        self.say(&format!("id name algchess {}", env!("CARGO_PKG_VERSION")));
+        self.say("id author the algchess authors");
+        let variant = self.current.variant().to_string();
         let mut names: Vec<String> = bundled().into_iter().map(|(n, _)| n).collect();
-        if !names.contains(&self.variant) {
-            names.insert(0, self.variant.clone());
+        if !names.contains(&variant) {
+            names.insert(0, variant.clone());
         }
         let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
-        say(&format!(
-            "option name UCI_Variant type combo default {}{vars}",
-            self.variant
+        self.say(&format!("option name UCI_Variant type combo default {variant}{vars}"));
+        self.say("option name UCI_Chess960 type check default false");
+        self.say(&format!(
+            "option name Hash type spin default {} min 1 max {}",
+            DEFAULT_HASH.min(self.hash_max),
+            self.hash_max
         ));
-        say("option name UCI_Chess960 type check default false");
-        say("option name Hash type spin default 64 min 1 max 4096");
-        say("uciok");
+        self.say("uciok");
     }
 
     fn set_option(&mut self, words: &[&str]) {
         let text = words.join(" ");
         let Some(rest) = text.strip_prefix("name ") else {
-            return error("setoption needs `name NAME [value VALUE]`");
+            return self.error("setoption needs `name NAME [value VALUE]`");
         };
         let (name, value) = match rest.split_once(" value ") {
             Some((n, v)) => (n.trim(), v.trim()),
@@ -192,28 +174,34 @@ impl Uci {
         };
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
-                if value != self.variant || self.loaded.is_none() {
-                    self.variant = value.to_string();
-                    self.loaded = None;
+                if value != self.current.variant() {
+                    self.current.set_variant(value);
                     self.searcher.clear();
-                    self.game();
                 }
+                self.game();
             }
             "uci_chess960" => match value {
                 "true" | "false" => {
                     if self.chess960 != (value == "true") {
                         self.chess960 = value == "true";
-                        self.loaded = None;
                         self.searcher.clear();
                     }
                 }
-                _ => error(&format!("UCI_Chess960 is true or false, not `{value}`")),
+                _ => self.error(&format!("UCI_Chess960 is true or false, not `{}`", clip(value))),
             },
             "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=4096).contains(&mb) => self.searcher = Searcher::new(mb),
-                _ => error(&format!("Hash must be 1 to 4096 megabytes, not `{value}`")),
+                Ok(mb) if (1..=self.hash_max).contains(&mb) => {
+                    if let Err(e) = self.searcher.resize(mb, self.current.memory) {
+                        self.error(&format!("Hash {mb}: {e}; the table is kept as it was"));
+                    }
+                }
+                _ => self.error(&format!(
+                    "Hash must be 1 to {} megabytes, not `{}`",
+                    self.hash_max,
+                    clip(value)
+                )),
             },
-            _ => error(&format!("no option `{name}`")),
+            _ => self.error(&format!("no option `{}`", clip(name))),
         }
     }
 
@@ -223,24 +211,32 @@ impl Uci {
             ["fen", rest @ ..] => {
                 let n = rest.iter().position(|w| *w == "moves").unwrap_or(rest.len());
                 if n == 0 {
-                    return error("position fen needs a FEN");
+                    return self.error("position fen needs a FEN");
                 }
                 (From::Fen(rest[..n].join(" ")), &rest[n..])
             }
-            _ => return error("position needs `startpos` or `fen FEN`, then `moves ...`"),
+            _ => return self.error("position needs `startpos` or `fen FEN`, then `moves ...`"),
         };
         let moves: Vec<String> = match rest {
             [] => vec![],
             ["moves", m @ ..] => m.iter().map(|s| s.to_string()).collect(),
-            _ => return error(&format!("expected `moves` after the position, found `{}`", rest[0])),
-        };
-        let Some(loaded) = self.game() else { return };
-        match setup(loaded, &from, &moves) {
-            Ok(_) => {
-                self.from = from;
-                self.moves = moves;
+            _ => {
+                return self.error(&format!(
+                    "expected `moves` after the position, found `{}`",
+                    clip(rest[0])
+                ))
             }
-            Err(e) => error(&format!("{e}; the position is left as it was")),
+        };
+        if self.game().is_none() {
+            return;
+        }
+        let control = self.control.clone();
+        let set = match self.current.playing(&control) {
+            Ok((loaded, p)) => control.long(|| p.set(loaded, from, moves)).map_err(|e| e.to_string()),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = set {
+            self.error(&format!("{e}; the position is left as it was"));
         }
     }
 
@@ -254,26 +250,24 @@ impl Uci {
 
     fn legal(&mut self) {
         let castling = self.castling();
-        let (from, moves) = (self.from.clone(), self.moves.clone());
-        let Some(loaded) = self.game() else { return };
-        let mut g = match setup(loaded, &from, &moves) {
-            Ok(g) => g,
-            Err(e) => return error(&e.to_string()),
-        };
-        match names::names_as(&mut g.m, castling) {
-            Ok(n) => say(&format!("info string legal {}", n.join(" "))),
-            Err(e) => return error(&e.to_string()),
+        if self.game().is_none() {
+            return;
         }
-        match g.m.end() {
-            Ok(Some(o)) => say(&format!("info string end {} {}", o.result(), o.ending.name())),
-            Ok(None) => say("info string end none"),
-            Err(e) => error(&e.to_string()),
+        let lines = match self.current.playing(&self.control) {
+            Ok((_, p)) => legal_lines(&mut p.game.m, castling),
+            Err(e) => vec![Err(e)],
+        };
+        for l in lines {
+            match l {
+                Ok(text) => self.say(&text),
+                Err(e) => self.error(&e),
+            }
         }
     }
 
     fn go(&mut self, words: &[&str]) {
         let mut limits = Limits {
-            stop: self.stop.clone(),
+            stop: self.control.halt.clone(),
             ..Limits::default()
         };
         let mut clock: [Option<u64>; 4] = [None; 4];
@@ -299,47 +293,46 @@ impl Uci {
                 )
             };
             if needs(words[i]) && value.is_none() {
-                return self.bestmove_none(&format!("`go {}` needs a number", words[i]));
+                return self.bestmove_none(&format!("`go {}` needs a number", clip(words[i])));
             }
             let v = value.unwrap_or(0);
             match words[i] {
                 "depth" => limits.depth = Some(v.clamp(1, 90) as u32),
-                "mate" => limits.depth = Some((2 * v).clamp(1, 90) as u32),
+                "mate" => limits.depth = Some(v.saturating_mul(2).clamp(1, 90) as u32),
                 "nodes" => limits.nodes = Some(v.max(1)),
                 "movetime" => limits.time = Some(Duration::from_millis(v.max(1))),
                 "wtime" => clock[0] = Some(v),
                 "btime" => clock[1] = Some(v),
                 "winc" => clock[2] = Some(v),
                 "binc" => clock[3] = Some(v),
-                "movestogo" => to_go = Some(v as u32),
-                "perft" => perft = Some(v as u32),
+                "movestogo" => to_go = Some(u32::try_from(v).unwrap_or(u32::MAX)),
+                "perft" => perft = Some(v),
                 "infinite" | "ponder" => {
                     infinite = true;
                     i += 1;
                     continue;
                 }
                 "searchmoves" => {
-                    error("searchmoves is not supported; all moves are searched");
+                    self.error("searchmoves is not supported; all moves are searched");
                     i += 1;
                     continue;
                 }
-                other => return self.bestmove_none(&format!("unknown `go` parameter `{other}`")),
+                other => return self.bestmove_none(&format!("unknown `go` parameter `{}`", clip(other))),
             }
             i += 2;
         }
-        let (from, moves) = (self.from.clone(), self.moves.clone());
         if self.game().is_none() {
-            return say("bestmove (none)");
+            return self.say("bestmove (none)");
         }
-        let Some(loaded) = self.loaded.as_ref() else {
-            return say("bestmove (none)");
+        let castling = self.castling();
+        let control = self.control.clone();
+        let (loaded, p) = match self.current.playing(&control) {
+            Ok(x) => x,
+            Err(e) => return self.bestmove_none(&e),
         };
-        let mut g = match setup(loaded, &from, &moves) {
-            Ok(g) => g,
-            Err(e) => return self.bestmove_none(&e.to_string()),
-        };
+        let g = &mut p.game;
         if let Some(depth) = perft {
-            return perft_divide(&mut g.m, depth);
+            return control.long(|| perft_divide(&control, &mut g.m, depth));
         }
         let side = g.m.pos.turn.min(1);
         if let Some(left) = clock[side] {
@@ -348,20 +341,26 @@ impl Uci {
                 limits.time = Some(budget(Duration::from_millis(left), Duration::from_millis(inc), to_go));
             }
         }
-        let castling = self.castling();
+        // The clock started when `go` was read, not when it was taken.
+        limits.time = limits
+            .time
+            .map(|t| t.saturating_sub(self.read.elapsed()).max(Duration::from_millis(1)));
         let mut view = g.m.clone();
+        let say = |text: &str| control.say(text);
         let mut report = |info: &Info| {
             let pv = names::line_as(&mut view, &info.pv, castling).unwrap_or_default();
             say(&info_line(info, &pv));
         };
-        let found = self
-            .searcher
-            .search(&mut g.m, &g.history, &loaded.values, &limits, &mut report);
-        if infinite {
-            while !self.stop.load(Ordering::SeqCst) {
-                std::thread::sleep(Duration::from_millis(2));
+        let searcher = &mut self.searcher;
+        let found = control.long(|| {
+            let found = searcher.search(&mut g.m, &g.history, &loaded.values, &limits, &mut report);
+            if infinite {
+                while !control.halt.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
             }
-        }
+            found
+        });
         match found {
             Ok(Some(info)) => {
                 let names = names::names_as(&mut g.m, castling).unwrap_or_default();
@@ -371,14 +370,29 @@ impl Uci {
                 }
             }
             Ok(None) => say("bestmove (none)"),
-            Err(e) => self.bestmove_none(&e.to_string()),
+            Err(e) => {
+                control.say(&format!("info string error: {e}"));
+                say("bestmove (none)");
+            }
         }
     }
 
     fn bestmove_none(&self, why: &str) {
-        error(why);
-        say("bestmove (none)");
+        self.error(why);
+        self.say("bestmove (none)");
     }
+}
+
+/// The `legal` extension's lines: the legal moves, then the end reached;
+/// an error in place of a line that could not be written.
+fn legal_lines(m: &mut algchess_core::referee::Match, castling: Castling) -> Vec<Result<String, String>> {
+    let moves = names::names_as(m, castling).map(|n| format!("info string legal {}", n.join(" ")));
+    let end = match m.end() {
+        Ok(Some(o)) => Ok(format!("info string end {} {}", o.result(), o.ending.name())),
+        Ok(None) => Ok("info string end none".into()),
+        Err(e) => Err(e.to_string()),
+    };
+    vec![moves.map_err(|e| e.to_string()), end]
 }
 
 /// An `info` line: depth, score, nodes, speed, time, principal variation.
@@ -401,12 +415,37 @@ pub(super) fn info_line(info: &Info, pv: &[String]) -> String {
     line
 }
 
-/// `go perft N`: each legal move with the leaves under it, then the total.
-fn perft_divide(m: &mut algchess_core::referee::Match, depth: u32) {
+/// `go perft N` as the command line's `perft` counts: depth by depth up
+/// to `depth`, stopping at the first depth with no leaves (so no deeper
+/// count is tried), then each legal move with the leaves under it and
+/// the total. A stop, a quit or the end of input stops it.
+fn perft_divide(control: &Control, m: &mut algchess_core::referee::Match, depth: u64) {
+    let error = |e: &dyn std::fmt::Display| match e.to_string() == algchess_core::TooBig::Time.to_string() {
+        true => control.say("info string perft stopped"),
+        false => control.say(&format!("info string error: {e}")),
+    };
     let names = match names::names(m) {
         Ok(n) => n,
-        Err(e) => return error(&e.to_string()),
+        Err(e) => return error(&e),
     };
+    let depth = depth.max(1);
+    // The first depth with no leaves: every deeper count is 0 too.
+    for d in 1..depth.min(MAX_PERFT_DEPTH + 1) {
+        match algchess_core::perft(m.rules, &m.pos, d as u32) {
+            Ok(0) => {
+                control.say(&format!("info string the tree ends at depth {d}"));
+                control.say("");
+                return control.say("Nodes searched: 0");
+            }
+            Ok(_) => {}
+            Err(e) => return error(&e),
+        }
+    }
+    if depth > MAX_PERFT_DEPTH {
+        return error(&format!(
+            "the tree goes on past {MAX_PERFT_DEPTH} plies: count at most that deep"
+        ));
+    }
     let mut total = 0;
     for (i, name) in names.iter().enumerate() {
         let count = if depth <= 1 {
@@ -415,16 +454,20 @@ fn perft_divide(m: &mut algchess_core::referee::Match, depth: u32) {
             let mut after = m.clone();
             after
                 .play(i)
-                .and_then(|()| algchess_core::perft(after.rules, &after.pos, depth - 1))
+                .and_then(|()| algchess_core::perft(after.rules, &after.pos, depth as u32 - 1))
         };
         match count {
             Ok(n) => {
                 total += n;
-                say(&format!("{name}: {n}"));
+                control.say(&format!("{name}: {n}"));
             }
-            Err(e) => return error(&e.to_string()),
+            Err(e) => return error(&e),
         }
     }
-    say("");
-    say(&format!("Nodes searched: {}", if depth == 0 { 1 } else { total }));
+    control.say("");
+    control.say(&format!("Nodes searched: {total}"));
 }
+
+/// The deepest `go perft` counts: a tree whose leaves go deeper is not a
+/// game's.
+const MAX_PERFT_DEPTH: u64 = 10_000;

@@ -2,15 +2,14 @@
 //! a rule file declares. A thread reads the commands, so `?` (move now)
 //! and `quit` are heard while the engine thinks.
 
-use super::think::{budget, bundled, setup, From, Loaded};
+use super::session::{Control, Current, Heard, Input, Opened, Say};
+use super::think::{budget, bundled, EngineArgs, From, Loaded, Playing};
 use algchess_core::move_words::Castling;
-use algchess_core::Diags;
+use algchess_core::{clip, Diags};
 use algchess_core::{mate_in, move_words as names, Limits, SearchInfo as Info, Searcher};
 use std::io::BufRead;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -28,39 +27,27 @@ pub(super) struct Args {
 }
 
 pub(super) fn run(args: Args) -> Result<i32, Diags> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<Option<String>>();
-    {
-        let stop = stop.clone();
-        std::thread::spawn(move || {
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                match line.trim() {
-                    "?" => stop.store(true, Ordering::SeqCst),
-                    "quit" => {
-                        stop.store(true, Ordering::SeqCst);
-                        let _ = tx.send(Some(line));
-                        return;
-                    }
-                    _ => {
-                        if tx.send(Some(line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-            stop.store(true, Ordering::SeqCst);
-            let _ = tx.send(None);
-        });
-    }
-    let first = args.engine.game.clone().unwrap_or_else(|| "chess".into());
+    session(&args.engine, None, None, false)
+}
+
+/// A session on `input` (standard input when `None`), each line of output
+/// told to `say` (printed when `None`).
+pub(super) fn session(
+    engine: &EngineArgs,
+    input: Option<Box<dyn BufRead + Send>>,
+    say: Option<Say>,
+    paced: bool,
+) -> Result<i32, Diags> {
+    let Opened {
+        control,
+        rx,
+        current,
+        searcher,
+        ..
+    } = super::session::open(engine, input, say, paced, hear)?;
     let mut x = Xboard {
-        variant: first,
-        file: args.engine.rules.clone(),
-        loaded: None,
-        searcher: Searcher::new(args.engine.hash as usize),
-        from: From::Start,
-        moves: vec![],
+        current,
+        searcher,
         force: false,
         engine: Some(1),
         post: false,
@@ -70,23 +57,45 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         clock: Duration::from_secs(60),
         inc: Duration::ZERO,
         moves_per_control: None,
-        stop,
+        read: Instant::now(),
+        control: control.clone(),
     };
-    while let Ok(Some(line)) = rx.recv() {
-        if !x.command(line.trim()) {
-            break;
+    loop {
+        match control.next(&rx) {
+            Input::Line { text, read, .. } => {
+                x.read = read;
+                if !x.command(text.trim()) {
+                    break;
+                }
+            }
+            Input::Bad(why) => x.say(&format!("Error (bad input): {why}")),
+            Input::Eof => break,
         }
     }
     Ok(super::OK)
 }
 
+/// What the reading thread does with a line: `?` (move now) and `quit`
+/// set the halt flag at once; a command that may start the engine
+/// thinking (`go`, a move) may run long.
+fn hear(line: &str) -> Heard {
+    let word = line.split_whitespace().next().unwrap_or("");
+    match line.trim() {
+        "?" => Heard::Stop,
+        "quit" => Heard::Quit,
+        _ if word == "go" || word == "usermove" || move_like(word) => Heard::Long,
+        _ => Heard::Pass,
+    }
+}
+
+/// Whether `word` may be a move sent without `usermove`.
+fn move_like(word: &str) -> bool {
+    word.len() >= 2 && word.len() <= 8 && word.chars().any(|c| c.is_ascii_digit())
+}
+
 struct Xboard {
-    variant: String,
-    file: Option<PathBuf>,
-    loaded: Option<Loaded>,
+    current: Current,
     searcher: Searcher,
-    from: From,
-    moves: Vec<String>,
     force: bool,
     /// The side the engine plays.
     engine: Option<usize>,
@@ -98,31 +107,56 @@ struct Xboard {
     clock: Duration,
     inc: Duration,
     moves_per_control: Option<u32>,
-    stop: Arc<AtomicBool>,
+    /// When the command running was read.
+    read: Instant,
+    control: Arc<Control>,
 }
 
-fn say(text: &str) {
-    println!("{text}");
+/// Seconds as XBoard writes them (`st 30`, `level 40 5 0.5`): a number of
+/// at least zero and at most a year; `None` for anything else (`inf`,
+/// `nan`, `1e300`, `-5`).
+fn seconds(text: &str) -> Option<Duration> {
+    let s = text.parse::<f64>().ok()?;
+    if !(0.0..=YEAR).contains(&s) {
+        return None;
+    }
+    Duration::try_from_secs_f64(s).ok()
 }
+
+/// The longest time a clock may show, in seconds.
+const YEAR: f64 = 365.0 * 24.0 * 3600.0;
 
 impl Xboard {
-    fn game(&mut self) -> Option<&Loaded> {
-        if self.loaded.is_none() {
-            let loaded = super::think::load_variant(self.file.as_deref(), &self.variant);
-            match loaded {
-                Ok(l) => self.loaded = Some(l),
-                Err(e) => say(&format!(
-                    "Error (cannot load the game): {}",
-                    e.to_string().replace('\n', " ")
-                )),
+    fn say(&self, text: &str) {
+        self.control.say(text);
+    }
+
+    fn game(&mut self) -> Option<&'static Loaded> {
+        match self.current.game(&self.control) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                self.say(&format!("Error (cannot load the game): {}", e.replace('\n', " ")));
+                None
             }
         }
-        self.loaded.as_ref()
+    }
+
+    /// The game in progress, after saying why there is none.
+    fn playing(&mut self) -> Option<(&'static Loaded, &mut Playing<'static>)> {
+        self.game()?;
+        match self.current.playing(&self.control) {
+            Ok(x) => Some(x),
+            Err(e) => {
+                self.control.say(&format!("Error (position): {e}"));
+                None
+            }
+        }
     }
 
     fn command(&mut self, line: &str) -> bool {
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
+        let quoted = clip(line);
         match word {
             "" | "xboard" | "accepted" | "rejected" | "hard" | "easy" | "random" | "computer" | "name" | "ics"
             | "draw" | "otim" | "cores" | "memory" | "." | "bk" | "hint" | "white" | "black" => {}
@@ -131,7 +165,7 @@ impl Xboard {
                 vars.retain(|n| n != "chess");
                 vars.insert(0, "normal".into());
                 vars.insert(1, "fischerandom".into());
-                say(&format!(
+                self.say(&format!(
                     "feature myname=\"algchess {}\" setboard=1 usermove=1 ping=1 playother=1 sigint=0 sigterm=0 \
                      colors=0 analyze=0 nps=1 variants=\"{}\" done=1",
                     env!("CARGO_PKG_VERSION"),
@@ -139,19 +173,16 @@ impl Xboard {
                 ));
             }
             "new" => {
-                if self.variant != "chess" && self.file.is_none() {
-                    self.variant = "chess".into();
-                    self.loaded = None;
+                if self.current.file.is_none() {
+                    self.current.set_variant("chess");
                 }
                 self.searcher.clear();
-                self.from = From::Start;
-                self.moves.clear();
                 self.force = false;
                 self.engine = Some(1);
                 self.depth = None;
                 self.per_move = None;
                 self.nps = None;
-                self.game();
+                self.set(From::Start, "Error (position)");
             }
             "variant" => {
                 let name = match rest {
@@ -159,11 +190,8 @@ impl Xboard {
                     "fischerandom" => "chess960",
                     _ => rest,
                 };
-                self.variant = name.to_string();
-                self.loaded = None;
+                self.current.set_variant(name);
                 self.searcher.clear();
-                self.from = From::Start;
-                self.moves.clear();
                 self.game();
             }
             "force" => self.force = true,
@@ -176,97 +204,102 @@ impl Xboard {
                 self.force = false;
                 self.engine = self.turn().map(|t| 1 - t.min(1));
             }
-            "setboard" => {
-                let from = From::Fen(rest.to_string());
-                let Some(loaded) = self.game() else { return true };
-                match setup(loaded, &from, &[]) {
-                    Ok(_) => {
-                        self.from = from;
-                        self.moves.clear();
-                    }
-                    Err(e) => say(&format!("tellusererror Illegal position: {e}")),
-                }
-            }
+            "setboard" => self.set(From::Fen(rest.to_string()), "tellusererror Illegal position"),
             "usermove" => self.user_move(rest),
-            "undo" => {
-                self.moves.pop();
-            }
-            "remove" => {
-                self.moves.pop();
-                self.moves.pop();
-            }
+            "undo" => self.undo(1),
+            "remove" => self.undo(2),
             "level" => self.level(rest),
-            "st" => match rest.parse::<f64>() {
-                Ok(s) if s > 0.0 => self.per_move = Some(Duration::from_secs_f64(s)),
-                _ => say(&format!("Error (st needs seconds): {line}")),
+            "st" => match seconds(rest).filter(|s| !s.is_zero()) {
+                Some(s) => self.per_move = Some(s),
+                None => self.say(&format!(
+                    "Error (st needs seconds, more than 0 and at most a year): {quoted}"
+                )),
             },
             "sd" => match rest.parse::<u32>() {
                 Ok(d) if d > 0 => self.depth = Some(d.min(90)),
-                _ => say(&format!("Error (sd needs a depth): {line}")),
+                _ => self.say(&format!("Error (sd needs a depth): {quoted}")),
             },
             "nps" => match rest.parse::<u64>() {
                 Ok(n) => self.nps = (n > 0).then_some(n),
-                _ => say(&format!("Error (nps needs nodes a second): {line}")),
+                _ => self.say(&format!("Error (nps needs nodes a second): {quoted}")),
             },
             "time" => match rest.parse::<u64>() {
-                Ok(cs) => self.clock = Duration::from_millis(cs * 10),
-                _ => say(&format!("Error (time needs centiseconds): {line}")),
+                Ok(cs) => self.clock = Duration::from_millis(cs.saturating_mul(10)),
+                _ => self.say(&format!("Error (time needs centiseconds): {quoted}")),
             },
-            "ping" => say(&format!("pong {rest}")),
+            "ping" => self.say(&format!("pong {}", clip(rest))),
             "post" => self.post = true,
             "nopost" => self.post = false,
             "result" => self.force = true,
             "quit" => return false,
-            _ if self.legal_looking(word) => self.user_move(word),
-            _ => say(&format!("Error (unknown command): {line}")),
+            _ if move_like(word) => self.user_move(word),
+            _ => self.say(&format!("Error (unknown command): {quoted}")),
         }
         true
     }
 
-    /// Whether `word` may be a move sent without `usermove`.
-    fn legal_looking(&self, word: &str) -> bool {
-        word.len() >= 2 && word.len() <= 8 && word.chars().any(|c| c.is_ascii_digit())
+    /// Sets the game at `from`, or says why not after `refusal`.
+    fn set(&mut self, from: From, refusal: &str) {
+        let control = self.control.clone();
+        let Some((loaded, p)) = self.playing() else { return };
+        if let Err(e) = control.long(|| p.set(loaded, from, vec![])) {
+            control.say(&format!("{refusal}: {e}"));
+        }
     }
 
-    /// The side to move, when the position is set up.
+    /// Takes back `n` moves.
+    fn undo(&mut self, n: usize) {
+        let control = self.control.clone();
+        let Some((loaded, p)) = self.playing() else { return };
+        if let Err(e) = control.long(|| p.undo(loaded, n)) {
+            control.say(&format!("Error (undo): {e}"));
+        }
+    }
+
+    /// The side to move, when the game is set up.
     fn turn(&mut self) -> Option<usize> {
-        let (from, moves) = (self.from.clone(), self.moves.clone());
-        let loaded = self.game()?;
-        setup(loaded, &from, &moves).ok().map(|g| g.m.pos.turn)
+        self.playing().map(|(_, p)| p.game.m.pos.turn)
     }
 
     fn level(&mut self, rest: &str) {
         let parts: Vec<&str> = rest.split_whitespace().collect();
+        let refuse = |x: &Xboard| {
+            x.say(&format!(
+                "Error (level needs MPS BASE INC: moves, minutes or MIN:SEC, seconds): level {}",
+                clip(rest)
+            ))
+        };
         let [mps, base, inc] = parts[..] else {
-            return say(&format!("Error (level needs MPS BASE INC): level {rest}"));
+            return refuse(self);
         };
-        let minutes = |b: &str| -> Option<f64> {
-            match b.split_once(':') {
-                Some((m, s)) => Some(m.parse::<f64>().ok()? + s.parse::<f64>().ok()? / 60.0),
-                None => b.parse().ok(),
-            }
+        let base = match base.split_once(':') {
+            Some((m, s)) => m
+                .parse::<u32>()
+                .ok()
+                .zip(seconds(s))
+                .map(|(m, s)| Duration::from_secs(60 * u64::from(m)) + s),
+            None => base.parse::<f64>().ok().and_then(|m| seconds(&(m * 60.0).to_string())),
         };
-        match (mps.parse::<u32>(), minutes(base), inc.parse::<f64>()) {
-            (Ok(mps), Some(base), Ok(inc)) => {
+        match (mps.parse::<u32>(), base, seconds(inc)) {
+            (Ok(mps), Some(base), Some(inc)) => {
                 self.moves_per_control = (mps > 0).then_some(mps);
-                self.clock = Duration::from_secs_f64(base * 60.0);
-                self.inc = Duration::from_secs_f64(inc.max(0.0));
+                self.clock = base;
+                self.inc = inc;
             }
-            _ => say(&format!("Error (level needs MPS BASE INC): level {rest}")),
+            _ => refuse(self),
         }
     }
 
     fn user_move(&mut self, text: &str) {
-        let (from, mut moves) = (self.from.clone(), self.moves.clone());
-        moves.push(text.to_string());
-        let Some(loaded) = self.game() else { return };
-        let (ended, turn) = match setup(loaded, &from, &moves) {
-            Ok(mut g) => (g.m.end().ok().flatten(), g.m.pos.turn),
-            Err(e) => return say(&format!("Illegal move ({}): {text}", e.to_string().replace('\n', " "))),
-        };
-        self.moves = moves;
+        let control = self.control.clone();
+        let Some((loaded, p)) = self.playing() else { return };
+        if let Err(e) = control.long(|| p.push(loaded, text)) {
+            let why = e.to_string().replace('\n', " ");
+            return control.say(&format!("Illegal move ({why}): {}", clip(text)));
+        }
+        let (ended, turn) = (p.game.m.end().ok().flatten(), p.game.m.pos.turn);
         if let Some(o) = ended {
-            return say(&format!("{} {{{}}}", o.result(), o.ending.name()));
+            return self.say(&format!("{} {{{}}}", o.result(), o.ending.name()));
         }
         if !self.force && self.engine == Some(turn) {
             self.think();
@@ -275,37 +308,41 @@ impl Xboard {
 
     /// Searches the position and plays the move found.
     fn think(&mut self) {
-        let (from, moves) = (self.from.clone(), self.moves.clone());
-        if self.game().is_none() {
-            return;
-        }
-        let Some(loaded) = self.loaded.as_ref() else { return };
-        let mut g = match setup(loaded, &from, &moves) {
-            Ok(g) => g,
-            Err(e) => return say(&format!("Error (position): {e}")),
-        };
-        if let Ok(Some(o)) = g.m.end() {
-            return say(&format!("{} {{{}}}", o.result(), o.ending.name()));
-        }
-        self.stop.store(false, Ordering::SeqCst);
-        let to_go = self.moves_per_control.map(|mps| {
-            let played = (moves.len() / 2) as u32;
-            mps - played % mps
-        });
-        let time = self.per_move.unwrap_or_else(|| budget(self.clock, self.inc, to_go));
-        let limits = Limits {
-            depth: self.depth,
-            nodes: self.nps.map(|n| (time.as_secs_f64() * n as f64).max(1.0) as u64),
-            time: if self.nps.is_some() { None } else { Some(time) },
-            stop: self.stop.clone(),
-        };
-        let castling = if self.variant == "chess960" {
+        let castling = if self.current.variant() == "chess960" {
             Castling::Letters
         } else {
             Castling::KingMove
         };
+        let (post, depth, nps) = (self.post, self.depth, self.nps);
+        let control = self.control.clone();
+        let per_move = self.per_move;
+        let (clock, inc, mpc, read) = (self.clock, self.inc, self.moves_per_control, self.read);
+        if self.playing().is_none() {
+            return;
+        }
+        let Ok((loaded, p)) = self.current.playing(&control) else {
+            return;
+        };
+        if let Ok(Some(o)) = p.game.m.end() {
+            return control.say(&format!("{} {{{}}}", o.result(), o.ending.name()));
+        }
+        let to_go = mpc.map(|mps| {
+            let played = (p.moves.len() / 2) as u32;
+            mps - played % mps
+        });
+        // The clock started when the command was read.
+        let time = per_move
+            .unwrap_or_else(|| budget(clock, inc, to_go))
+            .saturating_sub(read.elapsed())
+            .max(Duration::from_millis(1));
+        let limits = Limits {
+            depth,
+            nodes: nps.map(|n| (time.as_secs_f64() * n as f64).clamp(1.0, u64::MAX as f64) as u64),
+            time: if nps.is_some() { None } else { Some(time) },
+            stop: control.halt.clone(),
+        };
+        let g = &mut p.game;
         let mut view = g.m.clone();
-        let post = self.post;
         let mut report = |info: &Info| {
             if post {
                 let pv = names::line_as(&mut view, &info.pv, castling).unwrap_or_default();
@@ -314,7 +351,7 @@ impl Xboard {
                     Some(n) => -100_000 + n,
                     None => info.score,
                 };
-                say(&format!(
+                control.say(&format!(
                     "{} {score} {} {} {}",
                     info.depth,
                     info.time.as_millis() / 10,
@@ -323,27 +360,28 @@ impl Xboard {
                 ));
             }
         };
-        let found = self
-            .searcher
-            .search(&mut g.m, &g.history, &loaded.values, &limits, &mut report);
+        let searcher = &mut self.searcher;
+        let found = control.long(|| searcher.search(&mut g.m, &g.history, &loaded.values, &limits, &mut report));
         let name = match found {
             Ok(Some(info)) => {
                 let all = names::names_as(&mut g.m, castling).unwrap_or_default();
-                info.pv.first().and_then(|&i| all.get(i).cloned().map(|n| (i, n)))
+                info.pv.first().and_then(|&i| all.get(i).cloned())
             }
             Ok(None) => None,
             Err(e) => {
-                say(&format!("Error (search): {e}"));
+                control.say(&format!("Error (search): {e}"));
                 None
             }
         };
-        let Some((i, name)) = name else { return };
-        say(&format!("move {name}"));
-        self.moves.push(name);
-        if g.m.play(i).is_ok() {
-            if let Ok(Some(o)) = g.m.end() {
-                say(&format!("{} {{{}}}", o.result(), o.ending.name()));
+        let Some(name) = name else { return };
+        control.say(&format!("move {name}"));
+        match p.push(loaded, &name) {
+            Ok(()) => {
+                if let Ok(Some(o)) = p.game.m.end() {
+                    control.say(&format!("{} {{{}}}", o.result(), o.ending.name()));
+                }
             }
+            Err(e) => control.say(&format!("Error (move {name}): {e}")),
         }
     }
 }

@@ -15,8 +15,8 @@ use crate::core::{Content, PieceId, Pieces, Sort};
 use crate::diag::Diags;
 use crate::elab::{Claim, Game, Loader, Program};
 use crate::geometry::Square;
-use crate::memory::MemoryLimit;
-use crate::play::{Position, Rules};
+use crate::memory::{Budget, MemoryLimit};
+use crate::play::{Position, Rules, TooBig};
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State, Store};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
@@ -157,8 +157,15 @@ impl SplitMix {
 /// The positions of random game `k` after each ply, until the side to move
 /// has no move or more than `MOST_RESULTS`, a move exceeds the evaluation
 /// budget, `PLIES` are played, or `over` says a limit is met (checked
-/// before every ply).
-fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize, over: &(dyn Fn() -> bool + Sync)) -> Vec<Position> {
+/// before every ply; a ply that the rules' budget stops is told to `cut`).
+fn random_game(
+    rules: &Rules,
+    root: &Position,
+    seed: u64,
+    k: usize,
+    over: &(dyn Fn() -> bool + Sync),
+    cut: &(dyn Fn(TooBig) + Sync),
+) -> Vec<Position> {
     let mut rng = SplitMix(seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut pos = root.clone();
     let mut out = vec![];
@@ -166,8 +173,12 @@ fn random_game(rules: &Rules, root: &Position, seed: u64, k: usize, over: &(dyn 
         if over() {
             break;
         }
-        let Ok(mut next) = rules.successors(&pos) else {
-            break;
+        let mut next = match rules.successors(&pos) {
+            Ok(next) => next,
+            Err(e) => {
+                cut(e);
+                break;
+            }
         };
         if next.is_empty() || next.len() > MOST_RESULTS {
             break;
@@ -231,9 +242,24 @@ pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> 
         }
         hit
     };
-    // The engine plays the random games: the interpreter's equal (the
-    // engine's invariant), many times faster.
-    let rules: Vec<Rules> = games.iter().map(Rules::fast).collect();
+    // A ply the budget stopped stops the sampling, as the limits do
+    // between plies; one too big for the evaluator only ends its game.
+    let cut = |e: TooBig| {
+        if !matches!(e, TooBig::States(_)) {
+            stopped.store(true, Ordering::Relaxed);
+            by_memory.fetch_or(matches!(e, TooBig::Memory(_)), Ordering::Relaxed);
+        }
+    };
+    // A ply is within the limits too, not only the time between plies: a
+    // turn of astronomically many results stops at them. The engine plays
+    // the random games: the interpreter's equal (the engine's invariant),
+    // many times faster.
+    let budget = Budget {
+        memory: limits.memory,
+        deadline,
+        stop: None,
+    };
+    let rules: Vec<Rules> = games.iter().map(|g| Rules::fast(g).within(budget.clone())).collect();
     let roots = roots(&rules);
     let mut seen: FxHashSet<Grid> = FxHashSet::default();
     let mut out = vec![];
@@ -263,7 +289,7 @@ pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> 
             .into_par_iter()
             .map(|k| {
                 let root = &roots[k % roots.len()];
-                random_game(&rules[root.rules], &root.pos, seed, k, &over)
+                random_game(&rules[root.rules], &root.pos, seed, k, &over, &cut)
             })
             .collect();
         let before = out.len();
@@ -402,7 +428,7 @@ fn differ(
     let run = |p: &Prog| -> Result<Vec<State<Grid>>, Over> {
         let mut eval = Eval::new(options.eval_budget).with_memory(options.memory);
         let mut v = eval.run(p, state).map_err(|h| match h {
-            Halt::Budget(_) => Over::Budget,
+            Halt::Budget(_) | Halt::Time => Over::Budget,
             Halt::Memory(_) => Over::Memory,
             Halt::Unknown(never) => match never {},
         })?;

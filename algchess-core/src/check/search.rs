@@ -307,7 +307,8 @@ impl From<Halt<Split>> for Undecided {
     fn from(h: Halt<Split>) -> Undecided {
         match h {
             Halt::Unknown(s) => Undecided::Split(s),
-            Halt::Budget(_) => Undecided::TooBig,
+            // The checker's evaluators are given no clock.
+            Halt::Budget(_) | Halt::Time => Undecided::TooBig,
             Halt::Memory(_) => Undecided::OutOfMemory,
         }
     }

@@ -28,6 +28,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+/// How deep imports may nest (a file importing one that imports another,
+/// and so on): every tool reads each file of a chain, and some read the
+/// chain once for each of its files, so a chain 10,000 files deep would
+/// be read 50 million times.
+pub(crate) const MAX_IMPORT_DEPTH: usize = 64;
+
 pub(crate) struct Def {
     pub src: usize,
     pub name: Ident,
@@ -224,7 +230,7 @@ impl Program {
         let mut claims = vec![];
         let mut imported = std::collections::HashSet::new();
         imported.extend(origin);
-        if prog.gather(0, file.stmts, &mut imported, &mut claims, &mut errors, loader) {
+        if prog.gather(0, 0, file.stmts, &mut imported, &mut claims, &mut errors, loader) {
             return Err(Diags(errors));
         }
         let el = Elab {
@@ -431,10 +437,13 @@ impl Program {
     /// them, so every use of the name (in the imports too) reads the
     /// override. Returns whether an import could not be read or parsed:
     /// then every name it defines is missing, and errors about them would
-    /// only repeat that one.
+    /// only repeat that one. `depth` counts the files importing this one,
+    /// up to [`MAX_IMPORT_DEPTH`].
+    #[allow(clippy::too_many_arguments)]
     fn gather(
         &mut self,
         src: usize,
+        depth: usize,
         stmts: Vec<crate::parse::ast::Stmt>,
         imported: &mut std::collections::HashSet<std::path::PathBuf>,
         claims: &mut Vec<(usize, crate::parse::ast::Stmt)>,
@@ -499,6 +508,21 @@ impl Program {
                     if !imported.insert(known) {
                         continue;
                     }
+                    if depth >= MAX_IMPORT_DEPTH {
+                        errors.push(
+                            Diag::new(
+                                &source,
+                                path.span,
+                                format!(
+                                    "imports nest more than {MAX_IMPORT_DEPTH} files deep: {} is not read",
+                                    file.display()
+                                ),
+                            )
+                            .help("import the files a chain reaches from one file instead"),
+                        );
+                        broken = true;
+                        continue;
+                    }
                     let imported_source = Source::new(file.display().to_string(), text);
                     match parse::parse_file(&imported_source.text) {
                         Ok(f) => {
@@ -523,7 +547,7 @@ impl Program {
                             }
                             self.sources.push(imported_source);
                             let at = self.sources.len() - 1;
-                            broken |= self.gather(at, f.stmts, imported, claims, errors, loader);
+                            broken |= self.gather(at, depth + 1, f.stmts, imported, claims, errors, loader);
                         }
                         Err(e) => {
                             errors.push(Diag::new(&imported_source, e.span, e.message));

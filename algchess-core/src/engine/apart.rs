@@ -685,7 +685,10 @@ mod tests {
         assert_eq!(flags(&twice), [false, false]);
         let mut interpreted = Op::Alt(vec![
             binder(PIECE),
-            Op::Interpret(Box::new(crate::semantics::Prog::Nil)),
+            Op::Interpret(Box::new(crate::engine::plan::Handed {
+                prog: crate::semantics::Prog::Nil,
+                budget: Default::default(),
+            })),
         ]);
         certify(&mut interpreted, 8);
         assert_eq!(flags(&interpreted), [false, false]);

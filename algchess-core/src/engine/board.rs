@@ -10,6 +10,7 @@ use super::mailbox::Mailbox;
 use super::plan::{FastRule, ReadNode};
 use super::sets::Sets;
 use super::word::Word;
+use crate::memory::Budget;
 use crate::semantics::{CellSet, Code};
 use smallvec::SmallVec;
 
@@ -52,12 +53,14 @@ pub(super) struct Board<W> {
     /// trail. `hashes` has the hash before each trail entry.
     hash: u64,
     hashes: Vec<u64>,
+    /// What a repetition's search may spend (the plan's budget).
+    pub budget: Budget,
 }
 
 impl<W: Word> Board<W> {
     /// The board `mailbox` holds, keeping the squares of `codes` (the
     /// codes a plan looks for) where it has no bitboards.
-    pub(super) fn new(mailbox: Mailbox, codes: &[u8], slots: &Slots) -> Board<W> {
+    pub(super) fn new(mailbox: Mailbox, codes: &[u8], slots: &Slots, budget: &Budget) -> Board<W> {
         Board {
             squares: match mailbox.bits(slots) {
                 Some(b) => Squares::Words(b),
@@ -68,6 +71,7 @@ impl<W: Word> Board<W> {
             trail: Vec::with_capacity(64),
             hash: 0,
             hashes: Vec::with_capacity(64),
+            budget: budget.clone(),
         }
     }
 
@@ -326,7 +330,7 @@ mod tests {
     #[test]
     fn fingerprints_are_of_boards() {
         let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::core::Pieces::chess()).expect("a board");
-        let mut on = Board::<u64>::new(Mailbox::new(&board, 2), &[], &Slots::default());
+        let mut on = Board::<u64>::new(Mailbox::new(&board, 2), &[], &Slots::default(), &Default::default());
         let (a, b) = (on.mailbox.cells.len() / 2, on.mailbox.cells.len() / 2 + 1);
         let mark = on.mark();
         on.write(a, 7);

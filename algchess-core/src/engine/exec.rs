@@ -13,7 +13,7 @@ use super::plan::{BitHop, FastRule, Find, Op};
 use super::results::Seen;
 use super::word::Word;
 use super::TooBig;
-use crate::semantics::{CellSet, Code, Eval, Halt, State};
+use crate::semantics::{CellSet, Code, Eval, State};
 use smallvec::SmallVec;
 use std::ops::ControlFlow::{self, Break, Continue};
 
@@ -22,8 +22,8 @@ use std::ops::ControlFlow::{self, Break, Continue};
 pub(super) enum Cut {
     /// The continuation has what it needs (a result, a repeat).
     Enough,
-    /// A move handed to the interpreter made more states than `BUDGET`.
-    TooBig,
+    /// A move could not be found within its limits.
+    Over(TooBig),
 }
 
 /// States the interpreter may make for one move handed to it (the
@@ -39,7 +39,7 @@ pub(super) fn stopped(flow: Flow) -> Result<bool, TooBig> {
     match flow {
         Continue(()) => Ok(false),
         Break(Cut::Enough) => Ok(true),
-        Break(Cut::TooBig) => Err(TooBig(BUDGET)),
+        Break(Cut::Over(e)) => Err(e),
     }
 }
 
@@ -50,7 +50,7 @@ fn unless(found: Result<bool, TooBig>, k: impl FnOnce() -> Flow) -> Flow {
     match found {
         Ok(false) => k(),
         Ok(true) => Continue(()),
-        Err(_) => Break(Cut::TooBig),
+        Err(e) => Break(Cut::Over(e)),
     }
 }
 
@@ -141,7 +141,7 @@ impl<W: Word> Board<W> {
                     let mark = self.mark();
                     self.greedy(m, mark, &mut Seen::default(), cache, k)
                 }
-                Err(_) => Break(Cut::TooBig),
+                Err(e) => Break(Cut::Over(e)),
             },
             Op::Not { test, memo } => {
                 let found = self.exists_memo(test, *memo, cache);
@@ -155,7 +155,7 @@ impl<W: Word> Board<W> {
                 }
             }
             Op::Probe { rules: m, .. } => self.run(m, cache, k),
-            Op::Interpret(prog) => self.interpret(prog, cache, k),
+            Op::Interpret(h) => self.interpret(&h.prog, &h.budget, cache, k),
         }
     }
 
@@ -677,10 +677,25 @@ impl<W: Word> Board<W> {
         if !seen.insert((self.diff(mark), self.poi)) {
             return Continue(());
         }
+        self.within(seen)?;
         k(self, cache)?;
         self.run(m, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
             board.star(m, mark, seen, cache, k)
         })
+    }
+
+    /// Whether a repetition that has reached the states of `seen` may go
+    /// on: as many as the interpreter may make, within the board's budget
+    /// (read every 1,024 states).
+    fn within(&self, seen: &Seen) -> Flow {
+        let n = seen.len();
+        if n > BUDGET {
+            return Break(Cut::Over(TooBig::States(BUDGET)));
+        }
+        match n.is_multiple_of(1024).then(|| self.budget.spent()).flatten() {
+            Some(s) => Break(Cut::Over(s.into())),
+            None => Continue(()),
+        }
     }
 
     /// The states `m*` reaches from here on which `m` has no result.
@@ -689,6 +704,7 @@ impl<W: Word> Board<W> {
         if !seen.insert((self.diff(mark), self.poi)) {
             return Continue(());
         }
+        self.within(seen)?;
         let mut any = false;
         self.run(m, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
             any = true;
@@ -704,16 +720,20 @@ impl<W: Word> Board<W> {
     /// Hands `prog` to the interpreter on a copy of the board, and makes
     /// each of its results here in turn.
     #[inline(never)]
-    fn interpret(&mut self, prog: &crate::semantics::Prog, cache: &mut Cache, k: &mut Cont<'_, W>) -> Flow {
+    fn interpret(
+        &mut self,
+        prog: &crate::semantics::Prog,
+        budget: &crate::memory::Budget,
+        cache: &mut Cache,
+        k: &mut Cont<'_, W>,
+    ) -> Flow {
         let state = State {
             board: self.mailbox.clone(),
             poi: self.poi.map(|i| self.mailbox.square(i)),
         };
-        let results = match Eval::new(BUDGET).run(prog, &state) {
+        let results = match Eval::new(BUDGET).within(budget).run(prog, &state) {
             Ok(r) => r,
-            Err(Halt::Budget(_)) => return Break(Cut::TooBig),
-            Err(Halt::Unknown(never)) => match never {},
-            Err(Halt::Memory(_)) => unreachable!("the engine runs without a memory limit"),
+            Err(h) => return Break(Cut::Over(h.into())),
         };
         let before = self.poi;
         for r in results {

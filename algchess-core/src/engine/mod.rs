@@ -33,6 +33,7 @@ use std::sync::{Arc, Mutex};
 use word::Word;
 
 use crate::geometry::Square;
+use crate::memory::{Budget, Spent};
 use crate::semantics::{Grid, Prog};
 
 /// The turns of a game, ready to be planned for any board box.
@@ -45,6 +46,8 @@ pub struct Engine {
     passes: bool,
     /// A `Plan<W>` per box and word.
     plans: Mutex<Vec<(BoxKey, Arc<dyn Any + Send + Sync>)>>,
+    /// What a count or a move handed to the interpreter may spend.
+    budget: Budget,
 }
 
 /// A board box (origin, width, height) and the word its plan is for.
@@ -52,6 +55,8 @@ type BoxKey = (Square, i32, i32, TypeId);
 
 /// The turns planned for one board box, on words `W`.
 pub(crate) struct Plan<W> {
+    /// What a count may spend, read at each of its nodes.
+    budget: Budget,
     pad: i32,
     turns: Vec<Op<W>>,
     tests: Vec<Op<W>>,
@@ -65,11 +70,39 @@ pub(crate) struct Plan<W> {
     vacating: restrict::Vacating<W>,
 }
 
-/// A single move made more states than the evaluation budget allows (the
-/// interpreter's, on the fast path for the moves handed to it): the
-/// number is the budget.
+/// A move could not be found within its limits: it made more states than
+/// the evaluation budget allows (the interpreter's, on the fast path for
+/// the moves handed to it), or the rules' [`Budget`] was spent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooBig(pub usize);
+pub enum TooBig {
+    /// More intermediate states than this budget.
+    States(usize),
+    /// The heap outgrew this limit.
+    Memory(crate::memory::MemoryLimit),
+    /// The deadline passed, or the run was told to stop.
+    Time,
+}
+
+impl From<crate::semantics::Halt<std::convert::Infallible>> for TooBig {
+    fn from(h: crate::semantics::Halt<std::convert::Infallible>) -> TooBig {
+        use crate::semantics::Halt;
+        match h {
+            Halt::Budget(n) => TooBig::States(n),
+            Halt::Memory(m) => TooBig::Memory(m),
+            Halt::Time => TooBig::Time,
+            Halt::Unknown(never) => match never {},
+        }
+    }
+}
+
+impl From<Spent> for TooBig {
+    fn from(s: Spent) -> TooBig {
+        match s {
+            Spent::Memory(m) => TooBig::Memory(m),
+            Spent::Time => TooBig::Time,
+        }
+    }
+}
 
 /// Runs `$body` with `$w` the smallest word that holds `$board`'s box
 /// (`u64` again past 256 squares: such a box keeps bit sets instead).
@@ -102,7 +135,16 @@ impl Engine {
             turns: turns.to_vec(),
             tests: tests.to_vec(),
             plans: Mutex::new(vec![]),
+            budget: Budget::default(),
         }
+    }
+
+    /// The same engine, its plans keeping to `budget` (plans made before
+    /// are dropped: each plan holds the budget it was made with).
+    pub fn within(mut self, budget: Budget) -> Engine {
+        self.plans = Mutex::new(vec![]);
+        self.budget = budget;
+        self
     }
 
     /// The plan for `board`'s box on words `W`, made once per box.
@@ -127,6 +169,7 @@ impl Engine {
             width: board.width(),
             height: board.height(),
             ids: Default::default(),
+            budget: self.budget.clone(),
         };
         let mut turns: Vec<Op<W>> = self.turns.iter().map(|t| planner.plan(t)).collect();
         turns.iter_mut().for_each(|t| planner.guards_on_words(t));
@@ -139,6 +182,7 @@ impl Engine {
         turns.iter_mut().chain(&mut tests).for_each(|t| t.intern(&mut shared));
         let slots = shared.slots;
         let plan = Arc::new(Plan {
+            budget: self.budget.clone(),
             pad: self.pad,
             passes: self.passes,
             turns,
@@ -211,7 +255,7 @@ impl Engine {
         let plan = self.plan::<W>(board);
         let root = Mailbox::new(board, plan.pad);
         let moves = plan.moves(
-            &mut Board::new(root.clone(), &plan.codes, &plan.slots),
+            &mut Board::new(root.clone(), &plan.codes, &plan.slots, &plan.budget),
             &mut Cache::default(),
             turn,
         )?;
@@ -224,7 +268,7 @@ impl Engine {
             .par_iter()
             .map(|d| {
                 // Each thread its own board and cache; the plan is shared.
-                let mut on = Board::new(root.clone(), &plan.codes, &plan.slots);
+                let mut on = Board::new(root.clone(), &plan.codes, &plan.slots, &plan.budget);
                 on.apply(d);
                 plan.perft(&mut on, &mut Cache::default(), next, depth - 1)
             })
@@ -235,7 +279,7 @@ impl Engine {
 impl<W: Word> Plan<W> {
     /// `grid` as a board of the box the plan is for.
     fn board(&self, grid: &Grid) -> Board<W> {
-        Board::new(Mailbox::new(grid, self.pad), &self.codes, &self.slots)
+        Board::new(Mailbox::new(grid, self.pad), &self.codes, &self.slots, &self.budget)
     }
 
     /// Whether test `test` has a result on `board`.
@@ -275,6 +319,9 @@ impl<W: Word> Plan<W> {
     fn perft(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize, depth: u32) -> Result<u64, TooBig> {
         if depth == 0 {
             return Ok(1);
+        }
+        if let Some(spent) = self.budget.spent() {
+            return Err(spent.into());
         }
         if depth == 1 {
             // A pass counts as a ply, so a side with no move needs `moves`.

@@ -10,6 +10,7 @@ use super::mailbox::Mailbox;
 use super::word::Word;
 use crate::core::{Bounds, Cell};
 use crate::geometry::Square;
+use crate::memory::Budget;
 use crate::semantics::{Branch, CellSet, Code, Pivot, Prog, Rule};
 
 /// Squares a rule may reach from its pivot for the plan to index it
@@ -134,7 +135,7 @@ pub(super) enum Op<W> {
         id: ProbeId,
     },
     /// Run by the interpreter.
-    Interpret(Box<Prog>),
+    Interpret(Box<Handed>),
     /// Anchored rules that are a binder's body, with their reads as
     /// words: the binder finds where each fits for all its pieces at once.
     /// `apart`: a leaf counts their results with no fingerprint, as no
@@ -513,6 +514,16 @@ pub(super) fn pad(p: &Prog) -> i32 {
 
 /// Compiles for a board whose rows are `stride` cells apart and whose
 /// border is `pad` wide.
+/// A move handed to the interpreter, with the budget its runs keep to.
+#[derive(Clone, Debug)]
+pub(super) struct Handed {
+    pub prog: Prog,
+    pub budget: Budget,
+}
+
+/// The most reads a probe's lines may be written out to.
+const MAX_UNROLLED_READS: u64 = 1 << 16;
+
 pub(super) struct Planner {
     pub stride: i32,
     pub pad: i32,
@@ -523,6 +534,8 @@ pub(super) struct Planner {
     pub height: i32,
     /// Numbers for the `not` tests and probes it plans.
     pub ids: Ids,
+    /// What a move handed to the interpreter may spend.
+    pub budget: Budget,
 }
 
 impl Planner {
@@ -995,7 +1008,12 @@ impl Planner {
     }
 
     pub(super) fn plan<W: Word>(&self, p: &Prog) -> Op<W> {
-        let interpret = || Op::Interpret(Box::new(p.clone()));
+        let interpret = || {
+            Op::Interpret(Box::new(Handed {
+                prog: p.clone(),
+                budget: self.budget.clone(),
+            }))
+        };
         let b = |m: &Prog| Box::new(self.plan(m));
         match p {
             Prog::Nil => Op::Nil,
@@ -1083,6 +1101,11 @@ impl Planner {
             }
             Prog::Greedy(m) => Op::Greedy(b(m)),
             Prog::Probe(m, probe) => {
+                // Lines written out on a long board would be reads by the
+                // billion: its test runs as written instead.
+                if probe.unrolled_reads(self.width, self.height) > MAX_UNROLLED_READS {
+                    return self.plan(m);
+                }
                 let probe = probe.unrolled(self.width, self.height);
                 let (always, bs) = probe.parts();
                 if !within(bs, Square::ORIGIN, self.pad) {

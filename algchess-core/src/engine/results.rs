@@ -119,6 +119,10 @@ pub(super) struct Seen {
 }
 
 impl Seen {
+    pub(super) fn len(&self) -> usize {
+        self.few.len() + self.many.len()
+    }
+
     pub(super) fn insert(&mut self, k: (Diff, Option<usize>)) -> bool {
         if self.many.is_empty() {
             if self.few.contains(&k) {

@@ -5,7 +5,8 @@ use crate::core::{Content, PieceId};
 use crate::elab::{Ends, Material, MoveRule, PointSplit, Stuck};
 use crate::engine::TooBig;
 use crate::geometry::Square;
-use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
+use crate::memory::Budget;
+use crate::semantics::{compile, Eval, Grid, Prog, State};
 
 /// A game's end declarations, with their tests compiled.
 pub struct EndRules {
@@ -81,31 +82,26 @@ impl EndRules {
     }
 
     /// Test `t` of turn `turn` in the interpreter; never without one.
-    pub fn holds(&self, t: Test, turn: usize, board: &Grid) -> Result<bool, TooBig> {
+    pub fn holds(&self, t: Test, turn: usize, board: &Grid, budget: &Budget) -> Result<bool, TooBig> {
         let tests = match t {
             Test::Check => &self.check,
             Test::Lost => &self.lost,
             Test::Won => &self.won,
         };
         match tests {
-            Some(ts) => holds(&ts[turn], board),
+            Some(ts) => holds(&ts[turn], board, budget),
             None => Ok(false),
         }
     }
 }
 
 /// Whether test `prog` has a result on `board`.
-fn holds(prog: &Prog, board: &Grid) -> Result<bool, TooBig> {
+fn holds(prog: &Prog, board: &Grid, budget: &Budget) -> Result<bool, TooBig> {
     let state = State {
         board: board.clone(),
         poi: None,
     };
-    match Eval::default().run(prog, &state) {
-        Ok(r) => Ok(!r.is_empty()),
-        Err(Halt::Budget(n)) => Err(TooBig(n)),
-        Err(Halt::Unknown(never)) => match never {},
-        Err(Halt::Memory(_)) => unreachable!("games run without a memory limit"),
-    }
+    Ok(!Eval::default().within(budget).run(prog, &state)?.is_empty())
 }
 
 /// How a game ended.

@@ -2,6 +2,7 @@
 //! no one legal move: the referee's errors, by kind.
 
 use super::TooBig;
+use crate::diag::clip;
 use crate::geometry::{Square, Tiling};
 use crate::semantics::BoardError;
 use std::fmt;
@@ -144,24 +145,24 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::NotSan(t) => write!(f, "`{t}` is not a move in SAN (`Nf3`, `exd5`, `O-O`) or UCI (`g1f3`)"),
-            MoveError::NotPdn(t) => write!(f, "`{t}` is not a ply in PDN (`11-15`, `22x15`, `22x15x6`)"),
-            MoveError::OffBoard { text, square } => write!(f, "`{text}` goes to {square}, which is not on the board"),
-            MoveError::NoSquare { text, number } => write!(f, "`{text}`: there is no square {number} on this board"),
-            MoveError::NotLegal(t) => write!(f, "`{t}` is not a legal move here"),
+            MoveError::NotSan(t) => write!(f, "`{}` is not a move in SAN (`Nf3`, `exd5`, `O-O`) or UCI (`g1f3`)", clip(t)),
+            MoveError::NotPdn(t) => write!(f, "`{}` is not a ply in PDN (`11-15`, `22x15`, `22x15x6`)", clip(t)),
+            MoveError::OffBoard { text, square } => write!(f, "`{}` goes to {square}, which is not on the board", clip(text)),
+            MoveError::NoSquare { text, number } => write!(f, "`{}`: there is no square {number} on this board", clip(text)),
+            MoveError::NotLegal(t) => write!(f, "`{}` is not a legal move here", clip(t)),
             MoveError::NotLegalOnHex(t) => write!(
                 f,
-                "`{t}` is not a legal move here (on hex, moves are named by their cells: `f5f6`)"
+                "`{}` is not a legal move here (on hex, moves are named by their cells: `f5f6`)", clip(t)
             ),
             MoveError::Ambiguous { text, could_be } => {
-                write!(f, "`{text}` is ambiguous: it could be {}", could_be.join(" or "))
+                write!(f, "`{}` is ambiguous: it could be {}", clip(text), could_be.join(" or "))
             }
             MoveError::AmbiguousCapture { text, count, from, to } => write!(
                 f,
-                "`{text}` is ambiguous: {count} captures go from {from} to {to}; write the squares between (`{from}x..x{to}`)"
+                "`{}` is ambiguous: {count} captures go from {from} to {to}; write the squares between (`{from}x..x{to}`)", clip(text)
             ),
-            MoveError::AmbiguousCells(t) => write!(f, "`{t}` is ambiguous"),
-            MoveError::NoMoves(t) => write!(f, "`{t}` is not a legal move: the side to move has none"),
+            MoveError::AmbiguousCells(t) => write!(f, "`{}` is ambiguous", clip(t)),
+            MoveError::NoMoves(t) => write!(f, "`{}` is not a legal move: the side to move has none", clip(t)),
             MoveError::TooBig(e) => e.fmt(f),
             MoveError::Listed { error, legal } => write!(f, "{error} (legal: {})", legal.join(" ")),
         }

@@ -3,7 +3,8 @@
 use super::end::Test;
 use crate::elab::Game;
 use crate::engine::Engine;
-use crate::semantics::{compile, Eval, Grid, Halt, Prog, State};
+use crate::memory::Budget;
+use crate::semantics::{compile, Eval, Grid, Prog, State};
 
 /// A game ready to play: the turn moves compiled.
 pub struct Rules {
@@ -24,6 +25,9 @@ pub struct Rules {
     /// The pieces of the file that declares the game: how its boards are
     /// read and written.
     pub pieces: crate::core::Pieces,
+    /// What finding a move or answering a test may spend, besides the
+    /// evaluator's count of states (nothing more by default).
+    pub budget: Budget,
 }
 
 /// A position: the board, and whose turn it is (an index into the turns).
@@ -54,7 +58,17 @@ impl Rules {
             ends: super::end::EndRules::compile(&game.ends),
             engine: None,
             tiling: game.tiling,
+            budget: Budget::default(),
         }
+    }
+
+    /// The same rules, finding moves and answering tests within `budget`:
+    /// a move of astronomically many results stops at its memory limit,
+    /// its deadline or its flag, as [`TooBig`].
+    pub fn within(mut self, budget: Budget) -> Rules {
+        self.engine = self.engine.map(|e| e.within(budget.clone()));
+        self.budget = budget;
+        self
     }
 
     /// The same game on the engine's fast path.
@@ -102,12 +116,7 @@ impl Rules {
             board: pos.board.clone(),
             poi: None,
         };
-        let results = match Eval::default().run(prog, &start) {
-            Ok(r) => r,
-            Err(Halt::Budget(n)) => return Err(TooBig(n)),
-            Err(Halt::Unknown(never)) => match never {},
-            Err(Halt::Memory(_)) => unreachable!("games run without a memory limit"),
-        };
+        let results = Eval::default().within(&self.budget).run(prog, &start)?;
         Ok(results
             .into_iter()
             .map(|s| Position {
@@ -137,7 +146,7 @@ impl Rules {
         match (&self.engine, self.ends.index(t, turn)) {
             (_, None) => Ok(false),
             (Some(e), Some(i)) => e.holds(board, i),
-            (None, Some(_)) => self.ends.holds(t, turn, board),
+            (None, Some(_)) => self.ends.holds(t, turn, board, &self.budget),
         }
     }
 
@@ -149,6 +158,10 @@ impl Rules {
 
 impl std::fmt::Display for TooBig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "a move made more than {} intermediate states", self.0)
+        match self {
+            TooBig::States(n) => write!(f, "a move made more than {n} intermediate states"),
+            TooBig::Memory(m) => write!(f, "finding the moves outgrew the memory limit ({m})"),
+            TooBig::Time => f.write_str("finding the moves ran out of time, or was told to stop"),
+        }
     }
 }

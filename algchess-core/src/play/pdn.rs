@@ -275,6 +275,19 @@ fn short_jumps(board: &Grid, d: &Done) -> Option<String> {
     Some(numbers?.join("x"))
 }
 
+/// The shares of a result written as each side's share of the point,
+/// `-` between them (`1-0`, `1/2-1/2`, `0-1-0`, PDN's `2-0`); `None` for
+/// other text (`*`, a word).
+pub(crate) fn shares(result: &str) -> Option<Vec<&str>> {
+    let share = |s: &str| {
+        let (n, d) = s.split_once('/').unwrap_or((s, "1"));
+        let digits = |t: &str| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit());
+        digits(n) && digits(d)
+    };
+    let parts: Vec<&str> = result.trim().split('-').collect();
+    (parts.len() >= 2 && parts.iter().all(|p| share(p))).then_some(parts)
+}
+
 /// Whether a PDN result and one the rules give are the same: international
 /// PDN counts two points a game (`2-0`, `0-2`, `1-1`).
 pub(crate) fn same_result(rules: &str, tag: &str) -> bool {

@@ -23,24 +23,33 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> Result<u64, TooBig> {
     }
 }
 
-/// Perft split by first move: each position after one ply, with the leaves
-/// below it. The root moves run in parallel; `progress` hears of each one
-/// finished.
+/// Perft split by first move: each first move as `name` calls the
+/// position after it, with the leaves below it. The root moves run in
+/// parallel, each made on a board of its own while it is counted and
+/// named, so no more boards are held at once than there are threads (a
+/// board of 65,536 squares has as many rook moves). `progress` hears of
+/// each move finished, and of how many there are.
 pub fn divide(
     rules: &Rules,
     pos: &Position,
     depth: u32,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Vec<(Position, u64)>, TooBig> {
+    name: &(dyn Fn(&Position) -> String + Sync),
+) -> Result<Vec<(String, u64)>, TooBig> {
     assert!(depth >= 1, "divide needs at least one ply");
-    let children = rules.successors(pos)?;
+    let root = super::referee::Match::new(rules, pos.clone(), 0, 1)?;
+    let moves = root.changes();
+    let turn = (pos.turn + 1) % rules.turns.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    children
-        .into_par_iter()
+    moves
+        .par_iter()
         .map(|c| {
-            let n = perft(rules, &c, depth - 1)?;
-            progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, 0);
-            Ok((c, n))
+            let mut board = pos.board.clone();
+            board.apply(c);
+            let child = Position { board, turn };
+            let n = perft(rules, &child, depth - 1)?;
+            progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, moves.len());
+            Ok((name(&child), n))
         })
         .collect()
 }

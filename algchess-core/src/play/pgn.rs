@@ -4,6 +4,8 @@
 //! as Referee examples write them read too: a `...` standing for a ply left out, not
 //! after a move number, makes the rest of its line a comment.
 
+use crate::diag::clip;
+
 /// Where something is in the text: line and column, from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct At {
@@ -241,7 +243,10 @@ impl Reader<'_> {
                     self.bump();
                 }
                 if self.peek() != Some('"') {
-                    return self.err(self.at(), format!("tag `{name}` needs a value in double quotes"));
+                    return self.err(
+                        self.at(),
+                        format!("tag `{}` needs a value in double quotes", clip(&name)),
+                    );
                 }
                 self.bump();
                 let mut value = String::new();
@@ -250,7 +255,10 @@ impl Reader<'_> {
                         Some('\\') => value.extend(self.bump()),
                         Some('"') => break,
                         Some('\n') | None => {
-                            return self.err(name_at, format!("the value of tag `{name}` is not closed by `\"`"))
+                            return self.err(
+                                name_at,
+                                format!("the value of tag `{}` is not closed by `\"`", clip(&name)),
+                            )
                         }
                         Some(c) => value.push(c),
                     }
@@ -259,7 +267,7 @@ impl Reader<'_> {
                     self.bump();
                 }
                 if self.peek() != Some(']') {
-                    return self.err(self.at(), format!("tag `{name}` is not closed by `]`"));
+                    return self.err(self.at(), format!("tag `{}` is not closed by `]`", clip(&name)));
                 }
                 self.bump();
                 st.game.tags.push((name, value));

@@ -9,6 +9,7 @@ use super::pieces::CodeTable;
 use super::repetition::{self, Reached, Seen};
 use super::{fen, notation, pdn, san};
 use crate::core::Content;
+use crate::diag::clip;
 use crate::elab::Stuck;
 use crate::engine::{Cursor, Vacate};
 use crate::geometry::{Square, Tiling};
@@ -262,7 +263,7 @@ impl<'a> Match<'a> {
         match (&mut self.cursor, self.rules.ends.index(t, turn)) {
             (_, None) => Ok(false),
             (Some(c), Some(i)) => c.holds(i),
-            (None, Some(_)) => self.rules.ends.holds(t, turn, &self.pos.board),
+            (None, Some(_)) => self.rules.ends.holds(t, turn, &self.pos.board, &self.rules.budget),
         }
     }
 
@@ -819,6 +820,8 @@ pub struct GameReport {
     pub final_board: Grid,
     /// What the referee read leniently: null moves, plies after the end.
     pub warnings: Vec<String>,
+    /// How many sides the game has: a result gives each its share.
+    pub sides: usize,
 }
 
 impl GameReport {
@@ -832,10 +835,12 @@ impl GameReport {
     }
 
     /// Whether the end reached agrees with the Result tag; `true` when
-    /// either says nothing.
+    /// either says nothing, unless the tag gives shares to another number
+    /// of sides than the game has (`1/3-1/3-1/3` in a game of two).
     pub fn result_matches(&self) -> bool {
         match (&self.end, self.result_tag.as_deref()) {
             (Some(o), Some(tag)) if tag != "*" => pdn::same_result(&o.result(), tag),
+            (None, Some(tag)) => pdn::shares(tag).is_none_or(|s| s.len() == self.sides),
             _ => true,
         }
     }
@@ -899,7 +904,17 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
         final_fen: None,
         final_board: m.pos.board.clone(),
         warnings: vec![],
+        sides: rules.turns.len(),
     };
+    if let Some(tag) = report.result_tag.as_deref() {
+        if let Some(n) = pdn::shares(tag).filter(|s| s.len() != report.sides).map(|s| s.len()) {
+            report.warnings.push(format!(
+                "the result {} gives {n} sides their shares, and the game has {}",
+                clip(tag),
+                report.sides
+            ));
+        }
+    }
     if let (Some(tag), Some(marker)) = (game.tag("Result"), game.result.as_deref()) {
         if tag != marker {
             report.warnings.push(format!(
@@ -914,9 +929,9 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
     for (i, ply) in game.plies.iter().enumerate() {
         let number = |m: &Match| {
             if m.pos.turn == 0 {
-                format!("{}. {}", m.fullmove, ply.text)
+                format!("{}. {}", m.fullmove, clip(&ply.text))
             } else {
-                format!("{}... {}", m.fullmove, ply.text)
+                format!("{}... {}", m.fullmove, clip(&ply.text))
             }
         };
         let null = is_null(&ply.text);

@@ -249,6 +249,7 @@ fn halted(h: Halt<Infallible>) -> PuzzleError {
     match h {
         Halt::Budget(n) => PuzzleError::Budget(n),
         Halt::Memory(_) => PuzzleError::Stopped(crate::check::Limit::Memory),
+        Halt::Time => PuzzleError::Stopped(crate::check::Limit::Timeout),
         Halt::Unknown(never) => match never {},
     }
 }

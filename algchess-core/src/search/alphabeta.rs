@@ -7,7 +7,7 @@
 
 use super::hash::{board_key, change_key, turn_key};
 use super::order::{gain, pick, Order, KILLER};
-use super::tt::{Bound, Entry, Table};
+use super::tt::{Bound, Entry, Table, TableError};
 use super::values::Values;
 use crate::play::end::GameOutcome;
 use crate::play::referee::Match;
@@ -120,6 +120,12 @@ impl Searcher {
             table: Table::with_megabytes(mb),
             order: Order::new(),
         }
+    }
+
+    /// Makes the table about `mb` megabytes, emptied; when the memory
+    /// limit or the allocator refuses, the table is kept as it was.
+    pub fn resize(&mut self, mb: usize, memory: crate::memory::MemoryLimit) -> Result<(), TableError> {
+        self.table.resize(mb, memory)
     }
 
     /// Forgets what earlier searches found (a new game).

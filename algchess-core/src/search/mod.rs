@@ -15,4 +15,5 @@ mod values;
 
 pub use alphabeta::{mate_in, Info, Limits, Searcher, MATE};
 pub use hash::{board_key, turn_key};
+pub use tt::TableError;
 pub use values::Values;

@@ -1,6 +1,8 @@
 //! The transposition table: what a search found of a position, by key,
 //! one entry a slot, the deeper or newer result kept.
 
+use crate::memory::MemoryLimit;
+
 /// What a stored score says of the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -21,6 +23,28 @@ pub struct Entry {
     pub best: u32,
 }
 
+/// A table the memory limit or the allocator did not allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// The bytes it would take.
+    pub bytes: usize,
+    /// The limit it would pass, when that refused it; `None` when the
+    /// allocator did.
+    pub memory: Option<MemoryLimit>,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mib = self.bytes >> 20;
+        match self.memory {
+            Some(m) => write!(f, "a table of {mib} MiB would pass the memory limit ({m})"),
+            None => write!(f, "the system would not give {mib} MiB for the table"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
 /// A table of `2^bits` entries.
 pub struct Table {
     slots: Vec<Option<Entry>>,
@@ -37,9 +61,47 @@ impl Table {
 
     /// A table of about `mb` megabytes.
     pub fn with_megabytes(mb: usize) -> Table {
+        Table::new(Table::bits_for(mb))
+    }
+
+    /// The bits of a table of about `mb` megabytes (a power of two entries,
+    /// at most that size).
+    fn bits_for(mb: usize) -> u32 {
         let per = std::mem::size_of::<Option<Entry>>();
-        let want = (mb.max(1) << 20) / per;
-        Table::new(usize::BITS - 1 - want.leading_zeros())
+        let want = (mb.clamp(1, 1 << 30) << 20) / per;
+        usize::BITS - 1 - want.leading_zeros()
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Option<Entry>>()
+    }
+
+    /// Makes the table about `mb` megabytes, emptied, when `memory` allows
+    /// what it grows by and the allocator gives it; otherwise leaves it as
+    /// it was. The table grows in place (one reallocation, not a second
+    /// table beside the first), so the old one is never held twice.
+    pub fn resize(&mut self, mb: usize, memory: MemoryLimit) -> Result<(), TableError> {
+        let len = 1usize << Table::bits_for(mb);
+        let bytes = len * std::mem::size_of::<Option<Entry>>();
+        let more = bytes.saturating_sub(self.bytes());
+        if !memory.allows(more) {
+            return Err(TableError {
+                bytes,
+                memory: Some(memory),
+            });
+        }
+        if len > self.slots.len() {
+            self.slots
+                .try_reserve_exact(len - self.slots.len())
+                .map_err(|_| TableError { bytes, memory: None })?;
+        }
+        self.slots.truncate(len);
+        self.slots.shrink_to_fit();
+        self.clear();
+        self.slots.resize(len, None);
+        self.mask = len - 1;
+        Ok(())
     }
 
     pub fn clear(&mut self) {

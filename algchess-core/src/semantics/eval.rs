@@ -7,7 +7,7 @@ use super::rule::{Pivot, Rule};
 use super::store::{State, Store};
 use crate::core::{Bounds, Cell};
 use crate::geometry::Square;
-use crate::memory::MemoryLimit;
+use crate::memory::{Budget, MemoryLimit, Spent};
 use rustc_hash::FxHashSet;
 
 /// Why evaluation stopped without a result.
@@ -19,6 +19,8 @@ pub enum Halt<U> {
     Budget(usize),
     /// The process held more heap than the limit allows.
     Memory(MemoryLimit),
+    /// The budget's deadline passed, or its flag was set.
+    Time,
 }
 
 impl<U> From<U> for Halt<U> {
@@ -34,7 +36,13 @@ pub struct Eval {
     budget: usize,
     made: usize,
     memory: MemoryLimit,
+    /// The clock and flag of the caller's budget, read every
+    /// `CLOCK_EVERY` states; `None` when it has neither.
+    clock: Option<Budget>,
 }
+
+/// States made between two readings of a budget's clock and flag.
+const CLOCK_EVERY: usize = 1024;
 
 impl Eval {
     /// The states a run may make unless told otherwise: far more than any
@@ -96,6 +104,7 @@ impl Eval {
             budget,
             made: 0,
             memory: MemoryLimit::NONE,
+            clock: None,
         }
     }
 
@@ -103,6 +112,20 @@ impl Eval {
     /// than `limit`.
     pub fn with_memory(self, limit: MemoryLimit) -> Eval {
         Eval { memory: limit, ..self }
+    }
+
+    /// The same evaluator, also stopping when `budget` is spent: its
+    /// memory limit, its deadline or its flag.
+    pub fn within(self, budget: &Budget) -> Eval {
+        let clock = (budget.deadline.is_some() || budget.stop.is_some()).then(|| Budget {
+            memory: MemoryLimit::NONE,
+            ..budget.clone()
+        });
+        Eval {
+            memory: budget.memory,
+            clock,
+            ..self
+        }
     }
 
     /// States made so far.
@@ -120,6 +143,10 @@ impl Eval {
         // counter is one relaxed load.
         if self.memory != MemoryLimit::NONE && self.memory.exceeded() {
             return Err(Halt::Memory(self.memory));
+        }
+        if self.made.is_multiple_of(CLOCK_EVERY) && self.clock.as_ref().is_some_and(|c| c.spent() == Some(Spent::Time))
+        {
+            return Err(Halt::Time);
         }
         Ok(())
     }
@@ -464,7 +491,7 @@ pub fn results<S: Store<Unknown = std::convert::Infallible>>(
     Eval::default().run(prog, s).map_err(|h| match h {
         Halt::Budget(n) => n,
         Halt::Unknown(never) => match never {},
-        Halt::Memory(_) => unreachable!("the default evaluator has no memory limit"),
+        Halt::Memory(_) | Halt::Time => unreachable!("the default evaluator has no memory limit or clock"),
     })
 }
 

@@ -65,6 +65,21 @@ struct Ray {
     rest: Vec<Reads>,
 }
 
+impl Ray {
+    /// The longest walk a board of `width` by `height` squares has room
+    /// for.
+    fn longest(&self, width: i32, height: i32) -> u32 {
+        let room = |d: i32, size: i32| {
+            if d == 0 {
+                u32::MAX
+            } else {
+                ((size - 1).max(0) / d.abs()) as u32
+            }
+        };
+        room(self.step.x, width).min(room(self.step.y, height))
+    }
+}
+
 /// One read: the square at `at` from the POI reads one of `set`; then a
 /// rule is complete (`done`) or one of `then` must hold too.
 #[derive(Clone, Debug)]
@@ -300,6 +315,20 @@ impl Probe {
         !self.rays.is_empty()
     }
 
+    /// How many reads [`unrolled`](Probe::unrolled) writes for its lines:
+    /// a line of length `k` is `k` reads, for each length the board has
+    /// room for, so a board 65,536 squares wide has billions.
+    pub fn unrolled_reads(&self, width: i32, height: i32) -> u64 {
+        self.rays
+            .iter()
+            .map(|r| {
+                let (lo, hi) = (u64::from(r.min), u64::from(r.longest(width, height)));
+                let walks = (lo..=hi).map(|k| k + r.pre.len() as u64).sum::<u64>();
+                walks.saturating_mul(r.rest.len() as u64)
+            })
+            .fold(0u64, u64::saturating_add)
+    }
+
     /// The same probe on boards of at most `width` by `height` squares,
     /// each line written out to the longest the board has room for, so
     /// that it is a tree of reads.
@@ -314,14 +343,7 @@ impl Probe {
             p.insert(reads.clone());
         }
         for r in &self.rays {
-            let room = |d: i32, size: i32| {
-                if d == 0 {
-                    u32::MAX
-                } else {
-                    ((size - 1).max(0) / d.abs()) as u32
-                }
-            };
-            let longest = room(r.step.x, width).min(room(r.step.y, height));
+            let longest = r.longest(width, height);
             let moved = r.from != Square::ORIGIN;
             for k in r.min..=longest {
                 let walk = (1..=k as i32).map(|j| (r.from + Square::new(r.step.x * j, r.step.y * j), empty()));
