@@ -1402,3 +1402,56 @@ fn check_help_lists_the_ci_flags() {
         }
     }
 }
+
+/// Installed anywhere, the binary has its rule files, theorems and axioms
+/// with it: run from a folder outside the source tree, `uci` offers every
+/// bundled game, `prove` finds its axioms, a bundled rule file, theorem
+/// file or folder is named by its path, a file of one's own imports a
+/// bundled one, and the referee finds a variant's rules. A file on disk
+/// at a bundled path is read instead of the bundled one.
+#[test]
+fn the_binary_works_outside_the_source_tree() {
+    let dir = TempDir::new("anywhere");
+    let here = |args: &[&str], input: &str| common::run_in(dir.path(), args, input);
+    assert!(!dir.path().join("rules").exists());
+
+    let uci = here(&["uci"], "uci\nquit\n");
+    assert_eq!(uci.code, Some(0), "{uci:?}");
+    for game in ["var chess ", "var amazon ", "var chess960 ", "var othello ", "var english "] {
+        assert!(uci.stdout.contains(game), "uci offers {game}: {}", uci.stdout);
+    }
+
+    let prove = here(&["prove", "theorems/seed.alg"], "");
+    assert_eq!(prove.code, Some(0), "{prove:?}");
+    assert!(prove.stdout.contains("proved"), "{}", prove.stdout);
+    let axioms = here(&["prove", "--axioms", "axioms", "theorems/seed.alg"], "");
+    assert_eq!(axioms.code, Some(0), "the bundled axioms/ is a folder: {axioms:?}");
+    let folder = here(&["check", "theorems/kat/", "--shard", "1/60", "--positions", "0"], "");
+    assert_eq!(folder.code, Some(0), "{folder:?}");
+    assert!(folder.stdout.contains("in shard 1/60"), "{}", folder.stdout);
+
+    let perft = here(&["perft", "rules/variants/amazon.alg", "--depth", "2"], "");
+    assert_eq!(perft.code, Some(0), "{perft:?}");
+    assert!(perft.stdout.contains("perft 2: 484"), "{}", perft.stdout);
+
+    dir.write(
+        "camel.alg",
+        "import \"rules/chess.alg\"\noverride knight = %♘: in_any_direction((% + uuur free -> . + uuur%) | (% + uuul free -> . + uuul%))\ngame camel = chess\n",
+    );
+    let own = here(&["perft", "camel.alg", "--depth", "1", "--divide"], "");
+    assert_eq!(own.code, Some(0), "{own:?}");
+    assert!(own.stdout.contains("b1a4: 1"), "the knight leaps as a camel: {}", own.stdout);
+
+    dir.write(
+        "amazon.pgn",
+        "[Variant \"amazon\"]\n[Result \"*\"]\n\n1. e4 e5 2. Af3 *\n",
+    );
+    let referee = here(&["referee", "amazon.pgn"], "");
+    assert_eq!(referee.code, Some(0), "{referee:?}");
+    assert!(referee.stdout.contains("3 plies"), "{}", referee.stdout);
+
+    dir.write("theorems/seed.alg", "theorem mine: u r = r u\n");
+    let disk = here(&["prove", "theorems/seed.alg"], "");
+    assert_eq!(disk.code, Some(0), "{disk:?}");
+    assert!(disk.stdout.contains("mine") && disk.stdout.contains("1 claim"), "{}", disk.stdout);
+}
