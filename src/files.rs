@@ -26,8 +26,7 @@ pub fn read_text(path: impl AsRef<Path>) -> std::io::Result<String> {
         Err(e) => return Err(e),
     };
     let mut text = String::new();
-    file.take(MAX_TEXT + 1)
-        .read_to_string(&mut text)?;
+    file.take(MAX_TEXT + 1).read_to_string(&mut text)?;
     if text.len() as u64 > MAX_TEXT {
         return Err(std::io::Error::other(format!(
             "the file is larger than {} MiB, the most a text input may be",

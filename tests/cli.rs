@@ -1417,7 +1417,13 @@ fn the_binary_works_outside_the_source_tree() {
 
     let uci = here(&["uci"], "uci\nquit\n");
     assert_eq!(uci.code, Some(0), "{uci:?}");
-    for game in ["var chess ", "var amazon ", "var chess960 ", "var othello ", "var english "] {
+    for game in [
+        "var chess ",
+        "var amazon ",
+        "var chess960 ",
+        "var othello ",
+        "var english ",
+    ] {
         assert!(uci.stdout.contains(game), "uci offers {game}: {}", uci.stdout);
     }
 
@@ -1440,7 +1446,11 @@ fn the_binary_works_outside_the_source_tree() {
     );
     let own = here(&["perft", "camel.alg", "--depth", "1", "--divide"], "");
     assert_eq!(own.code, Some(0), "{own:?}");
-    assert!(own.stdout.contains("b1a4: 1"), "the knight leaps as a camel: {}", own.stdout);
+    assert!(
+        own.stdout.contains("b1a4: 1"),
+        "the knight leaps as a camel: {}",
+        own.stdout
+    );
 
     dir.write(
         "amazon.pgn",
@@ -1453,5 +1463,9 @@ fn the_binary_works_outside_the_source_tree() {
     dir.write("theorems/seed.alg", "theorem mine: u r = r u\n");
     let disk = here(&["prove", "theorems/seed.alg"], "");
     assert_eq!(disk.code, Some(0), "{disk:?}");
-    assert!(disk.stdout.contains("mine") && disk.stdout.contains("1 claim"), "{}", disk.stdout);
+    assert!(
+        disk.stdout.contains("mine") && disk.stdout.contains("1 claim"),
+        "{}",
+        disk.stdout
+    );
 }

@@ -206,8 +206,8 @@ pub(super) fn read_axioms(dir: &std::path::Path) -> Result<Vec<(String, String)>
     let unreadable = |what: String| -> Diags {
         Diag::new(&Source::new(dir.display().to_string(), ""), Span::default(), what).into()
     };
-    let files = crate::alg_files(dir)
-        .map_err(|e| unreadable(format!("cannot read the axioms in {}: {e}", dir.display())))?;
+    let files =
+        crate::alg_files(dir).map_err(|e| unreadable(format!("cannot read the axioms in {}: {e}", dir.display())))?;
     files
         .iter()
         .map(|f| {

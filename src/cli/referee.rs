@@ -505,6 +505,9 @@ fn text_line(file: &Path, n: usize, g: &pgn::Record, r: &GameReport) -> String {
             "; illegal ply {} at {}:{}: {}: {}",
             i.ply, i.at.line, i.at.col, i.text, i.why
         ));
+        if let Some(fen) = &r.final_fen {
+            s.push_str(&format!(" (the position before it: {fen})"));
+        }
     }
     match r.end {
         Some(o) => {

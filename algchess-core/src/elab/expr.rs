@@ -248,7 +248,9 @@ impl<'a> Elab<'a> {
         let mut best: Option<(usize, &str)> = None;
         for p in pieces.all() {
             for spelling in [Some(pieces.glyph(p)), pieces.ascii(p)].into_iter().flatten() {
-                let Some(known) = spelling.strip_prefix('\'') else { continue };
+                let Some(known) = spelling.strip_prefix('\'') else {
+                    continue;
+                };
                 let dist = strsim::damerau_levenshtein(known, name)
                     .min(1 + strsim::damerau_levenshtein(&known.to_lowercase(), &name.to_lowercase()));
                 if dist <= within && best.is_none_or(|(b, _)| dist < b) {

@@ -1152,7 +1152,10 @@ mod tests {
     fn a_misspelled_piece_gets_a_did_you_mean() {
         let error = |src: &str| Program::from_text("t.alg", src).err().expect("an error").render();
         let e = error("piece 'Camel / 'camel\nx = %'Camle: nil\n");
-        assert!(e.contains("unknown piece `'Camle`") && e.contains("did you mean `'Camel`?"), "{e}");
+        assert!(
+            e.contains("unknown piece `'Camle`") && e.contains("did you mean `'Camel`?"),
+            "{e}"
+        );
         let e = error("x = 'Kx + u.\n");
         assert!(e.contains("did you mean `'K"), "{e}");
         let e = error("piece 'Camel / 'camel\nx = 'CAMEL + u.\n");

@@ -120,7 +120,12 @@ fn at_unclosed(e: SyntaxError, toks: &[lexer::Spanned], src: &str) -> SyntaxErro
         return e;
     };
     let (bracket, close) = if tok == Tok::LBrace { ("{", "}") } else { ("(", ")") };
-    let unexpected = e.message.split(';').next().unwrap_or("").trim_start_matches("unexpected ");
+    let unexpected = e
+        .message
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim_start_matches("unexpected ");
     let ran_on = if at_end {
         "to the end of the file".to_string()
     } else {
@@ -128,9 +133,7 @@ fn at_unclosed(e: SyntaxError, toks: &[lexer::Spanned], src: &str) -> SyntaxErro
     };
     SyntaxError {
         span: Span::new(open, open + 1),
-        message: format!(
-            "this `{bracket}` is never closed: the statement runs on {ran_on} (close it with `{close}`)"
-        ),
+        message: format!("this `{bracket}` is never closed: the statement runs on {ran_on} (close it with `{close}`)"),
     }
 }
 
