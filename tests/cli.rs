@@ -1073,7 +1073,7 @@ fn import_errors_point_at_the_right_file() {
     assert_bad_input(&out, &format!("{}:2:8", main.display()), "cannot read");
     dir.write("broken.alg", "x = (nil\n");
     let (_, out) = check_text(&dir, "main.alg", "import \"broken.alg\"\n");
-    assert_bad_input(&out, "broken.alg:1:9", "unexpected");
+    assert_bad_input(&out, "broken.alg:1:5", "this `(` is never closed");
     dir.write("lib.alg", "a = nil\n");
     let (main, out) = check_text(&dir, "main.alg", "import \"lib.alg\"\na = fail\n");
     assert_bad_input(&out, &format!("{}:2:1", main.display()), "`a` is defined twice");
@@ -1468,4 +1468,40 @@ fn the_binary_works_outside_the_source_tree() {
         "{}",
         disk.stdout
     );
+}
+
+/// A counterexample names squares as FEN and SAN do (`a1`), says what
+/// the POI's square holds, and shows the claim's pieces on the board
+/// where a board of as many squares allows them.
+#[test]
+fn counterexamples_name_squares_and_the_poi() {
+    let dir = TempDir::new("poi-names");
+    let file = dir.write(
+        "poi.alg",
+        "theorem up: (% + u. -> . + u%) = (% + u. -> . + u%) | (% + r. -> . + r%)\n\
+         theorem king: (%♔: (% + u. -> . + u%)) = (%♔: (% + u. -> . + u%)) | (% + r. -> . + r%)\n",
+    );
+    let out = run(["check".as_ref(), file.as_os_str()]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout
+            .contains("on this board of 2 squares, the POI on a1 (an empty square):"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("(POI b1)"), "{}", out.stdout);
+    assert!(!out.stdout.contains("0,0"), "{}", out.stdout);
+    let json = run(["check".as_ref(), file.as_os_str(), "--json".as_ref()]);
+    let first: Value = serde_json::from_str(json.stdout.lines().next().unwrap()).unwrap();
+    let c = &first["counterexample"];
+    assert_eq!(
+        (&c["poi_cell"], &c["poi_on"]),
+        (&Value::from("a1"), &Value::from(".")),
+        "{c}"
+    );
+    assert_eq!(c["right"][0]["poi_cell"], "b1", "{c}");
+    // The second claim's free `%` is refuted with a king on the POI's
+    // square: a board of the claim's pieces, not of empty squares.
+    let second: Value = serde_json::from_str(json.stdout.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["counterexample"]["poi_on"], "♔", "{second}");
 }
