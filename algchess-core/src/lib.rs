@@ -105,8 +105,8 @@ pub use play::{
 };
 pub use prover::kat::Limits as KatLimits;
 pub use prover::{
-    prove_claim, render, saturate, CertificateError, KatError, LawError, ProofReport, ProveOptions, ReplayError,
-    Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict, Why,
+    explain, prove_claim, render, saturate, CertificateError, KatError, LawError, ProofNames, ProofReport,
+    ProveOptions, ReplayError, Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict, Why,
 };
 pub use search::{
     board_key, mate_in, names as move_words, turn_key, Info as SearchInfo, Limits, Searcher, TableError, Values, MATE,

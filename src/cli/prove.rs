@@ -12,7 +12,8 @@ use algchess_core::MemoryLimit;
 use algchess_core::Pieces;
 use algchess_core::Tiling;
 use algchess_core::{
-    prove_claim, render, KatLimits, ProofReport, ProveOptions, Rewrites, SaturationLimits, Stop, Verdict,
+    explain as explain_proof, prove_claim, render, KatLimits, ProofNames, ProofReport, ProveOptions, Rewrites,
+    SaturationLimits, Stop, Verdict,
 };
 use std::path::PathBuf;
 
@@ -110,6 +111,12 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         .map(|t| super::output::seconds("--kat-limit", t, true))
         .transpose()?;
     let programs = claims::load(&args.paths, args.memory_limit)?;
+    // The names `--explain` prints each program's terms with.
+    let names: Vec<ProofNames> = if args.explain {
+        programs.iter().map(ProofNames::of).collect()
+    } else {
+        vec![]
+    };
     // Each grid has its own laws; the prover uses only those of the
     // claim's grid. The hex ones are read when a claim needs them.
     let axioms = match &args.axioms {
@@ -232,7 +239,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             add_positions(&mut value, played.as_ref());
             format!("{value}\n")
         } else {
-            describe(&report, played.as_ref(), args.explain, &claim.pieces)
+            describe(&report, played.as_ref(), names.get(p), &claim.pieces)
         };
         Decided {
             verdict: match report.verdict {
@@ -251,7 +258,13 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
 }
 
 /// The human-readable account of one report.
-pub(super) fn describe(r: &ProofReport, played: Option<&PositionsReport>, explain: bool, pieces: &Pieces) -> String {
+/// With `explain`, the proof too, in the names of the claim's program.
+pub(super) fn describe(
+    r: &ProofReport,
+    played: Option<&PositionsReport>,
+    explain: Option<&ProofNames>,
+    pieces: &Pieces,
+) -> String {
     let mark = if r.agrees() { "✓" } else { "✗" };
     let graph = format!("e-graph {} nodes, {} iterations", r.egraph_nodes, r.iterations);
     let on_positions = played.filter(|p| p.counterexample.is_none());
@@ -309,10 +322,8 @@ pub(super) fn describe(r: &ProofReport, played: Option<&PositionsReport>, explai
     if let Some(c) = &r.counterexample {
         out.push_str(&counterexample_text(c, played));
     }
-    if explain {
-        if let Some(p) = &r.proof {
-            out.push_str(&render(pieces, p));
-        }
+    if let (Some(names), Some(p)) = (explain, &r.proof) {
+        out.push_str(&explain_proof(pieces, p, names));
     }
     out
 }

@@ -21,6 +21,7 @@
 //! is not shown.
 
 mod error;
+mod explain;
 mod shortest;
 
 use super::analysis::NORMALISE;
@@ -34,6 +35,7 @@ use crate::laws::{conds, Laws};
 use egg::FlatTerm;
 pub(super) use error::KatMiss;
 pub use error::{LawError, ReplayError, StepError};
+pub use explain::{explain, ProofNames};
 use std::collections::{BTreeMap, HashMap};
 
 /// How a step was justified.
