@@ -150,7 +150,9 @@ impl Viewer {
             // outside, the inner binder could bind that square, which
             // reads as `%` to a test outside it.)
             Node::Bind([c, body])
-                if ctx == PoiKnown::Unbound && matches!(body.node(), Node::Bind([d, _]) if d != c) =>
+                if ctx == PoiKnown::Unbound
+                    && matches!(c.node(), Node::Cell(_))
+                    && matches!(body.node(), Node::Bind([d, _]) if d != c && matches!(d.node(), Node::Cell(_))) =>
             {
                 self.lemmas.insert(Lemma::Guard(t.clone()));
                 let mut steps = vec![guard(c)];
@@ -161,7 +163,9 @@ impl Viewer {
             // but the outer's, whose square reads as `%`: so `%c: %c: M`
             // is `M` from each square of `c` while another holds `c`.
             Node::Bind([c, body])
-                if ctx == PoiKnown::Unbound && matches!(body.node(), Node::Bind([d, _]) if d == c) =>
+                if ctx == PoiKnown::Unbound
+                    && matches!(c.node(), Node::Cell(_))
+                    && matches!(body.node(), Node::Bind([d, _]) if d == c) =>
             {
                 let Node::Bind([_, m]) = body.node() else {
                     unreachable!("a binder")
