@@ -18,5 +18,5 @@ pub mod cli;
 mod files;
 mod heap;
 
-pub use files::{load, read_text, Files, MAX_TEXT};
+pub use files::{alg_files, bundled, bundled_files, is_dir, is_file, load, read_text, Files, MAX_TEXT};
 pub use heap::{memory_limit, parse_size, room, stops, Counting, Heap, LimitError, ParseSizeError, HEAP};

@@ -1092,7 +1092,7 @@ fn import_errors_point_at_the_right_file() {
     assert_bad_input(&out, &format!("{}:2:8", main.display()), "cannot read");
     dir.write("broken.alg", "x = (nil\n");
     let (_, out) = check_text(&dir, "main.alg", "import \"broken.alg\"\n");
-    assert_bad_input(&out, "broken.alg:1:9", "unexpected");
+    assert_bad_input(&out, "broken.alg:1:5", "this `(` is never closed");
     dir.write("lib.alg", "a = nil\n");
     let (main, out) = check_text(&dir, "main.alg", "import \"lib.alg\"\na = fail\n");
     assert_bad_input(&out, &format!("{}:2:1", main.display()), "`a` is defined twice");
@@ -1420,4 +1420,107 @@ fn check_help_lists_the_ci_flags() {
             assert!(out.stdout.contains(flag), "{cmd} --help documents {flag}");
         }
     }
+}
+
+/// Installed anywhere, the binary has its rule files, theorems and axioms
+/// with it: run from a folder outside the source tree, `uci` offers every
+/// bundled game, `prove` finds its axioms, a bundled rule file, theorem
+/// file or folder is named by its path, a file of one's own imports a
+/// bundled one, and the referee finds a variant's rules. A file on disk
+/// at a bundled path is read instead of the bundled one.
+#[test]
+fn the_binary_works_outside_the_source_tree() {
+    let dir = TempDir::new("anywhere");
+    let here = |args: &[&str], input: &str| common::run_in(dir.path(), args, input);
+    assert!(!dir.path().join("rules").exists());
+
+    let uci = here(&["uci"], "uci\nquit\n");
+    assert_eq!(uci.code, Some(0), "{uci:?}");
+    for game in [
+        "var chess ",
+        "var amazon ",
+        "var chess960 ",
+        "var othello ",
+        "var english ",
+    ] {
+        assert!(uci.stdout.contains(game), "uci offers {game}: {}", uci.stdout);
+    }
+
+    let prove = here(&["prove", "theorems/seed.alg"], "");
+    assert_eq!(prove.code, Some(0), "{prove:?}");
+    assert!(prove.stdout.contains("proved"), "{}", prove.stdout);
+    let axioms = here(&["prove", "--axioms", "axioms", "theorems/seed.alg"], "");
+    assert_eq!(axioms.code, Some(0), "the bundled axioms/ is a folder: {axioms:?}");
+    let folder = here(&["check", "theorems/kat/", "--shard", "1/60", "--positions", "0"], "");
+    assert_eq!(folder.code, Some(0), "{folder:?}");
+    assert!(folder.stdout.contains("in shard 1/60"), "{}", folder.stdout);
+
+    let perft = here(&["perft", "rules/variants/amazon.alg", "--depth", "2"], "");
+    assert_eq!(perft.code, Some(0), "{perft:?}");
+    assert!(perft.stdout.contains("perft 2: 484"), "{}", perft.stdout);
+
+    dir.write(
+        "camel.alg",
+        "import \"rules/chess.alg\"\noverride knight = %♘: in_any_direction((% + uuur free -> . + uuur%) | (% + uuul free -> . + uuul%))\ngame camel = chess\n",
+    );
+    let own = here(&["perft", "camel.alg", "--depth", "1", "--divide"], "");
+    assert_eq!(own.code, Some(0), "{own:?}");
+    assert!(
+        own.stdout.contains("b1a4: 1"),
+        "the knight leaps as a camel: {}",
+        own.stdout
+    );
+
+    dir.write(
+        "amazon.pgn",
+        "[Variant \"amazon\"]\n[Result \"*\"]\n\n1. e4 e5 2. Af3 *\n",
+    );
+    let referee = here(&["referee", "amazon.pgn"], "");
+    assert_eq!(referee.code, Some(0), "{referee:?}");
+    assert!(referee.stdout.contains("3 plies"), "{}", referee.stdout);
+
+    dir.write("theorems/seed.alg", "theorem mine: u r = r u\n");
+    let disk = here(&["prove", "theorems/seed.alg"], "");
+    assert_eq!(disk.code, Some(0), "{disk:?}");
+    assert!(
+        disk.stdout.contains("mine") && disk.stdout.contains("1 claim"),
+        "{}",
+        disk.stdout
+    );
+}
+
+/// A counterexample names squares as FEN and SAN do (`a1`), says what
+/// the POI's square holds, and shows the claim's pieces on the board
+/// where a board of as many squares allows them.
+#[test]
+fn counterexamples_name_squares_and_the_poi() {
+    let dir = TempDir::new("poi-names");
+    let file = dir.write(
+        "poi.alg",
+        "theorem up: (% + u. -> . + u%) = (% + u. -> . + u%) | (% + r. -> . + r%)\n\
+         theorem king: (%♔: (% + u. -> . + u%)) = (%♔: (% + u. -> . + u%)) | (% + r. -> . + r%)\n",
+    );
+    let out = run(["check".as_ref(), file.as_os_str()]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout
+            .contains("on this board of 2 squares, the POI on a1 (an empty square):"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("(POI b1)"), "{}", out.stdout);
+    assert!(!out.stdout.contains("0,0"), "{}", out.stdout);
+    let json = run(["check".as_ref(), file.as_os_str(), "--json".as_ref()]);
+    let first: Value = serde_json::from_str(json.stdout.lines().next().unwrap()).unwrap();
+    let c = &first["counterexample"];
+    assert_eq!(
+        (&c["poi_cell"], &c["poi_on"]),
+        (&Value::from("a1"), &Value::from(".")),
+        "{c}"
+    );
+    assert_eq!(c["right"][0]["poi_cell"], "b1", "{c}");
+    // The second claim's free `%` is refuted with a king on the POI's
+    // square: a board of the claim's pieces, not of empty squares.
+    let second: Value = serde_json::from_str(json.stdout.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["counterexample"]["poi_on"], "♔", "{second}");
 }

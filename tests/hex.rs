@@ -650,7 +650,7 @@ fn hex_counterexamples_name_the_poi_by_cell() {
     let cell = c["poi_cell"].as_str().expect("a named POI");
     assert!(cell.starts_with('a') && cell[1..].parse::<u32>().is_ok(), "{cell}");
     let out = run(["check", claims.to_str().unwrap(), "--positions", "0"]);
-    assert!(out.stdout.contains(&format!("POI at {cell}")), "{}", out.stdout);
+    assert!(out.stdout.contains(&format!("POI on {cell}")), "{}", out.stdout);
 }
 
 /// The referee reads Gliński's games with moves named by their cells.

@@ -233,3 +233,102 @@ fn a_game_too_long_is_passed_over_and_long_tokens_are_quoted_in_part() {
         out.stdout
     );
 }
+
+/// The referee says why a ply is illegal where the rules can tell it: no
+/// such piece, a piece that cannot reach the square, a king moving into
+/// check, a pinned piece, castling out of, through or into check, a
+/// promotion left out or where there is none; and the text report gives
+/// the position before the ply as FEN.
+#[test]
+fn the_referee_says_why_a_ply_is_illegal() {
+    let cases = [
+        (
+            "4k3/8/8/8/8/8/4N3/4K3 w - - 0 1",
+            "Bc3",
+            "white has no bishop on the board",
+        ),
+        (
+            "4k3/8/8/8/8/8/4N3/1N2K3 w - - 0 1",
+            "Ncc3",
+            "white has no knight on the c-file",
+        ),
+        (
+            "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1",
+            "Nb4",
+            "the knight on b1 cannot move to b4",
+        ),
+        (
+            "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1",
+            "Kf2",
+            "the king would move into check on f2",
+        ),
+        (
+            "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1",
+            "Nc3",
+            "it would leave the king in check (the knight on e2 is pinned)",
+        ),
+        (
+            "4k3/8/8/8/8/8/4r3/N3K3 w - - 0 1",
+            "Nb3",
+            "the king is in check, and this move does not get it out of check",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1",
+            "O-O-O",
+            "the king is in check, and a king may not castle out of check",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1",
+            "O-O",
+            "the king would pass through check",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/6r1/R3K2R w KQkq - 0 1",
+            "O-O",
+            "the king would castle into check",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1",
+            "O-O",
+            "white cannot castle short here",
+        ),
+        (
+            "8/4P3/8/8/8/8/k7/4K3 w - - 0 1",
+            "e8",
+            "a pawn that reaches e8 must promote",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "e4=Q",
+            "a pawn promotes only on the last rank",
+        ),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e3e4", "there is no piece on e3"),
+        (
+            "4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1",
+            "e7e5",
+            "the pawn on e7 is black's, and white is to move",
+        ),
+    ];
+    let dir = TempDir::new("referee-why");
+    let mut pgn = String::new();
+    for (i, (fen, ply, _)) in cases.iter().enumerate() {
+        pgn.push_str(&format!(
+            "[Event \"{i}\"]\n[FEN \"{fen}\"]\n[SetUp \"1\"]\n[Result \"*\"]\n\n1. {ply} *\n\n"
+        ));
+    }
+    let file = dir.write("why.pgn", &pgn);
+    let out = run(["referee".as_ref(), file.as_os_str()]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    for (i, (fen, ply, why)) in cases.iter().enumerate() {
+        let line = lines[i];
+        assert!(
+            line.contains(&format!("`{ply}` is not a legal move here: {why}")),
+            "case {i}: {line}"
+        );
+        assert!(
+            line.contains(&format!("(the position before it: {fen})")),
+            "case {i}: the FEN before the ply: {line}"
+        );
+    }
+}

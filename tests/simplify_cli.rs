@@ -50,3 +50,48 @@ fn play_offers_the_same_moves_with_and_without_simplification() {
     assert!(simplified.contains("g1f3"), "{simplified}");
     assert_eq!(simplified, moves(&["--no-simplify"]));
 }
+
+/// `simplify --json` reports every definition that changed, whether an
+/// arm another covers was taken out or the laws found a cheaper body,
+/// each with its new body as the simplified file writes it; a file it
+/// cannot improve says so in words.
+#[test]
+fn simplify_reports_every_change_and_says_when_there_is_none() {
+    let dir = common::TempDir::new("simplify-report");
+    let file = dir.write(
+        "two.alg",
+        "piece 'K / 'k\nfree = . | 'k\nholds(f) = f -> f\nstep = ('K + u. -> . + u'K) | ('K + u free -> . + u'K)\nedge = holds(% + rr#) not holds(% + r#)\nboth = step edge\ngame g('K.;..;.'k) = step, C step\n",
+    );
+    let out_file = dir.path().join("out.alg");
+    let file = file.to_str().unwrap();
+    let out = run(["simplify", file, "--json", "-o", out_file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    let names: Vec<&str> = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["step", "edge"], "{v}");
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    for c in v["changes"].as_array().unwrap() {
+        let line = format!("{} = {}", c["name"].as_str().unwrap(), c["written"].as_str().unwrap());
+        assert!(written.contains(&line), "{line} in\n{written}");
+    }
+    assert_eq!(v["clock_stopped"], serde_json::json!([]));
+    // The text report names the same definitions.
+    let text = run(["simplify", file]);
+    assert_eq!(text.code, Some(0), "{text:?}");
+    assert_eq!(text.stdout, written);
+    assert!(
+        text.stderr.contains("step: cost") && text.stderr.contains("edge: cost"),
+        "{}",
+        text.stderr
+    );
+    // A file that cannot be made cheaper is said to be so.
+    let plain = dir.write("plain.alg", "piece 'K / 'k\nstep = %'K: (% + u. -> . + u%)\n");
+    let same = run(["simplify", plain.to_str().unwrap()]);
+    assert_eq!(same.code, Some(0), "{same:?}");
+    assert!(same.stderr.contains("nothing to simplify"), "{}", same.stderr);
+}

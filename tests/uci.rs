@@ -429,6 +429,26 @@ fn play_against_the_engine_in_the_terminal() {
     let out = common::run_input(&["play", chess, "--engine", "7"], "");
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("--engine must be below 2"), "{}", out.stderr);
+    // Sides go by the game's own names: Othello's black moves first, so
+    // an engine playing white plays the second turn.
+    let othello = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/othello.alg");
+    for side in ["white", "second", "1"] {
+        let out = common::run_input(&["play", othello, "--engine", side, "--depth", "1"], "quit\n");
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        assert!(
+            out.stdout.contains("the engine plays turn 2 of 2 (white)"),
+            "{side}: {}",
+            out.stdout
+        );
+        assert!(!out.stdout.contains("the engine plays c4"), "{side}: {}", out.stdout);
+    }
+    let out = common::run_input(&["play", othello, "--engine", "red"], "");
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr.contains("`black` or first or 0; `white` or second or 1"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// A line with what may change from run to run masked: times and speeds

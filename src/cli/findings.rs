@@ -110,6 +110,7 @@ pub(super) fn counterexample_text(c: &CounterReport, played: Option<&PositionsRe
             board,
             poi,
             poi_cell,
+            poi_on,
             squares,
             left,
             right,
@@ -120,9 +121,14 @@ pub(super) fn counterexample_text(c: &CounterReport, played: Option<&PositionsRe
                     out.push_str(&format!("    with {k} = {v}\n"));
                 }
             }
+            let on = match poi_on.as_deref() {
+                Some(".") => " (an empty square)".to_string(),
+                Some(piece) => format!(" ({piece})"),
+                None => String::new(),
+            };
             let poi = match (poi_cell, poi) {
-                (Some(cell), _) => format!(", POI at {cell}"),
-                (None, Some([x, y])) => format!(", POI at {x},{y}"),
+                (Some(cell), _) => format!(", the POI on {cell}{on}"),
+                (None, Some([x, y])) => format!(", the POI on {x},{y}{on}"),
                 (None, None) => String::new(),
             };
             match played.filter(|p| p.counterexample.is_some()) {

@@ -178,13 +178,9 @@ fn run() -> i32 {
 pub(crate) fn expand_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Diags> {
     let mut out = vec![];
     for p in paths {
-        if p.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| output::plain_error(format!("cannot read directory {}: {e}", p.display())))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "alg"))
-                .collect();
-            found.sort();
+        if crate::is_dir(p) {
+            let found = crate::alg_files(p)
+                .map_err(|e| output::plain_error(format!("cannot read directory {}: {e}", p.display())))?;
             if found.is_empty() {
                 return Err(output::plain_error(format!("no .alg files in {}", p.display())));
             }

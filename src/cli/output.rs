@@ -206,12 +206,8 @@ pub(super) fn read_axioms(dir: &std::path::Path) -> Result<Vec<(String, String)>
     let unreadable = |what: String| -> Diags {
         Diag::new(&Source::new(dir.display().to_string(), ""), Span::default(), what).into()
     };
-    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| unreadable(format!("cannot read the axioms in {}: {e}", dir.display())))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "alg"))
-        .collect();
-    files.sort();
+    let files =
+        crate::alg_files(dir).map_err(|e| unreadable(format!("cannot read the axioms in {}: {e}", dir.display())))?;
     files
         .iter()
         .map(|f| {

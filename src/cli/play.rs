@@ -40,8 +40,10 @@ pub(super) struct Args {
     /// engine runs the simplified file by default).
     #[arg(long)]
     no_simplify: bool,
-    /// Play against the computer, which plays this turn (`0`, `1`, ...,
-    /// or `white`/`black` for the first two).
+    /// Play against the computer, which plays this side: by the name the
+    /// game gives its turn (`white`, `black` in chess; `black`, `white`
+    /// in Othello, where black moves first), as `first`, `second`, ...,
+    /// or as a turn number counted from 0 (as `--turn` counts).
     #[arg(long, value_name = "TURN", conflicts_with = "save")]
     engine: Option<String>,
     /// With --engine: milliseconds the computer thinks a move.
@@ -126,19 +128,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         }
     };
     if let Some(side) = &args.engine {
-        let side = match side.as_str() {
-            "white" => 0,
-            "black" => 1,
-            s => s
-                .parse::<usize>()
-                .map_err(|_| plain_error(format!("--engine takes a turn number or white/black, not `{s}`")))?,
-        };
-        if side >= rules.turns.len() {
-            return Err(plain_error(format!(
-                "--engine must be below {}, the number of turns",
-                rules.turns.len()
-            )));
-        }
+        let side = engine_side(side, &names, rules.turns.len()).map_err(plain_error)?;
         let engine = super::versus::Engine {
             side,
             movetime: std::time::Duration::from_millis(args.movetime),
@@ -192,5 +182,78 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         }
         Err(PlayError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(super::OK),
         Err(e) => Err(plain_error(e.to_string())),
+    }
+}
+
+const ORDINALS: [&str; 6] = ["first", "second", "third", "fourth", "fifth", "sixth"];
+
+/// The turn `--engine` names, among `count` turns named `names` by the
+/// game's declaration: a turn's own name, an ordinal (`first`), or a turn
+/// number from 0. `white` and `black` stand for the first and second
+/// turn of a game of two whose turns have no names of their own (a game
+/// derived from another, `game amazon = chess`).
+fn engine_side(text: &str, names: &[Option<String>], count: usize) -> Result<usize, String> {
+    let t = text.trim().to_lowercase();
+    if let Ok(n) = t.parse::<usize>() {
+        if n < count {
+            return Ok(n);
+        }
+        return Err(format!(
+            "--engine must be below {count}, the number of turns (a turn number counts from 0)"
+        ));
+    }
+    if let Some(k) = names
+        .iter()
+        .position(|n| n.as_deref().is_some_and(|n| n.to_lowercase() == t))
+    {
+        return Ok(k);
+    }
+    if let Some(k) = ORDINALS.iter().position(|o| *o == t).filter(|&k| k < count) {
+        return Ok(k);
+    }
+    if count == 2 && names.iter().all(Option::is_none) {
+        match t.as_str() {
+            "white" => return Ok(0),
+            "black" => return Ok(1),
+            _ => {}
+        }
+    }
+    let sides: Vec<String> = (0..count)
+        .map(|k| {
+            let ordinal = ORDINALS.get(k).map_or(String::new(), |o| format!(" or {o}"));
+            match names.get(k) {
+                Some(Some(n)) => format!("`{n}`{ordinal} or {k}"),
+                _ => format!("{}{ordinal}", k),
+            }
+            .trim_start_matches(" or ")
+            .to_string()
+        })
+        .collect();
+    Err(format!(
+        "--engine `{text}` names no side of this game; its sides, in turn order: {}",
+        sides.join("; ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::engine_side;
+
+    #[test]
+    fn the_engine_side_is_named_as_the_game_names_it() {
+        let othello = [Some("black".to_string()), Some("white".to_string())];
+        assert_eq!(engine_side("white", &othello, 2), Ok(1));
+        assert_eq!(engine_side("Black", &othello, 2), Ok(0));
+        assert_eq!(engine_side("first", &othello, 2), Ok(0));
+        assert_eq!(engine_side("second", &othello, 2), Ok(1));
+        assert_eq!(engine_side("1", &othello, 2), Ok(1));
+        assert!(engine_side("2", &othello, 2).unwrap_err().contains("below 2"));
+        let e = engine_side("red", &othello, 2).unwrap_err();
+        assert!(e.contains("`black` or first or 0; `white` or second or 1"), "{e}");
+        // A derived game's turns have no names: white and black are the
+        // first and second.
+        assert_eq!(engine_side("black", &[None, None], 2), Ok(1));
+        assert!(engine_side("white", &[None, None, None], 3).is_err());
+        assert_eq!(engine_side("third", &[None, None, None], 3), Ok(2));
     }
 }

@@ -454,20 +454,14 @@ fn first(d: Diags) -> NotRefereed {
     NotRefereed::Rules(d.0.into_iter().next())
 }
 
-/// The rule file of variant `name`: in `dir`, or in rules/variants here
-/// or in the source tree.
+/// The rule file of variant `name`: in `dir`, or in rules/variants (on
+/// disk here, else bundled).
 fn variant_file(dir: Option<&std::path::Path>, name: &str) -> Option<PathBuf> {
     let file = format!("{name}.alg");
-    let dirs: Vec<PathBuf> = match dir {
-        Some(d) => vec![d.to_path_buf()],
-        None => vec![
-            PathBuf::from("rules/variants"),
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/variants"),
-        ],
-    };
+    let dir = dir.map_or_else(|| PathBuf::from("rules/variants"), std::path::Path::to_path_buf);
     // Only plain names: a tag must not reach outside the folder.
     let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    dirs.into_iter().map(|d| d.join(&file)).find(|p| plain && p.is_file())
+    Some(dir.join(file)).filter(|p| plain && crate::is_file(p))
 }
 
 fn json(r: &GameReport) -> serde_json::Value {
@@ -511,6 +505,9 @@ fn text_line(file: &Path, n: usize, g: &pgn::Record, r: &GameReport) -> String {
             "; illegal ply {} at {}:{}: {}: {}",
             i.ply, i.at.line, i.at.col, i.text, i.why
         ));
+        if let Some(fen) = &r.final_fen {
+            s.push_str(&format!(" (the position before it: {fen})"));
+        }
     }
     match r.end {
         Some(o) => {

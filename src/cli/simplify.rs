@@ -24,12 +24,15 @@ pub(super) struct Args {
     /// Saturation per definition: at most this many e-nodes.
     #[arg(long, default_value_t = 20_000)]
     node_limit: usize,
-    /// Saturation per definition: at most this many seconds.
-    #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
+    /// Saturation per definition: at most this many seconds. A cap for
+    /// safety: the iteration and node limits are what end a saturation
+    /// the same way on any machine, and a definition the clock cuts short
+    /// is named in the report.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     time_limit: f64,
     /// The whole file: past this many seconds, the definitions left are
-    /// not saturated.
-    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    /// not saturated (a cap for safety, as --time-limit).
+    #[arg(long, default_value_t = 120.0, value_name = "SECONDS")]
     total_limit: f64,
     /// Print a JSON report of the changes instead of the file (the file
     /// still goes to `-o` when given).
@@ -82,6 +85,12 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             if c.hoisted { " (rules made binders)" } else { "" }
         )
     };
+    let clock = (!out.clock_stopped.is_empty()).then(|| {
+        format!(
+            "note: the clock stopped the saturation of {}: on another machine they may come out otherwise (raise --time-limit or --total-limit)",
+            out.clock_stopped.join(", ")
+        )
+    });
     if args.json {
         let changes: Vec<_> = out
             .changes
@@ -92,17 +101,25 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
                     "cost_before": c.cost_before,
                     "cost_after": c.cost_after,
                     "hoisted": c.hoisted,
+                    "written": c.written,
                     "after": out.pieces.show(&c.after).to_string(),
                 })
             })
             .collect();
-        println!("{}", json!({ "changes": changes }));
-    } else if args.output.is_some() {
+        println!("{}", json!({ "changes": changes, "clock_stopped": out.clock_stopped }));
+    } else {
+        // The file goes to stdout or to `-o`; what changed, to stderr.
         for c in &out.changes {
             eprintln!("{}", report(c));
         }
         if out.changes.is_empty() {
-            eprintln!("nothing to simplify");
+            eprintln!(
+                "nothing to simplify: no definition of {} gets cheaper by the laws within the limits, so it is written as it is",
+                args.file.display()
+            );
+        }
+        if let Some(note) = clock {
+            eprintln!("{note}");
         }
     }
     Ok(super::OK)

@@ -37,28 +37,25 @@ pub(super) struct Loaded {
     pub values: Values,
 }
 
-/// The bundled rule files: `rules/` under the working directory, or the
-/// one algchess was built from.
-pub(super) fn rules_dir() -> PathBuf {
-    let here = PathBuf::from("rules");
-    if here.join("chess.alg").is_file() {
-        return here;
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")
-}
-
 /// The bundled games a protocol may ask for, by file name: `chess`, the
-/// variants (`rules/variants`), draughts and the other games.
+/// variants (`rules/variants`), draughts and the other games. They are
+/// the rule files built into the binary, and any others in `rules/`
+/// under the working folder; each is read from disk where it is there
+/// (see [`crate::read_text`]).
 pub(super) fn bundled() -> Vec<(String, PathBuf)> {
-    let dir = rules_dir();
-    let mut out = vec![("chess".to_string(), dir.join("chess.alg"))];
-    for sub in [dir.join("variants"), dir.join("draughts"), dir.clone()] {
-        let Ok(read) = std::fs::read_dir(&sub) else { continue };
-        let mut files: Vec<PathBuf> = read
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "alg"))
+    let mut out = vec![("chess".to_string(), PathBuf::from("rules/chess.alg"))];
+    for sub in ["rules/variants", "rules/draughts", "rules"] {
+        let prefix = format!("{sub}/");
+        let mut files: Vec<PathBuf> = crate::bundled_files()
+            .iter()
+            .filter(|(k, _)| k.strip_prefix(&prefix).is_some_and(|rest| !rest.contains('/')))
+            .map(|(k, _)| PathBuf::from(k))
             .collect();
+        if Path::new(sub).is_dir() {
+            files.extend(crate::alg_files(Path::new(sub)).unwrap_or_default());
+        }
         files.sort();
+        files.dedup();
         for f in files {
             let name = f.file_stem().unwrap_or_default().to_string_lossy().to_string();
             if !out.iter().any(|(n, _)| *n == name) {

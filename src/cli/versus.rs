@@ -40,6 +40,11 @@ pub(super) fn play(
     let mut changed: Vec<Square> = vec![];
     let sides = rules.turns.len();
     writeln!(out, "{HELP}")?;
+    writeln!(
+        out,
+        "the engine plays {}",
+        turn_label(engine.side, sides, names_of_turns)
+    )?;
     let mut show = true;
     loop {
         if show {
@@ -104,6 +109,11 @@ pub(super) fn play(
                 "quit" => return Ok(()),
                 "help" => {
                     writeln!(out, "{HELP}")?;
+                    writeln!(
+                        out,
+                        "the engine plays {}",
+                        turn_label(engine.side, sides, names_of_turns)
+                    )?;
                     show = false;
                     continue;
                 }

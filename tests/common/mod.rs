@@ -50,6 +50,32 @@ pub fn run_input(args: &[&str], input: &str) -> Out {
     }
 }
 
+/// Runs `algchess ARGS...` in folder `dir`, with `input` on its stdin
+/// and colour off.
+pub fn run_in(dir: &Path, args: &[&str], input: &str) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_algchess"))
+        .current_dir(dir)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the algchess binary runs");
+    let mut stdin = child.stdin.take().expect("a piped stdin");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("the binary finishes");
+    writer.join().expect("the writer finishes");
+    Out {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
 /// Runs `algchess` under a shell `ulimit` (for example `-v 3000000`, an
 /// address-space limit in KiB), so that a run that outgrows it is killed
 /// rather than slowing the machine down.

@@ -55,8 +55,8 @@ pub struct StateReport {
     pub board: Vec<String>,
     /// The POI's square, `[x, y]`, if there is one.
     pub poi: Option<[i32; 2]>,
-    /// On hex, the POI's cell by name (`b1`, see `Grid::hex_name`): the
-    /// drawing has no box to count coordinates in.
+    /// The POI's square by name (`a1`), or on hex its cell (`b1`, see
+    /// `Grid::hex_name`).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub poi_cell: Option<String>,
 }
@@ -83,10 +83,14 @@ pub enum CounterReport {
         board: Vec<String>,
         /// The POI's square on that board, when the moves have one.
         poi: Option<[i32; 2]>,
-        /// On hex, the POI's cell by name (`b1`): the drawing has no box
-        /// to count coordinates in.
+        /// The POI's square by name, as FEN and SAN name squares (`a1`,
+        /// the box's bottom-left square); on hex, its cell (`b1`).
         #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
         poi_cell: Option<String>,
+        /// What the POI's square holds: a piece as the board draws it, or
+        /// `.` for an empty square.
+        #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+        poi_on: Option<String>,
         /// On-board squares of the board.
         squares: usize,
         /// The left side's result states.
@@ -203,6 +207,7 @@ fn counter_board(pieces: &Pieces, c: &Counterexample, instance: Option<BTreeMap<
         board: c.board.rows(pieces),
         poi: c.poi.map(|q| [q.x, q.y]),
         poi_cell: None,
+        poi_on: None,
         squares: c.squares(),
         left: c.left.iter().map(|s| StateReport::new(s, pieces)).collect(),
         right: c.right.iter().map(|s| StateReport::new(s, pieces)).collect(),
@@ -649,33 +654,37 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
 
 impl CounterReport {
     /// Redraws the boards, made as square rows, as `tiling` draws them.
-    /// Coordinates (the POI's) stay those of the rows' box; on hex, whose
-    /// drawing shows no box, the POI is also named by its cell (`b1`).
+    /// Coordinates (the POI's) stay those of the rows' box; the POI is
+    /// also named as FEN and SAN name squares (`a1`, from the box's
+    /// bottom-left), or on hex by its cell (`b1`), and what it holds is
+    /// said.
     pub fn draw_on(&mut self, tiling: crate::geometry::Tiling, pieces: &Pieces) {
         let redraw = |rows: &mut Vec<String>, poi: Option<[i32; 2]>, cell: &mut Option<String>| {
-            if let Ok(g) = Grid::parse(&rows.join("\n"), pieces) {
-                if tiling == crate::geometry::Tiling::Hex {
-                    *cell = poi
-                        .map(|[x, y]| crate::geometry::Square::new(x, y))
-                        .filter(|q| g.get(*q).is_some())
-                        .map(|q| g.hex_name(q));
-                }
-                *rows = g.lines_on(tiling, pieces);
-            }
+            let g = Grid::parse(&rows.join("\n"), pieces).ok()?;
+            let q = poi
+                .map(|[x, y]| crate::geometry::Square::new(x, y))
+                .filter(|q| g.get(*q).is_some());
+            *cell = q.map(|q| match tiling {
+                crate::geometry::Tiling::Hex => g.hex_name(q),
+                crate::geometry::Tiling::Square => q.name(),
+            });
+            *rows = g.lines_on(tiling, pieces);
+            q.and_then(|q| g.get(q)).map(|c| pieces.show(&c).to_string())
         };
         if let CounterReport::Board {
             board,
             poi,
             poi_cell,
+            poi_on,
             left,
             right,
             ..
         } = self
         {
-            redraw(board, *poi, poi_cell);
-            left.iter_mut()
-                .chain(right.iter_mut())
-                .for_each(|s| redraw(&mut s.board, s.poi, &mut s.poi_cell));
+            *poi_on = redraw(board, *poi, poi_cell);
+            left.iter_mut().chain(right.iter_mut()).for_each(|s| {
+                redraw(&mut s.board, s.poi, &mut s.poi_cell);
+            });
         }
     }
 }

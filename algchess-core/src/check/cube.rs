@@ -168,6 +168,35 @@ impl Cube {
         }
         g
     }
+
+    /// A board of the cube to show, of as few squares as the
+    /// representative: every board of a leaf cube is a counterexample
+    /// alike, and one with the claim's pieces on it reads better than
+    /// one of empty squares. So the POI's square holds a named piece
+    /// where its domain allows one, rather than an empty square or the
+    /// stand-in for other pieces, and a board that would hold no named
+    /// piece gets one on the first square that allows it.
+    pub(crate) fn shown(&self, u: &Universe, poi: Option<Square>) -> Grid {
+        let mut g = self.representative(u);
+        let named = u.full() & !(OFF | EMPTY_BIT | (1 << (u.pieces.len() + 1)));
+        let put = |g: &mut Grid, i: usize| {
+            let d = self.doms[i] & named;
+            let shown = u.representative(self.doms[i]);
+            if d != 0 && shown != OFF && shown & named == 0 {
+                g.put(self.squares[i], u.content(d & d.wrapping_neg()));
+                return true;
+            }
+            false
+        };
+        let mut holds = (0..self.squares.len()).any(|i| u.representative(self.doms[i]) & named != 0);
+        if let Some(i) = poi.and_then(|p| self.squares.iter().position(|q| *q == p)) {
+            holds |= put(&mut g, i);
+        }
+        if !holds {
+            (0..self.squares.len()).any(|i| put(&mut g, i));
+        }
+        g
+    }
 }
 
 /// What a square of a symbolic board holds: the original value of some
@@ -366,6 +395,25 @@ mod tests {
         assert!(!Sym::initial(&a, &u).holds(q, Content::Piece(rook)).unwrap());
         assert!(Sym::initial(&b, &u).holds(q, Content::Piece(rook)).unwrap());
         assert!(!s.on_board(Square::new(5, 0)).unwrap());
+    }
+
+    /// The board shown has the claim's pieces on it where the cube allows:
+    /// on the POI's square first, with as many squares on the board.
+    #[test]
+    fn the_board_shown_holds_the_claims_pieces() {
+        let king = PieceId::chess("♔").unwrap();
+        let other = PieceId::chess("♛").unwrap();
+        let u = Universe::new(&[king], other).unwrap();
+        let chess = crate::core::Pieces::chess();
+        let mut cube = Cube::new(2, 1, u.full() & !OFF);
+        assert_eq!(cube.representative(&u).rows(&chess), vec![".."]);
+        assert_eq!(cube.shown(&u, Some(Square::new(1, 0))).rows(&chess), vec![".♔"]);
+        assert_eq!(cube.shown(&u, None).rows(&chess), vec!["♔."]);
+        // A square that may not hold the king keeps its value, and one
+        // that may be off the board stays off.
+        cube.doms[0] = EMPTY_BIT;
+        cube.doms[1] = u.full();
+        assert_eq!(cube.shown(&u, Some(Square::new(0, 0))).rows(&chess), vec![".#"]);
     }
 
     #[test]

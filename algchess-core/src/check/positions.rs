@@ -517,6 +517,7 @@ pub fn check_positions(
                     [q.x - o.x, q.y - o.y]
                 }),
                 poi_cell: None,
+                poi_on: None,
                 squares: state.board.size(),
                 left: l.iter().map(|s| StateReport::new(s, &claim.pieces)).collect(),
                 right: r.iter().map(|s| StateReport::new(s, &claim.pieces)).collect(),

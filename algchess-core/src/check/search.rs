@@ -944,7 +944,7 @@ fn in_window(
 /// evaluator on its representative board: a cross-check of the symbolic
 /// run.
 fn concretise(left: &Prog, right: &Prog, u: &Universe, cube: &Cube, poi: Option<Square>) -> Counterexample {
-    let board = cube.representative(u);
+    let board = cube.shown(u, poi);
     let start = State { board, poi };
     let run = |p: &Prog| -> Vec<State<Grid>> {
         let mut r = results(p, &start).expect("a leaf's evaluation fits the budget");

@@ -107,7 +107,9 @@ impl Predicate {
                 name: "fuse",
                 args: &[Fragment, Fragment, Fragment, Fragment, Fragment, Fragment],
                 outputs: 2,
-                doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 are the one rule f -> g (src/laws/fusion.rs)",
+                doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 are the one rule f -> g: the second rule \
+                      read where the first leaves `%`, guards joined where they overlap and writes laid one \
+                      over the other",
             },
             Predicate::Guard => &Signature {
                 name: "guard",
@@ -127,7 +129,9 @@ impl Predicate {
                 name: "clash",
                 args: &[Fragment, Fragment, Fragment, Fragment],
                 outputs: 0,
-                doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 never apply together (src/laws/fusion.rs)",
+                doc: "the anchored rules f_1 -> g_1 then f_2 -> g_2 never apply together: read where the first \
+                      leaves `%`, the second's guard disagrees with what the first read or wrote, or one needs \
+                      on the board a square the other needs off it",
             },
         }
     }
@@ -187,5 +191,15 @@ mod tests {
             assert!(s.outputs < s.args.len(), "{p} computes all its arguments");
         }
         assert_eq!(Predicate::named("fusion"), None);
+    }
+
+    /// What a reader is told of a condition cites no source file: the
+    /// help of an error, and where a proof's step names it.
+    #[test]
+    fn conditions_are_told_without_source_paths() {
+        for p in Predicate::ALL {
+            let doc = p.signature().doc;
+            assert!(!doc.contains("src/") && !doc.contains(".rs"), "{p}: {doc}");
+        }
     }
 }

@@ -225,12 +225,40 @@ impl<'a> Elab<'a> {
 
     fn piece(&self, sc: &Scope, name: &str, span: Span) -> Res<PieceId> {
         self.prog.pieces.lookup(name).ok_or_else(|| {
-            self.diag(sc, span, format!("unknown piece `{name}`"))
-                .help(format!(
+            let d = self.diag(sc, span, format!("unknown piece `{name}`"));
+            match self.nearest_piece(name) {
+                Some(near) => d.help(format!(
+                    "did you mean `{near}`? (a new piece is declared with a colour twin first, as in `piece {name} / ...`)"
+                )),
+                None => d.help(format!(
                     "declare it with a colour twin first, as in `piece {name} / ...`"
-                ))
-                .into()
+                )),
+            }
+            .into()
         })
+    }
+
+    /// The spelling of a known piece nearest to `name`, a misspelled one:
+    /// only names in ASCII (`'Camle` for `'Camel`) are compared, since any
+    /// one glyph is one edit from any other.
+    fn nearest_piece(&self, name: &str) -> Option<String> {
+        let name = name.strip_prefix('\'')?;
+        let pieces = &self.prog.pieces;
+        let within = 1.max(name.chars().count() / 3);
+        let mut best: Option<(usize, &str)> = None;
+        for p in pieces.all() {
+            for spelling in [Some(pieces.glyph(p)), pieces.ascii(p)].into_iter().flatten() {
+                let Some(known) = spelling.strip_prefix('\'') else {
+                    continue;
+                };
+                let dist = strsim::damerau_levenshtein(known, name)
+                    .min(1 + strsim::damerau_levenshtein(&known.to_lowercase(), &name.to_lowercase()));
+                if dist <= within && best.is_none_or(|(b, _)| dist < b) {
+                    best = Some((dist, spelling));
+                }
+            }
+        }
+        best.map(|(_, s)| s.to_string())
     }
 
     fn binder_cell(&self, sc: &Scope, cell: &Ident) -> Res<Term> {

@@ -1146,6 +1146,26 @@ mod tests {
         Program::from_text("t.alg", src).err().expect("an error").to_string()
     }
 
+    /// A misspelled piece gets a "did you mean", as a misspelled name
+    /// does; a glyph, one edit from any other, gets none.
+    #[test]
+    fn a_misspelled_piece_gets_a_did_you_mean() {
+        let error = |src: &str| Program::from_text("t.alg", src).err().expect("an error").render();
+        let e = error("piece 'Camel / 'camel\nx = %'Camle: nil\n");
+        assert!(
+            e.contains("unknown piece `'Camle`") && e.contains("did you mean `'Camel`?"),
+            "{e}"
+        );
+        let e = error("x = 'Kx + u.\n");
+        assert!(e.contains("did you mean `'K"), "{e}");
+        let e = error("piece 'Camel / 'camel\nx = 'CAMEL + u.\n");
+        assert!(e.contains("did you mean `'Camel`?"), "{e}");
+        let e = error("x = ● + u.\n");
+        assert!(e.contains("unknown piece `●`") && !e.contains("did you mean"), "{e}");
+        let e = error("x = 'Zebra + u.\n");
+        assert!(!e.contains("did you mean"), "{e}");
+    }
+
     #[test]
     fn ragged_boards_are_rejected() {
         let game = |rows: &str| format!("piece ♔ / ♚\nstep = %♔: (% + u. -> . + u%)\ngame g({rows}) = step, step\n");

@@ -92,6 +92,55 @@ fn convert(e: ParseError<usize, Tok, LexError>, len: usize) -> SyntaxError {
     }
 }
 
+/// The brackets that `toks` opens and never closes, by where they open.
+fn unclosed(toks: &[lexer::Spanned]) -> Vec<(usize, Tok)> {
+    let mut open: Vec<(usize, Tok)> = vec![];
+    for (at, t, _) in toks {
+        match t {
+            Tok::LParen | Tok::LBrace => open.push((*at, t.clone())),
+            Tok::RParen if open.last().is_some_and(|o| o.1 == Tok::LParen) => {
+                open.pop();
+            }
+            Tok::RBrace if open.last().is_some_and(|o| o.1 == Tok::LBrace) => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open
+}
+
+/// A syntax error that an unclosed bracket on an earlier line explains
+/// (inside brackets a line break is a space, so the statement ran on),
+/// reported where the bracket opens.
+fn at_unclosed(e: SyntaxError, toks: &[lexer::Spanned], src: &str) -> SyntaxError {
+    let line = |at: usize| src[..at.min(src.len())].matches('\n').count() + 1;
+    let at_end = e.span.start >= src.trim_end().len();
+    let Some((open, tok)) = unclosed(toks)
+        .into_iter()
+        .rev()
+        .find(|(open, _)| *open < e.span.start && (at_end || line(*open) < line(e.span.start)))
+    else {
+        return e;
+    };
+    let (bracket, close) = if tok == Tok::LBrace { ("{", "}") } else { ("(", ")") };
+    let unexpected = e
+        .message
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim_start_matches("unexpected ");
+    let ran_on = if at_end {
+        "to the end of the file".to_string()
+    } else {
+        format!("to line {}, where {unexpected} does not fit", line(e.span.start))
+    };
+    SyntaxError {
+        span: Span::new(open, open + 1),
+        message: format!("this `{bracket}` is never closed: the statement runs on {ran_on} (close it with `{close}`)"),
+    }
+}
+
 /// The deepest nesting of brackets and operators a file may have. Every
 /// later stage recurses over the tree; this keeps them far from the end of
 /// their stacks.
@@ -116,8 +165,8 @@ pub fn parse_file(src: &str) -> Result<File, SyntaxError> {
         message: e.message,
     })?;
     let stmts = grammar::FileParser::new()
-        .parse(toks.into_iter().map(Ok::<_, LexError>))
-        .map_err(|e| convert(e, src.len()))?;
+        .parse(toks.iter().cloned().map(Ok::<_, LexError>))
+        .map_err(|e| at_unclosed(convert(e, src.len()), &toks, src))?;
     for s in &stmts {
         match &s.kind {
             ast::StmtKind::Def { body, .. } => shallow(body)?,
@@ -146,10 +195,38 @@ pub fn parse_expr(src: &str) -> Result<Expr, SyntaxError> {
         message: e.message,
     })?;
     // An expression has no statements, so line breaks are only layout.
-    let toks = toks.into_iter().filter(|t| t.1 != Tok::Newline);
+    let toks: Vec<lexer::Spanned> = toks.into_iter().filter(|t| t.1 != Tok::Newline).collect();
     let e = grammar::ExprParser::new()
-        .parse(toks.map(Ok::<_, LexError>))
-        .map_err(|e| convert(e, src.len()))?;
+        .parse(toks.iter().cloned().map(Ok::<_, LexError>))
+        .map_err(|e| at_unclosed(convert(e, src.len()), &toks, src))?;
     shallow(&e)?;
     Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An unclosed bracket is reported where it opens, not at the token
+    /// of a later line that the statement ran on to.
+    #[test]
+    fn an_unclosed_bracket_is_reported_where_it_opens() {
+        let e = parse_file("a = (u. -> .\nb = u\nc = r\n").unwrap_err();
+        assert_eq!(e.span, Span::new(4, 5), "{e:?}");
+        assert!(e.message.starts_with("this `(` is never closed"), "{}", e.message);
+        assert!(e.message.contains("line 2, where `=` does not fit"), "{}", e.message);
+        let e = parse_file("x = u\na = (u. -> . +\n   (u. -> .)\n").unwrap_err();
+        assert_eq!(e.span, Span::new(10, 11), "{e:?}");
+        assert!(e.message.contains("to the end of the file"), "{}", e.message);
+        let e = parse_file("a = M{1,\nb = u\n").unwrap_err();
+        assert!(e.message.starts_with("this `{` is never closed"), "{}", e.message);
+        assert_eq!(e.span, Span::new(5, 6), "{e:?}");
+        let e = parse_expr("(u. -> .").unwrap_err();
+        assert!(e.message.contains("never closed"), "{}", e.message);
+        // An error on the bracket's own line is the parser's.
+        let e = parse_file("a = (u. = b)\n").unwrap_err();
+        assert!(e.message.starts_with("unexpected `=`"), "{}", e.message);
+        let e = parse_file("a = (u. -> .) )\n").unwrap_err();
+        assert!(e.message.starts_with("unexpected `)`"), "{}", e.message);
+    }
 }

@@ -106,6 +106,14 @@ pub enum MoveError {
     },
     /// No legal move has this name.
     NotLegal(String),
+    /// No legal move has this name, and why.
+    Illegal {
+        /// The move.
+        text: String,
+        /// Why the rules refuse it: `the king would move into check on
+        /// e2`, `white has no knight on the board`.
+        why: String,
+    },
     /// No legal move has this name on a hex board, where moves are named
     /// by their cells.
     NotLegalOnHex(String),
@@ -150,6 +158,7 @@ impl fmt::Display for MoveError {
             MoveError::OffBoard { text, square } => write!(f, "`{}` goes to {square}, which is not on the board", clip(text)),
             MoveError::NoSquare { text, number } => write!(f, "`{}`: there is no square {number} on this board", clip(text)),
             MoveError::NotLegal(t) => write!(f, "`{}` is not a legal move here", clip(t)),
+            MoveError::Illegal { text, why } => write!(f, "`{}` is not a legal move here: {why}", clip(text)),
             MoveError::NotLegalOnHex(t) => write!(
                 f,
                 "`{}` is not a legal move here (on hex, moves are named by their cells: `f5f6`)", clip(t)

@@ -1,10 +1,12 @@
 //! Games as the evaluator runs them: compiled turn moves, and positions.
 
 use super::end::Test;
+use crate::core::{Node, Term};
 use crate::elab::Game;
 use crate::engine::Engine;
 use crate::memory::Budget;
 use crate::semantics::{compile, Eval, Grid, Prog, State};
+use std::collections::HashMap;
 
 /// A game ready to play: the turn moves compiled.
 pub struct Rules {
@@ -28,6 +30,57 @@ pub struct Rules {
     /// What finding a move or answering a test may spend, besides the
     /// evaluator's count of states (nothing more by default).
     pub budget: Budget,
+    /// Each side's move and check test as written, for saying why a move
+    /// is not legal (see [`Rules::unchecked`]).
+    terms: Terms,
+}
+
+/// A game's turns and check tests as terms.
+struct Terms {
+    turns: Vec<Term>,
+    check: Option<Vec<Term>>,
+}
+
+/// Which tests [`Rules::unchecked`] leaves out of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unchecked {
+    /// `not T` where `T` is the side's check test: the moves that would
+    /// leave its king in check come back.
+    Check,
+    /// Every `not` test: moves through an attacked square come back too
+    /// (castling through check).
+    Every,
+}
+
+/// `t` with the tests `drop` picks replaced by `nil`, and whether any was.
+fn without_tests(
+    t: &Term,
+    drop: &dyn Fn(&Term) -> bool,
+    pieces: &crate::core::Pieces,
+    memo: &mut HashMap<Term, Option<Term>>,
+) -> Option<Term> {
+    if let Some(done) = memo.get(t) {
+        return done.clone();
+    }
+    let out = if matches!(t.node(), Node::Not(_)) && drop(t) {
+        Some(Term::nil())
+    } else {
+        let mut changed = false;
+        let node = t.node().map_children(|c| match without_tests(c, drop, pieces, memo) {
+            Some(d) => {
+                changed = true;
+                d
+            }
+            None => c.clone(),
+        });
+        if changed {
+            Term::build(node, pieces).ok()
+        } else {
+            None
+        }
+    };
+    memo.insert(t.clone(), out.clone());
+    out
 }
 
 /// A position: the board, and whose turn it is (an index into the turns).
@@ -59,7 +112,36 @@ impl Rules {
             engine: None,
             tiling: game.tiling,
             budget: Budget::default(),
+            terms: Terms {
+                turns: game.turns.clone(),
+                check: game.ends.check.clone(),
+            },
         }
+    }
+
+    /// Turn `turn`'s move with some of its tests left out, compiled: the
+    /// moves it gives that the turn does not are those the tests forbid.
+    /// `None` when the turn has no such test.
+    pub(crate) fn unchecked(&self, turn: usize, which: Unchecked) -> Option<Prog> {
+        let t = self.terms.turns.get(turn)?;
+        let check = match which {
+            Unchecked::Check => Some(Term::not(self.terms.check.as_ref()?.get(turn)?)),
+            Unchecked::Every => None,
+        };
+        let drop = |u: &Term| check.as_ref().is_none_or(|c| c == u);
+        let stripped = without_tests(t, &drop, &self.pieces, &mut HashMap::new())?;
+        compile(&stripped).ok()
+    }
+
+    /// The boards `prog` (a turn's move, see [`Rules::unchecked`]) leads
+    /// to from `board`, by the interpreter.
+    pub(crate) fn boards_of(&self, prog: &Prog, board: &Grid) -> Result<Vec<Grid>, TooBig> {
+        let start = State {
+            board: board.clone(),
+            poi: None,
+        };
+        let results = Eval::default().within(&self.budget).run(prog, &start)?;
+        Ok(results.into_iter().map(|s| s.board).collect())
     }
 
     /// The same rules, finding moves and answering tests within `budget`:

@@ -753,7 +753,39 @@ impl<'a> Match<'a> {
         if self.rules.tiling == Tiling::Hex {
             return self.find_cells(text);
         }
-        san::read(text, &self.pos.board, &self.moves, self.rules)
+        san::read(text, &self.pos.board, &self.moves, self.rules).map_err(|e| match e {
+            MoveError::NotLegal(t) => match self.why_not(text) {
+                Some(why) => MoveError::Illegal { text: t, why },
+                None => MoveError::NotLegal(t),
+            },
+            other => other,
+        })
+    }
+
+    /// Why no legal move is the SAN or UCI `text`, where that can be told
+    /// (see [`san::why_not`]): the rules are run again without the side's
+    /// check test, and without any test, by the interpreter.
+    fn why_not(&self, text: &str) -> Option<String> {
+        let board = &self.pos.board;
+        let turn = self.pos.turn;
+        let pos = Position {
+            board: board.clone(),
+            turn,
+        };
+        let legal: Vec<Change> = self
+            .rules
+            .successors(&pos)
+            .ok()?
+            .iter()
+            .map(|p| board.change_to(&p.board))
+            .collect();
+        let in_check = self.rules.in_check(board, turn).ok()?;
+        let mut unchecked = |which| {
+            let prog = self.rules.unchecked(turn, which)?;
+            let boards = self.rules.boards_of(&prog, board).ok()?;
+            Some(boards.iter().map(|b| board.change_to(b)).collect())
+        };
+        san::why_not(text, board, &legal, &mut unchecked, in_check, &self.rules.codes)
     }
 
     /// Legal move `i` in PDN, on a draughts board (see [`pdn::numbered`]).

@@ -182,7 +182,7 @@ fn name(p: &Parts, among: &[Parts]) -> String {
 }
 
 /// What a SAN or UCI text asks for.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Wanted {
     piece: char,
     from_file: Option<i32>,
@@ -392,6 +392,190 @@ pub(crate) fn read(text: &str, before: &Grid, moves: &[Change], rules: &Rules) -
             })
         }
     }
+}
+
+/// The moves of `moves` (changes on `before`) that `w` asks for.
+fn fitting(w: &Wanted, before: &Grid, moves: &[Change], pieces: &CodeTable) -> Vec<usize> {
+    match w.to {
+        Some(q) => writing(before, moves, pieces, q)
+            .filter(|(_, p)| fits(w, p))
+            .map(|(i, _)| i)
+            .collect(),
+        None => (0..moves.len())
+            .filter(|&i| moves[i].len() >= 2 && parts(before, &moves[i], pieces).is_some_and(|p| fits(w, &p)))
+            .collect(),
+    }
+}
+
+/// A piece by its SAN letter, as chess names it.
+fn piece_name(letter: char) -> String {
+    match letter {
+        'K' => "king".into(),
+        'Q' => "queen".into(),
+        'R' => "rook".into(),
+        'B' => "bishop".into(),
+        'N' => "knight".into(),
+        'P' => "pawn".into(),
+        other => format!("`{other}`"),
+    }
+}
+
+fn square_name(q: Square) -> String {
+    let mut s = String::new();
+    push_square(&mut s, q);
+    s
+}
+
+/// Why no legal move (`legal`, the changes legal on `before`) is the one
+/// `text` names, where it can be told: the side to move has no such piece,
+/// castling out of, through or into check, a move that would leave the
+/// king in check, a pawn that must promote or cannot, or a piece that
+/// cannot reach the square. `unchecked(Check)` gives the moves the turn
+/// makes without its check test, `unchecked(Every)` without any test; the
+/// side to move is in check when `in_check`. `None` when the text is no
+/// SAN or UCI, or nothing can be told.
+pub(crate) fn why_not(
+    text: &str,
+    before: &Grid,
+    legal: &[Change],
+    unchecked: &mut dyn FnMut(super::game::Unchecked) -> Option<Vec<Change>>,
+    in_check: bool,
+    pieces: &CodeTable,
+) -> Option<String> {
+    use super::game::Unchecked;
+    let w = wanted(text)?;
+    let letter = |q: Square| pieces.letter(before.code(q));
+    // The side to move, by the case of the pieces its legal moves move.
+    let white = legal.iter().find_map(|c| {
+        let (from, _, _) = notation::moved_by(before, c, |v| pieces.letter(v))?;
+        Some(letter(from)?.is_ascii_uppercase())
+    })?;
+    let side = if white { "white" } else { "black" };
+    let ours = |q: Square| letter(q).filter(|l| l.is_ascii_uppercase() == white);
+    if let Some(short) = w.castle {
+        let name = if short { "O-O" } else { "O-O-O" };
+        if in_check {
+            return Some("the king is in check, and a king may not castle out of check".to_string());
+        }
+        let fits = |moves: Option<Vec<Change>>| moves.is_some_and(|m| !fitting(&w, before, &m, pieces).is_empty());
+        if fits(unchecked(Unchecked::Check)) {
+            return Some(format!("the king would castle into check ({name})"));
+        }
+        if fits(unchecked(Unchecked::Every)) {
+            return Some("the king would pass through check: a square it crosses is attacked".to_string());
+        }
+        return Some(format!(
+            "{side} cannot castle {} here: the king or that rook has moved, or a square between them is taken",
+            if short { "short" } else { "long" }
+        ));
+    }
+    let to = w.to?;
+    let dest = square_name(to);
+    // The pieces the text can mean.
+    let from_squares: Vec<Square> = {
+        let o = before.origin();
+        (0..before.height())
+            .flat_map(|y| (0..before.width()).map(move |x| Square::new(o.x + x, o.y + y)))
+            .filter(|&q| w.from_file.is_none_or(|f| f == q.x) && w.from_rank.is_none_or(|r| r == q.y))
+            .collect()
+    };
+    let movers: Vec<Square> = if w.piece == '?' {
+        let from = *from_squares.first()?;
+        match letter(from) {
+            None => return Some(format!("there is no piece on {}", square_name(from))),
+            Some(l) if l.is_ascii_uppercase() != white => {
+                return Some(format!(
+                    "the {} on {} is {}'s, and {side} is to move",
+                    piece_name(l.to_ascii_uppercase()),
+                    square_name(from),
+                    if white { "black" } else { "white" }
+                ))
+            }
+            Some(_) => vec![from],
+        }
+    } else {
+        let found: Vec<Square> = from_squares
+            .into_iter()
+            .filter(|&q| ours(q).is_some_and(|l| l.to_ascii_uppercase() == w.piece))
+            .collect();
+        if found.is_empty() {
+            let on = match (w.from_file, w.from_rank) {
+                (Some(f), Some(r)) => format!(" on {}", square_name(Square::new(f, r))),
+                (Some(f), None) => format!(" on the {}-file", (b'a' + f as u8) as char),
+                (None, Some(r)) => format!(" on rank {}", r + 1),
+                (None, None) => " on the board".into(),
+            };
+            return Some(format!("{side} has no {}{on}", piece_name(w.piece)));
+        }
+        found
+    };
+    let what = match movers[..] {
+        [q] => format!(
+            "the {} on {}",
+            piece_name(ours(q).map_or('?', |l| l.to_ascii_uppercase())),
+            square_name(q)
+        ),
+        _ => format!("no {side} {}", piece_name(w.piece)),
+    };
+    if let Some(m) = unchecked(Unchecked::Check) {
+        let found = fitting(&w, before, &m, pieces);
+        if let Some(&i) = found.first() {
+            let pinned = parts(before, &m[i], pieces).map(|p| p.from);
+            return Some(if in_check {
+                "the king is in check, and this move does not get it out of check".to_string()
+            } else if w.piece == 'K' || movers.iter().all(|&q| ours(q) == Some('K')) {
+                format!("the king would move into check on {dest}")
+            } else if let Some(q) = pinned {
+                format!(
+                    "it would leave the king in check (the {} on {} is pinned)",
+                    piece_name(ours(q).map_or('?', |l| l.to_ascii_uppercase())),
+                    square_name(q)
+                )
+            } else {
+                "it would leave the king in check".to_string()
+            });
+        }
+    }
+    // A pawn's promotion asked for where none is, or left out.
+    let any_promotion = Wanted {
+        piece: w.piece,
+        from_file: w.from_file,
+        from_rank: w.from_rank,
+        to: w.to,
+        promotion: None,
+        castle: None,
+    };
+    let loose: Vec<Parts> = writing(before, legal, pieces, to)
+        .map(|(_, p)| p)
+        .filter(|p| {
+            fits(
+                &Wanted {
+                    promotion: p.promotion,
+                    ..any_promotion.clone()
+                },
+                p,
+            )
+        })
+        .collect();
+    if !loose.is_empty() {
+        let mut can: Vec<char> = loose.iter().filter_map(|p| p.promotion).collect();
+        can.dedup();
+        let can: Vec<String> = can.iter().map(|c| c.to_string()).collect();
+        return Some(match w.promotion {
+            None => format!(
+                "a pawn that reaches {dest} must promote: write `={}`",
+                can.join("`, `=")
+            ),
+            Some(_) if can.is_empty() => format!("a pawn promotes only on the last rank, and {dest} is not on it"),
+            Some(c) => format!(
+                "a pawn cannot become {}: it may become {}",
+                piece_name(c),
+                can.join(", ")
+            ),
+        });
+    }
+    let how = if matches!(movers[..], [_]) { "cannot" } else { "can" };
+    Some(format!("{what} {how} move to {dest}"))
 }
 
 #[cfg(test)]

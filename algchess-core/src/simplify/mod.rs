@@ -103,6 +103,9 @@ pub struct Change {
     pub cost_after: f64,
     /// Its unanchored rules became binders (step 1).
     pub hoisted: bool,
+    /// The new body as the simplified file writes it, in the file's own
+    /// names.
+    pub written: String,
 }
 
 /// A simplified rule file.
@@ -113,6 +116,11 @@ pub struct Simplified {
     pub changes: Vec<Change>,
     /// The file's pieces: how the changes' terms print.
     pub pieces: Pieces,
+    /// The definitions whose saturation a time limit cut short (or that
+    /// the whole file's limit left unsaturated), in file order: on a
+    /// slower or busier machine they may come out otherwise. The limits
+    /// of work (iterations, e-nodes) end a run the same way anywhere.
+    pub clock_stopped: Vec<String>,
 }
 
 /// Step 2: the cheapest term the laws reach from `t` within `time`. The
@@ -125,7 +133,7 @@ fn saturate(
     options: &SimplifyOptions,
     time: Duration,
     named: &HashMap<String, Cost>,
-) -> Term {
+) -> (Term, bool) {
     let limits = SaturationLimits {
         time_limit: Some(time),
         ..options.saturation.clone()
@@ -136,6 +144,11 @@ fn saturate(
         &limits,
         |_| false,
     );
+    let clock = matches!(runner.stop_reason, Some(egg::StopReason::TimeLimit(_)))
+        || matches!(
+            runner.egraph.analysis.guard.tripped(),
+            Some(crate::prover::Stop::Time(_))
+        );
     let root = runner.roots[0];
     let work = Work {
         egraph: &runner.egraph,
@@ -145,7 +158,7 @@ fn saturate(
     let (_, best) = Extractor::new(&runner.egraph, work).find_best(root);
     let best = from_expr(&best);
     // Rebuilt through the core constructors: the canonical form.
-    best.substitute(&|_| None, pieces).unwrap_or(best)
+    (best.substitute(&|_| None, pieces).unwrap_or(best), clock)
 }
 
 /// Terms past this weight (nodes, and the members of pattern constants)
@@ -286,6 +299,7 @@ pub fn simplify_text(
         .chain(pruned.iter().map(|(n, _)| n).filter(|n| !gathered.contains(n)))
         .filter_map(|n| {
             let (before, after) = (original.definition(n)?, prog.definition(n)?);
+            let body = hoist::plain_definitions(file).find(|(m, _)| m == n)?.1;
             Some(Change {
                 name: n.clone(),
                 before: before.clone(),
@@ -293,9 +307,11 @@ pub fn simplify_text(
                 cost_before: cost_over(before, &HashMap::new()).work,
                 cost_after: cost_over(after, &HashMap::new()).work,
                 hoisted: gathered.contains(n),
+                written: crate::parse::print_expr(body),
             })
         })
         .collect();
+    let mut clock_stopped = vec![];
     let mut texts: HashMap<String, String> = HashMap::new();
     let folder = fold::Folder::new(prog, file, text);
     // What each definition's body reads as now (one whose binders were
@@ -323,9 +339,16 @@ pub fn simplify_text(
             .unwrap_or(Duration::MAX)
             .min(options.total_limit.saturating_sub(began.elapsed()));
         let best = if time.is_zero() || too_big(&start) {
+            if time.is_zero() && !too_big(&start) {
+                clock_stopped.push(name.to_string());
+            }
             start.clone()
         } else {
-            saturate(&prog.pieces, &start, rules, options, time, &named)
+            let (best, clock) = saturate(&prog.pieces, &start, rules, options, time, &named);
+            if clock {
+                clock_stopped.push(name.to_string());
+            }
+            best
         };
         let best = if cost_over(&start, &named).work < cost_over(&best, &named).work {
             start
@@ -365,6 +388,7 @@ pub fn simplify_text(
         if let Some(c) = changes.iter_mut().find(|c| c.name == name) {
             c.after = meaning;
             c.cost_after = after;
+            c.written = texts[name].clone();
             continue;
         }
         changes.push(Change {
@@ -374,6 +398,7 @@ pub fn simplify_text(
             cost_before: before,
             cost_after: after,
             hoisted: hoisted && hoist(&written) != written,
+            written: texts[name].clone(),
         });
     }
     // The file printed once, as `fmt` writes it. Each new body is parsed
@@ -406,6 +431,7 @@ pub fn simplify_text(
         text: crate::parse::format_file(&file, &src),
         changes,
         pieces: prog.pieces.clone(),
+        clock_stopped,
     })
 }
 

@@ -611,12 +611,12 @@ fn theorem_file(proved: bool) -> String {
 
 const THEOREM_HEAD: &str = "// The formalized plies of Games::Chess::Referee's chess rules are the moves
 // of rules/chess.alg. Each ply list is quoted in the comment above its
-// lowering by src/notation/plies/ (`referee_theorems_are_current`
+// lowering by algchess-core/src/notation/plies/ (`referee_theorems_are_current`
 // checks this file; `cargo test --release --lib write_referee_theorems
 // -- --ignored` writes it again).
 //
 // Where the document's text and FIDE part, the plies read as FIDE does, and
-// src/notation/plies/ has tests showing the literal reading differs:
+// algchess-core/src/notation/plies/ has tests showing the literal reading differs:
 // sliders and the double step say `open` where the document says `clear` (its
 // `clear` also keeps them off guarded squares); castling asks the king's
 // square and the one it crosses to be unguarded, not the rook's; the long
