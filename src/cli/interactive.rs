@@ -92,51 +92,18 @@ Commands:
   quit    leave (so does the end of the input)";
 
 /// The names of a game's turns as the declaration writes them
-/// (`game chess(start) = white, black` gives `white` and `black`), or
-/// `None` for each when the declaration cannot be read back.
-pub(crate) fn turn_names(prog: &Program, game: &Game) -> Vec<Option<String>> {
-    let none = vec![None; game.turns.len()];
-    let text = &prog.source().text;
-    let Some(decl) = text.get(game.span.start..game.span.end) else {
-        return none;
-    };
-    // Drop comments, then split what follows the `=` at the top level.
-    let decl: String = decl
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut depth = 0i32;
-    let mut parts: Vec<String> = vec![];
-    let mut current: Option<String> = None;
-    let mut prev = ' ';
-    for c in decl.chars() {
-        // `<` opens a count as in `M<1,2>`; `>` closes one unless it ends
-        // an arrow (`->`, `=>`).
-        match c {
-            '(' | '[' | '{' | '<' => depth += 1,
-            ')' | ']' | '}' if depth > 0 => depth -= 1,
-            '>' if depth > 0 && prev != '-' && prev != '=' => depth -= 1,
-            _ => {}
-        }
-        prev = c;
-        match &mut current {
-            None if depth == 0 && c == '=' => current = Some(String::new()),
-            None => {}
-            Some(cur) if depth == 0 && c == ',' => parts.push(std::mem::take(cur)),
-            Some(cur) => cur.push(c),
-        }
-    }
-    let Some(last) = current else {
-        return none;
-    };
-    parts.push(last);
-    if parts.len() != game.turns.len() {
-        return none;
-    }
-    parts
-        .into_iter()
+/// (`game chess(start) = white, black` gives `white` and `black`; a game
+/// derived from another, `game amazon = chess`, its base's), or `None`
+/// for a turn written as nothing.
+pub(crate) fn turn_names(_prog: &Program, game: &Game) -> Vec<Option<String>> {
+    game.turn_texts
+        .iter()
         .map(|p| {
+            let p = p
+                .lines()
+                .map(|l| l.split("//").next().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join(" ");
             let p = p.split_whitespace().collect::<Vec<_>>().join(" ");
             if p.is_empty() {
                 None

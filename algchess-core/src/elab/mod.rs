@@ -104,6 +104,9 @@ pub struct Game {
     pub tiling: Tiling,
     /// The pieces of the file that declares the game.
     pub pieces: Pieces,
+    /// Each turn as its declaration writes it (`white`, `three(◎)`), in
+    /// turn order: a derived game's are its base's.
+    pub turn_texts: Vec<String>,
 }
 
 /// The lint of one game's check test: a claim that it is the test
@@ -938,6 +941,16 @@ fn game(
         ends: Ends::default(),
         tiling: el.prog.tiling,
         pieces: el.prog.pieces.clone(),
+        turn_texts: turns
+            .iter()
+            .map(|t| {
+                source
+                    .text
+                    .get(t.span.start..t.span.end)
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect(),
     })
 }
 
