@@ -15,7 +15,9 @@
 //! - ```` ```alg file=NAME ````: a rule file, written to the scratch folder
 //!   under NAME for the commands after it; without `file=`, a snippet.
 //!   Each must elaborate and its claims come out as claimed (`algchess
-//!   check`); ```` ```alg fails ```` must be refused (exit status 2).
+//!   check`); ```` ```alg fails ```` must be refused (exit status 2), and
+//!   ```` ```alg wrong ```` holds a claim that does not come out as
+//!   claimed (exit status 1).
 //! - ```` ```alg excerpt=PATH ````: lines quoted from a bundled file: each
 //!   must be a line of it.
 //! - ```` ```text file=NAME ```` (or `pgn`): data written to the scratch
@@ -256,7 +258,13 @@ fn the_guide_runs_as_written() {
                         bin.path(),
                         &format!("algchess check {file} --positions 0 --no-lint"),
                     );
-                    let want = if b.has("fails") { Some(2) } else { Some(0) };
+                    let want = if b.has("fails") {
+                        Some(2)
+                    } else if b.has("wrong") {
+                        Some(1)
+                    } else {
+                        Some(0)
+                    };
                     if status != want {
                         fail(
                             b.line,

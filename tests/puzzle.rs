@@ -552,21 +552,24 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
+/// The pictures in `docs/pictures/` are what the guide's commands draw
+/// (`docs/cli.md`, under Puzzles and pictures), and the guide shows each.
 #[test]
-fn the_readme_pictures_are_what_their_commands_draw() {
+fn the_guides_pictures_are_what_their_commands_draw() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let dir = TempDir::new("readme-pictures");
+    let page = std::fs::read_to_string(root.join("docs/cli.md")).unwrap();
+    let dir = TempDir::new("guide-pictures");
     let mut drawn = 0;
-    for line in readme
+    for line in page
         .lines()
-        .filter(|l| l.starts_with("algchess ") && l.contains("--svg docs/pictures/"))
+        .filter_map(|l| l.strip_prefix("$ algchess "))
+        .filter(|l| l.contains("--svg "))
     {
         let mut args = words(line);
-        args.remove(0);
         let at = args.iter().position(|a| a == "--svg").unwrap() + 1;
-        let committed = root.join(&args[at]);
-        let fresh = dir.path().join(format!("{drawn}.svg"));
+        let name = args[at].clone();
+        let committed = root.join("docs/pictures").join(&name);
+        let fresh = dir.path().join(&name);
         args[at] = fresh.display().to_string();
         let out = run(&args);
         assert!(out.code == Some(0), "{line}: {}", out.stderr);
@@ -577,16 +580,10 @@ fn the_readme_pictures_are_what_their_commands_draw() {
             committed.display()
         );
         assert!(
-            readme.contains(&format!("]({})", args_path(line))),
-            "{line}: the README shows its picture"
+            page.contains(&format!("](pictures/{name})")),
+            "{line}: the guide shows its picture"
         );
         drawn += 1;
     }
     assert!(drawn >= 3, "only {drawn} pictures");
-}
-
-/// The `--svg` path of a README command line.
-fn args_path(line: &str) -> String {
-    let w = words(line);
-    w[w.iter().position(|a| a == "--svg").unwrap() + 1].clone()
 }

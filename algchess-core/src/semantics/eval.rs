@@ -1,5 +1,5 @@
 //! The evaluator: a compiled move maps a state to its finite set of result
-//! states, exactly as README's "What moves mean" says.
+//! states, exactly as "What moves mean" in docs/language.md says.
 
 use super::code::Code;
 use super::compile::Prog;
