@@ -566,13 +566,7 @@ mod tests {
     /// five squares.
     #[test]
     fn views_of_repetitions_and_nested_binders_hold_on_boards() {
-        let def = |t: &str| {
-            crate::elab::Program::from_text("t.alg", &format!("x = {t}\n"))
-                .unwrap()
-                .definition("x")
-                .unwrap()
-                .clone()
-        };
+        let def = crate::testing::term;
         let (m, n) = ("(♙ -> ♟)", "(♟ -> ♛)");
         let cases = [
             (format!("({m} | {n})+"), format!("{m}+ {n}* | {n}+")),
@@ -622,13 +616,7 @@ mod tests {
 
     #[test]
     fn a_promotion_runs_before_a_crowning() {
-        let def = |t: &str| {
-            crate::elab::Program::from_text("t.alg", &format!("x = {t}\n"))
-                .unwrap()
-                .definition("x")
-                .unwrap()
-                .clone()
-        };
+        let def = crate::testing::term;
         let mut v = Viewer::default();
         let mixed = v.view(&def("((♟ -> ♛) | (♙ -> ♟))*"), PoiKnown::Unbound);
         assert_eq!(mixed, def("(♙ -> ♟)* (♟ -> ♛)*"));
@@ -649,13 +637,7 @@ mod tests {
 
     #[test]
     fn views_of_commuting_moves_meet() {
-        let def = |t: &str| {
-            crate::elab::Program::from_text("t.alg", &format!("x = {t}\n"))
-                .unwrap()
-                .definition("x")
-                .unwrap()
-                .clone()
-        };
+        let def = crate::testing::term;
         let mut v = Viewer::default();
         let a = v.view(&def("(♙ -> ♟) (♘ -> ♞) (♙ -> ♟)"), PoiKnown::Unbound);
         let b = v.view(&def("(♘ -> ♞) (♙ -> ♟){2}"), PoiKnown::Unbound);
