@@ -374,7 +374,7 @@ game big = chess
 ";
 
     fn games() -> Vec<(String, Program)> {
-        // Snake's turning pieces are checked end to end (tests/engine.rs):
+        // Snake's turning pieces are checked end to end (tests/it/engine.rs):
         // other unit tests declare its glyphs differently in this process.
         let mut out: Vec<(String, Program)> = ["chess", "othello", "tictactoe", "variants/capablanca"]
             .iter()

@@ -746,6 +746,8 @@ impl<'a> Match<'a> {
 
     /// The legal move that `text` names: SAN (`Nf3`, `exd5`, `e8=Q+`,
     /// `O-O`, annotations such as `!?` ignored) or UCI (`g1f3`, `e7e8q`).
+    /// A move that is not legal is only reported as such; see
+    /// [`find_or_why`](Match::find_or_why) for the reason.
     pub fn find(&self, text: &str) -> Result<usize, MoveError> {
         if self.rules.tiling == Tiling::Square && pdn::is_pdn(text) {
             return pdn::find(text, &self.pos.board, self.legal());
@@ -753,7 +755,15 @@ impl<'a> Match<'a> {
         if self.rules.tiling == Tiling::Hex {
             return self.find_cells(text);
         }
-        san::read(text, &self.pos.board, &self.moves, self.rules).map_err(|e| match e {
+        san::read(text, &self.pos.board, &self.moves, self.rules)
+    }
+
+    /// [`find`](Match::find), telling why a move that is not legal is
+    /// refused where that can be known. The reason costs a run of the
+    /// rules without their tests, so it is only worked out for a refusal
+    /// a reader will see.
+    pub fn find_or_why(&self, text: &str) -> Result<usize, MoveError> {
+        self.find(text).map_err(|e| match e {
             MoveError::NotLegal(t) => match self.why_not(text) {
                 Some(why) => MoveError::Illegal { text: t, why },
                 None => MoveError::NotLegal(t),
@@ -1005,7 +1015,7 @@ pub fn replay<'a>(rules: &'a Rules, game: &super::pgn::Record) -> Result<(GameRe
                 if !m.full {
                     m.all_moves()?;
                 }
-                m.find(&ply.text).map(|j| (j, None)).map_err(|e| e.to_string())
+                m.find_or_why(&ply.text).map(|j| (j, None)).map_err(|e| e.to_string())
             }
         };
         match found {

@@ -113,7 +113,7 @@ pub fn find(m: &mut Match, text: &str) -> Result<usize, MoveError> {
     if m.count() == 0 {
         return Err(MoveError::NoMoves(text.to_string()));
     }
-    m.find(text).map_err(|e| {
+    m.find_or_why(text).map_err(|e| {
         if all.len() <= 40 {
             MoveError::Listed {
                 error: Box::new(e),

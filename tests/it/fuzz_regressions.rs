@@ -2,9 +2,7 @@
 //! or reported by hand: each must now end with a verdict or a clean error
 //! (exit status 2 and a message with its place, no panic).
 
-mod common;
-
-use common::{run, Out, TempDir};
+use crate::common::{run, Out, TempDir};
 
 /// A clean refusal: status 2, no panic, `message` on stderr.
 fn refused(out: &Out, message: &str) {

@@ -4,9 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-mod common;
-
-use common::{run_input, Out, TempDir};
+use crate::common::{run_input, Out, TempDir};
 
 fn chess() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")

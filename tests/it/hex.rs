@@ -7,11 +7,9 @@
 //! algebra's movements. On every position reachable in three plies from
 //! the start, both must give the same set of successors.
 
-mod common;
-
+use crate::common::{run, run_input, TempDir};
 use algchess::{compile, results, Content, Grid, PieceId, Pieces, Program, State};
 use algchess::{perft, Position, Rules, Square};
-use common::{run, run_input, TempDir};
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;

@@ -5,6 +5,7 @@
 //! disagrees or is unknown (unless `--allow-unknown`), or `fmt --check`
 //! finds an unformatted file, 2 on bad input.
 
+use crate::common;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
@@ -12,9 +13,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
-
-use common::{run, Out, TempDir};
+use crate::common::{run, Out, TempDir};
 
 const PIECES: &str = "tests/fixtures/pieces.alg";
 const SEED: &str = "theorems/seed.alg";

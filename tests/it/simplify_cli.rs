@@ -2,9 +2,8 @@
 //! `--no-simplify` plays it as written. The counts and the moves offered
 //! are the same either way.
 
-mod common;
-
-use common::{run, run_input};
+use crate::common;
+use crate::common::{run, run_input};
 use serde_json::Value;
 
 fn leaves(file: &str, depth: &str, extra: &[&str]) -> Vec<u64> {

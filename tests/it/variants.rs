@@ -7,10 +7,9 @@
 //! `deep_counts_as_fairy_stockfish`; the interpreter, its reference,
 //! counts each position to depth 2.
 
-mod common;
-
+use crate::common;
+use crate::common::TempDir;
 use algchess::{fen, perft, Pieces, Position, Program, Rules};
-use common::TempDir;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
@@ -106,11 +105,11 @@ fn derived_variants_count_as_fairy_stockfish() {
         let Some(variant) = name.strip_suffix(".alg") else {
             continue;
         };
-        // Chess960 has a published table of its own (tests/chess960.rs).
+        // Chess960 has a published table of its own (tests/it/chess960.rs).
         if variant == "chess960" {
             continue;
         }
-        // Fairy-Stockfish has no Irreversible Chess: tests/irreversible.rs
+        // Fairy-Stockfish has no Irreversible Chess: tests/it/irreversible.rs
         // checks it against a generator of its own.
         if variant.starts_with("irreversible") {
             continue;

@@ -2,9 +2,8 @@
 //! runaway evaluations and huge numbers end as clean errors or `unknown`
 //! verdicts within their limits, and the claims after them still get theirs.
 
-mod common;
-
-use common::{run, run_limited, TempDir};
+use crate::common;
+use crate::common::{run, run_limited, TempDir};
 
 /// Prove `text` under a 3 GB address-space limit: a run that outgrew it
 /// would be killed, not reported.

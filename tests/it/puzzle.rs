@@ -4,11 +4,9 @@
 //! (`tests/fixtures/puzzle/generate.py`) where none is published; and
 //! boards drawn with `--svg` by every command that takes it.
 
-mod common;
-
+use crate::common::{run, run_input, TempDir};
 use algchess::puzzle::{place, read_pieces, tour, Board, Goal, Limits, Mode, PlaceOptions, TourOptions};
 use algchess::{Files, MemoryLimit, Tiling};
-use common::{run, run_input, TempDir};
 use serde_json::Value;
 use std::path::Path;
 

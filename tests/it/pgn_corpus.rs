@@ -5,8 +5,7 @@
 //! game, and the players' names (Latin-1 files among them). Where the two differ on purpose, `DIFFERENCES` says why, and the
 //! test checks that they still differ there.
 
-mod common;
-use common::run;
+use crate::common::run;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -2,8 +2,8 @@
 //! as the interpreter (`--interpreter`), on every bundled game, and the
 //! thread flag.
 
-mod common;
-use common::run;
+use crate::common;
+use crate::common::run;
 
 /// The leaves of each depth a `perft --json` run printed.
 fn leaves(args: &[&str]) -> Vec<u64> {

@@ -5,9 +5,8 @@
 //! every game by its tag alone, and `play`, given the UCI plies, writes the
 //! same SAN.
 
-mod common;
-
-use common::TempDir;
+use crate::common;
+use crate::common::TempDir;
 use std::path::Path;
 
 const FIXTURE: &str = "tests/fixtures/variant_pgn/games.pgn";

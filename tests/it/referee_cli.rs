@@ -1,8 +1,8 @@
 //! `algchess referee` and `algchess play` as a chess player uses them:
 //! PGN files checked, JSON reports, exit statuses, saved games.
 
-mod common;
-use common::{run, run_input, TempDir};
+use crate::common;
+use crate::common::{run, run_input, TempDir};
 use serde_json::Value;
 
 const SEED: &str = "    1. e4     e5\n    2. Bc4    h6?\n    3. Qh5    ...    Qf3 would also serve.\n    3. ...    a5??\n    4. Qxf7#\n";

@@ -1,12 +1,11 @@
 //! End-to-end tests of `algchess uci` and `algchess xboard`: the binary
 //! runs as another program would drive it, a line at a time over pipes.
 
+use crate::common;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
-
-mod common;
 
 /// A running engine: its input, and its output lines as they come.
 struct Engine {

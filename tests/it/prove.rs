@@ -12,9 +12,7 @@ use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-mod common;
-
-use common::{run, Out, TempDir};
+use crate::common::{run, Out, TempDir};
 
 const SEED: &str = "theorems/seed.alg";
 const THEOREMS: &str = "theorems/";
@@ -439,7 +437,7 @@ fn empty_axioms(dir: &TempDir) -> PathBuf {
 #[test]
 fn the_kat_suite_is_settled() {
     // theorems/kat/: claims of the kinds Kleene algebra with tests decides
-    // (their truth is settled by the checker in tests/cli.rs). Every false
+    // (their truth is settled by the checker in tests/it/cli.rs). Every false
     // claim is refuted with a board, no verdict is wrong, and nearly every
     // true claim is proved.
     let (_, reports) = prove_json(&os(&["theorems/kat/"]));
@@ -463,7 +461,7 @@ fn the_kat_suite_is_settled() {
 fn the_finite_suite_is_settled() {
     // theorems/finite/: claims with a finite effect or a finite fact
     // behind them, of four kinds, one file each (their truth is settled by
-    // the checker in tests/cli.rs, without the window bound). Every false
+    // the checker in tests/it/cli.rs, without the window bound). Every false
     // claim is refuted with a board, no verdict is wrong, and at least 95%
     // of the true claims of each kind are proved.
     let mut kinds: BTreeMap<&str, (usize, usize)> = BTreeMap::new();

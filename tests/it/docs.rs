@@ -28,8 +28,7 @@
 //! Paths in backticks that name the source tree's files (`rules/...`,
 //! `algchess-core/src/...`) must exist.
 
-mod common;
-
+use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 

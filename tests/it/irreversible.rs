@@ -10,10 +10,8 @@
 //! no position of play repeats, because every ply strictly increases a
 //! measure (`measure`).
 
-mod common;
-
+use crate::common::{run, TempDir};
 use algchess::{fen, perft, Pieces, Position, Rules};
-use common::{run, TempDir};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::Path;

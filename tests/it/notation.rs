@@ -2,10 +2,8 @@
 //! implementation of the seed's turtle enumeration on random boards, and
 //! `translate` and notation literals end to end.
 
-mod common;
-
+use crate::common::{run, TempDir};
 use algchess::{compile, results, Content, Grid, PieceId, Program, Square, State};
-use common::{run, TempDir};
 use std::collections::{BTreeSet, HashSet};
 
 // ---------------------------------------------------------------------------

@@ -10,10 +10,8 @@
 //! same successors, the same perft counts and the same winners; `play`
 //! and the referee must report the winner of games of three and six.
 
-mod common;
-
+use crate::common::{run, run_input, TempDir};
 use algchess::{perft, Content, Grid, Position, Program, Rules, Square};
-use common::{run, run_input, TempDir};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 

@@ -1,9 +1,8 @@
 //! Inputs a hostile user tries: each run ends with a verdict or a clear
 //! error (exit status 2, no panic), and a limit that is given is held.
 
-mod common;
-
-use common::{run, run_input, Out, TempDir};
+use crate::common;
+use crate::common::{run, run_input, Out, TempDir};
 
 /// A clean refusal: status 2, no panic, and `message` on stderr.
 fn refused(out: &Out, message: &str) {
