@@ -72,11 +72,13 @@ mod geometry;
 mod laws;
 mod memory;
 mod notation;
+mod par;
 mod parse;
 pub mod picture;
 mod play;
 mod prover;
 pub mod puzzle;
+mod rng;
 mod search;
 mod semantics;
 mod simplify;
@@ -86,8 +88,8 @@ pub mod tutorial;
 
 pub use check::positions;
 pub use check::{
-    check_claim, compare, Bound, ClaimOptions, CounterReport, Finding, Limit, Outcome, Report, SearchOptions,
-    StateReport, Stats,
+    check_claim, check_claim_on, compare, Bound, ClaimOptions, CounterReport, Finding, Limit, Outcome, Report,
+    SearchOptions, StateReport, Stats,
 };
 pub use core::{
     print, Bounds, Cell, ClaimKind, Content, DeclareError, Fragment, GlueError, Meta, Node, Pattern, PieceId, Pieces,
@@ -107,9 +109,11 @@ pub use play::{
 };
 pub use prover::kat::Limits as KatLimits;
 pub use prover::{
-    explain, prove_claim, render, saturate, CertificateError, KatError, LawError, ProofNames, ProofReport,
-    ProveOptions, ReplayError, Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict, Why,
+    explain, prove_claim, prove_claim_on, render, saturate, CertificateError, KatError, LawError, ProofNames,
+    ProofReport, ProveOptions, ReplayError, Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict,
+    Why,
 };
+pub use rng::Rng;
 pub use search::{
     board_key, mate_in, names as move_words, turn_key, Info as SearchInfo, Limits, Searcher, TableError, Values, MATE,
 };

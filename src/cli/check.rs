@@ -4,11 +4,11 @@
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use super::findings::{add_positions, claim_key, counterexample_row, counterexample_text, positions_phrase};
 use super::pictures::{Pictures, SvgArgs};
-use algchess_core::positions::{check_positions, pairs, PositionOptions, PositionsReport, Sample};
+use algchess_core::positions::{pairs, PositionOptions, PositionsReport, Sample};
 use algchess_core::Diags;
 use algchess_core::MemoryLimit;
 use algchess_core::Rel;
-use algchess_core::{check_claim, ClaimOptions, Finding, Limit, Report};
+use algchess_core::{check_claim_on, ClaimOptions, Finding, Limit, Report};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -99,31 +99,16 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let code = claims::run_each(&programs, &extra, &run, |p, claim, bar| {
         let lint = extra[p].iter().position(|c| std::ptr::eq(c, claim));
         let options = if lint.is_some() { &on_game } else { &options };
-        let mut report = check_claim(claim, options, &|cells, done, total| {
+        let first: &[Sample] = match lint {
+            Some(k) => &lints[p][k].1,
+            None => &[],
+        };
+        let heard = |done, total| bar.set("positions".into(), done, total);
+        let on = positions.on(p, first, &on_positions, usize::MAX, &heard);
+        let report = check_claim_on(claim, options, Some(&on), &|cells, done, total| {
             bar.set(format!("{cells} cells"), done, total)
         });
-        let sampled = positions.for_claim(p, claim, usize::MAX, &on_positions);
-        let mut samples = std::borrow::Cow::Borrowed(&sampled.samples);
-        if let Some(k) = lint {
-            let mut all = lints[p][k].1.clone();
-            all.extend(samples.iter().cloned());
-            samples = std::borrow::Cow::Owned(all);
-        }
-        let played = (!samples.is_empty() && report.verdict != Finding::Refuted).then(|| {
-            bar.set("positions".into(), 0, samples.len());
-            let mut played = check_positions(claim, &samples, &on_positions, &|done, total| {
-                bar.set("positions".into(), done, total)
-            });
-            sampled.mark(&mut played);
-            played
-        });
-        if let Some(cx) = played.as_ref().and_then(|p| p.counterexample.clone()) {
-            report.verdict = Finding::Refuted;
-            report.counterexample = Some(cx);
-        }
-        if let Some(p) = &played {
-            report.ms += p.ms;
-        }
+        let played = report.positions.as_ref();
         if let Some(row) = report
             .counterexample
             .as_ref()
@@ -131,13 +116,13 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         {
             pictures.add(claim_key(&programs, &extra, p, claim), &claim.name, row);
         }
-        let status = status(&report, played.as_ref());
+        let status = status(&report, played);
         let text = if args.json {
             let mut value = serde_json::to_value(&report).expect("reports serialise");
-            add_positions(&mut value, played.as_ref());
+            add_positions(&mut value, played);
             format!("{value}\n")
         } else {
-            describe(&report, played.as_ref(), status)
+            describe(&report, played, status)
         };
         Decided {
             verdict: match report.verdict {
@@ -147,7 +132,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             status,
             text,
             open: report.verdict != Finding::Refuted
-                && (report.stopped_by == Some(Limit::Memory) || played.as_ref().is_some_and(|p| p.stopped_by_memory)),
+                && (report.stopped_by == Some(Limit::Memory) || played.is_some_and(|p| p.stopped_by_memory)),
         }
     });
     pictures.finish()?;

@@ -4,16 +4,14 @@
 //! and a summary.
 
 use super::output::{plain_error, seconds, Progress};
-use algchess_core::positions::{self, PositionOptions, Sampled};
+use algchess_core::positions::{self, OnPositions, PositionOptions, PositionPool, Sample};
 use algchess_core::Diags;
-use algchess_core::Grid;
 use algchess_core::SearchOptions;
 use algchess_core::{Claim, Game, Program};
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// The flags `check` and `prove` share for runs in CI.
@@ -121,20 +119,12 @@ pub(super) fn search(max_cells: usize, work: u64, timeout: Option<f64>, run: &Ru
     })
 }
 
-/// The seed of the random games behind the positions.
-const POSITIONS_SEED: u64 = 0x5eed_0f9a_3e00;
-
-/// A set of games, as the key of the positions sampled from them.
-type GamesKey = Vec<(String, Grid, Vec<algchess_core::Term>)>;
-
-/// Positions of each program's games, sampled once per set of games and
-/// only when a claim needs them.
+/// The games of each program, read before any claim runs (so a file
+/// that cannot be read is bad input, not a failure half-way), and the
+/// pool their positions are sampled into when a claim needs them.
 pub(super) struct Positions {
-    n: usize,
-    /// The games of each program, read before any claim runs, so a file
-    /// that cannot be read is bad input, not a failure half-way.
     games: Vec<Vec<Game>>,
-    cache: Mutex<HashMap<GamesKey, Arc<Sampled>>>,
+    pool: PositionPool,
 }
 
 impl Positions {
@@ -148,41 +138,28 @@ impl Positions {
                 .collect::<Result<_, _>>()?
         };
         Ok(Positions {
-            n,
             games,
-            cache: Mutex::new(HashMap::new()),
+            pool: PositionPool::new(n),
         })
     }
 
-    /// The first `want` (at most `--positions`) positions claim `claim` of
-    /// program `prog` is checked on: none when it is not checked on
-    /// positions. Sampling stops at `limits`' timeout and memory limit.
-    pub(super) fn for_claim(&self, prog: usize, claim: &Claim, want: usize, limits: &PositionOptions) -> Arc<Sampled> {
-        let games = &self.games[prog];
-        let want = want.min(self.n);
-        if want == 0 || games.is_empty() || !positions::applies(claim) {
-            return Arc::new(Sampled {
-                complete: true,
-                ..Sampled::default()
-            });
+    /// Where the claims of program `prog` find their positions.
+    pub(super) fn on<'a>(
+        &'a self,
+        prog: usize,
+        first: &'a [Sample],
+        options: &'a PositionOptions,
+        after_proof: usize,
+        progress: &'a (dyn Fn(usize, usize) + Sync),
+    ) -> OnPositions<'a> {
+        OnPositions {
+            pool: &self.pool,
+            games: &self.games[prog],
+            first,
+            options,
+            after_proof,
+            progress,
         }
-        let key: GamesKey = games
-            .iter()
-            .map(|g| (g.name.clone(), g.board.clone(), g.turns.clone()))
-            .collect();
-        // Sampled under the lock, so claims running side by side sample
-        // once; a sample cut short by one claim's limits is not kept. A
-        // sample of fewer positions is the start of one of more, so the
-        // largest asked for serves every claim that asks for fewer.
-        let mut cache = self.cache.lock().expect("no sampler panicked");
-        if let Some(s) = cache.get(&key).filter(|s| s.asked >= want) {
-            return Arc::new(s.first(want));
-        }
-        let sampled = Arc::new(positions::sample(games, want, POSITIONS_SEED, limits));
-        if sampled.complete {
-            cache.insert(key, sampled.clone());
-        }
-        sampled
     }
 }
 

@@ -4,7 +4,7 @@
 use super::claims::{self, ms, Decided, Positions, Run, RunArgs, Status};
 use super::findings::{add_positions, claim_key, counterexample_row, counterexample_text, positions_phrase};
 use super::pictures::{Pictures, SvgArgs};
-use algchess_core::positions::{check_positions, PositionOptions, PositionsReport};
+use algchess_core::positions::{PositionOptions, PositionsReport};
 use algchess_core::ClaimOptions;
 use algchess_core::Diags;
 use algchess_core::Laws;
@@ -12,7 +12,7 @@ use algchess_core::MemoryLimit;
 use algchess_core::Pieces;
 use algchess_core::Tiling;
 use algchess_core::{
-    explain as explain_proof, prove_claim, render, KatLimits, ProofNames, ProofReport, ProveOptions, Rewrites,
+    explain as explain_proof, prove_claim_on, render, KatLimits, ProofNames, ProofReport, ProveOptions, Rewrites,
     SaturationLimits, Stop, Verdict,
 };
 use std::path::PathBuf;
@@ -182,41 +182,13 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             Tiling::Square => (&square, &square_rules),
             Tiling::Hex => (&hex, &hex_rules),
         };
-        let mut report = prove_claim(claim, laws, rules, &options, &|cells, done, total| {
+        let after_proof = if args.full_check { usize::MAX } else { QUICK_POSITIONS };
+        let heard = |done, total| bar.set("positions".into(), done, total);
+        let on = positions.on(p, &[], &on_positions, after_proof, &heard);
+        let report = prove_claim_on(claim, laws, rules, &options, Some(&on), &|cells, done, total| {
             bar.set(format!("{cells} cells"), done, total)
         });
-        // Positions are further evidence: a proof or an unknown is checked
-        // on them, and a difference on one refutes the claim.
-        // A replayed proof gets the quick look, as on boards: the first
-        // positions.
-        let quick = report.verdict == Verdict::Proved && !args.full_check;
-        let want = if quick { QUICK_POSITIONS } else { usize::MAX };
-        let sampled = match report.verdict {
-            Verdict::Refuted => Default::default(),
-            _ => positions.for_claim(p, claim, want, &on_positions),
-        };
-        let samples = &sampled.samples;
-        let played = (!samples.is_empty()).then(|| {
-            bar.set("positions".into(), 0, samples.len());
-            let mut played = check_positions(claim, samples, &on_positions, &|done, total| {
-                bar.set("positions".into(), done, total)
-            });
-            sampled.mark(&mut played);
-            played
-        });
-        if let Some(p) = &played {
-            report.ms += p.ms;
-        }
-        if let Some(cx) = played.as_ref().and_then(|p| p.counterexample.clone()) {
-            if report.verdict == Verdict::Proved {
-                report.note =
-                    Some("the e-graph found a proof that a reachable position refutes: an axiom is unsound".into());
-            }
-            report.verdict = Verdict::Refuted;
-            report.counterexample = Some(cx);
-            report.proof = None;
-            report.proof_steps = None;
-        }
+        let played = report.positions.as_ref();
         if let Some(row) = report
             .counterexample
             .as_ref()
@@ -236,10 +208,10 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             if args.explain {
                 value["proof"] = serde_json::json!(report.proof.as_ref().map(|p| render(&claim.pieces, p)));
             }
-            add_positions(&mut value, played.as_ref());
+            add_positions(&mut value, played);
             format!("{value}\n")
         } else {
-            describe(&report, played.as_ref(), names.get(p), &claim.pieces)
+            describe(&report, played, names.get(p), &claim.pieces)
         };
         Decided {
             verdict: match report.verdict {
@@ -250,7 +222,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             status,
             text,
             open: report.verdict == Verdict::Unknown
-                || (report.verdict == Verdict::Proved && played.as_ref().is_some_and(|p| p.stopped_by_memory)),
+                || (report.verdict == Verdict::Proved && played.is_some_and(|p| p.stopped_by_memory)),
         }
     });
     pictures.finish()?;

@@ -157,6 +157,11 @@ pub struct Report {
     /// Why the search stopped short or checked no board, in words.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub note: Option<String>,
+    /// What comparing the sides on reachable positions found (see
+    /// [`check_claim_on`]); a difference there is the verdict's
+    /// counterexample.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub positions: Option<super::positions::PositionsReport>,
 }
 
 impl Report {
@@ -364,7 +369,7 @@ fn limit_name(limit: Limit, options: &SearchOptions) -> String {
 /// A random instance of a law's metavariables: inputs drawn at random (as
 /// its side conditions suggest), outputs computed by the conditions. `None`
 /// when a condition fails on the draw.
-fn instance(claim: &Claim, metas: &[Meta], g: &mut quickcheck::Gen) -> Option<(Term, Term, BTreeMap<String, String>)> {
+fn instance(claim: &Claim, metas: &[Meta], g: &mut crate::rng::Rng) -> Option<(Term, Term, BTreeMap<String, String>)> {
     let output = |m: &Meta| claim.conds.iter().any(|c| c.outputs().contains(m));
     let mut chosen: BTreeMap<String, Term> = BTreeMap::new();
     for m in metas.iter().filter(|m| !output(m)) {
@@ -433,7 +438,31 @@ fn climbing_instance(claim: &Claim, metas: &[Meta]) -> Option<(Term, Term, BTree
     ))
 }
 
-/// Checks one claim.
+/// Checks one claim, then compares its sides on reachable positions:
+/// a claim that holds on every board searched is refuted by a position on
+/// which the sides differ. This is the verdict `algchess check` prints.
+pub fn check_claim_on(
+    claim: &Claim,
+    options: &ClaimOptions,
+    positions: Option<&super::positions::OnPositions>,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Report {
+    let mut report = check_claim(claim, options, progress);
+    if report.verdict == Finding::Refuted {
+        return report;
+    }
+    if let Some(played) = positions.and_then(|on| on.compare(claim, usize::MAX)) {
+        report.ms += played.ms;
+        if let Some(cx) = &played.counterexample {
+            report.verdict = Finding::Refuted;
+            report.counterexample = Some(cx.clone());
+        }
+        report.positions = Some(played);
+    }
+    report
+}
+
+/// Checks one claim on boards (see [`check_claim_on`] for positions too).
 pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usize, usize, usize) + Sync)) -> Report {
     let start = Instant::now();
     let metas: Vec<Meta> = {
@@ -461,6 +490,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         work: 0,
         boards: 0.0,
         note: None,
+        positions: None,
     };
     // The bound reported for a law is the one every instance reached.
     let mut reached: Option<usize> = None;
@@ -522,7 +552,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
             sparse: false,
             ..options.search.clone()
         };
-        let mut g = quickcheck::Gen::from_size_and_seed(8, options.seed);
+        let mut g = crate::rng::Rng::new(options.seed);
         let mut tried = 0;
         let mut attempts = 0;
         // The climbing instance, when there is one, keeps half the work

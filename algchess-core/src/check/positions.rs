@@ -16,9 +16,9 @@ use crate::diag::Diags;
 use crate::elab::{Claim, Game, Loader, Program};
 use crate::geometry::Square;
 use crate::memory::{Budget, MemoryLimit};
+use crate::par::*;
 use crate::play::{Position, Rules, TooBig};
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State, Store};
-use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -221,6 +221,108 @@ impl Sampled {
         report.sampling_complete = self.complete;
         report.complete &= self.complete;
         report.stopped_by_memory |= self.stopped_by_memory;
+    }
+}
+
+/// The positions claims are compared on, sampled once for each set of
+/// games and shared by every claim that plays those games (the files of a
+/// folder that import one game sample it once).
+#[derive(Debug, Default)]
+pub struct PositionPool {
+    /// The most positions any claim is compared on.
+    most: usize,
+    cache: std::sync::Mutex<Vec<(GamesKey, std::sync::Arc<Sampled>)>>,
+}
+
+impl PositionPool {
+    /// A pool of up to `most` positions a set of games (0: none).
+    pub fn new(most: usize) -> PositionPool {
+        PositionPool {
+            most,
+            cache: Default::default(),
+        }
+    }
+
+    /// The first `want` (at most the pool's `most`) positions of `games`
+    /// that `claim` is compared on: none when it is not compared on
+    /// positions (see [`applies`]). Sampling stops at `limits`' timeout
+    /// and memory limit; a sample so cut short is not kept.
+    pub fn sample(
+        &self,
+        games: &[Game],
+        claim: &Claim,
+        want: usize,
+        limits: &PositionOptions,
+    ) -> std::sync::Arc<Sampled> {
+        let want = want.min(self.most);
+        if want == 0 || games.is_empty() || !applies(claim) {
+            return std::sync::Arc::new(Sampled {
+                complete: true,
+                ..Sampled::default()
+            });
+        }
+        let key: GamesKey = games
+            .iter()
+            .map(|g| (g.name.clone(), g.board.clone(), g.turns.clone()))
+            .collect();
+        // Sampled under the lock, so claims running side by side sample
+        // once. A sample of fewer positions is the start of one of more, so
+        // the largest asked for serves every claim that asks for fewer.
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, s)) = cache.iter().find(|(k, s)| *k == key && s.asked >= want) {
+            return std::sync::Arc::new(s.first(want));
+        }
+        let sampled = std::sync::Arc::new(sample(games, want, SEED, limits));
+        if sampled.complete {
+            cache.retain(|(k, _)| *k != key);
+            cache.push((key, sampled.clone()));
+        }
+        sampled
+    }
+}
+
+/// A set of games, as the key of the positions sampled from them.
+type GamesKey = Vec<(String, Grid, Vec<crate::core::Term>)>;
+
+/// The seed of the random games positions are sampled from: fixed, so a
+/// run is reproducible.
+const SEED: u64 = 0x5eed_0f9a_3e00;
+
+/// Where one claim's positions come from, and how they are compared.
+#[derive(Clone, Copy)]
+pub struct OnPositions<'a> {
+    /// The pool the positions are drawn from.
+    pub pool: &'a PositionPool,
+    /// The games of the claim's file and of the files it imports (see
+    /// [`games`]).
+    pub games: &'a [Game],
+    /// Boards compared before the sampled positions.
+    pub first: &'a [Sample],
+    /// The limits of sampling and comparing.
+    pub options: &'a PositionOptions,
+    /// How many positions a replayed proof is confirmed on; a claim
+    /// without a proof is compared on all of the pool's.
+    pub after_proof: usize,
+    /// Hears `(done, total)` positions.
+    pub progress: &'a (dyn Fn(usize, usize) + Sync),
+}
+
+impl OnPositions<'_> {
+    /// Compares `claim`'s two sides on its first boards and up to `want`
+    /// sampled positions; `None` when there is none to compare on.
+    pub fn compare(&self, claim: &Claim, want: usize) -> Option<PositionsReport> {
+        let sampled = self.pool.sample(self.games, claim, want, self.options);
+        let samples: std::borrow::Cow<[Sample]> = match self.first {
+            [] => std::borrow::Cow::Borrowed(&sampled.samples),
+            first => std::borrow::Cow::Owned(first.iter().chain(&sampled.samples).cloned().collect()),
+        };
+        if samples.is_empty() {
+            return None;
+        }
+        (self.progress)(0, samples.len());
+        let mut report = check_positions(claim, &samples, self.options, self.progress);
+        sampled.mark(&mut report);
+        Some(report)
     }
 }
 
@@ -725,6 +827,68 @@ mod tests {
         };
         assert!(poi.is_some(), "{r:?}");
         assert_eq!(r.origin.as_deref(), Some("the start of `chess`"));
+    }
+
+    /// The library's verdicts count the positions: a claim that the
+    /// boards searched cannot tell apart is refuted by a position, by
+    /// `check_claim_on` and `prove_claim_on` alike, and the pool samples
+    /// the games once for both.
+    #[test]
+    fn a_position_refutes_what_the_boards_left_open() {
+        let (prog, games) = chess();
+        let c = claim(&prog, "white = clear_ep white_move");
+        let mut on_boards = crate::check::ClaimOptions::default();
+        on_boards.search.max_cells = 1;
+        on_boards.search.window = false;
+        let boards = crate::check::check_claim(&c, &on_boards, &|_, _, _| {});
+        assert_eq!(boards.verdict, crate::check::Finding::HoldsUpTo, "{boards:?}");
+        let pool = PositionPool::new(2000);
+        let heard = AtomicUsize::new(0);
+        let progress = |_: usize, _: usize| {
+            heard.fetch_add(1, Ordering::Relaxed);
+        };
+        let on = OnPositions {
+            pool: &pool,
+            games: &games,
+            first: &[],
+            options: &options(),
+            after_proof: 10,
+            progress: &progress,
+        };
+        let checked = crate::check::check_claim_on(&c, &on_boards, Some(&on), &|_, _, _| {});
+        assert_eq!(checked.verdict, crate::check::Finding::Refuted);
+        let played = checked.positions.as_ref().expect("compared on positions");
+        assert!(played.counterexample.is_some() && played.origin.is_some());
+        assert_eq!(
+            format!("{:?}", checked.counterexample),
+            format!("{:?}", played.counterexample)
+        );
+        assert!(heard.load(Ordering::Relaxed) > 0);
+        let cached = pool.cache.lock().unwrap().len();
+        assert_eq!(cached, 1);
+        let laws = crate::laws::Laws::bundled_on(crate::geometry::Tiling::Square);
+        let rules = crate::prover::Rewrites::new(&laws);
+        let options = crate::prover::ProveOptions {
+            check: on_boards.clone(),
+            kat: crate::prover::kat::Limits {
+                work: 0,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let alone = crate::prover::prove_claim(&c, &laws, &rules, &options, &|_, _, _| {});
+        assert_eq!(alone.verdict, crate::prover::Verdict::Unknown, "{alone:?}");
+        let proved = crate::prover::prove_claim_on(&c, &laws, &rules, &options, Some(&on), &|_, _, _| {});
+        assert_eq!(proved.verdict, crate::prover::Verdict::Refuted);
+        assert_eq!(
+            format!("{:?}", proved.counterexample),
+            format!("{:?}", played.counterexample)
+        );
+        assert_eq!(
+            proved.positions.as_ref().map(|p| p.origin.clone()),
+            Some(played.origin.clone())
+        );
+        assert_eq!(pool.cache.lock().unwrap().len(), cached, "sampled once");
     }
 
     #[test]

@@ -26,8 +26,8 @@ use super::window::{bounding, window};
 use crate::core::{Cell, Content, PieceId, Pieces};
 use crate::geometry::Square;
 use crate::memory::MemoryLimit;
+use crate::par::*;
 use crate::semantics::{results, Eval, Grid, Halt, Pivot, Prog, State};
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -978,7 +978,7 @@ mod tests {
     use super::*;
     use crate::core::{gen, Content, Term};
     use crate::semantics::{compile, Store};
-    use quickcheck::{Gen, QuickCheck, TestResult};
+    use quickcheck::{QuickCheck, TestResult};
 
     /// Every board of every box of at most `n` squares, over `.`, `#`, the
     /// palette pieces and one other piece: the universe of the bounded search, by brute
@@ -1064,7 +1064,7 @@ mod tests {
     #[test]
     fn search_agrees_with_brute_force() {
         fn prop(seed: u64) -> TestResult {
-            let mut g = Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let (lt, rt) = (gen::a_move(&mut g, 2), gen::a_move(&mut g, 2));
             // A shared part makes equal pairs common enough to matter.
             let rt = if seed.is_multiple_of(3) {

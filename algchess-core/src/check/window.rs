@@ -189,10 +189,9 @@ mod tests {
     fn the_window_bound_agrees_with_a_deeper_search() {
         use crate::check::search::{compare, Outcome, SearchOptions};
         use crate::core::{gen, Pieces, Term};
-        use quickcheck::Gen;
         let (mut equal, mut deeper, mut differ) = (0, 0, 0);
         for seed in 0..3000u64 {
-            let mut g = Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let (lt, rt) = (gen::a_move(&mut g, 2), gen::a_move(&mut g, 2));
             let rt = match seed % 3 {
                 0 => Term::alt(&lt, &rt),

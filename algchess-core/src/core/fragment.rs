@@ -243,10 +243,9 @@ mod tests {
     fn chess() -> Pieces {
         Pieces::chess()
     }
-    use quickcheck::Gen;
 
     fn frags(seed: u64) -> (Fragment, Fragment, Fragment, Movement) {
-        let mut g = Gen::from_size_and_seed(8, seed);
+        let mut g = crate::rng::Rng::new(seed);
         (
             gen::fragment(&mut g, true),
             gen::fragment(&mut g, true),
@@ -256,7 +255,7 @@ mod tests {
     }
 
     fn pats(seed: u64) -> (Pattern, Pattern, Pattern, Movement) {
-        let mut g = Gen::from_size_and_seed(8, seed);
+        let mut g = crate::rng::Rng::new(seed);
         (
             gen::pattern(&mut g, true),
             gen::pattern(&mut g, true),

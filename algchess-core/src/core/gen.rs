@@ -6,7 +6,7 @@
 
 use super::{Bounds, Cell, Content, Fragment, Pattern, PieceId, Pieces, Sort, Term};
 use crate::geometry::{Movement, Square, Tiling};
-use quickcheck::Gen;
+use crate::rng::Rng;
 
 /// The pieces random terms use: a white rook and a black pawn, so that
 /// colour reversal and distinct piece kinds both matter.
@@ -14,16 +14,16 @@ pub(crate) fn palette() -> [PieceId; 2] {
     [PieceId::chess("♖").unwrap(), PieceId::chess("♟").unwrap()]
 }
 
-fn below(g: &mut Gen, n: u32) -> u32 {
-    <u32 as quickcheck::Arbitrary>::arbitrary(g) % n
+fn below(g: &mut Rng, n: u32) -> u32 {
+    g.below(n)
 }
 
-pub(crate) fn movement(g: &mut Gen) -> Movement {
+pub(crate) fn movement(g: &mut Rng) -> Movement {
     movement_on(g, Tiling::Square)
 }
 
 /// A random movement of `tiling`'s group.
-pub(crate) fn movement_on(g: &mut Gen, tiling: Tiling) -> Movement {
+pub(crate) fn movement_on(g: &mut Rng, tiling: Tiling) -> Movement {
     let turn = Movement::turn(tiling).checked_pow(i64::from(below(g, u32::from(tiling.turns()))));
     let flip = if below(g, 2) == 1 {
         Movement::mirror(tiling)
@@ -39,7 +39,7 @@ pub(crate) fn movement_on(g: &mut Gen, tiling: Tiling) -> Movement {
     flip.then(&turn.expect("a turn is small")).then(&shift).then(&colour)
 }
 
-pub(crate) fn content(g: &mut Gen) -> Content {
+pub(crate) fn content(g: &mut Rng) -> Content {
     let [a, b] = palette();
     match below(g, 3) {
         0 => Content::Empty,
@@ -50,7 +50,7 @@ pub(crate) fn content(g: &mut Gen) -> Content {
 
 /// A fragment of one to three cells; `%` appears at most once, and only
 /// when `poi` allows it.
-pub(crate) fn fragment(g: &mut Gen, poi: bool) -> Fragment {
+pub(crate) fn fragment(g: &mut Rng, poi: bool) -> Fragment {
     // Mostly single cells near the centre, so that random rules read what
     // other random rules write: laws that fail only on interacting moves
     // then fail on many instances.
@@ -85,18 +85,18 @@ pub(crate) fn fragment(g: &mut Gen, poi: bool) -> Fragment {
     f
 }
 
-pub(crate) fn pattern(g: &mut Gen, poi: bool) -> Pattern {
+pub(crate) fn pattern(g: &mut Rng, poi: bool) -> Pattern {
     (0..1 + below(g, 2)).map(|_| fragment(g, poi)).collect()
 }
 
 /// A move of at most `depth` levels of structure.
 #[cfg(test)]
-pub(crate) fn a_move(g: &mut Gen, depth: u32) -> Term {
+pub(crate) fn a_move(g: &mut Rng, depth: u32) -> Term {
     a_move_on(g, depth, Tiling::Square)
 }
 
 /// A random closed move whose movements are `tiling`'s.
-pub(crate) fn a_move_on(g: &mut Gen, depth: u32, tiling: Tiling) -> Term {
+pub(crate) fn a_move_on(g: &mut Rng, depth: u32, tiling: Tiling) -> Term {
     let leaf = depth == 0;
     match if leaf { below(g, 4) } else { below(g, 13) } {
         0 => Term::nil(),
@@ -144,12 +144,12 @@ pub(crate) fn a_move_on(g: &mut Gen, depth: u32, tiling: Tiling) -> Term {
 
 /// A random closed term of the given sort.
 #[cfg(test)]
-pub(crate) fn term(g: &mut Gen, sort: Sort) -> Term {
+pub(crate) fn term(g: &mut Rng, sort: Sort) -> Term {
     term_on(g, sort, Tiling::Square)
 }
 
 /// A random closed term of the given sort, its movements `tiling`'s.
-pub(crate) fn term_on(g: &mut Gen, sort: Sort, tiling: Tiling) -> Term {
+pub(crate) fn term_on(g: &mut Rng, sort: Sort, tiling: Tiling) -> Term {
     match sort {
         Sort::Movement => Term::movement(movement_on(g, tiling)),
         Sort::Cell => Term::content(content(g)),

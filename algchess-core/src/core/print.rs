@@ -339,16 +339,16 @@ pub fn picture(f: &Fragment, pieces: &Pieces) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::core::{gen, Bounds, Content, Sort};
-    use quickcheck::{Arbitrary, Gen};
+    use crate::rng::Rng;
 
-    fn pick<'a>(g: &mut Gen, names: &[&'a str]) -> &'a str {
-        g.choose(names).unwrap()
+    fn pick<'a>(g: &mut Rng, names: &[&'a str]) -> &'a str {
+        g.pick(names)
     }
 
     /// A random term of `sort`, closed parts from `gen` mixed with
     /// metavariables, built only through the smart constructors.
-    fn term(g: &mut Gen, sort: Sort, depth: u32) -> Term {
-        let k = u32::arbitrary(g) % if depth == 0 { 2 } else { 5 };
+    fn term(g: &mut Rng, sort: Sort, depth: u32) -> Term {
+        let k = g.below(if depth == 0 { 2 } else { 5 });
         match (sort, k) {
             (_, 0) => gen::term(g, sort),
             (Sort::Cell, _) => Term::var(pick(g, &["p", "q"]), Sort::Cell),
@@ -357,7 +357,7 @@ mod tests {
             (Sort::Movement, 2) => {
                 Term::compose(&term(g, Sort::Movement, depth - 1), &term(g, Sort::Movement, depth - 1))
             }
-            (Sort::Movement, _) => Term::power(&term(g, Sort::Movement, depth - 1), i64::from(i8::arbitrary(g) % 4)),
+            (Sort::Movement, _) => Term::power(&term(g, Sort::Movement, depth - 1), i64::from(g.below(7)) - 3),
             (Sort::Fragment, 1) => Term::var(pick(g, &["f", "g", "h"]), Sort::Fragment),
             (Sort::Fragment, 2) => Term::var("p", Sort::Cell).as_fragment_term(),
             (Sort::Fragment, 3) => {
@@ -378,7 +378,7 @@ mod tests {
             (Sort::Move, 1) => Term::var(pick(g, &["M", "N", "K"]), Sort::Move),
             (Sort::Move, 2) => {
                 let (a, b) = (term(g, Sort::Move, depth - 1), term(g, Sort::Move, depth - 1));
-                match u8::arbitrary(g) % 5 {
+                match g.below(5) {
                     0 => Term::seq(&a, &b),
                     1 => Term::alt(&a, &b),
                     2 => Term::repeat(&a, Bounds { lo: 1, hi: Some(2) }),
@@ -392,13 +392,13 @@ mod tests {
                             (Node::Num(x), Node::Num(y)) if y < x => (j, i),
                             _ => (i, j),
                         };
-                        let hi = if bool::arbitrary(g) { Term::raw(Node::Inf) } else { j };
+                        let hi = if g.coin() { Term::raw(Node::Inf) } else { j };
                         Term::repeat_counts(&a, &i, &hi)
                     }
                 }
             }
             (Sort::Move, 3) => {
-                let cell = if bool::arbitrary(g) {
+                let cell = if g.coin() {
                     Term::var("p", Sort::Cell)
                 } else {
                     Term::content(Content::Empty)
@@ -427,10 +427,8 @@ mod tests {
     #[test]
     fn printed_terms_elaborate_to_themselves() {
         fn prop(seed: u64) -> quickcheck::TestResult {
-            let mut g = Gen::from_size_and_seed(8, seed);
-            let sort = *g
-                .choose(&[Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move])
-                .unwrap();
+            let mut g = crate::rng::Rng::new(seed);
+            let sort = g.pick(&[Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move]);
             let t = term(&mut g, sort, 3);
             match round_trip(&t) {
                 Ok(back) if back == t => quickcheck::TestResult::passed(),

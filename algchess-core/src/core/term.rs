@@ -736,7 +736,7 @@ mod tests {
     #[test]
     fn nodes_rebuild_as_they_were() {
         for seed in 0..300 {
-            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             for sort in [Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move] {
                 let t = super::super::gen::term(&mut g, sort);
                 let mut i = 0;

@@ -710,10 +710,10 @@ mod tests {
             .into_iter()
             .map(piece)
             .collect();
-        let pick = |g: &mut quickcheck::Gen, n: usize| <usize as quickcheck::Arbitrary>::arbitrary(g) % n;
+        let pick = |g: &mut crate::rng::Rng, n: usize| g.below(n as u32) as usize;
         let (mut attacked, mut safe) = (0, 0);
         for seed in 0..4000u64 {
-            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let mut board = Grid::parse(&["......"; 6].join("\n"), prog.pieces()).unwrap();
             let squares: Vec<_> = board.candidates(Content::Empty).to_vec();
             board.put(squares[pick(&mut g, squares.len())], Some(king));

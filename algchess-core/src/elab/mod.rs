@@ -1335,9 +1335,9 @@ mod tests {
             "g(M) = ",
         ];
         fn prop(seed: u64) -> bool {
-            let mut g = quickcheck::Gen::from_size_and_seed(30, seed);
-            let n = 1 + <usize as quickcheck::Arbitrary>::arbitrary(&mut g) % 30;
-            let text: String = (0..n).map(|_| *g.choose(&BITS).unwrap()).collect();
+            let mut g = crate::rng::Rng::new(seed);
+            let n = 1 + (g.below(30) as usize);
+            let text: String = (0..n).map(|_| g.pick(&BITS)).collect();
             let text = format!("a = {text}");
             if let Ok(p) = Program::from_text("fuzz.alg", &text) {
                 for (_, t) in p.definitions() {

@@ -25,7 +25,6 @@ pub(crate) use cursor::Cursor;
 use exec::stopped;
 use mailbox::Mailbox;
 use plan::{Op, Planner};
-use rayon::prelude::*;
 pub(crate) use restrict::Vacate;
 use std::any::{Any, TypeId};
 use std::ops::ControlFlow::Continue;
@@ -233,7 +232,7 @@ impl Engine {
     }
 
     /// Leaves `depth` plies below the position (the last ply counted, not
-    /// played); with `threads` above 1, the root moves in parallel.
+    /// played), on the caller's thread.
     pub fn perft(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
         by_word!(board, W => self.perft_on::<W>(board, turn, depth))
     }
@@ -241,38 +240,6 @@ impl Engine {
     fn perft_on<W: Word>(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
         let plan = self.plan::<W>(board);
         plan.perft(&mut plan.board(board), &mut Cache::default(), turn, depth)
-    }
-
-    /// Perft with the root moves spread over rayon's threads.
-    pub fn perft_parallel(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
-        if depth < 2 {
-            return self.perft(board, turn, depth);
-        }
-        by_word!(board, W => self.perft_parallel_on::<W>(board, turn, depth))
-    }
-
-    fn perft_parallel_on<W: Word>(&self, board: &Grid, turn: usize, depth: u32) -> Result<u64, TooBig> {
-        let plan = self.plan::<W>(board);
-        let root = Mailbox::new(board, plan.pad);
-        let moves = plan.moves(
-            &mut Board::new(root.clone(), &plan.codes, &plan.slots, &plan.budget),
-            &mut Cache::default(),
-            turn,
-        )?;
-        if moves.is_empty() {
-            // Nothing to spread, or a pass: the plain count handles both.
-            return self.perft(board, turn, depth);
-        }
-        let next = (turn + 1) % plan.turns.len();
-        moves
-            .par_iter()
-            .map(|d| {
-                // Each thread its own board and cache; the plan is shared.
-                let mut on = Board::new(root.clone(), &plan.codes, &plan.slots, &plan.budget);
-                on.apply(d);
-                plan.perft(&mut on, &mut Cache::default(), next, depth - 1)
-            })
-            .sum()
     }
 }
 
@@ -516,7 +483,7 @@ game big = chess
                     fast.engine
                         .as_ref()
                         .unwrap()
-                        .perft_parallel(&pos.board, pos.turn, d as u32 + 1)
+                        .perft(&pos.board, pos.turn, d as u32 + 1)
                         .unwrap(),
                     *n,
                     "{f} at depth {}",

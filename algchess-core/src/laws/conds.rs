@@ -98,7 +98,7 @@ pub(crate) fn verify(pred: Predicate, inputs: &[Term], outputs: &[Term], pieces:
 /// A random input for argument `arg` of a condition, drawn so that the
 /// condition is likely to hold, for checking laws on instances; `None`
 /// leaves the argument to the generator of its sort.
-pub(crate) fn sample_input(pred: Predicate, arg: usize, g: &mut quickcheck::Gen) -> Option<Term> {
+pub(crate) fn sample_input(pred: Predicate, arg: usize, g: &mut crate::rng::Rng) -> Option<Term> {
     use crate::core::{gen, Cell as C, Fragment as F};
     use crate::geometry::Square;
     match (pred, arg) {
@@ -125,7 +125,7 @@ pub(crate) fn sample_input(pred: Predicate, arg: usize, g: &mut quickcheck::Gen)
                 let extra = F::from_cells(known[..3].iter().copied()).ok()?;
                 return Some(Term::fragment(gen::fragment(g, false).glue(&extra).ok()?));
             }
-            let bits = 1 + <u8 as quickcheck::Arbitrary>::arbitrary(g) % 15;
+            let bits = 1 + (g.below(15) as u8);
             let chosen = known.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0);
             Some(Term::fragment(F::from_cells(chosen.map(|(_, c)| *c)).ok()?))
         }

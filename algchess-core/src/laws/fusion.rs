@@ -170,8 +170,8 @@ mod tests {
     fn fusion_agrees_with_running_the_pair() {
         let mut fused = 0;
         for seed in 0..3000u64 {
-            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
-            let anchored = |g: &mut quickcheck::Gen| {
+            let mut g = crate::rng::Rng::new(seed);
+            let anchored = |g: &mut crate::rng::Rng| {
                 let f = gen::fragment(g, false);
                 f.glue(&Fragment::single(Cell::Poi))
                     .unwrap_or_else(|_| Fragment::single(Cell::Poi))

@@ -407,8 +407,8 @@ mod tests {
         let letters = ["♔", "♚", "♕", "♛", "♖", "♜", "♗", "♝", "♗", "♝", "♘", "♞", "♙", "♟"];
         let (mut drawn, mut not) = (0, 0);
         for seed in 0..3000u64 {
-            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
-            let pick = |g: &mut quickcheck::Gen, n: usize| <usize as quickcheck::Arbitrary>::arbitrary(g) % n;
+            let mut g = crate::rng::Rng::new(seed);
+            let pick = |g: &mut crate::rng::Rng, n: usize| g.below(n as u32) as usize;
             let mut board = fen::placement("8/8/8/8/8/8/8/8", &crate::core::Pieces::chess()).unwrap();
             // Both kings, on two squares.
             let k = pick(&mut g, 64) as i32;
@@ -419,7 +419,7 @@ mod tests {
                     Some(Content::Piece(PieceId::chess(p).unwrap())),
                 );
             }
-            let mut put = |g: &mut quickcheck::Gen, p: &str| {
+            let mut put = |g: &mut crate::rng::Rng, p: &str| {
                 // On an empty square, the kings staying.
                 let q = Square::new(pick(g, 8) as i32, pick(g, 8) as i32);
                 if board.get(q) == Some(Content::Empty) {

@@ -2,7 +2,7 @@
 //! standard test of a move generator.
 
 use super::game::{Position, Rules, TooBig};
-use rayon::prelude::*;
+use crate::par::*;
 
 /// Leaves at `depth` plies below `pos`. The last ply is counted, not
 /// played out.

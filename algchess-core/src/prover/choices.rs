@@ -102,7 +102,7 @@ mod tests {
         };
         let mut changed = 0;
         for seed in 0..40 {
-            let mut g = quickcheck::Gen::from_size_and_seed(6, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let t = Term::alt(
                 &crate::core::gen::a_move(&mut g, 2),
                 &crate::core::gen::a_move(&mut g, 2),

@@ -750,10 +750,10 @@ mod tests {
     use crate::elab::Program;
     use crate::geometry::Square;
     use crate::prover::kat::sample::Refuted;
-    use quickcheck::Gen;
+    use crate::rng::Rng;
 
-    fn below(g: &mut Gen, n: u32) -> u32 {
-        <u32 as quickcheck::Arbitrary>::arbitrary(g) % n
+    fn below(g: &mut Rng, n: u32) -> u32 {
+        g.below(n)
     }
 
     fn fragment(cells: &[(i32, i32, Cell)]) -> Term {
@@ -764,14 +764,14 @@ mod tests {
         Term::fragment(Fragment::empty())
     }
 
-    fn piece(g: &mut Gen) -> Cell {
+    fn piece(g: &mut Rng) -> Cell {
         Cell::Is(gen::content(g))
     }
 
     /// Rules of the shapes the normal forms touch: guards, rules of `#`
     /// cells, rules that read only the POI, anchored rules, and rules that
     /// write where the POI may be.
-    fn a_rule(g: &mut Gen) -> Term {
+    fn a_rule(g: &mut Rng) -> Term {
         let f = Term::fragment(gen::fragment(g, true));
         match below(g, 9) {
             0 => Term::rule(&f, &f),
@@ -817,7 +817,7 @@ mod tests {
         }
     }
 
-    fn a_move(g: &mut Gen, depth: u32) -> Term {
+    fn a_move(g: &mut Rng, depth: u32) -> Term {
         if depth == 0 {
             return a_rule(g);
         }
@@ -895,7 +895,7 @@ mod tests {
         let mut changed = 0;
         let mut failures = vec![];
         for seed in 0..400 {
-            let mut g = Gen::from_size_and_seed(6, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let depth = 1 + below(&mut g, 3);
             let t = a_move(&mut g, depth);
             let n = normal(&Pieces::chess(), &t, top(&t, &t));

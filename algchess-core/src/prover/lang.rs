@@ -98,7 +98,7 @@ mod tests {
     #[test]
     fn conversion_is_one_to_one() {
         for seed in 0..500 {
-            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             for sort in [Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move] {
                 let t = gen::term(&mut g, sort);
                 assert_eq!(from_expr(&to_expr(&t)), t);

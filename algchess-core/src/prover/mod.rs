@@ -15,7 +15,7 @@ mod runner;
 pub use guard::Stop;
 pub use kat::{CertificateError, KatError};
 pub use proof::{explain, render, LawError, ProofNames, ReplayError, Step, StepError, Why};
-pub use prove::{prove_claim, saturate, ProofReport, ProveOptions, Saturation, Verdict};
+pub use prove::{prove_claim, prove_claim_on, saturate, ProofReport, ProveOptions, Saturation, Verdict};
 pub use rules::Rewrites;
 pub use runner::SaturationLimits;
 pub(crate) use runner::{guarded, run};

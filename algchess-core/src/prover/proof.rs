@@ -641,7 +641,7 @@ mod tests {
         let template = defs("theorem t: M{2} = M M\n");
         let mut proved = 0;
         for seed in 0..60 {
-            let mut g = quickcheck::Gen::from_size_and_seed(6, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let m = crate::core::gen::a_move(&mut g, 1);
             let s = |_: &crate::core::Meta| Some(m.clone());
             let mut claim = template.claims()[0].clone();

@@ -17,6 +17,7 @@ use super::lang::{to_expr, ENode};
 use super::proof::{by_kat, steps, KatMiss, ReplayError, Step};
 use super::rules::Rewrites;
 use super::runner::{guarded, run, SaturationLimits};
+use crate::check::positions::{OnPositions, PositionsReport};
 use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, Report};
 use crate::core::{Rel, Sort};
 use crate::elab::Claim;
@@ -127,6 +128,10 @@ pub struct ProofReport {
     /// The proof's steps, when the sides were proved equal.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub proof: Option<Vec<Step>>,
+    /// What comparing the sides on reachable positions found (see
+    /// [`prove_claim_on`]).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub positions: Option<PositionsReport>,
 }
 
 impl ProofReport {
@@ -333,7 +338,47 @@ fn by_window(report: &mut ProofReport, claim: &Claim, bound: crate::check::Bound
     ]);
 }
 
-/// Proves or refutes one claim.
+/// Proves or refutes one claim, then compares its sides on reachable
+/// positions, as further evidence: a replayed proof on the first
+/// [`OnPositions::after_proof`] of them, a claim without a proof on all.
+/// A position on which the sides differ refutes the claim, whatever was
+/// found before. This is the verdict `algchess prove` prints.
+pub fn prove_claim_on(
+    claim: &Claim,
+    laws: &Laws,
+    rules: &Rewrites,
+    options: &ProveOptions,
+    positions: Option<&OnPositions>,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> ProofReport {
+    let mut report = prove_claim(claim, laws, rules, options, progress);
+    let Some(on) = positions.filter(|_| report.verdict != Verdict::Refuted) else {
+        return report;
+    };
+    let want = match report.verdict {
+        Verdict::Proved => on.after_proof,
+        _ => usize::MAX,
+    };
+    let Some(played) = on.compare(claim, want) else {
+        return report;
+    };
+    report.ms += played.ms;
+    if let Some(cx) = &played.counterexample {
+        if report.verdict == Verdict::Proved {
+            report.note =
+                Some("the e-graph found a proof that a reachable position refutes: an axiom is unsound".into());
+        }
+        report.verdict = Verdict::Refuted;
+        report.counterexample = Some(cx.clone());
+        report.proof = None;
+        report.proof_steps = None;
+    }
+    report.positions = Some(played);
+    report
+}
+
+/// Proves or refutes one claim on boards (see [`prove_claim_on`] for
+/// positions too).
 pub fn prove_claim(
     claim: &Claim,
     laws: &Laws,
@@ -357,6 +402,7 @@ pub fn prove_claim(
         bound: None,
         kat: None,
         proof: None,
+        positions: None,
     };
     let enumerate = |report: &mut ProofReport, with: &ClaimOptions| -> Report {
         let checked = check_claim(claim, with, progress);
@@ -627,7 +673,7 @@ theorem g: %♖: A A = (%♖: A) (%♖: A)
         ];
         let mut proved = 0;
         for seed in 0..12 {
-            let mut g = quickcheck::Gen::from_size_and_seed(6, seed);
+            let mut g = crate::rng::Rng::new(seed);
             for t in templates {
                 let p = Program::from_text("t.alg", &format!("theorem t: {t}\n")).unwrap();
                 let c = &p.claims()[0];

@@ -344,11 +344,11 @@ impl Grid {
 impl Grid {
     /// A random board of the given box, over `.`, `#` and the pieces random
     /// terms use (`core::gen`): for property tests.
-    pub fn random(g: &mut quickcheck::Gen, width: i32, height: i32) -> Grid {
+    pub fn random(g: &mut crate::rng::Rng, width: i32, height: i32) -> Grid {
         let mut b = Grid::off(Square::ORIGIN, width, height);
         for y in 0..height {
             for x in 0..width {
-                let c = match <u32 as quickcheck::Arbitrary>::arbitrary(g) % 5 {
+                let c = match g.below(5) {
                     0 => None,
                     _ => Some(crate::core::gen::content(g)),
                 };

@@ -368,8 +368,8 @@ mod tests {
     /// Nested repetitions compiled as one mean what the nesting means.
     #[test]
     fn nested_repetitions_flatten_exactly() {
-        let bounds = |g: &mut quickcheck::Gen| {
-            let pick = |g: &mut quickcheck::Gen, n: u32| <u32 as quickcheck::Arbitrary>::arbitrary(g) % n;
+        let bounds = |g: &mut crate::rng::Rng| {
+            let pick = |g: &mut crate::rng::Rng, n: u32| g.below(n);
             let lo = pick(g, 3);
             match pick(g, 3) {
                 0 => Bounds { lo, hi: None },
@@ -381,7 +381,7 @@ mod tests {
         };
         let mut flattened = 0;
         for seed in 0..400u64 {
-            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let m = compile(&gen::a_move(&mut g, 1)).unwrap();
             let (ib, ob) = (bounds(&mut g), bounds(&mut g));
             let slow = Prog::Repeat(Box::new(Prog::Repeat(Box::new(m.clone()), ib)), ob);
@@ -406,8 +406,8 @@ mod tests {
     /// A union of rules anchored on `%`, the shape probes compile: some
     /// read only the POI's square, some read or write nothing else, some
     /// put cells off the board.
-    fn anchored_union(g: &mut quickcheck::Gen) -> Term {
-        let pick = |g: &mut quickcheck::Gen, n: u32| <u32 as quickcheck::Arbitrary>::arbitrary(g) % n;
+    fn anchored_union(g: &mut crate::rng::Rng) -> Term {
+        let pick = |g: &mut crate::rng::Rng, n: u32| g.below(n);
         let mut t = Term::fail();
         for _ in 0..1 + pick(g, 4) {
             let f = match pick(g, 3) {
@@ -448,8 +448,8 @@ mod tests {
 
     /// A line: the POI walks over empty squares, at least 0 or 1 steps,
     /// then anchored rules read where it stops.
-    fn a_line(g: &mut quickcheck::Gen) -> Term {
-        let pick = |g: &mut quickcheck::Gen, n: u32| <u32 as quickcheck::Arbitrary>::arbitrary(g) % n;
+    fn a_line(g: &mut crate::rng::Rng) -> Term {
+        let pick = |g: &mut crate::rng::Rng, n: u32| g.below(n);
         let e = [(1, 0), (0, 1), (1, 1), (-1, 2), (-1, 0)][pick(g, 5) as usize];
         let m = Movement::translation(e.0, e.1);
         let f = Fragment::single(Cell::Poi)
@@ -466,11 +466,11 @@ mod tests {
     /// Tests that keep the POI where it is, a step of the POI to a square
     /// reading something, then a line (a grasshopper's attack): the shape
     /// of `line_from`.
-    fn a_line_from(g: &mut quickcheck::Gen) -> Term {
-        let pick = |g: &mut quickcheck::Gen, n: u32| <u32 as quickcheck::Arbitrary>::arbitrary(g) % n;
+    fn a_line_from(g: &mut crate::rng::Rng) -> Term {
+        let pick = |g: &mut crate::rng::Rng, n: u32| g.below(n);
         let at = Movement::translation(pick(g, 3) as i32 - 1, pick(g, 3) as i32 - 1);
         let poi = Fragment::single(Cell::Poi);
-        let test = |g: &mut quickcheck::Gen| {
+        let test = |g: &mut crate::rng::Rng| {
             let f = gen::fragment(g, false)
                 .glue(&poi.shifted(&at))
                 .unwrap_or_else(|_| poi.clone());
@@ -512,7 +512,7 @@ mod tests {
     fn probes_answer_as_their_rules() {
         let (mut probed, mut lines, mut lines_from) = (0, 0, 0);
         for seed in 0..1200u64 {
-            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let m = match seed % 4 {
                 0 => anchored_union(&mut g),
                 1 => gen::a_move(&mut g, 2),

@@ -595,7 +595,7 @@ mod tests {
     /// Random closed moves on random boards, with the POI on a random
     /// square when the move is open.
     fn sample(seed: u64) -> (crate::core::Term, State<Grid>) {
-        let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+        let mut g = crate::rng::Rng::new(seed);
         let m = crate::core::gen::a_move(&mut g, 2);
         let board = crate::semantics::Grid::random(&mut g, 3, 3);
         let on: Vec<Square> = board.squares().iter().filter(|q| board.get(*q).is_some()).collect();

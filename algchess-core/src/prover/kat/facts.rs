@@ -473,7 +473,7 @@ mod tests {
     use super::*;
     use crate::prover::kat::read::Reader;
     use crate::prover::kat::sample::{self, holds};
-    use quickcheck::Gen;
+    use crate::rng::Rng;
     use std::collections::BTreeMap;
 
     fn kind(f: &Fact) -> &'static str {
@@ -492,7 +492,7 @@ mod tests {
     fn check_some(
         a: &Alphabet,
         ctx: PoiKnown,
-        g: &mut Gen,
+        g: &mut Rng,
         most: usize,
         counts: &mut BTreeMap<&'static str, usize>,
     ) -> Vec<String> {
@@ -503,7 +503,7 @@ mod tests {
         let mut failures = vec![];
         for (k, mut fs) in by_kind {
             for _ in 0..most.min(fs.len()) {
-                let i = <usize as quickcheck::Arbitrary>::arbitrary(g) % fs.len();
+                let i = g.below(fs.len() as u32) as usize;
                 let f = fs.swap_remove(i);
                 *counts.entry(k).or_default() += 1;
                 let (l, r) = f.claim(a);
@@ -522,7 +522,7 @@ mod tests {
         let mut counts = BTreeMap::new();
         let mut failures = vec![];
         for seed in 0..400 {
-            let mut g = Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let (l, r) = (sample::a_move(&mut g, 2), sample::a_move(&mut g, 2));
             // Guards at several squares around the POI, so that a step
             // carries what one read to another.
@@ -547,7 +547,7 @@ mod tests {
         let mut checked = 0;
         let mut failures = vec![];
         for seed in 0..80 {
-            let mut g = Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let p = sample::rule(&mut g);
             let Some((f, g2)) = rule_of(&p) else { continue };
             let Some(q) = inverse(&f, &g2) else { continue };

@@ -603,7 +603,7 @@ mod tests {
         let mut proved = 0;
         let mut failures = vec![];
         for seed in 0..1200 {
-            let mut g = quickcheck::Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let (m, n) = (sample::a_move(&mut g, 1), sample::a_move(&mut g, 1));
             let (t, u) = (sample::rule(&mut g), sample::anchored_guard(&mut g));
             let c = Term::content(crate::core::Content::Empty);

@@ -6,7 +6,7 @@ use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, SearchOpti
 use crate::core::{Bounds, Cell, Content, Fragment, PieceId, Term};
 use crate::elab::Program;
 use crate::geometry::Square;
-use quickcheck::Gen;
+use crate::rng::Rng;
 
 /// A claim the checker refutes on small boards, with its counterexample.
 #[derive(Debug)]
@@ -24,11 +24,11 @@ impl std::fmt::Display for Refuted {
     }
 }
 
-fn below(g: &mut Gen, n: u32) -> u32 {
-    <u32 as quickcheck::Arbitrary>::arbitrary(g) % n
+fn below(g: &mut Rng, n: u32) -> u32 {
+    g.below(n)
 }
 
-fn pick<T: Copy>(g: &mut Gen, xs: &[T]) -> T {
+fn pick<T: Copy>(g: &mut Rng, xs: &[T]) -> T {
     xs[below(g, xs.len() as u32) as usize]
 }
 
@@ -37,7 +37,7 @@ fn piece(name: &str) -> Cell {
 }
 
 /// A content: empty, or one of three pieces.
-fn content(g: &mut Gen) -> Cell {
+fn content(g: &mut Rng) -> Cell {
     pick(g, &[Cell::EMPTY, piece("♖"), piece("♟"), piece("♙")])
 }
 
@@ -49,7 +49,7 @@ fn zero() -> Term {
     Term::fragment(Fragment::empty())
 }
 
-fn offset(g: &mut Gen) -> Square {
+fn offset(g: &mut Rng) -> Square {
     pick(
         g,
         &[
@@ -64,7 +64,7 @@ fn offset(g: &mut Gen) -> Square {
 
 /// A rule or guard: anchored or not, a step, a write, a test of a
 /// square, now and then a square off the board.
-pub(super) fn rule(g: &mut Gen) -> Term {
+pub(super) fn rule(g: &mut Rng) -> Term {
     let (d, x, y) = (offset(g), content(g), content(g));
     let o = Square::ORIGIN;
     let p = pick(g, &[piece("♖"), piece("♙")]);
@@ -90,13 +90,13 @@ pub(super) fn rule(g: &mut Gen) -> Term {
 }
 
 /// A guard on one square near the POI.
-pub(super) fn anchored_guard(g: &mut Gen) -> Term {
+pub(super) fn anchored_guard(g: &mut Rng) -> Term {
     let (d, x) = (offset(g), content(g));
     Term::rule(&frag(&[(Square::ORIGIN, Cell::Poi), (d, x)]), &zero())
 }
 
 /// A move of at most `depth` levels built from `rule`s.
-pub(super) fn a_move(g: &mut Gen, depth: u32) -> Term {
+pub(super) fn a_move(g: &mut Rng, depth: u32) -> Term {
     if depth == 0 {
         return rule(g);
     }

@@ -452,7 +452,6 @@ fn poi_writes(steps: &[Term]) -> Vals {
 mod tests {
     use super::*;
     use crate::prover::kat::sample::{self, holds};
-    use quickcheck::Gen;
 
     /// What each lemma says, as an equation: the first side as found, the
     /// second as the view rewrote it.
@@ -502,7 +501,7 @@ mod tests {
         let (mut commutes, mut outside, mut guards) = (0, 0, 0);
         let mut failures = vec![];
         for seed in 0..300 {
-            let mut g = Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let steps: Vec<Term> = (0..3).map(|_| sample::a_move(&mut g, 1)).collect();
             let body = seq_of(steps.clone());
             let t = match seed % 2 {
@@ -539,7 +538,7 @@ mod tests {
         let (mut found, mut strict) = (0, 0);
         let mut failures = vec![];
         for seed in 0..3000 {
-            let mut g = Gen::from_size_and_seed(8, seed);
+            let mut g = crate::rng::Rng::new(seed);
             let (a, b) = (sample::a_move(&mut g, 1), sample::a_move(&mut g, 1));
             let mut v = Viewer::default();
             if !v.before(&a, &b) {
