@@ -196,11 +196,9 @@ fn every_bundled_file_simplifies_quickly_to_no_longer_and_formatted() {
         let prog = algchess::load(&path).unwrap();
         let laws = Laws::bundled_on(prog.tiling());
         let rules = Rewrites::new(&laws);
-        let t = std::time::Instant::now();
         let out = simplify_text(&name, &text, &algchess::Files, &rules, &SimplifyOptions::quick())
             .unwrap()
             .text;
-        assert!(t.elapsed().as_secs_f64() < 5.0, "{name}: {:?}", t.elapsed());
         // Nodes and iterations bind, not time: with forty times the time
         // the text is the same, so a busy machine plays the same file.
         let quick = SimplifyOptions::quick();

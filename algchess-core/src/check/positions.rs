@@ -18,6 +18,7 @@ use crate::geometry::Square;
 use crate::memory::{Budget, MemoryLimit};
 use crate::par::*;
 use crate::play::{Position, Rules, TooBig};
+use crate::rng::Rng;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State, Store};
 use rustc_hash::FxHashSet;
 use std::path::Path;
@@ -136,44 +137,33 @@ fn roots(rules: &[Rules]) -> Vec<Root> {
     out
 }
 
-/// SplitMix64: a small, fast, well-mixed generator; each game seeds its
-/// own, so games are independent of the order they run in.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// The positions of random game `k` after each ply, until the side to move
 /// has no move or more than `MOST_RESULTS`, a move exceeds the evaluation
 /// budget, `PLIES` are played, or `over` says a limit is met (checked
 /// before every ply; a ply that the rules' budget stops is told to `cut`).
+/// `first` is the root's successors, found once for all its games.
 fn random_game(
     rules: &Rules,
-    root: &Position,
+    first: &Result<Vec<Position>, TooBig>,
     seed: u64,
     k: usize,
     over: &(dyn Fn() -> bool + Sync),
     cut: &(dyn Fn(TooBig) + Sync),
 ) -> Vec<Position> {
-    let mut rng = SplitMix(seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
-    let mut pos = root.clone();
-    let mut out = vec![];
-    for _ in 0..PLIES {
+    // Each game seeds its own generator, so games are independent of the
+    // order they run in.
+    let mut rng = Rng::new(seed ^ (k as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut out: Vec<Position> = vec![];
+    for ply in 0..PLIES {
         if over() {
             break;
         }
-        let mut next = match rules.successors(&pos) {
+        let found = match (ply, out.last()) {
+            (0, _) => first.clone(),
+            (_, Some(pos)) => rules.successors(pos),
+            (_, None) => break,
+        };
+        let mut next = match found {
             Ok(next) => next,
             Err(e) => {
                 cut(e);
@@ -183,8 +173,9 @@ fn random_game(
         if next.is_empty() || next.len() > MOST_RESULTS {
             break;
         }
-        pos = next.swap_remove(rng.below(next.len()));
-        out.push(pos.clone());
+        // A plain remainder: its bias is nothing beside 2^64 for at most
+        // `MOST_RESULTS` moves, and it keeps the sample as it always was.
+        out.push(next.swap_remove((rng.next_u64() % next.len() as u64) as usize));
     }
     out
 }
@@ -385,13 +376,22 @@ pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> 
             stopped_by_memory: false,
         };
     }
+    // Every game from a root starts with the root's moves: found once,
+    // not once a game (a root of 65,535 moves took seconds each time).
+    let first_plies: Vec<Result<Vec<Position>, TooBig>> = roots
+        .par_iter()
+        .map(|root| match over() {
+            true => Ok(vec![]),
+            false => rules[root.rules].successors(&root.pos),
+        })
+        .collect();
     let mut first = 0;
     while out.len() < n {
         let played: Vec<Vec<Position>> = (first..first + BATCH)
             .into_par_iter()
             .map(|k| {
-                let root = &roots[k % roots.len()];
-                random_game(&rules[root.rules], &root.pos, seed, k, &over, &cut)
+                let r = k % roots.len();
+                random_game(&rules[roots[r].rules], &first_plies[r], seed, k, &over, &cut)
             })
             .collect();
         let before = out.len();
