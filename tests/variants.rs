@@ -261,6 +261,27 @@ fn a_game_over_at_once_has_no_moves() {
             }
         }
     }
+    // `perft --json` gives every depth asked for, those past the end 0.
+    let out = common::run([
+        "perft",
+        "--json",
+        "--depth",
+        "3",
+        "--fen",
+        "8/8/4k3/8/8/3K4/3R4/8 b - - 0 1",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("rules/variants/shatranj.alg")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    for (d, n) in [(1, 8), (2, 0), (3, 0)] {
+        assert!(
+            out.stdout.contains(&format!("{{\"depth\":{d},\"leaves\":{n},")),
+            "{}",
+            out.stdout
+        );
+    }
 }
 
 /// The counts the quick test leaves out, with the time each variant takes
@@ -413,4 +434,39 @@ fn check_compares_a_hand_written_attack_test_with_the_moves() {
     let short = dir.path().join("short.alg");
     let out = common::run(["check", "--no-lint", "--json", short.to_str().unwrap()]);
     assert!(out.stdout.contains("\"claims\":0"), "{}", out.stdout);
+}
+
+/// Makruk's count stands in FEN where Fairy-Stockfish writes it: its limit
+/// in place of the en passant square, its plies in place of the clock.
+#[test]
+fn makruk_counts_in_fen() {
+    let prog = variant_file("makruk");
+    let rules = Rules::fast(prog.game("makruk").unwrap());
+    let after = |fen: &str, plies: &[&str]| {
+        let mut m = algchess::referee::Match::from_fen(&rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for p in plies {
+            let i = m.find(p).unwrap();
+            m.play(i).unwrap();
+        }
+        (m.fen().unwrap(), m.optional_end().unwrap())
+    };
+    // A bare king against a rook counts 16 moves, from the pieces on the
+    // board (Fairy-Stockfish's FENs).
+    let (fen, claim) = after("8/8/4k3/8/8/3K4/3R4/8 w - - 0 1", &["d3e3", "e6f6"]);
+    assert_eq!((fen.as_str(), claim), ("8/8/5k2/8/8/4K3/3R4/8 w - 32 7 2", None));
+    let (fen, _) = after("8/8/4k3/8/8/3K4/3R4/8 w - 16 6 1", &["d3e3", "e6f6"]);
+    assert_eq!(fen, "8/8/5k2/8/8/4K3/3R4/8 w - 16 8 2");
+    // Read and written back; run out, it may be claimed.
+    for fen in [
+        "rnsmksnr/8/8/8/8/8/8/RNSKMSNR w - 128 6 1",
+        "8/8/4k3/8/8/3K4/3R4/8 b - 16 16 9",
+    ] {
+        assert_eq!(after(fen, &[]), (fen.to_string(), None));
+    }
+    let (_, claim) = after("8/8/4k3/8/8/3K4/3R4/8 b - 16 17 9", &[]);
+    assert_eq!(claim, Some(DrawClaim::Counting));
+    // Chess reads no count there.
+    let chess = algchess::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")).unwrap();
+    let chess = Rules::fast(chess.game("chess").unwrap());
+    assert!(algchess::referee::Match::from_fen(&chess, "8/8/4k3/8/8/3K4/3R4/8 w - 16 6 1").is_err());
 }

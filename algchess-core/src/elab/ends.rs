@@ -796,7 +796,7 @@ mod tests {
         assert_eq!(ends.check.as_ref().map(Vec::len), Some(2));
         assert_eq!(ends.stuck, [Stuck::Checkmate, Stuck::Stalemate(PointSplit::DRAW)]);
         let fifty = ends.move_rule.as_ref().unwrap();
-        assert_eq!((fifty.resets.len(), fifty.claim, fifty.end), (1, Some(50), 75));
+        assert_eq!((fifty.resets.len(), fifty.claim, fifty.end), (1, Some(50), Some(75)));
         assert!(ends.repetition && ends.insufficient_material.is_none());
         // A count of its own, and material named through definitions.
         let text = format!(
@@ -806,7 +806,7 @@ mod tests {
         let prog = Program::from_text("ends.alg", &text).unwrap();
         let ends = &prog.games()[0].ends;
         let rule = ends.move_rule.as_ref().unwrap();
-        assert_eq!((rule.resets.len(), rule.claim, rule.end), (2, None, 70));
+        assert_eq!((rule.resets.len(), rule.claim, rule.end), (2, None, Some(70)));
         let m = ends.insufficient_material.as_ref().unwrap();
         assert_eq!((m.kings.len(), m.lone.len(), m.bound.len()), (2, 1, 0));
     }
@@ -868,5 +868,62 @@ mod tests {
         assert!(error("game g draws: insufficient_material(♔, step, ♗)").contains("a piece, or pieces"));
         assert!(error("game g draws: move_rule(♙)").contains("N is from 1"));
         assert!(error("game g draws: move_rule(0, ♙)").contains("N is from 1"));
+        assert!(error("game g draws: move_claim(♙)").contains("`move_claim(N, PIECES)`"));
+        assert!(error("game g over: bare_king").contains("an `over` end is"));
+        assert!(error("game g over: bare_king(win)").contains("`bare_king(loss)`"));
+        assert!(error("game g over: bare_king(draw, reply)").contains("`bare_king(loss)`"));
+        assert!(error("game g over: loss(♙)").contains("a `loss` test is a closed move"));
+        assert!(error("game g over: win(step, step, step)").contains("2 or 1, not 3"));
+        assert!(error("game g stuck: checkmate(step)").contains("needs the game's `check`"));
+        assert!(error("game g stuck: draw(♙)").contains("a `draw` test is a closed move"));
+        assert!(error("game g draws: board_honour(64)").contains("`board_honour(N, PAWNS)`"));
+        assert!(error("game g draws: board_honour(0, ♙)").contains("N is from 1"));
+        assert!(error("game g draws: pieces_honour(♙)").contains("`pieces_honour(PAWNS, START"));
+        assert!(error("game g draws: pieces_honour(♙, 3)").contains("START is `pieces` or `0`"));
+        assert!(error("game g draws: pieces_honour(♙, 0, limit(8, 0, ♖))").contains("K is 1 or more"));
+        assert!(error("game g draws: pieces_honour(♙, 0, limit(8), limit(9))").contains("`limit(N)` last"));
+        assert!(error("game g draws: pieces_honour(♙, 0, often)").contains("`limit(N)` last"));
+        assert!(error("game g draws: board_honour(64, ♙), pieces_honour(♟, 0, limit(8))").contains("the same pawns"));
+    }
+
+    #[test]
+    fn immediate_ends_counts_and_series_are_read() {
+        use crate::elab::{Over, Verdict};
+        let text = format!(
+            "{GAME}game g check: step\ngame g over: draw(step), bare_king(loss, reply)\n\
+             game g stuck: win(step), checkmate(step), loss(step, nil), stalemate\n\
+             game g draws: move_claim(70, ♙), board_honour(64, ♙), pieces_honour(♙, pieces, limit(8, 2, ♖), \
+             limit(64))\n"
+        );
+        let prog = Program::from_text("ends.alg", &text).unwrap();
+        let ends = &prog.games()[0].ends;
+        // `draw(step)`, then the bare king's two ends: the side to move
+        // wins when the other is bare, loses when it is.
+        let verdicts: Vec<(Verdict, bool)> = ends.over.iter().map(|o: &Over| (o.verdict, o.bare_king)).collect();
+        assert_eq!(
+            verdicts,
+            [(Verdict::Draw, false), (Verdict::Win, true), (Verdict::Loss, true)]
+        );
+        assert!(ends.conditions.iter().all(|c| c.len() == 2));
+        assert!(matches!(
+            ends.stuck[..],
+            [
+                Stuck::When(Verdict::Win, _),
+                Stuck::CheckSeries(_),
+                Stuck::When(Verdict::Loss, _),
+                Stuck::Stalemate(_)
+            ]
+        ));
+        let rule = ends.move_rule.as_ref().unwrap();
+        assert_eq!((rule.claim, rule.end), (Some(70), None));
+        let c = ends.counting.as_ref().unwrap();
+        assert_eq!(
+            (c.board, c.otherwise, c.from_pieces, c.limits.len()),
+            (Some(64), Some(64), true, 1)
+        );
+        assert_eq!((c.limits[0].moves, c.limits[0].at_least), (8, 2));
+        // `none` takes the immediate ends away.
+        let prog = Program::from_text("ends.alg", &format!("{GAME}game g over: none\n")).unwrap();
+        assert!(prog.games()[0].ends.over.is_empty());
     }
 }

@@ -119,6 +119,22 @@ impl DrawClaim {
     }
 }
 
+/// A FEN of a game that counts (makruk's) with its count's limit, which
+/// stands where the en passant square does, as Fairy-Stockfish writes it
+/// (`w - 128 6 1`), taken out: the FEN with `-` there, and the limit. The
+/// clock then holds the plies counted. Other FENs are kept as they are.
+pub fn fen_count(rules: &Rules, text: &str) -> (String, Option<u32>) {
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    match fields.get(3) {
+        Some(f) if rules.ends.counting.is_some() && !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => {
+            let limit = f.parse::<u32>().ok().filter(|n| *n > 0);
+            fields[3] = "-";
+            (fields.join(" "), limit)
+        }
+        _ => (text.to_string(), None),
+    }
+}
+
 /// Whether a board read from a FEN is one of `rules`' boards: FEN draws
 /// square boards, of the size the game is played on.
 pub fn fen_fits(rules: &Rules, board: &Grid) -> Result<(), PositionError> {
@@ -195,19 +211,8 @@ impl<'a> Match<'a> {
     /// [`from_fen`](Match::from_fen), finding moves only when asked for
     /// when `lazy`.
     fn from_fen_lazy(rules: &'a Rules, text: &str, lazy: bool) -> Result<Match<'a>, PositionError> {
-        // A game that counts (makruk) writes its count's limit where the
-        // en passant square stands, and the plies counted as the clock,
-        // as Fairy-Stockfish does: `w - 128 6 1`.
-        let mut fields: Vec<&str> = text.split_whitespace().collect();
-        let limit = match fields.get(3) {
-            Some(f) if rules.ends.counting.is_some() && !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => {
-                let limit = f.parse::<u32>().ok().filter(|n| *n > 0);
-                fields[3] = "-";
-                limit
-            }
-            _ => None,
-        };
-        let text = &fields.join(" ");
+        let (text, limit) = &fen_count(rules, text);
+        let limit = *limit;
         let (board, black) = fen::read(text, &rules.pieces).map_err(PositionError::Unreadable)?;
         fen_fits(rules, &board)?;
         let (mut halfmove, fullmove) = fen::counters(text).map_err(PositionError::Unreadable)?;

@@ -417,6 +417,42 @@ mod tests {
         }
     }
 
+    /// Pieces taken off one at a time and one more asked for, under
+    /// `not`, is a count of the pieces (the POI's square aside), and
+    /// answers as the rules it stands for.
+    #[test]
+    fn pieces_taken_off_are_counted() {
+        let prog = crate::elab::Program::from_text(
+            "count.alg",
+            "s = ♙ | ♘\nholds(f) = f -> f\nthree = not ((s -> .) (s -> .) holds(s))\nnear = not ((s -> .) holds(♘))\n",
+        )
+        .unwrap();
+        let three = compile(prog.definition("three").unwrap()).unwrap();
+        let Prog::Not(inner) = &three else { panic!("{three:?}") };
+        assert!(matches!(**inner, Prog::Count(_, _, 3)), "{inner:?}");
+        // Taking one set off and asking for another is no count.
+        let near = compile(prog.definition("near").unwrap()).unwrap();
+        let Prog::Not(inner) = &near else { panic!("{near:?}") };
+        assert!(!matches!(**inner, Prog::Count(..)), "{inner:?}");
+        let pieces = prog.pieces();
+        for (board, fewer) in [
+            ("♙♘./...", true),
+            ("♙♘♙/...", false),
+            ("♙../♘.♞", true),
+            ("♘♘♘/♘..", false),
+        ] {
+            let g = Grid::parse(board, pieces).unwrap();
+            let state = State { board: g, poi: None };
+            let counted = !Eval::default().run(&three, &state).unwrap().is_empty();
+            assert_eq!(counted, fewer, "{board}");
+            assert_eq!(
+                counted,
+                !Eval::default().run(&plain(&three), &state).unwrap().is_empty(),
+                "{board}"
+            );
+        }
+    }
+
     /// Nested repetitions compiled as one mean what the nesting means.
     #[test]
     fn nested_repetitions_flatten_exactly() {
@@ -492,7 +528,7 @@ mod tests {
                 }
                 v
             }
-            Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) => lines_of(m),
+            Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) | Prog::Count(m, ..) => lines_of(m),
             Prog::Seq(x, y) => [lines_of(x), lines_of(y)].concat(),
             Prog::Alt(arms) => arms.iter().flat_map(lines_of).collect(),
         }
