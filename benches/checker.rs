@@ -98,7 +98,7 @@ fn full_search(c: &mut Criterion) {
             };
             let outcome = compare(program.pieces(), &lp, &rp, open, &options, &|_, _, _| {});
             assert!(
-                matches!(outcome, Outcome::HoldsUpTo { cells, complete: true, .. } if cells == max_cells),
+                matches!(outcome, Outcome::HoldsUpTo { cells, stopped: None, .. } if cells == max_cells),
                 "`{lhs} = {rhs}` should hold up to {max_cells} squares: {outcome:?}"
             );
             let s = stats(&outcome).expect("the search finished");

@@ -31,7 +31,7 @@ fn allowed(facts: &[&Fact], a: u64, b: u64) -> bool {
 }
 
 /// The facts about each action, for `allowed`.
-fn by_action<'f>(facts: &'f [Fact], actions: u32) -> Vec<Vec<&'f Fact>> {
+fn by_action(facts: &[Fact], actions: u32) -> Vec<Vec<&Fact>> {
     let mut out = vec![vec![]; actions as usize];
     for f in facts {
         if let Fact::Pre { act, .. } | Fact::Post { act, .. } | Fact::Carry { act, .. } = f {
