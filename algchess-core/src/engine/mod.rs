@@ -310,6 +310,11 @@ impl<W: Word> Plan<W> {
         if self.over(board, cache, turn)? {
             return Ok(vec![]);
         }
+        self.moves_playing(board, cache, turn)
+    }
+
+    /// [`moves`](Plan::moves) in a game known not to be over.
+    fn moves_playing(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<Vec<Diff>, TooBig> {
         let mark = board.mark();
         let mut out = results::Distinct::new(cache.spare.pop().unwrap_or_default());
         cache.start_turn(mark);
@@ -323,11 +328,9 @@ impl<W: Word> Plan<W> {
     }
 
     /// How many distinct results the turn's move has, from their
-    /// fingerprints; `None` when two share one (then `moves` counts).
+    /// fingerprints; `None` when two share one (then `moves` counts). Asked
+    /// by `perft` of a game it found not over.
     fn count(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<Option<u64>, TooBig> {
-        if self.over(board, cache, turn)? {
-            return Ok(Some(0));
-        }
         let mark = board.mark();
         let mut seen = std::mem::take(&mut cache.counted);
         cache.start_turn(mark);
@@ -356,7 +359,7 @@ impl<W: Word> Plan<W> {
                 return Ok(n);
             }
         }
-        let moves = self.moves(board, cache, turn)?;
+        let moves = self.moves_playing(board, cache, turn)?;
         let next = (turn + 1) % self.turns.len();
         if moves.is_empty() && self.passes {
             // A pass is a ply of its own, if the other side can move.
