@@ -149,3 +149,52 @@ fn variants_end_as_fairy_stockfish_ends_them() {
     }
     assert!(plies > 10_000, "{plies} plies");
 }
+
+/// Each variant's insufficient material, as its file declares it (or
+/// inherits it), against Fairy-Stockfish's on sparse positions
+/// (`tests/fixtures/variant_ends/material.txt`): a variant that changes
+/// its pieces and keeps an end that no longer fits fails here. The
+/// fixture's `1` is pyffish's `has_insufficient_material` true for both
+/// sides, neither able to mate, which is what the referee's
+/// `Ending::InsufficientMaterial` declares at once (and what the games
+/// above end on); a side that alone cannot mate is no end in either. The
+/// positions have a move and no end at once, so no mate, stalemate or
+/// bare king is told before the material.
+#[test]
+fn variants_draw_for_material_as_fairy_stockfish() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/variant_ends/material.txt"))
+            .expect("the fixture");
+    let lines: Vec<[&str; 3]> = text
+        .lines()
+        .map(|line| match line.split('|').collect::<Vec<_>>()[..] {
+            [variant, fen, want] => [variant, fen, want],
+            _ => panic!("not variant|fen|drawn: {line}"),
+        })
+        .collect();
+    let programs: BTreeMap<&str, Program> = lines.iter().map(|[v, ..]| (*v, load(v))).collect();
+    let rules: BTreeMap<&str, Rules> = programs
+        .iter()
+        .map(|(v, p)| (*v, Rules::fast(p.game(v).unwrap())))
+        .collect();
+    let (mut drawn, mut positions) = (0, 0);
+    let mut wrong = Vec::new();
+    for [variant, fen, want] in lines {
+        let rules = &rules[variant];
+        let mut m = Match::from_fen(rules, fen).unwrap_or_else(|e| panic!("{variant} {fen}: {e}"));
+        let end = m.end().unwrap().map(|o| o.ending);
+        let insufficient = end == Some(Ending::InsufficientMaterial);
+        if !(end.is_none() || insufficient) || insufficient != (want == "1") {
+            wrong.push(format!("{variant} {fen}: {end:?}, Fairy-Stockfish drawn {want}"));
+        }
+        drawn += usize::from(insufficient);
+        positions += 1;
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {positions}:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(positions >= 1000 && drawn >= 300, "{drawn} of {positions} drawn");
+}
