@@ -492,6 +492,25 @@ fn check_settles_the_kat_suite() {
 }
 
 #[test]
+fn check_settles_the_finite_suite() {
+    // The truth of theorems/finite/ by plain enumeration of boxes, without
+    // the small-model bound the prover proves by: every claim agrees.
+    let args = [
+        "theorems/finite/",
+        "--no-window",
+        "--max-cells",
+        "8",
+        "--work",
+        "1000000",
+    ];
+    let (code, reports) = check_json(&args.map(OsStr::new));
+    assert!(reports.len() >= 100, "{}", reports.len());
+    let wrong: Vec<&Value> = reports.iter().filter(|r| !agrees(r)).collect();
+    assert!(wrong.is_empty(), "{wrong:?}");
+    assert_eq!(code, Some(0));
+}
+
+#[test]
 fn check_plain_text_and_several_files() {
     let dir = TempDir::new("check_plain_text_and_several_files");
     dir.write("a.alg", "theorem ok: (♙ + r. -> . + r♙) = (r. + ♙ -> r♙ + .)\n");

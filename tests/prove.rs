@@ -7,7 +7,7 @@
 //! `--allow-unknown`), 2 on bad input.
 
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -457,6 +457,91 @@ fn the_kat_suite_is_settled() {
         }
     }
     assert!(proved * 100 >= true_claims * 95, "{proved} of {true_claims} proved");
+}
+
+#[test]
+fn the_finite_suite_is_settled() {
+    // theorems/finite/: claims with a finite effect or a finite fact
+    // behind them, of four kinds, one file each (their truth is settled by
+    // the checker in tests/cli.rs, without the window bound). Every false
+    // claim is refuted with a board, no verdict is wrong, and at least 95%
+    // of the true claims of each kind are proved.
+    let mut kinds: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut claims = 0;
+    for kind in ["rules", "binders", "undo", "oneway"] {
+        let file = format!("theorems/finite/{kind}.alg");
+        let (_, reports) = prove_json(&os(&[&file]));
+        claims += reports.len();
+        for r in &reports {
+            let verdict = r["verdict"].as_str().unwrap();
+            if r["relation"] == "=" {
+                assert_ne!(verdict, "refuted", "{r}");
+                let k = kinds.entry(kind).or_default();
+                k.0 += 1;
+                k.1 += (verdict == "proved") as usize;
+            } else {
+                assert_eq!(verdict, "refuted", "{r}");
+                assert!(r["counterexample"]["board"].is_array(), "{r}");
+            }
+        }
+    }
+    assert!(claims >= 100, "{claims}");
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
+    for (kind, (true_claims, proved)) in &kinds {
+        assert!(
+            proved * 100 >= true_claims * 95,
+            "{kind}: {proved} of {true_claims} proved"
+        );
+    }
+}
+
+/// Work, not time, bounds every default budget: the bundled theorems and
+/// the two suites give the same JSON, timings aside, on one thread while
+/// two busy threads load the machine as on every core of an idle one.
+#[test]
+fn verdicts_do_not_depend_on_threads_or_load() {
+    let runs = |threads: Option<&str>, load: bool| -> Vec<String> {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let busy: Vec<_> = (0..if load { 2 } else { 0 })
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                    }
+                })
+            })
+            .collect();
+        let mut lines = vec![];
+        for dir in [THEOREMS, "theorems/kat/", "theorems/finite/"] {
+            let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_algchess"));
+            cmd.args(["prove", "--json", dir]);
+            if let Some(t) = threads {
+                cmd.env("RAYON_NUM_THREADS", t);
+            }
+            let out = cmd.output().expect("algchess runs");
+            for line in String::from_utf8(out.stdout).expect("UTF-8").lines() {
+                let mut v: Value = serde_json::from_str(line).expect("JSON");
+                let o = if v.get("summary").is_some() {
+                    &mut v["summary"]
+                } else {
+                    &mut v
+                };
+                o.as_object_mut().expect("an object").remove("ms");
+                lines.push(v.to_string());
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        busy.into_iter().for_each(|t| t.join().expect("a busy thread"));
+        lines
+    };
+    let (idle, loaded) = (runs(None, false), runs(Some("1"), true));
+    assert!(idle.len() >= 700, "{}", idle.len());
+    for (a, b) in idle.iter().zip(&loaded) {
+        assert_eq!(a, b, "idle and loaded runs differ");
+    }
+    assert_eq!(idle.len(), loaded.len());
 }
 
 #[test]

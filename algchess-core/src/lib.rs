@@ -90,16 +90,18 @@ pub use check::{
     StateReport, Stats,
 };
 pub use core::{
-    print, Bounds, Cell, ClaimKind, Content, DeclareError, Fragment, Meta, Node, Pattern, PieceId, Pieces, Rel, Sort,
-    Term,
+    print, Bounds, Cell, ClaimKind, Content, DeclareError, Fragment, GlueError, Meta, Node, Pattern, PieceId, Pieces,
+    Rel, Sort, Term,
 };
 pub use diag::{clip, Diag, Diags, Source, Span};
 pub use elab::{Claim, Game, Lint, Loader, NoFiles, Program};
 pub use geometry::{Movement, ParseSquareError, Square, Tiling};
-pub use laws::{Law, Laws};
+pub use laws::{Direction, Law, Laws};
 pub use memory::{Budget, MemoryLimit, Meter, Spent};
 pub use notation::{to_algebra, to_betza, Notation};
-pub use parse::{format_file, parse_expr, parse_file};
+/// The syntax tree that [`parse_file`] and [`parse_expr`] give.
+pub use parse::ast as syntax;
+pub use parse::{format_file, parse_expr, parse_file, SyntaxError};
 pub use play::{
     divide, fen, notation as move_names, pdn, perft, pgn, referee, Ending, GameOutcome, Position, Rules, TooBig,
 };
@@ -111,5 +113,5 @@ pub use prover::{
 pub use search::{
     board_key, mate_in, names as move_words, turn_key, Info as SearchInfo, Limits, Searcher, TableError, Values, MATE,
 };
-pub use semantics::{compile, results, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store};
+pub use semantics::{compile, results, BoardError, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store};
 pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

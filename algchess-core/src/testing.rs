@@ -39,3 +39,10 @@ pub(crate) fn load(path: &str) -> Program {
 pub(crate) fn from_text(name: &str, text: &str) -> Result<Program, crate::diag::Diags> {
     Program::from_text_with(name, text, crate::geometry::Tiling::Square, &Project)
 }
+
+/// The move `text` written as a definition, elaborated: a term to test on.
+pub(crate) fn term(text: &str) -> crate::core::Term {
+    let program =
+        Program::from_text("t.alg", &format!("x = {text}\n")).unwrap_or_else(|e| panic!("{text}: {}", e.render()));
+    program.definition("x").expect("the definition").clone()
+}

@@ -40,6 +40,11 @@ pub(super) struct RunArgs {
     /// that are empty but for one or two pieces (lines up to 24 squares).
     #[arg(long)]
     pub no_sparse: bool,
+    /// Do not decide moves anchored on the piece of interest on the box
+    /// around their windows (the small-model bound): search the boxes of
+    /// `--max-cells` only, as a reference that does not rest on the bound.
+    #[arg(long)]
+    pub no_window: bool,
 }
 
 /// One shard of a run: claims `index - 1` modulo `count`.
@@ -111,6 +116,7 @@ pub(super) fn search(max_cells: usize, work: u64, timeout: Option<f64>, run: &Ru
         work: Some(work),
         timeout: timeout.map(|t| seconds("--timeout", t, true)).transpose()?,
         sparse: !run.no_sparse,
+        window: !run.no_window,
         ..SearchOptions::default()
     })
 }

@@ -68,7 +68,7 @@ pub(super) struct Args {
     memory_limit: MemoryLimit,
     /// Spend longer: confirm each proof with the full enumeration
     /// (`--max-cells`, `--work`, `--positions`) instead of the quick one
-    /// (boxes of up to 6 squares within 20,000 of work, and 200
+    /// (boxes of up to 6 squares within 100,000 of work, and 200
     /// positions), and give claims without a proof 5,000,000 of work
     /// unless `--work` says otherwise.
     #[arg(long)]

@@ -562,38 +562,22 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
             per_instance.work = work_left.map(|w| (w / (options.instances - tried) as u64).max(1));
             per_instance.timeout = time_left;
             tried += 1;
-            let found = compare_terms(&claim.pieces, &l, &r, &per_instance, Some(shown), &|_, _, _| {});
+            let mut found = compare_terms(&claim.pieces, &l, &r, &per_instance, Some(shown), &|_, _, _| {});
             spent += found.work();
             // A share stopped is the claim's work limit showing.
-            let found = match found {
-                Found::Same {
-                    stopped_by: Some(Limit::Work),
-                    note: Some(_),
-                    cells,
-                    complete,
-                    exact,
-                    bound,
-                    leaves,
-                    work,
-                    boards,
-                    ..
-                } => Found::Same {
-                    note: Some(format!(
-                        "{} stopped instance {tried} at {} squares",
-                        limit_name(Limit::Work, &options.search),
-                        cells
-                    )),
-                    stopped_by: Some(Limit::Work),
-                    cells,
-                    complete,
-                    exact,
-                    bound,
-                    leaves,
-                    work,
-                    boards,
-                },
-                other => other,
-            };
+            if let Found::Same {
+                stopped_by: Some(Limit::Work),
+                note: note @ Some(_),
+                cells,
+                ..
+            } = &mut found
+            {
+                *note = Some(format!(
+                    "{} stopped instance {tried} at {} squares",
+                    limit_name(Limit::Work, &options.search),
+                    cells
+                ));
+            }
             // An instance a limit stopped before it covered any board says
             // nothing; the instances before it stand.
             if tried > 1 {

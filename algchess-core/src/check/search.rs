@@ -59,6 +59,10 @@ pub struct SearchOptions {
     /// a fifth of the work (and of the timeout). Off by default: with no
     /// bound it probes its whole budget of boards.
     pub sparse: bool,
+    /// Decide moves anchored on the POI on the box around their windows
+    /// (`window.rs`) before the boxes of `max_cells`. Off only to settle
+    /// truth by plain enumeration, as a reference for the bound itself.
+    pub window: bool,
 }
 
 impl Default for SearchOptions {
@@ -71,6 +75,7 @@ impl Default for SearchOptions {
             decompose: true,
             memory: MemoryLimit::NONE,
             sparse: false,
+            window: true,
         }
     }
 }
@@ -756,7 +761,7 @@ fn search(
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Outcome {
     let mut stats = Stats::default();
-    if mode != Mode::Closed {
+    if mode != Mode::Closed && options.window {
         match in_window(mode, left, right, universe, options, work, deadline) {
             Ok(decided) => return decided,
             Err(spent) => stats = spent,

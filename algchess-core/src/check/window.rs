@@ -182,6 +182,69 @@ mod tests {
         }
     }
 
+    /// The bound on random anchored moves: a claim decided equal on its
+    /// window's box is not refuted by a search of larger boxes, without
+    /// the window; and both outcomes are met often enough to matter.
+    #[test]
+    fn the_window_bound_agrees_with_a_deeper_search() {
+        use crate::check::search::{compare, Outcome, SearchOptions};
+        use crate::core::{gen, Pieces, Term};
+        use quickcheck::Gen;
+        let (mut equal, mut deeper, mut differ) = (0, 0, 0);
+        for seed in 0..3000u64 {
+            let mut g = Gen::from_size_and_seed(8, seed);
+            let (lt, rt) = (gen::a_move(&mut g, 2), gen::a_move(&mut g, 2));
+            let rt = match seed % 3 {
+                0 => Term::alt(&lt, &rt),
+                1 => Term::alt(&rt, &lt),
+                _ => rt,
+            };
+            let (Ok(l), Ok(r)) = (compile(&lt), compile(&rt)) else {
+                continue;
+            };
+            if !(lt.is_open() || rt.is_open()) || window(&l).is_none() || window(&r).is_none() {
+                continue;
+            }
+            let options = SearchOptions {
+                max_cells: 1,
+                work: Some(2_000_000),
+                ..SearchOptions::default()
+            };
+            let bound = match compare(&Pieces::chess(), &l, &r, true, &options, &|_, _, _| {}) {
+                Outcome::HoldsUpTo { bound: Some(b), .. } => b,
+                Outcome::Refuted { .. } => {
+                    differ += 1;
+                    continue;
+                }
+                _ => continue,
+            };
+            equal += 1;
+            let deep = SearchOptions {
+                max_cells: (bound.squares() + 3).min(10),
+                work: Some(2_000_000),
+                window: false,
+                ..SearchOptions::default()
+            };
+            match compare(&Pieces::chess(), &l, &r, true, &deep, &|_, _, _| {}) {
+                Outcome::Refuted { counterexample, .. } => panic!(
+                    "{lt:?} = {rt:?}: decided on {}×{} but differs on {:?}",
+                    bound.width, bound.height, counterexample.board
+                ),
+                Outcome::HoldsUpTo {
+                    cells, stopped: None, ..
+                } if cells > bound.squares() => deeper += 1,
+                _ => {}
+            }
+            if equal >= 100 && differ >= 50 {
+                break;
+            }
+        }
+        assert!(
+            equal >= 100 && deeper >= 80 && differ >= 50,
+            "{equal} decided equal ({deeper} searched deeper in full), {differ} refuted"
+        );
+    }
+
     /// The POI written over is gone: nothing after it reads a square.
     #[test]
     fn a_cleared_poi_ends_the_window() {

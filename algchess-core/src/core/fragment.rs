@@ -37,6 +37,8 @@ impl fmt::Display for GlueError {
     }
 }
 
+impl std::error::Error for GlueError {}
+
 impl Fragment {
     /// The fragment `0`.
     pub fn empty() -> Fragment {

@@ -10,8 +10,7 @@ mod term;
 
 pub use cell::{Cell, Content};
 pub use claim::{ClaimKind, Rel};
-pub(crate) use fragment::GlueError;
-pub use fragment::{Fragment, Pattern};
+pub use fragment::{Fragment, GlueError, Pattern};
 pub(crate) use piece::Spelling;
 pub use piece::{DeclareError, PieceId, Pieces};
 pub(crate) use print::Show;

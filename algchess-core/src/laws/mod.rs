@@ -30,8 +30,11 @@ pub struct Law {
 /// this order (each one's inputs bound by `from` or an earlier output).
 #[derive(Clone, Debug)]
 pub struct Direction {
+    /// The side matched.
     pub from: Term,
+    /// The side written in its place.
     pub to: Term,
+    /// The side conditions, in the order they are decided.
     pub conds: Vec<Condition>,
     /// The rewrite makes the term bigger, or copies a metavariable: it can
     /// feed itself and others without end (unfolding a star, distributing).
@@ -129,13 +132,13 @@ pub struct Laws {
 /// The bundled axiom files, built into the binary so that a copied or
 /// installed `algchess` has them: `(path, text)`, in name order.
 const BUNDLED: [(&str, &str); 7] = [
-    ("axioms/guards.alg", include_str!("../../../axioms/guards.alg")),
-    ("axioms/hex.alg", include_str!("../../../axioms/hex.alg")),
-    ("axioms/kleene.alg", include_str!("../../../axioms/kleene.alg")),
-    ("axioms/movements.alg", include_str!("../../../axioms/movements.alg")),
-    ("axioms/rules.alg", include_str!("../../../axioms/rules.alg")),
-    ("axioms/square.alg", include_str!("../../../axioms/square.alg")),
-    ("axioms/tests.alg", include_str!("../../../axioms/tests.alg")),
+    ("axioms/guards.alg", include_str!("../../axioms/guards.alg")),
+    ("axioms/hex.alg", include_str!("../../axioms/hex.alg")),
+    ("axioms/kleene.alg", include_str!("../../axioms/kleene.alg")),
+    ("axioms/movements.alg", include_str!("../../axioms/movements.alg")),
+    ("axioms/rules.alg", include_str!("../../axioms/rules.alg")),
+    ("axioms/square.alg", include_str!("../../axioms/square.alg")),
+    ("axioms/tests.alg", include_str!("../../axioms/tests.alg")),
 ];
 
 /// The programs of axiom files that hold on `tiling`, elaborated on it.

@@ -1,6 +1,8 @@
 //! Text to syntax tree: the lexer, the lalrpop grammar and the formatter.
 
-pub(crate) mod ast;
+// The tree mirrors the grammar (`grammar.lalrpop`), which documents it.
+#[allow(missing_docs)]
+pub mod ast;
 mod format;
 pub(crate) mod lexer;
 
@@ -21,7 +23,9 @@ use lexer::{LexError, Tok};
 /// A syntax error: where, and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxError {
+    /// Where, in the text parsed.
     pub span: Span,
+    /// What was found and what was expected, for the user.
     pub message: String,
 }
 

@@ -174,3 +174,5 @@ impl std::fmt::Display for TooBig {
         }
     }
 }
+
+impl std::error::Error for TooBig {}

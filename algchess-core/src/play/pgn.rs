@@ -54,6 +54,14 @@ pub struct Error {
     pub message: String,
 }
 
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.at.line, self.at.col, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
 struct Reader<'a> {
     chars: Vec<char>,
     i: usize,

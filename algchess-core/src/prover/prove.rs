@@ -42,7 +42,7 @@ pub struct ProveOptions {
 
 impl ProveOptions {
     /// The default cross-check: boxes of up to 6 squares, a few instances
-    /// of a law, and at most 20,000 of work (see `SearchOptions::work`).
+    /// of a law, and at most 100,000 of work (see `SearchOptions::work`).
     pub fn quick_check(memory: MemoryLimit) -> ClaimOptions {
         ClaimOptions {
             search: crate::check::SearchOptions {

@@ -30,6 +30,7 @@ pub(crate) type Change = smallvec::SmallVec<[(Square, u8); 4]>;
 /// A malformed board text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardError {
+    /// What is wrong, for the user.
     pub message: String,
     /// Byte offset in the text.
     pub at: usize,
@@ -40,6 +41,8 @@ impl fmt::Display for BoardError {
         f.write_str(&self.message)
     }
 }
+
+impl std::error::Error for BoardError {}
 
 /// Why a fragment is not a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,8 @@ mod probe;
 mod rule;
 mod store;
 
-pub(crate) use board::{BoardError, Change};
+pub use board::BoardError;
+pub(crate) use board::Change;
 pub use board::{Grid, NotABoard};
 pub(crate) use cell_set::CellSet;
 pub use code::Code;

@@ -573,13 +573,7 @@ mod tests {
     /// pawn's capture is undone by nothing.
     #[test]
     fn undoing_rules() {
-        let def = |t: &str| {
-            crate::elab::Program::from_text("t.alg", &format!("x = {t}\n"))
-                .unwrap()
-                .definition("x")
-                .unwrap()
-                .clone()
-        };
+        let def = crate::testing::term;
         let (f, g) = rule_of(&def("% + u. -> . + u%")).unwrap();
         assert_eq!(inverse(&f, &g), Some(def("% + d. -> . + d%")));
         let (f, g) = rule_of(&def("♙ + ur♟ -> . + ur♙")).unwrap();

@@ -34,9 +34,11 @@ pub(super) enum Lemma {
     Outside(Term, Term),
     /// `b a ≤ a b`: so `a` may run first in a repetition of both.
     Before(Term, Term),
-    /// `%c: M = (c -> 0) M`: `M` is blind to the binder's piece (the
-    /// binder).
+    /// `%c: M = (c -> 0) M`: `M` is blind to the binder's piece, or is a
+    /// binder of another piece (the binder).
     Guard(Term),
+    /// `%c: %c: M = %c: ((c -> 0) M)` (the outer binder).
+    Twice(Term),
 }
 
 impl Lemma {
@@ -52,6 +54,10 @@ impl Lemma {
                 pieces.show(b)
             ),
             Lemma::Guard(bind) => format!("`{}` only asks that its piece be on the board", pieces.show(bind)),
+            Lemma::Twice(bind) => format!(
+                "`{}` binds a second square of its piece, the first reading as `%`",
+                pieces.show(bind)
+            ),
         }
     }
 }
@@ -101,6 +107,7 @@ impl Viewer {
                 for s in &steps {
                     self.view(s, ctx).push_steps(&mut flat);
                 }
+                let flat = self.absorb(flat);
                 self.least(flat)
             }
             // A few steps of one move, written out, so that moves that
@@ -116,14 +123,57 @@ impl Viewer {
             Node::Repeat([a, lo, hi]) => {
                 let body = self.view(a, ctx);
                 if t.bounds() == Some(Bounds::STAR) {
-                    if let Some(split) = self.split_star(&body) {
-                        return split;
+                    if let Some(groups) = self.groups(&body) {
+                        return stars(&groups);
+                    }
+                }
+                // `(G1 | G2)+` is `G1+ G2* | G2+`: a word's groups in
+                // order, the first of them not empty.
+                if t.bounds() == Some(Bounds::PLUS) {
+                    if let Some(groups) = self.groups(&body) {
+                        let firsts = (0..groups.len()).map(|i| {
+                            let mut steps = vec![Term::repeat(&groups[i], Bounds::PLUS)];
+                            steps.extend(groups[i + 1..].iter().map(|g| Term::repeat(g, Bounds::STAR)));
+                            seq_of(steps)
+                        });
+                        return alt_of(firsts.collect());
                     }
                 }
                 Term::repeat_counts(&body, lo, hi)
             }
             Node::Greedy([a]) => Term::greedy(&self.view(a, ctx)),
             Node::Not([a]) => Term::not(&self.view(a, ctx)),
+            // A binder whose body is a binder of another piece, with no POI
+            // bound outside: the inner one binds its own POI and ends on
+            // the outer's, which the outer then sets back, so the outer
+            // only asks that its piece be on the board. (With a POI bound
+            // outside, the inner binder could bind that square, which
+            // reads as `%` to a test outside it.)
+            Node::Bind([c, body])
+                if ctx == PoiKnown::Unbound
+                    && matches!(c.node(), Node::Cell(_))
+                    && matches!(body.node(), Node::Bind([d, _]) if d != c && matches!(d.node(), Node::Cell(_))) =>
+            {
+                self.lemmas.insert(Lemma::Guard(t.clone()));
+                let mut steps = vec![guard(c)];
+                self.view(body, ctx).push_steps(&mut steps);
+                self.least(steps)
+            }
+            // Of the same piece: the inner binder binds any square of it
+            // but the outer's, whose square reads as `%`: so `%c: %c: M`
+            // is `M` from each square of `c` while another holds `c`.
+            Node::Bind([c, body])
+                if ctx == PoiKnown::Unbound
+                    && matches!(c.node(), Node::Cell(_))
+                    && matches!(body.node(), Node::Bind([d, _]) if d == c) =>
+            {
+                let Node::Bind([_, m]) = body.node() else {
+                    unreachable!("a binder")
+                };
+                self.lemmas.insert(Lemma::Twice(t.clone()));
+                let once = Term::bind(c, &Term::seq(&guard(c), m));
+                self.view(&once, ctx)
+            }
             Node::Bind([c, body]) => {
                 let inner = self.view(body, PoiKnown::Bound);
                 match ctx {
@@ -178,10 +228,44 @@ impl Viewer {
         blind(&e, Cell::Is(*content))
     }
 
-    /// `(M | N)*` as `M* N*` when the choices fall into groups that
+    /// Runs of steps that lie between `nil` and `L*` for a set of moves
+    /// `L` whose star splits into groups, holding those groups' stars in
+    /// order, as the groups' stars: `(M N)* M* N* = M* N*` and `M* N* M*
+    /// N* = M* N*` when `N M ≤ M N`. Each step is at most `L*` and the
+    /// run at most `L* L* = L*`; the groups' stars among its steps, the
+    /// others taken as `nil`, make it at least `L*`.
+    fn absorb(&mut self, steps: Vec<Term>) -> Vec<Term> {
+        let mut out = vec![];
+        let mut i = 0;
+        while i < steps.len() {
+            let run = steps[i..].iter().take_while(|t| nullable_over_letters(t)).count();
+            if run < 2 {
+                out.push(steps[i].clone());
+                i += 1;
+                continue;
+            }
+            let part = &steps[i..i + run];
+            let mut letters = BTreeSet::new();
+            for t in part {
+                letters_of(t, &mut letters);
+            }
+            let whole = alt_of(letters.into_iter().collect());
+            match self.groups(&whole) {
+                Some(groups) if holds_in_order(part, &groups) => {
+                    out.extend(groups.iter().map(|g| Term::repeat(g, Bounds::STAR)))
+                }
+                _ => out.extend(part.iter().cloned()),
+            }
+            i += run;
+        }
+        out
+    }
+
+    /// The groups of `(M | N)*` when the choices fall into groups that
     /// commute with each other, or run one way past each other (`N M ≤ M
-    /// N`): the groups in an order where each runs before those after it.
-    fn split_star(&mut self, body: &Term) -> Option<Term> {
+    /// N`): in an order where each runs before those after it, so that
+    /// the star is the groups' stars one after another.
+    fn groups(&mut self, body: &Term) -> Option<Vec<Term>> {
         let mut arms = vec![];
         body.push_alternatives(&mut arms);
         if arms.len() < 2 {
@@ -244,9 +328,7 @@ impl Viewer {
                 self.lemmas.insert(lemma);
             }
         }
-        Some(seq_of(
-            order.iter().map(|(p, _)| Term::repeat(p, Bounds::STAR)).collect(),
-        ))
+        Some(order.into_iter().map(|(p, _)| p).collect())
     }
 
     /// A binder with the steps blind to its piece taken out, last and
@@ -289,6 +371,43 @@ impl Viewer {
         all.extend(after);
         seq_of(all)
     }
+}
+
+/// The groups' stars one after another.
+fn stars(groups: &[Term]) -> Term {
+    seq_of(groups.iter().map(|g| Term::repeat(g, Bounds::STAR)).collect())
+}
+
+/// A move built from moves by `;`, `|` and repetition: each of those is a
+/// letter.
+fn letters_of(t: &Term, out: &mut BTreeSet<Term>) {
+    match t.node() {
+        Node::Seq([a, b]) | Node::Alt([a, b]) => {
+            letters_of(a, out);
+            letters_of(b, out);
+        }
+        Node::Repeat([a, ..]) => letters_of(a, out),
+        Node::Nil => {}
+        _ => {
+            out.insert(t.clone());
+        }
+    }
+}
+
+/// A repetition that may run no times, of a move built from letters.
+fn nullable_over_letters(t: &Term) -> bool {
+    matches!(t.node(), Node::Repeat(..)) && t.bounds().is_some_and(|b| b.lo == 0)
+}
+
+/// Whether `steps` hold each group's star, in order.
+fn holds_in_order(steps: &[Term], groups: &[Term]) -> bool {
+    let mut want = groups.iter().map(|g| Term::repeat(g, Bounds::STAR)).peekable();
+    for s in steps {
+        if want.peek() == Some(s) {
+            want.next();
+        }
+    }
+    want.peek().is_none()
 }
 
 /// `c -> 0`: a test that some square holds `c`.
@@ -363,6 +482,15 @@ mod tests {
                 };
                 (bind.clone(), Term::seq(&guard(c), body))
             }
+            Lemma::Twice(bind) => {
+                let Node::Bind([c, body]) = bind.node() else {
+                    panic!("{bind:?}")
+                };
+                let Node::Bind([_, m]) = body.node() else {
+                    panic!("{bind:?}")
+                };
+                (bind.clone(), Term::bind(c, &Term::seq(&guard(c), m)))
+            }
         }
     }
 
@@ -389,7 +517,7 @@ mod tests {
                 match l {
                     Lemma::Commute(..) => commutes += 1,
                     Lemma::Outside(..) => outside += 1,
-                    Lemma::Before(..) | Lemma::Guard(..) => guards += 1,
+                    Lemma::Before(..) | Lemma::Guard(..) | Lemma::Twice(..) => guards += 1,
                 }
                 if let Err(e) = holds(&a, &b, bound) {
                     failures.push(format!("{}: {e}", l.describe(&Pieces::chess())));
@@ -433,15 +561,62 @@ mod tests {
         assert!(found >= 100 && strict >= 10, "{found} one way, {strict} not commuting");
     }
 
+    /// The rewrites of repetitions by groups, and of nested binders, keep
+    /// the meaning: each side against its view on every board of up to
+    /// five squares.
+    #[test]
+    fn views_of_repetitions_and_nested_binders_hold_on_boards() {
+        let def = crate::testing::term;
+        let (m, n) = ("(♙ -> ♟)", "(♟ -> ♛)");
+        let cases = [
+            (format!("({m} | {n})+"), format!("{m}+ {n}* | {n}+")),
+            (format!("({m} {n})* ({m} | {n})*"), format!("{m}* {n}*")),
+            (format!("{m}* {n}* {m}* {n}*"), format!("{m}* {n}*")),
+            (format!("{n}? {m}* {n}*"), format!("{m}* {n}*")),
+            ("%♘: %♗: (♙ -> ♟)".into(), "(♘ -> 0) (♗ -> 0) (♙ -> ♟)".into()),
+            ("%♘: %♘: (% -> .)".into(), "%♘: (♘ -> 0) (% -> .)".into()),
+            (
+                "%♘: %♘: (% + u. -> . + u%)".into(),
+                "%♘: (♘ -> 0) (% + u. -> . + u%)".into(),
+            ),
+            (
+                "%♘: %♖: (% + u. -> . + u%)".into(),
+                "(♘ -> 0) (%♖: (% + u. -> . + u%))".into(),
+            ),
+        ];
+        for (t, want) in cases {
+            let mut v = Viewer::default();
+            let seen = v.view(&def(&t), PoiKnown::Unbound);
+            let want = v.view(&def(&want), PoiKnown::Unbound);
+            assert_eq!(seen, want, "{t}");
+            // Binders are viewed with no POI bound outside; repetitions
+            // in either context.
+            for bound in [false, !t.starts_with('%')] {
+                if let Err(e) = holds(&def(&t), &seen, bound) {
+                    panic!("{t}: {e}");
+                }
+            }
+        }
+        // With a POI bound outside, nested binders stay.
+        let nested = def("%♘: %♗: (% -> .)");
+        assert_eq!(Viewer::default().view(&nested, PoiKnown::Bound), nested);
+        // Not absorbed: a step that must run, or a group's star missing.
+        let mut v = Viewer::default();
+        let kept = def(&format!("{m} {m}* {n}*"));
+        assert_ne!(
+            v.view(&kept, PoiKnown::Unbound),
+            v.view(&def(&format!("{m}* {n}*")), PoiKnown::Unbound)
+        );
+        let kept = def(&format!("({m} {n})* {n}*"));
+        assert_ne!(
+            v.view(&kept, PoiKnown::Unbound),
+            v.view(&def(&format!("{m}* {n}*")), PoiKnown::Unbound)
+        );
+    }
+
     #[test]
     fn a_promotion_runs_before_a_crowning() {
-        let def = |t: &str| {
-            crate::elab::Program::from_text("t.alg", &format!("x = {t}\n"))
-                .unwrap()
-                .definition("x")
-                .unwrap()
-                .clone()
-        };
+        let def = crate::testing::term;
         let mut v = Viewer::default();
         let mixed = v.view(&def("((♟ -> ♛) | (♙ -> ♟))*"), PoiKnown::Unbound);
         assert_eq!(mixed, def("(♙ -> ♟)* (♟ -> ♛)*"));
@@ -462,13 +637,7 @@ mod tests {
 
     #[test]
     fn views_of_commuting_moves_meet() {
-        let def = |t: &str| {
-            crate::elab::Program::from_text("t.alg", &format!("x = {t}\n"))
-                .unwrap()
-                .definition("x")
-                .unwrap()
-                .clone()
-        };
+        let def = crate::testing::term;
         let mut v = Viewer::default();
         let a = v.view(&def("(♙ -> ♟) (♘ -> ♞) (♙ -> ♟)"), PoiKnown::Unbound);
         let b = v.view(&def("(♘ -> ♞) (♙ -> ♟){2}"), PoiKnown::Unbound);

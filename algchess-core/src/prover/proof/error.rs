@@ -125,4 +125,6 @@ impl fmt::Display for LawError {
     }
 }
 
+impl std::error::Error for LawError {}
+
 impl std::error::Error for ReplayError {}
