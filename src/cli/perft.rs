@@ -2,9 +2,10 @@
 
 use super::output::{plain_error, progress, seconds};
 use super::start::{pick_game, rules_for, Start};
-use algchess_core::{divide, move_names as notation, perft};
+use algchess_core::{divide, move_names as notation, move_words, perft, referee, Grid};
 use algchess_core::{Budget, Diags, MemoryLimit, TooBig};
 use serde_json::json;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -97,6 +98,7 @@ fn count(args: Args) -> Result<i32, Diags> {
                 let depths: Vec<_> = depths
                     .iter()
                     .map(|(d, n, t)| json!({"depth": d, "leaves": n, "ms": t.as_millis() as u64}))
+                    .chain((d + 1..=args.depth).map(|d| json!({"depth": d, "leaves": 0, "ms": 0})))
                     .collect();
                 println!("{}", json!({"game": rules.name, "depths": depths, "ends_at": d}));
             } else {
@@ -116,11 +118,23 @@ fn count(args: Args) -> Result<i32, Diags> {
     // Engine names where the move is one piece moving, so counts can be
     // compared with other engines' `divide` line by line; a move is named
     // while its board is held, and only when asked for.
+    // Chess960's castling is named as UCI names it there, the king's move
+    // onto its rook (`b1a1`), as the protocols name it (`move_words`): a
+    // king's step may land where castling puts the king.
+    let chess960: HashMap<Grid, String> = if args.divide && rules.name == "chess960" {
+        let mut root = referee::Match::new(&rules, pos.clone(), 0, 1).map_err(too_big)?;
+        let names = move_words::names_as(&mut root, move_words::Castling::KingTakesRook).map_err(too_big)?;
+        root.legal().iter().map(|p| p.board.clone()).zip(names).collect()
+    } else {
+        HashMap::new()
+    };
     let name = |p: &algchess_core::Position| {
         let t = rules.tiling;
         match args.divide {
-            true => notation::uci_on(&pos.board, &p.board, t, &rules.pieces)
-                .unwrap_or_else(|| notation::describe_on(&pos.board, &p.board, t, &rules.pieces)),
+            true => chess960.get(&p.board).cloned().unwrap_or_else(|| {
+                notation::uci_on(&pos.board, &p.board, t, &rules.pieces)
+                    .unwrap_or_else(|| notation::describe_on(&pos.board, &p.board, t, &rules.pieces))
+            }),
             false => String::new(),
         }
     };

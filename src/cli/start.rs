@@ -76,7 +76,9 @@ impl Start {
         let (board, fen, turn) = (self.board.as_deref(), self.fen.as_deref(), self.turn);
         let mut pos = rules.start();
         if board.is_some() || fen.is_some() {
-            pos.board = read_board(board, fen, rules.tiling, &rules.pieces)?;
+            // Makruk's count, where a FEN has one, is no en passant square.
+            let counted = fen.map(|f| algchess_core::referee::fen_count(rules, f).0);
+            pos.board = read_board(board, counted.as_deref(), rules.tiling, &rules.pieces)?;
         }
         if let Some(f) = fen {
             // A FEN of another size is a slip, not a smaller board to try.

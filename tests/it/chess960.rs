@@ -83,3 +83,52 @@ fn rights_by_file_are_read_and_written() {
         "no rook on c1"
     );
 }
+
+/// `perft --divide` names Chess960's castling as UCI does there, the
+/// king's move onto its rook, so that a king's step to the square castling
+/// puts it on has a name of its own.
+#[test]
+fn divide_names_castling_king_takes_rook() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_algchess"))
+        .args([
+            "perft",
+            "rules/variants/chess960.alg",
+            "--fen",
+            "rk4r1/8/8/8/8/8/8/RK4R1 w GAga - 0 1",
+            "--depth",
+            "1",
+            "--divide",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split(": ").next())
+        .filter(|n| n.len() == 4)
+        .collect();
+    // Fairy-Stockfish's 23 moves: the king's step b1c1 and long castling
+    // b1a1, each once (short castling would land on g1, which g8's rook
+    // attacks).
+    assert_eq!(names.len(), 23, "{text}");
+    for m in ["b1c1", "b1a1"] {
+        assert_eq!(names.iter().filter(|n| **n == m).count(), 1, "{m}: {text}");
+    }
+}
+
+/// UCI's `b1c1` is the king's step when castling would put the king on
+/// c1 too: castling is `b1a1`, the king's move onto its rook.
+#[test]
+fn a_king_s_step_is_not_castling_in_uci() {
+    let rules = rules();
+    let fen = "rk4r1/8/8/8/8/8/8/RK4R1 w GAga - 0 1";
+    let play = |uci: &str| {
+        let mut m = algchess::referee::Match::from_fen(&rules, fen).unwrap();
+        let i = m.find(uci).unwrap();
+        m.play(i).unwrap();
+        m.fen().unwrap()
+    };
+    assert_eq!(play("b1c1"), "rk4r1/8/8/8/8/8/8/R1K3R1 b kq - 1 1");
+    assert_eq!(play("b1a1"), "rk4r1/8/8/8/8/8/8/2KR2R1 b kq - 1 1");
+}

@@ -33,5 +33,6 @@ mod seed;
 mod simplify;
 mod simplify_cli;
 mod uci;
+mod variant_ends;
 mod variant_pgn;
 mod variants;

@@ -9,6 +9,7 @@
 
 use crate::common;
 use crate::common::TempDir;
+use algchess::referee::DrawClaim;
 use algchess::{fen, perft, Pieces, Position, Program, Rules};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -45,10 +46,12 @@ fn variant_file(variant: &str) -> Program {
     // Counted as `fmt` writes it, long unions broken over lines.
     let parsed = algchess::parse_file(&text).unwrap();
     assert_eq!(algchess::format_file(&parsed, &text), text, "{file} is not formatted");
-    // Statements: a line `fmt` breaks goes on indented.
+    // Statements: a line `fmt` breaks goes on indented; the game's end
+    // declarations (`game NAME KIND: ...`) are not counted.
     let code: Vec<&str> = text
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with("//") && !l.starts_with(' '))
+        .filter(|l| !(l.starts_with("game ") && l.split_whitespace().nth(2).is_some_and(|k| k.ends_with(':'))))
         .collect();
     assert!(code.len() <= 10, "{file}: {} statements", code.len());
     assert!(
@@ -159,29 +162,58 @@ fn ending(variant: &str, fen: &str) -> Option<(&'static str, String)> {
 #[test]
 fn variants_end_by_their_own_rules() {
     let draw = |name| Some((name, "1/2-1/2".to_string()));
-    // A king and a knight: no mate in chess; New Zealand's knight takes as
-    // a rook.
+    // A king and a knight: no mate in chess, nor, as Fairy-Stockfish
+    // counts it, with New Zealand's knight, which takes as a rook; a
+    // nightrider may mate.
     let kn = "8/8/4k3/8/8/3K1N2/8/8 w - - 0 1";
     assert_eq!(ending("chess", kn), draw("insufficient_material"));
     assert_eq!(ending("hoppelpoppel", kn), draw("insufficient_material"));
-    assert_eq!(ending("newzealand", kn), None);
+    assert_eq!(ending("newzealand", kn), draw("insufficient_material"));
+    assert_eq!(ending("nightrider", kn), None);
     // Bishops on one colour: Hoppel-Poppel's take as knights.
     let bb = "8/8/4k3/8/8/2BKB3/8/8 w - - 0 1";
     assert_eq!(ending("chess", bb), draw("insufficient_material"));
     assert_eq!(ending("newzealand", bb), draw("insufficient_material"));
     assert_eq!(ending("hoppelpoppel", bb), None);
     // Stalemate is a draw in chess, a loss in shatranj and chaturanga.
-    let stalemate = "k7/3N4/1K6/8/8/8/7P/8 b - - 0 1";
+    let stalemate = "k7/p7/P1N5/1K6/8/8/8/8 b - - 0 1";
     assert_eq!(ending("chess", stalemate), draw("stalemate"));
     for v in ["shatranj", "chaturanga"] {
         assert_eq!(ending(v, stalemate), Some(("no_moves", "1-0".to_string())), "{v}");
     }
-    // Seventy moves without a capture or a pawn's move end shatranj; chess
-    // goes on to seventy-five.
+    // Seventy moves without a capture or a pawn's move may be claimed in
+    // shatranj; chess goes on to seventy-five.
     let quiet = "r3k3/8/8/8/8/8/8/4K2R w - - 140 90";
     assert_eq!(ending("chess", quiet), None);
-    assert_eq!(ending("shatranj", quiet), draw("move_rule"));
+    assert_eq!(ending("shatranj", quiet), None);
     assert_eq!(ending("amazon", quiet), None);
+    assert_eq!(claim("shatranj", quiet), Some(DrawClaim::MoveClaim));
+    assert_eq!(claim("chess", quiet), Some(DrawClaim::FiftyMoves));
+    assert_eq!(claim("shatranj", "r3k3/8/8/8/8/8/8/4K2R w - - 139 90"), None);
+    // A bare king: lost in shatranj and courier, unless it may take the
+    // other side's last piece at once; a draw in shatar; chaturanga plays
+    // on, and draws with kings alone.
+    let bared = "8/8/4k3/8/8/3K4/3R4/8 w - - 0 1";
+    let lost = Some(("bare_king", "1-0".to_string()));
+    assert_eq!(ending("shatranj", bared), lost);
+    assert_eq!(ending("shatranj", "8/8/4k3/8/8/3K4/3R4/8 b - - 0 1"), None);
+    assert_eq!(ending("shatranj", "8/8/4k3/8/8/3K4/3RR3/8 b - - 0 1"), lost);
+    assert_eq!(ending("shatar", bared), draw("bare_king"));
+    assert_eq!(ending("chaturanga", bared), None);
+    assert_eq!(
+        ending("chaturanga", "8/8/4k3/8/8/3K4/8/8 w - - 0 1"),
+        draw("insufficient_material")
+    );
+    // Makruk knows the met: a king and a met, or a pawn, cannot mate.
+    assert_eq!(
+        ending("makruk", "8/8/4k3/8/8/3K4/3M4/8 w - - 0 1"),
+        draw("insufficient_material")
+    );
+    assert_eq!(
+        ending("makruk", "8/8/4k3/8/3P4/3K4/8/8 w - - 0 1"),
+        draw("insufficient_material")
+    );
+    assert_eq!(ending("makruk", "8/8/4k3/8/8/3K4/3S4/8 w - - 0 1"), None);
     // Horde's white, with no king, loses with its last piece; black, with
     // its king, as in chess.
     let bare = "4k3/8/8/8/8/8/8/8 w - - 0 1";
@@ -190,6 +222,65 @@ fn variants_end_by_their_own_rules() {
     assert_eq!(ending("horde", "4k3/8/8/8/8/8/8/P7 b - - 0 1"), None);
     let mate = "7k/5PP1/5PP1/8/8/8/8/8 b - - 0 1";
     assert_eq!(ending("horde", mate), Some(("checkmate", "1-0".to_string())));
+    // Black wins by taking everything: a lone knight is no draw.
+    assert_eq!(ending("horde", "4k3/8/8/8/8/8/8/N7 w - - 0 1"), None);
+}
+
+/// The draw the side to move may claim in `fen`, as Fairy-Stockfish offers it.
+fn claim(variant: &str, fen: &str) -> Option<DrawClaim> {
+    let prog = if variant == "chess" {
+        algchess::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")).unwrap()
+    } else {
+        variant_file(variant)
+    };
+    let rules = Rules::fast(prog.game(variant).unwrap());
+    let mut m = algchess::referee::Match::from_fen(&rules, fen).unwrap();
+    m.optional_end().unwrap()
+}
+
+/// Positions where Fairy-Stockfish counts no move, because the game is
+/// over at once, count 0: a bare king in shatranj, courier and shatar.
+#[test]
+fn a_game_over_at_once_has_no_moves() {
+    for (variant, fen, want) in [
+        ("shatranj", "8/8/4k3/8/8/3K4/3R4/8 w - - 0 1", [0, 0]),
+        ("shatranj", "8/8/4k3/8/8/3K4/3R4/8 b - - 0 1", [8, 0]),
+        ("shatranj", "8/8/4k3/8/8/3K4/3RR3/8 b - - 0 1", [0, 0]),
+        ("courier", "12/12/4k7/12/12/3K8/3R8/12 w - - 0 1", [0, 0]),
+        ("shatar", "8/8/4k3/8/8/3K4/3R4/8 w - - 0 1", [0, 0]),
+        ("shatar", "8/8/4k3/8/8/3K4/3R4/8 b - - 0 1", [0, 0]),
+        ("chaturanga", "8/8/4k3/8/8/3K4/3R4/8 b - - 0 1", [8, 114]),
+    ] {
+        let prog = variant_file(variant);
+        let game = prog.game(variant).unwrap();
+        for rules in [Rules::fast(game), Rules::new(game)] {
+            let pos = position(fen, &rules.pieces);
+            for (depth, n) in (1..).zip(want) {
+                assert_eq!(perft(&rules, &pos, depth).unwrap(), n, "{variant} {fen} depth {depth}");
+            }
+        }
+    }
+    // `perft --json` gives every depth asked for, those past the end 0.
+    let out = common::run([
+        "perft",
+        "--json",
+        "--depth",
+        "3",
+        "--fen",
+        "8/8/4k3/8/8/3K4/3R4/8 b - - 0 1",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("rules/variants/shatranj.alg")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    for (d, n) in [(1, 8), (2, 0), (3, 0)] {
+        assert!(
+            out.stdout.contains(&format!("{{\"depth\":{d},\"leaves\":{n},")),
+            "{}",
+            out.stdout
+        );
+    }
 }
 
 /// The counts the quick test leaves out, with the time each variant takes
@@ -342,4 +433,39 @@ fn check_compares_a_hand_written_attack_test_with_the_moves() {
     let short = dir.path().join("short.alg");
     let out = common::run(["check", "--no-lint", "--json", short.to_str().unwrap()]);
     assert!(out.stdout.contains("\"claims\":0"), "{}", out.stdout);
+}
+
+/// Makruk's count stands in FEN where Fairy-Stockfish writes it: its limit
+/// in place of the en passant square, its plies in place of the clock.
+#[test]
+fn makruk_counts_in_fen() {
+    let prog = variant_file("makruk");
+    let rules = Rules::fast(prog.game("makruk").unwrap());
+    let after = |fen: &str, plies: &[&str]| {
+        let mut m = algchess::referee::Match::from_fen(&rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for p in plies {
+            let i = m.find(p).unwrap();
+            m.play(i).unwrap();
+        }
+        (m.fen().unwrap(), m.optional_end().unwrap())
+    };
+    // A bare king against a rook counts 16 moves, from the pieces on the
+    // board (Fairy-Stockfish's FENs).
+    let (fen, claim) = after("8/8/4k3/8/8/3K4/3R4/8 w - - 0 1", &["d3e3", "e6f6"]);
+    assert_eq!((fen.as_str(), claim), ("8/8/5k2/8/8/4K3/3R4/8 w - 32 7 2", None));
+    let (fen, _) = after("8/8/4k3/8/8/3K4/3R4/8 w - 16 6 1", &["d3e3", "e6f6"]);
+    assert_eq!(fen, "8/8/5k2/8/8/4K3/3R4/8 w - 16 8 2");
+    // Read and written back; run out, it may be claimed.
+    for fen in [
+        "rnsmksnr/8/8/8/8/8/8/RNSKMSNR w - 128 6 1",
+        "8/8/4k3/8/8/3K4/3R4/8 b - 16 16 9",
+    ] {
+        assert_eq!(after(fen, &[]), (fen.to_string(), None));
+    }
+    let (_, claim) = after("8/8/4k3/8/8/3K4/3R4/8 b - 16 17 9", &[]);
+    assert_eq!(claim, Some(DrawClaim::Counting));
+    // Chess reads no count there.
+    let chess = algchess::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")).unwrap();
+    let chess = Rules::fast(chess.game("chess").unwrap());
+    assert!(algchess::referee::Match::from_fen(&chess, "8/8/4k3/8/8/3K4/3R4/8 w - 16 6 1").is_err());
 }

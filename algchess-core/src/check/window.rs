@@ -116,7 +116,7 @@ fn go(p: &Prog, starts: &BTreeSet<Square>, touched: &mut BTreeSet<Square>) -> Op
             Some(starts.clone())
         }
         // A probe answers as the program it stands for.
-        Prog::Probe(m, _) => go(m, starts, touched),
+        Prog::Probe(m, _) | Prog::Count(m, ..) => go(m, starts, touched),
         Prog::Bind(..) | Prog::Greedy(_) => None,
     }
 }

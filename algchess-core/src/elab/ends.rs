@@ -9,23 +9,44 @@
 //!   test for every turn (a game of any number of sides: Chinese
 //!   checkers' three or six); after each ply the sides are asked from the
 //!   one that just moved backwards, and the first whose test holds wins;
+//! - `over: E, ...`: ends that hold at once, before the side to move
+//!   looks for a move (it has none: perft counts 0 there), the first that
+//!   holds: `win(T_1, ..., T_n)`, `loss(...)`, `draw(...)` (the side to
+//!   move wins, loses, or the game is drawn, when its test holds; one test
+//!   per turn, or one for all), `bare_king(loss)` (a side whose king
+//!   stands alone loses when the other side has more; `bare_king(loss,
+//!   reply)`: a side bared by the last ply loses only once it has had a
+//!   move to bare the other side too, unless the other side has two pieces
+//!   or more besides its king), `bare_king(draw)` (a bare king draws), or
+//!   `none`;
 //! - `stuck: E, ...`: what a side with no legal move means, the first that
-//!   applies: `checkmate` (in check: a loss), `stalemate` (not in check: a
+//!   applies: `checkmate` (in check: a loss), `checkmate(T, ...)` (in
+//!   check, and its test held at this position or at an earlier one of the
+//!   checks in a row that end here: a loss), `stalemate` (not in check: a
 //!   draw), `stalemate(A, B)` (not in check: the point is split `A` to `B`
 //!   between the side that gave stalemate and the side stuck, so
 //!   Gliński's `stalemate(3, 1)` scores 3/4-1/4, `stalemate(1, 1)` is a
 //!   draw and `stalemate(1, 0)` a win), `pass` (the turn passes, unless the
 //!   next side is stuck too), `most_pieces` (the side with more pieces
-//!   wins), `loss`, `draw`;
+//!   wins), `loss`, `draw`, `win(T, ...)`, `loss(T, ...)`, `draw(T, ...)`
+//!   (when the side stuck's test holds);
 //! - `draws: R, ...`: the draw rules: `fifty_moves(P, ...)` (50 moves
 //!   without a capture or a move of a piece `P` may be claimed, 75 end the
 //!   game), `move_rule(N, P, ...)` (N moves without a capture or a move of
-//!   a `P` end the game: shatranj's 70), `repetition` (a third occurrence
+//!   a `P` end the game), `move_claim(N, P, ...)` (N such moves may be
+//!   claimed: shatranj's 70), `repetition` (a third occurrence
 //!   of a position may be claimed, a fifth ends the game),
 //!   `insufficient_material(KINGS, LONE, BOUND)` (no mate can follow:
 //!   every piece on the board is one of `KINGS` but for one piece of
 //!   `LONE`, or but for pieces of `BOUND` all on squares of one colour;
-//!   chess's is `insufficient_material(♔ | ♚ | 'Kc | 'kc, ♘ | ♞, ♗ | ♝)`).
+//!   chess's is `insufficient_material(♔ | ♚ | 'Kc | 'kc, ♘ | ♞, ♗ | ♝)`),
+//!   and makruk's counting: `board_honour(N, PAWNS)` (with no piece of
+//!   `PAWNS` left and neither king bare, the side to move counts N moves)
+//!   and `pieces_honour(PAWNS, START, limit(N, K, P), ..., limit(N))` (a
+//!   bare king counts N moves, by the first limit whose `K` pieces `P` the
+//!   other side has; the count starts at the number of pieces on the board
+//!   when `START` is `pieces`, at 0 when it is `0`); a count run out may be
+//!   claimed as a draw.
 //!   Each game declares its own, so a variant whose knight can mate alone
 //!   names other pieces or none.
 //!
@@ -46,6 +67,32 @@ pub enum Stuck {
     Stalemate(PointSplit),
     Pass,
     MostPieces,
+    Loss,
+    Draw,
+    /// The verdict, for the side stuck, when its test (an index into
+    /// [`Ends::conditions`]) holds.
+    When(Verdict, usize),
+    /// In check, and its test (an index into [`Ends::conditions`]) held at
+    /// this position or an earlier one of the series of checks that ends
+    /// here (the side in check at each of its turns back to it): a loss.
+    CheckSeries(usize),
+}
+
+/// An end that holds at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Over {
+    /// What it means for the side to move.
+    pub verdict: Verdict,
+    /// Its test: an index into [`Ends::conditions`].
+    pub test: usize,
+    /// Declared by `bare_king(...)`, not by a test of the file's.
+    pub bare_king: bool,
+}
+
+/// An end from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Win,
     Loss,
     Draw,
 }
@@ -90,11 +137,19 @@ pub struct Ends {
     /// Per turn: that turn's side has won.
     pub won: Option<Vec<Term>>,
     pub stuck: Vec<Stuck>,
+    /// The ends that hold at once, in order: the verdict for the side to
+    /// move when its test (an index into `conditions`) holds. The side to
+    /// move has no move then.
+    pub over: Vec<Over>,
+    /// Tests, one per turn each, that `over` and `stuck` ask.
+    pub conditions: Vec<Vec<Term>>,
     /// The count of moves without a capture or a move of certain pieces.
     pub move_rule: Option<MoveRule>,
     pub repetition: bool,
     /// The material with which no mate can follow.
     pub insufficient_material: Option<Material>,
+    /// Makruk's counting rules: board's honour and pieces' honour.
+    pub counting: Option<Counting>,
     /// Piece values in centipawns given by `game NAME values: value(P, N)`,
     /// each for a piece and its twin; the engine's evaluation takes them
     /// over the values it derives (not an end: declared beside them).
@@ -111,8 +166,37 @@ pub struct MoveRule {
     pub resets: Vec<PieceId>,
     /// The count at which a draw may be claimed, if any (chess: 50).
     pub claim: Option<u32>,
-    /// The count that ends the game (chess: 75).
-    pub end: u32,
+    /// The count that ends the game, if any (chess: 75).
+    pub end: Option<u32>,
+}
+
+/// Makruk's counting rules, as Fairy-Stockfish keeps them: while no pawn
+/// is on the board, a side counts its moves to a limit, and a count run
+/// out may be claimed as a draw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counting {
+    /// The pawns: no count while one is on the board.
+    pub pawns: Vec<PieceId>,
+    /// Board's honour: with neither king bare, the side to move counts
+    /// this many moves.
+    pub board: Option<u32>,
+    /// Pieces' honour: a bare king counts by the first limit that fits
+    /// the other side's pieces.
+    pub limits: Vec<Limit>,
+    /// The bare king's limit when none fits.
+    pub otherwise: Option<u32>,
+    /// The bare king's count starts at the number of pieces on the board
+    /// (makruk's), not at 0 (ASEAN's).
+    pub from_pieces: bool,
+}
+
+/// A limit of pieces' honour: `moves` when the other side has at least
+/// `at_least` pieces of `piece`'s kind (the piece or its twin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit {
+    pub moves: u32,
+    pub at_least: u32,
+    pub piece: PieceId,
 }
 
 /// Material too small to mate: besides pieces of `kings`, one piece of
@@ -187,6 +271,138 @@ fn split(parts: &[Expr]) -> Option<PointSplit> {
         }
         _ => None,
     }
+}
+
+/// The verdict a `win(T)`, `loss(T)` or `draw(T)` names.
+fn verdict(name: &str) -> Option<Verdict> {
+    match name {
+        "win" => Some(Verdict::Win),
+        "loss" => Some(Verdict::Loss),
+        "draw" => Some(Verdict::Draw),
+        _ => None,
+    }
+}
+
+/// The tests of `f(T_1, ..., T_n)`, one closed move per turn or one for
+/// all, kept among `ends.conditions`: their index there.
+fn condition(
+    el: &Elab,
+    (src, source): (usize, &Source),
+    ends: &mut Ends,
+    turns: usize,
+    f: &Ident,
+    args: &[Expr],
+) -> Result<usize, Abort> {
+    let tests = per_turn(el, (src, source), turns, f, args)?;
+    ends.conditions.push(tests);
+    Ok(ends.conditions.len() - 1)
+}
+
+/// Tests `args` of `what`, one closed move for each of `turns` turns or
+/// one for all, a copy for each turn.
+fn per_turn(
+    el: &Elab,
+    (src, source): (usize, &Source),
+    turns: usize,
+    what: &Ident,
+    args: &[Expr],
+) -> Result<Vec<Term>, Abort> {
+    if args.len() != 1 && args.len() != turns {
+        return Err(Diag::new(
+            source,
+            what.span,
+            format!(
+                "`{}` takes one test for every turn, or one for all: {turns} or 1, not {}",
+                what.name,
+                args.len()
+            ),
+        )
+        .into());
+    }
+    let sc = Scope {
+        src,
+        vars: im::HashMap::new(),
+        metas: false,
+    };
+    let mut tests = vec![];
+    for a in args {
+        let t = el.expr(&sc, a)?;
+        if t.sort() != Sort::Move || t.is_open() {
+            return Err(Diag::new(
+                source,
+                a.span,
+                format!("a `{}` test is a closed move, not a {}", what.name, t.sort()),
+            )
+            .into());
+        }
+        tests.push(t);
+    }
+    Ok(if tests.len() == 1 {
+        vec![tests[0].clone(); turns]
+    } else {
+        tests
+    })
+}
+
+/// The `over` ends of `bare_king(loss)`, `bare_king(loss, reply)` and
+/// `bare_king(draw)`, in the order they are asked (the side that moved
+/// last first, as Fairy-Stockfish asks them), each with its test for the
+/// two turns, written in the algebra: a side's pieces are counted by
+/// taking them off one at a time (`(S -> .)`) and asking for one more
+/// (`holds(S)`).
+fn bare_king(el: &Elab, parts: &[Expr], turns: usize) -> Result<Vec<(Verdict, Vec<Term>)>, String> {
+    let usage = "`bare_king(loss)`, `bare_king(loss, reply)` or `bare_king(draw)`: what a side whose king stands \
+                 alone comes to";
+    let words: Vec<Option<&str>> = parts.iter().map(word).collect();
+    let (verdict, reply) = match words[..] {
+        [Some("loss")] => (Verdict::Loss, false),
+        [Some("loss"), Some("reply")] => (Verdict::Loss, true),
+        [Some("draw")] => (Verdict::Draw, false),
+        _ => return Err(usage.into()),
+    };
+    if turns != 2 {
+        return Err(format!("{usage}; it is for games of two sides, not {turns}"));
+    }
+    let sides = [el.side("white_pieces"), el.side("black_pieces")].map(|s| s.expect("a built-in"));
+    let dot = Term::content(crate::core::Content::Empty);
+    // At least `k` pieces of side `s`, k ≥ 1, as a test (`not not`: the
+    // pieces taken off are put back).
+    let at_least = |s: &Term, k: u32| {
+        let take = Term::rule(s, &dot);
+        Term::not(&Term::not(
+            &(1..k).fold(Term::rule(s, s), |acc, _| Term::seq(&take, &acc)),
+        ))
+    };
+    let at_most = |s: &Term, k: u32| Term::not(&at_least(s, k + 1));
+    let mut out = vec![];
+    match verdict {
+        Verdict::Draw => {
+            let t = |us: usize| Term::alt(&at_most(&sides[1 - us], 1), &at_most(&sides[us], 1));
+            out.push((Verdict::Draw, vec![t(0), t(1)]));
+        }
+        _ => {
+            // The side that moved last is bare: the side to move wins.
+            let won = |us: usize| Term::seq(&at_most(&sides[1 - us], 1), &at_least(&sides[us], 2));
+            // The side to move is bare: it loses, unless it may reply.
+            let lost = |us: usize| Term::seq(&at_most(&sides[us], 1), &at_least(&sides[1 - us], 2 + u32::from(reply)));
+            out.push((Verdict::Win, vec![won(0), won(1)]));
+            out.push((Verdict::Loss, vec![lost(0), lost(1)]));
+        }
+    }
+    Ok(out)
+}
+
+/// The game's counting rules, made when first named; their pawns must be
+/// the ones named before.
+fn counting(c: &mut Option<Counting>, pawns: Vec<PieceId>) -> Result<&mut Counting, String> {
+    let c = c.get_or_insert_with(|| Counting {
+        pawns: pawns.clone(),
+        ..Counting::default()
+    });
+    if c.pawns != pawns {
+        return Err("board's honour and pieces' honour name the same pawns".into());
+    }
+    Ok(c)
 }
 
 /// Adds declaration `kind: args` to `ends`, for a game of `turns` turns.
@@ -271,28 +487,82 @@ pub(crate) fn declare(
                         };
                         ("stalemate", Stuck::Stalemate(s))
                     }
+                    ExprKind::Call(f, parts) if f.name == "checkmate" => {
+                        let i = condition(el, (src, source), ends, turns, f, parts)?;
+                        ("checkmate", Stuck::CheckSeries(i))
+                    }
+                    ExprKind::Call(f, parts) if verdict(&f.name).is_some() => {
+                        let v = verdict(&f.name).expect("a verdict");
+                        let i = condition(el, (src, source), ends, turns, f, parts)?;
+                        (f.name.as_str(), Stuck::When(v, i))
+                    }
                     _ => {
                         let w = word(a).unwrap_or("");
                         let Some((_, s)) = STUCK.iter().find(|(n, _)| *n == w) else {
                             let names: Vec<&str> = STUCK.iter().map(|(n, _)| *n).collect();
                             return Err(bad(
                                 a,
-                                format!("a `stuck` end is one of {}, or `stalemate(A, B)`", names.join(", ")),
+                                format!(
+                                    "a `stuck` end is one of {}, `stalemate(A, B)`, `checkmate(T)`, `win(T)`, \
+                                     `loss(T)` or `draw(T)`",
+                                    names.join(", ")
+                                ),
                             ));
                         };
                         (w, *s)
                     }
                 };
-                if matches!(s, Stuck::Checkmate | Stuck::Stalemate(_)) && ends.check.is_none() {
+                if matches!(s, Stuck::Checkmate | Stuck::Stalemate(_) | Stuck::CheckSeries(_)) && ends.check.is_none() {
                     return Err(bad(a, format!("`{w}` needs the game's `check` declared before it")));
                 }
                 ends.stuck.push(s);
+            }
+        }
+        "over" => {
+            ends.over.clear();
+            if let [a] = args {
+                if word(a) == Some("none") {
+                    return Ok(());
+                }
+            }
+            for a in args {
+                match &a.kind {
+                    ExprKind::Call(f, parts) if verdict(&f.name).is_some() => {
+                        let v = verdict(&f.name).expect("a verdict");
+                        let i = condition(el, (src, source), ends, turns, f, parts)?;
+                        ends.over.push(Over {
+                            verdict: v,
+                            test: i,
+                            bare_king: false,
+                        });
+                    }
+                    ExprKind::Call(f, parts) if f.name == "bare_king" => {
+                        for (v, tests) in bare_king(el, parts, turns).map_err(|m| bad(a, m))? {
+                            ends.conditions.push(tests);
+                            ends.over.push(Over {
+                                verdict: v,
+                                test: ends.conditions.len() - 1,
+                                bare_king: true,
+                            });
+                        }
+                    }
+                    _ => {
+                        return Err(bad(
+                            a,
+                            "an `over` end is `win(T)`, `loss(T)` or `draw(T)` (the side to move wins, loses or \
+                             draws when its test holds), `bare_king(loss)`, `bare_king(loss, reply)`, \
+                             `bare_king(draw)`, or `none`"
+                                .into(),
+                        ))
+                    }
+                }
             }
         }
         "draws" => {
             ends.move_rule = None;
             ends.repetition = false;
             ends.insufficient_material = None;
+            ends.counting = None;
             let sc = Scope {
                 src,
                 vars: im::HashMap::new(),
@@ -321,20 +591,96 @@ pub(crate) fn declare(
                         ends.move_rule = Some(MoveRule {
                             resets: resets(ps, "`fifty_moves` takes the pieces whose moves reset its count")?,
                             claim: Some(50),
-                            end: 75,
+                            end: Some(75),
                         });
                     }
-                    ExprKind::Call(f, ps) if f.name == "move_rule" => {
-                        let usage = "`move_rule(N, PIECES)`: N moves without a capture or a move of one of                                      PIECES end the game, as in `move_rule(70, ♙, ♟)`";
+                    ExprKind::Call(f, ps) if f.name == "move_rule" || f.name == "move_claim" => {
+                        let claims = f.name == "move_claim";
+                        let usage = if claims {
+                            "`move_claim(N, PIECES)`: N moves without a capture or a move of one of PIECES may be \
+                             claimed as a draw, as in `move_claim(70, ♙, ♟)`"
+                        } else {
+                            "`move_rule(N, PIECES)`: N moves without a capture or a move of one of PIECES end the \
+                             game, as in `move_rule(70, ♙, ♟)`"
+                        };
                         let n = match ps.first().map(|p| &p.kind) {
                             Some(ExprKind::Num(n)) if (1..=MAX_MOVES).contains(n) => *n as u32,
                             _ => return Err(bad(a, format!("{usage}; N is from 1 to {MAX_MOVES}"))),
                         };
                         ends.move_rule = Some(MoveRule {
                             resets: resets(&ps[1..], usage)?,
-                            claim: None,
-                            end: n,
+                            claim: claims.then_some(n),
+                            end: (!claims).then_some(n),
                         });
+                    }
+                    ExprKind::Call(f, ps) if f.name == "board_honour" => {
+                        let usage = "`board_honour(N, PAWNS)`: with no piece of PAWNS on the board and neither \
+                                     king bare, the side to move counts N moves, as in `board_honour(64, ♙ | ♟)`";
+                        let n = match ps.first().map(|p| &p.kind) {
+                            Some(ExprKind::Num(n)) if ps.len() == 2 && (1..=MAX_MOVES).contains(n) => *n as u32,
+                            _ => return Err(bad(a, format!("{usage}; N is from 1 to {MAX_MOVES}"))),
+                        };
+                        let pawns = pieces(&ps[1], usage)?;
+                        let c = counting(&mut ends.counting, pawns).map_err(|m| bad(a, m))?;
+                        c.board = Some(n);
+                    }
+                    ExprKind::Call(f, ps) if f.name == "pieces_honour" => {
+                        let usage = "`pieces_honour(PAWNS, START, limit(N, K, P), ..., limit(N))`: with no piece \
+                                     of PAWNS on the board, a bare king counts N moves by the first limit whose K \
+                                     pieces P the other side has, from the number of pieces on the board (START \
+                                     `pieces`) or from 0";
+                        let [pawns, start, limits @ ..] = &ps[..] else {
+                            return Err(bad(a, usage.into()));
+                        };
+                        let from_pieces = match (&start.kind, word(start)) {
+                            (_, Some("pieces")) => true,
+                            (ExprKind::Num(0), _) => false,
+                            _ => return Err(bad(start, format!("{usage}; START is `pieces` or `0`"))),
+                        };
+                        let pawns = pieces(pawns, usage)?;
+                        let mut table = vec![];
+                        let mut otherwise = None;
+                        for (k, l) in limits.iter().enumerate() {
+                            let num = |e: &Expr, lo: i64| match e.kind {
+                                ExprKind::Num(n) if (lo..=MAX_MOVES).contains(&n) => Some(n as u32),
+                                _ => None,
+                            };
+                            match &l.kind {
+                                ExprKind::Call(f, xs) if f.name == "limit" => match &xs[..] {
+                                    [n] if k + 1 == limits.len() => {
+                                        otherwise =
+                                            Some(num(n, 1).ok_or_else(|| {
+                                                bad(n, format!("{usage}; N is from 1 to {MAX_MOVES}"))
+                                            })?);
+                                    }
+                                    [n, at_least, p] => {
+                                        let moves = num(n, 1)
+                                            .ok_or_else(|| bad(n, format!("{usage}; N is from 1 to {MAX_MOVES}")))?;
+                                        let at_least = num(at_least, 1)
+                                            .ok_or_else(|| bad(at_least, format!("{usage}; K is 1 or more")))?;
+                                        for piece in pieces(p, usage)? {
+                                            table.push(Limit { moves, at_least, piece });
+                                        }
+                                    }
+                                    _ => {
+                                        return Err(bad(
+                                            l,
+                                            format!("{usage}; a limit is `limit(N, K, P)`, or `limit(N)` last"),
+                                        ))
+                                    }
+                                },
+                                _ => {
+                                    return Err(bad(
+                                        l,
+                                        format!("{usage}; a limit is `limit(N, K, P)`, or `limit(N)` last"),
+                                    ))
+                                }
+                            }
+                        }
+                        let c = counting(&mut ends.counting, pawns).map_err(|m| bad(a, m))?;
+                        c.limits = table;
+                        c.otherwise = otherwise;
+                        c.from_pieces = from_pieces;
                     }
                     ExprKind::Call(f, ps) if f.name == "insufficient_material" => {
                         let usage = "`insufficient_material(KINGS, LONE, BOUND)`: no mate can follow when \
@@ -371,8 +717,9 @@ pub(crate) fn declare(
                         _ => {
                             return Err(bad(
                                 a,
-                                "a draw rule is `fifty_moves(PIECES)`, `move_rule(N, PIECES)`, `repetition` \
-                                 or `insufficient_material(KINGS, LONE, BOUND)`"
+                                "a draw rule is `fifty_moves(PIECES)`, `move_rule(N, PIECES)`, \
+                                 `move_claim(N, PIECES)`, `repetition`, `insufficient_material(KINGS, LONE, \
+                                 BOUND)`, `board_honour(N, PAWNS)` or `pieces_honour(PAWNS, START, LIMITS)`"
                                     .into(),
                             ))
                         }
@@ -416,7 +763,9 @@ pub(crate) fn declare(
             return Err(Diag::new(
                 source,
                 kind.span,
-                format!("`game NAME {other}:` is not a game declaration: use check, lost, won, stuck, draws or values"),
+                format!(
+                    "`game NAME {other}:` is not a game declaration: use check, lost, won, over, stuck, draws or values"
+                ),
             )
             .into())
         }
@@ -447,7 +796,7 @@ mod tests {
         assert_eq!(ends.check.as_ref().map(Vec::len), Some(2));
         assert_eq!(ends.stuck, [Stuck::Checkmate, Stuck::Stalemate(PointSplit::DRAW)]);
         let fifty = ends.move_rule.as_ref().unwrap();
-        assert_eq!((fifty.resets.len(), fifty.claim, fifty.end), (1, Some(50), 75));
+        assert_eq!((fifty.resets.len(), fifty.claim, fifty.end), (1, Some(50), Some(75)));
         assert!(ends.repetition && ends.insufficient_material.is_none());
         // A count of its own, and material named through definitions.
         let text = format!(
@@ -457,7 +806,7 @@ mod tests {
         let prog = Program::from_text("ends.alg", &text).unwrap();
         let ends = &prog.games()[0].ends;
         let rule = ends.move_rule.as_ref().unwrap();
-        assert_eq!((rule.resets.len(), rule.claim, rule.end), (2, None, 70));
+        assert_eq!((rule.resets.len(), rule.claim, rule.end), (2, None, Some(70)));
         let m = ends.insufficient_material.as_ref().unwrap();
         assert_eq!((m.kings.len(), m.lone.len(), m.bound.len()), (2, 1, 0));
     }
@@ -519,5 +868,62 @@ mod tests {
         assert!(error("game g draws: insufficient_material(♔, step, ♗)").contains("a piece, or pieces"));
         assert!(error("game g draws: move_rule(♙)").contains("N is from 1"));
         assert!(error("game g draws: move_rule(0, ♙)").contains("N is from 1"));
+        assert!(error("game g draws: move_claim(♙)").contains("`move_claim(N, PIECES)`"));
+        assert!(error("game g over: bare_king").contains("an `over` end is"));
+        assert!(error("game g over: bare_king(win)").contains("`bare_king(loss)`"));
+        assert!(error("game g over: bare_king(draw, reply)").contains("`bare_king(loss)`"));
+        assert!(error("game g over: loss(♙)").contains("a `loss` test is a closed move"));
+        assert!(error("game g over: win(step, step, step)").contains("2 or 1, not 3"));
+        assert!(error("game g stuck: checkmate(step)").contains("needs the game's `check`"));
+        assert!(error("game g stuck: draw(♙)").contains("a `draw` test is a closed move"));
+        assert!(error("game g draws: board_honour(64)").contains("`board_honour(N, PAWNS)`"));
+        assert!(error("game g draws: board_honour(0, ♙)").contains("N is from 1"));
+        assert!(error("game g draws: pieces_honour(♙)").contains("`pieces_honour(PAWNS, START"));
+        assert!(error("game g draws: pieces_honour(♙, 3)").contains("START is `pieces` or `0`"));
+        assert!(error("game g draws: pieces_honour(♙, 0, limit(8, 0, ♖))").contains("K is 1 or more"));
+        assert!(error("game g draws: pieces_honour(♙, 0, limit(8), limit(9))").contains("`limit(N)` last"));
+        assert!(error("game g draws: pieces_honour(♙, 0, often)").contains("`limit(N)` last"));
+        assert!(error("game g draws: board_honour(64, ♙), pieces_honour(♟, 0, limit(8))").contains("the same pawns"));
+    }
+
+    #[test]
+    fn immediate_ends_counts_and_series_are_read() {
+        use crate::elab::{Over, Verdict};
+        let text = format!(
+            "{GAME}game g check: step\ngame g over: draw(step), bare_king(loss, reply)\n\
+             game g stuck: win(step), checkmate(step), loss(step, nil), stalemate\n\
+             game g draws: move_claim(70, ♙), board_honour(64, ♙), pieces_honour(♙, pieces, limit(8, 2, ♖), \
+             limit(64))\n"
+        );
+        let prog = Program::from_text("ends.alg", &text).unwrap();
+        let ends = &prog.games()[0].ends;
+        // `draw(step)`, then the bare king's two ends: the side to move
+        // wins when the other is bare, loses when it is.
+        let verdicts: Vec<(Verdict, bool)> = ends.over.iter().map(|o: &Over| (o.verdict, o.bare_king)).collect();
+        assert_eq!(
+            verdicts,
+            [(Verdict::Draw, false), (Verdict::Win, true), (Verdict::Loss, true)]
+        );
+        assert!(ends.conditions.iter().all(|c| c.len() == 2));
+        assert!(matches!(
+            ends.stuck[..],
+            [
+                Stuck::When(Verdict::Win, _),
+                Stuck::CheckSeries(_),
+                Stuck::When(Verdict::Loss, _),
+                Stuck::Stalemate(_)
+            ]
+        ));
+        let rule = ends.move_rule.as_ref().unwrap();
+        assert_eq!((rule.claim, rule.end), (Some(70), None));
+        let c = ends.counting.as_ref().unwrap();
+        assert_eq!(
+            (c.board, c.otherwise, c.from_pieces, c.limits.len()),
+            (Some(64), Some(64), true, 1)
+        );
+        assert_eq!((c.limits[0].moves, c.limits[0].at_least), (8, 2));
+        // `none` takes the immediate ends away.
+        let prog = Program::from_text("ends.alg", &format!("{GAME}game g over: none\n")).unwrap();
+        assert!(prog.games()[0].ends.over.is_empty());
     }
 }

@@ -485,7 +485,7 @@ impl<'a> Elab<'a> {
     /// that colour and the colour twins this file and its imports declare
     /// (`piece W / B`), so that a variant's new piece is an enemy without
     /// a list to keep up to date.
-    fn side(&self, w: &str) -> Option<Term> {
+    pub(super) fn side(&self, w: &str) -> Option<Term> {
         let white = match w {
             "black_pieces" => false,
             "white_pieces" => true,

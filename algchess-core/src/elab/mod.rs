@@ -14,7 +14,7 @@ mod metas;
 
 pub(crate) use attack::{attacked_by, moved_pieces, AttackError};
 pub(crate) use cond::{Condition, Predicate};
-pub(crate) use ends::{Ends, Material, MoveRule, PointSplit, Stuck};
+pub(crate) use ends::{Counting, Ends, Material, MoveRule, Over, PointSplit, Stuck, Verdict};
 pub use loader::{Loader, NoFiles};
 
 use crate::core::{ClaimKind, Content, Meta, Pieces, Rel, Sort, Spelling, Term};

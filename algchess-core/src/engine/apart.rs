@@ -101,7 +101,7 @@ fn counted_apart<W>(p: &Op<W>, q: &Op<W>) -> bool {
 /// the POI holding `ctx`, when that is the same for every result.
 fn delta<W>(op: &Op<W>, ctx: Ctx, k: u8) -> Option<i64> {
     match op {
-        Op::Nil | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) => Some(0),
+        Op::Nil | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) | Op::Count(..) => Some(0),
         Op::Probe { rules, .. } => delta(rules, ctx, k),
         Op::Rules(rules) | Op::BitRules(rules, ..) => same(rules.iter().map(|r| rule_delta(r, ctx, k))),
         Op::Slide { set, write, .. } => {
@@ -307,7 +307,7 @@ fn may_empty<W>(op: &Op<W>, ctx: Ctx, skip: *const Op<W>, out: &mut CellSet) {
         Ctx::Any => any(out),
     };
     match op {
-        Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) => {}
+        Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) | Op::Count(..) => {}
         Op::Rules(rules) | Op::BitRules(rules, ..) => rules.iter().for_each(|r| rule_empties(r, ctx, out)),
         Op::Walk(_) => poi(out),
         // A walk carries the POI's piece along: its rules find it there.
@@ -349,7 +349,7 @@ fn may_empty<W>(op: &Op<W>, ctx: Ctx, skip: *const Op<W>, out: &mut CellSet) {
 fn after<W>(op: &Op<W>, ctx: Ctx) -> Ctx {
     let carries = |r: &FastRule| r.writes.iter().filter(|w| w.1 == Code::POI).count() == 1;
     let same = match op {
-        Op::Nil | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) | Op::Walk(_) => true,
+        Op::Nil | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) | Op::Count(..) | Op::Walk(_) => true,
         Op::Slide { write, .. } => *write == Code::POI,
         Op::Rules(rules) | Op::BitRules(rules, ..) => rules.iter().all(carries),
         Op::Seq(a, b) => return after(b, after(a, ctx)),

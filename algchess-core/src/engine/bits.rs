@@ -112,7 +112,7 @@ impl<W: Word> Shared<W> {
     }
 
     /// Gives `codes` the word of its set ([`Slots::intern`]).
-    fn codes(&mut self, codes: &mut Codes) {
+    pub(super) fn codes(&mut self, codes: &mut Codes) {
         self.slots.intern(codes);
     }
 
@@ -138,8 +138,13 @@ fn at<W: Word>(k: u32) -> usize {
 }
 
 impl Codes {
-    fn of(set: CellSet) -> Codes {
+    pub(super) fn of(set: CellSet) -> Codes {
         Codes((0..=u8::MAX).filter(|&c| set.contains_code(c)).collect(), NO_SLOT, set)
+    }
+
+    /// The set.
+    pub(super) fn set(&self) -> &CellSet {
+        &self.2
     }
 
     /// The bit of its slot, 0 for none.
@@ -1428,6 +1433,13 @@ impl<W: Word> Bits<W> {
             word = word.clear_lowest();
         }
         None
+    }
+
+    /// How many squares hold a code of `codes`, but square `except`.
+    #[inline]
+    pub(super) fn count_of(&self, codes: &Codes, except: Option<usize>) -> u32 {
+        let w = self.of(codes) & except.and_then(|p| self.bit_of(p)).map_or(W::ONES, |k| !W::bit(k));
+        w.count()
     }
 
     #[inline]

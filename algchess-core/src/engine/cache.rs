@@ -232,6 +232,12 @@ impl Memo {
                 }
                 false
             }
+            // A count reads the squares of its codes, as a binder finds
+            // its pieces.
+            Op::Count(codes, n) => {
+                self.scans = self.scans.union(codes.set());
+                board.at_least(codes, *n)
+            }
             Op::Not { test: m, .. } | Op::NotBits(m, _) => {
                 self.any_of = false;
                 !self.follow(board, m)?

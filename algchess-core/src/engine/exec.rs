@@ -5,7 +5,7 @@
 //! cut short says why (`Cut`), so a move that outgrows the interpreter's
 //! budget cannot go unseen.
 
-use super::bits::{BitRule, Bits};
+use super::bits::{BitRule, Bits, Codes};
 use super::board::{Board, Squares};
 use super::cache::Cache;
 use super::ids::MemoId;
@@ -124,6 +124,13 @@ impl<W: Word> Board<W> {
             }
             Op::Fits(code, bits) => {
                 if self.fits_any(*code, bits) {
+                    k(self, cache)
+                } else {
+                    Continue(())
+                }
+            }
+            Op::Count(codes, n) => {
+                if self.at_least(codes, *n) {
                     k(self, cache)
                 } else {
                     Continue(())
@@ -251,6 +258,11 @@ impl<W: Word> Board<W> {
             }
             Op::Not { test: m, .. } => !self.exists(m, cache)?,
             Op::NotBits(_, t) => !self.bit_test(t),
+            Op::Count(codes, n) => self.at_least(codes, *n),
+            // A test first changes nothing: the rest runs on this board.
+            Op::Seq(a, b) if matches!(**a, Op::Not { .. } | Op::NotBits(..) | Op::Count(..)) => {
+                self.exists(a, cache)? && self.exists(b, cache)?
+            }
             Op::Walk(_) | Op::Star(_) => true,
             _ => return stopped(self.run(op, cache, &mut |_, _| Break(Cut::Enough))),
         })
@@ -312,11 +324,29 @@ impl<W: Word> Board<W> {
                 Continue(())
             }
             Find::GuardAny(set) => {
-                let (lo, hi) = self.mailbox.rows();
-                let qs: SmallVec<[usize; 64]> = (lo..hi)
-                    .filter(|&i| Some(i) != self.poi && self.mailbox.cells[i] != Code::OFF)
-                    .filter(|&i| set.contains_code(self.mailbox.cells[i]))
-                    .collect();
+                let qs: SmallVec<[usize; 64]> = match &self.squares {
+                    // The squares of the set's codes off their words, in
+                    // the board's order (bit numbers grow with indices).
+                    Squares::Words(b) => {
+                        let mut w = set
+                            .codes()
+                            .filter(|&c| c != Code::OFF)
+                            .fold(W::ZERO, |m, c| m | b.pieces(c, self.poi));
+                        let mut qs = SmallVec::new();
+                        while !w.is_zero() {
+                            qs.push(b.index_of(w.lowest()));
+                            w = w.clear_lowest();
+                        }
+                        qs
+                    }
+                    Squares::Sets(_) => {
+                        let (lo, hi) = self.mailbox.rows();
+                        (lo..hi)
+                            .filter(|&i| Some(i) != self.poi && self.mailbox.cells[i] != Code::OFF)
+                            .filter(|&i| set.contains_code(self.mailbox.cells[i]))
+                            .collect()
+                    }
+                };
                 qs.into_iter().try_for_each(|q| each(self, q))
             }
             Find::Write => {
@@ -469,6 +499,24 @@ impl<W: Word> Board<W> {
         }
         self.poi = outer;
         flow
+    }
+
+    /// Whether at least `n` squares, the POI's aside, hold a code of
+    /// `set` ([`Op::Count`]): counted on words, or square by square.
+    pub(super) fn at_least(&self, codes: &Codes, n: u32) -> bool {
+        match &self.squares {
+            Squares::Words(b) => b.count_of(codes, self.poi) >= n,
+            Squares::Sets(_) => {
+                let set = codes.set();
+                let (lo, hi) = self.mailbox.rows();
+                let cells = &self.mailbox.cells;
+                let found = (lo..hi)
+                    .filter(|&i| Some(i) != self.poi && cells[i] != Code::OFF && set.contains_code(cells[i]))
+                    .take(n as usize)
+                    .count();
+                found as u32 >= n
+            }
+        }
     }
 
     /// Whether one of `bits` fits a piece of `code` but the POI

@@ -43,6 +43,9 @@ pub struct Engine {
     pad: i32,
     /// A side with no move passes (Othello), as `play::Rules` says.
     passes: bool,
+    /// The index among `tests` of turn 0's test that the game is over
+    /// (turn t's follows it): the side to move has no move then.
+    stops: Option<usize>,
     /// A `Plan<W>` per box and word.
     plans: Mutex<Vec<(BoxKey, Arc<dyn Any + Send + Sync>)>>,
     /// What a count or a move handed to the interpreter may spend.
@@ -65,6 +68,8 @@ pub(crate) struct Plan<W> {
     /// The code sets they read on words, each a word the board keeps.
     slots: bits::Slots,
     passes: bool,
+    /// As [`Engine`]'s.
+    stops: Option<usize>,
     /// The turns kept to the moves that empty given squares.
     vacating: restrict::Vacating<W>,
 }
@@ -124,12 +129,15 @@ macro_rules! by_word {
 impl Engine {
     /// `passes`: a side with no move passes, unless the other side cannot
     /// move either (the game is then over). `tests` are run by [`holds`]
-    /// and [`Cursor::holds`], by index.
+    /// and [`Cursor::holds`], by index. `stops`: the index of turn 0's
+    /// test that the game is over (turn t's at `stops + t`); where it
+    /// holds, the side to move has no move.
     ///
     /// [`holds`]: Engine::holds
-    pub fn new(turns: &[Prog], tests: &[Prog], passes: bool) -> Engine {
+    pub fn new(turns: &[Prog], tests: &[Prog], passes: bool, stops: Option<usize>) -> Engine {
         Engine {
             passes,
+            stops,
             pad: turns.iter().chain(tests).map(plan::pad).max().unwrap_or(0),
             turns: turns.to_vec(),
             tests: tests.to_vec(),
@@ -184,6 +192,7 @@ impl Engine {
             budget: self.budget.clone(),
             pad: self.pad,
             passes: self.passes,
+            stops: self.stops,
             turns,
             tests,
             codes,
@@ -254,8 +263,25 @@ impl<W: Word> Plan<W> {
         board.exists(&self.tests[test], cache)
     }
 
+    /// Whether the game is over on `board` with turn `turn` to move: then
+    /// it has no move.
+    fn over(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<bool, TooBig> {
+        match self.stops {
+            Some(first) => board.exists(&self.tests[first + turn], cache),
+            None => Ok(false),
+        }
+    }
+
     /// The distinct results of the turn's move, as diffs from the board.
     fn moves(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<Vec<Diff>, TooBig> {
+        if self.over(board, cache, turn)? {
+            return Ok(vec![]);
+        }
+        self.moves_playing(board, cache, turn)
+    }
+
+    /// [`moves`](Plan::moves) in a game known not to be over.
+    fn moves_playing(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<Vec<Diff>, TooBig> {
         let mark = board.mark();
         let mut out = results::Distinct::new(cache.spare.pop().unwrap_or_default());
         cache.start_turn(mark);
@@ -269,7 +295,8 @@ impl<W: Word> Plan<W> {
     }
 
     /// How many distinct results the turn's move has, from their
-    /// fingerprints; `None` when two share one (then `moves` counts).
+    /// fingerprints; `None` when two share one (then `moves` counts). Asked
+    /// by `perft` of a game it found not over.
     fn count(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<Option<u64>, TooBig> {
         let mark = board.mark();
         let mut seen = std::mem::take(&mut cache.counted);
@@ -290,13 +317,16 @@ impl<W: Word> Plan<W> {
         if let Some(spent) = self.budget.spent() {
             return Err(spent.into());
         }
+        if self.over(board, cache, turn)? {
+            return Ok(0);
+        }
         if depth == 1 {
             // A pass counts as a ply, so a side with no move needs `moves`.
             if let Some(n) = self.count(board, cache, turn)?.filter(|&n| n > 0 || !self.passes) {
                 return Ok(n);
             }
         }
-        let moves = self.moves(board, cache, turn)?;
+        let moves = self.moves_playing(board, cache, turn)?;
         let next = (turn + 1) % self.turns.len();
         if moves.is_empty() && self.passes {
             // A pass is a ply of its own, if the other side can move.

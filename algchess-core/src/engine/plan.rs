@@ -4,7 +4,7 @@
 //! trees of reads). Anything else is handed back to the interpreter, so
 //! the plan is never wrong, only slower.
 
-use super::bits::{BitProbe, BitRay, BitRule, BitTest, BitWalk, BoxShape, Part, Shared};
+use super::bits::{BitProbe, BitRay, BitRule, BitTest, BitWalk, BoxShape, Codes, Part, Shared};
 use super::ids::{Ids, MemoId, ProbeId};
 use super::mailbox::Mailbox;
 use super::word::Word;
@@ -151,6 +151,10 @@ pub(super) enum Op<W> {
     /// tests are not run for pieces with nowhere to go. Off bitboards it
     /// is nil.
     Fits(u8, Vec<BitRule<W>>),
+    /// Whether at least this many squares (the POI's aside) hold a code
+    /// of the set: nil if so, else no result. Only where whether a move
+    /// has a result is all that matters (`Prog::Count`).
+    Count(Codes, u32),
 }
 
 /// A `Hop` on bitboards: its walk, and its rules with their reads.
@@ -280,6 +284,7 @@ impl<W: Word> Op<W> {
             }
             Op::Alt(arms) => arms.iter_mut().for_each(|a| a.intern(slots)),
             Op::Slide { ray: Some(ray), .. } => ray.intern(slots),
+            Op::Count(codes, _) => slots.codes(codes),
             Op::Nil | Op::Fail | Op::Rules(_) | Op::Walk(_) | Op::Hop(..) | Op::Slide { .. } | Op::Interpret(_) => {}
         }
     }
@@ -304,7 +309,7 @@ impl<W: Word> Op<W> {
             }
             Op::Alt(arms) => arms.iter().for_each(|a| a.looked_for(out)),
             Op::Nil | Op::Fail | Op::Walk(_) | Op::Slide { .. } | Op::Interpret(_) | Op::BitRules(..) => {}
-            Op::Hop(..) | Op::BitHops(_) | Op::Fits(..) => {}
+            Op::Hop(..) | Op::BitHops(_) | Op::Fits(..) | Op::Count(..) => {}
         }
     }
 
@@ -506,6 +511,8 @@ pub(super) fn pad(p: &Prog) -> i32 {
     let inner = match p {
         Prog::Nil | Prog::Fail | Prog::Rules(_) => 0,
         Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) | Prog::Probe(m, _) => pad(m),
+        // A count reads the box's squares alone.
+        Prog::Count(..) => 0,
         Prog::Seq(a, b) => pad(a).max(pad(b)),
         Prog::Alt(arms) => arms.iter().map(pad).max().unwrap_or(0),
     };
@@ -1100,6 +1107,7 @@ impl Planner {
                 }
             }
             Prog::Greedy(m) => Op::Greedy(b(m)),
+            Prog::Count(_, set, n) => Op::Count(Codes::of(*set), *n),
             Prog::Probe(m, probe) => {
                 // Lines written out on a long board would be reads by the
                 // billion: its test runs as written instead.

@@ -126,7 +126,7 @@ impl Vacate {
             holds: *inn,
         };
         match op {
-            Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) => {}
+            Op::Nil | Op::Fail | Op::Not { .. } | Op::NotBits(..) | Op::Fits(..) | Op::Count(..) => {}
             Op::Rules(rules) | Op::BitRules(rules, ..) => self.rules(rules, poi, inn, &mut out),
             Op::Walk(_) => self.walk(poi, inn, &mut out),
             Op::Hop(_, rules) => {
@@ -266,6 +266,9 @@ impl<W: Word> Plan<W> {
         v: &Vacate,
         to: Option<usize>,
     ) -> Result<Vec<Diff>, TooBig> {
+        if self.over(board, cache, turn)? {
+            return Ok(vec![]);
+        }
         let op = self.vacating(turn, v);
         let mark = board.mark();
         let mut out = Distinct::new(cache.spare.pop().unwrap_or_default());
@@ -286,6 +289,9 @@ impl<W: Word> Plan<W> {
     /// Whether turn `turn`'s move has a result: the search stops at the
     /// first. A side that passes is the caller's to handle.
     pub(super) fn any_move(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<bool, TooBig> {
+        if self.over(board, cache, turn)? {
+            return Ok(false);
+        }
         cache.start_turn(board.mark());
         let flow = board.run(&self.turns[turn], cache, &mut |_: &mut Board<W>, _: &mut Cache| {
             Break(Cut::Enough)

@@ -2,7 +2,7 @@
 //! the endings they lead to and their results.
 
 use crate::core::{Content, PieceId};
-use crate::elab::{Ends, Material, MoveRule, PointSplit, Stuck};
+use crate::elab::{Counting, Ends, Material, MoveRule, Over, PointSplit, Stuck};
 use crate::engine::TooBig;
 use crate::geometry::Square;
 use crate::memory::Budget;
@@ -15,9 +15,19 @@ pub struct EndRules {
     /// Per turn: that turn's side has won (a game of any number of sides).
     pub won: Option<Vec<Prog>>,
     pub stuck: Vec<Stuck>,
+    /// The ends that hold at once: a verdict for the side to move when a
+    /// condition holds.
+    pub over: Vec<Over>,
+    /// The tests `over` and `stuck` ask, each one per turn.
+    pub conditions: Vec<Vec<Prog>>,
+    /// Per turn: whether an `over` end holds (the union of its tests):
+    /// the side to move then has no move.
+    pub stop: Option<Vec<Prog>>,
     pub move_rule: Option<MoveRule>,
     pub repetition: bool,
     pub insufficient_material: Option<Material>,
+    /// Makruk's counting rules.
+    pub counting: Option<Counting>,
     /// Piece values the file gives (`game NAME values:`), in centipawns.
     pub values: Vec<(PieceId, i32)>,
 }
@@ -31,25 +41,40 @@ pub enum Test {
     Lost,
     /// The side has won.
     Won,
+    /// A condition of `over` or `stuck`, by its index.
+    Condition(usize),
+    /// An `over` end holds.
+    Stop,
 }
 
 impl EndRules {
     pub fn compile(e: &Ends) -> EndRules {
-        let progs = |ts: &Option<Vec<crate::core::Term>>| {
-            ts.as_ref().map(|ts| {
-                ts.iter()
-                    .map(|t| compile(t).expect("elaboration checks that end tests are closed moves"))
-                    .collect()
-            })
-        };
+        let prog = |t: &crate::core::Term| compile(t).expect("elaboration checks that end tests are closed moves");
+        let progs = |ts: &Option<Vec<crate::core::Term>>| ts.as_ref().map(|ts| ts.iter().map(prog).collect());
+        let turns = e.conditions.first().map_or(0, Vec::len);
+        let stop = (!e.over.is_empty()).then(|| {
+            (0..turns)
+                .map(|t| {
+                    let tests: Vec<&crate::core::Term> = e.over.iter().map(|o| &e.conditions[o.test][t]).collect();
+                    let any = tests[1..]
+                        .iter()
+                        .fold(tests[0].clone(), |acc, u| crate::core::Term::alt(&acc, u));
+                    prog(&any)
+                })
+                .collect()
+        });
         EndRules {
             check: progs(&e.check),
             lost: progs(&e.lost),
             won: progs(&e.won),
             stuck: e.stuck.clone(),
+            over: e.over.clone(),
+            conditions: e.conditions.iter().map(|ts| ts.iter().map(prog).collect()).collect(),
+            stop,
             move_rule: e.move_rule.clone(),
             repetition: e.repetition,
             insufficient_material: e.insufficient_material.clone(),
+            counting: e.counting.clone(),
             values: e.values.clone(),
         }
     }
@@ -66,7 +91,15 @@ impl EndRules {
         let check = self.check.as_ref().unwrap_or(&none);
         let lost = self.lost.as_ref().unwrap_or(&none);
         let won = self.won.as_ref().unwrap_or(&none);
-        check.iter().chain(lost).chain(won).cloned().collect()
+        let stop = self.stop.as_ref().unwrap_or(&none);
+        check
+            .iter()
+            .chain(lost)
+            .chain(won)
+            .chain(self.conditions.iter().flatten())
+            .chain(stop)
+            .cloned()
+            .collect()
     }
 
     /// The index among [`tests`](EndRules::tests) of turn `turn`'s test
@@ -74,22 +107,37 @@ impl EndRules {
     pub fn index(&self, t: Test, turn: usize) -> Option<usize> {
         let checks = self.check.as_ref().map_or(0, Vec::len);
         let losts = self.lost.as_ref().map_or(0, Vec::len);
+        let wons = self.won.as_ref().map_or(0, Vec::len);
+        let conditions: usize = self.conditions.iter().map(Vec::len).sum();
         match t {
             Test::Check => self.check.as_ref().map(|_| turn),
             Test::Lost => self.lost.as_ref().map(|_| checks + turn),
             Test::Won => self.won.as_ref().map(|_| checks + losts + turn),
+            Test::Condition(i) => {
+                let before: usize = self.conditions[..i].iter().map(Vec::len).sum();
+                Some(checks + losts + wons + before + turn)
+            }
+            Test::Stop => self.stop.as_ref().map(|_| checks + losts + wons + conditions + turn),
         }
+    }
+
+    /// The index among [`tests`](EndRules::tests) of turn 0's `over`
+    /// test, turn t's following it; `None` without `over` ends.
+    pub fn stops(&self) -> Option<usize> {
+        self.index(Test::Stop, 0)
     }
 
     /// Test `t` of turn `turn` in the interpreter; never without one.
     pub fn holds(&self, t: Test, turn: usize, board: &Grid, budget: &Budget) -> Result<bool, TooBig> {
-        let tests = match t {
-            Test::Check => &self.check,
-            Test::Lost => &self.lost,
-            Test::Won => &self.won,
+        let prog = match t {
+            Test::Check => self.check.as_ref().map(|ts| &ts[turn]),
+            Test::Lost => self.lost.as_ref().map(|ts| &ts[turn]),
+            Test::Won => self.won.as_ref().map(|ts| &ts[turn]),
+            Test::Condition(i) => Some(&self.conditions[i][turn]),
+            Test::Stop => self.stop.as_ref().map(|ts| &ts[turn]),
         };
-        match tests {
-            Some(ts) => holds(&ts[turn], board, budget),
+        match prog {
+            Some(p) => holds(p, board, budget),
             None => Ok(false),
         }
     }
@@ -115,6 +163,11 @@ pub enum Ending {
     SeventyFiveMoves,
     /// A declared `move_rule(N, ...)`'s count reached.
     MoveRule,
+    /// An `over` end of the file's tests: the side to move has won, lost
+    /// or drawn at once.
+    Over,
+    /// A side's king stands alone (`bare_king`).
+    BareKing,
     /// The same position the fifth time.
     FivefoldRepetition,
     /// Neither side has the pieces to mate.
@@ -137,6 +190,8 @@ impl Ending {
             Ending::Stalemate => "stalemate",
             Ending::SeventyFiveMoves => "seventyfive_moves",
             Ending::MoveRule => "move_rule",
+            Ending::Over => "over",
+            Ending::BareKing => "bare_king",
             Ending::FivefoldRepetition => "fivefold_repetition",
             Ending::InsufficientMaterial => "insufficient_material",
             Ending::Lost => "lost",

@@ -97,7 +97,13 @@ pub use crate::engine::TooBig;
 impl Rules {
     /// The game with its turns compiled, played by the interpreter.
     pub fn new(game: &Game) -> Rules {
-        let resets = game.ends.move_rule.as_ref().map_or(&[][..], |r| &r.resets[..]);
+        // The half-move clock restarts at a capture or a move of the pieces
+        // the move rule names, else of the pawns the counting rules name.
+        let resets = match (&game.ends.move_rule, &game.ends.counting) {
+            (Some(r), _) => &r.resets[..],
+            (None, Some(c)) => &c.pawns[..],
+            (None, None) => &[][..],
+        };
         Rules {
             codes: super::pieces::CodeTable::new(resets, &game.pieces),
             pieces: game.pieces.clone(),
@@ -156,7 +162,7 @@ impl Rules {
     /// The same game on the engine's fast path.
     pub fn fast(game: &Game) -> Rules {
         let mut r = Rules::new(game);
-        r.engine = Some(Engine::new(&r.turns, &r.ends.tests(), r.ends.passes()));
+        r.engine = Some(Engine::new(&r.turns, &r.ends.tests(), r.ends.passes(), r.ends.stops()));
         r
     }
 
@@ -192,6 +198,9 @@ impl Rules {
         if let Some(e) = &self.engine {
             let boards = e.successors(&pos.board, pos.turn)?;
             return Ok(boards.into_iter().map(|board| Position { board, turn: next }).collect());
+        }
+        if self.ends.holds(Test::Stop, pos.turn, &pos.board, &self.budget)? {
+            return Ok(vec![]);
         }
         let prog = &self.turns[pos.turn];
         let start = State {

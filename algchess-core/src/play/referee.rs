@@ -10,7 +10,7 @@ use super::repetition::{self, Reached, Seen};
 use super::{fen, notation, pdn, san};
 use crate::core::Content;
 use crate::diag::clip;
-use crate::elab::Stuck;
+use crate::elab::{Counting, Stuck, Verdict};
 use crate::engine::{Cursor, Vacate};
 use crate::geometry::{Square, Tiling};
 use crate::semantics::{CellSet, Change, Grid};
@@ -52,6 +52,31 @@ pub struct Match<'a> {
     reached: u32,
     /// Some position was reached twice or more.
     twice: bool,
+    /// For each `checkmate(T)` of the game's `stuck` ends (its condition's
+    /// index), per turn: the side is in check, and T held at this turn of
+    /// its or at one of the turns before it in check in a row.
+    series: Vec<(usize, Vec<bool>)>,
+    /// Makruk's count, when one runs: its limit and the plies counted.
+    count: Option<Count>,
+}
+
+/// A count of makruk's counting rules, in plies as Fairy-Stockfish keeps
+/// it: a count run out (`ply > limit`) may be claimed as a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// The limit, in plies: twice the moves.
+    pub limit: u32,
+    /// The plies counted.
+    pub ply: u32,
+}
+
+/// What a side has on the board, for the counting rules: its pieces, its
+/// pawns, and for each limit of pieces' honour, its pieces of that kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Material {
+    pieces: [u32; 2],
+    pawns: [u32; 2],
+    kinds: Vec<[u32; 2]>,
 }
 
 /// A ply made for a search, to be taken back: what it overwrote and the
@@ -63,6 +88,8 @@ pub struct Ply {
     turn: usize,
     moves: Vec<Change>,
     reached: u32,
+    series: Vec<(usize, Vec<bool>)>,
+    count: Option<Count>,
 }
 
 /// A draw a player may claim.
@@ -73,6 +100,11 @@ pub enum DrawClaim {
     FiftyMoves,
     /// The same position for the third time.
     ThreefoldRepetition,
+    /// A count of moves without a capture or a move that resets it that
+    /// a game other than chess declares (`move_claim`: shatranj's 70).
+    MoveClaim,
+    /// Makruk's count run out (board's or pieces' honour).
+    Counting,
 }
 
 impl DrawClaim {
@@ -81,7 +113,25 @@ impl DrawClaim {
         match self {
             DrawClaim::FiftyMoves => "fifty_moves",
             DrawClaim::ThreefoldRepetition => "threefold_repetition",
+            DrawClaim::MoveClaim => "move_claim",
+            DrawClaim::Counting => "counting",
         }
+    }
+}
+
+/// A FEN of a game that counts (makruk's) with its count's limit, which
+/// stands where the en passant square does, as Fairy-Stockfish writes it
+/// (`w - 128 6 1`), taken out: the FEN with `-` there, and the limit. The
+/// clock then holds the plies counted. Other FENs are kept as they are.
+pub fn fen_count(rules: &Rules, text: &str) -> (String, Option<u32>) {
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    match fields.get(3) {
+        Some(f) if rules.ends.counting.is_some() && !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => {
+            let limit = f.parse::<u32>().ok().filter(|n| *n > 0);
+            fields[3] = "-";
+            (fields.join(" "), limit)
+        }
+        _ => (text.to_string(), None),
     }
 }
 
@@ -129,7 +179,18 @@ impl<'a> Match<'a> {
             seen: Seen::default(),
             reached: 0,
             twice: false,
+            series: rules
+                .ends
+                .stuck
+                .iter()
+                .filter_map(|s| match s {
+                    Stuck::CheckSeries(i) => Some((*i, vec![false; rules.turns.len()])),
+                    _ => None,
+                })
+                .collect(),
+            count: None,
         };
+        m.follow_series()?;
         if lazy {
             m.full = false;
         } else {
@@ -150,9 +211,15 @@ impl<'a> Match<'a> {
     /// [`from_fen`](Match::from_fen), finding moves only when asked for
     /// when `lazy`.
     fn from_fen_lazy(rules: &'a Rules, text: &str, lazy: bool) -> Result<Match<'a>, PositionError> {
+        let (text, limit) = &fen_count(rules, text);
+        let limit = *limit;
         let (board, black) = fen::read(text, &rules.pieces).map_err(PositionError::Unreadable)?;
         fen_fits(rules, &board)?;
-        let (halfmove, fullmove) = fen::counters(text).map_err(PositionError::Unreadable)?;
+        let (mut halfmove, fullmove) = fen::counters(text).map_err(PositionError::Unreadable)?;
+        let counted = limit.map(|limit| Count {
+            limit,
+            ply: std::mem::take(&mut halfmove),
+        });
         let pos = Position {
             board,
             turn: usize::from(black) % rules.turns.len(),
@@ -186,7 +253,9 @@ impl<'a> Match<'a> {
         if rules.in_check(&pos.board, other)? {
             return Err(PositionError::InCheck);
         }
-        Ok(Match::started(rules, pos, halfmove, fullmove, lazy)?)
+        let mut m = Match::started(rules, pos, halfmove, fullmove, lazy)?;
+        m.count = counted;
+        Ok(m)
     }
 
     /// The turn after `turn`.
@@ -325,6 +394,7 @@ impl<'a> Match<'a> {
     fn enter_change_for_search(&mut self, c: Change) -> Result<Ply, TooBig> {
         let halfmove = self.halfmove;
         self.halfmove = if self.resets(&c) { 0 } else { self.halfmove + 1 };
+        let before = self.material();
         let undo = self.push(&c);
         let ply = Ply {
             undo,
@@ -333,6 +403,8 @@ impl<'a> Match<'a> {
             turn: self.pos.turn,
             moves: std::mem::take(&mut self.moves),
             reached: self.reached,
+            series: self.series.clone(),
+            count: self.count,
         };
         self.pos.turn = self.next(self.pos.turn);
         if self.pos.turn == 0 {
@@ -340,8 +412,11 @@ impl<'a> Match<'a> {
         }
         self.legal = OnceCell::new();
         self.reached = 1;
+        self.recount(before);
         let mut moves = Vec::with_capacity(ply.moves.len());
-        let found = self.successors_into(self.pos.turn, &mut moves);
+        let found = self
+            .follow_series()
+            .and_then(|()| self.successors_into(self.pos.turn, &mut moves));
         self.moves = moves;
         match found {
             Ok(()) => Ok(ply),
@@ -361,6 +436,8 @@ impl<'a> Match<'a> {
         self.pos.turn = ply.turn;
         self.moves = ply.moves;
         self.reached = ply.reached;
+        self.series = ply.series;
+        self.count = ply.count;
         self.legal = OnceCell::new();
     }
 
@@ -374,6 +451,7 @@ impl<'a> Match<'a> {
     /// Goes on with the ply that makes `c`.
     fn enter(&mut self, c: &Change) -> Result<(), TooBig> {
         self.halfmove = if self.resets(c) { 0 } else { self.halfmove + 1 };
+        let before = self.material();
         self.pos.board.apply(c);
         if let Some(cur) = &mut self.cursor {
             cur.play(c);
@@ -383,6 +461,8 @@ impl<'a> Match<'a> {
             self.fullmove += 1;
         }
         self.legal = OnceCell::new();
+        self.recount(before);
+        self.follow_series()?;
         if self.lazy {
             self.moves.clear();
             (self.full, self.moving) = (false, false);
@@ -527,13 +607,17 @@ impl<'a> Match<'a> {
         )
         .ok()?;
         let ep = repetition::en_passant_legal(self.rules, &self.pos.board, self.pos.turn).ok()?;
-        Some(if ep {
-            text
-        } else {
-            let mut f: Vec<&str> = text.split(' ').collect();
-            f[3] = "-";
-            f.join(" ")
-        })
+        let mut f: Vec<String> = text.split(' ').map(str::to_string).collect();
+        if !ep {
+            f[3] = "-".into();
+        }
+        // A count writes its limit in place of the en passant square and
+        // its plies in place of the clock, as Fairy-Stockfish does.
+        if let Some(c) = self.count {
+            f[3] = c.limit.to_string();
+            f[4] = c.ply.to_string();
+        }
+        Some(f.join(" "))
     }
 
     /// The end the game has reached, if any: checked in python-chess's
@@ -546,9 +630,10 @@ impl<'a> Match<'a> {
     }
 
     fn reached_end(&mut self) -> Result<Option<GameOutcome>, TooBig> {
-        let ends = &self.rules.ends;
+        let rules = self.rules;
+        let ends = &rules.ends;
         let turn = self.pos.turn;
-        let n = self.rules.turns.len();
+        let n = rules.turns.len();
         let previous = (turn + n - 1) % n;
         let win = |ending, w| Some(GameOutcome::win(ending, w));
         let draw = |ending| Some(GameOutcome::draw(ending));
@@ -563,10 +648,53 @@ impl<'a> Match<'a> {
         if self.test(Test::Lost, turn)? {
             return Ok(win(Ending::Lost, previous));
         }
+        for o in &ends.over {
+            if self.test(Test::Condition(o.test), turn)? {
+                let ending = if o.bare_king { Ending::BareKing } else { Ending::Over };
+                return Ok(match o.verdict {
+                    Verdict::Win => win(ending, turn),
+                    Verdict::Loss => win(ending, previous),
+                    Verdict::Draw => draw(ending),
+                });
+            }
+        }
         let stuck = !self.has_move()?;
         let check = stuck && self.in_check()?;
-        if check && ends.stuck.contains(&Stuck::Checkmate) {
-            return Ok(win(Ending::Checkmate, previous));
+        // The first `stuck` end that applies.
+        let mut applies = None;
+        if stuck {
+            for s in &ends.stuck {
+                let fits = match s {
+                    Stuck::Checkmate => check,
+                    Stuck::CheckSeries(i) => check && self.series.iter().any(|(j, f)| j == i && f[turn]),
+                    Stuck::When(_, i) => self.test(Test::Condition(*i), turn)?,
+                    Stuck::Stalemate(_) => !check,
+                    Stuck::Pass => false,
+                    Stuck::MostPieces | Stuck::Loss | Stuck::Draw => true,
+                };
+                if fits {
+                    applies = Some(*s);
+                    break;
+                }
+            }
+        }
+        let mated = if check { Ending::Checkmate } else { Ending::NoMoves };
+        let outcome = |m: &Match, s: Stuck| match s {
+            Stuck::Checkmate | Stuck::CheckSeries(_) => GameOutcome::win(Ending::Checkmate, previous),
+            Stuck::When(Verdict::Win, _) => GameOutcome::win(mated, turn),
+            Stuck::When(Verdict::Loss, _) => GameOutcome::win(mated, previous),
+            Stuck::When(Verdict::Draw, _) => GameOutcome::draw(mated),
+            Stuck::Stalemate(by) => GameOutcome::split(Ending::Stalemate, by, previous, turn),
+            Stuck::MostPieces => m.most_pieces().expect("a count of pieces"),
+            Stuck::Loss => GameOutcome::win(Ending::NoMoves, previous),
+            Stuck::Draw => GameOutcome::draw(Ending::NoMoves),
+            Stuck::Pass => GameOutcome::unscored(Ending::NoMoves),
+        };
+        // A mate is told before the material.
+        if let Some(s) =
+            applies.filter(|s| check && matches!(s, Stuck::Checkmate | Stuck::CheckSeries(_) | Stuck::When(..)))
+        {
+            return Ok(Some(outcome(self, s)));
         }
         if ends
             .insufficient_material
@@ -576,20 +704,17 @@ impl<'a> Match<'a> {
             return Ok(draw(Ending::InsufficientMaterial));
         }
         if stuck {
-            for s in &ends.stuck {
-                match s {
-                    Stuck::Stalemate(by) if !check => {
-                        return Ok(Some(GameOutcome::split(Ending::Stalemate, *by, previous, turn)))
-                    }
-                    Stuck::MostPieces => return Ok(self.most_pieces()),
-                    Stuck::Loss => return Ok(win(Ending::NoMoves, previous)),
-                    Stuck::Draw => return Ok(draw(Ending::NoMoves)),
-                    _ => {}
-                }
-            }
-            return Ok(Some(GameOutcome::unscored(Ending::NoMoves)));
+            return Ok(Some(
+                applies.map_or(GameOutcome::unscored(Ending::NoMoves), |s| outcome(self, s)),
+            ));
         }
-        if let Some(rule) = ends.move_rule.as_ref().filter(|r| self.halfmove >= 2 * r.end) {
+        if let Some((rule, end)) = ends
+            .move_rule
+            .as_ref()
+            .and_then(|r| Some((r, r.end?)))
+            .filter(|(_, end)| self.halfmove >= 2 * end)
+        {
+            debug_assert!(end > 0);
             // Chess's fifty-move rule ends the game at seventy-five.
             let ending = if rule.claim.is_some() {
                 Ending::SeventyFiveMoves
@@ -633,10 +758,15 @@ impl<'a> Match<'a> {
     /// The draws the side to move could claim now, as python-chess reads
     /// FIDE: the count of fifty moves reached, or reached by a move it
     /// could make; the position on the board for the third time, or a move
-    /// that makes it so.
+    /// that makes it so; makruk's count run out.
     pub fn claimable(&mut self) -> Result<Vec<DrawClaim>, TooBig> {
         let mut out = vec![];
-        let claim = self.rules.ends.move_rule.as_ref().and_then(|r| r.claim);
+        let rule = self.rules.ends.move_rule.as_ref();
+        let claim = rule.and_then(|r| r.claim);
+        let kind = match rule.and_then(|r| r.end) {
+            Some(_) => DrawClaim::FiftyMoves,
+            None => DrawClaim::MoveClaim,
+        };
         // The moves are looked at only near fifty moves, or when a move
         // could make a position reached twice a third time.
         let fifty_near = claim.filter(|&count| self.halfmove + 1 >= 2 * count);
@@ -663,7 +793,7 @@ impl<'a> Match<'a> {
                 }
             }
             if fifty {
-                out.push(DrawClaim::FiftyMoves);
+                out.push(kind);
             }
         }
         if self.rules.ends.repetition {
@@ -683,7 +813,140 @@ impl<'a> Match<'a> {
                 out.push(DrawClaim::ThreefoldRepetition);
             }
         }
+        if self.count.is_some_and(|c| c.ply > c.limit) {
+            out.push(DrawClaim::Counting);
+        }
         Ok(out)
+    }
+
+    /// The draw the side to move may claim in the position as it stands,
+    /// with no move of its own, as Fairy-Stockfish offers it (its
+    /// "optional game end"), asked in its order: the move rule's count
+    /// reached, the position's third occurrence, makruk's count run out;
+    /// never when the side to move is mated.
+    pub fn optional_end(&mut self) -> Result<Option<DrawClaim>, TooBig> {
+        let ends = &self.rules.ends;
+        let moves_out = ends
+            .move_rule
+            .as_ref()
+            .and_then(|r| Some((r.claim?, r.end.is_some())))
+            .filter(|(n, _)| self.halfmove >= 2 * n);
+        let counted = self.count.is_some_and(|c| c.ply > c.limit);
+        if (moves_out.is_some() || counted) && self.in_check()? && !self.has_move()? {
+            return Ok(None);
+        }
+        if let Some((_, fifty)) = moves_out {
+            return Ok(Some(if fifty {
+                DrawClaim::FiftyMoves
+            } else {
+                DrawClaim::MoveClaim
+            }));
+        }
+        if ends.repetition && self.reached >= 3 {
+            return Ok(Some(DrawClaim::ThreefoldRepetition));
+        }
+        Ok(counted.then_some(DrawClaim::Counting))
+    }
+
+    /// Makruk's count, when one runs.
+    pub fn counting(&self) -> Option<Count> {
+        self.count
+    }
+
+    /// What each side has on the board, for the counting rules; `None`
+    /// when the game does not count.
+    fn material(&self) -> Option<Material> {
+        let c = self.rules.ends.counting.as_ref()?;
+        if self.rules.turns.len() != 2 {
+            return None;
+        }
+        let pieces = &self.rules.pieces;
+        let mut m = Material {
+            kinds: vec![[0; 2]; c.limits.len()],
+            ..Material::default()
+        };
+        for q in squares(&self.pos.board) {
+            let Some(Content::Piece(p)) = self.pos.board.get(q) else {
+                continue;
+            };
+            let twin = pieces.twin(p);
+            if twin == p {
+                continue;
+            }
+            // Turn 0 owns the piece registered first of each pair.
+            let side = usize::from(p > twin);
+            m.pieces[side] += 1;
+            if c.pawns.contains(&p) {
+                m.pawns[side] += 1;
+            }
+            for (k, l) in c.limits.iter().enumerate() {
+                if p == l.piece || p == pieces.twin(l.piece) {
+                    m.kinds[k][side] += 1;
+                }
+            }
+        }
+        Some(m)
+    }
+
+    /// Makruk's count after a ply, from what the sides had before it, as
+    /// Fairy-Stockfish keeps it: a running count goes on by a ply; a bare
+    /// king that takes the last pawn starts counting at once; and the
+    /// side to move starts when no count runs, or again when the ply took
+    /// or promoted and left it bare.
+    fn recount(&mut self, before: Option<Material>) {
+        let (Some(before), Some(c)) = (before, self.rules.ends.counting.as_ref()) else {
+            return;
+        };
+        let after = self.material().expect("a game that counts");
+        let stm = self.pos.turn;
+        let mover = 1 - stm;
+        if let Some(k) = &mut self.count {
+            k.ply += 1;
+        }
+        let total = after.pieces[0] + after.pieces[1];
+        let captured = total < before.pieces[0] + before.pieces[1];
+        let promoted = after.pawns[mover] < before.pawns[mover];
+        let pawns = after.pawns[0] + after.pawns[1];
+        let mover_limit = limit(c, &after, mover);
+        if c.from_pieces
+            && after.pawns[stm] < before.pawns[stm]
+            && after.pieces[mover] == 1
+            && pawns == 0
+            && mover_limit > 0
+        {
+            self.count = Some(Count {
+                limit: 2 * mover_limit,
+                ply: 2 * total - 1,
+            });
+        }
+        let stm_limit = limit(c, &after, stm);
+        if (self.count.is_none() || ((captured || promoted) && after.pieces[stm] == 1)) && stm_limit > 0 {
+            self.count = Some(Count {
+                limit: 2 * stm_limit,
+                ply: if !c.from_pieces || after.pieces[stm] > 1 {
+                    0
+                } else {
+                    2 * total
+                },
+            });
+        }
+    }
+
+    /// Follows the series of checks that `checkmate(T)` ends ask about:
+    /// the side to move, in check, keeps what its series held, and adds
+    /// whether T holds now; out of check, its series ends.
+    fn follow_series(&mut self) -> Result<(), TooBig> {
+        if self.series.is_empty() {
+            return Ok(());
+        }
+        let turn = self.pos.turn;
+        let check = self.in_check()?;
+        for k in 0..self.series.len() {
+            let i = self.series[k].0;
+            let held = check && (self.series[k].1[turn] || self.test(Test::Condition(i), turn)?);
+            self.series[k].1[turn] = held;
+        }
+        Ok(())
     }
 
     /// Legal move `i` in SAN, with `+` or `#` when it gives check or mate.
@@ -818,6 +1081,25 @@ impl<'a> Match<'a> {
             _ => Err(MoveError::AmbiguousCells(text.trim().to_string())),
         }
     }
+}
+
+/// The moves side `side` counts on material `m` (0: none): none while a
+/// pawn is on the board or the other side's king stands alone; board's
+/// honour while its own king does not; else pieces' honour, by the first
+/// limit the other side's pieces fit.
+fn limit(c: &Counting, m: &Material, side: usize) -> u32 {
+    let other = 1 - side;
+    if m.pawns[0] + m.pawns[1] > 0 || m.pieces[other] <= 1 {
+        return 0;
+    }
+    if m.pieces[side] > 1 {
+        return c.board.unwrap_or(0);
+    }
+    c.limits
+        .iter()
+        .zip(&m.kinds)
+        .find(|(l, n)| n[other] >= l.at_least)
+        .map_or(c.otherwise.unwrap_or(0), |(l, _)| l.moves)
 }
 
 /// Every square of a board's box.

@@ -380,6 +380,21 @@ pub(crate) fn read(text: &str, before: &Grid, moves: &[Change], rules: &Rules) -
             .filter(|&i| moves[i].len() >= 2 && parts(before, &moves[i], pieces).is_some_and(|p| fits(&p)))
             .collect(),
     };
+    // In Chess960 a king's step may land where castling puts it: UCI
+    // names that castling by the king's move onto its rook, so the text
+    // names the step.
+    let found: smallvec::SmallVec<[usize; 2]> = if found.len() > 1 && w.piece == '?' {
+        let by_landing =
+            |i: usize| parts(before, &moves[i], pieces).is_some_and(|p| p.rook.is_some_and(|r| Some(r) != w.to));
+        let kept: smallvec::SmallVec<[usize; 2]> = found.iter().copied().filter(|&i| !by_landing(i)).collect();
+        if kept.is_empty() {
+            found
+        } else {
+            kept
+        }
+    } else {
+        found
+    };
     match found[..] {
         [i] => Ok(i),
         [] => Err(MoveError::NotLegal(text.trim().to_string())),

@@ -55,6 +55,20 @@ impl CellSet {
         (self.len() == 1).then(|| self.cells().next().expect("one cell"))
     }
 
+    /// The codes of the set, in increasing order.
+    pub fn codes(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..4).flat_map(move |i| {
+            let mut w = self.0[i];
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros();
+                    w &= w - 1;
+                    (i * 64 + b as usize) as u8
+                })
+            })
+        })
+    }
+
     /// The cells of the set.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
         (0..=u8::MAX).filter(|c| self.contains_code(*c)).map(Code::to_cell)

@@ -32,6 +32,12 @@ pub enum Prog {
     /// Anchored rules where only whether one fits matters (under `not`):
     /// the rules, and the same as a tree of reads.
     Probe(Box<Prog>, Probe),
+    /// Where only whether it has a result matters (under `not`): pieces of
+    /// a set taken off one at a time, then one more asked for (`(S -> .)
+    /// (S -> .) holds(S)`), which is whether at least this many squares
+    /// (the POI's aside) hold one of the set. The move it was compiled
+    /// from is kept, for the evaluator.
+    Count(Box<Prog>, CellSet, u32),
 }
 
 impl Prog {
@@ -39,6 +45,9 @@ impl Prog {
     /// anchored rules, wherever they decide that, become probes, and so do
     /// lines of any length, `(% + e. -> . + e%)* R` with `R` anchored rules.
     fn for_existence(self) -> Prog {
+        if let Some((set, n)) = count(&self) {
+            return Prog::Count(Box::new(self), set, n);
+        }
         match self {
             Prog::Rules(rules) => match Probe::new(&rules) {
                 Some(p) => Prog::Probe(Box::new(Prog::Rules(rules)), p),
@@ -118,7 +127,9 @@ impl Prog {
                     go(b, out);
                 }
                 Prog::Alt(arms) => arms.iter().for_each(|a| go(a, out)),
-                Prog::Repeat(a, _) | Prog::Not(a) | Prog::Greedy(a) | Prog::Probe(a, _) => go(a, out),
+                Prog::Repeat(a, _) | Prog::Not(a) | Prog::Greedy(a) | Prog::Probe(a, _) | Prog::Count(a, ..) => {
+                    go(a, out)
+                }
             }
         }
         let mut out = vec![];
@@ -126,6 +137,47 @@ impl Prog {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+/// The pieces a rule reads on the one square it reads, when it reads
+/// one, and that square is whichever holds one of them (the POI's aside):
+/// no `%`, no `#`, no empty square read.
+fn one_square(r: &Rule) -> Option<CellSet> {
+    let [(q, set)] = &r.guard[..] else { return None };
+    let pieces_only = set.cells().all(|c| matches!(c, Cell::Is(Content::Piece(_))));
+    let here = r.offs.is_empty() && !r.needs_poi && r.writes.iter().all(|(w, c)| w == q && *c != Cell::Poi);
+    (*q == Square::ORIGIN && pieces_only && here && !set.is_empty()).then_some(*set)
+}
+
+/// `S -> .`: the pieces of `S` taken off wherever they stand; `S`.
+fn takes(p: &Prog) -> Option<CellSet> {
+    let Prog::Rules(rules) = p else { return None };
+    let empty = Cell::Is(Content::Empty);
+    rules.iter().try_fold(CellSet::default(), |acc, r| {
+        let set = one_square(r)?;
+        matches!(&r.writes[..], [(_, c)] if *c == empty).then(|| acc.union(&set))
+    })
+}
+
+/// A move that, where only whether it has a result matters, asks for at
+/// least `n` squares holding pieces of a set `S`: rules that read one
+/// square holding one of `S` (`holds(S)`, `n = 1`), after `S -> .` taken
+/// `n - 1` times (each takes a piece of `S` off, as the squares it
+/// empties can hold none again).
+fn count(p: &Prog) -> Option<(CellSet, u32)> {
+    match p {
+        Prog::Rules(rules) if !rules.is_empty() => rules
+            .iter()
+            .try_fold(CellSet::default(), |acc, r| Some(acc.union(&one_square(r)?)))
+            .map(|s| (s, 1)),
+        Prog::Seq(a, b) => {
+            let s = takes(a)?;
+            let (t, n) = count(b)?;
+            (s == t).then_some((s, n + 1))
+        }
+        Prog::Count(_, s, n) => Some((*s, *n)),
+        _ => None,
     }
 }
 
@@ -351,7 +403,7 @@ mod tests {
             Prog::Repeat(m, bounds) => Prog::Repeat(b(m), *bounds),
             Prog::Not(m) => Prog::Not(b(m)),
             Prog::Greedy(m) => Prog::Greedy(b(m)),
-            Prog::Probe(m, _) => plain(m),
+            Prog::Probe(m, _) | Prog::Count(m, ..) => plain(m),
         }
     }
 
@@ -359,9 +411,45 @@ mod tests {
         match p {
             Prog::Nil | Prog::Fail | Prog::Rules(_) => 0,
             Prog::Probe(m, _) => 1 + probes(m),
-            Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) => probes(m),
+            Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) | Prog::Count(m, ..) => probes(m),
             Prog::Seq(x, y) => probes(x) + probes(y),
             Prog::Alt(arms) => arms.iter().map(probes).sum(),
+        }
+    }
+
+    /// Pieces taken off one at a time and one more asked for, under
+    /// `not`, is a count of the pieces (the POI's square aside), and
+    /// answers as the rules it stands for.
+    #[test]
+    fn pieces_taken_off_are_counted() {
+        let prog = crate::elab::Program::from_text(
+            "count.alg",
+            "s = ♙ | ♘\nholds(f) = f -> f\nthree = not ((s -> .) (s -> .) holds(s))\nnear = not ((s -> .) holds(♘))\n",
+        )
+        .unwrap();
+        let three = compile(prog.definition("three").unwrap()).unwrap();
+        let Prog::Not(inner) = &three else { panic!("{three:?}") };
+        assert!(matches!(**inner, Prog::Count(_, _, 3)), "{inner:?}");
+        // Taking one set off and asking for another is no count.
+        let near = compile(prog.definition("near").unwrap()).unwrap();
+        let Prog::Not(inner) = &near else { panic!("{near:?}") };
+        assert!(!matches!(**inner, Prog::Count(..)), "{inner:?}");
+        let pieces = prog.pieces();
+        for (board, fewer) in [
+            ("♙♘./...", true),
+            ("♙♘♙/...", false),
+            ("♙../♘.♞", true),
+            ("♘♘♘/♘..", false),
+        ] {
+            let g = Grid::parse(board, pieces).unwrap();
+            let state = State { board: g, poi: None };
+            let counted = !Eval::default().run(&three, &state).unwrap().is_empty();
+            assert_eq!(counted, fewer, "{board}");
+            assert_eq!(
+                counted,
+                !Eval::default().run(&plain(&three), &state).unwrap().is_empty(),
+                "{board}"
+            );
         }
     }
 
@@ -440,7 +528,7 @@ mod tests {
                 }
                 v
             }
-            Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) => lines_of(m),
+            Prog::Bind(_, m) | Prog::Repeat(m, _) | Prog::Not(m) | Prog::Greedy(m) | Prog::Count(m, ..) => lines_of(m),
             Prog::Seq(x, y) => [lines_of(x), lines_of(y)].concat(),
             Prog::Alt(arms) => arms.iter().flat_map(lines_of).collect(),
         }

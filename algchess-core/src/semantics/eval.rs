@@ -213,7 +213,7 @@ impl Eval {
                 }
             }
             Prog::Greedy(m) => out.extend(self.greedy(m, s)?),
-            Prog::Probe(m, _) => self.step(m, s, out)?,
+            Prog::Probe(m, _) | Prog::Count(m, ..) => self.step(m, s, out)?,
         }
         Ok(())
     }
@@ -265,6 +265,7 @@ impl Eval {
             Prog::Repeat(_, b) if b.lo == 0 => true,
             Prog::Not(m) => !self.exists(m, s)?,
             Prog::Probe(_, p) => p.any(s)?,
+            Prog::Count(m, ..) => self.exists(m, s)?,
             _ => !self.run(prog, s)?.is_empty(),
         })
     }
