@@ -15,5 +15,6 @@ fuzz_target!(|data: &[u8]| {
     let Ok(session) = Session::uci(&mut Unstructured::new(data)) else {
         return;
     };
+    session.show();
     on_big_stack(|| algchess_cli::cli::paced_session(false, &session.0));
 });

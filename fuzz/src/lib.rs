@@ -618,6 +618,16 @@ impl Session {
         Ok(Session(out))
     }
 
+    /// Writes the session's text to standard error when the environment
+    /// sets `ALGCHESS_FUZZ_SHOW`: what an input from the corpus or an
+    /// artifact sends (`ALGCHESS_FUZZ_SHOW=1 target/.../uci FILE`).
+    pub fn show(&self) {
+        static SHOW: OnceLock<bool> = OnceLock::new();
+        if *SHOW.get_or_init(|| std::env::var_os("ALGCHESS_FUZZ_SHOW").is_some()) {
+            eprintln!("----\n{}----", String::from_utf8_lossy(&self.0));
+        }
+    }
+
     /// A UCI session.
     pub fn uci(u: &mut Unstructured) -> Result<Session> {
         Session::write(u, UCI)

@@ -6,6 +6,7 @@
 use super::output::plain_error;
 use super::think::{load_variant, EngineArgs, From, LoadError, Loaded, Playing};
 use algchess_core::{Budget, Diags, MemoryLimit};
+use std::collections::VecDeque;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
@@ -77,18 +78,71 @@ pub(super) struct Control {
     working: AtomicBool,
     /// The command running is a `Long` line.
     running_long: AtomicBool,
-    /// The reader waits for each command but a `Long` one to be done
-    /// before it reads the next line, as a client that waits for answers
-    /// would (the fuzz targets' sessions).
-    paced: bool,
+    /// A paced session's input, which the command thread reads itself, a
+    /// line when it is ready for the next, as a client that waits for
+    /// each answer would send them (the fuzz targets' sessions): no
+    /// reading thread, and what it runs does not depend on timing.
+    pull: Option<Mutex<Pull>>,
     say: Say,
 }
+
+/// A paced session's input.
+pub(super) struct Pull {
+    input: Box<dyn BufRead + Send>,
+    hear: fn(&str) -> Heard,
+    /// Lines read while a command waited for a stop (`go infinite`), to
+    /// be taken after it.
+    pending: VecDeque<Input>,
+    /// A quit or the end of the input was read.
+    ended: bool,
+}
+
+impl Pull {
+    /// Reads lines until one to pass on; `None` once a quit or the end of
+    /// the input was read.
+    fn read(&mut self, control: &Control) -> Option<Input> {
+        let mut buf = vec![];
+        while !self.ended {
+            buf.clear();
+            match read_line(&mut self.input, MAX_LINE, &mut buf) {
+                Ok(Some(length)) => match take(control, std::mem::take(&mut buf), length, self.hear) {
+                    Took::Pass(input) => {
+                        control.passed(&input);
+                        return Some(input);
+                    }
+                    Took::Last(input) => {
+                        self.ended = true;
+                        control.passed(&input);
+                        return Some(input);
+                    }
+                    Took::Handled => {}
+                },
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Ok(None) | Err(_) => {
+                    self.ended = true;
+                    control.stop();
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A paced session's work: a search visits at most this many nodes and
+/// is given no time (a clock would make what runs depend on the machine's
+/// load), ...
+pub(super) const PACED_NODES: u64 = 32;
+/// ... `go perft` counts at most this deep ...
+pub(super) const PACED_PERFT: u64 = 2;
+/// ... and the table is at most this many megabytes (a table is filled
+/// when made: 100 MB are 25,000 pages).
+const PACED_HASH: usize = 2;
 
 impl Control {
     /// The flags of a new session. The halt flag is the process's: the
     /// games kept for it play within that flag, whichever session loaded
     /// them (one session runs at a time).
-    pub(super) fn new(say: Say, paced: bool) -> Arc<Control> {
+    pub(super) fn new(say: Say, pull: Option<Pull>) -> Arc<Control> {
         static HALT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
         let halt = HALT.get_or_init(|| Arc::new(AtomicBool::new(false))).clone();
         halt.store(false, SeqCst);
@@ -101,13 +155,39 @@ impl Control {
             longs: AtomicU64::new(0),
             working: AtomicBool::new(false),
             running_long: AtomicBool::new(false),
-            paced,
+            pull: pull.map(Mutex::new),
             say,
         })
     }
 
     pub(super) fn say(&self, text: &str) {
         (self.say)(text);
+    }
+
+    /// Whether the session is paced: its work is bounded by
+    /// [`PACED_NODES`] and [`PACED_PERFT`], not by a clock.
+    pub(super) fn paced(&self) -> bool {
+        self.pull.is_some()
+    }
+
+    fn pull(&self) -> Option<std::sync::MutexGuard<'_, Pull>> {
+        self.pull.as_ref().map(|p| p.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Waits until a stop, a quit or the end of the input (`go
+    /// infinite`'s search is done). A paced session reads its input
+    /// meanwhile and keeps the lines for later, as the reading thread
+    /// would pass them on.
+    pub(super) fn wait_for_stop(&self) {
+        while !self.halt.load(SeqCst) {
+            match self.pull() {
+                Some(mut p) => match p.read(self) {
+                    Some(input) => p.pending.push_back(input),
+                    None => break,
+                },
+                None => std::thread::sleep(Duration::from_millis(2)),
+            }
+        }
     }
 
     /// Takes the next input, and lets the halt flag stand only when a stop
@@ -117,7 +197,13 @@ impl Control {
         if self.running_long.swap(false, SeqCst) {
             self.longs.fetch_sub(1, SeqCst);
         }
-        let input = rx.recv().unwrap_or(Input::Eof);
+        let input = match self.pull() {
+            Some(mut p) => match p.pending.pop_front() {
+                Some(input) => input,
+                None => p.read(self).unwrap_or(Input::Eof),
+            },
+            None => rx.recv().unwrap_or(Input::Eof),
+        };
         // A line not `Long`, and a bad one, are counted once done; the
         // end of input never was waited for.
         let long = match &input {
@@ -147,14 +233,6 @@ impl Control {
         out
     }
 
-    /// Whether a paced reader reads on: a `Long` command (a search) runs
-    /// or waits, so that a stop or the end of input may reach it, or every
-    /// command passed on is done (loading a game is waited for).
-    fn settled(&self) -> bool {
-        self.longs.load(SeqCst) > 0
-            || (self.done.load(SeqCst) == self.waited.load(SeqCst) && !self.working.load(SeqCst))
-    }
-
     /// Whether `Ready` is answered at once: long work runs or waits, and
     /// every other command before it is done.
     fn ready(&self) -> bool {
@@ -173,6 +251,72 @@ impl Control {
         self.stops.fetch_add(1, SeqCst);
         self.halt.store(true, SeqCst);
     }
+
+    /// Counts a line passed on to the command thread.
+    fn passed(&self, input: &Input) {
+        match input {
+            Input::Line { long: true, .. } => self.longs.fetch_add(1, SeqCst),
+            _ => self.waited.fetch_add(1, SeqCst),
+        };
+    }
+}
+
+/// What the reader does with a line.
+enum Took {
+    /// Passes it on.
+    Pass(Input),
+    /// Passes it on and reads no more (a quit).
+    Last(Input),
+    /// Nothing more: a stop, a line dropped, a readiness answered.
+    Handled,
+}
+
+/// Hears a line read, `length` bytes long of which `buf` holds the first
+/// [`MAX_LINE`]; stops, drops and answers what the reader handles itself.
+fn take(control: &Control, buf: Vec<u8>, length: u64, hear: fn(&str) -> Heard) -> Took {
+    if length as usize > MAX_LINE {
+        let why = format!(
+            "a line of {length} bytes is longer than the {} MiB a command may be",
+            MAX_LINE >> 20
+        );
+        return Took::Pass(Input::Bad(why));
+    }
+    let text = match String::from_utf8(buf) {
+        Ok(t) => t.trim_end_matches(['\n', '\r']).to_string(),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let why = format!("the line is not UTF-8 (byte {} is not); it is passed over", at + 1);
+            return Took::Pass(Input::Bad(why));
+        }
+    };
+    let heard = hear(&text);
+    match heard {
+        Heard::Stop => {
+            control.stop();
+            return Took::Handled;
+        }
+        Heard::Drop => return Took::Handled,
+        Heard::Ready(answer) if control.ready() => {
+            control.say(answer);
+            return Took::Handled;
+        }
+        Heard::Quit => {
+            control.stop();
+            return Took::Last(Input::Line {
+                text,
+                read: Instant::now(),
+                stops: control.stops.load(SeqCst),
+                long: false,
+            });
+        }
+        Heard::Ready(_) | Heard::Pass | Heard::Long => {}
+    }
+    Took::Pass(Input::Line {
+        text,
+        read: Instant::now(),
+        stops: control.stops.load(SeqCst),
+        long: matches!(heard, Heard::Long),
+    })
 }
 
 /// Reads `input` a line at a time until a quit or its end, hearing each
@@ -181,9 +325,6 @@ pub(super) fn read(input: impl BufRead, control: Arc<Control>, tx: mpsc::Sender<
     let mut input = input;
     let mut buf = vec![];
     loop {
-        while control.paced && !control.settled() {
-            std::thread::sleep(Duration::from_micros(20));
-        }
         buf.clear();
         let length = match read_line(&mut input, MAX_LINE, &mut buf) {
             Ok(Some(n)) => n,
@@ -191,66 +332,13 @@ pub(super) fn read(input: impl BufRead, control: Arc<Control>, tx: mpsc::Sender<
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
-        let send = |i: Input| {
-            match i {
-                Input::Line { long: true, .. } => control.longs.fetch_add(1, SeqCst),
-                _ => control.waited.fetch_add(1, SeqCst),
-            };
-            tx.send(i).is_ok()
+        let (input, last) = match take(&control, std::mem::take(&mut buf), length, hear) {
+            Took::Pass(i) => (i, false),
+            Took::Last(i) => (i, true),
+            Took::Handled => continue,
         };
-        if length as usize > MAX_LINE {
-            let why = format!(
-                "a line of {length} bytes is longer than the {} MiB a command may be",
-                MAX_LINE >> 20
-            );
-            if !send(Input::Bad(why)) {
-                return;
-            }
-            continue;
-        }
-        let text = match String::from_utf8(std::mem::take(&mut buf)) {
-            Ok(t) => t.trim_end_matches(['\n', '\r']).to_string(),
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let why = format!("the line is not UTF-8 (byte {} is not); it is passed over", at + 1);
-                if !send(Input::Bad(why)) {
-                    return;
-                }
-                continue;
-            }
-        };
-        let heard = hear(&text);
-        match heard {
-            Heard::Stop => {
-                control.stop();
-                continue;
-            }
-            Heard::Drop => continue,
-            Heard::Ready(answer) if control.ready() => {
-                control.say(answer);
-                continue;
-            }
-            Heard::Quit => {
-                control.stop();
-                let stops = control.stops.load(SeqCst);
-                let _ = send(Input::Line {
-                    text,
-                    read: Instant::now(),
-                    stops,
-                    long: false,
-                });
-                return;
-            }
-            Heard::Ready(_) | Heard::Pass | Heard::Long => {}
-        }
-        let long = matches!(heard, Heard::Long);
-        let stops = control.stops.load(SeqCst);
-        if !send(Input::Line {
-            text,
-            read: Instant::now(),
-            stops,
-            long,
-        }) {
+        control.passed(&input);
+        if tx.send(input).is_err() || last {
             return;
         }
     }
@@ -391,6 +479,27 @@ pub(super) fn load(
     Ok(kept)
 }
 
+/// Game `loaded` at its start: set up once for the thread (its first
+/// moves found), then copied.
+fn at_start(loaded: &'static Loaded) -> Result<Playing<'static>, super::think::SetupError> {
+    thread_local! {
+        static STARTS: std::cell::RefCell<Vec<(&'static Loaded, Playing<'static>)>> =
+            const { std::cell::RefCell::new(vec![]) };
+    }
+    let kept = STARTS.with_borrow(|starts| {
+        starts
+            .iter()
+            .find(|(l, _)| std::ptr::eq(*l, loaded))
+            .map(|(_, p)| p.clone())
+    });
+    if let Some(p) = kept {
+        return Ok(p);
+    }
+    let p = Playing::new(loaded, From::Start, vec![])?;
+    STARTS.with_borrow_mut(|starts| starts.push((loaded, p.clone())));
+    Ok(p)
+}
+
 /// The game a session plays: which, loaded on first use, and the game in
 /// progress.
 pub(super) struct Current {
@@ -441,7 +550,7 @@ impl Current {
         }
         let file = self.file.clone();
         let found = control.long(|| load(file.as_deref(), &self.variant, self.memory, &control.halt));
-        let why = match found.map(|l| (l, Playing::new(l, From::Start, vec![]))) {
+        let why = match found.map(|l| (l, at_start(l))) {
             Ok((l, Ok(p))) => {
                 self.loaded = Some(l);
                 self.playing = Some(p);
@@ -505,11 +614,35 @@ pub(super) fn open(
 ) -> Result<Opened, Diags> {
     let say = say.unwrap_or_else(|| Arc::new(|text: &str| println!("{text}")));
     let input = input.unwrap_or_else(|| Box::new(std::io::BufReader::new(std::io::stdin())));
-    let control = Control::new(say, paced);
     let memory = memory(engine.memory_limit);
-    let hash_max = hash_max(memory);
-    let searcher = searcher(engine.hash, hash_max, memory)?;
-    let rx = start(input, &control, hear);
+    let (control, rx, hash_max, searcher) = if paced {
+        let pull = Pull {
+            input,
+            hear,
+            pending: VecDeque::new(),
+            ended: false,
+        };
+        let control = Control::new(say, Some(pull));
+        let hash_max = hash_max(memory).min(PACED_HASH);
+        let kept = PACED_SEARCHER.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let searcher = match kept {
+            // The table of one megabyte kept from the last session, emptied.
+            Some(mut s) if engine.hash == Some(1) && s.table.bytes() <= 1 << 20 => {
+                s.clear();
+                s
+            }
+            _ => searcher(engine.hash, hash_max, memory)?,
+        };
+        // Never read: the command thread reads the input itself.
+        let (_, rx) = mpsc::channel();
+        (control, rx, hash_max, searcher)
+    } else {
+        let control = Control::new(say, None);
+        let hash_max = hash_max(memory);
+        let searcher = searcher(engine.hash, hash_max, memory)?;
+        let rx = start(input, &control, hear);
+        (control, rx, hash_max, searcher)
+    };
     let first = engine.game.clone().unwrap_or_else(|| "chess".into());
     Ok(Opened {
         control,
@@ -518,4 +651,15 @@ pub(super) fn open(
         searcher,
         hash_max,
     })
+}
+
+/// The searcher of the last paced session, whose table the next one
+/// empties rather than makes again.
+static PACED_SEARCHER: Mutex<Option<algchess_core::Searcher>> = Mutex::new(None);
+
+/// Ends a session with `searcher`: a paced session's is kept for the next.
+pub(super) fn close(control: &Control, searcher: algchess_core::Searcher) {
+    if control.paced() {
+        *PACED_SEARCHER.lock().unwrap_or_else(|e| e.into_inner()) = Some(searcher);
+    }
 }

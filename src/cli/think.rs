@@ -43,6 +43,12 @@ pub(super) struct Loaded {
 /// under the working folder; each is read from disk where it is there
 /// (see [`crate::read_text`]).
 pub(super) fn bundled() -> Vec<(String, PathBuf)> {
+    // Read once: the folders do not change while algchess runs.
+    static BUNDLED: std::sync::OnceLock<Vec<(String, PathBuf)>> = std::sync::OnceLock::new();
+    BUNDLED.get_or_init(read_bundled).clone()
+}
+
+fn read_bundled() -> Vec<(String, PathBuf)> {
     let mut out = vec![("chess".to_string(), PathBuf::from("rules/chess.alg"))];
     for sub in ["rules/variants", "rules/draughts", "rules"] {
         let prefix = format!("{sub}/");
@@ -165,6 +171,7 @@ pub(super) enum From {
 
 /// A game set up: the match, and the keys of the positions before the
 /// one on the board, for repetition.
+#[derive(Clone)]
 pub(super) struct Game<'a> {
     pub m: Match<'a>,
     pub history: Vec<u64>,
@@ -234,6 +241,7 @@ pub(super) fn budget(left: Duration, inc: Duration, to_go: Option<u32>) -> Durat
 /// A game in progress as a protocol keeps it: where it started, the moves
 /// named, and the game after them, extended a move at a time (a game of
 /// 100,000 moves is not played again for each move or search).
+#[derive(Clone)]
 pub(super) struct Playing<'a> {
     pub from: From,
     pub moves: Vec<String>,

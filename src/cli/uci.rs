@@ -2,13 +2,12 @@
 //! declares. A thread reads the commands, so `stop`, `quit` and
 //! `isready` are heard while the search runs on the command thread.
 
-use super::session::{Control, Current, Heard, Input, Opened, Say, DEFAULT_HASH};
+use super::session::{Control, Current, Heard, Input, Opened, Say, DEFAULT_HASH, PACED_NODES, PACED_PERFT};
 use super::think::{budget, bundled, EngineArgs, From, Loaded};
 use algchess_core::move_words::Castling;
 use algchess_core::{clip, Diags};
 use algchess_core::{mate_in, move_words as names, Limits, SearchInfo as Info, Searcher};
 use std::io::BufRead;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -66,6 +65,7 @@ pub(super) fn session(
             Input::Eof => break,
         }
     }
+    super::session::close(&control, uci.searcher);
     Ok(super::OK)
 }
 
@@ -345,6 +345,10 @@ impl Uci {
         limits.time = limits
             .time
             .map(|t| t.saturating_sub(self.read.elapsed()).max(Duration::from_millis(1)));
+        if control.paced() {
+            limits.nodes = Some(limits.nodes.map_or(PACED_NODES, |n| n.min(PACED_NODES)));
+            limits.time = None;
+        }
         let mut view = g.m.clone();
         let say = |text: &str| control.say(text);
         let mut report = |info: &Info| {
@@ -355,9 +359,7 @@ impl Uci {
         let found = control.long(|| {
             let found = searcher.search(&mut g.m, &g.history, &loaded.values, &limits, &mut report);
             if infinite {
-                while !control.halt.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
+                control.wait_for_stop();
             }
             found
         });
@@ -429,8 +431,10 @@ fn perft_divide(control: &Control, m: &mut algchess_core::referee::Match, depth:
         Err(e) => return error(&e),
     };
     let depth = depth.max(1);
+    // A paced session counts no deeper than its work allows.
+    let most = if control.paced() { PACED_PERFT } else { u64::MAX };
     // The first depth with no leaves: every deeper count is 0 too.
-    for d in 1..depth.min(MAX_PERFT_DEPTH + 1) {
+    for d in 1..depth.min(MAX_PERFT_DEPTH + 1).min(most) {
         match algchess_core::perft(m.rules, &m.pos, d as u32) {
             Ok(0) => {
                 control.say(&format!("info string the tree ends at depth {d}"));
@@ -446,6 +450,7 @@ fn perft_divide(control: &Control, m: &mut algchess_core::referee::Match, depth:
             "the tree goes on past {MAX_PERFT_DEPTH} plies: count at most that deep"
         ));
     }
+    let depth = depth.min(most);
     let mut total = 0;
     for (i, name) in names.iter().enumerate() {
         let count = if depth <= 1 {

@@ -2,7 +2,7 @@
 //! a rule file declares. A thread reads the commands, so `?` (move now)
 //! and `quit` are heard while the engine thinks.
 
-use super::session::{Control, Current, Heard, Input, Opened, Say};
+use super::session::{Control, Current, Heard, Input, Opened, Say, PACED_NODES};
 use super::think::{budget, bundled, EngineArgs, From, Loaded, Playing};
 use algchess_core::move_words::Castling;
 use algchess_core::{clip, Diags};
@@ -72,6 +72,7 @@ pub(super) fn session(
             Input::Eof => break,
         }
     }
+    super::session::close(&control, x.searcher);
     Ok(super::OK)
 }
 
@@ -335,12 +336,16 @@ impl Xboard {
             .unwrap_or_else(|| budget(clock, inc, to_go))
             .saturating_sub(read.elapsed())
             .max(Duration::from_millis(1));
-        let limits = Limits {
+        let mut limits = Limits {
             depth,
             nodes: nps.map(|n| (time.as_secs_f64() * n as f64).clamp(1.0, u64::MAX as f64) as u64),
             time: if nps.is_some() { None } else { Some(time) },
             stop: control.halt.clone(),
         };
+        if control.paced() {
+            limits.nodes = Some(limits.nodes.map_or(PACED_NODES, |n| n.min(PACED_NODES)));
+            limits.time = None;
+        }
         let g = &mut p.game;
         let mut view = g.m.clone();
         let mut report = |info: &Info| {

@@ -32,13 +32,14 @@ const WINDOW: i32 = 50;
 pub(super) type StopFlag = Arc<AtomicBool>;
 
 /// When to stop: after a depth, a number of nodes, a time, or when the
-/// flag is set, whichever comes first. The search finishes depth 1 unless
-/// stopped by the flag.
+/// flag is set, whichever comes first. A search stopped before depth 1 is
+/// done gives the best move found so far, or the first move.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// The deepest iteration to run; no limit when `None`.
     pub depth: Option<u32>,
-    /// Stop after visiting about this many nodes.
+    /// Stop after visiting this many nodes (the clock and the flag are
+    /// read every 256).
     pub nodes: Option<u64>,
     /// Stop after this long.
     pub time: Option<Duration>,
@@ -278,10 +279,11 @@ impl Run<'_> {
     /// Counts a node; whether the search must stop.
     fn tick(&mut self) -> bool {
         self.nodes += 1;
+        // The node limit at every node (a compare), the flag and the clock
+        // every 256.
+        self.stopped |= self.node_limit.is_some_and(|n| self.nodes >= n);
         if self.nodes & 255 == 0 {
-            self.stopped |= self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.node_limit.is_some_and(|n| self.nodes >= n);
+            self.stopped |= self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d);
         }
         self.stopped
     }

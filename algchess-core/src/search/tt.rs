@@ -49,6 +49,8 @@ impl std::error::Error for TableError {}
 pub struct Table {
     slots: Vec<Option<Entry>>,
     mask: usize,
+    /// Some slot may hold an entry: emptying the table has work to do.
+    filled: bool,
 }
 
 impl Table {
@@ -56,6 +58,7 @@ impl Table {
         Table {
             slots: vec![None; 1 << bits],
             mask: (1 << bits) - 1,
+            filled: false,
         }
     }
 
@@ -105,7 +108,10 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = None);
+        if self.filled {
+            self.slots.iter_mut().for_each(|s| *s = None);
+            self.filled = false;
+        }
     }
 
     pub fn get(&self, key: u64) -> Option<Entry> {
@@ -113,6 +119,7 @@ impl Table {
     }
 
     pub fn put(&mut self, e: Entry) {
+        self.filled = true;
         let slot = &mut self.slots[e.key as usize & self.mask];
         match slot {
             Some(old) if old.key == e.key && old.depth > e.depth && e.bound != Bound::Exact => {}
