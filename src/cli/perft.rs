@@ -27,6 +27,11 @@ pub(super) struct Args {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also print how a leaf counts each turn's moves, and why: in bulk
+    /// (from the writes of moves not made, the test after them kept) or
+    /// made one by one (`plan` in JSON).
+    #[arg(long)]
+    explain_plan: bool,
     /// Run the rules in the interpreter instead of the engine (the
     /// reference the engine is tested against; much slower).
     #[arg(long)]
@@ -76,6 +81,14 @@ fn count(args: Args) -> Result<i32, Diags> {
     if args.depth == 0 {
         return Err(plain_error("--depth must be at least 1".into()));
     }
+    let plan: Vec<String> = match (&rules.engine, args.explain_plan) {
+        (_, false) => vec![],
+        (Some(e), true) => e.explain(&pos.board),
+        (None, true) => vec!["the interpreter makes every move of every leaf".into()],
+    };
+    if !args.json {
+        plan.iter().for_each(|l| println!("plan: {l}"));
+    }
     let too_big = |e: TooBig| {
         let hint = match e {
             TooBig::States(_) => "",
@@ -100,7 +113,11 @@ fn count(args: Args) -> Result<i32, Diags> {
                     .map(|(d, n, t)| json!({"depth": d, "leaves": n, "ms": t.as_millis() as u64}))
                     .chain((d + 1..=args.depth).map(|d| json!({"depth": d, "leaves": 0, "ms": 0})))
                     .collect();
-                println!("{}", json!({"game": rules.name, "depths": depths, "ends_at": d}));
+                let mut out = json!({"game": rules.name, "depths": depths, "ends_at": d});
+                if args.explain_plan {
+                    out["plan"] = json!(plan);
+                }
+                println!("{out}");
             } else {
                 println!("perft {}: 0 [the tree ends at depth {d}]", args.depth);
             }
@@ -154,6 +171,9 @@ fn count(args: Args) -> Result<i32, Diags> {
             })).collect::<Vec<_>>(),
             "leaves_per_second": (n as f64 / elapsed.as_secs_f64().max(1e-9)).round(),
         });
+        if args.explain_plan {
+            out["plan"] = json!(plan);
+        }
         if args.divide {
             out["divide"] = json!(named
                 .iter()

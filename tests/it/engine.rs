@@ -134,3 +134,48 @@ fn leaves_count_as_the_interpreter_counts_them_in_play() {
     }
     assert!(games > 40, "only {games} games");
 }
+
+/// `perft --explain-plan` says how a leaf counts each turn's moves: chess
+/// in bulk, its king's safety kept between moves; the interpreter makes
+/// every move. In JSON the lines are `plan`, and the counts are as
+/// without the flag.
+#[test]
+fn explain_plan_says_how_leaves_are_counted() {
+    let out = run(["perft", "rules/chess.alg", "--depth", "2", "--explain-plan"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let plan: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("plan: ")).collect();
+    assert_eq!(plan.len(), 2, "{}", out.stdout);
+    for (i, line) in plan.iter().enumerate() {
+        assert!(line.starts_with(&format!("plan: turn {i}: ")), "{line}");
+        assert!(
+            line.contains("bulk: results counted from their writes, the answer of the test after them kept"),
+            "{line}"
+        );
+    }
+    let slow = run([
+        "perft",
+        "rules/chess.alg",
+        "--depth",
+        "2",
+        "--explain-plan",
+        "--interpreter",
+    ]);
+    assert!(
+        slow.stdout.contains("plan: the interpreter makes every move"),
+        "{}",
+        slow.stdout
+    );
+    let json = run(["perft", "rules/chess.alg", "--depth", "2", "--explain-plan", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(json.stdout.trim()).expect("one JSON object");
+    let lines: Vec<&str> = v["plan"]
+        .as_array()
+        .expect("plan")
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(lines, plan.iter().map(|l| &l["plan: ".len()..]).collect::<Vec<_>>());
+    assert_eq!(
+        leaves(&["perft", "rules/chess.alg", "--depth", "2", "--explain-plan", "--json"]),
+        vec![20, 400]
+    );
+}

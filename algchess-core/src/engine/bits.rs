@@ -727,8 +727,6 @@ pub(super) struct BitTest<W> {
     leapt: Codes,
     /// No probe is read from the POI, which a move may carry along.
     fixed: bool,
-    /// Leap groups and lines read.
-    weight: usize,
     /// The [`Slots`] whose words `holds` reads: the only ones a move
     /// made for the test alone must keep ([`Bits::moved_in`]).
     slots: u32,
@@ -760,11 +758,6 @@ impl<W: Word> BitTest<W> {
 const BOUND: u8 = 1;
 const LEAPT: u8 = 2;
 const LINED: u8 = 4;
-
-/// Leap groups and lines a test reads, at least, for its answer to be
-/// kept between moves: a smaller test (one attacker's) is made again
-/// for less than keeping it costs.
-const KEPT_FROM: usize = 10;
 
 /// A test's answer on one board and what it read there (see
 /// [`BitProbe::reads`]), for the boards a move makes from it: a move far
@@ -867,7 +860,7 @@ fn except<W: Word>(k: Option<u32>) -> W {
 impl<W: Word> BitTest<W> {
     pub(super) fn new(parts: Vec<Part<W>>) -> BitTest<W> {
         let (mut bound, mut leapt, mut lined) = (CellSet::default(), CellSet::default(), CellSet::default());
-        let (mut fixed, mut weight) = (true, 0);
+        let mut fixed = true;
         for part in &parts {
             let p = match part {
                 Part::Yes => None,
@@ -890,9 +883,6 @@ impl<W: Word> BitTest<W> {
                 h.codes.0.iter().for_each(|&c| lined.insert_code(c));
                 leapt = leapt.union(&h.hurdles);
             }
-            weight += p.map_or(0, |p| {
-                p.leaps.len() + p.hops.len() + p.lines.iter().map(|g| g.lines.len()).sum::<usize>()
-            });
         }
         let kinds = Box::new(std::array::from_fn(|c| {
             let c = c as u8;
@@ -907,15 +897,17 @@ impl<W: Word> BitTest<W> {
             bound,
             leapt: Codes::of(leapt),
             fixed,
-            weight,
             slots: 0,
         }
     }
 
-    /// Whether the test reads enough for keeping its answer between
-    /// moves to cost less than testing again.
-    pub(super) fn worth_keeping(&self) -> bool {
-        self.fixed && self.weight >= KEPT_FROM
+    /// Whether the test's answer is kept between the moves of a board
+    /// (`still`): when no probe is read from the POI, which a move may
+    /// carry along. However little it reads (one attacker's lines, a
+    /// knight's leaps), keeping it costs less than testing each move
+    /// again, and a leaf then counts moves without making them.
+    pub(super) fn keeps(&self) -> bool {
+        self.fixed
     }
 
     /// The answer here with what it read, when no probe is read from the
@@ -1642,12 +1634,14 @@ mod tests {
         let shape = BoxShape { width: 8, height: 8 };
         let probe = BitProbe::<u64>::new(&tree(), shape).expect("leaps and lines");
         let test = BitTest::new(vec![Part::Bound(KING, Some(probe.clone()))]);
-        // One attacker's few lines are tested again; a king on either of
-        // two codes reads enough to be kept.
+        // However little a bound test reads (one attacker's line), its
+        // answer is kept; a test read from the POI, which a move may
+        // carry along, is not.
         let rook = BitProbe::<u64>::new(&line(0, 1, 7, &[ROOK]), shape).expect("a line");
-        assert!(!BitTest::new(vec![Part::Bound(KING, Some(rook))]).worth_keeping());
+        assert!(BitTest::new(vec![Part::Bound(KING, Some(rook.clone()))]).keeps());
+        assert!(!BitTest::new(vec![Part::AtPoi(Some(rook))]).keeps());
         let two = vec![Part::Bound(KING, Some(probe.clone())), Part::Bound(9, Some(probe))];
-        assert!(BitTest::new(two).worth_keeping());
+        assert!(BitTest::new(two).keeps());
         let codes = [ROOK, KNIGHT, PAWN, KING, 9, Code::EMPTY, Code::EMPTY, Code::EMPTY];
         let mut rng = 0x2545_f491_4f6c_dd1du64;
         let mut next = |n: u64| {

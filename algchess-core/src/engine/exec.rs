@@ -183,7 +183,7 @@ impl<W: Word> Board<W> {
             // nothing it read (a king far from the move).
             let mark = self.mark();
             let moves = !matches!(a, Op::Not { .. } | Op::NotBits(..) | Op::Probe { .. } | Op::Nil);
-            if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
+            if let Some(s) = (moves && t.keeps()).then(|| self.still(t)).flatten() {
                 return self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
                     let holds = if board.stands(t, &s, mark) {
                         s.answer

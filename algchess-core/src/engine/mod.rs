@@ -250,6 +250,26 @@ impl Engine {
         let plan = self.plan::<W>(board);
         plan.perft(&mut plan.board(board), &mut Cache::default(), turn, depth)
     }
+
+    /// How a leaf counts each turn's results on `board`'s box, and why
+    /// (`perft --explain-plan`): in bulk, from the writes of moves not
+    /// made, or made one by one.
+    pub fn explain(&self, board: &Grid) -> Vec<String> {
+        by_word!(board, W => self.explain_on::<W>(board))
+    }
+
+    fn explain_on<W: Word>(&self, board: &Grid) -> Vec<String> {
+        let plan = self.plan::<W>(board);
+        let on_words = matches!(plan.board(board).squares, board::Squares::Words(_));
+        plan.turns
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match on_words {
+                true => format!("turn {i}: {}", tally::explain(t)),
+                false => format!("turn {i}: made one by one: the box is too large for bitboards"),
+            })
+            .collect()
+    }
 }
 
 impl<W: Word> Plan<W> {
@@ -471,6 +491,55 @@ game big = chess
                 // and the queen (8), and of the pieces that also leap.
                 assert_eq!(text.matches("apart: true").count(), slides, "{file}");
             }
+        }
+    }
+
+    /// A variant written by hand with its king and the test of its safety
+    /// on the king alone (`king = %♔: king_steps`, `in_check = %♔:
+    /// attacked`, no castling marker) counts its leaves on the path the
+    /// file derived from chess takes: in bulk, the answer of the test
+    /// kept between moves, though the test, bound to one code, reads less
+    /// (nine leap groups and lines in shatranj and makruk, where the
+    /// derived test reads them for two codes); and it counts the same
+    /// leaves.
+    #[test]
+    fn a_king_written_alone_counts_leaves_as_the_derived_file() {
+        for (variant, depth) in [("shatranj", 4), ("makruk", 4)] {
+            let derived = crate::testing::load(&format!("rules/variants/{variant}.alg"));
+            let text = format!(
+                "import \"{variant}.alg\"
+override king = %♔: king_steps
+override in_check = %♔: attacked
+game {variant}_by_hand = {variant}
+"
+            );
+            let hand = crate::testing::from_text(&format!("rules/variants/{variant}_by_hand.alg"), &text).unwrap();
+            let fast = |p: &Program, name: &str| Rules::fast(p.game(name).unwrap());
+            let (derived, hand) = (fast(&derived, variant), fast(&hand, &format!("{variant}_by_hand")));
+            let start = derived.start();
+            assert_eq!(hand.start(), start, "{variant}");
+            // The hand-written king's moves and test have one binder
+            // each, the derived ones two (`♔` and `'Kc`).
+            let binders = |r: &Rules| {
+                let plan = r.engine.as_ref().unwrap().plan::<u64>(&start.board);
+                format!("{:?}", plan.turns[0]).matches("Bind(").count()
+            };
+            assert_eq!(binders(&hand) + 2, binders(&derived), "{variant}");
+            for r in [&derived, &hand] {
+                let paths = r.engine.as_ref().unwrap().explain(&start.board);
+                assert_eq!(paths.len(), 2, "{paths:?}");
+                for p in &paths {
+                    assert!(
+                        p.contains("bulk: results counted from their writes, the answer of the test after them kept"),
+                        "{variant}: {p}"
+                    );
+                }
+            }
+            assert_eq!(
+                perft(&hand, &start, depth).unwrap(),
+                perft(&derived, &start, depth).unwrap(),
+                "{variant}"
+            );
         }
     }
 

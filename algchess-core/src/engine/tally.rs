@@ -97,7 +97,7 @@ impl<W: Word> Board<W> {
             Op::Seq(a, b) => match &**b {
                 Op::NotBits(_, t) => {
                     let moves = !matches!(&**a, Op::Not { .. } | Op::NotBits(..) | Op::Probe { .. } | Op::Nil);
-                    if let Some(s) = (moves && t.worth_keeping()).then(|| self.still(t)).flatten() {
+                    if let Some(s) = (moves && t.keeps()).then(|| self.still(t)).flatten() {
                         let at = self.mark();
                         let (test, outer) = (Some((&**t, &s)), self.poi);
                         let (relabel, direct) = (None, seen.len() == 0);
@@ -615,5 +615,48 @@ impl<W: Word> Board<W> {
             return Some(Continue(()));
         }
         Some(count(seen, hash.wrapping_sub(self.hash_at(d.mark))))
+    }
+}
+
+/// How [`Board::tally`] counts a leaf's results of `op` on a board with
+/// bitboards, and why (`perft --explain-plan`): the same choices, read
+/// off the plan.
+pub(super) fn explain<W: Word>(op: &Op<W>) -> String {
+    match op {
+        Op::Seq(a, b) => match &**b {
+            Op::NotBits(_, t) => {
+                if matches!(&**a, Op::Not { .. } | Op::NotBits(..) | Op::Probe { .. } | Op::Nil) {
+                    "made one by one: a test after another test, not after moves".into()
+                } else if !t.keeps() {
+                    "made one by one: the test after the moves reads from the moved piece, so its answer is not kept"
+                        .into()
+                } else {
+                    format!(
+                        "bulk: results counted from their writes, the answer of the test after them kept; {} parts \
+                         counted with no fingerprint",
+                        apart_parts(a)
+                    )
+                }
+            }
+            _ if !matches!(&**a, Op::Not { .. } | Op::NotBits(..)) => format!("after its first moves, {}", explain(b)),
+            _ => "made one by one: a test before the moves".into(),
+        },
+        Op::Alt(_) | Op::Bind(..) | Op::Rules(_) => format!(
+            "bulk: results counted from their writes, with no test after them; {} parts counted with no fingerprint",
+            apart_parts(op)
+        ),
+        _ => "made one by one: neither moves then a test nor moves alone".into(),
+    }
+}
+
+/// How many parts of `op` a leaf counts with no fingerprint (`apart`).
+fn apart_parts<W>(op: &Op<W>) -> usize {
+    match op {
+        Op::BitRules(_, _, apart) | Op::Slide { apart, .. } => usize::from(*apart),
+        Op::Rules(rules) => usize::from(rules.iter().any(|r| r.apart)),
+        Op::Bind(_, m) | Op::Star(m) | Op::Greedy(m) | Op::NotBits(m, _) => apart_parts(m),
+        Op::Seq(a, b) => apart_parts(a) + apart_parts(b),
+        Op::Alt(arms) => arms.iter().map(apart_parts).sum(),
+        _ => 0,
     }
 }
