@@ -105,10 +105,10 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         };
         let heard = |done, total| bar.set("positions".into(), done, total);
         let on = positions.on(p, first, &on_positions, usize::MAX, &heard);
-        let report = check_claim_on(claim, options, Some(&on), &|cells, done, total| {
+        let (report, played) = check_claim_on(claim, options, Some(&on), &|cells, done, total| {
             bar.set(format!("{cells} cells"), done, total)
         });
-        let played = report.positions.as_ref();
+        let played = played.as_ref();
         if let Some(row) = report
             .counterexample
             .as_ref()

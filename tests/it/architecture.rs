@@ -7,7 +7,9 @@
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 17] = [
+const LAYERS: [&str; 19] = [
+    "par",
+    "rng",
     "geometry",
     "memory",
     "core",
@@ -334,4 +336,63 @@ fn the_global_state_check_sees_a_static() {
     let text = "const A: u8 = 1;\nstatic REG: OnceLock<u8> = OnceLock::new();\nfn f() {\n    thread_local! { static X: u8 = 0; }\n}\n#[cfg(test)]\nmod tests {\n    static SEEN: u8 = 0;\n}\n";
     let found: Vec<usize> = global_state(text).into_iter().map(|(at, _)| at).collect();
     assert_eq!(found, [2, 4]);
+}
+
+/// The modules ARCHITECTURE.md's map gives a section (`- \`name\` — ...`
+/// under "## Modules"), the command line's aside.
+fn mapped_modules(map: &str) -> std::collections::BTreeSet<String> {
+    let section = map.split("\n## Modules\n").nth(1).expect("a Modules section");
+    let section = section.split("\n## ").next().unwrap();
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("- `"))
+        .filter_map(|l| l.split_once('`').map(|(name, _)| name.to_string()))
+        .filter(|name| name != "cli")
+        .collect()
+}
+
+/// The modules `lib.rs` declares, the unit tests' helpers aside.
+fn declared_modules(lib: &str) -> std::collections::BTreeSet<String> {
+    lib.lines()
+        .filter_map(|l| l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod ")))
+        .filter_map(|l| l.strip_suffix(';'))
+        .filter(|name| *name != "testing")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_map_has_a_section_for_every_module_and_no_other() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let lib = std::fs::read_to_string(core_src().join("lib.rs")).unwrap();
+    let (mapped, declared) = (mapped_modules(&map), declared_modules(&lib));
+    assert!(declared.len() > 15, "{declared:?}");
+    assert_eq!(mapped, declared, "ARCHITECTURE.md's modules against lib.rs's");
+    // The layers named in the invariant are the layers the import check
+    // enforces.
+    let invariant = map.split("\n## Architecture invariant\n").nth(1).unwrap();
+    let named: Vec<&str> = invariant
+        .split("lowest first:")
+        .nth(1)
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .collect();
+    assert_eq!(named, LAYERS, "the invariant's layers against LAYERS");
+}
+
+#[test]
+fn the_map_check_sees_a_missing_module() {
+    let map = "# A\n\n## Modules\n\n- `core` — the IR.\n- `cli` (root crate) — commands.\n\n## Tests\n- `x` — not a module.\n";
+    let lib = "mod core;\npub mod puzzle;\n#[cfg(test)]\nmod testing;\n";
+    assert_eq!(mapped_modules(map).into_iter().collect::<Vec<_>>(), ["core"]);
+    assert_eq!(
+        declared_modules(lib).into_iter().collect::<Vec<_>>(),
+        ["core", "puzzle"]
+    );
 }

@@ -157,11 +157,6 @@ pub struct Report {
     /// Why the search stopped short or checked no board, in words.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub note: Option<String>,
-    /// What comparing the sides on reachable positions found (see
-    /// [`check_claim_on`]); a difference there is the verdict's
-    /// counterexample.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub positions: Option<super::positions::PositionsReport>,
 }
 
 impl Report {
@@ -438,31 +433,8 @@ fn climbing_instance(claim: &Claim, metas: &[Meta]) -> Option<(Term, Term, BTree
     ))
 }
 
-/// Checks one claim, then compares its sides on reachable positions:
-/// a claim that holds on every board searched is refuted by a position on
-/// which the sides differ. This is the verdict `algchess check` prints.
-pub fn check_claim_on(
-    claim: &Claim,
-    options: &ClaimOptions,
-    positions: Option<&super::positions::OnPositions>,
-    progress: &(dyn Fn(usize, usize, usize) + Sync),
-) -> Report {
-    let mut report = check_claim(claim, options, progress);
-    if report.verdict == Finding::Refuted {
-        return report;
-    }
-    if let Some(played) = positions.and_then(|on| on.compare(claim, usize::MAX)) {
-        report.ms += played.ms;
-        if let Some(cx) = &played.counterexample {
-            report.verdict = Finding::Refuted;
-            report.counterexample = Some(cx.clone());
-        }
-        report.positions = Some(played);
-    }
-    report
-}
-
-/// Checks one claim on boards (see [`check_claim_on`] for positions too).
+/// Checks one claim on boards (`check_claim_on`, beside the positions,
+/// compares it on reachable positions too).
 pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usize, usize, usize) + Sync)) -> Report {
     let start = Instant::now();
     let metas: Vec<Meta> = {
@@ -490,7 +462,6 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         work: 0,
         boards: 0.0,
         note: None,
-        positions: None,
     };
     // The bound reported for a law is the one every instance reached.
     let mut reached: Option<usize> = None;
@@ -518,7 +489,9 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 report.stopped_by = report.stopped_by.or(stopped_by);
                 all_exact &= exact;
                 report.exact = all_exact;
-                report.bound = bound;
+                // A bound decides a closed claim; instances of a law are
+                // samples, and a sample decides nothing of the rest.
+                report.bound = if metas.is_empty() { bound } else { None };
                 report.leaves += leaves;
                 report.work += work;
                 report.boards += boards;
@@ -614,15 +587,24 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 ));
             }
             // An instance a limit stopped before it covered any board says
-            // nothing; the instances before it stand.
-            if tried > 1 {
-                if let Found::Same {
-                    cells: 0,
-                    exact: false,
-                    stopped_by: Some(limit),
-                    ..
-                } = found
-                {
+            // nothing. One its share of the work was too small for is
+            // passed over (a smaller one may fit, and the share is spent);
+            // after a timeout or the memory limit the instances before it
+            // stand.
+            if let Found::Same {
+                cells: 0,
+                exact: false,
+                stopped_by: Some(limit),
+                ..
+            } = found
+            {
+                if limit == Limit::Work {
+                    tried -= 1;
+                    report.complete = false;
+                    report.stopped_by.get_or_insert(limit);
+                    continue;
+                }
+                if tried > 1 {
                     tried -= 1;
                     report.complete = false;
                     report.stopped_by = Some(limit);

@@ -7,6 +7,7 @@ pub mod positions;
 mod search;
 mod window;
 
-pub use claim::{check_claim, check_claim_on, ClaimOptions, CounterReport, Finding, Report};
+pub use claim::{check_claim, ClaimOptions, CounterReport, Finding, Report};
 pub use claim::{Limit, StateReport};
+pub use positions::check_claim_on;
 pub use search::{compare, Bound, Outcome, SearchOptions, Stats};

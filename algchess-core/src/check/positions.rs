@@ -317,6 +317,32 @@ impl OnPositions<'_> {
     }
 }
 
+/// Checks one claim on boards, then compares its sides on reachable
+/// positions: a claim that holds on every board searched is refuted by a
+/// position on which the sides differ, and the report says so. This is the
+/// verdict `algchess check` prints; the second value is what the positions
+/// showed.
+pub fn check_claim_on(
+    claim: &Claim,
+    options: &super::ClaimOptions,
+    positions: Option<&OnPositions>,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> (super::Report, Option<PositionsReport>) {
+    let mut report = super::check_claim(claim, options, progress);
+    if report.verdict == super::Finding::Refuted {
+        return (report, None);
+    }
+    let played = positions.and_then(|on| on.compare(claim, usize::MAX));
+    if let Some(p) = &played {
+        report.ms += p.ms;
+        if let Some(cx) = &p.counterexample {
+            report.verdict = super::Finding::Refuted;
+            report.counterexample = Some(cx.clone());
+        }
+    }
+    (report, played)
+}
+
 /// Up to `n` distinct positions (by board) reachable in `games`: their
 /// starting points, then the boards of random games, in a fixed order.
 /// Fewer when the games run out of new positions, or when `limits`' timeout
@@ -855,9 +881,9 @@ mod tests {
             after_proof: 10,
             progress: &progress,
         };
-        let checked = crate::check::check_claim_on(&c, &on_boards, Some(&on), &|_, _, _| {});
+        let (checked, played) = check_claim_on(&c, &on_boards, Some(&on), &|_, _, _| {});
         assert_eq!(checked.verdict, crate::check::Finding::Refuted);
-        let played = checked.positions.as_ref().expect("compared on positions");
+        let played = played.as_ref().expect("compared on positions");
         assert!(played.counterexample.is_some() && played.origin.is_some());
         assert_eq!(
             format!("{:?}", checked.counterexample),
