@@ -72,6 +72,50 @@ pub enum Why {
     },
 }
 
+impl Why {
+    /// The justification as a proof's text gives it, below its step:
+    /// indented `by ...` lines, each hypothesis or side condition written
+    /// by `shown` (the plain text, or clipped).
+    pub(crate) fn lines(&self, shown: &dyn Fn(&str) -> String) -> String {
+        match self {
+            Why::Normalise => "         by normalisation\n".into(),
+            Why::Choices => "         by choices as a set (alt_assoc, alt_comm, alt_idem, rule_place)\n".into(),
+            Why::Decided => "         by normal forms\n".into(),
+            Why::Kat { hypotheses } if hypotheses.is_empty() => "         by KAT\n".into(),
+            Why::Kat { hypotheses } => {
+                let mut out = "         by KAT, with hypotheses\n".to_string();
+                for (i, h) in hypotheses.iter().enumerate() {
+                    out.push_str(&format!("           H{}. {}\n", i + 1, shown(h)));
+                }
+                out
+            }
+            Why::Window(b) => format!(
+                "         by enumeration: decided on every board of up to {} squares ({}×{}; bound from windows of {} and {} squares)\n",
+                b.squares(),
+                b.width,
+                b.height,
+                b.windows[0],
+                b.windows[1]
+            ),
+            Why::Law {
+                name,
+                location,
+                reversed,
+                conditions,
+            } => {
+                let dir = if *reversed { " (right to left)" } else { "" };
+                let conds = if conditions.is_empty() {
+                    String::new()
+                } else {
+                    let c: Vec<String> = conditions.iter().map(|c| shown(c)).collect();
+                    format!(", where {}", c.join(", "))
+                };
+                format!("         by {name}{dir}, {location}{conds}\n")
+            }
+        }
+    }
+}
+
 /// One step of a proof: the whole term after it, and why.
 #[derive(Clone, Debug)]
 pub struct Step {
@@ -518,42 +562,8 @@ pub fn render(pieces: &Pieces, steps: &[Step]) -> String {
     let mut out = String::new();
     for (i, s) in steps.iter().enumerate() {
         out.push_str(&format!("  {i:>3}. {}\n", pieces.show(&s.term)));
-        match &s.why {
-            None => {}
-            Some(Why::Normalise) => out.push_str("         by normalisation\n"),
-            Some(Why::Choices) => {
-                out.push_str("         by choices as a set (alt_assoc, alt_comm, alt_idem, rule_place)\n")
-            }
-            Some(Why::Decided) => out.push_str("         by normal forms\n"),
-            Some(Why::Kat { hypotheses }) if hypotheses.is_empty() => out.push_str("         by KAT\n"),
-            Some(Why::Kat { hypotheses }) => {
-                out.push_str("         by KAT, with hypotheses\n");
-                for (i, h) in hypotheses.iter().enumerate() {
-                    out.push_str(&format!("           H{}. {h}\n", i + 1));
-                }
-            }
-            Some(Why::Window(b)) => out.push_str(&format!(
-                "         by enumeration: decided on every board of up to {} squares ({}×{}; bound from windows of {} and {} squares)\n",
-                b.squares(),
-                b.width,
-                b.height,
-                b.windows[0],
-                b.windows[1]
-            )),
-            Some(Why::Law {
-                name,
-                location,
-                reversed,
-                conditions,
-            }) => {
-                let dir = if *reversed { " (right to left)" } else { "" };
-                let conds = if conditions.is_empty() {
-                    String::new()
-                } else {
-                    format!(", where {}", conditions.join(", "))
-                };
-                out.push_str(&format!("         by {name}{dir}, {location}{conds}\n"));
-            }
+        if let Some(why) = &s.why {
+            out.push_str(&why.lines(&|t| t.to_string()));
         }
     }
     out

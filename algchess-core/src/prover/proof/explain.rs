@@ -9,7 +9,7 @@
 //! is cut down to its outline, larger parts first. The whole proof, every
 //! term in full, is what `--json` prints (see [`super::render`]).
 
-use super::{Step, Why};
+use super::Step;
 use crate::core::print::{with_names, Spell};
 use crate::core::{Pieces, Sort, Term};
 use crate::elab::Program;
@@ -188,43 +188,8 @@ pub fn explain(pieces: &Pieces, steps: &[Step], names: &ProofNames) -> String {
             None => s.term.clone(),
         };
         out.push_str(&format!("  {i:>3}. {}\n", p.line(&shown)));
-        match &s.why {
-            None => {}
-            Some(Why::Normalise) => out.push_str("         by normalisation\n"),
-            Some(Why::Choices) => {
-                out.push_str("         by choices as a set (alt_assoc, alt_comm, alt_idem, rule_place)\n")
-            }
-            Some(Why::Decided) => out.push_str("         by normal forms\n"),
-            Some(Why::Kat { hypotheses }) if hypotheses.is_empty() => out.push_str("         by KAT\n"),
-            Some(Why::Kat { hypotheses }) => {
-                out.push_str("         by KAT, with hypotheses\n");
-                for (i, h) in hypotheses.iter().enumerate() {
-                    out.push_str(&format!("           H{}. {}\n", i + 1, clip(h)));
-                }
-            }
-            Some(Why::Window(b)) => out.push_str(&format!(
-                "         by enumeration: decided on every board of up to {} squares ({}×{}; bound from windows of {} and {} squares)\n",
-                b.squares(),
-                b.width,
-                b.height,
-                b.windows[0],
-                b.windows[1]
-            )),
-            Some(Why::Law {
-                name,
-                location,
-                reversed,
-                conditions,
-            }) => {
-                let dir = if *reversed { " (right to left)" } else { "" };
-                let conds = if conditions.is_empty() {
-                    String::new()
-                } else {
-                    let c: Vec<String> = conditions.iter().map(|c| clip(c)).collect();
-                    format!(", where {}", c.join(", "))
-                };
-                out.push_str(&format!("         by {name}{dir}, {location}{conds}\n"));
-            }
+        if let Some(why) = &s.why {
+            out.push_str(&why.lines(&clip));
         }
     }
     if out.contains('…') {
@@ -236,6 +201,7 @@ pub fn explain(pieces: &Pieces, steps: &[Step], names: &ProofNames) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prover::proof::Why;
 
     /// A step shows the part it rewrote, in the file's names, and leaves
     /// out the long parts it did not touch.
