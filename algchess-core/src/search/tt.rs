@@ -150,5 +150,10 @@ mod tests {
         assert!(t.get(0x1235).is_none());
         t.clear();
         assert!(t.get(0x1234).is_none());
+        // Filled again after it was emptied, it is emptied again.
+        t.put(e(3, Bound::Exact));
+        assert_eq!(t.get(0x1234).map(|x| x.depth), Some(3));
+        t.clear();
+        assert!(t.get(0x1234).is_none());
     }
 }
