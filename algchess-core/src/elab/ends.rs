@@ -429,39 +429,7 @@ pub(crate) fn declare(
                 )
                 .into());
             }
-            if args.len() != 1 && args.len() != turns {
-                return Err(Diag::new(
-                    source,
-                    kind.span,
-                    format!(
-                        "`{}` takes one test for every turn, or one for all: {turns} or 1, not {}",
-                        kind.name,
-                        args.len()
-                    ),
-                )
-                .into());
-            }
-            let sc = Scope {
-                src,
-                vars: im::HashMap::new(),
-                metas: false,
-            };
-            let mut tests = vec![];
-            for a in args {
-                let t = el.expr(&sc, a)?;
-                if t.sort() != Sort::Move || t.is_open() {
-                    return Err(bad(
-                        a,
-                        format!("a `{}` test is a closed move, not a {}", kind.name, t.sort()),
-                    ));
-                }
-                tests.push(t);
-            }
-            let tests = if tests.len() == 1 {
-                vec![tests[0].clone(); turns]
-            } else {
-                tests
-            };
+            let tests = per_turn(el, (src, source), turns, kind, args)?;
             match kind.name.as_str() {
                 "check" => ends.check = Some(tests),
                 "lost" => ends.lost = Some(tests),
