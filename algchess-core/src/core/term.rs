@@ -284,17 +284,21 @@ pub(crate) const MAX_DEPTH: u32 = 50_000;
 #[derive(Clone)]
 pub struct Term(Arc<Inner>);
 
-/// A node and the depth of the tree below it, counted once at
-/// construction.
+/// A node, the depth of the tree below it and its structural hash, both
+/// worked out once at construction: hashing a term is then constant time
+/// (a node hashes its children's stored hashes), so a map keyed by terms
+/// costs what the keys' roots do, not their whole trees.
 struct Inner {
     node: Node,
     depth: u32,
+    hash: u64,
 }
 
-// Terms compare as their nodes; the depth follows from the node.
+// Terms compare as their nodes; the depth and the hash follow from the
+// node, and unequal hashes settle most comparisons without a walk.
 impl PartialEq for Term {
     fn eq(&self, o: &Term) -> bool {
-        Arc::ptr_eq(&self.0, &o.0) || self.0.node == o.0.node
+        Arc::ptr_eq(&self.0, &o.0) || (self.0.hash == o.0.hash && self.0.node == o.0.node)
     }
 }
 
@@ -314,7 +318,7 @@ impl Ord for Term {
 
 impl std::hash::Hash for Term {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.node.hash(h)
+        h.write_u64(self.0.hash)
     }
 }
 
@@ -336,10 +340,15 @@ impl Term {
     /// constructors; this exists for code that rebuilds terms node by node
     /// from already-canonical parts (the prover's extraction and proofs).
     pub(crate) fn raw(node: Node) -> Term {
+        use std::hash::{Hash, Hasher};
         let below = node.children().iter().map(Term::depth).max().unwrap_or(0);
+        // Fixed keys: a term's hash is the same in every run and process.
+        let mut h = std::hash::DefaultHasher::new();
+        node.hash(&mut h);
         Term(Arc::new(Inner {
             node,
             depth: below.saturating_add(1),
+            hash: h.finish(),
         }))
     }
 

@@ -7,6 +7,7 @@ use crate::engine::Engine;
 use crate::memory::Budget;
 use crate::semantics::{compile, Eval, Grid, Prog, State};
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// A game ready to play: the turn moves compiled.
 pub struct Rules {
@@ -39,6 +40,9 @@ pub struct Rules {
 struct Terms {
     turns: Vec<Term>,
     check: Option<Vec<Term>>,
+    /// Each turn's [`Rules::unchecked`] programs, made when first asked
+    /// for: a referee or a protocol session asks again at every refusal.
+    unchecked: Vec<[OnceLock<Option<Prog>>; 2]>,
 }
 
 /// Which tests [`Rules::unchecked`] leaves out of a turn.
@@ -121,6 +125,7 @@ impl Rules {
             terms: Terms {
                 turns: game.turns.clone(),
                 check: game.ends.check.clone(),
+                unchecked: game.turns.iter().map(|_| Default::default()).collect(),
             },
         }
     }
@@ -128,7 +133,12 @@ impl Rules {
     /// Turn `turn`'s move with some of its tests left out, compiled: the
     /// moves it gives that the turn does not are those the tests forbid.
     /// `None` when the turn has no such test.
-    pub(crate) fn unchecked(&self, turn: usize, which: Unchecked) -> Option<Prog> {
+    pub(crate) fn unchecked(&self, turn: usize, which: Unchecked) -> Option<&Prog> {
+        let slot = &self.terms.unchecked.get(turn)?[which as usize];
+        slot.get_or_init(|| self.make_unchecked(turn, which)).as_ref()
+    }
+
+    fn make_unchecked(&self, turn: usize, which: Unchecked) -> Option<Prog> {
         let t = self.terms.turns.get(turn)?;
         let check = match which {
             Unchecked::Check => Some(Term::not(self.terms.check.as_ref()?.get(turn)?)),

@@ -1055,7 +1055,7 @@ impl<'a> Match<'a> {
         let in_check = self.rules.in_check(board, turn).ok()?;
         let mut unchecked = |which| {
             let prog = self.rules.unchecked(turn, which)?;
-            let boards = self.rules.boards_of(&prog, board).ok()?;
+            let boards = self.rules.boards_of(prog, board).ok()?;
             Some(boards.iter().map(|b| board.change_to(b)).collect())
         };
         san::why_not(text, board, &legal, &mut unchecked, in_check, &self.rules.codes)
