@@ -13,6 +13,7 @@ mod draughts;
 mod engine;
 mod fairy;
 mod fairy_game;
+mod forms;
 mod fuzz;
 mod fuzz_regressions;
 mod games;

@@ -19,9 +19,9 @@ use std::time::Instant;
 /// `deep_counts_as_fairy_stockfish`.
 const QUICK_LEAVES: u64 = 2_000_000;
 
-type Fixture = BTreeMap<String, Vec<(String, Vec<u64>)>>;
+pub(crate) type Fixture = BTreeMap<String, Vec<(String, Vec<u64>)>>;
 
-fn fixture() -> Fixture {
+pub(crate) fn fixture() -> Fixture {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/variants/perft.txt");
     let text = std::fs::read_to_string(path).expect("the fixture");
     let mut out: Fixture = BTreeMap::new();
@@ -61,7 +61,7 @@ fn variant_file(variant: &str) -> Program {
     prog
 }
 
-fn position(fen: &str, pieces: &Pieces) -> Position {
+pub(crate) fn position(fen: &str, pieces: &Pieces) -> Position {
     let (board, black) = fen::read(fen, pieces).unwrap_or_else(|e| panic!("{fen}: {}", e.message));
     Position {
         board,

@@ -1054,6 +1054,16 @@ impl Planner {
                 if let Some(fused) = self.fuse(x, y) {
                     return fused;
                 }
+                // `(A | B) not T` is `A not T | B not T`, and each arm may
+                // then fuse with a test of one square, as when the arms are
+                // written apart (a pawn's steps and takes, then whether it
+                // stands on its last rank).
+                if let (Prog::Alt(arms), Prog::Not(t)) = (&**x, &**y) {
+                    if one_read(t).is_some() {
+                        let arm = |a: &Prog| Prog::Seq(Box::new(a.clone()), y.clone());
+                        return self.plan(&Prog::Alt(arms.iter().map(arm).collect()));
+                    }
+                }
                 seq(self.plan(x), self.plan(y))
             }
             Prog::Alt(arms) => {

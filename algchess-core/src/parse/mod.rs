@@ -29,6 +29,14 @@ pub struct SyntaxError {
     pub message: String,
 }
 
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (bytes {}..{})", self.message, self.span.start, self.span.end)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
 fn convert(e: ParseError<usize, Tok, LexError>, len: usize) -> SyntaxError {
     let expected = |exp: Vec<String>| {
         if exp.is_empty() {

@@ -143,6 +143,14 @@ pub struct BriefError {
     pub at: std::ops::Range<usize>,
 }
 
+impl std::fmt::Display for BriefError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (bytes {}..{})", self.message, self.at.start, self.at.end)
+    }
+}
+
+impl std::error::Error for BriefError {}
+
 /// A board written briefly: `WxH` (a box of W files and H ranks; on hex a
 /// box of axial cells), `hexN` (on hex, the hexagon of N cells a side:
 /// Gliński's board is `hex6`), each followed by squares taken out of it,

@@ -309,6 +309,17 @@ pub enum CompileError {
     Open,
 }
 
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CompileError::NotAMove => "not a move",
+            CompileError::Open => "the term has metavariables",
+        })
+    }
+}
+
+impl std::error::Error for CompileError {}
+
 fn members(t: &Term) -> Result<Vec<Fragment>, CompileError> {
     t.as_pattern()
         .map(|p| p.members().cloned().collect())

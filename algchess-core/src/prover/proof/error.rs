@@ -127,4 +127,6 @@ impl fmt::Display for LawError {
 
 impl std::error::Error for LawError {}
 
+impl std::error::Error for StepError {}
+
 impl std::error::Error for ReplayError {}
