@@ -205,34 +205,47 @@ fn draw(out: &mut String, p: &Picture, x: f64, y: f64) {
         let _ = writeln!(out, "{} {style}/>", outline(q));
     }
     if p.tiling == Tiling::Square && !on.is_empty() {
-        // Files below, ranks to the left.
-        let r = p.board.squares();
-        for fx in r.origin.x..r.origin.x + r.width {
-            let (cx, _) = (l.centre)(Square::new(fx, r.origin.y));
-            let name = Square::new(fx, 0).name();
-            let _ = writeln!(
-                out,
-                r##"<text x="{cx:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#555">{}</text>"##,
-                l.height - 5.0,
-                escape(name.trim_end_matches('1'))
-            );
-        }
-        for ry in r.origin.y..r.origin.y + r.height {
-            let (_, cy) = (l.centre)(Square::new(r.origin.x, ry));
-            let _ = writeln!(
-                out,
-                r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#555">{}</text>"##,
-                EDGE / 2.0,
-                cy + 4.0,
-                i64::from(ry) + 1
-            );
-        }
+        draw_coordinates(out, p, &l);
     }
     let size = match p.tiling {
         Tiling::Square => CELL,
         Tiling::Hex => HEX * 1.5,
     };
-    for &q in &on {
+    draw_pieces(out, p, &l, &on, size);
+    if !p.path.is_empty() {
+        draw_path(out, p, &l, size);
+    }
+    out.push_str("</g>\n");
+}
+
+/// A square board's coordinates: files below, ranks to the left.
+fn draw_coordinates(out: &mut String, p: &Picture, l: &Layout) {
+    let r = p.board.squares();
+    for fx in r.origin.x..r.origin.x + r.width {
+        let (cx, _) = (l.centre)(Square::new(fx, r.origin.y));
+        let name = Square::new(fx, 0).name();
+        let _ = writeln!(
+            out,
+            r##"<text x="{cx:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#555">{}</text>"##,
+            l.height - 5.0,
+            escape(name.trim_end_matches('1'))
+        );
+    }
+    for ry in r.origin.y..r.origin.y + r.height {
+        let (_, cy) = (l.centre)(Square::new(r.origin.x, ry));
+        let _ = writeln!(
+            out,
+            r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="middle" fill="#555">{}</text>"##,
+            EDGE / 2.0,
+            cy + 4.0,
+            i64::from(ry) + 1
+        );
+    }
+}
+
+/// The pieces on squares `on`, glyphs sized to cells of `size`.
+fn draw_pieces(out: &mut String, p: &Picture, l: &Layout, on: &[Square], size: f64) {
+    for &q in on {
         let Some(Content::Piece(piece)) = p.board.get(q) else {
             continue;
         };
@@ -254,42 +267,44 @@ fn draw(out: &mut String, p: &Picture, x: f64, y: f64) {
             escape(glyph)
         );
     }
-    if !p.path.is_empty() {
-        let mut steps: Vec<(Square, Square)> = p.path.windows(2).map(|w| (w[0], w[1])).collect();
-        if p.closed && p.path.len() > 1 {
-            steps.push((p.path[p.path.len() - 1], p.path[0]));
-        }
-        for (a, b) in steps {
-            let ((ax, ay), (bx, by)) = ((l.centre)(a), (l.centre)(b));
-            // Stop short of the centres, where the numbers are.
-            let (dx, dy) = (bx - ax, by - ay);
-            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-            let cut = (size * 0.28).min(len / 3.0);
-            let (ux, uy) = (dx / len * cut, dy / len * cut);
-            let _ = writeln!(
-                out,
-                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#c0392b" stroke-width="1.5" stroke-opacity="0.85" marker-end="url(#arrow)"/>"##,
-                ax + ux,
-                ay + uy,
-                bx - ux,
-                by - uy
-            );
-        }
-        for (i, &q) in p.path.iter().enumerate() {
-            // Outlined in the cell's own shade, which hides the arrows
-            // under the number.
-            let (cx, cy) = (l.centre)(q);
-            let _ = writeln!(
-                out,
-                r##"<text x="{cx:.1}" y="{:.1}" font-size="{:.1}" text-anchor="middle" fill="#1a1a1a" stroke="{}" stroke-width="3" paint-order="stroke">{}</text>"##,
-                cy + size * 0.11,
-                size * 0.3,
-                shade(p.tiling, q),
-                i + 1
-            );
-        }
+}
+
+/// The picture's path: arrows from square to square, then each square's
+/// number along it.
+fn draw_path(out: &mut String, p: &Picture, l: &Layout, size: f64) {
+    let mut steps: Vec<(Square, Square)> = p.path.windows(2).map(|w| (w[0], w[1])).collect();
+    if p.closed && p.path.len() > 1 {
+        steps.push((p.path[p.path.len() - 1], p.path[0]));
     }
-    out.push_str("</g>\n");
+    for (a, b) in steps {
+        let ((ax, ay), (bx, by)) = ((l.centre)(a), (l.centre)(b));
+        // Stop short of the centres, where the numbers are.
+        let (dx, dy) = (bx - ax, by - ay);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let cut = (size * 0.28).min(len / 3.0);
+        let (ux, uy) = (dx / len * cut, dy / len * cut);
+        let _ = writeln!(
+            out,
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#c0392b" stroke-width="1.5" stroke-opacity="0.85" marker-end="url(#arrow)"/>"##,
+            ax + ux,
+            ay + uy,
+            bx - ux,
+            by - uy
+        );
+    }
+    for (i, &q) in p.path.iter().enumerate() {
+        // Outlined in the cell's own shade, which hides the arrows
+        // under the number.
+        let (cx, cy) = (l.centre)(q);
+        let _ = writeln!(
+            out,
+            r##"<text x="{cx:.1}" y="{:.1}" font-size="{:.1}" text-anchor="middle" fill="#1a1a1a" stroke="{}" stroke-width="3" paint-order="stroke">{}</text>"##,
+            cy + size * 0.11,
+            size * 0.3,
+            shade(p.tiling, q),
+            i + 1
+        );
+    }
 }
 
 /// The sheet of `rows` as an SVG document.

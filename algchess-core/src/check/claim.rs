@@ -194,6 +194,23 @@ enum Found {
 }
 
 impl Found {
+    /// The sides agree as far as `cells` squares, with no board enumerated
+    /// (the same term, equal normal forms, or a search that could not
+    /// start).
+    fn unsearched(cells: usize, complete: bool, stopped_by: Option<Limit>, exact: bool, note: Option<String>) -> Found {
+        Found::Same {
+            cells,
+            complete,
+            stopped_by,
+            exact,
+            bound: None,
+            leaves: 0,
+            work: 0,
+            boards: 0.0,
+            note,
+        }
+    }
+
     /// The work it took.
     fn work(&self) -> u64 {
         match self {
@@ -225,55 +242,50 @@ fn compare_terms(
 ) -> Found {
     // The same term on both sides: equal on every board, no search needed.
     if lhs == rhs {
-        return Found::Same {
-            cells: 0,
-            complete: true,
-            stopped_by: None,
-            exact: true,
-            bound: None,
-            leaves: 0,
-            work: 0,
-            boards: 0.0,
-            note: None,
-        };
+        return Found::unsearched(0, true, None, true, None);
     }
     if lhs.sort() != Sort::Move {
-        let same = match (lhs.as_pattern(), rhs.as_pattern()) {
-            (Some(a), Some(b)) => a == b,
-            _ => lhs == rhs,
-        };
-        return if same {
-            Found::Same {
-                cells: 0,
-                complete: true,
-                stopped_by: None,
-                exact: true,
-                bound: None,
-                leaves: 0,
-                work: 0,
-                boards: 0.0,
-                note: None,
-            }
-        } else {
-            Found::Differ {
-                cells: 0,
-                report: CounterReport::NormalForm {
-                    left: pieces.show(lhs).to_string(),
-                    right: pieces.show(rhs).to_string(),
-                    instance,
-                },
-                leaves: 0,
-                work: 0,
-                boards: 0.0,
-            }
-        };
+        return compare_forms(pieces, lhs, rhs, instance);
     }
     let (l, r) = (
         compile(lhs).expect("a closed move compiles"),
         compile(rhs).expect("a closed move compiles"),
     );
     let open = lhs.is_open() || rhs.is_open();
-    match compare(pieces, &l, &r, open, options, progress) {
+    let outcome = compare(pieces, &l, &r, open, options, progress);
+    found(pieces, outcome, options, instance)
+}
+
+/// Movements, fragments and patterns compared by their normal forms.
+fn compare_forms(pieces: &Pieces, lhs: &Term, rhs: &Term, instance: Option<BTreeMap<String, String>>) -> Found {
+    let same = match (lhs.as_pattern(), rhs.as_pattern()) {
+        (Some(a), Some(b)) => a == b,
+        _ => lhs == rhs,
+    };
+    if same {
+        return Found::unsearched(0, true, None, true, None);
+    }
+    Found::Differ {
+        cells: 0,
+        report: CounterReport::NormalForm {
+            left: pieces.show(lhs).to_string(),
+            right: pieces.show(rhs).to_string(),
+            instance,
+        },
+        leaves: 0,
+        work: 0,
+        boards: 0.0,
+    }
+}
+
+/// What a search of boards found, as the claim's report reads it.
+fn found(
+    pieces: &Pieces,
+    outcome: Outcome,
+    options: &SearchOptions,
+    instance: Option<BTreeMap<String, String>>,
+) -> Found {
+    match outcome {
         Outcome::HoldsUpTo {
             cells,
             stopped,
@@ -301,45 +313,33 @@ fn compare_terms(
             work: stats.work,
             boards: stats.boards,
         },
-        Outcome::OutOfMemory { cells, limit } => Found::Same {
-            cells: cells / 2,
-            complete: false,
-            stopped_by: Some(Limit::Memory),
-            exact: false,
-            bound: None,
-            leaves: 0,
-            work: 0,
-            boards: 0.0,
-            note: Some(format!(
+        Outcome::OutOfMemory { cells, limit } => Found::unsearched(
+            cells / 2,
+            false,
+            Some(Limit::Memory),
+            false,
+            Some(format!(
                 "the memory limit ({limit}) stopped the search on a {cells}-square box"
             )),
-        },
-        Outcome::TooManyPieces { pieces } => Found::Same {
-            cells: 0,
-            complete: false,
-            stopped_by: None,
-            exact: false,
-            bound: None,
-            leaves: 0,
-            work: 0,
-            boards: 0.0,
-            note: Some(format!(
+        ),
+        Outcome::TooManyPieces { pieces } => Found::unsearched(
+            0,
+            false,
+            None,
+            false,
+            Some(format!(
                 "the moves name {pieces} pieces; the search tells at most {MAX_NAMED} apart, so it checked no board"
             )),
-        },
-        Outcome::TooBig { cells, budget } => Found::Same {
-            cells: cells / 2,
-            complete: false,
-            stopped_by: Some(Limit::StateBudget),
-            exact: false,
-            bound: None,
-            leaves: 0,
-            work: 0,
-            boards: 0.0,
-            note: Some(format!(
+        ),
+        Outcome::TooBig { cells, budget } => Found::unsearched(
+            cells / 2,
+            false,
+            Some(Limit::StateBudget),
+            false,
+            Some(format!(
                 "the state budget stopped the search: one evaluation made more than {budget} states on a {cells}-square box"
             )),
-        },
+        ),
     }
 }
 
@@ -463,10 +463,36 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         boards: 0.0,
         note: None,
     };
-    // The bound reported for a law is the one every instance reached.
-    let mut reached: Option<usize> = None;
-    let mut all_exact = true;
-    let mut absorb = |report: &mut Report, found: Found| -> bool {
+    let mut tally = Tally {
+        reached: None,
+        all_exact: true,
+        law: !metas.is_empty(),
+    };
+    if metas.is_empty() {
+        let found = compare_terms(&claim.pieces, &claim.lhs, &claim.rhs, &options.search, None, progress);
+        tally.absorb(&mut report, found);
+    } else {
+        check_instances(claim, &metas, options, start, &mut report, &mut tally, progress);
+    }
+    report.ms = start.elapsed().as_millis() as u64;
+    if let Some(c) = &mut report.counterexample {
+        c.draw_on(claim.tiling, &claim.pieces);
+    }
+    report
+}
+
+/// What a claim's report gathers over the comparisons made.
+struct Tally {
+    /// The bound reported for a law: the one every instance reached.
+    reached: Option<usize>,
+    all_exact: bool,
+    /// The claim has metavariables: its comparisons are instances.
+    law: bool,
+}
+
+impl Tally {
+    /// Adds `found` to `report`; true when it refutes the claim.
+    fn absorb(&mut self, report: &mut Report, found: Found) -> bool {
         match found {
             Found::Same {
                 cells,
@@ -482,16 +508,16 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 // An instance decided exactly (both sides the same term)
                 // says nothing of how far the others were searched.
                 if !exact {
-                    reached = Some(reached.map_or(cells, |r| r.min(cells)));
+                    self.reached = Some(self.reached.map_or(cells, |r| r.min(cells)));
                 }
-                report.cells = reached.unwrap_or(0);
+                report.cells = self.reached.unwrap_or(0);
                 report.complete &= complete;
                 report.stopped_by = report.stopped_by.or(stopped_by);
-                all_exact &= exact;
-                report.exact = all_exact;
+                self.all_exact &= exact;
+                report.exact = self.all_exact;
                 // A bound decides a closed claim; instances of a law are
                 // samples, and a sample decides nothing of the rest.
-                report.bound = if metas.is_empty() { bound } else { None };
+                report.bound = if self.law { None } else { bound };
                 report.leaves += leaves;
                 report.work += work;
                 report.boards += boards;
@@ -514,138 +540,156 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
                 true
             }
         }
+    }
+}
+
+/// Checks a law on random instances of its metavariables, sharing the
+/// claim's work and timeout among them, then (time left) on its
+/// climbing instance.
+fn check_instances(
+    claim: &Claim,
+    metas: &[Meta],
+    options: &ClaimOptions,
+    start: Instant,
+    report: &mut Report,
+    tally: &mut Tally,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) {
+    // Instances are many and small: no sparse boards.
+    let mut per_instance = SearchOptions {
+        max_cells: options.search.max_cells.min(options.instance_cells),
+        sparse: false,
+        ..options.search.clone()
     };
-    if metas.is_empty() {
-        let found = compare_terms(&claim.pieces, &claim.lhs, &claim.rhs, &options.search, None, progress);
-        absorb(&mut report, found);
-    } else {
-        // Instances are many and small: no sparse boards.
-        let mut per_instance = SearchOptions {
-            max_cells: options.search.max_cells.min(options.instance_cells),
-            sparse: false,
-            ..options.search.clone()
+    let mut g = crate::rng::Rng::new(options.seed);
+    let mut tried = 0;
+    let mut attempts = 0;
+    // The climbing instance, when there is one, keeps half the work
+    // and a quarter of the timeout, so the random instances cannot
+    // spend it all before the one that shows what counts of
+    // repetition say.
+    let climbing = options.search.sparse.then(|| climbing_instance(claim, metas)).flatten();
+    let half = |x: u64| if climbing.is_some() { x - x / 2 } else { x };
+    let random_work = options.search.work.map(half);
+    let random_limit = options
+        .search
+        .timeout
+        .map(|t| if climbing.is_some() { t * 3 / 4 } else { t });
+    let mut spent = 0u64;
+    while tried < options.instances && attempts < options.instances * 8 {
+        attempts += 1;
+        let Some((l, r, shown)) = instance(claim, metas, &mut g) else {
+            continue;
         };
-        let mut g = crate::rng::Rng::new(options.seed);
-        let mut tried = 0;
-        let mut attempts = 0;
-        // The climbing instance, when there is one, keeps half the work
-        // and a quarter of the timeout, so the random instances cannot
-        // spend it all before the one that shows what counts of
-        // repetition say.
-        let climbing = options
-            .search
-            .sparse
-            .then(|| climbing_instance(claim, &metas))
-            .flatten();
-        let half = |x: u64| if climbing.is_some() { x - x / 2 } else { x };
-        let random_work = options.search.work.map(half);
-        let random_limit = options
-            .search
-            .timeout
-            .map(|t| if climbing.is_some() { t * 3 / 4 } else { t });
-        let mut spent = 0u64;
-        while tried < options.instances && attempts < options.instances * 8 {
-            attempts += 1;
-            let Some((l, r, shown)) = instance(claim, &metas, &mut g) else {
+        // The work and the timeout are the claim's, shared by its
+        // instances: each gets an even share of what is left.
+        let work_left = random_work.map(|w| w.saturating_sub(spent));
+        let time_left = random_limit.map(|limit| limit.saturating_sub(start.elapsed()));
+        let out = match (work_left, time_left) {
+            (_, Some(t)) if t.is_zero() => Some(Limit::Timeout),
+            (Some(0), _) => Some(Limit::Work),
+            _ => None,
+        };
+        if let Some(limit) = out {
+            report.complete = false;
+            report.stopped_by = Some(limit);
+            report.note = Some(format!(
+                "{} stopped it after {tried} instances",
+                limit_name(limit, &options.search)
+            ));
+            break;
+        }
+        per_instance.work = work_left.map(|w| (w / (options.instances - tried) as u64).max(1));
+        per_instance.timeout = time_left;
+        tried += 1;
+        let mut found = compare_terms(&claim.pieces, &l, &r, &per_instance, Some(shown), &|_, _, _| {});
+        spent += found.work();
+        note_share_stopped(&mut found, tried, &options.search);
+        // An instance a limit stopped before it covered any board says
+        // nothing. One its share of the work was too small for is
+        // passed over (a smaller one may fit, and the share is spent);
+        // after a timeout or the memory limit the instances before it
+        // stand.
+        if let Found::Same {
+            cells: 0,
+            exact: false,
+            stopped_by: Some(limit),
+            ..
+        } = found
+        {
+            if limit == Limit::Work {
+                tried -= 1;
+                report.complete = false;
+                report.stopped_by.get_or_insert(limit);
                 continue;
-            };
-            // The work and the timeout are the claim's, shared by its
-            // instances: each gets an even share of what is left.
-            let work_left = random_work.map(|w| w.saturating_sub(spent));
-            let time_left = random_limit.map(|limit| limit.saturating_sub(start.elapsed()));
-            let out = match (work_left, time_left) {
-                (_, Some(t)) if t.is_zero() => Some(Limit::Timeout),
-                (Some(0), _) => Some(Limit::Work),
-                _ => None,
-            };
-            if let Some(limit) = out {
+            }
+            if tried > 1 {
+                tried -= 1;
                 report.complete = false;
                 report.stopped_by = Some(limit);
-                report.note = Some(format!(
-                    "{} stopped it after {tried} instances",
-                    limit_name(limit, &options.search)
-                ));
                 break;
             }
-            per_instance.work = work_left.map(|w| (w / (options.instances - tried) as u64).max(1));
-            per_instance.timeout = time_left;
+        }
+        progress(per_instance.max_cells, tried, options.instances);
+        if tally.absorb(report, found) {
+            break;
+        }
+    }
+    // Then, time left, the climbing instance on sparse boards too, with
+    // the work left.
+    let time_left = options.search.timeout.is_none_or(|t| start.elapsed() < t);
+    if report.verdict != Finding::Refuted && time_left {
+        if let Some(found) = climbing.and_then(|c| climb(claim, c, &per_instance, &options.search, start, spent)) {
             tried += 1;
-            let mut found = compare_terms(&claim.pieces, &l, &r, &per_instance, Some(shown), &|_, _, _| {});
-            spent += found.work();
-            // A share stopped is the claim's work limit showing.
-            if let Found::Same {
-                stopped_by: Some(Limit::Work),
-                note: note @ Some(_),
-                cells,
-                ..
-            } = &mut found
-            {
-                *note = Some(format!(
-                    "{} stopped instance {tried} at {} squares",
-                    limit_name(Limit::Work, &options.search),
-                    cells
-                ));
-            }
-            // An instance a limit stopped before it covered any board says
-            // nothing. One its share of the work was too small for is
-            // passed over (a smaller one may fit, and the share is spent);
-            // after a timeout or the memory limit the instances before it
-            // stand.
-            if let Found::Same {
-                cells: 0,
-                exact: false,
-                stopped_by: Some(limit),
-                ..
-            } = found
-            {
-                if limit == Limit::Work {
-                    tried -= 1;
-                    report.complete = false;
-                    report.stopped_by.get_or_insert(limit);
-                    continue;
-                }
-                if tried > 1 {
-                    tried -= 1;
-                    report.complete = false;
-                    report.stopped_by = Some(limit);
-                    break;
-                }
-            }
-            progress(per_instance.max_cells, tried, options.instances);
-            if absorb(&mut report, found) {
-                break;
-            }
+            tally.absorb(report, found);
+            // Refuted: what stopped the random instances no
+            // longer bears on the verdict.
+            report.note = None;
+            report.stopped_by = None;
         }
-        // Then, time left, the climbing instance on sparse boards too, with
-        // the work left.
-        let time_left = options.search.timeout.is_none_or(|t| start.elapsed() < t);
-        if report.verdict != Finding::Refuted && time_left {
-            if let Some((l, r, shown)) = climbing {
-                let sparse = SearchOptions {
-                    sparse: true,
-                    work: options.search.work.map(|w| w.saturating_sub(spent)),
-                    timeout: options.search.timeout.map(|t| t.saturating_sub(start.elapsed())),
-                    ..per_instance.clone()
-                };
-                if let found @ Found::Differ { .. } =
-                    compare_terms(&claim.pieces, &l, &r, &sparse, Some(shown), &|_, _, _| {})
-                {
-                    tried += 1;
-                    absorb(&mut report, found);
-                    // Refuted: what stopped the random instances no
-                    // longer bears on the verdict.
-                    report.note = None;
-                    report.stopped_by = None;
-                }
-            }
-        }
-        report.instances = Some(tried);
     }
-    report.ms = start.elapsed().as_millis() as u64;
-    if let Some(c) = &mut report.counterexample {
-        c.draw_on(claim.tiling, &claim.pieces);
+    report.instances = Some(tried);
+}
+
+/// A share of the work stopped instance `tried`: the claim's work limit
+/// showing, and said so.
+fn note_share_stopped(found: &mut Found, tried: usize, options: &SearchOptions) {
+    if let Found::Same {
+        stopped_by: Some(Limit::Work),
+        note: note @ Some(_),
+        cells,
+        ..
+    } = found
+    {
+        *note = Some(format!(
+            "{} stopped instance {tried} at {} squares",
+            limit_name(Limit::Work, options),
+            cells
+        ));
     }
-    report
+}
+
+/// The climbing instance on sparse boards too, with the work (of the
+/// claim's, `spent` gone) and the time left: what it found when it
+/// refutes the law.
+fn climb(
+    claim: &Claim,
+    (l, r, shown): (Term, Term, BTreeMap<String, String>),
+    per_instance: &SearchOptions,
+    options: &SearchOptions,
+    start: Instant,
+    spent: u64,
+) -> Option<Found> {
+    let sparse = SearchOptions {
+        sparse: true,
+        work: options.work.map(|w| w.saturating_sub(spent)),
+        timeout: options.timeout.map(|t| t.saturating_sub(start.elapsed())),
+        ..per_instance.clone()
+    };
+    match compare_terms(&claim.pieces, &l, &r, &sparse, Some(shown), &|_, _, _| {}) {
+        found @ Found::Differ { .. } => Some(found),
+        Found::Same { .. } => None,
+    }
 }
 
 impl CounterReport {

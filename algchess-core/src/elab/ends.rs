@@ -414,7 +414,7 @@ pub(crate) fn declare(
     kind: &Ident,
     args: &[Expr],
 ) -> Result<(), Abort> {
-    let bad = |e: &Expr, m: String| -> Abort { Diag::new(source, e.span, m).into() };
+    let d = Decl { el, src, source, turns };
     match kind.name.as_str() {
         "check" | "lost" | "won" => {
             if kind.name == "won" && args.len() != turns {
@@ -435,310 +435,347 @@ pub(crate) fn declare(
                 "lost" => ends.lost = Some(tests),
                 _ => ends.won = Some(tests),
             }
+            Ok(())
         }
-        "stuck" => {
-            // A kind declared again (a derived game's own) replaces the
-            // one before it.
-            ends.stuck.clear();
-            for a in args {
-                let (w, s) = match &a.kind {
-                    ExprKind::Call(f, parts) if f.name == "stalemate" => {
-                        let Some(s) = split(parts) else {
-                            return Err(bad(
-                                a,
-                                format!(
-                                    "`stalemate(A, B)` splits the point A to B between the side that gave stalemate \
-                                     and the side stuck: two whole numbers from 0 to {MAX_PART}, not both 0, as in \
-                                     `stalemate(3, 1)`"
-                                ),
-                            ));
-                        };
-                        ("stalemate", Stuck::Stalemate(s))
-                    }
-                    ExprKind::Call(f, parts) if f.name == "checkmate" => {
-                        let i = condition(el, (src, source), ends, turns, f, parts)?;
-                        ("checkmate", Stuck::CheckSeries(i))
-                    }
-                    ExprKind::Call(f, parts) if verdict(&f.name).is_some() => {
-                        let v = verdict(&f.name).expect("a verdict");
-                        let i = condition(el, (src, source), ends, turns, f, parts)?;
-                        (f.name.as_str(), Stuck::When(v, i))
-                    }
-                    _ => {
-                        let w = word(a).unwrap_or("");
-                        let Some((_, s)) = STUCK.iter().find(|(n, _)| *n == w) else {
-                            let names: Vec<&str> = STUCK.iter().map(|(n, _)| *n).collect();
-                            return Err(bad(
-                                a,
-                                format!(
-                                    "a `stuck` end is one of {}, `stalemate(A, B)`, `checkmate(T)`, `win(T)`, \
-                                     `loss(T)` or `draw(T)`",
-                                    names.join(", ")
-                                ),
-                            ));
-                        };
-                        (w, *s)
-                    }
-                };
-                if matches!(s, Stuck::Checkmate | Stuck::Stalemate(_) | Stuck::CheckSeries(_)) && ends.check.is_none() {
-                    return Err(bad(a, format!("`{w}` needs the game's `check` declared before it")));
-                }
-                ends.stuck.push(s);
-            }
-        }
-        "over" => {
-            ends.over.clear();
-            if let [a] = args {
-                if word(a) == Some("none") {
-                    return Ok(());
-                }
-            }
-            for a in args {
-                match &a.kind {
-                    ExprKind::Call(f, parts) if verdict(&f.name).is_some() => {
-                        let v = verdict(&f.name).expect("a verdict");
-                        let i = condition(el, (src, source), ends, turns, f, parts)?;
-                        ends.over.push(Over {
-                            verdict: v,
-                            test: i,
-                            bare_king: false,
-                        });
-                    }
-                    ExprKind::Call(f, parts) if f.name == "bare_king" => {
-                        for (v, tests) in bare_king(el, parts, turns).map_err(|m| bad(a, m))? {
-                            ends.conditions.push(tests);
-                            ends.over.push(Over {
-                                verdict: v,
-                                test: ends.conditions.len() - 1,
-                                bare_king: true,
-                            });
-                        }
-                    }
-                    _ => {
-                        return Err(bad(
-                            a,
-                            "an `over` end is `win(T)`, `loss(T)` or `draw(T)` (the side to move wins, loses or \
-                             draws when its test holds), `bare_king(loss)`, `bare_king(loss, reply)`, \
-                             `bare_king(draw)`, or `none`"
-                                .into(),
-                        ))
-                    }
-                }
-            }
-        }
-        "draws" => {
-            ends.move_rule = None;
-            ends.repetition = false;
-            ends.insufficient_material = None;
-            ends.counting = None;
-            let sc = Scope {
-                src,
-                vars: im::HashMap::new(),
-                metas: false,
-            };
-            // The pieces an argument names: a piece, `A | B`, or a name
-            // for them (which a variant may override).
-            let pieces = |e: &Expr, what: &str| -> Result<Vec<PieceId>, Abort> {
-                let t = el.expr(&sc, e)?;
-                let ps = t.pieces();
-                if !matches!(t.sort(), Sort::Cell | Sort::Fragment | Sort::Pattern) || ps.is_empty() {
-                    return Err(bad(e, format!("{what}: a piece, or pieces joined by `|`")));
-                }
-                Ok(ps)
-            };
-            let resets = |es: &[Expr], what: &str| -> Result<Vec<PieceId>, Abort> {
-                let mut ids = vec![];
-                for p in es {
-                    ids.extend(pieces(p, what)?);
-                }
-                Ok(ids)
-            };
-            for a in args {
-                match &a.kind {
-                    ExprKind::Call(f, ps) if f.name == "fifty_moves" => {
-                        ends.move_rule = Some(MoveRule {
-                            resets: resets(ps, "`fifty_moves` takes the pieces whose moves reset its count")?,
-                            claim: Some(50),
-                            end: Some(75),
-                        });
-                    }
-                    ExprKind::Call(f, ps) if f.name == "move_rule" || f.name == "move_claim" => {
-                        let claims = f.name == "move_claim";
-                        let usage = if claims {
-                            "`move_claim(N, PIECES)`: N moves without a capture or a move of one of PIECES may be \
-                             claimed as a draw, as in `move_claim(70, ♙, ♟)`"
-                        } else {
-                            "`move_rule(N, PIECES)`: N moves without a capture or a move of one of PIECES end the \
-                             game, as in `move_rule(70, ♙, ♟)`"
-                        };
-                        let n = match ps.first().map(|p| &p.kind) {
-                            Some(ExprKind::Num(n)) if (1..=MAX_MOVES).contains(n) => *n as u32,
-                            _ => return Err(bad(a, format!("{usage}; N is from 1 to {MAX_MOVES}"))),
-                        };
-                        ends.move_rule = Some(MoveRule {
-                            resets: resets(&ps[1..], usage)?,
-                            claim: claims.then_some(n),
-                            end: (!claims).then_some(n),
-                        });
-                    }
-                    ExprKind::Call(f, ps) if f.name == "board_honour" => {
-                        let usage = "`board_honour(N, PAWNS)`: with no piece of PAWNS on the board and neither \
-                                     king bare, the side to move counts N moves, as in `board_honour(64, ♙ | ♟)`";
-                        let n = match ps.first().map(|p| &p.kind) {
-                            Some(ExprKind::Num(n)) if ps.len() == 2 && (1..=MAX_MOVES).contains(n) => *n as u32,
-                            _ => return Err(bad(a, format!("{usage}; N is from 1 to {MAX_MOVES}"))),
-                        };
-                        let pawns = pieces(&ps[1], usage)?;
-                        let c = counting(&mut ends.counting, pawns).map_err(|m| bad(a, m))?;
-                        c.board = Some(n);
-                    }
-                    ExprKind::Call(f, ps) if f.name == "pieces_honour" => {
-                        let usage = "`pieces_honour(PAWNS, START, limit(N, K, P), ..., limit(N))`: with no piece \
-                                     of PAWNS on the board, a bare king counts N moves by the first limit whose K \
-                                     pieces P the other side has, from the number of pieces on the board (START \
-                                     `pieces`) or from 0";
-                        let [pawns, start, limits @ ..] = &ps[..] else {
-                            return Err(bad(a, usage.into()));
-                        };
-                        let from_pieces = match (&start.kind, word(start)) {
-                            (_, Some("pieces")) => true,
-                            (ExprKind::Num(0), _) => false,
-                            _ => return Err(bad(start, format!("{usage}; START is `pieces` or `0`"))),
-                        };
-                        let pawns = pieces(pawns, usage)?;
-                        let mut table = vec![];
-                        let mut otherwise = None;
-                        for (k, l) in limits.iter().enumerate() {
-                            let num = |e: &Expr, lo: i64| match e.kind {
-                                ExprKind::Num(n) if (lo..=MAX_MOVES).contains(&n) => Some(n as u32),
-                                _ => None,
-                            };
-                            match &l.kind {
-                                ExprKind::Call(f, xs) if f.name == "limit" => match &xs[..] {
-                                    [n] if k + 1 == limits.len() => {
-                                        otherwise =
-                                            Some(num(n, 1).ok_or_else(|| {
-                                                bad(n, format!("{usage}; N is from 1 to {MAX_MOVES}"))
-                                            })?);
-                                    }
-                                    [n, at_least, p] => {
-                                        let moves = num(n, 1)
-                                            .ok_or_else(|| bad(n, format!("{usage}; N is from 1 to {MAX_MOVES}")))?;
-                                        let at_least = num(at_least, 1)
-                                            .ok_or_else(|| bad(at_least, format!("{usage}; K is 1 or more")))?;
-                                        for piece in pieces(p, usage)? {
-                                            table.push(Limit { moves, at_least, piece });
-                                        }
-                                    }
-                                    _ => {
-                                        return Err(bad(
-                                            l,
-                                            format!("{usage}; a limit is `limit(N, K, P)`, or `limit(N)` last"),
-                                        ))
-                                    }
-                                },
-                                _ => {
-                                    return Err(bad(
-                                        l,
-                                        format!("{usage}; a limit is `limit(N, K, P)`, or `limit(N)` last"),
-                                    ))
-                                }
-                            }
-                        }
-                        let c = counting(&mut ends.counting, pawns).map_err(|m| bad(a, m))?;
-                        c.limits = table;
-                        c.otherwise = otherwise;
-                        c.from_pieces = from_pieces;
-                    }
-                    ExprKind::Call(f, ps) if f.name == "insufficient_material" => {
-                        let usage = "`insufficient_material(KINGS, LONE, BOUND)`: no mate can follow when \
-                                     every piece is one of KINGS but for one of LONE, or but for pieces of BOUND \
-                                     all on one square colour";
-                        let [kings, lone, bound] = &ps[..] else {
-                            return Err(bad(a, format!("{usage}; it takes 3 arguments, not {}", ps.len())));
-                        };
-                        let none = |e: &Expr| matches!(&e.kind, ExprKind::Word(w) if w == "none");
-                        let set = |e: &Expr| -> Result<Vec<PieceId>, Abort> {
-                            if none(e) {
-                                Ok(vec![])
-                            } else {
-                                pieces(e, usage)
-                            }
-                        };
-                        ends.insufficient_material = Some(Material {
-                            kings: set(kings)?,
-                            lone: set(lone)?,
-                            bound: set(bound)?,
-                        });
-                    }
-                    _ => match word(a) {
-                        Some("repetition") => ends.repetition = true,
-                        Some("insufficient_material") => {
-                            return Err(bad(
-                                a,
-                                "`insufficient_material` names the material that cannot mate: \
-                                 `insufficient_material(KINGS, LONE, BOUND)`, chess's is \
-                                 `insufficient_material(♔ | ♚ | 'Kc | 'kc, ♘ | ♞, ♗ | ♝)`"
-                                    .into(),
-                            ))
-                        }
-                        _ => {
-                            return Err(bad(
-                                a,
-                                "a draw rule is `fifty_moves(PIECES)`, `move_rule(N, PIECES)`, \
-                                 `move_claim(N, PIECES)`, `repetition`, `insufficient_material(KINGS, LONE, \
-                                 BOUND)`, `board_honour(N, PAWNS)` or `pieces_honour(PAWNS, START, LIMITS)`"
-                                    .into(),
-                            ))
-                        }
-                    },
-                }
-            }
-        }
-        "values" => {
-            let sc = Scope {
-                src,
-                vars: im::HashMap::new(),
-                metas: false,
-            };
-            let usage = format!("`value(P, N)`: piece P (and its twin) is worth N centipawns, N from 0 to {MAX_VALUE}");
-            for a in args {
-                let ExprKind::Call(f, ps) = &a.kind else {
-                    return Err(bad(a, usage));
-                };
-                let [piece, n] = &ps[..] else {
-                    return Err(bad(a, usage));
-                };
-                if f.name != "value" {
-                    return Err(bad(a, usage));
-                }
-                let t = el.expr(&sc, piece)?;
-                let ids = t.pieces();
-                if !matches!(t.sort(), Sort::Cell | Sort::Fragment | Sort::Pattern) || ids.is_empty() {
-                    return Err(bad(piece, format!("{usage}; P is a piece, or pieces joined by `|`")));
-                }
-                let cp = match &n.kind {
-                    ExprKind::Num(v) if (0..=MAX_VALUE).contains(v) => *v as i32,
-                    _ => return Err(bad(n, usage)),
-                };
-                for p in ids {
-                    ends.values.retain(|(q, _)| *q != p && *q != el.prog.pieces.twin(p));
-                    ends.values.push((p, cp));
-                }
-            }
-        }
-        other => {
-            return Err(Diag::new(
-                source,
-                kind.span,
-                format!(
-                    "`game NAME {other}:` is not a game declaration: use check, lost, won, over, stuck, draws or values"
-                ),
-            )
-            .into())
+        "stuck" => d.stuck(ends, args),
+        "over" => d.over(ends, args),
+        "draws" => d.draws(ends, args),
+        "values" => d.values(ends, args),
+        other => Err(Diag::new(
+            source,
+            kind.span,
+            format!(
+                "`game NAME {other}:` is not a game declaration: use check, lost, won, over, stuck, draws or values"
+            ),
+        )
+        .into()),
+    }
+}
+
+/// One end declaration's arguments being read: the elaborator, their
+/// source (its index and text), and the game's number of turns.
+struct Decl<'a, 'p> {
+    el: &'a Elab<'p>,
+    src: usize,
+    source: &'a Source,
+    turns: usize,
+}
+
+impl Decl<'_, '_> {
+    /// An error at argument `e`.
+    fn bad(&self, e: &Expr, m: String) -> Abort {
+        Diag::new(self.source, e.span, m).into()
+    }
+
+    /// The tests of `f(T_1, ..., T_n)` kept among `ends.conditions`
+    /// ([`condition`]).
+    fn condition(&self, ends: &mut Ends, f: &Ident, parts: &[Expr]) -> Result<usize, Abort> {
+        condition(self.el, (self.src, self.source), ends, self.turns, f, parts)
+    }
+
+    fn scope(&self) -> Scope {
+        Scope {
+            src: self.src,
+            vars: im::HashMap::new(),
+            metas: false,
         }
     }
-    Ok(())
+
+    /// `stuck: ...`: what a side with no move gets. A kind declared again
+    /// (a derived game's own) replaces the one before it.
+    fn stuck(&self, ends: &mut Ends, args: &[Expr]) -> Result<(), Abort> {
+        ends.stuck.clear();
+        for a in args {
+            let (w, s) = match &a.kind {
+                ExprKind::Call(f, parts) if f.name == "stalemate" => {
+                    let Some(s) = split(parts) else {
+                        return Err(self.bad(
+                            a,
+                            format!(
+                                "`stalemate(A, B)` splits the point A to B between the side that gave stalemate \
+                                 and the side stuck: two whole numbers from 0 to {MAX_PART}, not both 0, as in \
+                                 `stalemate(3, 1)`"
+                            ),
+                        ));
+                    };
+                    ("stalemate", Stuck::Stalemate(s))
+                }
+                ExprKind::Call(f, parts) if f.name == "checkmate" => {
+                    let i = self.condition(ends, f, parts)?;
+                    ("checkmate", Stuck::CheckSeries(i))
+                }
+                ExprKind::Call(f, parts) if verdict(&f.name).is_some() => {
+                    let v = verdict(&f.name).expect("a verdict");
+                    let i = self.condition(ends, f, parts)?;
+                    (f.name.as_str(), Stuck::When(v, i))
+                }
+                _ => {
+                    let w = word(a).unwrap_or("");
+                    let Some((_, s)) = STUCK.iter().find(|(n, _)| *n == w) else {
+                        let names: Vec<&str> = STUCK.iter().map(|(n, _)| *n).collect();
+                        return Err(self.bad(
+                            a,
+                            format!(
+                                "a `stuck` end is one of {}, `stalemate(A, B)`, `checkmate(T)`, `win(T)`, \
+                                 `loss(T)` or `draw(T)`",
+                                names.join(", ")
+                            ),
+                        ));
+                    };
+                    (w, *s)
+                }
+            };
+            if matches!(s, Stuck::Checkmate | Stuck::Stalemate(_) | Stuck::CheckSeries(_)) && ends.check.is_none() {
+                return Err(self.bad(a, format!("`{w}` needs the game's `check` declared before it")));
+            }
+            ends.stuck.push(s);
+        }
+        Ok(())
+    }
+
+    /// `over: ...`: tests that end the game at once, or `none`.
+    fn over(&self, ends: &mut Ends, args: &[Expr]) -> Result<(), Abort> {
+        ends.over.clear();
+        if let [a] = args {
+            if word(a) == Some("none") {
+                return Ok(());
+            }
+        }
+        for a in args {
+            match &a.kind {
+                ExprKind::Call(f, parts) if verdict(&f.name).is_some() => {
+                    let v = verdict(&f.name).expect("a verdict");
+                    let i = self.condition(ends, f, parts)?;
+                    ends.over.push(Over {
+                        verdict: v,
+                        test: i,
+                        bare_king: false,
+                    });
+                }
+                ExprKind::Call(f, parts) if f.name == "bare_king" => {
+                    for (v, tests) in bare_king(self.el, parts, self.turns).map_err(|m| self.bad(a, m))? {
+                        ends.conditions.push(tests);
+                        ends.over.push(Over {
+                            verdict: v,
+                            test: ends.conditions.len() - 1,
+                            bare_king: true,
+                        });
+                    }
+                }
+                _ => {
+                    return Err(self.bad(
+                        a,
+                        "an `over` end is `win(T)`, `loss(T)` or `draw(T)` (the side to move wins, loses or \
+                         draws when its test holds), `bare_king(loss)`, `bare_king(loss, reply)`, \
+                         `bare_king(draw)`, or `none`"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The pieces an argument names: a piece, `A | B`, or a name for them
+    /// (which a variant may override).
+    fn pieces(&self, e: &Expr, what: &str) -> Result<Vec<PieceId>, Abort> {
+        let t = self.el.expr(&self.scope(), e)?;
+        let ps = t.pieces();
+        if !matches!(t.sort(), Sort::Cell | Sort::Fragment | Sort::Pattern) || ps.is_empty() {
+            return Err(self.bad(e, format!("{what}: a piece, or pieces joined by `|`")));
+        }
+        Ok(ps)
+    }
+
+    /// The pieces of every argument of `es`.
+    fn resets(&self, es: &[Expr], what: &str) -> Result<Vec<PieceId>, Abort> {
+        let mut ids = vec![];
+        for p in es {
+            ids.extend(self.pieces(p, what)?);
+        }
+        Ok(ids)
+    }
+
+    /// `draws: ...`: the draw rules, all of them declared anew.
+    fn draws(&self, ends: &mut Ends, args: &[Expr]) -> Result<(), Abort> {
+        ends.move_rule = None;
+        ends.repetition = false;
+        ends.insufficient_material = None;
+        ends.counting = None;
+        for a in args {
+            self.draw_rule(ends, a)?;
+        }
+        Ok(())
+    }
+
+    /// One draw rule of `draws`.
+    fn draw_rule(&self, ends: &mut Ends, a: &Expr) -> Result<(), Abort> {
+        match &a.kind {
+            ExprKind::Call(f, ps) if f.name == "fifty_moves" => {
+                ends.move_rule = Some(MoveRule {
+                    resets: self.resets(ps, "`fifty_moves` takes the pieces whose moves reset its count")?,
+                    claim: Some(50),
+                    end: Some(75),
+                });
+            }
+            ExprKind::Call(f, ps) if f.name == "move_rule" || f.name == "move_claim" => {
+                let claims = f.name == "move_claim";
+                let usage = if claims {
+                    "`move_claim(N, PIECES)`: N moves without a capture or a move of one of PIECES may be \
+                     claimed as a draw, as in `move_claim(70, ♙, ♟)`"
+                } else {
+                    "`move_rule(N, PIECES)`: N moves without a capture or a move of one of PIECES end the \
+                     game, as in `move_rule(70, ♙, ♟)`"
+                };
+                let n = match ps.first().map(|p| &p.kind) {
+                    Some(ExprKind::Num(n)) if (1..=MAX_MOVES).contains(n) => *n as u32,
+                    _ => return Err(self.bad(a, format!("{usage}; N is from 1 to {MAX_MOVES}"))),
+                };
+                ends.move_rule = Some(MoveRule {
+                    resets: self.resets(&ps[1..], usage)?,
+                    claim: claims.then_some(n),
+                    end: (!claims).then_some(n),
+                });
+            }
+            ExprKind::Call(f, ps) if f.name == "board_honour" => {
+                let usage = "`board_honour(N, PAWNS)`: with no piece of PAWNS on the board and neither \
+                             king bare, the side to move counts N moves, as in `board_honour(64, ♙ | ♟)`";
+                let n = match ps.first().map(|p| &p.kind) {
+                    Some(ExprKind::Num(n)) if ps.len() == 2 && (1..=MAX_MOVES).contains(n) => *n as u32,
+                    _ => return Err(self.bad(a, format!("{usage}; N is from 1 to {MAX_MOVES}"))),
+                };
+                let pawns = self.pieces(&ps[1], usage)?;
+                let c = counting(&mut ends.counting, pawns).map_err(|m| self.bad(a, m))?;
+                c.board = Some(n);
+            }
+            ExprKind::Call(f, ps) if f.name == "pieces_honour" => self.pieces_honour(ends, a, ps)?,
+            ExprKind::Call(f, ps) if f.name == "insufficient_material" => {
+                let usage = "`insufficient_material(KINGS, LONE, BOUND)`: no mate can follow when \
+                             every piece is one of KINGS but for one of LONE, or but for pieces of BOUND \
+                             all on one square colour";
+                let [kings, lone, bound] = &ps[..] else {
+                    return Err(self.bad(a, format!("{usage}; it takes 3 arguments, not {}", ps.len())));
+                };
+                let none = |e: &Expr| matches!(&e.kind, ExprKind::Word(w) if w == "none");
+                let set = |e: &Expr| -> Result<Vec<PieceId>, Abort> {
+                    if none(e) {
+                        Ok(vec![])
+                    } else {
+                        self.pieces(e, usage)
+                    }
+                };
+                ends.insufficient_material = Some(Material {
+                    kings: set(kings)?,
+                    lone: set(lone)?,
+                    bound: set(bound)?,
+                });
+            }
+            _ => match word(a) {
+                Some("repetition") => ends.repetition = true,
+                Some("insufficient_material") => {
+                    return Err(self.bad(
+                        a,
+                        "`insufficient_material` names the material that cannot mate: \
+                         `insufficient_material(KINGS, LONE, BOUND)`, chess's is \
+                         `insufficient_material(♔ | ♚ | 'Kc | 'kc, ♘ | ♞, ♗ | ♝)`"
+                            .into(),
+                    ))
+                }
+                _ => {
+                    return Err(self.bad(
+                        a,
+                        "a draw rule is `fifty_moves(PIECES)`, `move_rule(N, PIECES)`, \
+                         `move_claim(N, PIECES)`, `repetition`, `insufficient_material(KINGS, LONE, \
+                         BOUND)`, `board_honour(N, PAWNS)` or `pieces_honour(PAWNS, START, LIMITS)`"
+                            .into(),
+                    ))
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// `pieces_honour(PAWNS, START, limit(N, K, P), ..., limit(N))`, the
+    /// draw rule `a` with arguments `ps`.
+    fn pieces_honour(&self, ends: &mut Ends, a: &Expr, ps: &[Expr]) -> Result<(), Abort> {
+        let usage = "`pieces_honour(PAWNS, START, limit(N, K, P), ..., limit(N))`: with no piece \
+                     of PAWNS on the board, a bare king counts N moves by the first limit whose K \
+                     pieces P the other side has, from the number of pieces on the board (START \
+                     `pieces`) or from 0";
+        let [pawns, start, limits @ ..] = ps else {
+            return Err(self.bad(a, usage.into()));
+        };
+        let from_pieces = match (&start.kind, word(start)) {
+            (_, Some("pieces")) => true,
+            (ExprKind::Num(0), _) => false,
+            _ => return Err(self.bad(start, format!("{usage}; START is `pieces` or `0`"))),
+        };
+        let pawns = self.pieces(pawns, usage)?;
+        let mut table = vec![];
+        let mut otherwise = None;
+        for (k, l) in limits.iter().enumerate() {
+            let num = |e: &Expr, lo: i64| match e.kind {
+                ExprKind::Num(n) if (lo..=MAX_MOVES).contains(&n) => Some(n as u32),
+                _ => None,
+            };
+            match &l.kind {
+                ExprKind::Call(f, xs) if f.name == "limit" => match &xs[..] {
+                    [n] if k + 1 == limits.len() => {
+                        otherwise =
+                            Some(num(n, 1).ok_or_else(|| self.bad(n, format!("{usage}; N is from 1 to {MAX_MOVES}")))?);
+                    }
+                    [n, at_least, p] => {
+                        let moves =
+                            num(n, 1).ok_or_else(|| self.bad(n, format!("{usage}; N is from 1 to {MAX_MOVES}")))?;
+                        let at_least =
+                            num(at_least, 1).ok_or_else(|| self.bad(at_least, format!("{usage}; K is 1 or more")))?;
+                        for piece in self.pieces(p, usage)? {
+                            table.push(Limit { moves, at_least, piece });
+                        }
+                    }
+                    _ => return Err(self.bad(l, format!("{usage}; a limit is `limit(N, K, P)`, or `limit(N)` last"))),
+                },
+                _ => return Err(self.bad(l, format!("{usage}; a limit is `limit(N, K, P)`, or `limit(N)` last"))),
+            }
+        }
+        let c = counting(&mut ends.counting, pawns).map_err(|m| self.bad(a, m))?;
+        c.limits = table;
+        c.otherwise = otherwise;
+        c.from_pieces = from_pieces;
+        Ok(())
+    }
+
+    /// `values: value(P, N), ...`: the pieces' worth to a search.
+    fn values(&self, ends: &mut Ends, args: &[Expr]) -> Result<(), Abort> {
+        let sc = self.scope();
+        let usage = format!("`value(P, N)`: piece P (and its twin) is worth N centipawns, N from 0 to {MAX_VALUE}");
+        for a in args {
+            let ExprKind::Call(f, ps) = &a.kind else {
+                return Err(self.bad(a, usage));
+            };
+            let [piece, n] = &ps[..] else {
+                return Err(self.bad(a, usage));
+            };
+            if f.name != "value" {
+                return Err(self.bad(a, usage));
+            }
+            let t = self.el.expr(&sc, piece)?;
+            let ids = t.pieces();
+            if !matches!(t.sort(), Sort::Cell | Sort::Fragment | Sort::Pattern) || ids.is_empty() {
+                return Err(self.bad(piece, format!("{usage}; P is a piece, or pieces joined by `|`")));
+            }
+            let cp = match &n.kind {
+                ExprKind::Num(v) if (0..=MAX_VALUE).contains(v) => *v as i32,
+                _ => return Err(self.bad(n, usage)),
+            };
+            for p in ids {
+                ends.values
+                    .retain(|(q, _)| *q != p && *q != self.el.prog.pieces.twin(p));
+                ends.values.push((p, cp));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

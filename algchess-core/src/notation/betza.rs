@@ -85,13 +85,95 @@ fn units(dirs: &str, leap: (i32, i32)) -> Vec<String> {
     out
 }
 
+/// The span of character `i` of `cs` (the text's, with their offsets).
+fn char_span(cs: &[(usize, char)], i: usize) -> Span {
+    let (at, c) = cs[i];
+    Span::new(at, at + c.len_utf8())
+}
+
+/// The modifiers before an atom.
+struct Modifiers {
+    /// Direction letters.
+    dirs: String,
+    /// `m` and `c`: moves only, captures only.
+    m: bool,
+    c: bool,
+    initial: bool,
+    lame: bool,
+    /// `g` (a grasshopper's hop) or `p` (a cannon's: `true`).
+    hop: Option<bool>,
+}
+
+/// Reads the modifiers from character `i` on, up to the atom.
+fn modifiers(text: &str, cs: &[(usize, char)], i: &mut usize) -> Result<Modifiers, Diags> {
+    let mut out = Modifiers {
+        dirs: String::new(),
+        m: false,
+        c: false,
+        initial: false,
+        lame: false,
+        hop: None,
+    };
+    while *i < cs.len() && !cs[*i].1.is_ascii_uppercase() {
+        match cs[*i].1 {
+            'm' => out.m = true,
+            'c' => out.c = true,
+            'i' => out.initial = true,
+            'n' => out.lame = true,
+            'g' => out.hop = Some(false),
+            'p' => out.hop = Some(true),
+            d @ ('f' | 'b' | 'l' | 'r' | 's' | 'v') => out.dirs.push(d),
+            'h' | 'j' | 'o' | 'e' | 'a' | 'y' | 'x' | 'u' | 'k' | 'd' | 't' | 'z' | 'q' => {
+                return Err(err(
+                    text,
+                    char_span(cs, *i),
+                    format!("the modifier `{}` is not supported", cs[*i].1),
+                )
+                .help("supported: m c f b l r s v i n g p")
+                .into())
+            }
+            other => {
+                return Err(err(text, char_span(cs, *i), format!("unknown letter `{other}`"))
+                    .help("an atom is one of W F D N A H C Z G K Q R B, after modifiers m c f b l r s v i n g p")
+                    .into())
+            }
+        }
+        *i += 1;
+    }
+    Ok(out)
+}
+
+/// Reads a range after an atom from character `i` on: `0` makes it a
+/// rider, `k` a rider of at most `k` steps.
+fn range(text: &str, cs: &[(usize, char)], i: &mut usize, rider: &mut bool) -> Result<Option<u32>, Diags> {
+    let mut range = None;
+    let num_start = *i;
+    while *i < cs.len() && cs[*i].1.is_ascii_digit() {
+        *i += 1;
+    }
+    if *i > num_start {
+        let digits: String = cs[num_start..*i].iter().map(|p| p.1).collect();
+        let span = Span::new(cs[num_start].0, cs[*i - 1].0 + 1);
+        match digits.parse::<u32>() {
+            Ok(0) => *rider = true,
+            Ok(k) if k <= 64 && !*rider => range = Some(k),
+            _ => {
+                return Err(err(
+                    text,
+                    span,
+                    "a range is a number from 0 (unlimited) to 64, after a single atom",
+                )
+                .into())
+            }
+        }
+    }
+    Ok(range)
+}
+
 /// Reads Betza text into move sequences, one per direction.
 pub(super) fn read(text: &str) -> Result<Vec<Walk>, Diags> {
     let cs: Vec<(usize, char)> = text.char_indices().collect();
-    let span_of = |i: usize| {
-        let (at, c) = cs[i];
-        Span::new(at, at + c.len_utf8())
-    };
+    let span_of = |i: usize| char_span(&cs, i);
     let mut out = vec![];
     let mut i = 0;
     if cs.is_empty() {
@@ -104,32 +186,14 @@ pub(super) fn read(text: &str) -> Result<Vec<Walk>, Diags> {
     }
     while i < cs.len() {
         let start = i;
-        let (mut dirs, mut m, mut c, mut initial, mut lame, mut hop) =
-            (String::new(), false, false, false, false, None);
-        while i < cs.len() && !cs[i].1.is_ascii_uppercase() {
-            match cs[i].1 {
-                'm' => m = true,
-                'c' => c = true,
-                'i' => initial = true,
-                'n' => lame = true,
-                'g' => hop = Some(false),
-                'p' => hop = Some(true),
-                d @ ('f' | 'b' | 'l' | 'r' | 's' | 'v') => dirs.push(d),
-                'h' | 'j' | 'o' | 'e' | 'a' | 'y' | 'x' | 'u' | 'k' | 'd' | 't' | 'z' | 'q' => {
-                    return Err(
-                        err(text, span_of(i), format!("the modifier `{}` is not supported", cs[i].1))
-                            .help("supported: m c f b l r s v i n g p")
-                            .into(),
-                    )
-                }
-                other => {
-                    return Err(err(text, span_of(i), format!("unknown letter `{other}`"))
-                        .help("an atom is one of W F D N A H C Z G K Q R B, after modifiers m c f b l r s v i n g p")
-                        .into())
-                }
-            }
-            i += 1;
-        }
+        let Modifiers {
+            dirs,
+            m,
+            c,
+            initial,
+            lame,
+            hop,
+        } = modifiers(text, &cs, &mut i)?;
         let Some(&(_, a)) = cs.get(i) else {
             return Err(err(text, span_of(i - 1), "modifiers need an atom after them, such as `W`").into());
         };
@@ -150,31 +214,11 @@ pub(super) fn read(text: &str) -> Result<Vec<Walk>, Diags> {
             },
         };
         i += 1;
-        let mut range = None;
         if !rider && i < cs.len() && cs[i].1 == a {
             rider = true;
             i += 1;
         }
-        let num_start = i;
-        while i < cs.len() && cs[i].1.is_ascii_digit() {
-            i += 1;
-        }
-        if i > num_start {
-            let digits: String = cs[num_start..i].iter().map(|p| p.1).collect();
-            let span = Span::new(cs[num_start].0, cs[i - 1].0 + 1);
-            match digits.parse::<u32>() {
-                Ok(0) => rider = true,
-                Ok(k) if k <= 64 && !rider => range = Some(k),
-                _ => {
-                    return Err(err(
-                        text,
-                        span,
-                        "a range is a number from 0 (unlimited) to 64, after a single atom",
-                    )
-                    .into())
-                }
-            }
-        }
+        let range = range(text, &cs, &mut i, &mut rider)?;
         let whole = Span::new(cs[start].0, cs[i - 1].0 + cs[i - 1].1.len_utf8());
         let mode = match (m, c) {
             (true, false) => Mode::NonCapture,

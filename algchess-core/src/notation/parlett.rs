@@ -181,6 +181,82 @@ fn distance(text: &str, sx: &Sx) -> Result<Option<u32>, Diag> {
     Ok(Some(n as u32))
 }
 
+/// `(move D)`, `(move N D)`, `(move I J D)`: steps along the directions
+/// `D` names, `N` of them, from `I` to `J`, or any number (`n`).
+fn moves(text: &str, args: &[Sx], span: Span) -> Result<Vec<Walk>, Diag> {
+    let (lo, hi, dir) = match args {
+        [d] => (1, Some(1), d),
+        [n, d] => match distance(text, n)? {
+            Some(k) => (k, Some(k), d),
+            None => (1, None, d),
+        },
+        [i, j, d] => {
+            let (i, j) = (distance(text, i)?, distance(text, j)?);
+            match (i, j) {
+                (Some(i), Some(j)) if i <= j => (i, Some(j), d),
+                (Some(i), None) => (i, None, d),
+                _ => return Err(err(text, span, "a range goes from a smaller distance to a larger one")),
+            }
+        }
+        _ => {
+            return Err(err(
+                text,
+                span,
+                "`move` takes a direction, with a distance or a range before it",
+            ))
+        }
+    };
+    let i = lo as i32;
+    Ok(offsets(text, dir)?
+        .into_iter()
+        .map(|d| Walk {
+            kind: Kind::Run(vec![Leg {
+                jump: (i * d.0, i * d.1),
+                step: d,
+                more: hi.map(|h| h - lo),
+                via: vec![],
+            }]),
+            mode: Mode::Both,
+            initial: false,
+        })
+        .collect())
+}
+
+/// `(and-then A B)`: each move of `A` (of bounded length) then each of `B`
+/// from its end, their flags together.
+fn and_then(text: &str, args: &[Sx], span: Span) -> Result<Vec<Walk>, Diag> {
+    let [a, b] = args else {
+        return Err(err(text, span, "`and-then` takes two pieces"));
+    };
+    let (first, rest) = (piece(text, a)?, piece(text, b)?);
+    let mut out = vec![];
+    for f in &first {
+        for r in &rest {
+            let (Kind::Run(fl), Kind::Run(rl)) = (&f.kind, &r.kind) else {
+                return Err(err(text, span, "`and-then` joins moves, not hops"));
+            };
+            if fl.iter().any(|l| l.more.is_none()) {
+                return Err(err(
+                    text,
+                    a.span(),
+                    "`and-then` needs a first move of bounded length, to go on from its end",
+                ));
+            }
+            let mode = match (f.mode, r.mode) {
+                (m, Mode::Both) | (Mode::Both, m) => m,
+                (m, n) if m == n => m,
+                _ => return Err(err(text, span, "these flags contradict each other: no square is both")),
+            };
+            out.push(Walk {
+                kind: Kind::Run(fl.iter().chain(rl).cloned().collect()),
+                mode,
+                initial: f.initial || r.initial,
+            });
+        }
+    }
+    Ok(out)
+}
+
 fn piece(text: &str, sx: &Sx) -> Result<Vec<Walk>, Diag> {
     let Sx::List(items, span) = sx else {
         return Err(err(text, sx.span(), "expected a piece such as `(move 1 '*)`"));
@@ -203,44 +279,7 @@ fn piece(text: &str, sx: &Sx) -> Result<Vec<Walk>, Diag> {
         }
     };
     match head.as_str() {
-        "move" => {
-            let (lo, hi, dir) = match args {
-                [d] => (1, Some(1), d),
-                [n, d] => match distance(text, n)? {
-                    Some(k) => (k, Some(k), d),
-                    None => (1, None, d),
-                },
-                [i, j, d] => {
-                    let (i, j) = (distance(text, i)?, distance(text, j)?);
-                    match (i, j) {
-                        (Some(i), Some(j)) if i <= j => (i, Some(j), d),
-                        (Some(i), None) => (i, None, d),
-                        _ => return Err(err(text, *span, "a range goes from a smaller distance to a larger one")),
-                    }
-                }
-                _ => {
-                    return Err(err(
-                        text,
-                        *span,
-                        "`move` takes a direction, with a distance or a range before it",
-                    ))
-                }
-            };
-            let i = lo as i32;
-            Ok(offsets(text, dir)?
-                .into_iter()
-                .map(|d| Walk {
-                    kind: Kind::Run(vec![Leg {
-                        jump: (i * d.0, i * d.1),
-                        step: d,
-                        more: hi.map(|h| h - lo),
-                        via: vec![],
-                    }]),
-                    mode: Mode::Both,
-                    initial: false,
-                })
-                .collect())
-        }
+        "move" => moves(text, args, *span),
         "alternatives" => {
             let mut out = vec![];
             for a in args {
@@ -248,38 +287,7 @@ fn piece(text: &str, sx: &Sx) -> Result<Vec<Walk>, Diag> {
             }
             Ok(out)
         }
-        "and-then" => {
-            let [a, b] = args else {
-                return Err(err(text, *span, "`and-then` takes two pieces"));
-            };
-            let (first, rest) = (piece(text, a)?, piece(text, b)?);
-            let mut out = vec![];
-            for f in &first {
-                for r in &rest {
-                    let (Kind::Run(fl), Kind::Run(rl)) = (&f.kind, &r.kind) else {
-                        return Err(err(text, *span, "`and-then` joins moves, not hops"));
-                    };
-                    if fl.iter().any(|l| l.more.is_none()) {
-                        return Err(err(
-                            text,
-                            a.span(),
-                            "`and-then` needs a first move of bounded length, to go on from its end",
-                        ));
-                    }
-                    let mode = match (f.mode, r.mode) {
-                        (m, Mode::Both) | (Mode::Both, m) => m,
-                        (m, n) if m == n => m,
-                        _ => return Err(err(text, *span, "these flags contradict each other: no square is both")),
-                    };
-                    out.push(Walk {
-                        kind: Kind::Run(fl.iter().chain(rl).cloned().collect()),
-                        mode,
-                        initial: f.initial || r.initial,
-                    });
-                }
-            }
-            Ok(out)
-        }
+        "and-then" => and_then(text, args, *span),
         "on-capture" | "on-non-capture" => {
             let want = if head == "on-capture" {
                 Mode::Capture

@@ -498,6 +498,60 @@ fn add(edges: &mut BTreeMap<(usize, usize), Mv>, from: usize, to: usize, m: Mv) 
     edges.insert((from, to), m);
 }
 
+/// Whether the path may end after each state using only turns and `$`
+/// (after `$` found an enemy, the turtle stays on its square).
+fn stoppable(next: &[BTreeSet<usize>], syms: &[(char, Span)], accepting: &impl Fn(usize) -> bool) -> Vec<bool> {
+    let n = syms.len();
+    let mut stop_ok = vec![false; n + 1];
+    loop {
+        let mut changed = false;
+        for q in 0..=n {
+            if !stop_ok[q] && (accepting(q) || next[q].iter().any(|&p| syms[p].0 != 'F' && stop_ok[p + 1])) {
+                stop_ok[q] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    stop_ok
+}
+
+/// Kleene: removes every node of `edges` but the start (of `nodes`),
+/// rerouting through it; an error at `whole` when the move grows past
+/// [`MAX_TERMS`].
+fn eliminate(text: &str, whole: Span, edges: &mut BTreeMap<(usize, usize), Mv>, nodes: usize) -> Result<(), Diags> {
+    for k in 1..nodes {
+        let looped = edges.remove(&(k, k)).map(Mv::star).unwrap_or(Mv::Nil);
+        let ins: Vec<(usize, Mv)> = edges
+            .iter()
+            .filter(|((_, to), _)| *to == k)
+            .map(|((from, _), m)| (*from, m.clone()))
+            .collect();
+        let outs: Vec<(usize, Mv)> = edges
+            .iter()
+            .filter(|((from, _), _)| *from == k)
+            .map(|((_, to), m)| (*to, m.clone()))
+            .collect();
+        edges.retain(|(from, to), _| *from != k && *to != k);
+        let mut terms: usize = edges.values().map(Mv::size).sum();
+        for (i, a) in &ins {
+            for (j, b) in &outs {
+                terms += a.size() + looped.size() + b.size();
+                if terms > MAX_TERMS {
+                    return Err(err(text, whole, format!("this path is more than {MAX_TERMS} terms written as a move"))
+                        .help("a regex with many alternatives under repetition grows when it is written out; split the piece's path into several paths joined by `|`")
+                        .into());
+                }
+                let m = Mv::seq(Mv::seq(a.clone(), looped.clone()), b.clone());
+                add(edges, *i, *j, m);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The path regex as a move of the piece on the POI, the turtle walking
 /// `tiling`.
 pub(super) fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
@@ -514,21 +568,7 @@ pub(super) fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
     let next: Vec<BTreeSet<usize>> = std::iter::once(re.first()).chain(follow).collect();
     let last = re.last();
     let accepting = |q: usize| if q == 0 { re.nullable() } else { last.contains(&(q - 1)) };
-    // Whether the path may end after state q using only turns and `$`
-    // (after `$` found an enemy, the turtle stays on its square).
-    let mut stop_ok = vec![false; n + 1];
-    loop {
-        let mut changed = false;
-        for q in 0..=n {
-            if !stop_ok[q] && (accepting(q) || next[q].iter().any(|&p| syms[p].0 != 'F' && stop_ok[p + 1])) {
-                stop_ok[q] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
+    let stop_ok = stoppable(&next, &syms, &accepting);
     // Anchored nodes (state, heading): the piece stands on the turtle.
     // States with the same successors and acceptance have the same future,
     // so they share a node.
@@ -622,34 +662,7 @@ pub(super) fn lower(text: &str, tiling: Tiling) -> Result<Expr, Diags> {
         .into_iter()
         .map(|(e, ms)| (e, Mv::alts(ms.into_iter().map(written))))
         .collect();
-    // Kleene: remove every node but the start, rerouting through it.
-    for k in 1..nodes.len() {
-        let looped = edges.remove(&(k, k)).map(Mv::star).unwrap_or(Mv::Nil);
-        let ins: Vec<(usize, Mv)> = edges
-            .iter()
-            .filter(|((_, to), _)| *to == k)
-            .map(|((from, _), m)| (*from, m.clone()))
-            .collect();
-        let outs: Vec<(usize, Mv)> = edges
-            .iter()
-            .filter(|((from, _), _)| *from == k)
-            .map(|((_, to), m)| (*to, m.clone()))
-            .collect();
-        edges.retain(|(from, to), _| *from != k && *to != k);
-        let mut terms: usize = edges.values().map(Mv::size).sum();
-        for (i, a) in &ins {
-            for (j, b) in &outs {
-                terms += a.size() + looped.size() + b.size();
-                if terms > MAX_TERMS {
-                    return Err(err(text, whole, format!("this path is more than {MAX_TERMS} terms written as a move"))
-                        .help("a regex with many alternatives under repetition grows when it is written out; split the piece's path into several paths joined by `|`")
-                        .into());
-                }
-                let m = Mv::seq(Mv::seq(a.clone(), looped.clone()), b.clone());
-                add(&mut edges, *i, *j, m);
-            }
-        }
-    }
+    eliminate(text, whole, &mut edges, nodes.len())?;
     Ok(match edges.remove(&(0, done)) {
         Some(m) => m.expr(),
         None => fail(),

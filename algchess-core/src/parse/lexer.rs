@@ -309,6 +309,93 @@ impl<'a> Lexer<'a> {
         Ok(())
     }
 
+    /// `"text"`, closed on its line.
+    fn string(&mut self, start: usize) -> Result<(), LexError> {
+        let rest = &self.src[start + 1..];
+        let Some(len) = rest.find(['"', '\n']).filter(|&n| rest[n..].starts_with('"')) else {
+            let end = start + 1 + rest.find('\n').unwrap_or(rest.len());
+            return self.err(start, end, "this text has no closing `\"` on its line");
+        };
+        self.pos = start + 1 + len + 1;
+        self.push(start, Tok::Str(rest[..len].to_string()));
+        Ok(())
+    }
+
+    /// A superscript number (`²`, `⁻¹`), starting with `c`.
+    fn superscript(&mut self, start: usize, c: char) -> Result<(), LexError> {
+        let negative = c == '⁻';
+        if negative {
+            self.pos += c.len_utf8();
+        }
+        let mut n: i64 = 0;
+        let mut any = false;
+        while let Some(d) = self.peek().and_then(superscript_digit) {
+            let Some(next) = n.checked_mul(10).and_then(|n| n.checked_add(d)) else {
+                return self.err(start, self.pos, "number too large");
+            };
+            n = next;
+            any = true;
+            self.pos += self.peek().unwrap().len_utf8();
+        }
+        if !any {
+            return self.err(
+                start,
+                self.pos,
+                "`⁻` must be followed by superscript digits, as in `⁻¹`",
+            );
+        }
+        self.push(start, Tok::Sup(if negative { -n } else { n }));
+        Ok(())
+    }
+
+    /// A keyword, a name, or a name called (`f(`).
+    fn word(&mut self, start: usize) {
+        let rest = &self.src[start..];
+        let len = rest.find(|c: char| !is_word_char(c)).unwrap_or(rest.len());
+        self.pos += len;
+        let w = rest[..len].to_string();
+        let tok = match keyword(&w) {
+            Some(k) => k,
+            None if self.peek() == Some('(') => Tok::Callee(w),
+            None => Tok::Word(w),
+        };
+        self.push(start, tok);
+    }
+
+    /// A one-character token, brackets counted for newlines.
+    fn punctuation(&mut self, start: usize, c: char) -> Result<(), LexError> {
+        let simple = match c {
+            '*' => Tok::Star,
+            '?' => Tok::Question,
+            '|' => Tok::Bar,
+            ';' => Tok::Semi,
+            ':' => Tok::Colon,
+            ',' => Tok::Comma,
+            '=' => Tok::Eq,
+            '(' => Tok::LParen,
+            ')' => Tok::RParen,
+            '{' => Tok::LBrace,
+            '}' => Tok::RBrace,
+            '<' => Tok::LAngle,
+            '>' => Tok::RAngle,
+            '^' => Tok::Caret,
+            '\'' => return self.err(start, start + 1, "`'` must be followed by a piece name, as in `'R`"),
+            _ => {
+                return self.err(start, start + c.len_utf8(), format!("unexpected character `{c}`"));
+            }
+        };
+        self.pos += c.len_utf8();
+        match simple {
+            Tok::LParen | Tok::LBrace => self.depth.push(simple.clone()),
+            Tok::RParen | Tok::RBrace => {
+                self.depth.pop();
+            }
+            _ => {}
+        }
+        self.push(start, simple);
+        Ok(())
+    }
+
     fn run(mut self) -> Result<(Vec<Spanned>, Vec<Comment>), LexError> {
         while let Some(c) = self.peek() {
             let start = self.pos;
@@ -349,15 +436,7 @@ impl<'a> Lexer<'a> {
                     self.pos += 1;
                     self.push(start, Tok::Hash);
                 }
-                '"' => {
-                    let rest = &self.src[start + 1..];
-                    let Some(len) = rest.find(['"', '\n']).filter(|&n| rest[n..].starts_with('"')) else {
-                        let end = start + 1 + rest.find('\n').unwrap_or(rest.len());
-                        return self.err(start, end, "this text has no closing `\"` on its line");
-                    };
-                    self.pos = start + 1 + len + 1;
-                    self.push(start, Tok::Str(rest[..len].to_string()));
-                }
+                '"' => self.string(start)?,
                 '+' => {
                     let tok = if self.postfix_plus(start) {
                         Tok::PostPlus
@@ -388,78 +467,16 @@ impl<'a> Lexer<'a> {
                     self.push(start, Tok::NotEq);
                 }
                 '⁻' | '⁰' | '¹' | '²' | '³' | '⁴' | '⁵' | '⁶' | '⁷' | '⁸' | '⁹' => {
-                    let negative = c == '⁻';
-                    if negative {
-                        self.pos += c.len_utf8();
-                    }
-                    let mut n: i64 = 0;
-                    let mut any = false;
-                    while let Some(d) = self.peek().and_then(superscript_digit) {
-                        let Some(next) = n.checked_mul(10).and_then(|n| n.checked_add(d)) else {
-                            return self.err(start, self.pos, "number too large");
-                        };
-                        n = next;
-                        any = true;
-                        self.pos += self.peek().unwrap().len_utf8();
-                    }
-                    if !any {
-                        return self.err(
-                            start,
-                            self.pos,
-                            "`⁻` must be followed by superscript digits, as in `⁻¹`",
-                        );
-                    }
-                    self.push(start, Tok::Sup(if negative { -n } else { n }));
+                    self.superscript(start, c)?
                 }
                 c if c.is_ascii_digit() => self.number(start, false)?,
-                c if is_word_start(c) => {
-                    let rest = &self.src[start..];
-                    let len = rest.find(|c: char| !is_word_char(c)).unwrap_or(rest.len());
-                    self.pos += len;
-                    let w = rest[..len].to_string();
-                    let tok = match keyword(&w) {
-                        Some(k) => k,
-                        None if self.peek() == Some('(') => Tok::Callee(w),
-                        None => Tok::Word(w),
-                    };
-                    self.push(start, tok);
-                }
+                c if is_word_start(c) => self.word(start),
                 _ if self.piece_at(start).is_some() => {
                     let (p, end) = self.piece_at(start).unwrap();
                     self.pos = end;
                     self.push(start, Tok::Piece(p));
                 }
-                _ => {
-                    let simple = match c {
-                        '*' => Tok::Star,
-                        '?' => Tok::Question,
-                        '|' => Tok::Bar,
-                        ';' => Tok::Semi,
-                        ':' => Tok::Colon,
-                        ',' => Tok::Comma,
-                        '=' => Tok::Eq,
-                        '(' => Tok::LParen,
-                        ')' => Tok::RParen,
-                        '{' => Tok::LBrace,
-                        '}' => Tok::RBrace,
-                        '<' => Tok::LAngle,
-                        '>' => Tok::RAngle,
-                        '^' => Tok::Caret,
-                        '\'' => return self.err(start, start + 1, "`'` must be followed by a piece name, as in `'R`"),
-                        _ => {
-                            return self.err(start, start + c.len_utf8(), format!("unexpected character `{c}`"));
-                        }
-                    };
-                    self.pos += c.len_utf8();
-                    match simple {
-                        Tok::LParen | Tok::LBrace => self.depth.push(simple.clone()),
-                        Tok::RParen | Tok::RBrace => {
-                            self.depth.pop();
-                        }
-                        _ => {}
-                    }
-                    self.push(start, simple);
-                }
+                _ => self.punctuation(start, c)?,
             }
         }
         Ok((layout(self.toks, self.src), self.comments))

@@ -529,103 +529,9 @@ fn entails(x: &Term, h: &Term) -> bool {
 
 fn norm(pieces: &Pieces, t: &Term, ctx: PoiKnown) -> Term {
     match t.node() {
-        Node::Seq(..) => {
-            let mut items = vec![];
-            t.push_steps(&mut items);
-            let mut out = vec![];
-            let mut c = ctx;
-            for x in &items {
-                norm(pieces, x, c).push_steps(&mut out);
-                c = after(c, x);
-            }
-            out.retain(|x| !matches!(x.node(), Node::Nil));
-            let Some(out) = fused(out) else {
-                return Term::fail();
-            };
-            let mut result = vec![];
-            let mut run = vec![];
-            for x in out {
-                if is_test(&x) {
-                    run.push(x);
-                    continue;
-                }
-                let Some(tests) = test_run(std::mem::take(&mut run)) else {
-                    return Term::fail();
-                };
-                // A guard that the next move's applying implies adds nothing.
-                result.extend(
-                    tests
-                        .into_iter()
-                        .filter(|t| !guard_fragment(t).is_some_and(|h| entails(&x, &h))),
-                );
-                result.push(x);
-            }
-            match test_run(run) {
-                Some(r) => result.extend(r),
-                None => return Term::fail(),
-            }
-            seq_of(result)
-        }
-        Node::Alt(..) => {
-            let mut items = vec![];
-            t.push_alternatives(&mut items);
-            let mut out = vec![];
-            for x in &items {
-                norm(pieces, x, ctx).push_alternatives(&mut out);
-            }
-            out.retain(|x| !matches!(x.node(), Node::Fail));
-            out.sort();
-            out.dedup();
-            // `T | not T` is `nil` for a test `T`.
-            if out.iter().any(|x| is_test(x) && out.contains(&Term::not(x))) {
-                out.push(Term::nil());
-            }
-            // `T M | M` is `M` for a test `T`: drop a choice that is
-            // another with tests inserted (`nil` absorbs tests).
-            let stripped = |y: &Term| {
-                let mut items = vec![];
-                y.push_steps(&mut items);
-                items.retain(|x| !is_test(x));
-                seq_of(items)
-            };
-            let keep: Vec<bool> = out
-                .iter()
-                .map(|y| {
-                    let s = stripped(y);
-                    s == *y || !out.contains(&s)
-                })
-                .collect();
-            let out: Vec<Term> = out.into_iter().zip(keep).filter(|(_, k)| *k).map(|(y, _)| y).collect();
-            alt_of(out)
-        }
-        Node::Not([x]) => {
-            let x = norm(pieces, x, ctx);
-            if has_nil(&x) {
-                return Term::fail();
-            }
-            // `M K` has a result exactly when `M` has, if `K` offers `nil`;
-            // `M{1,j}` is `M M{0,j-1}`.
-            let mut items = vec![];
-            x.push_steps(&mut items);
-            while items.len() > 1 && items.last().is_some_and(has_nil) {
-                items.pop();
-            }
-            let mut y = seq_of(items);
-            while let Node::Repeat([z, lo, _]) = y.node() {
-                if num(lo) != Some(1) {
-                    break;
-                }
-                y = z.clone();
-            }
-            if y != x {
-                return norm(pieces, &Term::not(&y), ctx);
-            }
-            match x.node() {
-                Node::Fail => Term::nil(),
-                Node::Not([y]) if is_test(y) => y.clone(),
-                _ => Term::not(&x),
-            }
-        }
+        Node::Seq(..) => norm_seq(pieces, t, ctx),
+        Node::Alt(..) => norm_alt(pieces, t, ctx),
+        Node::Not([x]) => norm_not(pieces, x, ctx),
         Node::Repeat([x, lo, hi]) => {
             // A few steps of an anchored rule, written out, fuse.
             if let (Some(k @ 2..=4), Some(h)) = (num(lo), num(hi)) {
@@ -653,25 +559,7 @@ fn norm(pieces: &Pieces, t: &Term, ctx: PoiKnown) -> Term {
             }
             Term::greedy(&body)
         }
-        Node::Bind([c, body]) => {
-            let body = norm(pieces, body, PoiKnown::Bound);
-            let mut members = vec![];
-            body.push_alternatives(&mut members);
-            let out: Vec<Term> = members
-                .iter()
-                .filter(|m| !matches!(m.node(), Node::Fail))
-                .map(|m| match m.node() {
-                    Node::Nil => rule(pieces, &c.as_fragment_term(), &c.as_fragment_term(), ctx),
-                    _ => match ctx {
-                        PoiKnown::Unbound => unbind(pieces, c, m)
-                            .map(|r| norm(pieces, &r, ctx))
-                            .unwrap_or_else(|| Term::bind(c, m)),
-                        _ => Term::bind(c, m),
-                    },
-                })
-                .collect();
-            alt_of(out)
-        }
+        Node::Bind([c, body]) => norm_bind(pieces, c, body, ctx),
         Node::Apply([m, x]) if t.sort() == Sort::Move => {
             let x = norm(pieces, x, ctx);
             match x.node() {
@@ -683,6 +571,134 @@ fn norm(pieces: &Pieces, t: &Term, ctx: PoiKnown) -> Term {
         Node::Glue(..) | Node::Union(..) | Node::Apply(..) => frag(pieces, t),
         _ => t.clone(),
     }
+}
+
+/// A sequence normalised: its steps each in the context the steps before
+/// leave, rules fused, and runs of tests kept only where the next move
+/// does not already imply them.
+fn norm_seq(pieces: &Pieces, t: &Term, ctx: PoiKnown) -> Term {
+    let mut items = vec![];
+    t.push_steps(&mut items);
+    let mut out = vec![];
+    let mut c = ctx;
+    for x in &items {
+        norm(pieces, x, c).push_steps(&mut out);
+        c = after(c, x);
+    }
+    out.retain(|x| !matches!(x.node(), Node::Nil));
+    let Some(out) = fused(out) else {
+        return Term::fail();
+    };
+    let mut result = vec![];
+    let mut run = vec![];
+    for x in out {
+        if is_test(&x) {
+            run.push(x);
+            continue;
+        }
+        let Some(tests) = test_run(std::mem::take(&mut run)) else {
+            return Term::fail();
+        };
+        // A guard that the next move's applying implies adds nothing.
+        result.extend(
+            tests
+                .into_iter()
+                .filter(|t| !guard_fragment(t).is_some_and(|h| entails(&x, &h))),
+        );
+        result.push(x);
+    }
+    match test_run(run) {
+        Some(r) => result.extend(r),
+        None => return Term::fail(),
+    }
+    seq_of(result)
+}
+
+/// A choice normalised: its alternatives as a sorted set, `T | not T`
+/// and `T M | M` for a test `T` folded.
+fn norm_alt(pieces: &Pieces, t: &Term, ctx: PoiKnown) -> Term {
+    let mut items = vec![];
+    t.push_alternatives(&mut items);
+    let mut out = vec![];
+    for x in &items {
+        norm(pieces, x, ctx).push_alternatives(&mut out);
+    }
+    out.retain(|x| !matches!(x.node(), Node::Fail));
+    out.sort();
+    out.dedup();
+    // `T | not T` is `nil` for a test `T`.
+    if out.iter().any(|x| is_test(x) && out.contains(&Term::not(x))) {
+        out.push(Term::nil());
+    }
+    // `T M | M` is `M` for a test `T`: drop a choice that is
+    // another with tests inserted (`nil` absorbs tests).
+    let stripped = |y: &Term| {
+        let mut items = vec![];
+        y.push_steps(&mut items);
+        items.retain(|x| !is_test(x));
+        seq_of(items)
+    };
+    let keep: Vec<bool> = out
+        .iter()
+        .map(|y| {
+            let s = stripped(y);
+            s == *y || !out.contains(&s)
+        })
+        .collect();
+    let out: Vec<Term> = out.into_iter().zip(keep).filter(|(_, k)| *k).map(|(y, _)| y).collect();
+    alt_of(out)
+}
+
+/// `not x` normalised.
+fn norm_not(pieces: &Pieces, x: &Term, ctx: PoiKnown) -> Term {
+    let x = norm(pieces, x, ctx);
+    if has_nil(&x) {
+        return Term::fail();
+    }
+    // `M K` has a result exactly when `M` has, if `K` offers `nil`;
+    // `M{1,j}` is `M M{0,j-1}`.
+    let mut items = vec![];
+    x.push_steps(&mut items);
+    while items.len() > 1 && items.last().is_some_and(has_nil) {
+        items.pop();
+    }
+    let mut y = seq_of(items);
+    while let Node::Repeat([z, lo, _]) = y.node() {
+        if num(lo) != Some(1) {
+            break;
+        }
+        y = z.clone();
+    }
+    if y != x {
+        return norm(pieces, &Term::not(&y), ctx);
+    }
+    match x.node() {
+        Node::Fail => Term::nil(),
+        Node::Not([y]) if is_test(y) => y.clone(),
+        _ => Term::not(&x),
+    }
+}
+
+/// A binder `c: body` normalised: one binder per alternative of its body,
+/// unbound where no piece of interest is.
+fn norm_bind(pieces: &Pieces, c: &Term, body: &Term, ctx: PoiKnown) -> Term {
+    let body = norm(pieces, body, PoiKnown::Bound);
+    let mut members = vec![];
+    body.push_alternatives(&mut members);
+    let out: Vec<Term> = members
+        .iter()
+        .filter(|m| !matches!(m.node(), Node::Fail))
+        .map(|m| match m.node() {
+            Node::Nil => rule(pieces, &c.as_fragment_term(), &c.as_fragment_term(), ctx),
+            _ => match ctx {
+                PoiKnown::Unbound => unbind(pieces, c, m)
+                    .map(|r| norm(pieces, &r, ctx))
+                    .unwrap_or_else(|| Term::bind(c, m)),
+                _ => Term::bind(c, m),
+            },
+        })
+        .collect();
+    alt_of(out)
 }
 
 /// The normal form of `t` in context `ctx`, with choices as sets: the

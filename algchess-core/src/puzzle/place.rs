@@ -438,19 +438,7 @@ impl Problem<'_> {
         // squares may meet the memory limit here.
         self.clock.check().map_err(PuzzleError::Stopped)?;
         let bound = cliques.len();
-        let mut report = PlaceReport {
-            pieces: 0,
-            of_each: vec![],
-            count: 0,
-            unique: None,
-            symmetries: self.symmetries.len(),
-            bound,
-            most_searched: false,
-            solution: None,
-            attacks: vec![],
-            stopped: None,
-            nodes: 0,
-        };
+        let mut report = self.report(bound);
         let mut search = Search {
             conflict: &conflict,
             cliques: &cliques,
@@ -470,31 +458,7 @@ impl Problem<'_> {
         };
         let counts = match &options.goal {
             Goal::Exactly(c) => c.clone(),
-            Goal::Most => {
-                // From the bound down, the first count with a solution.
-                let mut k = bound;
-                loop {
-                    let mut first = None;
-                    search.left = vec![k];
-                    let _ = search.fewest(&mut (0..bound).collect(), all, &mut |s| {
-                        first = Some(s.to_vec());
-                        ControlFlow::Break(())
-                    });
-                    if search.stopped.is_some() {
-                        break vec![k];
-                    }
-                    if let Some(s) = first {
-                        if options.mode == Mode::First {
-                            report.count = 1;
-                            report.solution = Some(self.pairs(&s));
-                            found(&self.pairs(&s));
-                        }
-                        break vec![k];
-                    }
-                    report.most_searched = true;
-                    k -= 1;
-                }
-            }
+            Goal::Most => self.most(&mut search, all, options.mode, &mut report, found),
         };
         search.count = 0;
         report.pieces = counts.iter().sum();
@@ -560,6 +524,59 @@ impl Problem<'_> {
             return Err(PuzzleError::CountOverflow);
         }
         Ok(report)
+    }
+
+    /// A report with nothing found yet, for a search bounded by `bound`
+    /// pieces.
+    fn report(&self, bound: usize) -> PlaceReport {
+        PlaceReport {
+            pieces: 0,
+            of_each: vec![],
+            count: 0,
+            unique: None,
+            symmetries: self.symmetries.len(),
+            bound,
+            most_searched: false,
+            solution: None,
+            attacks: vec![],
+            stopped: None,
+            nodes: 0,
+        }
+    }
+
+    /// The most pieces with a solution: from the report's bound down, the
+    /// first count with one (in `Mode::First`, that solution is found).
+    fn most<const W: usize>(
+        &self,
+        search: &mut Search<'_, W>,
+        all: Bits<W>,
+        mode: Mode,
+        report: &mut PlaceReport,
+        found: &mut dyn FnMut(&[Placed]),
+    ) -> Vec<usize> {
+        let bound = report.bound;
+        let mut k = bound;
+        loop {
+            let mut first = None;
+            search.left = vec![k];
+            let _ = search.fewest(&mut (0..bound).collect(), all, &mut |s| {
+                first = Some(s.to_vec());
+                ControlFlow::Break(())
+            });
+            if search.stopped.is_some() {
+                break vec![k];
+            }
+            if let Some(s) = first {
+                if mode == Mode::First {
+                    report.count = 1;
+                    report.solution = Some(self.pairs(&s));
+                    found(&self.pairs(&s));
+                }
+                break vec![k];
+            }
+            report.most_searched = true;
+            k -= 1;
+        }
     }
 
     /// A solution's bits as (square, kind) pairs, by square.

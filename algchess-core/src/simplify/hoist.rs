@@ -8,10 +8,6 @@ use crate::geometry::Movement;
 use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
 use std::collections::{BTreeSet, HashMap};
 
-/// Move definitions used only where no piece of interest is bound: in game
-/// turns, and at the top of other such definitions (under `|`, in
-/// sequences, repetitions and tests, and under movements), never inside a
-/// binder, a function's argument or a claim.
 /// The definitions without parameters, as names and bodies.
 pub(super) fn plain_definitions(file: &File) -> impl Iterator<Item = (&str, &Expr)> {
     file.stmts.iter().filter_map(|s| match &s.kind {
@@ -26,42 +22,76 @@ pub(super) fn plain_definitions(file: &File) -> impl Iterator<Item = (&str, &Exp
     })
 }
 
+/// By function: whether it keeps each parameter at the top of its body.
+type Params<'a> = HashMap<&'a str, Vec<bool>>;
+
+/// One use of a definition: the definition it is in (none for a game or a
+/// claim), the name used, and whether it is at the top there.
+type Use<'a> = (Option<&'a str>, &'a str, bool);
+
+/// Move definitions used only where no piece of interest is bound: in game
+/// turns, and at the top of other such definitions (under `|`, in
+/// sequences, repetitions and tests, and under movements), never inside a
+/// binder, a function's argument or a claim.
 pub(crate) fn top_level_definitions(file: &File) -> BTreeSet<String> {
     let defs: Vec<&str> = plain_definitions(file).map(|(name, _)| name).collect();
-    // Every use of every name: where it is, whether at the top there. A
-    // function's argument stays at the top when the function only ever
-    // puts its parameter at the top of its body.
-    type Params<'a> = HashMap<&'a str, Vec<bool>>;
-    fn walk<'a>(e: &'a Expr, top: bool, params: &Params, out: &mut Vec<(&'a str, bool)>) {
-        match &e.kind {
-            ExprKind::Word(w) => out.push((w, top)),
-            ExprKind::Call(f, args) => {
-                out.push((&f.name, top));
-                let keeps = |i: usize| match params.get(f.name.as_str()) {
-                    Some(p) => p.get(i).copied().unwrap_or(false),
-                    // A movement applied keeps its argument where it was.
-                    None => Movement::is_word(&f.name),
-                };
-                for (i, a) in args.iter().enumerate() {
-                    walk(a, top && keeps(i), params, out);
-                }
-            }
-            ExprKind::Juxt(v) => v.iter().for_each(|x| walk(x, top, params, out)),
-            ExprKind::Bar(a, b) => {
-                walk(a, top, params, out);
-                walk(b, top, params, out);
-            }
-            ExprKind::Post(x, _) | ExprKind::Not(x) | ExprKind::Paren(x) => walk(x, top, params, out),
-            ExprKind::Bind(_, body) => walk(body, false, params, out),
-            ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Arrow(a, b) => {
-                walk(a, false, params, out);
-                walk(b, false, params, out);
-            }
-            _ => {}
+    let params = kept_params(file);
+    let (uses, used) = uses(file, &defs, &params);
+    let mut top: BTreeSet<&str> = used;
+    loop {
+        let before = top.len();
+        let keep: BTreeSet<&str> = top
+            .iter()
+            .copied()
+            .filter(|d| {
+                uses.iter()
+                    .filter(|(_, used, _)| used == d)
+                    .all(|(owner, _, at_top)| *at_top && owner.is_none_or(|o| top.contains(o)))
+            })
+            .collect();
+        top = keep;
+        if top.len() == before {
+            break;
         }
     }
-    // Which parameters each function keeps at the top, to a fixpoint (a
-    // function may pass its parameter on to another).
+    top.into_iter().map(String::from).collect()
+}
+
+/// Every use of every name in `e`: where it is, whether at the top there.
+/// A function's argument stays at the top when the function only ever
+/// puts its parameter at the top of its body.
+fn walk<'a>(e: &'a Expr, top: bool, params: &Params, out: &mut Vec<(&'a str, bool)>) {
+    match &e.kind {
+        ExprKind::Word(w) => out.push((w, top)),
+        ExprKind::Call(f, args) => {
+            out.push((&f.name, top));
+            let keeps = |i: usize| match params.get(f.name.as_str()) {
+                Some(p) => p.get(i).copied().unwrap_or(false),
+                // A movement applied keeps its argument where it was.
+                None => Movement::is_word(&f.name),
+            };
+            for (i, a) in args.iter().enumerate() {
+                walk(a, top && keeps(i), params, out);
+            }
+        }
+        ExprKind::Juxt(v) => v.iter().for_each(|x| walk(x, top, params, out)),
+        ExprKind::Bar(a, b) => {
+            walk(a, top, params, out);
+            walk(b, top, params, out);
+        }
+        ExprKind::Post(x, _) | ExprKind::Not(x) | ExprKind::Paren(x) => walk(x, top, params, out),
+        ExprKind::Bind(_, body) => walk(body, false, params, out),
+        ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Arrow(a, b) => {
+            walk(a, false, params, out);
+            walk(b, false, params, out);
+        }
+        _ => {}
+    }
+}
+
+/// Which parameters each function keeps at the top, to a fixpoint (a
+/// function may pass its parameter on to another).
+fn kept_params(file: &File) -> Params<'_> {
     let functions: Vec<(&str, &Vec<crate::parse::ast::Ident>, &Expr)> = file
         .stmts
         .iter()
@@ -94,7 +124,13 @@ pub(crate) fn top_level_definitions(file: &File) -> BTreeSet<String> {
             break;
         }
     }
-    let mut uses: Vec<(Option<&str>, &str, bool)> = vec![];
+    params
+}
+
+/// Every use of the definitions `defs` in the file's statements, and the
+/// definitions used by name.
+fn uses<'a>(file: &'a File, defs: &[&'a str], params: &Params) -> (Vec<Use<'a>>, BTreeSet<&'a str>) {
+    let mut uses: Vec<Use<'a>> = vec![];
     let mut used: BTreeSet<&str> = BTreeSet::new();
     for s in &file.stmts {
         let mut occ = vec![];
@@ -105,23 +141,23 @@ pub(crate) fn top_level_definitions(file: &File) -> BTreeSet<String> {
                 body,
                 ..
             } => {
-                walk(body, fparams.is_none(), &params, &mut occ);
+                walk(body, fparams.is_none(), params, &mut occ);
                 // A use inside a function body is at the top only where
                 // the function's own result is.
                 Some(name.name.as_str())
             }
             StmtKind::Game { board, turns, .. } => {
-                walk(board, false, &params, &mut occ);
-                turns.iter().for_each(|t| walk(t, true, &params, &mut occ));
+                walk(board, false, params, &mut occ);
+                turns.iter().for_each(|t| walk(t, true, params, &mut occ));
                 None
             }
             StmtKind::Claim { lhs, rhs, .. } => {
-                walk(lhs, false, &params, &mut occ);
-                walk(rhs, false, &params, &mut occ);
+                walk(lhs, false, params, &mut occ);
+                walk(rhs, false, params, &mut occ);
                 None
             }
             StmtKind::GameEnd { args, .. } => {
-                args.iter().for_each(|a| walk(a, false, &params, &mut occ));
+                args.iter().for_each(|a| walk(a, false, params, &mut occ));
                 None
             }
             StmtKind::Piece { .. } | StmtKind::Import { .. } | StmtKind::Grid { .. } | StmtKind::GameFrom { .. } => {
@@ -132,7 +168,7 @@ pub(crate) fn top_level_definitions(file: &File) -> BTreeSet<String> {
             // A name can hide inside a run-on word (`xxx`): such a use counts
             // as not at the top. A word that is itself a name is that name.
             let is_name = defs.contains(&w);
-            for d in &defs {
+            for d in defs {
                 if w == *d {
                     uses.push((owner, d, top));
                     used.insert(d);
@@ -142,24 +178,7 @@ pub(crate) fn top_level_definitions(file: &File) -> BTreeSet<String> {
             }
         }
     }
-    let mut top: BTreeSet<&str> = used;
-    loop {
-        let before = top.len();
-        let keep: BTreeSet<&str> = top
-            .iter()
-            .copied()
-            .filter(|d| {
-                uses.iter()
-                    .filter(|(_, used, _)| used == d)
-                    .all(|(owner, _, at_top)| *at_top && owner.is_none_or(|o| top.contains(o)))
-            })
-            .collect();
-        top = keep;
-        if top.len() == before {
-            break;
-        }
-    }
-    top.into_iter().map(String::from).collect()
+    (uses, used)
 }
 
 /// An unanchored rule between constant patterns, as binders on the pivot

@@ -36,6 +36,7 @@ use crate::core::{Pieces, Sort, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::{Loader, Program};
 use crate::memory::MemoryLimit;
+use crate::parse::ast::File;
 use crate::prover::lang::{from_expr, to_expr};
 use crate::prover::{guarded, run, Rewrites, SaturationLimits};
 use cost::{cost_over, Cost, Work};
@@ -294,35 +295,11 @@ pub fn simplify_text(
         .map(|(n, t)| (merge::key(t), Term::var(n, Sort::Move)))
         .filter(|(k, _)| k.len() > 1)
         .collect();
-    let mut changes: Vec<Change> = gathered
-        .iter()
-        .chain(pruned.iter().map(|(n, _)| n).filter(|n| !gathered.contains(n)))
-        .filter_map(|n| {
-            let (before, after) = (original.definition(n)?, prog.definition(n)?);
-            let body = hoist::plain_definitions(file).find(|(m, _)| m == n)?.1;
-            Some(Change {
-                name: n.clone(),
-                before: before.clone(),
-                after: after.clone(),
-                cost_before: cost_over(before, &HashMap::new()).work,
-                cost_after: cost_over(after, &HashMap::new()).work,
-                hoisted: gathered.contains(n),
-                written: crate::parse::print_expr(body),
-            })
-        })
-        .collect();
+    let mut changes = edited(original, current, gathered, pruned);
     let mut clock_stopped = vec![];
     let mut texts: HashMap<String, String> = HashMap::new();
     let folder = fold::Folder::new(prog, file, text);
-    // What each definition's body reads as now (one whose binders were
-    // gathered is not rewritten again).
-    let written_text: HashMap<&str, &str> = hoist::plain_definitions(file)
-        .filter(|(name, _)| !gathered.iter().any(|g| g == name))
-        .map(|(name, body)| match pruned.iter().find(|(n, _)| n == name) {
-            Some((_, reads)) => (name, reads.as_str()),
-            None => (name, &text[body.span.start..body.span.end]),
-        })
-        .collect();
+    let written_text = written_texts(file, text, gathered, pruned);
     for (name, t) in prog.definitions() {
         if t.sort() != Sort::Move || gathered.iter().any(|g| g == name) {
             continue;
@@ -333,28 +310,10 @@ pub fn simplify_text(
         let hoisted = top.contains(name);
         let start = if hoisted { hoist(&written) } else { written.clone() };
         let start = merge::merge_tests(&start, &unions);
-        let time = options
-            .saturation
-            .time_limit
-            .unwrap_or(Duration::MAX)
-            .min(options.total_limit.saturating_sub(began.elapsed()));
-        let best = if time.is_zero() || too_big(&start) {
-            if time.is_zero() && !too_big(&start) {
-                clock_stopped.push(name.to_string());
-            }
-            start.clone()
-        } else {
-            let (best, clock) = saturate(&prog.pieces, &start, rules, options, time, &named);
-            if clock {
-                clock_stopped.push(name.to_string());
-            }
-            best
-        };
-        let best = if cost_over(&start, &named).work < cost_over(&best, &named).work {
-            start
-        } else {
-            best
-        };
+        let (best, clock) = cheapest(&prog.pieces, start, rules, options, began, &named);
+        if clock {
+            clock_stopped.push(name.to_string());
+        }
         let (before, after) = (cost_over(&written, &named).work, cost_over(&best, &named).work);
         // Only a real gain changes a definition: ties and rounding leave
         // it as written.
@@ -401,11 +360,91 @@ pub fn simplify_text(
             written: texts[name].clone(),
         });
     }
-    // The file printed once, as `fmt` writes it. Each new body is parsed
-    // from its printed text, which is kept after the file's own so that
-    // every span of the tree points into one text (the printer reads the
-    // spacing between items there).
-    let mut file = file.clone();
+    Ok(Simplified {
+        text: rewritten(current, text, &texts)?,
+        changes,
+        pieces: prog.pieces.clone(),
+        clock_stopped,
+    })
+}
+
+/// The changes the edits of the syntax tree made before saturation: the
+/// definitions whose binders were gathered, then those arms were taken
+/// from, each from the file as written (`original`) to `current`.
+fn edited(original: &Program, current: &Version, gathered: &[String], pruned: &[(String, String)]) -> Vec<Change> {
+    let (file, prog) = (&current.file, &current.prog);
+    gathered
+        .iter()
+        .chain(pruned.iter().map(|(n, _)| n).filter(|n| !gathered.contains(n)))
+        .filter_map(|n| {
+            let (before, after) = (original.definition(n)?, prog.definition(n)?);
+            let body = hoist::plain_definitions(file).find(|(m, _)| m == n)?.1;
+            Some(Change {
+                name: n.clone(),
+                before: before.clone(),
+                after: after.clone(),
+                cost_before: cost_over(before, &HashMap::new()).work,
+                cost_after: cost_over(after, &HashMap::new()).work,
+                hoisted: gathered.contains(n),
+                written: crate::parse::print_expr(body),
+            })
+        })
+        .collect()
+}
+
+/// What each definition's body reads as now (one whose binders were
+/// gathered is not rewritten again): as `text` writes it, or as an edit
+/// that took arms out of it left it.
+fn written_texts<'a>(
+    file: &'a File,
+    text: &'a str,
+    gathered: &[String],
+    pruned: &'a [(String, String)],
+) -> HashMap<&'a str, &'a str> {
+    hoist::plain_definitions(file)
+        .filter(|(name, _)| !gathered.iter().any(|g| g == name))
+        .map(|(name, body)| match pruned.iter().find(|(n, _)| n == name) {
+            Some((_, reads)) => (name, reads.as_str()),
+            None => (name, &text[body.span.start..body.span.end]),
+        })
+        .collect()
+}
+
+/// The cheaper of `start` and what saturation reaches from it in the time
+/// left of the definition's and the file's limits (none for a term too
+/// big to saturate); the bool: the clock stopped it.
+fn cheapest(
+    pieces: &Pieces,
+    start: Term,
+    rules: &Rewrites,
+    options: &SimplifyOptions,
+    began: std::time::Instant,
+    named: &HashMap<String, Cost>,
+) -> (Term, bool) {
+    let time = options
+        .saturation
+        .time_limit
+        .unwrap_or(Duration::MAX)
+        .min(options.total_limit.saturating_sub(began.elapsed()));
+    let (best, clock) = if time.is_zero() || too_big(&start) {
+        (start.clone(), time.is_zero() && !too_big(&start))
+    } else {
+        saturate(pieces, &start, rules, options, time, named)
+    };
+    let best = if cost_over(&start, named).work < cost_over(&best, named).work {
+        start
+    } else {
+        best
+    };
+    (best, clock)
+}
+
+/// The file printed once, as `fmt` writes it, with the new bodies of
+/// `texts`. Each new body is parsed from its printed text, which is kept
+/// after the file's own so that every span of the tree points into one
+/// text (the printer reads the spacing between items there).
+fn rewritten(current: &Version, text: &str, texts: &HashMap<String, String>) -> Result<String, Diags> {
+    let mut file = current.file.clone();
     let mut src = text.to_string();
     let names: Vec<String> = hoist::plain_definitions(&file)
         .map(|(n, _)| n.to_string())
@@ -427,12 +466,7 @@ pub fn simplify_text(
             *b = body;
         }
     }
-    Ok(Simplified {
-        text: crate::parse::format_file(&file, &src),
-        changes,
-        pieces: prog.pieces.clone(),
-        clock_stopped,
-    })
+    Ok(crate::parse::format_file(&file, &src))
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use super::error::CertificateError;
 use super::expr::{Exprs, Id, Kat, ONE};
 use super::facts::Fact;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 fn lit_holds(atom: u64, l: &super::prim::Lit) -> bool {
     (atom >> l.prim & 1 == 1) == l.holds
@@ -117,8 +118,8 @@ pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate
     // Each action's facts read once, and each step's allowed atoms found
     // once: a pair's derivatives are checked under every atom.
     let facts = by_action(g.facts, g.actions);
-    let mut allowed_after: HashMap<(u32, usize), std::rc::Rc<[u32]>> = HashMap::new();
-    let mut next = |a: u32, p: usize| -> std::rc::Rc<[u32]> {
+    let mut allowed_after: HashMap<(u32, usize), Rc<[u32]>> = HashMap::new();
+    let mut next = |a: u32, p: usize| -> Rc<[u32]> {
         allowed_after
             .entry((a, p))
             .or_insert_with(|| {
@@ -129,51 +130,75 @@ pub(super) fn check(ex: &mut Exprs, g: &Ground, l: Id, r: Id, cert: &Certificate
             .clone()
     };
     if cert.inclusion {
-        let related: HashSet<(State, State)> = cert.pairs.iter().cloned().collect();
-        for &a in g.start {
-            if !related.contains(&((vec![l], a), (vec![r], a))) {
-                return Err(CertificateError::StartUnrelated(a));
-            }
-        }
-        for (left, right) in &cert.pairs {
-            let a = left.1;
-            if left.1 != right.1 {
-                return Err(CertificateError::TwoAtoms);
-            }
-            let acc = |ex: &Exprs, s: &[Id]| s.iter().any(|&e| accepts(ex, e, a as usize));
-            if acc(ex, &left.0) && !acc(ex, &right.0) {
-                return Err(CertificateError::LeftOnly);
-            }
-            for p in 0..g.actions {
-                let dl = step(ex, &left.0, a as usize, p);
-                if dl.is_empty() {
-                    continue;
-                }
-                let qs = undo(p as usize);
-                for &b in next(a, p as usize).iter() {
-                    // The right's step, closed under undoing.
-                    let mut t = step(ex, &right.0, a as usize, p);
-                    loop {
-                        let mut grown = t.clone();
-                        for &q in &qs {
-                            let back = step(ex, &t, b as usize, q);
-                            grown.extend(step(ex, &back, a as usize, p));
-                        }
-                        grown.sort_unstable();
-                        grown.dedup();
-                        if grown == t {
-                            break;
-                        }
-                        t = grown;
-                    }
-                    if !related.contains(&((dl.clone(), b), (t, b))) {
-                        return Err(CertificateError::Leaves);
-                    }
-                }
-            }
-        }
-        return Ok(());
+        return check_inclusion(ex, g, (l, r), cert, &undo, &mut next);
     }
+    check_equivalence(ex, g, (l, r), cert, &mut next)
+}
+
+/// Checks that `cert`, a simulation, proves `l` within the closure of `r`
+/// under undoing moves (`undo`: the actions that undo an action).
+fn check_inclusion(
+    ex: &mut Exprs,
+    g: &Ground,
+    (l, r): (Id, Id),
+    cert: &Certificate,
+    undo: &impl Fn(usize) -> Vec<u32>,
+    next: &mut impl FnMut(u32, usize) -> Rc<[u32]>,
+) -> Result<(), CertificateError> {
+    let related: HashSet<(State, State)> = cert.pairs.iter().cloned().collect();
+    for &a in g.start {
+        if !related.contains(&((vec![l], a), (vec![r], a))) {
+            return Err(CertificateError::StartUnrelated(a));
+        }
+    }
+    for (left, right) in &cert.pairs {
+        let a = left.1;
+        if left.1 != right.1 {
+            return Err(CertificateError::TwoAtoms);
+        }
+        let acc = |ex: &Exprs, s: &[Id]| s.iter().any(|&e| accepts(ex, e, a as usize));
+        if acc(ex, &left.0) && !acc(ex, &right.0) {
+            return Err(CertificateError::LeftOnly);
+        }
+        for p in 0..g.actions {
+            let dl = step(ex, &left.0, a as usize, p);
+            if dl.is_empty() {
+                continue;
+            }
+            let qs = undo(p as usize);
+            for &b in next(a, p as usize).iter() {
+                // The right's step, closed under undoing.
+                let mut t = step(ex, &right.0, a as usize, p);
+                loop {
+                    let mut grown = t.clone();
+                    for &q in &qs {
+                        let back = step(ex, &t, b as usize, q);
+                        grown.extend(step(ex, &back, a as usize, p));
+                    }
+                    grown.sort_unstable();
+                    grown.dedup();
+                    if grown == t {
+                        break;
+                    }
+                    t = grown;
+                }
+                if !related.contains(&((dl.clone(), b), (t, b))) {
+                    return Err(CertificateError::Leaves);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `cert`, a bisimulation up to equivalence, proves `l = r`.
+fn check_equivalence(
+    ex: &mut Exprs,
+    g: &Ground,
+    (l, r): (Id, Id),
+    cert: &Certificate,
+    next: &mut impl FnMut(u32, usize) -> Rc<[u32]>,
+) -> Result<(), CertificateError> {
     // Up to equivalence: the classes the pairs generate.
     let mut index: HashMap<State, usize> = HashMap::new();
     let mut parent: Vec<usize> = vec![];

@@ -1,0 +1,240 @@
+//! Rules, walks and slides on words, for every piece of a set at once.
+
+use super::answer::Landing;
+use super::probe::{line_masks, Line};
+use super::{at, Bits, BoxShape, Codes, Shared};
+use crate::engine::word::Word;
+use crate::geometry::Square;
+use crate::semantics::{CellSet, Code};
+
+/// One read of an anchored rule, for every piece of a set at once: the
+/// squares `d` away from which hold one of a set of codes.
+#[derive(Clone, Debug)]
+struct BitRead<W> {
+    /// `d` in bit numbers.
+    shift: i32,
+    /// The squares whose square `d` away is on the box.
+    valid: W,
+    /// The set's codes, or (`flip` all the box) the codes it leaves out.
+    codes: Codes,
+    flip: W,
+    /// Where the set holds `#`: the squares whose square `d` away is off
+    /// the box, which fit (else none).
+    off: W,
+}
+
+impl<W: Word> BitRule<W> {
+    /// Gives the code sets the rule reads their words ([`Slots`]).
+    pub(in crate::engine) fn intern(&mut self, shared: &mut Shared<W>) {
+        self.reads.iter_mut().for_each(|r| shared.codes(&mut r.codes));
+    }
+}
+
+/// An anchored rule's reads as words: the squares where it fits, for a
+/// whole set of pieces at once (all the pawns' pushes in a few shifts).
+#[derive(Clone, Debug)]
+pub(in crate::engine) struct BitRule<W> {
+    reads: Vec<BitRead<W>>,
+    /// When the rule empties the pivot and writes one square it reads
+    /// on the box: that square (in bit numbers from the pivot) and what
+    /// it writes there.
+    step: Option<(i32, u8)>,
+    /// Its writes in bit numbers from the pivot with the code each
+    /// writes, and the codes they write or may write over (but the
+    /// POI's).
+    writes: Vec<(i32, u8)>,
+    touched: CellSet,
+}
+
+impl<W: Word> BitRule<W> {
+    /// The rule whose reads are `reads` (square from the pivot, set), on
+    /// boxes of `shape`; `None` for a read of the pivot's own square.
+    pub(in crate::engine) fn new(
+        reads: &[(Square, CellSet)],
+        writes: &[(Square, u8)],
+        shape: BoxShape,
+    ) -> Option<BitRule<W>> {
+        if !shape.fits::<W>() {
+            return None;
+        }
+        let all = W::below((shape.width * shape.height) as u32);
+        let mut out = vec![];
+        for &(d, set) in reads {
+            if (d.x, d.y) == (0, 0) {
+                return None;
+            }
+            let valid = shape.stepping::<W>(d);
+            // Whichever list is shorter: `not #` leaves out one code.
+            let (inside, outside) = (Codes::of(set), Codes::of(set.complement()));
+            let exclude = outside.0.len() < inside.0.len();
+            out.push(BitRead {
+                shift: d.x + shape.width * d.y,
+                valid,
+                codes: if exclude { outside } else { inside },
+                flip: if exclude { all } else { W::ZERO },
+                off: if set.contains_code(Code::OFF) {
+                    all & !valid
+                } else {
+                    W::ZERO
+                },
+            });
+        }
+        let mut touched = CellSet::default();
+        for &(d, v) in writes {
+            if v != Code::POI {
+                touched.insert_code(v);
+            }
+            if let Some(&(_, set)) = reads.iter().find(|(e, _)| *e == d) {
+                touched = touched.union(&set);
+            } else if (d.x, d.y) != (0, 0) {
+                touched = CellSet::default().complement();
+            }
+        }
+        let writes: Vec<(i32, u8)> = writes.iter().map(|&(d, v)| (d.x + shape.width * d.y, v)).collect();
+        let step = match writes[..] {
+            [(0, Code::EMPTY), (at, v)] | [(at, v), (0, Code::EMPTY)] if at != 0 => Some((at, v)),
+            _ => None,
+        }
+        .filter(|&(at, _)| out.iter().any(|r| r.shift == at && r.off.is_zero()));
+        Some(BitRule {
+            reads: out,
+            step,
+            writes,
+            touched,
+        })
+    }
+
+    /// The pivots among `bases` where every write of the rule leaves the
+    /// kept answer of `l` standing.
+    #[inline]
+    pub(in crate::engine) fn landing(&self, bases: W, l: &Landing<'_, W>) -> W {
+        self.writes.iter().fold(bases, |m, &(shift, v)| {
+            let quiet = l.quiet(shift == 0, if v == Code::POI { l.code } else { v });
+            m & if shift >= 0 {
+                quiet.down(shift as u32)
+            } else {
+                quiet.up(shift.unsigned_abs())
+            }
+        })
+    }
+
+    /// The square the rule writes from the pivot (in bit numbers) and
+    /// what it writes there, when it empties the pivot and writes that
+    /// square alone.
+    #[inline]
+    pub(in crate::engine) fn step(&self) -> Option<(i32, u8)> {
+        self.step
+    }
+
+    /// Whether a write of the rule may put or take away a code of `codes`
+    /// (the binder's own code aside).
+    pub(in crate::engine) fn touches(&self, codes: &CellSet) -> bool {
+        !self.touched.intersection(codes).is_empty()
+    }
+
+    /// The squares of `pieces` where the rule fits.
+    #[inline]
+    pub(in crate::engine) fn bases(&self, b: &Bits<W>, pieces: W) -> W {
+        let mut m = pieces;
+        for r in &self.reads {
+            // Most rules fit few pieces: stop when none is left.
+            if m.is_zero() {
+                break;
+            }
+            // Words hold squares of the box alone, so flipping them by
+            // the box's squares leaves the codes out with no branch.
+            let word = b.of(&r.codes);
+            let word = (word & !r.flip) | (r.flip & !word);
+            let there = if r.shift >= 0 {
+                word.down(r.shift as u32)
+            } else {
+                word.up(r.shift.unsigned_abs())
+            };
+            m &= (there & r.valid) | r.off;
+        }
+        m
+    }
+}
+
+/// A walk over empty squares along one step, for every piece of a set at
+/// once: where a grasshopper may stand before its hurdle.
+#[derive(Clone, Debug)]
+pub(in crate::engine) struct BitWalk<W> {
+    /// The step in bit numbers.
+    shift: i32,
+    /// The squares whose square a step on is on the box.
+    valid: W,
+}
+
+impl<W: Word> BitWalk<W> {
+    /// Walks along `d` on boxes of `shape`.
+    pub(in crate::engine) fn new(d: Square, shape: BoxShape) -> Option<BitWalk<W>> {
+        (shape.fits::<W>() && (d.x, d.y) != (0, 0)).then(|| BitWalk {
+            shift: d.x + shape.width * d.y,
+            valid: shape.stepping::<W>(d),
+        })
+    }
+
+    /// The squares `pieces` walk to, themselves included.
+    #[inline]
+    pub(in crate::engine) fn ends(&self, b: &Bits<W>, pieces: W) -> W {
+        let empty = b.word(Code::EMPTY);
+        let (mut all, mut front) = (pieces, pieces);
+        loop {
+            let on = front & self.valid;
+            let next = if self.shift >= 0 {
+                on.up(self.shift as u32)
+            } else {
+                on.down(self.shift.unsigned_abs())
+            };
+            front = next & empty & !all;
+            if front.is_zero() {
+                return all;
+            }
+            all |= front;
+        }
+    }
+}
+
+/// A slide's line on words: from each square, the squares along its
+/// step up to its length, so that a leaf counts a slider's results along
+/// it at once instead of square by square.
+#[derive(Clone)]
+pub(in crate::engine) struct BitRay<W>(pub(super) Line<W>);
+
+impl<W> std::fmt::Debug for BitRay<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The masks are a row per square: too long to be of use.
+        f.write_str("BitRay")
+    }
+}
+
+impl<W: Word> BitRay<W> {
+    /// Shares its row ([`Shared::row`]).
+    pub(in crate::engine) fn intern(&mut self, shared: &mut Shared<W>) {
+        shared.line(&mut self.0);
+    }
+
+    /// The line along `d`, at most `max` squares long, on boxes of `shape`.
+    pub(in crate::engine) fn new(d: Square, max: u32, shape: BoxShape) -> Option<BitRay<W>> {
+        let delta = d.x + shape.width * d.y;
+        if !shape.fits::<W>() || delta == 0 {
+            return None;
+        }
+        let len = max.min(shape.width.max(shape.height) as u32);
+        Some(BitRay(Line {
+            masks: line_masks(shape, d, len),
+            up: delta > 0,
+        }))
+    }
+
+    /// From bit `k`: the squares a slide along the line reaches (over
+    /// empty squares, up to and with the first that is not empty), and
+    /// that first square (0: none).
+    #[inline]
+    pub(in crate::engine) fn reach(&self, b: &Bits<W>, k: u32) -> (W, W) {
+        let sq = at::<W>(k);
+        let f = self.0.first(b, sq);
+        (self.0.masks[sq] & self.0.upto(f), f)
+    }
+}
