@@ -287,19 +287,7 @@ pub(super) fn run_each(
     decide: impl Fn(usize, &Claim, &Progress) -> Decided + Sync,
 ) -> i32 {
     let start = Instant::now();
-    let mut selected: Vec<(usize, &Claim)> = vec![];
-    let mut index = 0;
-    for (p, prog) in programs.iter().enumerate() {
-        for claim in prog.claims().iter().chain(extra.get(p).into_iter().flatten()) {
-            if run.only.is_some_and(|o| !claim.name.contains(o)) {
-                continue;
-            }
-            if run.shard.is_none_or(|s| s.holds(index)) {
-                selected.push((p, claim));
-            }
-            index += 1;
-        }
-    }
+    let selected = select(programs, extra, run);
     let screen = super::output::bars();
     let stdout = std::io::stdout();
     let emit = |text: &str| {
@@ -371,18 +359,47 @@ pub(super) fn run_each(
     });
     let printed = printed.into_inner().expect("no printer panicked");
     let counts = printed.counts;
-    let [agree, disagree, unknown] = printed.statuses;
+    let [_, disagree, unknown] = printed.statuses;
     let code = if disagree > 0 || (unknown > 0 && !run.allow_unknown) {
         super::DISAGREE
     } else {
         super::OK
     };
     let elapsed = start.elapsed().as_millis() as u64;
+    let summary = summary(run, &counts, printed.statuses, code, elapsed);
+    emit(&summary);
+    code
+}
+
+/// The claims `run` selects, each with its program's index: each
+/// program's, then its `extra` ones, by `--only` and `--shard`.
+fn select<'a>(programs: &'a [Program], extra: &'a [Vec<Claim>], run: &Run) -> Vec<(usize, &'a Claim)> {
+    let mut selected: Vec<(usize, &'a Claim)> = vec![];
+    let mut index = 0;
+    for (p, prog) in programs.iter().enumerate() {
+        for claim in prog.claims().iter().chain(extra.get(p).into_iter().flatten()) {
+            if run.only.is_some_and(|o| !claim.name.contains(o)) {
+                continue;
+            }
+            if run.shard.is_none_or(|s| s.holds(index)) {
+                selected.push((p, claim));
+            }
+            index += 1;
+        }
+    }
+    selected
+}
+
+/// The summary line: the claims decided, by verdict (`counts`) and by
+/// standing (`statuses`: as claimed, contradicted, unknown), with the
+/// exit status `code` in JSON and the time taken, `elapsed` ms.
+fn summary(run: &Run, counts: &[(&'static str, usize)], statuses: [usize; 3], code: i32, elapsed: u64) -> String {
+    let [agree, disagree, unknown] = statuses;
     let claims = agree + disagree + unknown;
-    let summary = if run.json {
+    if run.json {
         let mut s = serde_json::Map::new();
         s.insert("claims".into(), claims.into());
-        for (v, n) in &counts {
+        for (v, n) in counts {
             s.insert((*v).into(), (*n).into());
         }
         s.insert("agree".into(), agree.into());
@@ -414,9 +431,7 @@ pub(super) fn run_each(
             standing.join(", "),
             ms(elapsed)
         )
-    };
-    emit(&summary);
-    code
+    }
 }
 
 /// A duration in milliseconds, in seconds past one.

@@ -426,6 +426,77 @@ impl<W: Write> Session<'_, W> {
         Ok(())
     }
 
+    /// Says that the side to move, `turn`, has no moves: the game is over.
+    fn show_no_moves(&mut self, turn: usize) -> io::Result<()> {
+        let label = turn_label(turn, self.rules.turns.len(), self.names);
+        writeln!(self.out, "game over: no moves for {label}")?;
+        self.out.flush()
+    }
+
+    /// Says how the game ended, with the winner of a `won` end, and its
+    /// result.
+    fn show_end(&mut self, o: GameOutcome) -> io::Result<()> {
+        let by = match (o.ending, o.winner) {
+            (Ending::Won, Some(w)) => format!(" by {}", turn_label(w, self.rules.turns.len(), self.names)),
+            _ => String::new(),
+        };
+        writeln!(
+            self.out,
+            "game over: {}{by}; result {}",
+            o.ending.name().replace('_', " "),
+            o.result()
+        )?;
+        self.out.flush()
+    }
+
+    /// Prompts for a command and reads its line, echoed when the style
+    /// asks; `None` at the end of the input.
+    fn read_command<R: BufRead>(&mut self, input: &mut R) -> io::Result<Option<String>> {
+        write!(self.out, "> ")?;
+        self.out.flush()?;
+        let mut bytes = vec![];
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            writeln!(self.out)?;
+            self.out.flush()?;
+            return Ok(None);
+        }
+        let line = String::from_utf8_lossy(&bytes).into_owned();
+        if self.style.echo {
+            writeln!(self.out, "{}", line.trim_end())?;
+        }
+        Ok(Some(line))
+    }
+
+    /// Says that the move listed as `name`, legal move `j` of `m`, is
+    /// played: in `chess` as SAN with its move number, kept in `san`; in
+    /// `draughts` as PDN, numbered as chess numbers its plies; otherwise
+    /// by its name.
+    fn show_played(
+        &mut self,
+        m: &mut Match,
+        name: &str,
+        j: usize,
+        chess: bool,
+        draughts: bool,
+        san: &mut Vec<String>,
+    ) -> Result<(), PlayError> {
+        let number = if m.pos.turn == 0 {
+            format!("{}.", m.fullmove)
+        } else {
+            format!("{}...", m.fullmove)
+        };
+        if chess {
+            let ply = m.san(j)?;
+            writeln!(self.out, "played {name}: {number} {ply}")?;
+            san.push(ply);
+        } else if draughts {
+            writeln!(self.out, "played {name}: {number} {}", m.san(j)?)?;
+        } else {
+            writeln!(self.out, "played {name}")?;
+        }
+        Ok(())
+    }
+
     fn show_moves(&mut self, pos: &Position, moves: &[(String, Position)]) -> io::Result<()> {
         let label = turn_label(pos.turn, self.rules.turns.len(), self.names);
         let count = match moves.len() {
@@ -454,6 +525,28 @@ pub(crate) fn play<R: BufRead, W: Write>(
 ) -> Result<End, PlayError> {
     let m = Match::new(rules, start, 0, 1)?;
     play_match(names, m, input, out, style, &|_, _| {}).map(|p| p.end)
+}
+
+/// What command `line` asks of the game at `m`, whose legal moves are
+/// listed as `moves`. A chess move in SAN or UCI (when `chess`), or a
+/// draughts ply in PDN, first: `e4` is a pawn's move, not a prefix of
+/// `e4e5`.
+fn read_action(m: &Match, line: &str, chess: bool, moves: &[(String, Position)]) -> Action {
+    let rules = m.rules;
+    let by_san = if chess || algchess_core::pdn::is_pdn(line) {
+        m.find(line).ok()
+    } else {
+        None
+    };
+    match by_san {
+        Some(j) => Action::Play(
+            moves
+                .iter()
+                .position(|(_, p)| *p == m.legal()[j])
+                .expect("the listed moves are the legal ones"),
+        ),
+        None => interpret(line, &m.pos.board, rules.tiling, moves, &rules.pieces),
+    }
 }
 
 /// [`play`] from a game in progress (its move counters and the positions
@@ -490,29 +583,15 @@ pub(crate) fn play_match<R: BufRead, W: Write>(
         let moves = legal_moves(rules, &m.pos)?;
         s.show_board(&m.pos, history.last().map(|h| &h.pos), m.fen())?;
         if let Some(o) = m.end()? {
-            let label = turn_label(m.pos.turn, rules.turns.len(), names);
             if !o.decided() {
-                writeln!(s.out, "game over: no moves for {label}")?;
-                s.out.flush()?;
+                s.show_no_moves(m.pos.turn)?;
                 return Ok(done(End::NoMoves(m.pos.turn), san, "*"));
             }
-            let by = match (o.ending, o.winner) {
-                (Ending::Won, Some(w)) => format!(" by {}", turn_label(w, rules.turns.len(), names)),
-                _ => String::new(),
-            };
-            writeln!(
-                s.out,
-                "game over: {}{by}; result {}",
-                o.ending.name().replace('_', " "),
-                o.result()
-            )?;
-            s.out.flush()?;
+            s.show_end(o)?;
             return Ok(done(End::Over(o), san, &o.result()));
         }
         if moves.is_empty() {
-            let label = turn_label(m.pos.turn, rules.turns.len(), names);
-            writeln!(s.out, "game over: no moves for {label}")?;
-            s.out.flush()?;
+            s.show_no_moves(m.pos.turn)?;
             return Ok(done(End::NoMoves(m.pos.turn), san, "*"));
         }
         let claimable = if chess { m.claimable()? } else { vec![] };
@@ -522,18 +601,9 @@ pub(crate) fn play_match<R: BufRead, W: Write>(
         }
         s.show_moves(&m.pos, &moves)?;
         loop {
-            write!(s.out, "> ")?;
-            s.out.flush()?;
-            let mut bytes = vec![];
-            if input.read_until(b'\n', &mut bytes)? == 0 {
-                writeln!(s.out)?;
-                s.out.flush()?;
+            let Some(line) = s.read_command(&mut input)? else {
                 return Ok(done(End::Eof, san, "*"));
-            }
-            let line = String::from_utf8_lossy(&bytes);
-            if style.echo {
-                writeln!(s.out, "{}", line.trim_end())?;
-            }
+            };
             if line.trim() == "claim" {
                 match claimable.first() {
                     Some(c) => {
@@ -547,23 +617,7 @@ pub(crate) fn play_match<R: BufRead, W: Write>(
                     }
                 }
             }
-            // A chess move in SAN or UCI, or a draughts ply in PDN, first:
-            // `e4` is a pawn's move, not a prefix of `e4e5`.
-            let by_san = if chess || algchess_core::pdn::is_pdn(&line) {
-                m.find(&line).ok()
-            } else {
-                None
-            };
-            let action = match by_san {
-                Some(j) => Action::Play(
-                    moves
-                        .iter()
-                        .position(|(_, p)| *p == m.legal()[j])
-                        .expect("the listed moves are the legal ones"),
-                ),
-                None => interpret(&line, &m.pos.board, rules.tiling, &moves, &rules.pieces),
-            };
-            match action {
+            match read_action(&m, &line, chess, &moves) {
                 Action::Nothing => {}
                 Action::Quit => {
                     s.out.flush()?;
@@ -594,26 +648,7 @@ pub(crate) fn play_match<R: BufRead, W: Write>(
                         .iter()
                         .position(|p| *p == moves[i].1)
                         .expect("the listed moves are the legal ones");
-                    if chess {
-                        let number = if m.pos.turn == 0 {
-                            format!("{}.", m.fullmove)
-                        } else {
-                            format!("{}...", m.fullmove)
-                        };
-                        let ply = m.san(j)?;
-                        writeln!(s.out, "played {}: {number} {ply}", moves[i].0)?;
-                        san.push(ply);
-                    } else if draughts {
-                        // A draughts ply in PDN, numbered as chess numbers its plies.
-                        let number = if m.pos.turn == 0 {
-                            format!("{}.", m.fullmove)
-                        } else {
-                            format!("{}...", m.fullmove)
-                        };
-                        writeln!(s.out, "played {}: {number} {}", moves[i].0, m.san(j)?)?;
-                    } else {
-                        writeln!(s.out, "played {}", moves[i].0)?;
-                    }
+                    s.show_played(&mut m, &moves[i].0, j, chess, draughts, &mut san)?;
                     history.push(m.clone());
                     m.play(j)?;
                     break;

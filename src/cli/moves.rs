@@ -10,7 +10,7 @@ use algchess_core::Sort;
 use algchess_core::Span;
 use algchess_core::{compile, Eval, Halt, State, Store};
 use algchess_core::{Diag, Diags, Source};
-use algchess_core::{Square, Tiling};
+use algchess_core::{Grid, Pieces, Square, Tiling};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -62,33 +62,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     }
     let tiling = prog.tiling();
     let board = read_board(args.board.as_deref(), args.fen.as_deref(), tiling, prog.pieces())?;
-    let poi = match &args.poi {
-        None => None,
-        Some(p) => {
-            let hex = (tiling == Tiling::Hex).then(|| board.hex_cell_prefix(p)).flatten();
-            let q = hex
-                .filter(|(_, rest)| rest.is_empty())
-                .map(|(q, _)| Ok(q))
-                .unwrap_or_else(|| p.parse::<Square>())
-                .map_err(|_| {
-                    arg_error(
-                        "--poi",
-                        p,
-                        Span::new(0, p.len()),
-                        "expected `x,y` or a square name such as `e2`",
-                    )
-                })?;
-            if !board.on_board(q).unwrap_or(false) {
-                return Err(arg_error(
-                    "--poi",
-                    p,
-                    Span::new(0, p.len()),
-                    format!("square {q} is not on the board"),
-                ));
-            }
-            Some(q)
-        }
-    };
+    let poi = args.poi.as_deref().map(|p| read_poi(p, &board, tiling)).transpose()?;
     if term.is_open() && poi.is_none() {
         let d = Diag::new(
             &Source::new("--move", args.expr.as_str()),
@@ -135,58 +109,105 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         }
     }
     if pictures.wanted() {
-        let before = drawn.board.clone();
-        let results: Vec<Picture> = boards
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| {
-                let caption = format!("#{}", i + 1);
-                from_rows(b, (None, None), Some(&before), tiling, prog.pieces(), caption)
-            })
-            .collect();
-        let title = format!(
-            "{}: {} result{}",
-            args.expr,
-            boards.len(),
-            if boards.len() == 1 { "" } else { "s" }
-        );
-        if pictures.one_file() {
-            let mut all = vec![drawn];
-            all.extend(results);
-            for (k, chunk) in all.chunks(6).enumerate() {
-                let title = if k == 0 { title.clone() } else { String::new() };
-                pictures.add(
-                    k,
-                    "",
-                    Row {
-                        title,
-                        pictures: chunk.to_vec(),
-                    },
-                );
-            }
-        } else {
-            pictures.add(
-                0,
-                "board",
-                Row {
-                    title,
-                    pictures: vec![drawn],
-                },
-            );
-            for (i, p) in results.into_iter().enumerate() {
-                pictures.add(
-                    i + 1,
-                    &format!("result-{}", i + 1),
-                    Row {
-                        title: String::new(),
-                        pictures: vec![p],
-                    },
-                );
-            }
-        }
+        draw_results(&pictures, &args.expr, drawn, &boards, tiling, prog.pieces());
         pictures.finish()?;
     }
-    if args.json {
+    print_results(&boards, args.json);
+    Ok(super::OK)
+}
+
+/// The square `--poi` names on `board`: `x,y`, or a square (on hex, a
+/// cell) name such as `e2`, on the board.
+fn read_poi(p: &str, board: &Grid, tiling: Tiling) -> Result<Square, Diags> {
+    let hex = (tiling == Tiling::Hex).then(|| board.hex_cell_prefix(p)).flatten();
+    let q = hex
+        .filter(|(_, rest)| rest.is_empty())
+        .map(|(q, _)| Ok(q))
+        .unwrap_or_else(|| p.parse::<Square>())
+        .map_err(|_| {
+            arg_error(
+                "--poi",
+                p,
+                Span::new(0, p.len()),
+                "expected `x,y` or a square name such as `e2`",
+            )
+        })?;
+    if !board.on_board(q).unwrap_or(false) {
+        return Err(arg_error(
+            "--poi",
+            p,
+            Span::new(0, p.len()),
+            format!("square {q} is not on the board"),
+        ));
+    }
+    Ok(q)
+}
+
+/// Draws the board, `drawn`, and the boards the move `expr` leads to,
+/// six to a row on one sheet, or each in a file of its own.
+fn draw_results(
+    pictures: &Pictures,
+    expr: &str,
+    drawn: Picture,
+    boards: &BTreeSet<Vec<String>>,
+    tiling: Tiling,
+    pieces: &Pieces,
+) {
+    let before = drawn.board.clone();
+    let results: Vec<Picture> = boards
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let caption = format!("#{}", i + 1);
+            from_rows(b, (None, None), Some(&before), tiling, pieces, caption)
+        })
+        .collect();
+    let title = format!(
+        "{}: {} result{}",
+        expr,
+        boards.len(),
+        if boards.len() == 1 { "" } else { "s" }
+    );
+    if pictures.one_file() {
+        let mut all = vec![drawn];
+        all.extend(results);
+        for (k, chunk) in all.chunks(6).enumerate() {
+            let title = if k == 0 { title.clone() } else { String::new() };
+            pictures.add(
+                k,
+                "",
+                Row {
+                    title,
+                    pictures: chunk.to_vec(),
+                },
+            );
+        }
+    } else {
+        pictures.add(
+            0,
+            "board",
+            Row {
+                title,
+                pictures: vec![drawn],
+            },
+        );
+        for (i, p) in results.into_iter().enumerate() {
+            pictures.add(
+                i + 1,
+                &format!("result-{}", i + 1),
+                Row {
+                    title: String::new(),
+                    pictures: vec![p],
+                },
+            );
+        }
+    }
+}
+
+/// Prints the boards the move leads to: as JSON, written board by board,
+/// or side by side, six to a row.
+fn print_results(boards: &BTreeSet<Vec<String>>, json: bool) {
+    if json {
         // Written board by board, not built as one JSON value first.
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         let _ = out.write_all(b"{\"results\":[");
@@ -206,5 +227,4 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
             print!("{}", side_by_side(chunk));
         }
     }
-    Ok(super::OK)
 }

@@ -7,7 +7,7 @@ use algchess_core::{Budget, Diags, MemoryLimit, TooBig};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub(super) struct Args {
@@ -89,14 +89,6 @@ fn count(args: Args) -> Result<i32, Diags> {
     if !args.json {
         plan.iter().for_each(|l| println!("plan: {l}"));
     }
-    let too_big = |e: TooBig| {
-        let hint = match e {
-            TooBig::States(_) => "",
-            TooBig::Memory(_) => "; raise --memory-limit",
-            TooBig::Time => "; raise --timeout",
-        };
-        plain_error(format!("{e}{hint}"))
-    };
     let mut depths = vec![];
     for d in 1..args.depth {
         let t = Instant::now();
@@ -107,20 +99,7 @@ fn count(args: Args) -> Result<i32, Diags> {
         }
         if n == 0 {
             // The tree ends here: every deeper count is 0 too.
-            if args.json {
-                let depths: Vec<_> = depths
-                    .iter()
-                    .map(|(d, n, t)| json!({"depth": d, "leaves": n, "ms": t.as_millis() as u64}))
-                    .chain((d + 1..=args.depth).map(|d| json!({"depth": d, "leaves": 0, "ms": 0})))
-                    .collect();
-                let mut out = json!({"game": rules.name, "depths": depths, "ends_at": d});
-                if args.explain_plan {
-                    out["plan"] = json!(plan);
-                }
-                println!("{out}");
-            } else {
-                println!("perft {}: 0 [the tree ends at depth {d}]", args.depth);
-            }
+            print_ended(&args, &rules.name, &depths, d, &plan);
             return Ok(super::OK);
         }
     }
@@ -161,9 +140,47 @@ fn count(args: Args) -> Result<i32, Diags> {
     let elapsed = t.elapsed();
     depths.push((args.depth, n, elapsed));
     named.sort();
+    print_counts(&args, &rules.name, &depths, &named, &plan);
+    Ok(super::OK)
+}
+
+/// What to say of a failure to count: the budget it ran out of, and the
+/// flag that raises it.
+fn too_big(e: TooBig) -> Diags {
+    let hint = match e {
+        TooBig::States(_) => "",
+        TooBig::Memory(_) => "; raise --memory-limit",
+        TooBig::Time => "; raise --timeout",
+    };
+    plain_error(format!("{e}{hint}"))
+}
+
+/// Prints the counts of a tree that ends at depth `d`, below `--depth`:
+/// `depths` so far, every deeper one 0.
+fn print_ended(args: &Args, game: &str, depths: &[(u32, u64, Duration)], d: u32, plan: &[String]) {
+    if args.json {
+        let depths: Vec<_> = depths
+            .iter()
+            .map(|(d, n, t)| json!({"depth": d, "leaves": n, "ms": t.as_millis() as u64}))
+            .chain((d + 1..=args.depth).map(|d| json!({"depth": d, "leaves": 0, "ms": 0})))
+            .collect();
+        let mut out = json!({"game": game, "depths": depths, "ends_at": d});
+        if args.explain_plan {
+            out["plan"] = json!(plan);
+        }
+        println!("{out}");
+    } else {
+        println!("perft {}: 0 [the tree ends at depth {d}]", args.depth);
+    }
+}
+
+/// Prints the counts of every depth, the deepest's with its rate, and
+/// with `--divide`, its count under each root move (`named`).
+fn print_counts(args: &Args, game: &str, depths: &[(u32, u64, Duration)], named: &[(String, u64)], plan: &[String]) {
+    let (_, n, elapsed) = *depths.last().expect("the deepest count");
     if args.json {
         let mut out = json!({
-            "game": rules.name,
+            "game": game,
             "depths": depths.iter().map(|(d, n, t)| json!({
                 "depth": d,
                 "leaves": n,
@@ -183,7 +200,7 @@ fn count(args: Args) -> Result<i32, Diags> {
         println!("{out}");
     } else {
         if args.divide {
-            for (m, n) in &named {
+            for (m, n) in named {
                 println!("{m}: {n}");
             }
         }
@@ -195,5 +212,4 @@ fn count(args: Args) -> Result<i32, Diags> {
             rate
         );
     }
-    Ok(super::OK)
 }

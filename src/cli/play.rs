@@ -1,15 +1,15 @@
 //! `algchess play`: play a game in the terminal, one move at a time.
 
-use super::interactive::{play_match, turn_names, End, PlayError, Style};
+use super::interactive::{play_match, turn_names, End, PlayError, Played, Style};
 use super::output::plain_error;
 use super::pictures::{Pictures, SvgArgs};
 use super::start::{pick_game, rules_for, Start};
 use algchess_core::pgn;
 use algchess_core::picture::{Mark, Picture, Row};
 use algchess_core::referee::{replay, write_pgn, Match};
-use algchess_core::Diags;
+use algchess_core::{Diags, Rules};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -67,28 +67,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let too_big = |e: algchess_core::TooBig| plain_error(e.to_string());
     // A chess FEN keeps its move counters; any other board starts at 0 1.
     let start = match (&args.pgn, args.start.fen()) {
-        (Some(path), _) => {
-            let text =
-                crate::read_text(path).map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
-            let games = pgn::read(&text)
-                .map_err(|e| plain_error(format!("{}:{}:{}: {}", path.display(), e.at.line, e.at.col, e.message)))?;
-            let first = games
-                .first()
-                .ok_or_else(|| plain_error(format!("{} holds no game", path.display())))?;
-            let (report, m) = replay(&rules, first).map_err(|e| plain_error(e.to_string()))?;
-            if let Some(i) = report.illegal {
-                return Err(plain_error(format!(
-                    "{}:{}:{}: illegal ply {}, {}: {}",
-                    path.display(),
-                    i.at.line,
-                    i.at.col,
-                    i.ply,
-                    i.text,
-                    i.why
-                )));
-            }
-            m
-        }
+        (Some(path), _) => from_pgn(&rules, path)?,
         (None, Some(f)) if algchess_core::fen::write(&pos.board, pos.turn == 1, &rules.pieces).is_ok() => {
             Match::from_fen(&rules, f).map_err(|e| plain_error(format!("--fen `{f}`: {e}")))?
         }
@@ -158,31 +137,70 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     match play_match(&names, start, stdin.lock(), stdout.lock(), style, &shown) {
         Ok(played) => {
             if let (Some(path), Some(file)) = (&args.save, &mut save) {
-                // The FEN tag only for another start than the game's own.
-                let own = Match::new(&rules, rules.start(), 0, 1).ok().and_then(|m| m.fen());
-                let fen = first_fen.as_deref().filter(|f| Some(*f) != own.as_deref());
-                let variant = (rules.name != "chess").then_some(rules.name.as_str());
-                let text = write_pgn(variant, fen, first_move.0, first_move.1, &played.san, &played.result);
-                use std::io::Write;
-                file.set_len(0)
-                    .and_then(|()| file.write_all(text.as_bytes()))
-                    .map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?;
-                let state = if matches!(played.end, End::Quit | End::Eof) {
-                    "unfinished"
-                } else {
-                    "finished"
-                };
-                eprintln!(
-                    "saved the {state} game, {} plies, to {}",
-                    played.san.len(),
-                    path.display()
-                );
+                save_game(path, file, &rules, first_fen.as_deref(), first_move, &played)?;
             }
             Ok(super::OK)
         }
         Err(PlayError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(super::OK),
         Err(e) => Err(plain_error(e.to_string())),
     }
+}
+
+/// The game as it stands after the first game of the PGN file at `path`,
+/// whose plies must all be legal.
+fn from_pgn<'a>(rules: &'a Rules, path: &Path) -> Result<Match<'a>, Diags> {
+    let text = crate::read_text(path).map_err(|e| plain_error(format!("cannot read {}: {e}", path.display())))?;
+    let games = pgn::read(&text)
+        .map_err(|e| plain_error(format!("{}:{}:{}: {}", path.display(), e.at.line, e.at.col, e.message)))?;
+    let first = games
+        .first()
+        .ok_or_else(|| plain_error(format!("{} holds no game", path.display())))?;
+    let (report, m) = replay(rules, first).map_err(|e| plain_error(e.to_string()))?;
+    if let Some(i) = report.illegal {
+        return Err(plain_error(format!(
+            "{}:{}:{}: illegal ply {}, {}: {}",
+            path.display(),
+            i.at.line,
+            i.at.col,
+            i.ply,
+            i.text,
+            i.why
+        )));
+    }
+    Ok(m)
+}
+
+/// Writes the game `played` from `first_fen` (move number and whether
+/// black moved first: `first_move`) as PGN to `file`, at `path`, emptied
+/// first, and says so.
+fn save_game(
+    path: &Path,
+    file: &mut std::fs::File,
+    rules: &Rules,
+    first_fen: Option<&str>,
+    first_move: (u32, bool),
+    played: &Played,
+) -> Result<(), Diags> {
+    // The FEN tag only for another start than the game's own.
+    let own = Match::new(rules, rules.start(), 0, 1).ok().and_then(|m| m.fen());
+    let fen = first_fen.filter(|f| Some(*f) != own.as_deref());
+    let variant = (rules.name != "chess").then_some(rules.name.as_str());
+    let text = write_pgn(variant, fen, first_move.0, first_move.1, &played.san, &played.result);
+    use std::io::Write;
+    file.set_len(0)
+        .and_then(|()| file.write_all(text.as_bytes()))
+        .map_err(|e| plain_error(format!("cannot write {}: {e}", path.display())))?;
+    let state = if matches!(played.end, End::Quit | End::Eof) {
+        "unfinished"
+    } else {
+        "finished"
+    };
+    eprintln!(
+        "saved the {state} game, {} plies, to {}",
+        played.san.len(),
+        path.display()
+    );
+    Ok(())
 }
 
 const ORDINALS: [&str; 6] = ["first", "second", "third", "fourth", "fifth", "sixth"];

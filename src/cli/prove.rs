@@ -15,7 +15,9 @@ use algchess_core::{
     explain as explain_proof, prove_claim_on, render, KatLimits, ProofNames, ProofReport, ProveOptions, Rewrites,
     SaturationLimits, Stop, Verdict,
 };
+use algchess_core::{Program, SearchOptions};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The positions a replayed proof is confirmed on, unless `--full-check`.
 const QUICK_POSITIONS: usize = 200;
@@ -117,24 +119,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     } else {
         vec![]
     };
-    // Each grid has its own laws; the prover uses only those of the
-    // claim's grid. The hex ones are read when a claim needs them.
-    let axioms = match &args.axioms {
-        Some(dir) => {
-            super::output::warn_unchecked_axioms(dir);
-            Some(super::output::read_axioms(dir)?)
-        }
-        None => None,
-    };
-    let laws_on = |t: Tiling| match &axioms {
-        Some(files) => Laws::from_texts(files, t, &crate::Files),
-        None => Ok(Laws::bundled_on(t)),
-    };
-    let square = laws_on(Tiling::Square)?;
-    let hex = match programs.iter().any(|p| p.tiling() == Tiling::Hex) {
-        true => laws_on(Tiling::Hex)?,
-        false => Laws::default(),
-    };
+    let (square, hex) = laws(&args, &programs)?;
     let (square_rules, hex_rules) = (Rewrites::new(&square), Rewrites::new(&hex));
     let positions = Positions::new(&programs, args.run.positions)?;
     let on_positions = PositionOptions {
@@ -142,34 +127,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         timeout: search.timeout,
         memory: args.memory_limit,
     };
-    let options = ProveOptions {
-        saturation: SaturationLimits {
-            iter_limit: args.iter_limit,
-            node_limit: args.node_limit,
-            time_limit,
-            memory: args.memory_limit,
-        },
-        check: ClaimOptions {
-            search: search.clone(),
-            ..ClaimOptions::default()
-        },
-        cross_check: match args.full_check {
-            true => ClaimOptions {
-                search,
-                ..ClaimOptions::default()
-            },
-            false => {
-                let mut quick = ProveOptions::quick_check(args.memory_limit);
-                quick.search.timeout = search.timeout;
-                quick
-            }
-        },
-        kat: KatLimits {
-            work: args.kat_work,
-            time: kat_limit,
-            ..Default::default()
-        },
-    };
+    let options = options(&args, search, time_limit, kat_limit);
     let run = Run {
         json: args.json,
         only: args.only.as_deref(),
@@ -227,6 +185,68 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     });
     pictures.finish()?;
     Ok(code)
+}
+
+/// The laws of square boards, and of hex ones when a program plays there:
+/// `--axioms`' files, or the bundled ones. Each grid has its own laws; the
+/// prover uses only those of the claim's grid, and the hex ones are read
+/// only when a program plays on hex.
+fn laws(args: &Args, programs: &[Program]) -> Result<(Laws, Laws), Diags> {
+    let axioms = match &args.axioms {
+        Some(dir) => {
+            super::output::warn_unchecked_axioms(dir);
+            Some(super::output::read_axioms(dir)?)
+        }
+        None => None,
+    };
+    let laws_on = |t: Tiling| match &axioms {
+        Some(files) => Laws::from_texts(files, t, &crate::Files),
+        None => Ok(Laws::bundled_on(t)),
+    };
+    let square = laws_on(Tiling::Square)?;
+    let hex = match programs.iter().any(|p| p.tiling() == Tiling::Hex) {
+        true => laws_on(Tiling::Hex)?,
+        false => Laws::default(),
+    };
+    Ok((square, hex))
+}
+
+/// What the prover may spend on a claim, and how its verdict is checked:
+/// against `search`'s positions with `--full-check`, else quickly.
+fn options(
+    args: &Args,
+    search: SearchOptions,
+    time_limit: Option<Duration>,
+    kat_limit: Option<Duration>,
+) -> ProveOptions {
+    ProveOptions {
+        saturation: SaturationLimits {
+            iter_limit: args.iter_limit,
+            node_limit: args.node_limit,
+            time_limit,
+            memory: args.memory_limit,
+        },
+        check: ClaimOptions {
+            search: search.clone(),
+            ..ClaimOptions::default()
+        },
+        cross_check: match args.full_check {
+            true => ClaimOptions {
+                search,
+                ..ClaimOptions::default()
+            },
+            false => {
+                let mut quick = ProveOptions::quick_check(args.memory_limit);
+                quick.search.timeout = search.timeout;
+                quick
+            }
+        },
+        kat: KatLimits {
+            work: args.kat_work,
+            time: kat_limit,
+            ..Default::default()
+        },
+    }
 }
 
 /// The human-readable account of one report.

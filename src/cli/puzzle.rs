@@ -234,23 +234,7 @@ fn run_place(args: PlaceArgs) -> Result<i32, Diags> {
     let t = Instant::now();
     let set = common.pieces(&args.piece)?;
     let (board, board_name) = common.board(&set)?;
-    let goal = if args.max {
-        if set.kinds.len() > 1 {
-            return Err(plain_error(
-                "--max places as many of one piece as fit; give one --piece".into(),
-            ));
-        }
-        Goal::Most
-    } else {
-        if args.pieces.len() != set.kinds.len() {
-            return Err(plain_error(format!(
-                "give --pieces N for each --piece ({} pieces, {} counts), or --max",
-                set.kinds.len(),
-                args.pieces.len()
-            )));
-        }
-        Goal::Exactly(args.pieces.clone())
-    };
+    let goal = place_goal(&args, &set)?;
     let mode = match (args.count, args.all, args.unique) {
         (true, ..) => Mode::Count,
         (_, true, _) => Mode::All,
@@ -289,53 +273,10 @@ fn run_place(args: PlaceArgs) -> Result<i32, Diags> {
         let _ = place(&set, &board, &first, &mut |s| solutions.push(s.to_vec()), &|_, _| {});
     }
     let ms = t.elapsed().as_millis() as u64;
-    let glyph = |k: usize| set.pieces.glyph(set.pieces.looks_like(set.kinds[k].piece)).to_string();
     let drawn = |s: &[(usize, usize)]| board.with(s.iter().map(|&(q, k)| (q, set.kinds[k].piece)));
     draw_placements(pictures, &set, &board_name, &solutions, &drawn)?;
     if common.json {
-        let names = |s: &[(usize, usize)]| -> Value {
-            if set.kinds.len() == 1 {
-                json!(s.iter().map(|&(q, _)| board.name(q)).collect::<Vec<_>>())
-            } else {
-                json!(s
-                    .iter()
-                    .map(|&(q, k)| json!({"square": board.name(q), "piece": glyph(k)}))
-                    .collect::<Vec<_>>())
-            }
-        };
-        let mut out = json!({
-            "pieces": report.pieces,
-            "squares": board.len(),
-            "bound": report.bound,
-            "attacks": report.attacks,
-            "ms": ms,
-        });
-        if set.kinds.len() > 1 {
-            out["of_each"] = json!(report.of_each);
-        }
-        if args.max {
-            out["max"] = json!(true);
-            out["max_searched"] = json!(report.most_searched);
-        }
-        match mode {
-            Mode::First => {
-                out["found"] = json!(report.solution.is_some());
-                out["solution"] = report.solution.as_deref().map_or(Value::Null, names);
-            }
-            Mode::Count => out["count"] = json!(report.count),
-            Mode::All | Mode::Unique => {
-                out["count"] = json!(report.count);
-                out["solutions"] = json!(solutions.iter().map(|s| names(s)).collect::<Vec<_>>());
-            }
-        }
-        if mode == Mode::Unique {
-            out["unique"] = json!(report.unique);
-            out["symmetries"] = json!(report.symmetries);
-        }
-        if let Some(s) = stopped(report.stopped) {
-            out["stopped"] = json!(s);
-        }
-        println!("{out}");
+        print_place_json(&args, &set, &board, &report, mode, &solutions, ms);
     } else {
         print!("{}", describe_place(&args, &set, &report, &board_name, ms));
         if matches!(mode, Mode::First | Mode::All | Mode::Unique) {
@@ -354,6 +295,84 @@ fn run_place(args: PlaceArgs) -> Result<i32, Diags> {
     } else {
         super::OK
     })
+}
+
+/// What `place` is asked to place: `--max`, as many of one piece as fit,
+/// or `--pieces`, a count of each piece.
+fn place_goal(args: &PlaceArgs, set: &PieceSet) -> Result<Goal, Diags> {
+    if args.max {
+        if set.kinds.len() > 1 {
+            return Err(plain_error(
+                "--max places as many of one piece as fit; give one --piece".into(),
+            ));
+        }
+        return Ok(Goal::Most);
+    }
+    if args.pieces.len() != set.kinds.len() {
+        return Err(plain_error(format!(
+            "give --pieces N for each --piece ({} pieces, {} counts), or --max",
+            set.kinds.len(),
+            args.pieces.len()
+        )));
+    }
+    Ok(Goal::Exactly(args.pieces.clone()))
+}
+
+/// Prints `place`'s report as one JSON object, with the solutions found
+/// (squares, with their pieces when there are several kinds).
+fn print_place_json(
+    args: &PlaceArgs,
+    set: &PieceSet,
+    board: &Board,
+    report: &PlaceReport,
+    mode: Mode,
+    solutions: &[Vec<Placed>],
+    ms: u64,
+) {
+    let glyph = |k: usize| set.pieces.glyph(set.pieces.looks_like(set.kinds[k].piece)).to_string();
+    let names = |s: &[(usize, usize)]| -> Value {
+        if set.kinds.len() == 1 {
+            json!(s.iter().map(|&(q, _)| board.name(q)).collect::<Vec<_>>())
+        } else {
+            json!(s
+                .iter()
+                .map(|&(q, k)| json!({"square": board.name(q), "piece": glyph(k)}))
+                .collect::<Vec<_>>())
+        }
+    };
+    let mut out = json!({
+        "pieces": report.pieces,
+        "squares": board.len(),
+        "bound": report.bound,
+        "attacks": report.attacks,
+        "ms": ms,
+    });
+    if set.kinds.len() > 1 {
+        out["of_each"] = json!(report.of_each);
+    }
+    if args.max {
+        out["max"] = json!(true);
+        out["max_searched"] = json!(report.most_searched);
+    }
+    match mode {
+        Mode::First => {
+            out["found"] = json!(report.solution.is_some());
+            out["solution"] = report.solution.as_deref().map_or(Value::Null, names);
+        }
+        Mode::Count => out["count"] = json!(report.count),
+        Mode::All | Mode::Unique => {
+            out["count"] = json!(report.count);
+            out["solutions"] = json!(solutions.iter().map(|s| names(s)).collect::<Vec<_>>());
+        }
+    }
+    if mode == Mode::Unique {
+        out["unique"] = json!(report.unique);
+        out["symmetries"] = json!(report.symmetries);
+    }
+    if let Some(s) = stopped(report.stopped) {
+        out["stopped"] = json!(s);
+    }
+    println!("{out}");
 }
 
 fn draw_placements(

@@ -4,6 +4,7 @@ use super::end::Test;
 use crate::core::{Node, Term};
 use crate::elab::Game;
 use crate::engine::Engine;
+use crate::geometry::Square;
 use crate::memory::Budget;
 use crate::semantics::{compile, Eval, Grid, Prog, State};
 use std::collections::HashMap;
@@ -94,6 +95,12 @@ pub struct Position {
     pub board: Grid,
     /// The side to move, as an index into [`Rules::turns`].
     pub turn: usize,
+}
+
+/// Every square of a board's box.
+pub(super) fn squares(g: &Grid) -> impl Iterator<Item = Square> + '_ {
+    let o = g.origin();
+    (0..g.height()).flat_map(move |y| (0..g.width()).map(move |x| Square::new(o.x + x, o.y + y)))
 }
 
 pub use crate::engine::TooBig;

@@ -1,12 +1,18 @@
 //! Playing games: positions, perft, move names, FEN, PGN and the referee.
 //! The terminal loop that plays them is the command line's (`cli::interactive`).
 
+mod claims;
+mod counting;
 pub(crate) mod end;
 pub use end::{Ending, GameOutcome};
 mod error;
 pub mod fen;
+mod finding;
 mod game;
+mod naming;
 pub mod notation;
+mod ongoing;
+mod outcome;
 pub mod pdn;
 mod perft;
 pub mod pgn;
@@ -14,6 +20,8 @@ mod pieces;
 pub mod referee;
 mod repetition;
 pub(crate) mod san;
+mod search_ply;
+mod setup;
 
 pub use game::TooBig;
 pub use game::{Position, Rules};

@@ -228,87 +228,9 @@ impl Reader<'_> {
         match c {
             '%' if at.col == 1 => self.skip_line(),
             ';' => self.skip_line(),
-            '[' => {
-                if !st.game.plies.is_empty() || st.game.result.is_some() {
-                    st.finish();
-                    st.game.at = at;
-                }
-                st.started = true;
-                self.bump();
-                while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
-                    self.bump();
-                }
-                let name_at = self.at();
-                let mut name = String::new();
-                while let Some(c) = self.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
-                    name.push(c);
-                    self.bump();
-                }
-                if name.is_empty() {
-                    return self.err(name_at, "a tag pair is `[Name \"value\"]`: the tag has no name");
-                }
-                while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
-                    self.bump();
-                }
-                if self.peek() != Some('"') {
-                    return self.err(
-                        self.at(),
-                        format!("tag `{}` needs a value in double quotes", clip(&name)),
-                    );
-                }
-                self.bump();
-                let mut value = String::new();
-                loop {
-                    match self.bump() {
-                        Some('\\') => value.extend(self.bump()),
-                        Some('"') => break,
-                        Some('\n') | None => {
-                            return self.err(
-                                name_at,
-                                format!("the value of tag `{}` is not closed by `\"`", clip(&name)),
-                            )
-                        }
-                        Some(c) => value.push(c),
-                    }
-                }
-                while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
-                    self.bump();
-                }
-                if self.peek() != Some(']') {
-                    return self.err(self.at(), format!("tag `{}` is not closed by `]`", clip(&name)));
-                }
-                self.bump();
-                st.game.tags.push((name, value));
-            }
-            '{' => {
-                self.bump();
-                loop {
-                    match self.bump() {
-                        Some('}') => break,
-                        None => return self.err(at, "this comment is not closed by `}`"),
-                        _ => {}
-                    }
-                }
-            }
-            '(' => {
-                // A variation: skipped, with the ones nested in it.
-                let mut depth = 0;
-                loop {
-                    match self.bump() {
-                        Some('(') => depth += 1,
-                        Some(')') => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        Some('{') => while self.bump().is_some_and(|c| c != '}') {},
-                        Some(';') => self.skip_line(),
-                        Some(_) => {}
-                        None => return self.err(at, "this variation is not closed by `)`"),
-                    }
-                }
-            }
+            '[' => return self.tag_pair(st, at),
+            '{' => return self.comment(at),
+            '(' => return self.variation(at),
             ')' => return self.err(at, "`)` closes no variation"),
             '$' => {
                 self.bump();
@@ -317,54 +239,150 @@ impl Reader<'_> {
                     return self.err(at, "a NAG is `$` and a number, such as `$1`");
                 }
             }
-            _ => {
-                st.started = true;
-                let w = self.word();
-                if w.is_empty() {
-                    return self.err(at, format!("unexpected `{c}`"));
+            _ => return self.move_text(st, c, at),
+        }
+        Ok(())
+    }
+
+    /// Reads a tag pair, `[Name "value"]`, at `at`; one after a game's
+    /// moves starts the next game.
+    fn tag_pair(&mut self, st: &mut State, at: At) -> Result<(), Error> {
+        if !st.game.plies.is_empty() || st.game.result.is_some() {
+            st.finish();
+            st.game.at = at;
+        }
+        st.started = true;
+        self.bump();
+        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+            self.bump();
+        }
+        let name_at = self.at();
+        let mut name = String::new();
+        while let Some(c) = self.peek().filter(|c| c.is_ascii_alphanumeric() || *c == '_') {
+            name.push(c);
+            self.bump();
+        }
+        if name.is_empty() {
+            return self.err(name_at, "a tag pair is `[Name \"value\"]`: the tag has no name");
+        }
+        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+            self.bump();
+        }
+        if self.peek() != Some('"') {
+            return self.err(
+                self.at(),
+                format!("tag `{}` needs a value in double quotes", clip(&name)),
+            );
+        }
+        self.bump();
+        let mut value = String::new();
+        loop {
+            match self.bump() {
+                Some('\\') => value.extend(self.bump()),
+                Some('"') => break,
+                Some('\n') | None => {
+                    return self.err(
+                        name_at,
+                        format!("the value of tag `{}` is not closed by `\"`", clip(&name)),
+                    )
                 }
-                if is_result(&w) {
-                    st.game.result = Some(w);
-                    st.finish();
-                    st.after_number = false;
-                    return Ok(());
-                }
-                if w.chars().all(|c| c == '.') {
-                    if !st.after_number {
-                        // A ply left out, as in `3. Qh5 ... Qf3 would also
-                        // serve.`: the rest of the line is commentary.
-                        self.skip_line();
-                    }
-                    st.after_number = false;
-                    return Ok(());
-                }
-                // An annotation set apart from its move (`Bxf7+ ?`), or a
-                // move number without its dot (`15 Qc2`), as python-chess
-                // reads them.
-                if w.chars().all(|c| matches!(c, '!' | '?')) || w.chars().all(|c| c.is_ascii_digit()) {
-                    st.after_number = w.starts_with(|c: char| c.is_ascii_digit());
-                    return Ok(());
-                }
-                // A move number, perhaps with the move glued on: `12.e4`.
-                let digits = w.chars().take_while(|c| c.is_ascii_digit()).count();
-                let dots = w[digits..].chars().take_while(|c| *c == '.').count();
-                if digits > 0 && dots > 0 {
-                    let rest = &w[digits + dots..];
-                    st.after_number = true;
-                    if !rest.is_empty() {
-                        let col = at.col + digits + dots;
-                        st.game.plies.push(Ply {
-                            text: rest.to_string(),
-                            at: At { line: at.line, col },
-                        });
-                        st.after_number = false;
-                    }
-                    return Ok(());
-                }
-                st.after_number = false;
-                st.game.plies.push(Ply { text: w, at });
+                Some(c) => value.push(c),
             }
         }
+        while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
+            self.bump();
+        }
+        if self.peek() != Some(']') {
+            return self.err(self.at(), format!("tag `{}` is not closed by `]`", clip(&name)));
+        }
+        self.bump();
+        st.game.tags.push((name, value));
+        Ok(())
+    }
+
+    /// Reads a comment, `{...}`, at `at`.
+    fn comment(&mut self, at: At) -> Result<(), Error> {
+        self.bump();
+        loop {
+            match self.bump() {
+                Some('}') => break,
+                None => return self.err(at, "this comment is not closed by `}`"),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Skips a variation, `(...)`, at `at`, with the ones nested in it.
+    fn variation(&mut self, at: At) -> Result<(), Error> {
+        // A variation: skipped, with the ones nested in it.
+        let mut depth = 0;
+        loop {
+            match self.bump() {
+                Some('(') => depth += 1,
+                Some(')') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                Some('{') => while self.bump().is_some_and(|c| c != '}') {},
+                Some(';') => self.skip_line(),
+                Some(_) => {}
+                None => return self.err(at, "this variation is not closed by `)`"),
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a word of the move text starting with `c` at `at`: a result,
+    /// a ply left out (`...`), an annotation, a move number, or a ply.
+    fn move_text(&mut self, st: &mut State, c: char, at: At) -> Result<(), Error> {
+        st.started = true;
+        let w = self.word();
+        if w.is_empty() {
+            return self.err(at, format!("unexpected `{c}`"));
+        }
+        if is_result(&w) {
+            st.game.result = Some(w);
+            st.finish();
+            st.after_number = false;
+            return Ok(());
+        }
+        if w.chars().all(|c| c == '.') {
+            if !st.after_number {
+                // A ply left out, as in `3. Qh5 ... Qf3 would also
+                // serve.`: the rest of the line is commentary.
+                self.skip_line();
+            }
+            st.after_number = false;
+            return Ok(());
+        }
+        // An annotation set apart from its move (`Bxf7+ ?`), or a
+        // move number without its dot (`15 Qc2`), as python-chess
+        // reads them.
+        if w.chars().all(|c| matches!(c, '!' | '?')) || w.chars().all(|c| c.is_ascii_digit()) {
+            st.after_number = w.starts_with(|c: char| c.is_ascii_digit());
+            return Ok(());
+        }
+        // A move number, perhaps with the move glued on: `12.e4`.
+        let digits = w.chars().take_while(|c| c.is_ascii_digit()).count();
+        let dots = w[digits..].chars().take_while(|c| *c == '.').count();
+        if digits > 0 && dots > 0 {
+            let rest = &w[digits + dots..];
+            st.after_number = true;
+            if !rest.is_empty() {
+                let col = at.col + digits + dots;
+                st.game.plies.push(Ply {
+                    text: rest.to_string(),
+                    at: At { line: at.line, col },
+                });
+                st.after_number = false;
+            }
+            return Ok(());
+        }
+        st.after_number = false;
+        st.game.plies.push(Ply { text: w, at });
         Ok(())
     }
 }

@@ -6,6 +6,7 @@
 //! `A`) and boards up to 26 squares wide and tall.
 
 use super::error::MoveError;
+use super::game::Unchecked;
 use super::notation;
 use super::pieces::CodeTable;
 use super::Rules;
@@ -453,11 +454,10 @@ pub(crate) fn why_not(
     text: &str,
     before: &Grid,
     legal: &[Change],
-    unchecked: &mut dyn FnMut(super::game::Unchecked) -> Option<Vec<Change>>,
+    unchecked: &mut dyn FnMut(Unchecked) -> Option<Vec<Change>>,
     in_check: bool,
     pieces: &CodeTable,
 ) -> Option<String> {
-    use super::game::Unchecked;
     let w = wanted(text)?;
     let letter = |q: Square| pieces.letter(before.code(q));
     // The side to move, by the case of the pieces its legal moves move.
@@ -468,21 +468,7 @@ pub(crate) fn why_not(
     let side = if white { "white" } else { "black" };
     let ours = |q: Square| letter(q).filter(|l| l.is_ascii_uppercase() == white);
     if let Some(short) = w.castle {
-        let name = if short { "O-O" } else { "O-O-O" };
-        if in_check {
-            return Some("the king is in check, and a king may not castle out of check".to_string());
-        }
-        let fits = |moves: Option<Vec<Change>>| moves.is_some_and(|m| !fitting(&w, before, &m, pieces).is_empty());
-        if fits(unchecked(Unchecked::Check)) {
-            return Some(format!("the king would castle into check ({name})"));
-        }
-        if fits(unchecked(Unchecked::Every)) {
-            return Some("the king would pass through check: a square it crosses is attacked".to_string());
-        }
-        return Some(format!(
-            "{side} cannot castle {} here: the king or that rook has moved, or a square between them is taken",
-            if short { "short" } else { "long" }
-        ));
+        return Some(why_no_castling(&w, short, side, in_check, before, unchecked, pieces));
     }
     let to = w.to?;
     let dest = square_name(to);
@@ -551,6 +537,53 @@ pub(crate) fn why_not(
             });
         }
     }
+    if let Some(why) = why_promotion(&w, before, legal, pieces, to, &dest) {
+        return Some(why);
+    }
+    let how = if matches!(movers[..], [_]) { "cannot" } else { "can" };
+    Some(format!("{what} {how} move to {dest}"))
+}
+
+/// Why castling (`short` or long) is not legal for `side`: out of check,
+/// into check, through check, or rights and squares that do not allow it.
+fn why_no_castling(
+    w: &Wanted,
+    short: bool,
+    side: &str,
+    in_check: bool,
+    before: &Grid,
+    unchecked: &mut dyn FnMut(Unchecked) -> Option<Vec<Change>>,
+    pieces: &CodeTable,
+) -> String {
+    let name = if short { "O-O" } else { "O-O-O" };
+    if in_check {
+        return "the king is in check, and a king may not castle out of check".to_string();
+    }
+    let fits = |moves: Option<Vec<Change>>| moves.is_some_and(|m| !fitting(w, before, &m, pieces).is_empty());
+    if fits(unchecked(Unchecked::Check)) {
+        return format!("the king would castle into check ({name})");
+    }
+    if fits(unchecked(Unchecked::Every)) {
+        return "the king would pass through check: a square it crosses is attacked".to_string();
+    }
+    format!(
+        "{side} cannot castle {} here: the king or that rook has moved, or a square between them is taken",
+        if short { "short" } else { "long" }
+    )
+}
+
+/// Why a pawn's move to `to` (`dest`) is not legal as written: a
+/// promotion left out, asked for off the last rank, or to a piece it may
+/// not become; `None` when no legal move to `to` fits `w` but for its
+/// promotion.
+fn why_promotion(
+    w: &Wanted,
+    before: &Grid,
+    legal: &[Change],
+    pieces: &CodeTable,
+    to: Square,
+    dest: &str,
+) -> Option<String> {
     // A pawn's promotion asked for where none is, or left out.
     let any_promotion = Wanted {
         piece: w.piece,
@@ -572,25 +605,24 @@ pub(crate) fn why_not(
             )
         })
         .collect();
-    if !loose.is_empty() {
-        let mut can: Vec<char> = loose.iter().filter_map(|p| p.promotion).collect();
-        can.dedup();
-        let can: Vec<String> = can.iter().map(|c| c.to_string()).collect();
-        return Some(match w.promotion {
-            None => format!(
-                "a pawn that reaches {dest} must promote: write `={}`",
-                can.join("`, `=")
-            ),
-            Some(_) if can.is_empty() => format!("a pawn promotes only on the last rank, and {dest} is not on it"),
-            Some(c) => format!(
-                "a pawn cannot become {}: it may become {}",
-                piece_name(c),
-                can.join(", ")
-            ),
-        });
+    if loose.is_empty() {
+        return None;
     }
-    let how = if matches!(movers[..], [_]) { "cannot" } else { "can" };
-    Some(format!("{what} {how} move to {dest}"))
+    let mut can: Vec<char> = loose.iter().filter_map(|p| p.promotion).collect();
+    can.dedup();
+    let can: Vec<String> = can.iter().map(|c| c.to_string()).collect();
+    Some(match w.promotion {
+        None => format!(
+            "a pawn that reaches {dest} must promote: write `={}`",
+            can.join("`, `=")
+        ),
+        Some(_) if can.is_empty() => format!("a pawn promotes only on the last rank, and {dest} is not on it"),
+        Some(c) => format!(
+            "a pawn cannot become {}: it may become {}",
+            piece_name(c),
+            can.join(", ")
+        ),
+    })
 }
 
 #[cfg(test)]

@@ -416,20 +416,9 @@ impl Run<'_> {
         }
         let key = self.key(m);
         let n = m.count();
-        let mut hint = None;
-        if let Some(e) = self.table.get(key) {
-            if e.best > 0 && (e.best as usize) <= n {
-                hint = Some(e.best as usize - 1);
-            }
-            if ply > 0 && e.depth >= depth {
-                let s = from_table(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return Ok(s),
-                    Bound::Lower if s >= beta => return Ok(s),
-                    Bound::Upper if s <= alpha => return Ok(s),
-                    _ => {}
-                }
-            }
+        let (hint, settled) = self.probe(key, n, ply, depth, alpha, beta);
+        if let Some(s) = settled {
+            return Ok(s);
         }
         let count = n as i32;
         // Null move: when passing still holds beta at a reduced depth, a
@@ -443,33 +432,11 @@ impl Run<'_> {
             && self.may_pass(m)
             && self.eval(m, parent_count) >= beta
         {
-            let cut = 2 + i32::from(depth >= 6);
-            let s = self.null_child(m, ply, |r, m| {
-                let chk = m.in_check()?;
-                Ok(-r.negamax(m, depth - 1 - cut, -beta, -beta + 1, ply + 1, count, chk)?)
-            })?;
-            if self.stopped {
+            if let Some(s) = self.null_move(m, depth, beta, ply, count)? {
                 return Ok(s);
             }
-            if s >= beta {
-                return Ok(if s > WON { beta } else { s });
-            }
         }
-        let side = m.pos.turn;
-        let keys: Vec<u64> = m.changes().iter().map(|c| change_key(&m.pos.board, c)).collect();
-        let gains: Vec<(i32, i32)> = m
-            .changes()
-            .iter()
-            .map(|c| gain(self.values, &m.pos.board, c, side))
-            .collect();
-        let mut list: Vec<(i32, u64, usize)> = self
-            .order
-            .scores(&keys, &gains, hint, ply)
-            .into_iter()
-            .zip(keys.iter().copied())
-            .zip(0..)
-            .map(|((s, k), i)| (s, k, i))
-            .collect();
+        let (keys, gains, mut list) = self.ordered(m, hint, ply);
         let alpha0 = alpha;
         let (mut best, mut best_i) = (-INF, 0);
         let extend = ply < 2 * self.root_depth as usize;
@@ -531,6 +498,83 @@ impl Run<'_> {
             best: best_i as u32 + 1,
         });
         Ok(best)
+    }
+
+    /// The table's word on `key` at a node of `n` moves searched `depth`
+    /// deep in `alpha`..`beta`: the move to try first, and the score when
+    /// an entry deep enough settles the node.
+    #[inline]
+    fn probe(&self, key: u64, n: usize, ply: usize, depth: i32, alpha: i32, beta: i32) -> (Option<usize>, Option<i32>) {
+        let mut hint = None;
+        if let Some(e) = self.table.get(key) {
+            if e.best > 0 && (e.best as usize) <= n {
+                hint = Some(e.best as usize - 1);
+            }
+            if ply > 0 && e.depth >= depth {
+                let s = from_table(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return (hint, Some(s)),
+                    Bound::Lower if s >= beta => return (hint, Some(s)),
+                    Bound::Upper if s <= alpha => return (hint, Some(s)),
+                    _ => {}
+                }
+            }
+        }
+        (hint, None)
+    }
+
+    /// The null move's search, the side to move passing at a depth
+    /// reduced by 2 or 3: the score that cuts the node off when passing
+    /// still holds `beta` (or the search was stopped), else `None`.
+    fn null_move(
+        &mut self,
+        m: &mut Match,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        count: i32,
+    ) -> Result<Option<i32>, TooBig> {
+        let cut = 2 + i32::from(depth >= 6);
+        let s = self.null_child(m, ply, |r, m| {
+            let chk = m.in_check()?;
+            Ok(-r.negamax(m, depth - 1 - cut, -beta, -beta + 1, ply + 1, count, chk)?)
+        })?;
+        if self.stopped {
+            return Ok(Some(s));
+        }
+        if s >= beta {
+            return Ok(Some(if s > WON { beta } else { s }));
+        }
+        Ok(None)
+    }
+
+    /// The legal moves' keys and material gains, and the list that
+    /// [`pick`] takes them from in the order to try them: score, key,
+    /// index.
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    fn ordered(
+        &self,
+        m: &Match,
+        hint: Option<usize>,
+        ply: usize,
+    ) -> (Vec<u64>, Vec<(i32, i32)>, Vec<(i32, u64, usize)>) {
+        let side = m.pos.turn;
+        let keys: Vec<u64> = m.changes().iter().map(|c| change_key(&m.pos.board, c)).collect();
+        let gains: Vec<(i32, i32)> = m
+            .changes()
+            .iter()
+            .map(|c| gain(self.values, &m.pos.board, c, side))
+            .collect();
+        let list: Vec<(i32, u64, usize)> = self
+            .order
+            .scores(&keys, &gains, hint, ply)
+            .into_iter()
+            .zip(keys.iter().copied())
+            .zip(0..)
+            .map(|((s, k), i)| (s, k, i))
+            .collect();
+        (keys, gains, list)
     }
 
     /// Only moves that win material, until none is left or standing pat
