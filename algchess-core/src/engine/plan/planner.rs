@@ -576,6 +576,33 @@ impl Planner {
         }
     }
 
+    /// `x y`: a slide, a rule fused with the test after it, or the two
+    /// planned apart.
+    fn plan_seq<W: Word>(&self, x: &Prog, y: &Prog) -> Op<W> {
+        if let Some(s) = self.slide(x, y) {
+            return s;
+        }
+        if let Prog::Seq(y1, rest) = y {
+            if let Some(s) = self.slide(x, y1) {
+                return Op::Seq(Box::new(s), Box::new(self.plan(rest)));
+            }
+        }
+        if let Some(fused) = self.fuse(x, y) {
+            return fused;
+        }
+        // `(A | B) not T` is `A not T | B not T`, and each arm may
+        // then fuse with a test of one square, as when the arms are
+        // written apart (a pawn's steps and takes, then whether it
+        // stands on its last rank).
+        if let (Prog::Alt(arms), Prog::Not(t)) = (x, y) {
+            if one_read(t).is_some() {
+                let arm = |a: &Prog| Prog::Seq(Box::new(a.clone()), Box::new(y.clone()));
+                return self.plan(&Prog::Alt(arms.iter().map(arm).collect()));
+            }
+        }
+        seq(self.plan(x), self.plan(y))
+    }
+
     pub(in crate::engine) fn plan<W: Word>(&self, p: &Prog) -> Op<W> {
         let interpret = || {
             Op::Interpret(Box::new(Handed {
@@ -604,30 +631,7 @@ impl Planner {
                     Err(body) => self.binder(code, body),
                 }
             }
-            Prog::Seq(x, y) => {
-                if let Some(s) = self.slide(x, y) {
-                    return s;
-                }
-                if let Prog::Seq(y1, rest) = &**y {
-                    if let Some(s) = self.slide(x, y1) {
-                        return Op::Seq(Box::new(s), b(rest));
-                    }
-                }
-                if let Some(fused) = self.fuse(x, y) {
-                    return fused;
-                }
-                // `(A | B) not T` is `A not T | B not T`, and each arm may
-                // then fuse with a test of one square, as when the arms are
-                // written apart (a pawn's steps and takes, then whether it
-                // stands on its last rank).
-                if let (Prog::Alt(arms), Prog::Not(t)) = (&**x, &**y) {
-                    if one_read(t).is_some() {
-                        let arm = |a: &Prog| Prog::Seq(Box::new(a.clone()), y.clone());
-                        return self.plan(&Prog::Alt(arms.iter().map(arm).collect()));
-                    }
-                }
-                seq(self.plan(x), self.plan(y))
-            }
+            Prog::Seq(x, y) => self.plan_seq(x, y),
             Prog::Alt(arms) => {
                 // Rules in separate arms may together be a written-out slide.
                 let planned = |a: &Prog| matches!(a, Prog::Rules(rs) if rs.iter().all(|r| reach(r) <= self.pad));
