@@ -4,10 +4,10 @@
 //!   `theorems/seed.alg` (`appendix_a`, which holds, and
 //!   `appendix_a_twice_is_not_the_choice`, which is refuted), checked with
 //!   `check_claim` over every box of up to 16 squares. Throughput is the
-//!   number of concrete states the verdict covers (`Report.boards`), so the
+//!   number of concrete states the verdict covers (`CheckerReport.boards`), so the
 //!   report reads in boards per second.
 //! * `checker/full_search`: the same comparison with the binder
-//!   decomposition turned off (`SearchOptions::decompose`), so `compare` runs the
+//!   decomposition turned off (`EnumerationOptions::decompose`), so `compare` runs the
 //!   full search over cubes. It is exponential in the box size, so it runs at
 //!   8 and 10 squares only. Throughput is the number of symbolic leaves
 //!   (`Stats.leaves`).
@@ -21,7 +21,7 @@
 
 use algchess::compile;
 use algchess::Program;
-use algchess::{check_claim, compare, ClaimOptions, Outcome, SearchOptions, Stats};
+use algchess::{check_claim, compare, ClaimOptions, EnumerationOptions, Outcome, Stats};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::Path;
@@ -35,9 +35,9 @@ fn load() -> Program {
 
 fn claim_options(max_cells: usize) -> ClaimOptions {
     ClaimOptions {
-        search: SearchOptions {
+        search: EnumerationOptions {
             max_cells,
-            ..SearchOptions::default()
+            ..EnumerationOptions::default()
         },
         ..ClaimOptions::default()
     }
@@ -91,10 +91,10 @@ fn full_search(c: &mut Criterion) {
         let (lp, rp) = (compile(&l).expect("lhs compiles"), compile(&r).expect("rhs compiles"));
         let open = l.is_open() || r.is_open();
         for max_cells in [8, 10] {
-            let options = SearchOptions {
+            let options = EnumerationOptions {
                 max_cells,
                 decompose: false,
-                ..SearchOptions::default()
+                ..EnumerationOptions::default()
             };
             let outcome = compare(program.pieces(), &lp, &rp, open, &options, &|_, _, _| {});
             assert!(

@@ -63,12 +63,12 @@
     )
 )]
 
-mod check;
-mod core;
+mod checker;
 mod diag;
 mod elab;
 mod engine;
 mod geometry;
+mod ir;
 mod laws;
 mod memory;
 mod notation;
@@ -86,36 +86,33 @@ mod simplify;
 mod testing;
 pub mod tutorial;
 
-pub use check::positions;
-pub use check::{
-    check_claim, check_claim_on, compare, Bound, ClaimOptions, CounterReport, Finding, Limit, Outcome, Report,
-    SearchOptions, StateReport, Stats,
-};
-pub use core::{
-    print, Bounds, Cell, ClaimKind, Content, DeclareError, Fragment, GlueError, Meta, Node, Pattern, PieceId, Pieces,
-    Rel, Sort, Term,
+pub use checker::positions;
+pub use checker::{
+    check_claim, check_claim_on, compare, Bound, CheckerReport, ClaimOptions, CounterReport, EnumerationOptions,
+    Finding, Limit, Outcome, StateReport, Stats,
 };
 pub use diag::{clip, Diag, Diags, Source, Span};
 pub use elab::{Claim, Game, Lint, Loader, NoFiles, Program};
 pub use geometry::{Movement, ParseSquareError, Square, Tiling};
+pub use ir::{
+    print, Bounds, Cell, ClaimKind, Content, DeclareError, Fragment, GlueError, Meta, Node, Pattern, PieceId, Pieces,
+    Rel, Sort, Term,
+};
 pub use laws::{Direction, Law, Laws};
 pub use memory::{Budget, MemoryLimit, Meter, Spent};
 pub use notation::{to_algebra, to_betza, Notation};
 /// The syntax tree that [`parse_file`] and [`parse_expr`] give.
 pub use parse::ast as syntax;
 pub use parse::{format_file, parse_expr, parse_file, SyntaxError};
-pub use play::{
-    divide, fen, notation as move_names, pdn, perft, pgn, referee, Ending, GameOutcome, Position, Rules, TooBig,
-};
-pub use prover::kat::Limits as KatLimits;
+pub use play::{divide, perft, referee, Ending, GameOutcome, Position, Rules, TooBig};
+pub use play::{fen, move_names, move_words, pdn, pgn};
+pub use prover::kat::KatLimits;
 pub use prover::{
     explain, prove_claim, prove_claim_on, render, saturate, CertificateError, KatError, LawError, ProofNames,
     ProofReport, ProveOptions, ReplayError, Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict,
     Why,
 };
 pub use rng::Rng;
-pub use search::{
-    board_key, mate_in, names as move_words, turn_key, Info as SearchInfo, Limits, Searcher, TableError, Values, MATE,
-};
+pub use search::{board_key, mate_in, turn_key, Limits, SearchInfo, Searcher, TableError, Values, MATE};
 pub use semantics::{compile, results, BoardError, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store};
 pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};

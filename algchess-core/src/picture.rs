@@ -7,8 +7,8 @@
 //! white, the second black, a piece without a twin grey), marked squares
 //! tinted, and a path (a tour) drawn as numbered steps joined by arrows.
 
-use crate::core::{Content, PieceId, Pieces};
 use crate::geometry::{Square, Tiling};
+use crate::ir::{Content, PieceId, Pieces};
 use crate::semantics::{Grid, Store};
 use std::fmt::Write;
 

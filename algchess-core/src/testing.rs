@@ -41,7 +41,7 @@ pub(crate) fn from_text(name: &str, text: &str) -> Result<Program, crate::diag::
 }
 
 /// The move `text` written as a definition, elaborated: a term to test on.
-pub(crate) fn term(text: &str) -> crate::core::Term {
+pub(crate) fn term(text: &str) -> crate::ir::Term {
     let program =
         Program::from_text("t.alg", &format!("x = {text}\n")).unwrap_or_else(|e| panic!("{text}: {}", e.render()));
     program.definition("x").expect("the definition").clone()

@@ -3,7 +3,7 @@
 //! error at its import, and the file system is never read.
 #![no_main]
 
-use algchess::{NoFiles, Program, Tiling};
+use algchess_core::{NoFiles, Program, Tiling};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! with a budget.
 #![no_main]
 
-use algchess::{compile, Eval, Program};
+use algchess_core::{compile, Eval, Program};
 use algchess_fuzz::{on_big_stack, ClosedMove, SmallBoard};
 use libfuzzer_sys::fuzz_target;
 

@@ -3,7 +3,7 @@
 //! the checker and the prover with tiny limits, and a game's first plies.
 #![no_main]
 
-use algchess::{check_claim, compile, prove_claim, Eval, Grid, Laws, Program, Rewrites, Rules, State};
+use algchess_core::{check_claim, compile, prove_claim, Eval, Grid, Laws, Program, Rewrites, Rules, State};
 use algchess_fuzz::{on_big_stack, tiny_check, tiny_prove, RuleFile};
 use libfuzzer_sys::fuzz_target;
 use std::sync::LazyLock;
@@ -17,8 +17,8 @@ static LAWS: LazyLock<(Laws, Rewrites)> = LazyLock::new(|| {
 fuzz_target!(|file: RuleFile| {
     let text = &file.0;
     on_big_stack(|| {
-        if let Ok(f) = algchess::parse_file(text) {
-            let _ = algchess::format_file(&f, text);
+        if let Ok(f) = algchess_core::parse_file(text) {
+            let _ = algchess_core::format_file(&f, text);
         }
         let Ok(program) = Program::from_text("generated.alg", text) else {
             return;

@@ -4,7 +4,7 @@
 //! byte picks the grid. What lowers is run on a small board.
 #![no_main]
 
-use algchess::{compile, Eval, Grid, Notation, Program, State};
+use algchess_core::{compile, Eval, Grid, Notation, Program, State};
 use libfuzzer_sys::fuzz_target;
 
 const PRELUDE: &str =
@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
         let Ok(prog) = compile(m) else { return };
         if hex.is_empty() {
             let board = Grid::parse("...\n.♖♟\n...", program.pieces()).expect("a board");
-            let poi = Some(algchess::Square { x: 1, y: 1 });
+            let poi = Some(algchess_core::Square { x: 1, y: 1 });
             let _ = Eval::new(50_000).run(&prog, &State { board, poi });
         }
     });

@@ -7,13 +7,13 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     algchess_fuzz::on_big_stack(|| {
-        match algchess::parse_file(text) {
+        match algchess_core::parse_file(text) {
             Ok(file) => {
-                let _ = algchess::format_file(&file, text);
+                let _ = algchess_core::format_file(&file, text);
             }
             Err(e) => assert!(e.span.end <= text.len(), "a span past the end: {e:?}"),
         }
-        if let Err(e) = algchess::parse_expr(text) {
+        if let Err(e) = algchess_core::parse_expr(text) {
             assert!(e.span.end <= text.len(), "a span past the end: {e:?}");
         }
     });

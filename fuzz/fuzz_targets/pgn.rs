@@ -2,7 +2,7 @@
 //! read is refereed by the chess rules (its FEN tag, its SAN plies).
 #![no_main]
 
-use algchess::{pgn, referee};
+use algchess_core::{pgn, referee};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

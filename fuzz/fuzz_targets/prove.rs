@@ -2,7 +2,7 @@
 //! tiny limits (iterations, nodes, time).
 #![no_main]
 
-use algchess::{check_claim, prove_claim, Laws, Program, Rewrites};
+use algchess_core::{check_claim, prove_claim, Laws, Program, Rewrites};
 use algchess_fuzz::{on_big_stack, tiny_check, tiny_prove, ClaimText};
 use libfuzzer_sys::fuzz_target;
 use std::sync::LazyLock;

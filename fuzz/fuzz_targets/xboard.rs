@@ -9,12 +9,12 @@ use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 
 #[global_allocator]
-static HEAP: algchess_cli::Counting = algchess_cli::Counting;
+static HEAP: algchess::Counting = algchess::Counting;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(session) = Session::xboard(&mut Unstructured::new(data)) else {
         return;
     };
     session.show();
-    on_big_stack(|| algchess_cli::cli::paced_session(true, &session.0));
+    on_big_stack(|| algchess::cli::paced_session(true, &session.0));
 });

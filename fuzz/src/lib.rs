@@ -3,7 +3,7 @@
 //! the prover instead of stopping at a syntax error), small boards, tiny
 //! limits, and a thread with the command line's large stack.
 
-use algchess::{ClaimOptions, Grid, MemoryLimit, ProveOptions, SaturationLimits, SearchOptions, Square, State};
+use algchess_core::{ClaimOptions, Grid, MemoryLimit, ProveOptions, SaturationLimits, EnumerationOptions, Square, State};
 use arbitrary::{Arbitrary, Result, Unstructured};
 use std::fmt;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -64,11 +64,11 @@ pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 /// The checker's options for one fuzz input: tiny, so each input is quick.
 pub fn tiny_check() -> ClaimOptions {
     ClaimOptions {
-        search: SearchOptions {
+        search: EnumerationOptions {
             max_cells: 3,
             work: Some(200),
             eval_budget: 20_000,
-            ..SearchOptions::default()
+            ..EnumerationOptions::default()
         },
         instances: 2,
         instance_cells: 2,
@@ -521,7 +521,7 @@ impl<'a> Arbitrary<'a> for SmallBoard {
 
 impl SmallBoard {
     /// The board as a state of the evaluator, if it reads with `pieces`.
-    pub fn state(&self, pieces: &algchess::Pieces) -> Option<State<Grid>> {
+    pub fn state(&self, pieces: &algchess_core::Pieces) -> Option<State<Grid>> {
         Grid::parse(&self.text, pieces)
             .ok()
             .map(|board| State { board, poi: self.poi })
@@ -529,11 +529,11 @@ impl SmallBoard {
 }
 
 /// FIDE chess's rules, loaded once for the targets that referee with them.
-pub fn chess() -> &'static algchess::Rules {
-    static CHESS: std::sync::LazyLock<algchess::Rules> = std::sync::LazyLock::new(|| {
+pub fn chess() -> &'static algchess_core::Rules {
+    static CHESS: std::sync::LazyLock<algchess_core::Rules> = std::sync::LazyLock::new(|| {
         let text = include_str!("../../rules/chess.alg");
-        let program = algchess::Program::from_text("rules/chess.alg", text).expect("chess.alg elaborates");
-        algchess::Rules::fast(program.game("chess").expect("a chess game"))
+        let program = algchess_core::Program::from_text("rules/chess.alg", text).expect("chess.alg elaborates");
+        algchess_core::Rules::fast(program.game("chess").expect("a chess game"))
     });
     &CHESS
 }

@@ -8,7 +8,7 @@ use algchess_core::positions::{pairs, PositionOptions, PositionsReport, Sample};
 use algchess_core::Diags;
 use algchess_core::MemoryLimit;
 use algchess_core::Rel;
-use algchess_core::{check_claim_on, ClaimOptions, Finding, Limit, Report};
+use algchess_core::{check_claim_on, CheckerReport, ClaimOptions, Finding, Limit};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -161,7 +161,7 @@ fn lints(prog: &algchess_core::Program) -> Vec<(algchess_core::Claim, Vec<Sample
 
 /// How a check stands against its claim: a search that covered no board,
 /// and no position, is evidence of nothing.
-fn status(r: &Report, played: Option<&PositionsReport>) -> Status {
+fn status(r: &CheckerReport, played: Option<&PositionsReport>) -> Status {
     let evidence = r.exact || r.cells > 0 || played.is_some_and(|p| p.checked > 0);
     match (r.relation, r.verdict) {
         (_, Finding::HoldsUpTo) if !evidence => Status::Unknown,
@@ -183,7 +183,7 @@ pub(super) fn limit_phrase(limit: Option<Limit>) -> &'static str {
 
 /// The human-readable account of one report, with what the check on
 /// positions found.
-pub(super) fn describe(r: &Report, played: Option<&PositionsReport>, status: Status) -> String {
+pub(super) fn describe(r: &CheckerReport, played: Option<&PositionsReport>, status: Status) -> String {
     let mark = if status == Status::Agrees { "✓" } else { "✗" };
     let on_positions = played.filter(|p| p.counterexample.is_none());
     let mut out = match r.verdict {

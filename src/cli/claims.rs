@@ -6,7 +6,7 @@
 use super::output::{plain_error, seconds, Progress};
 use algchess_core::positions::{self, OnPositions, PositionOptions, PositionPool, Sample};
 use algchess_core::Diags;
-use algchess_core::SearchOptions;
+use algchess_core::EnumerationOptions;
 use algchess_core::{Claim, Game, Program};
 use std::io::Write;
 use std::path::PathBuf;
@@ -102,20 +102,25 @@ pub(super) fn load(paths: &[PathBuf], memory: algchess_core::MemoryLimit) -> Res
 
 /// The enumeration's limits, from `--max-cells`, `--work`, `--timeout`
 /// and `--no-sparse`.
-pub(super) fn search(max_cells: usize, work: u64, timeout: Option<f64>, run: &RunArgs) -> Result<SearchOptions, Diags> {
+pub(super) fn search(
+    max_cells: usize,
+    work: u64,
+    timeout: Option<f64>,
+    run: &RunArgs,
+) -> Result<EnumerationOptions, Diags> {
     if max_cells == 0 || max_cells > 64 {
         return Err(plain_error("--max-cells must be between 1 and 64".into()));
     }
     if work == 0 {
         return Err(plain_error("--work must be at least 1".into()));
     }
-    Ok(SearchOptions {
+    Ok(EnumerationOptions {
         max_cells,
         work: Some(work),
         timeout: timeout.map(|t| seconds("--timeout", t, true)).transpose()?,
         sparse: !run.no_sparse,
         window: !run.no_window,
-        ..SearchOptions::default()
+        ..EnumerationOptions::default()
     })
 }
 

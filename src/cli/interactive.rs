@@ -6,7 +6,7 @@
 
 use algchess_core::referee::{DrawClaim, Match};
 use algchess_core::Grid;
-use algchess_core::{move_names as notation, Position, Rules, TooBig};
+use algchess_core::{move_names, Position, Rules, TooBig};
 use algchess_core::{Content, Pieces};
 use algchess_core::{Ending, GameOutcome};
 use algchess_core::{Game, Program};
@@ -127,7 +127,7 @@ pub(crate) fn turn_label(turn: usize, count: usize, names: &[Option<String>]) ->
 /// A move's name, cells named on `tiling`; `(no change)` for a move that
 /// leaves the board as it is.
 pub(crate) fn move_name(before: &Grid, after: &Grid, tiling: Tiling, pieces: &Pieces) -> String {
-    let n = notation::describe_on(before, after, tiling, pieces);
+    let n = move_names::describe_on(before, after, tiling, pieces);
     if n.is_empty() {
         "(no change)".into()
     } else {
@@ -161,7 +161,7 @@ pub(crate) fn draw(board: &Grid, changed: &[Square], colour: bool, pieces: &Piec
     let glyph = |q: Square| match board.get(q) {
         None => "░".to_string(),
         Some(Content::Empty) => "·".to_string(),
-        Some(c) => pieces.show(&notation::looks(c, pieces)).to_string(),
+        Some(c) => pieces.show(&move_names::looks(c, pieces)).to_string(),
     };
     let squares = |y: i32| (0..board.width()).map(move |x| Square::new(o.x + x, o.y + y));
     let cell_width = (0..board.height())
@@ -205,7 +205,7 @@ pub(crate) fn draw_hex(board: &Grid, changed: &[Square], colour: bool, pieces: &
     board.hex_lines_with(|q, c| {
         let glyph = match c {
             Content::Empty => "·".to_string(),
-            c => pieces.show(&notation::looks(c, pieces)).to_string(),
+            c => pieces.show(&move_names::looks(c, pieces)).to_string(),
         };
         let width = glyph.chars().count();
         if colour && changed.contains(&q) {
@@ -345,9 +345,9 @@ pub(crate) fn interpret(
     }
     // Two squares: a piece leaves the first and lands on the second
     // (castling's `e1g1`).
-    if let Some((from, rest)) = notation::cell_prefix(before, tiling, input) {
+    if let Some((from, rest)) = move_names::cell_prefix(before, tiling, input) {
         let rest = rest.trim_start_matches(['-', 'x', ' ']);
-        if let Some((to, "")) = notation::cell_prefix(before, tiling, rest) {
+        if let Some((to, "")) = move_names::cell_prefix(before, tiling, rest) {
             let found: Vec<usize> = (0..moves.len())
                 .filter(|&i| {
                     let after = &moves[i].1.board;
@@ -370,8 +370,8 @@ pub(crate) fn interpret(
             }
             return Action::Say(format!(
                 "no legal move takes a piece from {} to {}; type `moves` for the list",
-                notation::cell_name(before, tiling, from),
-                notation::cell_name(before, tiling, to)
+                move_names::cell_name(before, tiling, from),
+                move_names::cell_name(before, tiling, to)
             ));
         }
     }
@@ -417,7 +417,7 @@ impl<W: Write> Session<'_, W> {
             if !self.style.colour {
                 let squares: Vec<String> = changed
                     .iter()
-                    .map(|q| notation::cell_name(&pos.board, tiling, *q))
+                    .map(|q| move_names::cell_name(&pos.board, tiling, *q))
                     .collect();
                 write!(self.out, "   changed: {}", squares.join(" "))?;
             }

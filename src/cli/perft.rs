@@ -2,7 +2,7 @@
 
 use super::output::{plain_error, progress, seconds};
 use super::start::{pick_game, rules_for, Start};
-use algchess_core::{divide, move_names as notation, move_words, perft, referee, Grid};
+use algchess_core::{divide, move_names, move_words, perft, referee, Grid};
 use algchess_core::{Budget, Diags, MemoryLimit, TooBig};
 use serde_json::json;
 use std::collections::HashMap;
@@ -128,8 +128,8 @@ fn count(args: Args) -> Result<i32, Diags> {
         let t = rules.tiling;
         match args.divide {
             true => chess960.get(&p.board).cloned().unwrap_or_else(|| {
-                notation::uci_on(&pos.board, &p.board, t, &rules.pieces)
-                    .unwrap_or_else(|| notation::describe_on(&pos.board, &p.board, t, &rules.pieces))
+                move_names::uci_on(&pos.board, &p.board, t, &rules.pieces)
+                    .unwrap_or_else(|| move_names::describe_on(&pos.board, &p.board, t, &rules.pieces))
             }),
             false => String::new(),
         }

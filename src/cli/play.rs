@@ -108,7 +108,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     };
     if let Some(side) = &args.engine {
         let side = engine_side(side, &names, rules.turns.len()).map_err(plain_error)?;
-        let engine = super::versus::Engine {
+        let engine = super::versus::Computer {
             side,
             movetime: std::time::Duration::from_millis(args.movetime),
             depth: args.depth,

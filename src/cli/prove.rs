@@ -15,7 +15,7 @@ use algchess_core::{
     explain as explain_proof, prove_claim_on, render, KatLimits, ProofNames, ProofReport, ProveOptions, Rewrites,
     SaturationLimits, Stop, Verdict,
 };
-use algchess_core::{Program, SearchOptions};
+use algchess_core::{EnumerationOptions, Program};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -215,7 +215,7 @@ fn laws(args: &Args, programs: &[Program]) -> Result<(Laws, Laws), Diags> {
 /// against `search`'s positions with `--full-check`, else quickly.
 fn options(
     args: &Args,
-    search: SearchOptions,
+    search: EnumerationOptions,
     time_limit: Option<Duration>,
     kat_limit: Option<Duration>,
 ) -> ProveOptions {

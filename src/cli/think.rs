@@ -5,7 +5,7 @@
 use algchess_core::referee::{Match, MoveError, PositionError};
 use algchess_core::Rules;
 use algchess_core::TooBig;
-use algchess_core::{board_key, move_words as names, turn_key, Values};
+use algchess_core::{board_key, move_words, turn_key, Values};
 use algchess_core::{clip, Budget, Diags};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -218,7 +218,7 @@ pub(super) fn setup<'a>(loaded: &'a Loaded, from: &From, moves: &[String]) -> Re
                 text: text.clone(),
             });
         }
-        let i = names::find(&mut m, text).map_err(|why| SetupError::Move {
+        let i = move_words::find(&mut m, text).map_err(|why| SetupError::Move {
             at: k + 1,
             text: text.clone(),
             why,
@@ -266,7 +266,7 @@ impl<'a> Playing<'a> {
                 text: text.to_string(),
             });
         }
-        let i = names::find(m, text).map_err(|why| SetupError::Move {
+        let i = move_words::find(m, text).map_err(|why| SetupError::Move {
             at,
             text: text.to_string(),
             why,

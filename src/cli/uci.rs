@@ -6,7 +6,7 @@ use super::session::{Control, Current, Heard, Input, Opened, Say, DEFAULT_HASH, 
 use super::think::{budget, bundled, EngineArgs, From, Loaded};
 use algchess_core::move_words::Castling;
 use algchess_core::{clip, Diags};
-use algchess_core::{mate_in, move_words as names, Limits, SearchInfo as Info, Searcher};
+use algchess_core::{mate_in, move_words, Limits, SearchInfo, Searcher};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -351,8 +351,8 @@ impl Uci {
         }
         let mut view = g.m.clone();
         let say = |text: &str| control.say(text);
-        let mut report = |info: &Info| {
-            let pv = names::line_as(&mut view, &info.pv, castling).unwrap_or_default();
+        let mut report = |info: &SearchInfo| {
+            let pv = move_words::line_as(&mut view, &info.pv, castling).unwrap_or_default();
             say(&info_line(info, &pv));
         };
         let searcher = &mut self.searcher;
@@ -365,7 +365,7 @@ impl Uci {
         });
         match found {
             Ok(Some(info)) => {
-                let names = names::names_as(&mut g.m, castling).unwrap_or_default();
+                let names = move_words::names_as(&mut g.m, castling).unwrap_or_default();
                 match info.pv.first().and_then(|&i| names.get(i)) {
                     Some(n) => say(&format!("bestmove {n}")),
                     None => say("bestmove (none)"),
@@ -388,7 +388,7 @@ impl Uci {
 /// The `legal` extension's lines: the legal moves, then the end reached;
 /// an error in place of a line that could not be written.
 fn legal_lines(m: &mut algchess_core::referee::Match, castling: Castling) -> Vec<Result<String, String>> {
-    let moves = names::names_as(m, castling).map(|n| format!("info string legal {}", n.join(" ")));
+    let moves = move_words::names_as(m, castling).map(|n| format!("info string legal {}", n.join(" ")));
     let end = match m.end() {
         Ok(Some(o)) => Ok(format!("info string end {} {}", o.result(), o.ending.name())),
         Ok(None) => Ok("info string end none".into()),
@@ -398,7 +398,7 @@ fn legal_lines(m: &mut algchess_core::referee::Match, castling: Castling) -> Vec
 }
 
 /// An `info` line: depth, score, nodes, speed, time, principal variation.
-pub(super) fn info_line(info: &Info, pv: &[String]) -> String {
+pub(super) fn info_line(info: &SearchInfo, pv: &[String]) -> String {
     let score = match mate_in(info.score) {
         Some(n) => format!("mate {n}"),
         None => format!("cp {}", info.score),
@@ -426,7 +426,7 @@ fn perft_divide(control: &Control, m: &mut algchess_core::referee::Match, depth:
         true => control.say("info string perft stopped"),
         false => control.say(&format!("info string error: {e}")),
     };
-    let names = match names::names(m) {
+    let names = match move_words::names(m) {
         Ok(n) => n,
         Err(e) => return error(&e),
     };

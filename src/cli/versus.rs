@@ -3,13 +3,13 @@
 
 use super::interactive::{draw, draw_hex, turn_label};
 use algchess_core::referee::Match;
-use algchess_core::{board_key, mate_in, move_words as names, turn_key, Limits, Searcher, Values};
+use algchess_core::{board_key, mate_in, move_words, turn_key, Limits, Searcher, Values};
 use algchess_core::{Square, Tiling};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
 /// How the engine plays.
-pub(super) struct Engine {
+pub(super) struct Computer {
     /// The turn it plays.
     pub side: usize,
     pub movetime: Duration,
@@ -23,7 +23,7 @@ const HELP: &str = "Type a move by name (`e2e4`, `Nf3`, `11-15`, `d3`), or `move
 /// changed.
 pub(super) fn play(
     mut m: Match,
-    engine: &Engine,
+    engine: &Computer,
     names_of_turns: &[Option<String>],
     input: impl BufRead,
     mut out: impl Write,
@@ -70,7 +70,7 @@ pub(super) fn play(
             Ok(None) => {}
             Err(e) => return writeln!(out, "error: {e}"),
         }
-        let all = match names::names(&mut m) {
+        let all = match move_words::names(&mut m) {
             Ok(n) => n,
             Err(e) => return writeln!(out, "error: {e}"),
         };
@@ -123,7 +123,7 @@ pub(super) fn play(
                     show = false;
                     continue;
                 }
-                _ => match names::find(&mut m, text) {
+                _ => match move_words::find(&mut m, text) {
                     Ok(i) => i,
                     Err(e) => {
                         writeln!(out, "{e}")?;

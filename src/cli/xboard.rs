@@ -6,7 +6,7 @@ use super::session::{Control, Current, Heard, Input, Opened, Say, PACED_NODES};
 use super::think::{budget, bundled, EngineArgs, From, Loaded, Playing};
 use algchess_core::move_words::Castling;
 use algchess_core::{clip, Diags};
-use algchess_core::{mate_in, move_words as names, Limits, SearchInfo as Info, Searcher};
+use algchess_core::{mate_in, move_words, Limits, SearchInfo, Searcher};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -348,9 +348,9 @@ impl Xboard {
         }
         let g = &mut p.game;
         let mut view = g.m.clone();
-        let mut report = |info: &Info| {
+        let mut report = |info: &SearchInfo| {
             if post {
-                let pv = names::line_as(&mut view, &info.pv, castling).unwrap_or_default();
+                let pv = move_words::line_as(&mut view, &info.pv, castling).unwrap_or_default();
                 let score = match mate_in(info.score) {
                     Some(n) if n > 0 => 100_000 + n,
                     Some(n) => -100_000 + n,
@@ -369,7 +369,7 @@ impl Xboard {
         let found = control.long(|| searcher.search(&mut g.m, &g.history, &loaded.values, &limits, &mut report));
         let name = match found {
             Ok(Some(info)) => {
-                let all = names::names_as(&mut g.m, castling).unwrap_or_default();
+                let all = move_words::names_as(&mut g.m, castling).unwrap_or_default();
                 info.pv.first().and_then(|&i| all.get(i).cloned())
             }
             Ok(None) => None,

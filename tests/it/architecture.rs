@@ -12,7 +12,7 @@ const LAYERS: [&str; 19] = [
     "rng",
     "geometry",
     "memory",
-    "core",
+    "ir",
     "semantics",
     "engine",
     "diag",
@@ -23,7 +23,7 @@ const LAYERS: [&str; 19] = [
     "picture",
     "search",
     "laws",
-    "check",
+    "checker",
     "prover",
     "simplify",
     "puzzle",
@@ -110,8 +110,8 @@ fn modules_import_only_the_layers_below_them() {
 
 #[test]
 fn the_check_sees_an_import_up_the_layers() {
-    let text = "use crate::core::Term;\nfn f() { crate::play::fen::read(\"\"); }\n#[cfg(test)]\nmod tests {\n    use crate::cli;\n}\n";
-    assert_eq!(imports(text), ["core", "play"]);
+    let text = "use crate::ir::Term;\nfn f() { crate::play::fen::read(\"\"); }\n#[cfg(test)]\nmod tests {\n    use crate::cli;\n}\n";
+    assert_eq!(imports(text), ["ir", "play"]);
 }
 
 /// The sibling files (or folders) of module `top` that a file of it names,

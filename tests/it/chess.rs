@@ -5,7 +5,7 @@
 //! Perft 6 of the start position takes minutes and is ignored by default:
 //! `cargo test --release --test chess -- --ignored`.
 
-use algchess::{divide, fen, move_names as notation, perft, Position, Rules};
+use algchess::{divide, fen, move_names, perft, Position, Rules};
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -42,7 +42,7 @@ fn moves(rules: &Rules, pos: &Position) -> BTreeSet<String> {
         .successors(pos)
         .expect("within budget")
         .iter()
-        .map(|p| notation::uci(&pos.board, &p.board, &rules.pieces).expect("one piece moves"))
+        .map(|p| move_names::uci(&pos.board, &p.board, &rules.pieces).expect("one piece moves"))
         .collect()
 }
 
@@ -52,7 +52,7 @@ fn play(rules: &Rules, pos: &Position, name: &str) -> Position {
         .successors(pos)
         .expect("within budget")
         .into_iter()
-        .find(|p| notation::uci(&pos.board, &p.board, &rules.pieces).as_deref() == Some(name))
+        .find(|p| move_names::uci(&pos.board, &p.board, &rules.pieces).as_deref() == Some(name))
         .unwrap_or_else(|| panic!("{name} is not legal here: {:?}", moves(rules, pos)))
 }
 

@@ -10,7 +10,7 @@
 
 use algchess::Laws;
 use algchess::Program;
-use algchess::{check_claim, ClaimOptions, SearchOptions};
+use algchess::{check_claim, ClaimOptions, EnumerationOptions};
 use algchess::{compile, Eval, Grid, State};
 use algchess::{prove_claim, MemoryLimit, ProveOptions, Rewrites, SaturationLimits};
 use quickcheck::{Arbitrary, Gen};
@@ -142,11 +142,11 @@ fn exercise(text: &str, laws: &Laws, rules: &Rewrites) -> bool {
             let _ = Eval::new(20_000).run(&prog, &s);
         }
     }
-    let search = SearchOptions {
+    let search = EnumerationOptions {
         max_cells: 3,
         work: Some(200),
         eval_budget: 20_000,
-        ..SearchOptions::default()
+        ..EnumerationOptions::default()
     };
     let check = ClaimOptions {
         search,

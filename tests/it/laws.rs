@@ -7,7 +7,7 @@
 use algchess::Laws;
 use algchess::Rel;
 use algchess::{prove_claim, ProveOptions, Rewrites, Verdict};
-use algchess::{ClaimOptions, SearchOptions};
+use algchess::{ClaimOptions, EnumerationOptions};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -18,12 +18,12 @@ fn laws_are_proved_and_false_ones_refuted() {
     let rules = Rewrites::new(&laws);
     let options = ProveOptions {
         check: ClaimOptions {
-            search: SearchOptions {
+            search: EnumerationOptions {
                 max_cells: 6,
                 // Work, not a clock, so a loaded machine gives the same
                 // verdicts.
                 work: Some(2_000_000),
-                ..SearchOptions::default()
+                ..EnumerationOptions::default()
             },
             instances: 32,
             instance_cells: 6,

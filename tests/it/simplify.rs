@@ -2,7 +2,7 @@
 
 use algchess::Laws;
 use algchess::Rewrites;
-use algchess::{check_claim, ClaimOptions, Finding, SearchOptions};
+use algchess::{check_claim, ClaimOptions, EnumerationOptions, Finding};
 use algchess::{perft, Rules};
 use algchess::{simplify_text, SimplifyOptions};
 use algchess::{Claim, Program};
@@ -39,9 +39,9 @@ fn same_definitions(before: &Program, after: &Program, cells: usize) -> usize {
             pieces: before.pieces().clone(),
         };
         let options = ClaimOptions {
-            search: SearchOptions {
+            search: EnumerationOptions {
                 max_cells: cells,
-                ..SearchOptions::default()
+                ..EnumerationOptions::default()
             },
             ..ClaimOptions::default()
         };

@@ -14,8 +14,8 @@
 //! walks: `R` has a result exactly when some capture fits, and the double
 //! `not` keeps the board and the POI as they were.
 
-use crate::core::{Bounds, Cell, Content, Fragment, Node, Pattern, PieceId, Pieces, Term};
 use crate::geometry::Square;
+use crate::ir::{Bounds, Cell, Content, Fragment, Node, Pattern, PieceId, Pieces, Term};
 
 /// The longest walk looked at when checking that a capture's guards do not
 /// read the squares its own walk passes over.
@@ -692,7 +692,7 @@ pub(super) fn check_lints(game: &crate::elab::Game, pieces: &Pieces) -> Vec<(usi
 
 #[cfg(test)]
 mod tests {
-    use crate::core::Content;
+    use crate::ir::Content;
     use crate::semantics::{compile, Eval, Grid, State, Store};
 
     /// Chess's derived test says a square is attacked exactly when one of

@@ -2,7 +2,7 @@
 //! `fuse(f_1, g_1, f_2, g_2, f, g)`: their names and signatures, which
 //! elaboration checks. What each decides is in `laws::conds`.
 
-use crate::core::{Meta, Sort};
+use crate::ir::{Meta, Sort};
 use std::fmt;
 
 /// A side condition, resolved from its name during elaboration.

@@ -54,8 +54,8 @@
 //! (and its twin) a value of N centipawns over the one it derives.
 
 use super::expr::{Abort, Elab, Scope};
-use crate::core::{PieceId, Sort, Term};
 use crate::diag::{Diag, Source};
+use crate::ir::{PieceId, Sort, Term};
 use crate::parse::ast::{Expr, ExprKind, Ident};
 
 /// What a side with no legal move means.
@@ -364,7 +364,7 @@ fn bare_king(el: &Elab, parts: &[Expr], turns: usize) -> Result<Vec<(Verdict, Ve
         return Err(format!("{usage}; it is for games of two sides, not {turns}"));
     }
     let sides = [el.side("white_pieces"), el.side("black_pieces")].map(|s| s.expect("a built-in"));
-    let dot = Term::content(crate::core::Content::Empty);
+    let dot = Term::content(crate::ir::Content::Empty);
     // At least `k` pieces of side `s`, k ≥ 1, as a test (`not not`: the
     // pieces taken off are put back).
     let at_least = |s: &Term, k: u32| {

@@ -3,9 +3,9 @@
 
 use super::metas::{meta_sort, META_TABLE};
 use super::{Def, Program};
-use crate::core::{Bounds, Cell, Content, GlueError, Node, PieceId, Sort, Term, MAX_DEPTH};
 use crate::diag::{Diag, Source};
 use crate::geometry::{Movement, Square, MAX_SHIFT};
+use crate::ir::{Bounds, Cell, Content, GlueError, Node, PieceId, Sort, Term, MAX_DEPTH};
 use crate::notation::{self, Notation};
 use crate::parse::ast::{CountArg, Expr, ExprKind, Ident, PostOp, Span};
 use std::cell::RefCell;
@@ -124,13 +124,13 @@ impl<'a> Elab<'a> {
 
     fn node(&self, sc: &Scope, e: &Expr) -> Res<Term> {
         match &e.kind {
-            ExprKind::Piece(p) => Ok(Term::fragment(crate::core::Fragment::single(crate::core::Cell::Is(
+            ExprKind::Piece(p) => Ok(Term::fragment(crate::ir::Fragment::single(crate::ir::Cell::Is(
                 Content::Piece(self.piece(sc, p, e.span)?),
             )))),
-            ExprKind::Dot => Ok(Term::fragment(crate::core::Fragment::single(crate::core::Cell::EMPTY))),
-            ExprKind::Hash => Ok(Term::fragment(crate::core::Fragment::single(crate::core::Cell::Off))),
-            ExprKind::Percent => Ok(Term::fragment(crate::core::Fragment::single(crate::core::Cell::Poi))),
-            ExprKind::Num(0) => Ok(Term::fragment(crate::core::Fragment::empty())),
+            ExprKind::Dot => Ok(Term::fragment(crate::ir::Fragment::single(crate::ir::Cell::EMPTY))),
+            ExprKind::Hash => Ok(Term::fragment(crate::ir::Fragment::single(crate::ir::Cell::Off))),
+            ExprKind::Percent => Ok(Term::fragment(crate::ir::Fragment::single(crate::ir::Cell::Poi))),
+            ExprKind::Num(0) => Ok(Term::fragment(crate::ir::Fragment::empty())),
             ExprKind::Num(1) => Ok(Term::movement(Movement::IDENTITY)),
             ExprKind::Num(n) => Err(self
                 .diag(sc, e.span, format!("`{n}` is not a term"))
@@ -526,7 +526,7 @@ impl<'a> Elab<'a> {
         let pieces: Option<Vec<Content>> = target.as_pattern().and_then(|p| {
             p.members()
                 .map(|f| match f.cells().collect::<Vec<_>>()[..] {
-                    [(q, crate::core::Cell::Is(c @ Content::Piece(_)))] if q == crate::geometry::Square::ORIGIN => {
+                    [(q, crate::ir::Cell::Is(c @ Content::Piece(_)))] if q == crate::geometry::Square::ORIGIN => {
                         Some(c)
                     }
                     _ => None,
@@ -764,7 +764,7 @@ impl<'a> Elab<'a> {
             // The seed's `m1` and `m0`: the identity and the empty fragment.
             match c {
                 '1' => options.push(("1".into(), Part::Term(Term::movement(Movement::IDENTITY)))),
-                '0' => options.push(("0".into(), Part::Term(Term::fragment(crate::core::Fragment::empty())))),
+                '0' => options.push(("0".into(), Part::Term(Term::fragment(crate::ir::Fragment::empty())))),
                 _ => {}
             }
             for (n, t) in names {

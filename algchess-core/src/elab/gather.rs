@@ -4,9 +4,9 @@
 //! for `statements.rs`.
 
 use super::{Def, Loader, Program, MAX_IMPORT_DEPTH};
-use crate::core::{PieceId, Pieces, Spelling};
 use crate::diag::{Diag, Diags, Source};
 use crate::geometry::{Movement, Tiling};
+use crate::ir::{PieceId, Pieces, Spelling};
 use crate::parse::ast::{Ident, Span, Stmt, StmtKind};
 use crate::parse::{self, lexer::KEYWORDS};
 use std::collections::HashSet;

@@ -2,7 +2,7 @@
 //! define; the letter fixes the sort. More of one sort are numbered after an
 //! underscore (`M_1`, `f_2`): a bare `m1` is `m` times `1`.
 
-use crate::core::Sort;
+use crate::ir::Sort;
 
 /// The sort a metavariable name stands for, if it is one.
 pub(super) fn meta_sort(name: &str) -> Option<Sort> {

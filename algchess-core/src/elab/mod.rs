@@ -19,9 +19,9 @@ pub(crate) use cond::{Condition, Predicate};
 pub(crate) use ends::{Counting, Ends, Material, MoveRule, Over, PointSplit, Stuck, Verdict};
 pub use loader::{Loader, NoFiles};
 
-use crate::core::{ClaimKind, Content, Pieces, Rel, Sort, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::geometry::Tiling;
+use crate::ir::{ClaimKind, Content, Pieces, Rel, Sort, Term};
 use crate::memory::MemoryLimit;
 use crate::parse;
 use crate::parse::ast::{Expr, Ident, Span};
@@ -140,7 +140,7 @@ pub struct Program {
     pub(crate) tiling: Tiling,
     /// The black twins of the pieces this file and its imports declare,
     /// in order: with chess's, what `black_pieces` names.
-    pub(crate) black: Vec<crate::core::PieceId>,
+    pub(crate) black: Vec<crate::ir::PieceId>,
     /// The pieces the file and its imports declare, with chess's: how its
     /// terms, boards and games spell and move them.
     pub(crate) pieces: Pieces,
@@ -454,15 +454,15 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Cell, Content, Fragment, Node, PieceId};
     use crate::geometry::Square;
+    use crate::ir::{Cell, Content, Fragment, Node, PieceId};
 
     fn cells(t: &Term) -> Vec<(i32, i32, String)> {
         let Node::Frag(f) = t.node() else {
             panic!("not a fragment: {t:?}")
         };
         f.cells()
-            .map(|(q, c)| (q.x, q.y, crate::core::Pieces::chess().show(&c).to_string()))
+            .map(|(q, c)| (q.x, q.y, crate::ir::Pieces::chess().show(&c).to_string()))
             .collect()
     }
 

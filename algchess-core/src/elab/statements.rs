@@ -5,9 +5,9 @@
 
 use super::expr::{Abort, Elab, Scope};
 use super::{ends, Claim, Condition, Ends, Game, Predicate};
-use crate::core::{ClaimKind, Meta, Rel, Sort};
 use crate::diag::{Diag, Diags, Source};
 use crate::geometry::Tiling;
+use crate::ir::{ClaimKind, Meta, Rel, Sort};
 use crate::memory::MemoryLimit;
 use crate::parse::ast::{Expr, Ident, Span, Stmt, StmtKind};
 
@@ -272,7 +272,7 @@ fn game(
         metas: false,
     };
     let b = el.expr(&sc, board)?;
-    let crate::core::Node::Frag(f) = b.node() else {
+    let crate::ir::Node::Frag(f) = b.node() else {
         return Err(Diag::new(
             source,
             board.span,
@@ -342,7 +342,7 @@ impl std::fmt::Display for RaggedRow {
 
 /// A square board's rows all span its box: a row short of a square is a
 /// typing slip far more often than a hole (which `#` writes).
-fn ragged(f: &crate::core::Fragment) -> Result<(), RaggedRow> {
+fn ragged(f: &crate::ir::Fragment) -> Result<(), RaggedRow> {
     let (xs, ys): (Vec<i32>, Vec<i32>) = f.cells().map(|(q, _)| (q.x, q.y)).unzip();
     let (Some(&top), Some(&bottom)) = (ys.iter().max(), ys.iter().min()) else {
         return Ok(());

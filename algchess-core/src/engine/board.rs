@@ -329,7 +329,7 @@ mod tests {
     /// square written and written back adds nothing, another board differs.
     #[test]
     fn fingerprints_are_of_boards() {
-        let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::core::Pieces::chess()).expect("a board");
+        let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::ir::Pieces::chess()).expect("a board");
         let mut on = Board::<u64>::new(Mailbox::new(&board, 2), &[], &Slots::default(), &Default::default());
         let (a, b) = (on.mailbox.cells.len() / 2, on.mailbox.cells.len() / 2 + 1);
         let mark = on.mark();

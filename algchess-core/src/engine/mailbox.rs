@@ -4,8 +4,8 @@
 
 use super::bits::{Bits, BoxShape, Slots};
 use super::word::Word;
-use crate::core::Content;
 use crate::geometry::{Rect, Square};
+use crate::ir::Content;
 use crate::semantics::{CellSet, Code, Grid, Store};
 use std::convert::Infallible;
 
@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn grids_round_trip_and_the_border_is_off() {
-        let g = Grid::parse("♖.#\n♙♙.", &crate::core::Pieces::chess()).unwrap();
+        let g = Grid::parse("♖.#\n♙♙.", &crate::ir::Pieces::chess()).unwrap();
         let b = Mailbox::new(&g, 3);
         assert_eq!(b.grid(), g);
         assert_eq!(b.cells.len(), 9 * 8);

@@ -375,7 +375,8 @@ impl<W: Word> Plan<W> {
 mod tests {
     use super::*;
     use crate::elab::Program;
-    use crate::play::{fen, perft, Position, Rules};
+    use crate::play::fen;
+    use crate::play::{perft, Position, Rules};
     use std::collections::BTreeSet;
 
     /// A game of fairy pieces, both colours, with pawns to take.
@@ -951,7 +952,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
             }
         });
         let pe = slow.pieces.lookup("'Pe").expect("chess declares 'Pe");
-        let pe = crate::semantics::Code::content(crate::core::Content::Piece(pe));
+        let pe = crate::semantics::Code::content(crate::ir::Content::Piece(pe));
         let doubles: Vec<_> = rules.iter().filter(|(w, _)| w.iter().any(|x| x.1 == pe)).collect();
         assert_eq!(doubles.len(), 1, "{rules:?}");
         assert_eq!(doubles[0].0.len(), 2, "{doubles:?}");

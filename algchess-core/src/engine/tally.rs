@@ -4,7 +4,7 @@
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
-use super::bits::{BitRay, BitRule, BitTest, Stand, Step, Still};
+use super::bits::{BitRay, BitRule, BitTest, Stand, Stepped, Still};
 use super::board::{key, Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
@@ -326,7 +326,7 @@ impl<W: Word> Board<W> {
                         while !m.is_zero() {
                             let k = m.lowest();
                             m = m.clear_lowest();
-                            let step = Step::new(b, k, k.wrapping_add_signed(at), v);
+                            let step = Stepped::new(b, k, k.wrapping_add_signed(at), v);
                             landed += usize::from(!t.holds(&step, poi));
                         }
                         W::ZERO

@@ -8,8 +8,8 @@
 //! e-graph grows.
 
 use super::fusion::{fuse, Fusion};
-use crate::core::{Node, Pieces, Term};
 use crate::elab::Predicate;
+use crate::ir::{Node, Pieces, Term};
 
 fn count(t: &Term) -> Option<u32> {
     match t.node() {
@@ -71,8 +71,8 @@ pub(crate) fn decide(pred: Predicate, inputs: &[Term], pieces: &Pieces) -> Optio
             for (s, c) in g.cells() {
                 match f.get(s) {
                     Some(r) if r == c => {}
-                    None if c == crate::core::Cell::Off => {
-                        h = h.glue(&crate::core::Fragment::from_cells([(s, c)]).ok()?).ok()?
+                    None if c == crate::ir::Cell::Off => {
+                        h = h.glue(&crate::ir::Fragment::from_cells([(s, c)]).ok()?).ok()?
                     }
                     _ => return None,
                 }
@@ -80,7 +80,7 @@ pub(crate) fn decide(pred: Predicate, inputs: &[Term], pieces: &Pieces) -> Optio
             Some(vec![Term::fragment(h)])
         }
         Predicate::OffOnly => {
-            let off = |f: &crate::core::Fragment| f.cells().all(|(_, c)| c == crate::core::Cell::Off);
+            let off = |f: &crate::ir::Fragment| f.cells().all(|(_, c)| c == crate::ir::Cell::Off);
             (off(&frag(0)?) && off(&frag(1)?)).then(Vec::new)
         }
         Predicate::Clash => (fuse(&frag(0)?, &frag(1)?, &frag(2)?, &frag(3)?) == Fusion::Fail).then(Vec::new),
@@ -99,8 +99,8 @@ pub(crate) fn verify(pred: Predicate, inputs: &[Term], outputs: &[Term], pieces:
 /// condition is likely to hold, for checking laws on instances; `None`
 /// leaves the argument to the generator of its sort.
 pub(crate) fn sample_input(pred: Predicate, arg: usize, g: &mut crate::rng::Rng) -> Option<Term> {
-    use crate::core::{gen, Cell as C, Fragment as F};
     use crate::geometry::Square;
+    use crate::ir::{gen, Cell as C, Fragment as F};
     match (pred, arg) {
         (Predicate::Translation, 0) => {
             let m = gen::movement(g);
@@ -117,7 +117,7 @@ pub(crate) fn sample_input(pred: Predicate, arg: usize, g: &mut crate::rng::Rng)
             let [_, pawn] = gen::palette();
             let known = [
                 (Square::new(2, 0), C::EMPTY),
-                (Square::new(2, 1), C::Is(crate::core::Content::Piece(pawn))),
+                (Square::new(2, 1), C::Is(crate::ir::Content::Piece(pawn))),
                 (Square::new(2, -1), C::Poi),
                 (Square::new(3, 0), C::Off),
             ];

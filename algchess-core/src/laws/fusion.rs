@@ -20,8 +20,8 @@
 //!   second rule reads the POI's old square, whose content the fused guard
 //!   cannot name), there is no fusion.
 
-use crate::core::{Cell, Fragment};
 use crate::geometry::{Movement, Square};
+use crate::ir::{Cell, Fragment};
 use std::collections::BTreeMap;
 
 /// What fusing two rules gives.
@@ -132,8 +132,8 @@ pub(crate) fn fuse(f1: &Fragment, g1: &Fragment, f2: &Fragment, g2: &Fragment) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{gen, Node, Term};
     use crate::elab::Program;
+    use crate::ir::{gen, Node, Term};
     use crate::semantics::{compile, results, State, Store};
 
     fn frag(text: &str) -> Fragment {

@@ -14,10 +14,10 @@
 pub(crate) mod conds;
 pub(crate) mod fusion;
 
-use crate::core::{ClaimKind, Meta, Node, Rel, Term};
 use crate::diag::{Diag, Diags};
 use crate::elab::{Claim, Condition, Loader, NoFiles, Program};
 use crate::geometry::Tiling;
+use crate::ir::{ClaimKind, Meta, Node, Rel, Term};
 
 /// One axiom.
 #[derive(Clone, Debug)]

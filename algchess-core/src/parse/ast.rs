@@ -1,7 +1,7 @@
 //! The surface syntax tree, as written: names unexpanded, sorts unknown.
 
 /// What a claim states is core vocabulary; the syntax tree holds it as read.
-pub(crate) use crate::core::{ClaimKind, Rel};
+pub(crate) use crate::ir::{ClaimKind, Rel};
 
 pub(crate) use crate::diag::Span;
 

@@ -2,8 +2,8 @@
 //! on the board, and how a ply moves the count on or starts one.
 
 use super::game::{squares, Rules};
-use crate::core::Content;
 use crate::elab::Counting;
+use crate::ir::Content;
 use crate::semantics::Grid;
 
 /// A count of makruk's counting rules, in plies as Fairy-Stockfish keeps

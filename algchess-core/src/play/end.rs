@@ -1,10 +1,10 @@
 //! How games end: the end declarations of a rule file compiled for play,
 //! the endings they lead to and their results.
 
-use crate::core::{Content, PieceId};
 use crate::elab::{Counting, Ends, Material, MoveRule, Over, PointSplit, Stuck};
 use crate::engine::TooBig;
 use crate::geometry::Square;
+use crate::ir::{Content, PieceId};
 use crate::memory::Budget;
 use crate::semantics::{compile, Eval, Grid, Prog, State};
 
@@ -49,16 +49,16 @@ pub enum Test {
 
 impl EndRules {
     pub fn compile(e: &Ends) -> EndRules {
-        let prog = |t: &crate::core::Term| compile(t).expect("elaboration checks that end tests are closed moves");
-        let progs = |ts: &Option<Vec<crate::core::Term>>| ts.as_ref().map(|ts| ts.iter().map(prog).collect());
+        let prog = |t: &crate::ir::Term| compile(t).expect("elaboration checks that end tests are closed moves");
+        let progs = |ts: &Option<Vec<crate::ir::Term>>| ts.as_ref().map(|ts| ts.iter().map(prog).collect());
         let turns = e.conditions.first().map_or(0, Vec::len);
         let stop = (!e.over.is_empty()).then(|| {
             (0..turns)
                 .map(|t| {
-                    let tests: Vec<&crate::core::Term> = e.over.iter().map(|o| &e.conditions[o.test][t]).collect();
+                    let tests: Vec<&crate::ir::Term> = e.over.iter().map(|o| &e.conditions[o.test][t]).collect();
                     let any = tests[1..]
                         .iter()
-                        .fold(tests[0].clone(), |acc, u| crate::core::Term::alt(&acc, u));
+                        .fold(tests[0].clone(), |acc, u| crate::ir::Term::alt(&acc, u));
                     prog(&any)
                 })
                 .collect()
@@ -355,7 +355,7 @@ pub(crate) fn insufficient_material(m: &Material, board: &Grid) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::PieceId;
+    use crate::ir::PieceId;
     use crate::play::fen;
 
     #[test]
@@ -393,7 +393,7 @@ mod tests {
     }
 
     fn insufficient(fen: &str) -> bool {
-        let board = fen::placement(fen, &crate::core::Pieces::chess()).unwrap();
+        let board = fen::placement(fen, &crate::ir::Pieces::chess()).unwrap();
         let declared = insufficient_material(&chess(), &board);
         assert_eq!(declared, by_letters(&board), "{fen}");
         declared
@@ -415,7 +415,7 @@ mod tests {
             for x in 0..board.width() {
                 let q = Square::new(o.x + x, o.y + y);
                 if let Some(Content::Piece(p)) = board.get(q) {
-                    let Some(l) = crate::core::Pieces::chess().letter(p) else {
+                    let Some(l) = crate::ir::Pieces::chess().letter(p) else {
                         return false;
                     };
                     pieces.push((l, (x + y) % 2 == 0));
@@ -464,7 +464,7 @@ mod tests {
         for seed in 0..3000u64 {
             let mut g = crate::rng::Rng::new(seed);
             let pick = |g: &mut crate::rng::Rng, n: usize| g.below(n as u32) as usize;
-            let mut board = fen::placement("8/8/8/8/8/8/8/8", &crate::core::Pieces::chess()).unwrap();
+            let mut board = fen::placement("8/8/8/8/8/8/8/8", &crate::ir::Pieces::chess()).unwrap();
             // Both kings, on two squares.
             let k = pick(&mut g, 64) as i32;
             let other = (k + 1 + pick(&mut g, 63) as i32) % 64;

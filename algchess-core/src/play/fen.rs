@@ -4,8 +4,8 @@
 //! kings and rooks that have not moved and the en passant square as the
 //! pawn that has just moved two squares.
 
-use crate::core::{Content, PieceId, Pieces};
 use crate::geometry::Square;
+use crate::ir::{Content, PieceId, Pieces};
 use crate::semantics::{BoardError, Grid};
 
 /// The most files or ranks a FEN board may have.
@@ -362,14 +362,14 @@ pub fn write_counted(
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rights {
     /// White's rights first, each side's short right first.
-    pub castling: smallvec::SmallVec<[Castling; 4]>,
+    pub castling: smallvec::SmallVec<[CastlingRight; 4]>,
     /// The square a pawn may be taken on en passant, from the box's corner.
     pub en_passant: Option<Square>,
 }
 
 /// A castling right: an unmoved rook beside its side's unmoved king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Castling {
+pub struct CastlingRight {
     /// Whose right it is.
     pub white: bool,
     /// On the king's right.
@@ -400,7 +400,7 @@ pub fn rights(g: &Grid, m: &Markers, black_to_move: bool, pieces: &Pieces) -> Ri
             xs.any(|o| g.letter(Square::new(g.origin().x + o, g.origin().y + y), pieces) == Some(rook_letter))
         };
         if let Some(x) = (kx + 1..width).rev().find(|x| is(*x, y, r)) {
-            out.castling.push(Castling {
+            out.castling.push(CastlingRight {
                 white,
                 short: true,
                 rook: Square::new(x, y),
@@ -408,7 +408,7 @@ pub fn rights(g: &Grid, m: &Markers, black_to_move: bool, pieces: &Pieces) -> Ri
             });
         }
         if let Some(x) = (0..kx).find(|x| is(*x, y, r)) {
-            out.castling.push(Castling {
+            out.castling.push(CastlingRight {
                 white,
                 short: false,
                 rook: Square::new(x, y),

@@ -4,7 +4,7 @@
 use super::error::MoveError;
 use super::game::{Position, TooBig};
 use super::ongoing::Match;
-use super::{notation, pdn, san};
+use super::{move_names, pdn, san};
 use crate::engine::Vacate;
 use crate::geometry::Tiling;
 use crate::semantics::{CellSet, Change};
@@ -128,8 +128,9 @@ impl<'a> Match<'a> {
     /// On hex: the legal move named by its cells, as `play` names it.
     fn find_cells(&self, text: &str) -> Result<usize, MoveError> {
         let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
-        let named =
-            |i: usize| notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex, &self.rules.pieces);
+        let named = |i: usize| {
+            move_names::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex, &self.rules.pieces)
+        };
         let found: Vec<usize> = (0..self.moves.len()).filter(|&i| named(i) == t).collect();
         match found[..] {
             [i] => Ok(i),

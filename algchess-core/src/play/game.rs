@@ -1,10 +1,10 @@
 //! Games as the evaluator runs them: compiled turn moves, and positions.
 
 use super::end::Test;
-use crate::core::{Node, Term};
 use crate::elab::Game;
 use crate::engine::Engine;
 use crate::geometry::Square;
+use crate::ir::{Node, Term};
 use crate::memory::Budget;
 use crate::semantics::{compile, Eval, Grid, Prog, State};
 use std::collections::HashMap;
@@ -28,7 +28,7 @@ pub struct Rules {
     pub codes: super::pieces::CodeTable,
     /// The pieces of the file that declares the game: how its boards are
     /// read and written.
-    pub pieces: crate::core::Pieces,
+    pub pieces: crate::ir::Pieces,
     /// What finding a move or answering a test may spend, besides the
     /// evaluator's count of states (nothing more by default).
     pub budget: Budget,
@@ -61,7 +61,7 @@ pub(crate) enum Unchecked {
 fn without_tests(
     t: &Term,
     drop: &dyn Fn(&Term) -> bool,
-    pieces: &crate::core::Pieces,
+    pieces: &crate::ir::Pieces,
     memo: &mut HashMap<Term, Option<Term>>,
 ) -> Option<Term> {
     if let Some(done) = memo.get(t) {

@@ -4,7 +4,7 @@
 use super::end::Test;
 use super::game::TooBig;
 use super::ongoing::Match;
-use super::{notation, pdn, san};
+use super::{move_names, pdn, san};
 use crate::geometry::Tiling;
 
 impl<'a> Match<'a> {
@@ -38,7 +38,7 @@ impl<'a> Match<'a> {
         match self.rules.tiling {
             Tiling::Square => san::write(&self.pos.board, &self.moves, self.rules, i),
             Tiling::Hex => {
-                notation::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex, &self.rules.pieces)
+                move_names::describe_on(&self.pos.board, &self.legal()[i].board, Tiling::Hex, &self.rules.pieces)
             }
         }
     }

@@ -2,7 +2,7 @@
 //! moves, the move counters and the positions seen (for repetition). The
 //! `Match`'s other concerns live beside it, each in an `impl` of its own:
 //! setting one up from a FEN (`setup`), plies a search takes back
-//! (`search_ply`), the end reached (`outcome`), draws to claim (`claims`),
+//! (`entered`), the end reached (`outcome`), draws to claim (`claims`),
 //! moves named (`naming`) and found by name (`finding`).
 
 use super::counting::{self, Count, Material};

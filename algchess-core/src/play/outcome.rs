@@ -4,8 +4,8 @@
 use super::end::{insufficient_material, Ending, GameOutcome, Test};
 use super::game::{squares, TooBig};
 use super::ongoing::Match;
-use crate::core::Content;
 use crate::elab::{Stuck, Verdict};
+use crate::ir::Content;
 
 impl<'a> Match<'a> {
     /// The end the game has reached, if any: checked in python-chess's

@@ -10,10 +10,10 @@
 //! start has pieces, all on dark squares (a draughts board); the referee
 //! and `play` then read and write plies this way.
 
-use super::error::MoveError;
-use super::Position;
-use crate::core::Content;
 use crate::geometry::Square;
+use crate::ir::Content;
+use crate::play::error::MoveError;
+use crate::play::Position;
 use crate::semantics::Grid;
 
 /// Whether `board`, the rules' start, is numbered for PDN: an even square
@@ -66,12 +66,12 @@ fn number(board: &Grid, q: Square) -> Option<i32> {
 
 /// A ply in PDN: square numbers separated by `-` (a step) or `x` (a
 /// capture), annotations such as `!?` and a trailing `*` left out.
-struct Ply {
+struct PdnMove {
     squares: Vec<i32>,
     capture: bool,
 }
 
-fn read(text: &str) -> Option<Ply> {
+fn read(text: &str) -> Option<PdnMove> {
     let t = text.trim().trim_end_matches(['!', '?', '*', '+']);
     let capture = t.contains(['x', 'X', ':']);
     let squares: Option<Vec<i32>> = t
@@ -85,7 +85,8 @@ fn read(text: &str) -> Option<Ply> {
         .collect();
     let squares = squares?;
     let steps = t.contains('-');
-    (squares.len() >= 2 && !(capture && steps) && (capture || squares.len() == 2)).then_some(Ply { squares, capture })
+    (squares.len() >= 2 && !(capture && steps) && (capture || squares.len() == 2))
+        .then_some(PdnMove { squares, capture })
 }
 
 /// Whether `text` is a ply in PDN (`11-15`, `22x15x6`).
@@ -308,7 +309,7 @@ mod tests {
         let rows: Vec<String> = (0..side)
             .map(|r| (0..side).map(|x| if (x + r) % 2 == 1 { '♙' } else { '.' }).collect())
             .collect();
-        Grid::parse(&rows.join("\n"), &crate::core::Pieces::chess()).unwrap()
+        Grid::parse(&rows.join("\n"), &crate::ir::Pieces::chess()).unwrap()
     }
 
     #[test]

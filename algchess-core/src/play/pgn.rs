@@ -17,7 +17,7 @@ pub struct At {
 
 /// A ply as written (without its move number), and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ply {
+pub struct WrittenPly {
     /// The ply's text (`Nf3`).
     pub text: String,
     /// Where the ply starts.
@@ -30,7 +30,7 @@ pub struct Record {
     /// The tag pairs, name and value, in file order.
     pub tags: Vec<(String, String)>,
     /// The plies of the main line; variations are skipped.
-    pub plies: Vec<Ply>,
+    pub plies: Vec<WrittenPly>,
     /// The result that ends the move text (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub result: Option<String>,
     /// Where the game starts.
@@ -373,7 +373,7 @@ impl Reader<'_> {
             st.after_number = true;
             if !rest.is_empty() {
                 let col = at.col + digits + dots;
-                st.game.plies.push(Ply {
+                st.game.plies.push(WrittenPly {
                     text: rest.to_string(),
                     at: At { line: at.line, col },
                 });
@@ -382,7 +382,7 @@ impl Reader<'_> {
             return Ok(());
         }
         st.after_number = false;
-        st.game.plies.push(Ply { text: w, at });
+        st.game.plies.push(WrittenPly { text: w, at });
         Ok(())
     }
 }

@@ -3,7 +3,7 @@
 //! tables instead of asking the registry for spellings.
 
 use super::fen::Markers;
-use crate::core::{Content, PieceId, Pieces};
+use crate::ir::{Content, PieceId, Pieces};
 use crate::semantics::Code;
 
 /// Per-code facts: a piece's letter, the piece it looks like, whether it

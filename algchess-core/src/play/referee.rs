@@ -6,11 +6,11 @@
 pub use super::claims::DrawClaim;
 pub use super::counting::Count;
 use super::end::GameOutcome;
+pub use super::entered::Entered;
 pub use super::error::{MoveError, PositionError};
 use super::game::{Rules, TooBig};
 pub use super::ongoing::Match;
 use super::pdn;
-pub use super::search_ply::Ply;
 pub use super::setup::{fen_count, fen_fits};
 use crate::diag::clip;
 use crate::semantics::Grid;

@@ -4,11 +4,11 @@
 //! only when a position shares its key with another: in chess, never,
 //! since a pawn that has just moved two squares cannot stand there again.
 
-use super::fen::{self, Castling};
+use super::fen::{self, CastlingRight};
 use super::game::{Position, Rules, TooBig};
 use super::pieces::CodeTable;
-use crate::core::Content;
 use crate::geometry::Square;
+use crate::ir::Content;
 use crate::semantics::{Change, Code, Grid};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -21,7 +21,7 @@ use smallvec::SmallVec;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Key {
     cells: SmallVec<[u8; 64]>,
-    castling: Option<SmallVec<[Castling; 4]>>,
+    castling: Option<SmallVec<[CastlingRight; 4]>>,
     turn: usize,
 }
 

@@ -1,16 +1,16 @@
 //! Standard Algebraic Notation, read and written for the moves of a chess
 //! position: `Nf3`, `exd5`, `Rae1`, `e8=Q`, `O-O`; and UCI's long
 //! algebraic notation (`g1f3`, `e7e8q`) read too. A move is told by what
-//! changes between the boards (see [`super::notation::uci`]), so this
+//! changes between the boards (see [`super::move_names::uci`]), so this
 //! works for any rules whose pieces have one-letter spellings (`'A` is
 //! `A`) and boards up to 26 squares wide and tall.
 
-use super::error::MoveError;
-use super::game::Unchecked;
-use super::notation;
-use super::pieces::CodeTable;
-use super::Rules;
+use super::move_names;
 use crate::geometry::Square;
+use crate::play::error::MoveError;
+use crate::play::game::Unchecked;
+use crate::play::pieces::CodeTable;
+use crate::play::Rules;
 use crate::semantics::{Change, Grid};
 
 /// One piece's move, as SAN sees it.
@@ -78,7 +78,7 @@ fn parts(before: &Grid, change: &Change, pieces: &CodeTable) -> Option<Parts> {
     if let Some(p) = castling(before, change, pieces) {
         return Some(p);
     }
-    let (from, to, promo) = notation::moved_by(before, change, |v| pieces.letter(v))?;
+    let (from, to, promo) = move_names::moved_by(before, change, |v| pieces.letter(v))?;
     let piece = pieces.letter(before.code(from))?.to_ascii_uppercase();
     // A king going two squares or more along its rank castles.
     let castle = (piece == 'K' && to.y == from.y && (to.x - from.x).abs() >= 2).then_some(to.x > from.x);
@@ -132,7 +132,7 @@ pub(crate) fn write(before: &Grid, moves: &[Change], rules: &Rules, i: usize) ->
     let Some(p) = parts(before, &moves[i], pieces) else {
         let mut after = before.clone();
         after.apply(&moves[i]);
-        return notation::describe(before, &after, &rules.pieces);
+        return move_names::describe(before, &after, &rules.pieces);
     };
     let rivals: Vec<Parts> = match (p.castle, p.piece) {
         (None, 'P') | (Some(_), _) => vec![],
@@ -462,7 +462,7 @@ pub(crate) fn why_not(
     let letter = |q: Square| pieces.letter(before.code(q));
     // The side to move, by the case of the pieces its legal moves move.
     let white = legal.iter().find_map(|c| {
-        let (from, _, _) = notation::moved_by(before, c, |v| pieces.letter(v))?;
+        let (from, _, _) = move_names::moved_by(before, c, |v| pieces.letter(v))?;
         Some(letter(from)?.is_ascii_uppercase())
     })?;
     let side = if white { "white" } else { "black" };

@@ -12,7 +12,7 @@
 //! `first | rest`, so that laws written with `|` match it.
 
 use super::lang::{leaf, ENode};
-use crate::core::{Node, Pieces, Sort, Term};
+use crate::ir::{Node, Pieces, Sort, Term};
 use egg::{Analysis, DidMerge, EGraph, ENodeOrVar, Id, Language, PatternAst, RecExpr};
 
 /// What the analysis knows of a class.

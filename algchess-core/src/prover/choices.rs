@@ -9,8 +9,8 @@
 //! translation), and a proof replays it by computing the form again on both
 //! terms.
 
-use crate::core::{Node, Pieces, Term};
 use crate::elab::Predicate;
+use crate::ir::{Node, Pieces, Term};
 use crate::laws::conds;
 
 /// The name proof steps give the union of a term with its sorted form.
@@ -91,23 +91,20 @@ mod tests {
     /// forms agree on every board of up to 6 squares.
     #[test]
     fn sorted_forms_keep_meaning() {
-        use crate::check::{check_claim, ClaimOptions, Finding, SearchOptions};
+        use crate::checker::{check_claim, ClaimOptions, EnumerationOptions, Finding};
         let template = Program::from_text("t.alg", "theorem t: nil = nil\n").unwrap();
         let options = ClaimOptions {
-            search: SearchOptions {
+            search: EnumerationOptions {
                 max_cells: 6,
-                ..SearchOptions::default()
+                ..EnumerationOptions::default()
             },
             ..ClaimOptions::default()
         };
         let mut changed = 0;
         for seed in 0..40 {
             let mut g = crate::rng::Rng::new(seed);
-            let t = Term::alt(
-                &crate::core::gen::a_move(&mut g, 2),
-                &crate::core::gen::a_move(&mut g, 2),
-            );
-            let t = Term::alt(&t, &crate::core::gen::a_move(&mut g, 1));
+            let t = Term::alt(&crate::ir::gen::a_move(&mut g, 2), &crate::ir::gen::a_move(&mut g, 2));
+            let t = Term::alt(&t, &crate::ir::gen::a_move(&mut g, 1));
             let mut claim = template.claims()[0].clone();
             claim.rhs = sorted(&Pieces::chess(), &t);
             changed += (claim.rhs != t) as usize;

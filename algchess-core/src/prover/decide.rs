@@ -43,9 +43,9 @@
 use super::analysis::Graph;
 use super::choices;
 use super::lang::to_expr;
-use crate::core::{Cell, Fragment, Node, Pattern, Pieces, Sort, Term};
 use crate::elab::Claim;
 use crate::geometry::Movement;
+use crate::ir::{Cell, Fragment, Node, Pattern, Pieces, Sort, Term};
 use crate::laws::fusion::Fusion;
 use egg::{ENodeOrVar, PatternAst, RecExpr};
 
@@ -761,10 +761,10 @@ pub(super) fn unite(egraph: &mut Graph, claim: &Claim) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{check_claim, ClaimOptions, Finding, SearchOptions};
-    use crate::core::{gen, Bounds, Content};
+    use crate::checker::{check_claim, ClaimOptions, EnumerationOptions, Finding};
     use crate::elab::Program;
     use crate::geometry::Square;
+    use crate::ir::{gen, Bounds, Content};
     use crate::prover::kat::sample::Refuted;
     use crate::rng::Rng;
 
@@ -884,9 +884,9 @@ mod tests {
         claim.lhs = lhs.clone();
         claim.rhs = rhs.clone();
         let options = ClaimOptions {
-            search: SearchOptions {
+            search: EnumerationOptions {
                 max_cells: 5,
-                ..SearchOptions::default()
+                ..EnumerationOptions::default()
             },
             instances: 24,
             instance_cells: 5,

@@ -5,7 +5,7 @@
 //! are inverse (a property test). Law patterns use the same nodes with
 //! metavariables as egg pattern variables.
 
-use crate::core::{Node, Term};
+use crate::ir::{Node, Term};
 use egg::{Id, Language, RecExpr};
 use std::fmt;
 
@@ -93,7 +93,7 @@ pub(crate) fn from_expr(e: &RecExpr<ENode>) -> Term {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{gen, Sort};
+    use crate::ir::{gen, Sort};
 
     #[test]
     fn conversion_is_one_to_one() {

@@ -30,7 +30,7 @@ use super::decide;
 use super::kat::{self, KatProof};
 use super::lang::ENode;
 use super::rules::{LawRule, Rewrites};
-use crate::core::{Node, Pieces, Sort, Term};
+use crate::ir::{Node, Pieces, Sort, Term};
 use crate::laws::{conds, Laws};
 use egg::FlatTerm;
 pub(super) use error::KatMiss;
@@ -57,7 +57,7 @@ pub enum Why {
     /// Equal on every board of a box around both sides' windows: moves
     /// anchored on the POI, by the small-model bound (the checker's
     /// `window`).
-    Window(crate::check::Bound),
+    Window(crate::checker::Bound),
     /// A law, used left to right or right to left, with the side
     /// conditions that held.
     Law {
@@ -493,7 +493,7 @@ pub(super) fn by_kat(
     rhs: &Term,
     laws: &Laws,
     rules: &Rewrites,
-    limits: &kat::Limits,
+    limits: &kat::KatLimits,
 ) -> Result<Vec<Step>, KatMiss> {
     if !limits.enabled() {
         return Err(KatMiss::NotTried);
@@ -652,8 +652,8 @@ mod tests {
         let mut proved = 0;
         for seed in 0..60 {
             let mut g = crate::rng::Rng::new(seed);
-            let m = crate::core::gen::a_move(&mut g, 1);
-            let s = |_: &crate::core::Meta| Some(m.clone());
+            let m = crate::ir::gen::a_move(&mut g, 1);
+            let s = |_: &crate::ir::Meta| Some(m.clone());
             let mut claim = template.claims()[0].clone();
             claim.lhs = claim.lhs.substitute(&s, &Pieces::chess()).unwrap();
             claim.rhs = claim.rhs.substitute(&s, &Pieces::chess()).unwrap();

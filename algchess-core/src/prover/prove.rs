@@ -17,10 +17,10 @@ use super::lang::{to_expr, ENode};
 use super::proof::{by_kat, steps, KatMiss, ReplayError, Step};
 use super::rules::Rewrites;
 use super::runner::{guarded, run, SaturationLimits};
-use crate::check::positions::{OnPositions, PositionsReport};
-use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, Report};
-use crate::core::{Rel, Sort};
+use crate::checker::positions::{OnPositions, PositionsReport};
+use crate::checker::{check_claim, CheckerReport, ClaimOptions, CounterReport, Finding};
 use crate::elab::Claim;
+use crate::ir::{Rel, Sort};
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
 use egg::{ENodeOrVar, Explanation, PatternAst, RecExpr, Runner, StopReason, TreeExplanation, TreeTerm};
@@ -38,20 +38,20 @@ pub struct ProveOptions {
     /// cheap second look, so by default it is small.
     pub cross_check: ClaimOptions,
     /// The decision by Kleene algebra with tests, tried before saturation.
-    pub kat: kat::Limits,
+    pub kat: kat::KatLimits,
 }
 
 impl ProveOptions {
     /// The default cross-check: boxes of up to 6 squares, a few instances
-    /// of a law, and at most 100,000 of work (see `SearchOptions::work`).
+    /// of a law, and at most 100,000 of work (see `EnumerationOptions::work`).
     pub fn quick_check(memory: MemoryLimit) -> ClaimOptions {
         ClaimOptions {
-            search: crate::check::SearchOptions {
+            search: crate::checker::EnumerationOptions {
                 max_cells: 6,
                 work: Some(100_000),
                 memory,
                 sparse: false,
-                ..crate::check::SearchOptions::default()
+                ..crate::checker::EnumerationOptions::default()
             },
             instances: 8,
             instance_cells: 4,
@@ -71,7 +71,7 @@ impl Default for ProveOptions {
             },
             check: ClaimOptions::default(),
             cross_check: ProveOptions::quick_check(MemoryLimit::NONE),
-            kat: kat::Limits::default(),
+            kat: kat::KatLimits::default(),
         }
     }
 }
@@ -121,7 +121,7 @@ pub struct ProofReport {
     /// The box the claim was decided in by enumeration, when its moves are
     /// anchored (the small-model bound).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub bound: Option<crate::check::Bound>,
+    pub bound: Option<crate::checker::Bound>,
     /// Why Kleene algebra with tests did not prove the claim.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub kat: Option<String>,
@@ -301,7 +301,7 @@ fn ground(e: &RecExpr<ENode>) -> PatternAst<ENode> {
         .into()
 }
 
-fn counterexample(report: &Report) -> Option<CounterReport> {
+fn counterexample(report: &CheckerReport) -> Option<CounterReport> {
     (report.verdict == Finding::Refuted)
         .then(|| report.counterexample.clone())
         .flatten()
@@ -310,7 +310,7 @@ fn counterexample(report: &Report) -> Option<CounterReport> {
 /// The verdict of an enumeration with no proof beside it: refuted by its
 /// counterexample, proved when it was a decision (the small-model bound),
 /// else unknown.
-fn settle(report: &mut ProofReport, claim: &Claim, checked: &Report) {
+fn settle(report: &mut ProofReport, claim: &Claim, checked: &CheckerReport) {
     if checked.verdict == Finding::Refuted {
         report.verdict = Verdict::Refuted;
         report.counterexample = counterexample(checked);
@@ -320,7 +320,7 @@ fn settle(report: &mut ProofReport, claim: &Claim, checked: &Report) {
 }
 
 /// The claim proved by enumeration in its window's box: one step.
-fn by_window(report: &mut ProofReport, claim: &Claim, bound: crate::check::Bound) {
+fn by_window(report: &mut ProofReport, claim: &Claim, bound: crate::checker::Bound) {
     report.verdict = Verdict::Proved;
     report.stop = None;
     report.note = None;
@@ -404,7 +404,7 @@ pub fn prove_claim(
         proof: None,
         positions: None,
     };
-    let enumerate = |report: &mut ProofReport, with: &ClaimOptions| -> Report {
+    let enumerate = |report: &mut ProofReport, with: &ClaimOptions| -> CheckerReport {
         let checked = check_claim(claim, with, progress);
         report.cells = checked.cells;
         if !checked.complete {
@@ -498,9 +498,9 @@ pub fn prove_claim(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::SearchOptions;
-    use crate::core::{gen, Term};
+    use crate::checker::EnumerationOptions;
     use crate::elab::Program;
+    use crate::ir::{gen, Term};
     use crate::prover::Why;
 
     /// Subproofs shared in the tree are counted each time flattening
@@ -554,9 +554,9 @@ mod tests {
     fn small() -> ProveOptions {
         ProveOptions {
             check: ClaimOptions {
-                search: SearchOptions {
+                search: EnumerationOptions {
                     max_cells: 4,
-                    ..SearchOptions::default()
+                    ..EnumerationOptions::default()
                 },
                 instances: 16,
                 instance_cells: 4,
@@ -683,7 +683,7 @@ theorem g: %♖: A A = (%♖: A) (%♖: A)
                     .iter()
                     .map(|m| (m.name.to_string(), gen::a_move(&mut g, 1)))
                     .collect();
-                let s = |m: &crate::core::Meta| subst.iter().find(|(n, _)| **n == *m.name).map(|(_, t)| t.clone());
+                let s = |m: &crate::ir::Meta| subst.iter().find(|(n, _)| **n == *m.name).map(|(_, t)| t.clone());
                 let mut inst = c.clone();
                 inst.lhs = c.lhs.substitute(&s, &c.pieces).unwrap();
                 inst.rhs = c.rhs.substitute(&s, &c.pieces).unwrap();

@@ -9,8 +9,8 @@
 
 use super::analysis::{Algebra, Graph};
 use super::lang::{leaf, ENode};
-use crate::core::{Meta, Node, Sort, Term};
 use crate::elab::{Condition, Predicate};
+use crate::ir::{Meta, Node, Sort, Term};
 use crate::laws::{conds, Laws};
 use egg::{Applier, ENodeOrVar, Id, Pattern, PatternAst, RecExpr, Rewrite, Subst, Symbol, Var};
 

@@ -6,7 +6,7 @@
 use super::analysis::Algebra;
 use super::guard::Guard;
 use super::lang::ENode;
-use crate::core::Pieces;
+use crate::ir::Pieces;
 use crate::memory::MemoryLimit;
 use egg::{BackoffScheduler, EGraph, Rewrite, RewriteScheduler, Runner, SearchMatches};
 use std::time::Duration;

@@ -2,8 +2,8 @@
 //! onto itself, and boards written briefly (`8x8`, `8x8-a1-h8`, `hex6`).
 
 use super::PuzzleError;
-use crate::core::{Content, PieceId};
 use crate::geometry::{Movement, Square, Tiling};
+use crate::ir::{Content, PieceId};
 use crate::semantics::{Grid, Store};
 
 /// The most squares a brief board may have: as many as a board's box may

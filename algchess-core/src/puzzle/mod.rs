@@ -19,7 +19,7 @@ pub use piece::{read_pieces, Attacks, Kind, PieceSet};
 pub use place::{place, Goal, Mode, PlaceOptions, PlaceReport, Placed};
 pub use tour::{tour, NoTour, TourOptions, TourReport};
 
-use crate::check::Limit;
+use crate::checker::Limit;
 use crate::memory::MemoryLimit;
 use std::fmt;
 use std::time::{Duration, Instant};

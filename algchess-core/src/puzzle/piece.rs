@@ -3,10 +3,10 @@
 //! by `attacked_by`) and the squares it moves to.
 
 use super::{Board, Clock, PuzzleError};
-use crate::core::{Cell, Content, PieceId, Pieces, Sort, Term};
 use crate::diag::{Diag, Diags, Source, Span};
 use crate::elab::{attacked_by, moved_pieces, AttackError, Loader, Program};
 use crate::geometry::{Rect, Square, Tiling};
+use crate::ir::{Cell, Content, PieceId, Pieces, Sort, Term};
 use crate::memory::MemoryLimit;
 use crate::semantics::{compile, CellSet, Eval, Grid, Halt, Prog, State, Store};
 use std::cell::RefCell;
@@ -117,7 +117,7 @@ pub fn read_pieces(
         };
         let Some(&piece) = moved_pieces(&term).first() else {
             let why = match term.node() {
-                crate::core::Node::Fail | crate::core::Node::Nil => "this piece has no moves",
+                crate::ir::Node::Fail | crate::ir::Node::Nil => "this piece has no moves",
                 _ => "this move moves no one piece: bind it to a piece, `%P: ...`",
             };
             return Err(plain("--piece", text, why));
@@ -248,8 +248,8 @@ impl Store for Traced {
 fn halted(h: Halt<Infallible>) -> PuzzleError {
     match h {
         Halt::Budget(n) => PuzzleError::Budget(n),
-        Halt::Memory(_) => PuzzleError::Stopped(crate::check::Limit::Memory),
-        Halt::Time => PuzzleError::Stopped(crate::check::Limit::Timeout),
+        Halt::Memory(_) => PuzzleError::Stopped(crate::checker::Limit::Memory),
+        Halt::Time => PuzzleError::Stopped(crate::checker::Limit::Timeout),
         Halt::Unknown(never) => match never {},
     }
 }

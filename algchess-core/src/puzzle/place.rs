@@ -12,7 +12,7 @@
 
 use super::bits::{ones, width, Bits};
 use super::{Attacks, Board, Clock, Limits, PieceSet, PuzzleError, MAX_PLACE};
-use crate::check::Limit;
+use crate::checker::Limit;
 use std::ops::ControlFlow;
 
 /// How many pieces to place.

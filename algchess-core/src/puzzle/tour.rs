@@ -13,7 +13,7 @@
 //! next to it on the tour.
 
 use super::{Board, Clock, Limits, PieceSet, PuzzleError, MAX_TOUR};
-use crate::check::Limit;
+use crate::checker::Limit;
 
 /// A tour to look for.
 #[derive(Clone, Debug)]

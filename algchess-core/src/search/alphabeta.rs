@@ -49,7 +49,7 @@ pub struct Limits {
 
 /// What a finished iteration found.
 #[derive(Clone, Debug)]
-pub struct Info {
+pub struct SearchInfo {
     /// The iteration's depth, in plies.
     pub depth: u32,
     /// Centipawns for the side to move at the root, or a win (see [`mate_in`]).
@@ -62,7 +62,7 @@ pub struct Info {
     pub pv: Vec<usize>,
 }
 
-impl Info {
+impl SearchInfo {
     /// Nodes a second.
     pub fn nps(&self) -> u64 {
         let us = self.time.as_micros().max(1);
@@ -145,8 +145,8 @@ impl Searcher {
         history: &[u64],
         values: &Values,
         limits: &Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> Result<Option<Info>, TooBig> {
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<Option<SearchInfo>, TooBig> {
         if m.count() == 0 {
             return Ok(None);
         }
@@ -171,7 +171,7 @@ impl Searcher {
         };
         let root_check = m.in_check()?;
         let max = limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4);
-        let mut last: Option<Info> = None;
+        let mut last: Option<SearchInfo> = None;
         for depth in 1..=max {
             run.root_depth = depth as i32;
             let count = m.count() as i32;
@@ -193,7 +193,7 @@ impl Searcher {
             };
             if run.stopped {
                 if last.is_none() && !run.pv[0].is_empty() {
-                    last = Some(Info {
+                    last = Some(SearchInfo {
                         depth,
                         score,
                         nodes: run.nodes,
@@ -203,7 +203,7 @@ impl Searcher {
                 }
                 break;
             }
-            let info = Info {
+            let info = SearchInfo {
                 depth,
                 score,
                 nodes: run.nodes,
@@ -220,7 +220,7 @@ impl Searcher {
                 break;
             }
         }
-        Ok(Some(last.unwrap_or(Info {
+        Ok(Some(last.unwrap_or(SearchInfo {
             depth: 0,
             score: 0,
             nodes: run.nodes,

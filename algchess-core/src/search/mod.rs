@@ -8,12 +8,11 @@
 
 mod alphabeta;
 mod hash;
-pub mod names;
 mod order;
 mod tt;
 mod values;
 
-pub use alphabeta::{mate_in, Info, Limits, Searcher, MATE};
+pub use alphabeta::{mate_in, Limits, SearchInfo, Searcher, MATE};
 pub use hash::{board_key, turn_key};
 pub use tt::TableError;
 pub use values::Values;

@@ -7,8 +7,8 @@
 //! mobility is worth a tenth of the unit piece's value per move.
 
 use super::hash::change_key;
-use crate::core::Content;
 use crate::geometry::Square;
+use crate::ir::Content;
 use crate::play::referee::Match;
 use crate::play::{Position, Rules, TooBig};
 use crate::semantics::{Code, Grid};
@@ -368,7 +368,7 @@ mod tests {
         let rules = Rules::fast(&prog.games()[0]);
         let v = Values::derive(&rules, 64, 100, 1).unwrap();
         let code = |s: &str| {
-            let g = crate::play::fen::placement(s, &crate::core::Pieces::chess()).unwrap();
+            let g = crate::play::fen::placement(s, &crate::ir::Pieces::chess()).unwrap();
             g.codes().iter().copied().find(|&c| is_piece(c)).unwrap()
         };
         let [p, n, b, r, q] = ["P", "N", "B", "R", "Q"].map(|l| code(&format!("8/8/8/8/8/8/8/{l}7")));

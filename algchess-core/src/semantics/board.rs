@@ -8,8 +8,8 @@
 
 use super::code::Code;
 use super::store::Store;
-use crate::core::{Content, Pieces, Show};
 use crate::geometry::{Rect, Square};
+use crate::ir::{Content, Pieces, Show};
 use std::convert::Infallible;
 use std::fmt;
 
@@ -226,7 +226,7 @@ impl Grid {
     /// A board drawn as a fragment: `.` and pieces are its squares, `#` and
     /// squares the fragment leaves out are off the board, in the fragment's
     /// bounding box.
-    pub fn from_fragment(f: &crate::core::Fragment) -> Result<Grid, NotABoard> {
+    pub fn from_fragment(f: &crate::ir::Fragment) -> Result<Grid, NotABoard> {
         if f.is_empty() {
             return Err(NotABoard::Empty);
         }
@@ -244,9 +244,9 @@ impl Grid {
         let mut g = Grid::off(Square::new(min_x, min_y), w as i32, h as i32);
         for (q, c) in f.cells() {
             match c {
-                crate::core::Cell::Is(content) => g.put(q, Some(content)),
-                crate::core::Cell::Off => {}
-                crate::core::Cell::Poi => return Err(NotABoard::Poi),
+                crate::ir::Cell::Is(content) => g.put(q, Some(content)),
+                crate::ir::Cell::Off => {}
+                crate::ir::Cell::Poi => return Err(NotABoard::Poi),
             }
         }
         Ok(g)
@@ -343,14 +343,14 @@ impl Grid {
 
 impl Grid {
     /// A random board of the given box, over `.`, `#` and the pieces random
-    /// terms use (`core::gen`): for property tests.
+    /// terms use (`ir::gen`): for property tests.
     pub fn random(g: &mut crate::rng::Rng, width: i32, height: i32) -> Grid {
         let mut b = Grid::off(Square::ORIGIN, width, height);
         for y in 0..height {
             for x in 0..width {
                 let c = match g.below(5) {
                     0 => None,
-                    _ => Some(crate::core::gen::content(g)),
+                    _ => Some(crate::ir::gen::content(g)),
                 };
                 b.put(Square::new(x, y), c);
             }
@@ -481,7 +481,7 @@ impl Store for Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::PieceId;
+    use crate::ir::PieceId;
 
     fn chess() -> Pieces {
         Pieces::chess()

@@ -1,7 +1,7 @@
 //! Sets of cells, one bit per cell code: what a guard square may read.
 
 use super::code::Code;
-use crate::core::Cell;
+use crate::ir::Cell;
 
 /// A set of cells a guard square may read. `P -> Q` with patterns is one
 /// rule per pair of members; pairs that differ only in what one square of

@@ -2,7 +2,7 @@
 //! `#` as these bytes, and a `CellSet` is a set of them, with `%` too, so a
 //! board square is looked up in a set without translation.
 
-use crate::core::{Cell, Content, PieceId};
+use crate::ir::{Cell, Content, PieceId};
 
 /// The byte codes of cells: `.` is 0, piece `p` is `p.index() + 1` (at
 /// most `MAX_PIECES + 1`, below `POI`), `%` and `#` are the top two.
@@ -55,7 +55,7 @@ impl Code {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::piece::MAX_PIECES;
+    use crate::ir::piece::MAX_PIECES;
 
     #[test]
     fn codes_round_trip_and_pieces_stay_below_the_poi() {

@@ -4,8 +4,8 @@
 use super::cell_set::CellSet;
 use super::probe::Probe;
 use super::rule::{merged, Pivot, Rule};
-use crate::core::{Bounds, Cell, Content, Fragment, Node, PieceId, Term};
 use crate::geometry::Square;
+use crate::ir::{Bounds, Cell, Content, Fragment, Node, PieceId, Term};
 
 /// A compiled move. It mirrors the move constructors of the core IR one for
 /// one; only rules change shape.
@@ -398,8 +398,8 @@ pub fn compile(t: &Term) -> Result<Prog, CompileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{gen, Bounds, Cell, Fragment, Pattern};
     use crate::geometry::Movement;
+    use crate::ir::{gen, Bounds, Cell, Fragment, Pattern};
     use crate::semantics::{Eval, Grid, State, Store};
 
     /// The same program with every probe replaced by the rules it was
@@ -552,9 +552,9 @@ mod tests {
         let e = [(1, 0), (0, 1), (1, 1), (-1, 2), (-1, 0)][pick(g, 5) as usize];
         let m = Movement::translation(e.0, e.1);
         let f = Fragment::single(Cell::Poi)
-            .glue(&Fragment::single(Cell::Is(crate::core::Content::Empty)).shifted(&m))
+            .glue(&Fragment::single(Cell::Is(crate::ir::Content::Empty)).shifted(&m))
             .unwrap();
-        let g_ = Fragment::single(Cell::Is(crate::core::Content::Empty))
+        let g_ = Fragment::single(Cell::Is(crate::ir::Content::Empty))
             .glue(&Fragment::single(Cell::Poi).shifted(&m))
             .unwrap();
         let walk = Term::rule(&Term::pattern(Pattern::single(f)), &Term::pattern(Pattern::single(g_)));
@@ -590,11 +590,11 @@ mod tests {
             let d = [(0, 2), (2, 2), (-1, 0), (1, 2)][pick(g, 4) as usize];
             let m = Movement::translation(d.0, d.1);
             let what = match pick(g, 2) {
-                0 => Cell::Is(crate::core::Content::Empty),
+                0 => Cell::Is(crate::ir::Content::Empty),
                 _ => Cell::Is(gen::content(g)),
             };
             let f = poi.glue(&Fragment::single(what).shifted(&m)).unwrap();
-            let g_ = Fragment::single(Cell::Is(crate::core::Content::Empty))
+            let g_ = Fragment::single(Cell::Is(crate::ir::Content::Empty))
                 .glue(&poi.shifted(&m))
                 .unwrap();
             t = Term::seq(

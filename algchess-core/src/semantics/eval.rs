@@ -5,8 +5,8 @@ use super::code::Code;
 use super::compile::Prog;
 use super::rule::{Pivot, Rule};
 use super::store::{State, Store};
-use crate::core::{Bounds, Cell};
 use crate::geometry::Square;
+use crate::ir::{Bounds, Cell};
 use crate::memory::{Budget, MemoryLimit, Spent};
 use rustc_hash::FxHashSet;
 
@@ -508,13 +508,13 @@ mod tests {
         let t = p.expr("e", expr).unwrap();
         let prog = compile(&t).unwrap();
         let s = State {
-            board: Grid::parse(board, &crate::core::Pieces::chess()).unwrap(),
+            board: Grid::parse(board, &crate::ir::Pieces::chess()).unwrap(),
             poi: poi.map(|(x, y)| Square::new(x, y)),
         };
         let mut out: Vec<Vec<String>> = results(&prog, &s)
             .unwrap()
             .iter()
-            .map(|s| s.board.rows(&crate::core::Pieces::chess()))
+            .map(|s| s.board.rows(&crate::ir::Pieces::chess()))
             .collect();
         out.sort();
         out
@@ -581,7 +581,7 @@ mod tests {
     /// Runs a term on a state; the result set in a canonical order, or
     /// `None` past the state budget (a random move under a star can make
     /// more states than any budget: that says nothing of the law).
-    fn eval_set(t: &crate::core::Term, s: &State<Grid>) -> Option<std::collections::BTreeSet<State<Grid>>> {
+    fn eval_set(t: &crate::ir::Term, s: &State<Grid>) -> Option<std::collections::BTreeSet<State<Grid>>> {
         Some(results(&compile(t).unwrap(), s).ok()?.into_iter().collect())
     }
 
@@ -595,9 +595,9 @@ mod tests {
 
     /// Random closed moves on random boards, with the POI on a random
     /// square when the move is open.
-    fn sample(seed: u64) -> (crate::core::Term, State<Grid>) {
+    fn sample(seed: u64) -> (crate::ir::Term, State<Grid>) {
         let mut g = crate::rng::Rng::new(seed);
-        let m = crate::core::gen::a_move(&mut g, 2);
+        let m = crate::ir::gen::a_move(&mut g, 2);
         let board = crate::semantics::Grid::random(&mut g, 3, 3);
         let on: Vec<Square> = board.squares().iter().filter(|q| board.get(*q).is_some()).collect();
         let poi = if m.is_open() && !on.is_empty() {
@@ -610,14 +610,14 @@ mod tests {
 
     quickcheck::quickcheck! {
         fn star_unfolds(seed: u64) -> bool {
-            use crate::core::{Bounds, Term};
+            use crate::ir::{Bounds, Term};
             let (m, s) = sample(seed);
             let star = Term::repeat(&m, Bounds::STAR);
             agree(eval_set(&star, &s), eval_set(&Term::alt(&Term::nil(), &Term::seq(&m, &star)), &s))
         }
 
         fn bounded_repetition_unfolds(seed: u64) -> bool {
-            use crate::core::{Bounds, Term};
+            use crate::ir::{Bounds, Term};
             let (m, s) = sample(seed);
             let lhs = Term::repeat(&m, Bounds { lo: 2, hi: Some(3) });
             let rhs = Term::seq(&m, &Term::seq(&m, &Term::repeat(&m, Bounds::OPT)));
@@ -625,7 +625,7 @@ mod tests {
         }
 
         fn at_least_is_count_then_star(seed: u64) -> bool {
-            use crate::core::{Bounds, Term};
+            use crate::ir::{Bounds, Term};
             let (m, s) = sample(seed);
             let lhs = Term::repeat(&m, Bounds { lo: 2, hi: None });
             let rhs = Term::seq(&Term::repeat(&m, Bounds::exactly(2)), &Term::repeat(&m, Bounds::STAR));
@@ -646,7 +646,7 @@ mod tests {
         let t = p.expr("e", "(. -> ♙ | ♟)*").unwrap();
         let prog = compile(&t).unwrap();
         let s = State {
-            board: Grid::parse("........", &crate::core::Pieces::chess()).unwrap(),
+            board: Grid::parse("........", &crate::ir::Pieces::chess()).unwrap(),
             poi: None,
         };
         assert_eq!(Eval::new(1000).run(&prog, &s), Err(Halt::Budget(1000)));

@@ -18,8 +18,8 @@
 
 use super::board::{read_piece, BoardError, Grid};
 use super::store::Store;
-use crate::core::{Content, Pieces};
 use crate::geometry::{Square, Tiling};
+use crate::ir::{Content, Pieces};
 
 /// File letters, as Gliński's board names them: `j` is left out.
 const FILES: &[u8] = b"abcdefghiklmnopqrstuvwxyz";
@@ -192,7 +192,7 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::PieceId;
+    use crate::ir::PieceId;
 
     /// Gliński's 91-cell board, empty: columns of 6 to 11 cells.
     pub(crate) fn glinski_empty() -> Grid {

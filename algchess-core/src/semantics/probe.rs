@@ -11,8 +11,8 @@
 use super::cell_set::CellSet;
 use super::rule::{Pivot, Rule};
 use super::store::{State, Store};
-use crate::core::Cell;
 use crate::geometry::Square;
+use crate::ir::Cell;
 
 /// Whether any of a set of anchored rules fits, as a tree of reads
 /// relative to the POI; and lines of any length, `(% + e. -> . + e%)* R`,
@@ -476,8 +476,8 @@ mod tests {
     fn probes_agree_with_the_evaluator() {
         let (prog, p) = probe("(% + u. + uu♜ -> .) | (% + r# -> %) | (% + u♜ -> . + u%) | (% -> #)");
         for rows in ["♜\n.\n♔", ".\n♜\n♔", "♜\n♜\n♔", "♔♜\n..", ".\n.\n♔"] {
-            let g = Grid::parse(rows, &crate::core::Pieces::chess()).unwrap();
-            let king = g.candidates(crate::core::Content::Piece(crate::core::PieceId::chess("♔").unwrap()))[0];
+            let g = Grid::parse(rows, &crate::ir::Pieces::chess()).unwrap();
+            let king = g.candidates(crate::ir::Content::Piece(crate::ir::PieceId::chess("♔").unwrap()))[0];
             let s = State {
                 board: g,
                 poi: Some(king),

@@ -2,8 +2,8 @@
 //! and the pivot that finds where it may apply.
 
 use super::cell_set::CellSet;
-use crate::core::{Cell, Content, Fragment};
 use crate::geometry::Square;
+use crate::ir::{Cell, Content, Fragment};
 
 /// How a rule finds the translations at which it may apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

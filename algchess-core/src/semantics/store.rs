@@ -2,8 +2,8 @@
 //! concrete boards and the checker's symbolic boards.
 
 use super::cell_set::CellSet;
-use crate::core::Content;
 use crate::geometry::{Rect, Square};
+use crate::ir::Content;
 use std::hash::Hash;
 
 /// A board as the evaluator sees it: a finite set of on-board squares, each

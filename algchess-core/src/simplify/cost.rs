@@ -12,8 +12,8 @@
 //! (movements applied, fragments glued) costs a great deal, so extraction
 //! always prefers the folded form.
 
-use crate::core::Node;
-use crate::core::Term;
+use crate::ir::Node;
+use crate::ir::Term;
 use crate::prover::analysis::Graph;
 use crate::prover::lang::ENode;
 use egg::{CostFunction, Id};
@@ -84,7 +84,7 @@ fn node_cost<C>(node: &Node<C>, kids: &[Child], named: &HashMap<String, Cost>) -
     // Among equal fragments that differ by a translation (anchored rules
     // do not care), prefer the one placed nearest the centre.
     let placed =
-        |f: &crate::core::Fragment| f.cells().map(|(q, _)| q.x.abs() + q.y.abs()).min().unwrap_or(0) as f64 * 1e-4;
+        |f: &crate::ir::Fragment| f.cells().map(|(q, _)| q.x.abs() + q.y.abs()).min().unwrap_or(0) as f64 * 1e-4;
     match node {
         Node::Frag(f) => Cost {
             work: placed(f),

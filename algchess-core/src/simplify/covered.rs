@@ -12,8 +12,8 @@
 //! edit is made.
 
 use super::version::Version;
-use crate::core::{Node, Pattern, Term};
 use crate::geometry::Movement;
+use crate::ir::{Node, Pattern, Term};
 use crate::parse::ast::{Expr, ExprKind, Span};
 
 /// The arms of a union as written, each with its parentheses.

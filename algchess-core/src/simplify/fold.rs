@@ -10,9 +10,9 @@
 //! the fragments). Every fold is checked: the call, elaborated, is exactly
 //! the subterm.
 
-use crate::core::print::{with_names, Spell};
-use crate::core::{Content, Node, PieceId, Pieces, Sort, Term};
 use crate::elab::Program;
+use crate::ir::print::{with_names, Spell};
+use crate::ir::{Content, Node, PieceId, Pieces, Sort, Term};
 use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
 use std::cell::RefCell;
 use std::collections::HashMap;

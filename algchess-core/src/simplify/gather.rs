@@ -17,9 +17,9 @@
 
 use super::version::body_mut;
 use super::version::Version;
-use crate::core::{Cell, Content, Fragment, Node, Pattern, Term};
 use crate::elab::Program;
 use crate::geometry::Square;
+use crate::ir::{Cell, Content, Fragment, Node, Pattern, Term};
 use crate::parse::ast::{Expr, ExprKind, File, Ident, Span, StmtKind};
 use std::collections::{BTreeSet, HashMap};
 

@@ -3,8 +3,8 @@
 //! cell, which scans the board once; where that holds is read off the
 //! syntax tree.
 
-use crate::core::{Cell, Content, Fragment, Node, Term};
 use crate::geometry::Movement;
+use crate::ir::{Cell, Content, Fragment, Node, Term};
 use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
 use std::collections::{BTreeSet, HashMap};
 

@@ -9,7 +9,7 @@
 //! attacked))`: one test for both king cells, whose answer the engine
 //! keeps between moves as it keeps rules/chess.alg's `not in_check`.
 
-use crate::core::{Node, Term};
+use crate::ir::{Node, Term};
 use std::collections::{BTreeSet, HashMap};
 
 /// The set of alternatives of a union, as written, for finding a
@@ -92,7 +92,7 @@ pub(super) fn merge_tests(t: &Term, names: &HashMap<Key, Term>) -> Term {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Sort;
+    use crate::ir::Sort;
 
     #[test]
     fn tests_merge_into_one_over_the_named_union_per_cell() {

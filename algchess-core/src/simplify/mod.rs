@@ -32,9 +32,9 @@ mod version;
 
 pub(crate) use hoist::{hoist, top_level_definitions};
 
-use crate::core::{Pieces, Sort, Term};
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::{Loader, Program};
+use crate::ir::{Pieces, Sort, Term};
 use crate::memory::MemoryLimit;
 use crate::parse::ast::File;
 use crate::prover::lang::{from_expr, to_expr};
@@ -171,7 +171,7 @@ const MAX_WEIGHT: usize = 3_000;
 fn too_big(t: &Term) -> bool {
     fn weigh(t: &Term, left: &mut usize) -> bool {
         let w = match t.node() {
-            crate::core::Node::Pat(p) => p.len(),
+            crate::ir::Node::Pat(p) => p.len(),
             _ => 1,
         };
         if w > *left {

@@ -336,7 +336,7 @@ impl<W: Word> BitTest<W> {
     }
 
     /// Whether the test holds with the POI on bit `poi`, on the board `b`
-    /// reads (the board's words, or a [`Step`] on from them).
+    /// reads (the board's words, or a [`Stepped`] on from them).
     #[inline]
     pub(in crate::engine) fn holds(&self, b: &impl Reading<W>, poi: Option<u32>) -> bool {
         self.parts.iter().any(|part| self.part_holds(part, b, poi))

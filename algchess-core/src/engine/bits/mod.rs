@@ -175,7 +175,7 @@ impl Codes {
 
 /// What a test reads of a board: the squares holding a set's codes or
 /// one code, those not empty, and the code on a square. The board's
-/// words are read directly, or through a [`Step`].
+/// words are read directly, or through a [`Stepped`].
 pub(super) trait Reading<W> {
     fn of(&self, codes: &Codes) -> W;
     fn word(&self, code: u8) -> W;
@@ -208,7 +208,7 @@ impl<W: Word> Reading<W> for Bits<W> {
 /// A board one step on, seen through the words of the board before it:
 /// a piece leaves bit `from` and `v` is put on bit `to`. A leaf tests a
 /// step this way, with no write made.
-pub(super) struct Step<'a, W> {
+pub(super) struct Stepped<'a, W> {
     b: &'a Bits<W>,
     from: W,
     to: W,
@@ -217,12 +217,12 @@ pub(super) struct Step<'a, W> {
     occupied: W,
 }
 
-impl<'a, W: Word> Step<'a, W> {
-    pub(super) fn new(b: &'a Bits<W>, from: u32, to: u32, v: u8) -> Step<'a, W> {
+impl<'a, W: Word> Stepped<'a, W> {
+    pub(super) fn new(b: &'a Bits<W>, from: u32, to: u32, v: u8) -> Stepped<'a, W> {
         let (from, to) = (W::bit(from), W::bit(to));
         let empty = (b.by_code[Code::EMPTY as usize] & !to) | from;
         let empty = if v == Code::EMPTY { empty | to } else { empty };
-        Step {
+        Stepped {
             b,
             from,
             to,
@@ -232,7 +232,7 @@ impl<'a, W: Word> Step<'a, W> {
     }
 }
 
-impl<W: Word> Reading<W> for Step<'_, W> {
+impl<W: Word> Reading<W> for Stepped<'_, W> {
     /// The squares holding one of `codes` (pieces, as a probe's sets are:
     /// [`plain`]) after the step.
     #[inline]

@@ -120,7 +120,7 @@ fn line_of(path: &[(Square, CellSet)]) -> Option<Shape> {
         let k = path.len() as i32 + skip;
         let step = Square::new(last.x / k, last.y / k);
         let exact = step.x * k == last.x && step.y * k == last.y && (step.x, step.y) != (0, 0);
-        let empty = CellSet::single(crate::core::Cell::EMPTY);
+        let empty = CellSet::single(crate::ir::Cell::EMPTY);
         let along = path[..path.len() - 1].iter().enumerate().all(|(i, (q, s))| {
             let j = i as i32 + 1 + skip;
             *s == empty && *q == Square::new(step.x * j, step.y * j)

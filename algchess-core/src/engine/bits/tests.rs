@@ -167,7 +167,7 @@ fn a_step_is_tested_as_if_made() {
             made[from] = Code::EMPTY;
             made[to] = v;
             let made = Bits::new(&made, shape, &Slots::default(), index);
-            let step = Step::new(&bits, from as u32, to as u32, v);
+            let step = Stepped::new(&bits, from as u32, to as u32, v);
             test.holds(&step, poi) == test.holds(&made, poi) && empty.holds(&step, poi) == empty.holds(&made, poi)
         })
     }

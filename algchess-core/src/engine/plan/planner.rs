@@ -3,12 +3,12 @@
 //! nothing faster fits.
 
 use super::{alt, relabelled, rules_op, seq, split, BitHop, FastRule, Find, Handed, Op, ReadNode};
-use crate::core::{Bounds, Cell};
 use crate::engine::bits::{BitProbe, BitRay, BitRule, BitWalk, BoxShape, Codes};
 use crate::engine::ids::Ids;
 use crate::engine::mailbox::Mailbox;
 use crate::engine::word::Word;
 use crate::geometry::Square;
+use crate::ir::{Bounds, Cell};
 use crate::memory::Budget;
 use crate::semantics::{Branch, CellSet, Code, Pivot, Prog, Rule};
 

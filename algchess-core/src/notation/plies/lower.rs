@@ -5,7 +5,7 @@
 use super::super::tree::{arrow, bar, bind, call, cell, fail, juxt, nil, not, paren, plus, poi, star, word};
 use super::cond::{dnf, Atom, Reading, F};
 use super::contents::*;
-use super::parse::{read, Action, Arg, Comp, Cond, Kind, Ply, Section};
+use super::parse::{read, Action, Arg, Comp, Cond, Kind, PlySpec, Section};
 use super::{add, Off, LONGEST};
 use crate::diag::{Diag, Diags, Source, Span};
 use crate::parse::ast::Expr;
@@ -171,7 +171,7 @@ impl Clause {
 /// one rewrite reading and writing the squares it names. Facts about the
 /// destination are read by the rewrite; facts against other squares are
 /// tests, so that they hold of any piece.
-fn clause(ply: &Ply, ctx: &Reading, lits: &[(bool, Atom)]) -> Result<Option<Clause>, Diags> {
+fn clause(ply: &PlySpec, ctx: &Reading, lits: &[(bool, Atom)]) -> Result<Option<Clause>, Diags> {
     let mut read: BTreeMap<Off, u32> = BTreeMap::new();
     read.insert(ctx.to, ON);
     let mut tests = vec![];

@@ -67,7 +67,7 @@ pub(super) enum Kind {
     King,
 }
 
-pub(super) struct Ply {
+pub(super) struct PlySpec {
     pub(super) vector: [Comp; 2],
     pub(super) cond: Option<Cond>,
     pub(super) actions: Vec<Action>,
@@ -77,7 +77,7 @@ pub(super) struct Ply {
 /// The plies under one header.
 pub(super) struct Section {
     pub(super) kind: Kind,
-    pub(super) plies: Vec<Ply>,
+    pub(super) plies: Vec<PlySpec>,
 }
 
 struct Parser<'a> {
@@ -209,7 +209,7 @@ impl Parser<'_> {
         }
     }
 
-    fn ply(&mut self) -> Result<Ply, Diags> {
+    fn ply(&mut self) -> Result<PlySpec, Diags> {
         let start = self.span();
         let Some(Tok::Open('[')) = self.peek() else {
             return Err(
@@ -256,7 +256,7 @@ impl Parser<'_> {
         }
         let span = Span::new(start.start, self.prev_end());
         self.end_of_ply()?;
-        Ok(Ply {
+        Ok(PlySpec {
             vector,
             cond,
             actions,

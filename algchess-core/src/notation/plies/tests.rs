@@ -1,9 +1,9 @@
 use super::contents::*;
 use super::{add, lower, to_algebra, Off};
-use crate::core::Pieces;
 use crate::diag::Span;
 use crate::elab::Program;
 use crate::geometry::Square;
+use crate::ir::Pieces;
 use crate::semantics::{compile, results, Grid, Prog, State};
 
 fn chess() -> Program {

@@ -10,7 +10,7 @@
 //! a move cannot change keeps its value across the move. `#` never
 //! changes: the board's squares are fixed.
 
-use crate::core::{Cell, Content, Node, Term};
+use crate::ir::{Cell, Content, Node, Term};
 use std::collections::BTreeSet;
 
 /// A set of values, or every value.
@@ -177,7 +177,7 @@ impl Effects {
 }
 
 /// The effects of one rule `f -> g` between fragments.
-fn rule(f: &crate::core::Fragment, g: &crate::core::Fragment, poi: Option<Content>, e: &mut Effects) {
+fn rule(f: &crate::ir::Fragment, g: &crate::ir::Fragment, poi: Option<Content>, e: &mut Effects) {
     if crate::laws::fusion::contradictory(f, g) {
         // It never applies.
         return;

@@ -24,8 +24,8 @@
 use super::effects::{Effects, Vals};
 use super::prim::{Lit, Prim};
 use super::read::{placed_rule, Alphabet};
-use crate::core::{Cell, Fragment, Node, Pieces, Term};
 use crate::geometry::Square;
+use crate::ir::{Cell, Fragment, Node, Pieces, Term};
 use crate::prover::decide::{implies, PoiKnown};
 use std::collections::BTreeSet;
 
@@ -552,7 +552,7 @@ mod tests {
             let Some((f, g2)) = rule_of(&p) else { continue };
             let Some(q) = inverse(&f, &g2) else { continue };
             let both = Term::alt(&p, &q);
-            let bind = Term::bind(&Term::content(crate::core::Content::Empty), &both);
+            let bind = Term::bind(&Term::content(crate::ir::Content::Empty), &both);
             for (t, ctx) in [(both, PoiKnown::Bound), (bind, PoiKnown::Unbound)] {
                 let mut reader = Reader::default();
                 reader.read(&t).unwrap();

@@ -33,7 +33,7 @@ mod system;
 mod view;
 
 use super::decide::PoiKnown;
-use crate::core::{Node, Pieces, Term};
+use crate::ir::{Node, Pieces, Term};
 use bisim::{Budget, Certificate, Search};
 pub use error::{CertificateError, KatError};
 use expr::{Exprs, Id};
@@ -49,7 +49,7 @@ use system::System;
 /// claim is decided the same way on a fast idle machine and a slow busy
 /// one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Limits {
+pub struct KatLimits {
     /// The most atoms (tests and actions) a decision may name.
     pub atoms: usize,
     /// The most pairs of states one search may compare.
@@ -64,9 +64,9 @@ pub struct Limits {
     pub depth: u32,
 }
 
-impl Default for Limits {
+impl Default for KatLimits {
     fn default() -> Self {
-        Limits {
+        KatLimits {
             atoms: 4096,
             pairs: 50_000,
             work: 400_000,
@@ -76,7 +76,7 @@ impl Default for Limits {
     }
 }
 
-impl Limits {
+impl KatLimits {
     /// Whether the limits leave a decision anything to do.
     pub fn enabled(&self) -> bool {
         self.work > 0 && self.time != Some(Duration::ZERO)
@@ -109,7 +109,7 @@ pub(crate) struct KatProof {
     /// Related pairs in the certificate.
     pub pairs: usize,
     /// The limits it was found within, which its replay keeps.
-    pub limits: Limits,
+    pub limits: KatLimits,
 }
 
 /// How a decision ended.
@@ -172,13 +172,13 @@ fn binders(a: &Alphabet) -> Vec<Term> {
 /// Binders of one piece whose bodies KAT proves equal, each mapped to the
 /// first of its class, or to `%c: fail` or `%c: nil`; with the merges
 /// described.
-fn merges(pieces: &Pieces, a: &Alphabet, limits: &Limits, spend: &Spend) -> (Vec<(Term, Term)>, Vec<String>) {
+fn merges(pieces: &Pieces, a: &Alphabet, limits: &KatLimits, spend: &Spend) -> (Vec<(Term, Term)>, Vec<String>) {
     let mut said = vec![];
     if limits.depth == 0 {
         return (vec![], said);
     }
     let all = binders(a);
-    let inner = Limits {
+    let inner = KatLimits {
         depth: limits.depth - 1,
         ..*limits
     };
@@ -269,7 +269,7 @@ struct Run {
     sides: [Id; 2],
 }
 
-fn setup(reading: &Reading, facts: &[Fact], ctx: PoiKnown, limits: &Limits) -> Result<Run, KatError> {
+fn setup(reading: &Reading, facts: &[Fact], ctx: PoiKnown, limits: &KatLimits) -> Result<Run, KatError> {
     let a = &reading.alphabet;
     let sys = System::new(a.prims.len(), a.acts.len(), facts, starts(a, ctx), limits.atoms).map_err(|e| match e {
         system::Overflow::Prims(n) => KatError::TooManyPrims(n),
@@ -317,7 +317,7 @@ fn verify(run: &mut Run, facts: &[Fact], certs: &[Certificate]) -> Result<(), Ce
 /// Decides `lhs = rhs` in context `ctx` by KAT with the facts of their
 /// letters: as written, then, if that fails, with commuting moves in one
 /// order and blind steps out of binders (`view.rs`).
-pub(crate) fn prove(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits) -> Outcome {
+pub(crate) fn prove(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &KatLimits) -> Outcome {
     prove_within(pieces, lhs, rhs, ctx, limits, &Spend::new(limits.work, limits.time))
 }
 
@@ -327,7 +327,7 @@ pub(crate) fn prove_within(
     lhs: &Term,
     rhs: &Term,
     ctx: PoiKnown,
-    limits: &Limits,
+    limits: &KatLimits,
     spend: &Spend,
 ) -> Outcome {
     let first = decide_sides(pieces, lhs, rhs, ctx, limits, spend);
@@ -355,7 +355,7 @@ pub(crate) fn prove_within(
     }
 }
 
-fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &Limits, spend: &Spend) -> Outcome {
+fn decide_sides(pieces: &Pieces, lhs: &Term, rhs: &Term, ctx: PoiKnown, limits: &KatLimits, spend: &Spend) -> Outcome {
     let first = match read(lhs, rhs, &HashMap::new()) {
         Ok(r) => r,
         Err(e) => return Outcome::Unknown(e.to_string()),
@@ -437,7 +437,7 @@ pub(crate) fn replay(
     rhs: &Term,
     ctx: PoiKnown,
     proof: &KatProof,
-    limits: &Limits,
+    limits: &KatLimits,
 ) -> Result<(), KatError> {
     if !proof.lemmas.is_empty() {
         let mut v = view::Viewer::default();
@@ -452,7 +452,7 @@ pub(crate) fn replay(
         return replay(pieces, &l, &r, ctx, &plain, limits);
     }
     let spend = Spend::new(limits.work, limits.time);
-    let inner = Limits {
+    let inner = KatLimits {
         depth: limits.depth.saturating_sub(1),
         ..*limits
     };
@@ -479,7 +479,7 @@ pub(crate) fn replay(
     Ok(verify(&mut run, &proof.facts, &certs)?)
 }
 
-fn replay_bodies(pieces: &Pieces, a: &Term, b: &Term, limits: &Limits) -> Result<(), KatError> {
+fn replay_bodies(pieces: &Pieces, a: &Term, b: &Term, limits: &KatLimits) -> Result<(), KatError> {
     match prove(pieces, a, b, PoiKnown::Bound, limits) {
         Outcome::Proved(p) => replay(pieces, a, b, PoiKnown::Bound, &p, limits),
         _ => Err(KatError::BodiesDiffer(
@@ -532,7 +532,7 @@ mod tests {
             &c.lhs,
             &c.rhs,
             top(&c.lhs, &c.rhs),
-            &Limits::default(),
+            &KatLimits::default(),
         )
     }
 
@@ -579,11 +579,11 @@ mod tests {
         .unwrap();
         let c = &p.claims()[0];
         let ctx = top(&c.lhs, &c.rhs);
-        let Outcome::Proved(proof) = prove(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &Limits::default()) else {
+        let Outcome::Proved(proof) = prove(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &KatLimits::default()) else {
             panic!()
         };
         assert_eq!(
-            replay(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &proof, &Limits::default()),
+            replay(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &proof, &KatLimits::default()),
             Ok(())
         );
         let bare = KatProof {
@@ -591,7 +591,7 @@ mod tests {
             merged: vec![],
             ..proof.clone()
         };
-        assert!(replay(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &bare, &Limits::default()).is_err());
+        assert!(replay(&Pieces::chess(), &c.lhs, &c.rhs, ctx, &bare, &KatLimits::default()).is_err());
     }
 
     /// Claims of the shapes the facts and views serve, between random
@@ -606,21 +606,21 @@ mod tests {
             let mut g = crate::rng::Rng::new(seed);
             let (m, n) = (sample::a_move(&mut g, 1), sample::a_move(&mut g, 1));
             let (t, u) = (sample::rule(&mut g), sample::anchored_guard(&mut g));
-            let c = Term::content(crate::core::Content::Empty);
+            let c = Term::content(crate::ir::Content::Empty);
             let (l, r) = match seed % 7 {
                 0 => (Term::seq(&m, &t), m.clone()),
                 1 => (seq_of3(&t, &m, &u), Term::fail()),
                 2 => (Term::seq(&m, &n), Term::seq(&n, &m)),
                 3 => (
-                    Term::repeat(&m, crate::core::Bounds { lo: 1, hi: Some(3) }),
-                    Term::repeat(&m, crate::core::Bounds { lo: 2, hi: Some(3) }),
+                    Term::repeat(&m, crate::ir::Bounds { lo: 1, hi: Some(3) }),
+                    Term::repeat(&m, crate::ir::Bounds { lo: 2, hi: Some(3) }),
                 ),
                 4 => (Term::bind(&c, &Term::seq(&m, &t)), Term::seq(&Term::bind(&c, &m), &t)),
                 5 => (Term::not(&Term::not(&m)), t.clone()),
                 _ => (Term::bind(&c, &seq_of3(&u, &m, &t)), Term::bind(&c, &Term::seq(&m, &t))),
             };
             let ctx = top(&l, &r);
-            if let Outcome::Proved(_) = prove(&Pieces::chess(), &l, &r, ctx, &Limits::default()) {
+            if let Outcome::Proved(_) = prove(&Pieces::chess(), &l, &r, ctx, &KatLimits::default()) {
                 proved += 1;
                 if let Err(e) = holds(&l, &r, false) {
                     failures.push(e.to_string());
@@ -647,7 +647,7 @@ mod tests {
         let [c, d] = p.claims() else { panic!() };
         let reading = read(&c.lhs, &c.rhs, &HashMap::new()).unwrap();
         let facts = facts::facts(&reading.alphabet, PoiKnown::Unbound);
-        let mut run = setup(&reading, &facts, PoiKnown::Unbound, &Limits::default()).unwrap();
+        let mut run = setup(&reading, &facts, PoiKnown::Unbound, &KatLimits::default()).unwrap();
         let spend = Spend::new(u64::MAX, None);
         let budget = Budget {
             pairs: 10_000,
@@ -660,7 +660,7 @@ mod tests {
         assert!(verify(&mut run, &facts, &short).is_err());
         // The same certificate for `M{3,8}` on the right.
         let other = read(&d.lhs, &d.rhs, &HashMap::new()).unwrap();
-        let mut wrong = setup(&other, &facts, PoiKnown::Unbound, &Limits::default()).unwrap();
+        let mut wrong = setup(&other, &facts, PoiKnown::Unbound, &KatLimits::default()).unwrap();
         assert!(verify(&mut wrong, &facts, &certs).is_err());
     }
 }

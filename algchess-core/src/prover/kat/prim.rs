@@ -9,8 +9,8 @@
 //! of its own, known by its term.
 
 use super::effects::{Effects, Vals};
-use crate::core::{Cell, Fragment, Pieces, Show, Term};
 use crate::geometry::{Movement, Square};
+use crate::ir::{Cell, Fragment, Pieces, Show, Term};
 use std::fmt;
 
 /// A primitive test.

@@ -11,8 +11,8 @@
 //! so translations of one rule are one action), a binder, a metavariable.
 
 use super::prim::{placed, Prim};
-use crate::core::{Cell, Fragment, Node, Term};
 use crate::geometry::{Movement, Square};
+use crate::ir::{Cell, Fragment, Node, Term};
 use crate::prover::decide::{all_off, as_guard, has_nil, is_test};
 use std::collections::HashMap;
 

@@ -2,10 +2,10 @@
 //! evaluator as their judge: what the tests validate every hypothesis
 //! kind against.
 
-use crate::check::{check_claim, ClaimOptions, CounterReport, Finding, SearchOptions};
-use crate::core::{Bounds, Cell, Content, Fragment, PieceId, Term};
+use crate::checker::{check_claim, ClaimOptions, CounterReport, EnumerationOptions, Finding};
 use crate::elab::Program;
 use crate::geometry::Square;
+use crate::ir::{Bounds, Cell, Content, Fragment, PieceId, Term};
 use crate::rng::Rng;
 
 /// A claim the checker refutes on small boards, with its counterexample.
@@ -135,9 +135,9 @@ pub(super) fn holds(lhs: &Term, rhs: &Term, bound: bool) -> Result<(), Refuted> 
         claim.lhs = l.clone();
         claim.rhs = r.clone();
         let options = ClaimOptions {
-            search: SearchOptions {
+            search: EnumerationOptions {
                 max_cells: 5,
-                ..SearchOptions::default()
+                ..EnumerationOptions::default()
             },
             ..ClaimOptions::default()
         };

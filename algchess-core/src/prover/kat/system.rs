@@ -22,7 +22,7 @@ pub(super) enum Overflow {
 
 /// What the facts say of one action.
 #[derive(Clone, Debug, Default)]
-struct Step {
+struct ActionFacts {
     /// Where the action may run.
     pre: Conj,
     /// What holds after it.
@@ -38,7 +38,7 @@ pub(super) struct System {
     pub atoms: Vec<u64>,
     /// The atoms a claim's states may start in.
     pub start: Vec<u32>,
-    steps: Vec<Step>,
+    steps: Vec<ActionFacts>,
     /// For each action, the actions that undo it.
     pub undo: Vec<Vec<u32>>,
     next: HashMap<(u32, u32), Rc<[u32]>>,
@@ -106,7 +106,7 @@ impl System {
         limit: usize,
     ) -> Result<System, Overflow> {
         let atoms = atoms(prims, facts, limit)?;
-        let mut steps = vec![Step::default(); acts];
+        let mut steps = vec![ActionFacts::default(); acts];
         let mut undo = vec![vec![]; acts];
         for f in facts {
             match f {

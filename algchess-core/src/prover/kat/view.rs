@@ -18,8 +18,8 @@
 //! tests check each kind against the evaluator.
 
 use super::effects::{blind, commute, one_way, Effects, Vals};
-use crate::core::{Bounds, Cell, Content, Fragment, Node, Pieces, Term};
 use crate::geometry::Square;
+use crate::ir::{Bounds, Cell, Content, Fragment, Node, Pieces, Term};
 use crate::prover::decide::PoiKnown;
 use std::collections::{BTreeSet, HashMap};
 
@@ -506,7 +506,7 @@ mod tests {
             let body = seq_of(steps.clone());
             let t = match seed % 2 {
                 0 => body,
-                _ => Term::bind(&Term::content(crate::core::Content::Empty), &body),
+                _ => Term::bind(&Term::content(crate::ir::Content::Empty), &body),
             };
             let mut v = Viewer::default();
             v.view(&t, PoiKnown::Unbound);

@@ -10,10 +10,10 @@
 //! term in full, is what `--json` prints (see [`super::render`]).
 
 use super::Step;
-use crate::core::print::{with_names, Spell};
-use crate::core::{Pieces, Sort, Term};
 use crate::elab::Program;
 use crate::geometry::{Movement, Tiling};
+use crate::ir::print::{with_names, Spell};
+use crate::ir::{Pieces, Sort, Term};
 use std::cell::RefCell;
 use std::collections::HashMap;
 

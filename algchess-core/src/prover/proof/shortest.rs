@@ -16,7 +16,7 @@
 use super::super::choices::sorted;
 use super::super::rules::{LawRule, Rewrites};
 use super::{at, canonical, folded_values, matches, replace, replay_law, By, Draft, MAX_KEYED};
-use crate::core::{Node, Pieces, Term};
+use crate::ir::{Node, Pieces, Term};
 use crate::laws::conds;
 use std::collections::{BTreeMap, HashMap};
 

@@ -4,8 +4,8 @@
 //! its lowest cell (`f1` the bottom of the sixth file; see
 //! `Grid::hex_name`).
 
-use crate::core::{Content, Pieces};
 use crate::geometry::{Square, Tiling};
+use crate::ir::{Content, Pieces};
 use crate::semantics::{Change, Code, Grid};
 
 /// The name of cell `q` of `board` on `tiling`: `e4`, or on hex `f5`.

@@ -11,10 +11,10 @@
 //! was found by the concrete evaluator.
 
 use super::claim::{CounterReport, StateReport};
-use crate::core::{Content, PieceId, Pieces, Sort};
 use crate::diag::Diags;
 use crate::elab::{Claim, Game, Loader, Program};
 use crate::geometry::Square;
+use crate::ir::{Content, PieceId, Pieces, Sort};
 use crate::memory::{Budget, MemoryLimit};
 use crate::par::*;
 use crate::play::{Position, Rules, TooBig};
@@ -273,7 +273,7 @@ impl PositionPool {
 }
 
 /// A set of games, as the key of the positions sampled from them.
-type GamesKey = Vec<(String, Grid, Vec<crate::core::Term>)>;
+type GamesKey = Vec<(String, Grid, Vec<crate::ir::Term>)>;
 
 /// The seed of the random games positions are sampled from: fixed, so a
 /// run is reproducible.
@@ -327,7 +327,7 @@ pub fn check_claim_on(
     options: &super::ClaimOptions,
     positions: Option<&OnPositions>,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
-) -> (super::Report, Option<PositionsReport>) {
+) -> (super::CheckerReport, Option<PositionsReport>) {
     let mut report = super::check_claim(claim, options, progress);
     if report.verdict == super::Finding::Refuted {
         return (report, None);
@@ -863,11 +863,11 @@ mod tests {
     fn a_position_refutes_what_the_boards_left_open() {
         let (prog, games) = chess();
         let c = claim(&prog, "white = clear_ep white_move");
-        let mut on_boards = crate::check::ClaimOptions::default();
+        let mut on_boards = crate::checker::ClaimOptions::default();
         on_boards.search.max_cells = 1;
         on_boards.search.window = false;
-        let boards = crate::check::check_claim(&c, &on_boards, &|_, _, _| {});
-        assert_eq!(boards.verdict, crate::check::Finding::HoldsUpTo, "{boards:?}");
+        let boards = crate::checker::check_claim(&c, &on_boards, &|_, _, _| {});
+        assert_eq!(boards.verdict, crate::checker::Finding::HoldsUpTo, "{boards:?}");
         let pool = PositionPool::new(2000);
         let heard = AtomicUsize::new(0);
         let progress = |_: usize, _: usize| {
@@ -882,7 +882,7 @@ mod tests {
             progress: &progress,
         };
         let (checked, played) = check_claim_on(&c, &on_boards, Some(&on), &|_, _, _| {});
-        assert_eq!(checked.verdict, crate::check::Finding::Refuted);
+        assert_eq!(checked.verdict, crate::checker::Finding::Refuted);
         let played = played.as_ref().expect("compared on positions");
         assert!(played.counterexample.is_some() && played.origin.is_some());
         assert_eq!(
@@ -896,7 +896,7 @@ mod tests {
         let rules = crate::prover::Rewrites::new(&laws);
         let options = crate::prover::ProveOptions {
             check: on_boards.clone(),
-            kat: crate::prover::kat::Limits {
+            kat: crate::prover::kat::KatLimits {
                 work: 0,
                 ..Default::default()
             },

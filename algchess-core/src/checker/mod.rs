@@ -3,11 +3,11 @@
 
 mod claim;
 pub(crate) mod cube;
+mod enumerate;
 pub mod positions;
-mod search;
 mod window;
 
-pub use claim::{check_claim, ClaimOptions, CounterReport, Finding, Report};
+pub use claim::{check_claim, CheckerReport, ClaimOptions, CounterReport, Finding};
 pub use claim::{Limit, StateReport};
+pub use enumerate::{compare, Bound, EnumerationOptions, Outcome, Stats};
 pub use positions::check_claim_on;
-pub use search::{compare, Bound, Outcome, SearchOptions, Stats};

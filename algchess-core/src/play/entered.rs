@@ -10,7 +10,7 @@ use std::cell::OnceCell;
 
 /// A ply made for a search, to be taken back: what it overwrote and the
 /// state before it.
-pub struct Ply {
+pub struct Entered {
     undo: Change,
     halfmove: u32,
     fullmove: u32,
@@ -26,24 +26,24 @@ impl<'a> Match<'a> {
     /// for a search: the position reached is not counted for repetition
     /// (a search keeps its own), so `end` tells every end but a fifth
     /// repetition.
-    pub fn enter_for_search(&mut self, i: usize) -> Result<Ply, TooBig> {
+    pub fn enter_for_search(&mut self, i: usize) -> Result<Entered, TooBig> {
         let c = self.moves[i].clone();
         self.enter_change_for_search(c)
     }
 
     /// A null move for a search (the side to move passes; an en passant
     /// capture it allowed is gone), taken back by [`leave`](Match::leave).
-    pub fn pass_for_search(&mut self) -> Result<Ply, TooBig> {
+    pub fn pass_for_search(&mut self) -> Result<Entered, TooBig> {
         let c = repetition::unmarked(&self.rules.codes, &self.pos.board);
         self.enter_change_for_search(c)
     }
 
-    fn enter_change_for_search(&mut self, c: Change) -> Result<Ply, TooBig> {
+    fn enter_change_for_search(&mut self, c: Change) -> Result<Entered, TooBig> {
         let halfmove = self.halfmove;
         self.halfmove = if self.resets(&c) { 0 } else { self.halfmove + 1 };
         let before = self.material();
         let undo = self.push(&c);
-        let ply = Ply {
+        let ply = Entered {
             undo,
             halfmove,
             fullmove: self.fullmove,
@@ -76,7 +76,7 @@ impl<'a> Match<'a> {
 
     /// Takes back the ply [`enter_for_search`](Match::enter_for_search)
     /// made; plies are taken back last first.
-    pub fn leave(&mut self, ply: Ply) {
+    pub fn leave(&mut self, ply: Entered) {
         self.pop(ply.undo);
         self.halfmove = ply.halfmove;
         self.fullmove = ply.fullmove;

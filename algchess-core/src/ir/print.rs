@@ -338,7 +338,7 @@ pub fn picture(f: &Fragment, pieces: &Pieces) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{gen, Bounds, Content, Sort};
+    use crate::ir::{gen, Bounds, Content, Sort};
     use crate::rng::Rng;
 
     fn pick<'a>(g: &mut Rng, names: &[&'a str]) -> &'a str {

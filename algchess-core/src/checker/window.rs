@@ -23,8 +23,8 @@
 //! not name standing for one another as in every search, so this is a
 //! decision: complete, not evidence.
 
-use crate::core::Cell;
 use crate::geometry::Square;
+use crate::ir::Cell;
 use crate::semantics::{Pivot, Prog};
 use std::collections::BTreeSet;
 
@@ -187,8 +187,8 @@ mod tests {
     /// the window; and both outcomes are met often enough to matter.
     #[test]
     fn the_window_bound_agrees_with_a_deeper_search() {
-        use crate::check::search::{compare, Outcome, SearchOptions};
-        use crate::core::{gen, Pieces, Term};
+        use crate::checker::enumerate::{compare, EnumerationOptions, Outcome};
+        use crate::ir::{gen, Pieces, Term};
         let (mut equal, mut deeper, mut differ) = (0, 0, 0);
         for seed in 0..3000u64 {
             let mut g = crate::rng::Rng::new(seed);
@@ -204,10 +204,10 @@ mod tests {
             if !(lt.is_open() || rt.is_open()) || window(&l).is_none() || window(&r).is_none() {
                 continue;
             }
-            let options = SearchOptions {
+            let options = EnumerationOptions {
                 max_cells: 1,
                 work: Some(2_000_000),
-                ..SearchOptions::default()
+                ..EnumerationOptions::default()
             };
             let bound = match compare(&Pieces::chess(), &l, &r, true, &options, &|_, _, _| {}) {
                 Outcome::HoldsUpTo { bound: Some(b), .. } => b,
@@ -218,11 +218,11 @@ mod tests {
                 _ => continue,
             };
             equal += 1;
-            let deep = SearchOptions {
+            let deep = EnumerationOptions {
                 max_cells: (bound.squares() + 3).min(10),
                 work: Some(2_000_000),
                 window: false,
-                ..SearchOptions::default()
+                ..EnumerationOptions::default()
             };
             match compare(&Pieces::chess(), &l, &r, true, &deep, &|_, _, _| {}) {
                 Outcome::Refuted { counterexample, .. } => panic!(

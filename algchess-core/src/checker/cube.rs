@@ -10,8 +10,8 @@
 //! At the leaves every question is answered, so every board of the cube
 //! behaves alike, and one run covers them all.
 
-use crate::core::{Cell, Content, PieceId};
 use crate::geometry::{Rect, Square};
+use crate::ir::{Cell, Content, PieceId};
 use crate::semantics::{CellSet, Grid, Store};
 use std::hash::{Hash, Hasher};
 
@@ -404,7 +404,7 @@ mod tests {
         let king = PieceId::chess("♔").unwrap();
         let other = PieceId::chess("♛").unwrap();
         let u = Universe::new(&[king], other).unwrap();
-        let chess = crate::core::Pieces::chess();
+        let chess = crate::ir::Pieces::chess();
         let mut cube = Cube::new(2, 1, u.full() & !OFF);
         assert_eq!(cube.representative(&u).rows(&chess), vec![".."]);
         assert_eq!(cube.shown(&u, Some(Square::new(1, 0))).rows(&chess), vec![".♔"]);
@@ -423,7 +423,7 @@ mod tests {
         let u = Universe::new(&[rook], other).unwrap();
         let mut cube = Cube::new(2, 1, u.full());
         cube.doms[1] = u.bit(Content::Piece(rook));
-        assert_eq!(cube.representative(&u).rows(&crate::core::Pieces::chess()), vec!["#♖"]);
+        assert_eq!(cube.representative(&u).rows(&crate::ir::Pieces::chess()), vec!["#♖"]);
         assert_eq!(cube.forced_on(), 1);
     }
 }

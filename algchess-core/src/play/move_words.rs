@@ -6,9 +6,9 @@
 //! king's move (`e1g1`), or in Chess960's names the king's move onto its
 //! rook (`e1h1`, [`Castling::KingTakesRook`]) or `O-O` (XBoard's).
 
+use super::move_names::{describe_on, uci_on};
+use super::pdn;
 use crate::geometry::Square;
-use crate::play::notation::{describe_on, uci_on};
-use crate::play::pdn;
 use crate::play::referee::{Match, MoveError};
 use crate::play::TooBig;
 use crate::semantics::Code;
@@ -65,7 +65,7 @@ pub fn names_as(m: &mut Match, castling: Castling) -> Result<Vec<String>, TooBig
         } else if let Some(u) = uci_on(&board, &after, tiling, &m.rules.pieces) {
             u
         } else if placed.len() == 1 && c.iter().all(|&(q, v)| v != Code::EMPTY || board.code(q) == Code::EMPTY) {
-            crate::play::notation::cell_name(&board, tiling, placed[0].0)
+            super::move_names::cell_name(&board, tiling, placed[0].0)
         } else {
             described.clone()
         };

@@ -23,8 +23,8 @@
 
 use super::cube::{Cube, Domain, Split, Sym, Universe, OFF};
 use super::window::{bounding, window};
-use crate::core::{Cell, Content, PieceId, Pieces};
 use crate::geometry::Square;
+use crate::ir::{Cell, Content, PieceId, Pieces};
 use crate::memory::MemoryLimit;
 use crate::par::*;
 use crate::semantics::{results, Eval, Grid, Halt, Pivot, Prog, State};
@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 /// Limits of a search.
 #[derive(Clone, Debug)]
-pub struct SearchOptions {
+pub struct EnumerationOptions {
     /// The largest box, in squares.
     pub max_cells: usize,
     /// The most work the search may do, counted as the states its
@@ -65,9 +65,9 @@ pub struct SearchOptions {
     pub window: bool,
 }
 
-impl Default for SearchOptions {
+impl Default for EnumerationOptions {
     fn default() -> Self {
-        SearchOptions {
+        EnumerationOptions {
             max_cells: 16,
             work: None,
             timeout: None,
@@ -254,7 +254,7 @@ struct Search<'a> {
     left: &'a Prog,
     right: &'a Prog,
     universe: &'a Universe,
-    options: &'a SearchOptions,
+    options: &'a EnumerationOptions,
     deadline: Option<Instant>,
     timed_out: AtomicBool,
     out_of_memory: AtomicBool,
@@ -325,7 +325,7 @@ impl Search<'_> {
         left: &'a Prog,
         right: &'a Prog,
         universe: &'a Universe,
-        options: &'a SearchOptions,
+        options: &'a EnumerationOptions,
         deadline: Option<Instant>,
     ) -> Search<'a> {
         Search {
@@ -451,7 +451,7 @@ pub fn compare(
     left: &Prog,
     right: &Prog,
     open: bool,
-    options: &SearchOptions,
+    options: &EnumerationOptions,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Outcome {
     let mut named = left.pieces();
@@ -506,7 +506,7 @@ fn exhaust(
     right: &Prog,
     open: bool,
     universe: &Universe,
-    options: &SearchOptions,
+    options: &EnumerationOptions,
     work: Option<u64>,
     deadline: Option<Instant>,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
@@ -597,7 +597,7 @@ fn sparse(
     left: &Prog,
     right: &Prog,
     universe: &Universe,
-    options: &SearchOptions,
+    options: &EnumerationOptions,
     done: usize,
     work: Option<u64>,
     deadline: Option<Instant>,
@@ -755,7 +755,7 @@ fn search(
     left: &Prog,
     right: &Prog,
     universe: &Universe,
-    options: &SearchOptions,
+    options: &EnumerationOptions,
     work: Option<u64>,
     deadline: Option<Instant>,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
@@ -881,7 +881,7 @@ fn in_window(
     left: &Prog,
     right: &Prog,
     universe: &Universe,
-    options: &SearchOptions,
+    options: &EnumerationOptions,
     work: Option<u64>,
     deadline: Option<Instant>,
 ) -> Result<Outcome, Stats> {
@@ -976,7 +976,7 @@ fn concretise(left: &Prog, right: &Prog, u: &Universe, cube: &Cube, poi: Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{gen, Content, Term};
+    use crate::ir::{gen, Content, Term};
     use crate::semantics::{compile, Store};
     use quickcheck::{QuickCheck, TestResult};
 
@@ -1041,10 +1041,10 @@ mod tests {
             compile(prog.definition("y").unwrap()).unwrap(),
         );
         // `U{9}` needs a column of ten squares; boxes of 6 cannot show it.
-        let mut options = SearchOptions {
+        let mut options = EnumerationOptions {
             max_cells: 6,
             timeout: Some(std::time::Duration::from_secs(20)),
-            ..SearchOptions::default()
+            ..EnumerationOptions::default()
         };
         let holds = |o: &Outcome| matches!(o, Outcome::HoldsUpTo { .. });
         let first = compare(&Pieces::chess(), &l, &r, false, &options, &|_, _, _| {});
@@ -1081,10 +1081,10 @@ mod tests {
             let truth = differ_somewhere(&l, &r, &all_boards(4, &named), open);
             SEEN[truth as usize].fetch_add(1, Ordering::Relaxed);
             for decompose in [true, false] {
-                let options = SearchOptions {
+                let options = EnumerationOptions {
                     max_cells: 4,
                     decompose,
-                    ..SearchOptions::default()
+                    ..EnumerationOptions::default()
                 };
                 let outcome = compare(&Pieces::chess(), &l, &r, open, &options, &|_, _, _| {});
                 // The window of anchored moves reaches past the brute

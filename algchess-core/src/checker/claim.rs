@@ -3,11 +3,11 @@
 //! random instances of their metavariables.
 
 use super::cube::MAX_NAMED;
-pub use super::search::Limit;
-use super::search::{compare, Bound, Counterexample, Outcome, SearchOptions};
-use crate::core::{gen, Cell, Content, Fragment, Meta, Pieces, Rel, Sort, Term};
+pub use super::enumerate::Limit;
+use super::enumerate::{compare, Bound, Counterexample, EnumerationOptions, Outcome};
 use crate::elab::Claim;
 use crate::geometry::Square;
+use crate::ir::{gen, Cell, Content, Fragment, Meta, Pieces, Rel, Sort, Term};
 use crate::semantics::{compile, Grid, State};
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -16,7 +16,7 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub struct ClaimOptions {
     /// How boards are enumerated for a move claim.
-    pub search: SearchOptions,
+    pub search: EnumerationOptions,
     /// Random instances tried for a law.
     pub instances: usize,
     /// The largest box for each instance of a law.
@@ -28,7 +28,7 @@ pub struct ClaimOptions {
 impl Default for ClaimOptions {
     fn default() -> Self {
         ClaimOptions {
-            search: SearchOptions::default(),
+            search: EnumerationOptions::default(),
             instances: 32,
             instance_cells: 6,
             seed: 0x5eed,
@@ -116,7 +116,7 @@ pub enum CounterReport {
 /// The outcome of checking one claim, as `check --json` prints it.
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Report {
+pub struct CheckerReport {
     /// The claim's name as written.
     pub name: String,
     /// The relation the claim states.
@@ -159,7 +159,7 @@ pub struct Report {
     pub note: Option<String>,
 }
 
-impl Report {
+impl CheckerReport {
     /// Whether the verdict agrees with the claimed relation. A search that
     /// covered no board agrees with nothing.
     pub fn agrees(&self) -> bool {
@@ -236,7 +236,7 @@ fn compare_terms(
     pieces: &Pieces,
     lhs: &Term,
     rhs: &Term,
-    options: &SearchOptions,
+    options: &EnumerationOptions,
     instance: Option<BTreeMap<String, String>>,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Found {
@@ -282,7 +282,7 @@ fn compare_forms(pieces: &Pieces, lhs: &Term, rhs: &Term, instance: Option<BTree
 fn found(
     pieces: &Pieces,
     outcome: Outcome,
-    options: &SearchOptions,
+    options: &EnumerationOptions,
     instance: Option<BTreeMap<String, String>>,
 ) -> Found {
     match outcome {
@@ -344,7 +344,7 @@ fn found(
 }
 
 /// The limit in words, with its value.
-fn limit_name(limit: Limit, options: &SearchOptions) -> String {
+fn limit_name(limit: Limit, options: &EnumerationOptions) -> String {
     match limit {
         Limit::Timeout => {
             let t = options
@@ -435,7 +435,11 @@ fn climbing_instance(claim: &Claim, metas: &[Meta]) -> Option<(Term, Term, BTree
 
 /// Checks one claim on boards (`check_claim_on`, beside the positions,
 /// compares it on reachable positions too).
-pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usize, usize, usize) + Sync)) -> Report {
+pub fn check_claim(
+    claim: &Claim,
+    options: &ClaimOptions,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> CheckerReport {
     let start = Instant::now();
     let metas: Vec<Meta> = {
         let mut v = claim.lhs.metas();
@@ -446,7 +450,7 @@ pub fn check_claim(claim: &Claim, options: &ClaimOptions, progress: &(dyn Fn(usi
         }
         v
     };
-    let mut report = Report {
+    let mut report = CheckerReport {
         name: claim.name.clone(),
         relation: claim.rel,
         verdict: Finding::HoldsUpTo,
@@ -492,7 +496,7 @@ struct Tally {
 
 impl Tally {
     /// Adds `found` to `report`; true when it refutes the claim.
-    fn absorb(&mut self, report: &mut Report, found: Found) -> bool {
+    fn absorb(&mut self, report: &mut CheckerReport, found: Found) -> bool {
         match found {
             Found::Same {
                 cells,
@@ -551,12 +555,12 @@ fn check_instances(
     metas: &[Meta],
     options: &ClaimOptions,
     start: Instant,
-    report: &mut Report,
+    report: &mut CheckerReport,
     tally: &mut Tally,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) {
     // Instances are many and small: no sparse boards.
-    let mut per_instance = SearchOptions {
+    let mut per_instance = EnumerationOptions {
         max_cells: options.search.max_cells.min(options.instance_cells),
         sparse: false,
         ..options.search.clone()
@@ -653,7 +657,7 @@ fn check_instances(
 
 /// A share of the work stopped instance `tried`: the claim's work limit
 /// showing, and said so.
-fn note_share_stopped(found: &mut Found, tried: usize, options: &SearchOptions) {
+fn note_share_stopped(found: &mut Found, tried: usize, options: &EnumerationOptions) {
     if let Found::Same {
         stopped_by: Some(Limit::Work),
         note: note @ Some(_),
@@ -675,12 +679,12 @@ fn note_share_stopped(found: &mut Found, tried: usize, options: &SearchOptions) 
 fn climb(
     claim: &Claim,
     (l, r, shown): (Term, Term, BTreeMap<String, String>),
-    per_instance: &SearchOptions,
-    options: &SearchOptions,
+    per_instance: &EnumerationOptions,
+    options: &EnumerationOptions,
     start: Instant,
     spent: u64,
 ) -> Option<Found> {
-    let sparse = SearchOptions {
+    let sparse = EnumerationOptions {
         sparse: true,
         work: options.work.map(|w| w.saturating_sub(spent)),
         timeout: options.timeout.map(|t| t.saturating_sub(start.elapsed())),
@@ -742,10 +746,10 @@ mod tests {
     fn climbing_keeps_its_share_of_the_timeout() {
         let program = Program::from_text("t.alg", "theorem t: M{2,3} M{1,4} != M{3,8}\n").unwrap();
         let options = ClaimOptions {
-            search: SearchOptions {
+            search: EnumerationOptions {
                 timeout: Some(Duration::from_secs(2)),
                 sparse: true,
-                ..SearchOptions::default()
+                ..EnumerationOptions::default()
             },
             instances: 1_000_000,
             ..ClaimOptions::default()

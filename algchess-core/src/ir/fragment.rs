@@ -238,7 +238,7 @@ impl FromIterator<Fragment> for Pattern {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{gen, Content, PieceId};
+    use crate::ir::{gen, Content, PieceId};
 
     fn chess() -> Pieces {
         Pieces::chess()
