@@ -28,7 +28,7 @@ fn positions(c: &mut Criterion) {
     let games = games(&prog, &algchess::Files).unwrap();
     let options = PositionOptions {
         eval_budget: 1_000_000,
-        timeout: None,
+        timeout: algchess::Timer::NONE,
         memory: algchess::MemoryLimit::NONE,
     };
     let cores = rayon::current_num_threads();

@@ -64,6 +64,7 @@
 )]
 
 mod checker;
+mod clock;
 mod diag;
 mod elab;
 mod engine;
@@ -91,6 +92,7 @@ pub use checker::{
     check_claim, check_claim_on, compare, Bound, CheckerReport, ClaimOptions, CounterReport, EnumerationOptions,
     Finding, Limit, Outcome, StateReport, Stats,
 };
+pub use clock::{Clock, Deadline, SystemClock, Timer};
 pub use diag::{clip, Diag, Diags, Source, Span};
 pub use elab::{Claim, Game, Lint, Loader, NoFiles, Program};
 pub use geometry::{Movement, ParseSquareError, Square, Tiling};

@@ -3,10 +3,10 @@
 //! the bytes its global allocator hands out), so a limit without a meter is
 //! impossible to write, not silently ignored.
 
+use crate::clock::Deadline;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Tells how many heap bytes the process holds now.
 pub trait Meter: Sync {
@@ -78,15 +78,15 @@ impl MemoryLimit {
 }
 
 /// What a run may spend besides its count of states: heap (a
-/// [`MemoryLimit`]), time up to a deadline the caller sets, and a flag
-/// another thread may set to stop it (a protocol's `quit`). The library
-/// reads no clock of its own to set a deadline: the caller gives one.
+/// [`MemoryLimit`]), time up to a deadline the caller sets on its own
+/// clock, and a flag another thread may set to stop it (a protocol's
+/// `quit`).
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     /// The heap the run may hold.
     pub memory: MemoryLimit,
-    /// When the run must stop.
-    pub deadline: Option<Instant>,
+    /// When the run must stop, on the caller's clock.
+    pub deadline: Deadline,
     /// Set by another thread to stop the run.
     pub stop: Option<Arc<AtomicBool>>,
 }
@@ -111,7 +111,7 @@ impl Budget {
 
     /// Whether nothing but a count of states bounds the run.
     pub fn is_none(&self) -> bool {
-        self.memory.is_none() && self.deadline.is_none() && self.stop.is_none()
+        self.memory.is_none() && !self.deadline.is_set() && self.stop.is_none()
     }
 
     /// What is spent now, if anything: the heap read through the meter,
@@ -120,7 +120,7 @@ impl Budget {
         if self.memory.exceeded() {
             return Some(Spent::Memory(self.memory));
         }
-        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let late = self.deadline.passed();
         let told = self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
         (late || told).then_some(Spent::Time)
     }

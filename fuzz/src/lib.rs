@@ -83,7 +83,7 @@ pub fn tiny_prove() -> ProveOptions {
         saturation: SaturationLimits {
             iter_limit: 4,
             node_limit: 2_000,
-            time_limit: None,
+            time_limit: algchess_core::Timer::NONE,
             memory: MemoryLimit::NONE,
         },
         check: check.clone(),

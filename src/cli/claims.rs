@@ -6,8 +6,8 @@
 use super::output::{plain_error, seconds, Progress};
 use algchess_core::positions::{self, OnPositions, PositionOptions, PositionPool, Sample};
 use algchess_core::Diags;
-use algchess_core::EnumerationOptions;
 use algchess_core::{Claim, Game, Program};
+use algchess_core::{EnumerationOptions, SystemClock, Timer};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -117,7 +117,10 @@ pub(super) fn search(
     Ok(EnumerationOptions {
         max_cells,
         work: Some(work),
-        timeout: timeout.map(|t| seconds("--timeout", t, true)).transpose()?,
+        timeout: Timer::within(
+            timeout.map(|t| seconds("--timeout", t, true)).transpose()?,
+            &SystemClock,
+        ),
         sparse: !run.no_sparse,
         window: !run.no_window,
         ..EnumerationOptions::default()

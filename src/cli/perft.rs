@@ -3,7 +3,7 @@
 use super::output::{plain_error, progress, seconds};
 use super::start::{pick_game, rules_for, Start};
 use algchess_core::{divide, move_names, move_words, perft, referee, Grid};
-use algchess_core::{Budget, Diags, MemoryLimit, TooBig};
+use algchess_core::{Budget, Deadline, Diags, MemoryLimit, SystemClock, Timer, TooBig};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -67,8 +67,8 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
 fn count(args: Args) -> Result<i32, Diags> {
     // The clock starts before the file is read: the timeout is the run's.
     let deadline = match args.timeout {
-        Some(t) => Some(Instant::now() + seconds("--timeout", t, false)?),
-        None => None,
+        Some(t) => Timer::limited(seconds("--timeout", t, false)?, &SystemClock).start(),
+        None => Deadline::NONE,
     };
     let prog = super::start::load_for_play(&args.file, !args.no_simplify && !args.interpreter)?;
     let game = pick_game(&prog, args.game.as_deref())?;

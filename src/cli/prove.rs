@@ -15,7 +15,7 @@ use algchess_core::{
     explain as explain_proof, prove_claim_on, render, KatLimits, ProofNames, ProofReport, ProveOptions, Rewrites,
     SaturationLimits, Stop, Verdict,
 };
-use algchess_core::{EnumerationOptions, Program};
+use algchess_core::{EnumerationOptions, Program, SystemClock, Timer};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -223,7 +223,7 @@ fn options(
         saturation: SaturationLimits {
             iter_limit: args.iter_limit,
             node_limit: args.node_limit,
-            time_limit,
+            time_limit: Timer::within(time_limit, &SystemClock),
             memory: args.memory_limit,
         },
         check: ClaimOptions {
@@ -243,9 +243,10 @@ fn options(
         },
         kat: KatLimits {
             work: args.kat_work,
-            time: kat_limit,
+            time: Timer::within(kat_limit, &SystemClock),
             ..Default::default()
         },
+        timer: Timer::new(&SystemClock),
     }
 }
 

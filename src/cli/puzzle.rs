@@ -9,7 +9,7 @@ use algchess_core::puzzle::{
     self, place, read_pieces, tour, Board, Goal, Limits, Mode, PieceSet, PlaceOptions, PlaceReport, Placed,
     TourOptions, TourReport,
 };
-use algchess_core::{Diags, Grid, Limit, MemoryLimit, Span, Tiling};
+use algchess_core::{Diags, Grid, Limit, MemoryLimit, Span, SystemClock, Tiling, Timer};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -136,7 +136,10 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
 impl Common {
     fn limits(&self) -> Result<Limits, Diags> {
         Ok(Limits {
-            timeout: self.timeout.map(|t| seconds("--timeout", t, true)).transpose()?,
+            timeout: Timer::within(
+                self.timeout.map(|t| seconds("--timeout", t, true)).transpose()?,
+                &SystemClock,
+            ),
             memory: self.memory_limit,
             ..Limits::default()
         })

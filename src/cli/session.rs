@@ -5,7 +5,7 @@
 
 use super::output::plain_error;
 use super::think::{load_variant, EngineArgs, From, LoadError, Loaded, Playing};
-use algchess_core::{Budget, Diags, MemoryLimit};
+use algchess_core::{Budget, Deadline, Diags, MemoryLimit, SystemClock, Timer};
 use std::collections::VecDeque;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -443,7 +443,7 @@ pub(super) fn load(
     }
     let budget = Budget {
         memory,
-        deadline: Some(Instant::now() + LOAD_TIME),
+        deadline: Timer::limited(LOAD_TIME, &SystemClock).start(),
         stop: Some(halt.clone()),
     };
     let loaded = load_variant(file, name, budget)?;
@@ -459,7 +459,7 @@ pub(super) fn load(
         return Ok(l);
     }
     let playing = Budget {
-        deadline: None,
+        deadline: Deadline::NONE,
         ..Budget::memory(memory)
     };
     let kept: &'static Loaded = Box::leak(Box::new(Loaded {

@@ -4,7 +4,7 @@ use super::output::plain_error;
 use algchess_core::Diags;
 use algchess_core::Laws;
 use algchess_core::{simplify_text, SimplifyOptions};
-use algchess_core::{Rewrites, SaturationLimits};
+use algchess_core::{Rewrites, SaturationLimits, SystemClock, Timer};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -63,10 +63,16 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
         saturation: SaturationLimits {
             iter_limit: args.iter_limit,
             node_limit: args.node_limit,
-            time_limit: Some(super::output::seconds("--time-limit", args.time_limit, false)?),
+            time_limit: Timer::limited(
+                super::output::seconds("--time-limit", args.time_limit, false)?,
+                &SystemClock,
+            ),
             memory: algchess_core::MemoryLimit::NONE,
         },
-        total_limit: super::output::seconds("--total-limit", args.total_limit, false)?,
+        total_limit: Timer::limited(
+            super::output::seconds("--total-limit", args.total_limit, false)?,
+            &SystemClock,
+        ),
     };
     let out = simplify_text(&args.file.display().to_string(), &text, &crate::Files, &rules, &options)?;
     match &args.output {

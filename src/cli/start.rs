@@ -10,11 +10,12 @@ use algchess_core::Pieces;
 use algchess_core::Rewrites;
 use algchess_core::Span;
 use algchess_core::Tiling;
-use algchess_core::{simplify_text, SimplifyOptions};
+use algchess_core::{simplify_text, SimplifyOptions, SystemClock};
 use algchess_core::{Diag, Diags, Source};
 use algchess_core::{Game, Program};
 use algchess_core::{Position, Rules};
 use std::path::Path;
+use std::time::Duration;
 
 /// The game's rules on the engine, or in the interpreter when asked.
 pub(super) fn rules_for(game: &Game, interpreter: bool) -> Rules {
@@ -163,7 +164,9 @@ pub(super) fn load_for_play(path: &Path, simplify: bool) -> Result<algchess_core
     let laws = Laws::bundled_on(prog.tiling());
     let rules = Rewrites::new(&laws);
     let name = path.display().to_string();
-    match simplify_text(&name, &text, &crate::Files, &rules, &SimplifyOptions::quick()) {
+    // The times are a net for files far larger than the bundled ones.
+    let options = SimplifyOptions::quick().within(Duration::from_millis(500), Duration::from_secs(2), &SystemClock);
+    match simplify_text(&name, &text, &crate::Files, &rules, &options) {
         Ok(out) if !out.changes.is_empty() => {
             Ok(algchess_core::Program::from_text_with(&name, &out.text, prog.tiling(), &crate::Files).unwrap_or(prog))
         }

@@ -6,7 +6,7 @@ use super::session::{Control, Current, Heard, Input, Opened, Say, DEFAULT_HASH, 
 use super::think::{budget, bundled, EngineArgs, From, Loaded};
 use algchess_core::move_words::Castling;
 use algchess_core::{clip, Diags};
-use algchess_core::{mate_in, move_words, Limits, SearchInfo, Searcher};
+use algchess_core::{mate_in, move_words, Limits, SearchInfo, Searcher, SystemClock, Timer};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -271,6 +271,7 @@ impl Uci {
             ..Limits::default()
         };
         let mut clock: [Option<u64>; 4] = [None; 4];
+        let mut movetime: Option<Duration> = None;
         let mut to_go = None;
         let mut infinite = false;
         let mut perft = None;
@@ -300,7 +301,7 @@ impl Uci {
                 "depth" => limits.depth = Some(v.clamp(1, 90) as u32),
                 "mate" => limits.depth = Some(v.saturating_mul(2).clamp(1, 90) as u32),
                 "nodes" => limits.nodes = Some(v.max(1)),
-                "movetime" => limits.time = Some(Duration::from_millis(v.max(1))),
+                "movetime" => movetime = Some(Duration::from_millis(v.max(1))),
                 "wtime" => clock[0] = Some(v),
                 "btime" => clock[1] = Some(v),
                 "winc" => clock[2] = Some(v),
@@ -336,18 +337,19 @@ impl Uci {
         }
         let side = g.m.pos.turn.min(1);
         if let Some(left) = clock[side] {
-            if limits.time.is_none() && !infinite {
+            if movetime.is_none() && !infinite {
                 let inc = clock[side + 2].unwrap_or(0);
-                limits.time = Some(budget(Duration::from_millis(left), Duration::from_millis(inc), to_go));
+                movetime = Some(budget(Duration::from_millis(left), Duration::from_millis(inc), to_go));
             }
         }
         // The clock started when `go` was read, not when it was taken.
-        limits.time = limits
-            .time
-            .map(|t| t.saturating_sub(self.read.elapsed()).max(Duration::from_millis(1)));
+        let movetime = movetime.map(|t| t.saturating_sub(self.read.elapsed()).max(Duration::from_millis(1)));
+        limits.time = Timer::within(movetime, &SystemClock);
         if control.paced() {
+            // A paced session reads no clock: what it does cannot depend on
+            // timing.
             limits.nodes = Some(limits.nodes.map_or(PACED_NODES, |n| n.min(PACED_NODES)));
-            limits.time = None;
+            limits.time = Timer::NONE;
         }
         let mut view = g.m.clone();
         let say = |text: &str| control.say(text);

@@ -4,7 +4,7 @@
 use super::interactive::{draw, draw_hex, turn_label};
 use algchess_core::referee::Match;
 use algchess_core::{board_key, mate_in, move_words, turn_key, Limits, Searcher, Values};
-use algchess_core::{Square, Tiling};
+use algchess_core::{Square, SystemClock, Tiling, Timer};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -78,7 +78,7 @@ pub(super) fn play(
         let chosen = if m.pos.turn == engine.side {
             let limits = Limits {
                 depth: engine.depth,
-                time: Some(engine.movetime),
+                time: Timer::limited(engine.movetime, &SystemClock),
                 ..Limits::default()
             };
             let found = searcher.search(&mut m, &history, &values, &limits, &mut |_| {});

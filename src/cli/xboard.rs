@@ -6,7 +6,7 @@ use super::session::{Control, Current, Heard, Input, Opened, Say, PACED_NODES};
 use super::think::{budget, bundled, EngineArgs, From, Loaded, Playing};
 use algchess_core::move_words::Castling;
 use algchess_core::{clip, Diags};
-use algchess_core::{mate_in, move_words, Limits, SearchInfo, Searcher};
+use algchess_core::{mate_in, move_words, Limits, SearchInfo, Searcher, SystemClock, Timer};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -339,12 +339,16 @@ impl Xboard {
         let mut limits = Limits {
             depth,
             nodes: nps.map(|n| (time.as_secs_f64() * n as f64).clamp(1.0, u64::MAX as f64) as u64),
-            time: if nps.is_some() { None } else { Some(time) },
+            time: if nps.is_some() {
+                Timer::new(&SystemClock)
+            } else {
+                Timer::limited(time, &SystemClock)
+            },
             stop: control.halt.clone(),
         };
         if control.paced() {
             limits.nodes = Some(limits.nodes.map_or(PACED_NODES, |n| n.min(PACED_NODES)));
-            limits.time = None;
+            limits.time = Timer::NONE;
         }
         let g = &mut p.game;
         let mut view = g.m.clone();

@@ -7,10 +7,11 @@
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 19] = [
+const LAYERS: [&str; 20] = [
     "par",
     "rng",
     "geometry",
+    "clock",
     "memory",
     "ir",
     "semantics",

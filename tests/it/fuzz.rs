@@ -158,7 +158,7 @@ fn exercise(text: &str, laws: &Laws, rules: &Rewrites) -> bool {
         saturation: SaturationLimits {
             iter_limit: 4,
             node_limit: 2_000,
-            time_limit: None,
+            time_limit: algchess::Timer::NONE,
             memory: MemoryLimit::NONE,
         },
         check: check.clone(),

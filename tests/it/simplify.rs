@@ -4,9 +4,10 @@ use algchess::Laws;
 use algchess::Rewrites;
 use algchess::{check_claim, ClaimOptions, EnumerationOptions, Finding};
 use algchess::{perft, Rules};
-use algchess::{simplify_text, SimplifyOptions};
+use algchess::{simplify_text, SimplifyOptions, SystemClock};
 use algchess::{Claim, Program};
 use algchess::{ClaimKind, Rel};
+use std::time::Duration;
 
 fn simplify(text: &str) -> String {
     let laws = Laws::bundled();
@@ -201,14 +202,7 @@ fn every_bundled_file_simplifies_quickly_to_no_longer_and_formatted() {
             .text;
         // Nodes and iterations bind, not time: with forty times the time
         // the text is the same, so a busy machine plays the same file.
-        let quick = SimplifyOptions::quick();
-        let unhurried = SimplifyOptions {
-            saturation: algchess::SaturationLimits {
-                time_limit: Some(std::time::Duration::from_secs(10)),
-                ..quick.saturation.clone()
-            },
-            total_limit: std::time::Duration::from_secs(40),
-        };
+        let unhurried = SimplifyOptions::quick().within(Duration::from_secs(10), Duration::from_secs(40), &SystemClock);
         let again = simplify_text(&name, &text, &algchess::Files, &rules, &unhurried)
             .unwrap()
             .text;

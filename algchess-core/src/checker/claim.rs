@@ -5,12 +5,13 @@
 use super::cube::MAX_NAMED;
 pub use super::enumerate::Limit;
 use super::enumerate::{compare, Bound, Counterexample, EnumerationOptions, Outcome};
+use crate::clock::Deadline;
 use crate::elab::Claim;
 use crate::geometry::Square;
 use crate::ir::{gen, Cell, Content, Fragment, Meta, Pieces, Rel, Sort, Term};
 use crate::semantics::{compile, Grid, State};
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::Duration;
 
 /// Limits for checking claims.
 #[derive(Clone, Debug)]
@@ -349,6 +350,7 @@ fn limit_name(limit: Limit, options: &EnumerationOptions) -> String {
         Limit::Timeout => {
             let t = options
                 .timeout
+                .limit()
                 .map_or(String::new(), |t| format!(" ({} s)", t.as_secs_f64()));
             format!("the enumeration's timeout{t}")
         }
@@ -440,7 +442,7 @@ pub fn check_claim(
     options: &ClaimOptions,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> CheckerReport {
-    let start = Instant::now();
+    let start = options.search.timeout.start();
     let metas: Vec<Meta> = {
         let mut v = claim.lhs.metas();
         for m in claim.rhs.metas() {
@@ -554,7 +556,7 @@ fn check_instances(
     claim: &Claim,
     metas: &[Meta],
     options: &ClaimOptions,
-    start: Instant,
+    start: Deadline,
     report: &mut CheckerReport,
     tally: &mut Tally,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
@@ -575,10 +577,7 @@ fn check_instances(
     let climbing = options.search.sparse.then(|| climbing_instance(claim, metas)).flatten();
     let half = |x: u64| if climbing.is_some() { x - x / 2 } else { x };
     let random_work = options.search.work.map(half);
-    let random_limit = options
-        .search
-        .timeout
-        .map(|t| if climbing.is_some() { t * 3 / 4 } else { t });
+    let random_limit = if climbing.is_some() { start.part(0.75) } else { start };
     let mut spent = 0u64;
     while tried < options.instances && attempts < options.instances * 8 {
         attempts += 1;
@@ -588,11 +587,13 @@ fn check_instances(
         // The work and the timeout are the claim's, shared by its
         // instances: each gets an even share of what is left.
         let work_left = random_work.map(|w| w.saturating_sub(spent));
-        let time_left = random_limit.map(|limit| limit.saturating_sub(start.elapsed()));
-        let out = match (work_left, time_left) {
-            (_, Some(t)) if t.is_zero() => Some(Limit::Timeout),
-            (Some(0), _) => Some(Limit::Work),
-            _ => None,
+        let time_left = random_limit.rest();
+        let out = if time_left.limit() == Some(Duration::ZERO) {
+            Some(Limit::Timeout)
+        } else if work_left == Some(0) {
+            Some(Limit::Work)
+        } else {
+            None
         };
         if let Some(limit) = out {
             report.complete = false;
@@ -641,7 +642,7 @@ fn check_instances(
     }
     // Then, time left, the climbing instance on sparse boards too, with
     // the work left.
-    let time_left = options.search.timeout.is_none_or(|t| start.elapsed() < t);
+    let time_left = !start.passed();
     if report.verdict != Finding::Refuted && time_left {
         if let Some(found) = climbing.and_then(|c| climb(claim, c, &per_instance, &options.search, start, spent)) {
             tried += 1;
@@ -681,13 +682,13 @@ fn climb(
     (l, r, shown): (Term, Term, BTreeMap<String, String>),
     per_instance: &EnumerationOptions,
     options: &EnumerationOptions,
-    start: Instant,
+    start: Deadline,
     spent: u64,
 ) -> Option<Found> {
     let sparse = EnumerationOptions {
         sparse: true,
         work: options.work.map(|w| w.saturating_sub(spent)),
-        timeout: options.timeout.map(|t| t.saturating_sub(start.elapsed())),
+        timeout: start.rest(),
         ..per_instance.clone()
     };
     match compare_terms(&claim.pieces, &l, &r, &sparse, Some(shown), &|_, _, _| {}) {
@@ -747,7 +748,7 @@ mod tests {
         let program = Program::from_text("t.alg", "theorem t: M{2,3} M{1,4} != M{3,8}\n").unwrap();
         let options = ClaimOptions {
             search: EnumerationOptions {
-                timeout: Some(Duration::from_secs(2)),
+                timeout: crate::clock::Timer::limited(Duration::from_secs(2), &crate::clock::SystemClock),
                 sparse: true,
                 ..EnumerationOptions::default()
             },

@@ -23,6 +23,7 @@
 
 use super::cube::{Cube, Domain, Split, Sym, Universe, OFF};
 use super::window::{bounding, window};
+use crate::clock::{Deadline, Timer};
 use crate::geometry::Square;
 use crate::ir::{Cell, Content, PieceId, Pieces};
 use crate::memory::MemoryLimit;
@@ -30,7 +31,6 @@ use crate::par::*;
 use crate::semantics::{results, Eval, Grid, Halt, Pivot, Prog, State};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 /// Limits of a search.
 #[derive(Clone, Debug)]
@@ -43,9 +43,10 @@ pub struct EnumerationOptions {
     /// size's jobs share what the smaller sizes left evenly; a size whose
     /// jobs do not all end within their shares is not covered.
     pub work: Option<u64>,
-    /// Give up (reporting the last complete budget) after this long: a cap
-    /// for safety, which unlike `work` depends on the machine.
-    pub timeout: Option<Duration>,
+    /// Give up (reporting the last complete budget) after this long on
+    /// the timer's clock: a cap for safety, which unlike `work` depends on
+    /// the machine.
+    pub timeout: Timer,
     /// States one evaluation may make before the search gives up.
     pub eval_budget: usize,
     /// Compare unions of binders binder by binder first (sound, and far
@@ -70,7 +71,7 @@ impl Default for EnumerationOptions {
         EnumerationOptions {
             max_cells: 16,
             work: None,
-            timeout: None,
+            timeout: Timer::NONE,
             eval_budget: 1_000_000,
             decompose: true,
             memory: MemoryLimit::NONE,
@@ -255,7 +256,7 @@ struct Search<'a> {
     right: &'a Prog,
     universe: &'a Universe,
     options: &'a EnumerationOptions,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     timed_out: AtomicBool,
     out_of_memory: AtomicBool,
     decided_by: AtomicUsize,
@@ -326,7 +327,7 @@ impl Search<'_> {
         right: &'a Prog,
         universe: &'a Universe,
         options: &'a EnumerationOptions,
-        deadline: Option<Instant>,
+        deadline: Deadline,
     ) -> Search<'a> {
         Search {
             mode,
@@ -400,7 +401,7 @@ impl Search<'_> {
             self.out_of_memory.store(true, Ordering::Relaxed);
             return;
         }
-        if self.deadline.is_some_and(|d| Instant::now() > d) {
+        if self.deadline.passed() {
             self.timed_out.store(true, Ordering::Relaxed);
             return;
         }
@@ -461,15 +462,11 @@ pub fn compare(
     let Some(universe) = Universe::new(&named, other_piece(&named, pieces)) else {
         return Outcome::TooManyPieces { pieces: named.len() };
     };
-    let start = Instant::now();
-    let deadline = options.timeout.map(|t| start + t);
+    let deadline = options.timeout.start();
     // The exhaustive search leaves a fifth of the work, and of the time,
     // to sparse boards.
     let (work, exhaustive) = match options.sparse {
-        true => (
-            options.work.map(|w| w - w / 5),
-            options.timeout.map(|t| start + t.mul_f64(0.8)),
-        ),
+        true => (options.work.map(|w| w - w / 5), deadline.part(0.8)),
         false => (options.work, deadline),
     };
     let mode = if open { Mode::Open } else { Mode::Closed };
@@ -508,7 +505,7 @@ fn exhaust(
     universe: &Universe,
     options: &EnumerationOptions,
     work: Option<u64>,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Outcome {
     let mut spent = 0;
@@ -600,7 +597,7 @@ fn sparse(
     options: &EnumerationOptions,
     done: usize,
     work: Option<u64>,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     stats: &mut Stats,
 ) -> Option<Outcome> {
     let search = Search::new(mode, left, right, universe, options, deadline);
@@ -663,8 +660,7 @@ fn sparse(
                 tried += 1;
                 if tried > SPARSE_BOARDS
                     || work.is_some_and(|w| stats.work - before >= w)
-                    || tried.is_multiple_of(64)
-                        && (deadline.is_some_and(|d| Instant::now() > d) || options.memory.exceeded())
+                    || tried.is_multiple_of(64) && (deadline.passed() || options.memory.exceeded())
                 {
                     return None;
                 }
@@ -757,7 +753,7 @@ fn search(
     universe: &Universe,
     options: &EnumerationOptions,
     work: Option<u64>,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Outcome {
     let mut stats = Stats::default();
@@ -883,7 +879,7 @@ fn in_window(
     universe: &Universe,
     options: &EnumerationOptions,
     work: Option<u64>,
-    deadline: Option<Instant>,
+    deadline: Deadline,
 ) -> Result<Outcome, Stats> {
     let (Some(wl), Some(wr)) = (window(left), window(right)) else {
         return Err(Stats::default());
@@ -1043,7 +1039,7 @@ mod tests {
         // `U{9}` needs a column of ten squares; boxes of 6 cannot show it.
         let mut options = EnumerationOptions {
             max_cells: 6,
-            timeout: Some(std::time::Duration::from_secs(20)),
+            timeout: Timer::limited(std::time::Duration::from_secs(20), &crate::clock::SystemClock),
             ..EnumerationOptions::default()
         };
         let holds = |o: &Outcome| matches!(o, Outcome::HoldsUpTo { .. });

@@ -11,6 +11,7 @@
 //! was found by the concrete evaluator.
 
 use super::claim::{CounterReport, StateReport};
+use crate::clock::Timer;
 use crate::diag::Diags;
 use crate::elab::{Claim, Game, Loader, Program};
 use crate::geometry::Square;
@@ -23,7 +24,6 @@ use crate::semantics::{compile, Eval, Grid, Halt, Prog, State, Store};
 use rustc_hash::FxHashSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 /// The standard perft positions (start, Kiwipete, positions 3, 4 and 5),
 /// added as starting points when a game starts from chess's start position.
@@ -349,12 +349,12 @@ pub fn check_claim_on(
 /// or memory limit is met (checked before every ply of every game; a ply
 /// itself is bounded by the evaluator's budget).
 pub fn sample(games: &[Game], n: usize, seed: u64, limits: &PositionOptions) -> Sampled {
-    let deadline = limits.timeout.map(|t| Instant::now() + t);
+    let deadline = limits.timeout.start();
     let stopped = AtomicBool::new(false);
     let by_memory = AtomicBool::new(false);
     let over = || {
         let memory = limits.memory != MemoryLimit::NONE && limits.memory.exceeded();
-        let hit = memory || deadline.is_some_and(|d| Instant::now() > d);
+        let hit = memory || deadline.passed();
         if hit {
             stopped.store(true, Ordering::Relaxed);
             by_memory.fetch_or(memory, Ordering::Relaxed);
@@ -505,8 +505,9 @@ pub fn applies(claim: &Claim) -> bool {
 pub struct PositionOptions {
     /// States one evaluation of one side may make.
     pub eval_budget: usize,
-    /// Stop after this long, reporting the positions checked by then.
-    pub timeout: Option<Duration>,
+    /// Stop after this long on the timer's clock, reporting the positions
+    /// checked by then.
+    pub timeout: Timer,
     /// Stop when the process holds more heap than this, reporting the
     /// positions checked by then.
     pub memory: MemoryLimit,
@@ -576,8 +577,7 @@ pub fn check_positions(
     options: &PositionOptions,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> PositionsReport {
-    let start = Instant::now();
-    let deadline = options.timeout.map(|t| start + t);
+    let deadline = options.timeout.start();
     let left = compile(&claim.lhs).expect("a closed move compiles");
     let right = compile(&claim.rhs).expect("a closed move compiles");
     let open = claim.lhs.is_open() || claim.rhs.is_open();
@@ -590,7 +590,7 @@ pub fn check_positions(
         if out_of_memory.load(Ordering::Relaxed) {
             return None;
         }
-        if deadline.is_some_and(|d| Instant::now() > d) {
+        if deadline.passed() {
             timed_out.store(true, Ordering::Relaxed);
             return None;
         }
@@ -670,7 +670,7 @@ pub fn check_positions(
         counterexample,
         origin,
         fen,
-        ms: start.elapsed().as_millis() as u64,
+        ms: deadline.elapsed().as_millis() as u64,
     }
 }
 
@@ -688,7 +688,7 @@ mod tests {
     fn options() -> PositionOptions {
         PositionOptions {
             eval_budget: 1_000_000,
-            timeout: None,
+            timeout: Timer::NONE,
             memory: MemoryLimit::NONE,
         }
     }
@@ -825,7 +825,7 @@ mod tests {
     fn sampling_stops_at_the_timeout() {
         let (_, games) = chess();
         let limits = PositionOptions {
-            timeout: Some(Duration::ZERO),
+            timeout: Timer::limited(std::time::Duration::ZERO, &crate::clock::SystemClock),
             ..options()
         };
         let cut = sample(&games, 300, 7, &limits);
@@ -932,7 +932,7 @@ mod tests {
         let samples = sample(&games, 50, 1, &options()).samples;
         let c = claim(&prog, "F attacked = attacked");
         let opts = PositionOptions {
-            timeout: Some(Duration::ZERO),
+            timeout: Timer::limited(std::time::Duration::ZERO, &crate::clock::SystemClock),
             ..options()
         };
         let r = check_positions(&c, &samples, &opts, &|_, _| {});

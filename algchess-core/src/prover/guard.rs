@@ -8,10 +8,10 @@
 //! every further search finds nothing and every application adds nothing,
 //! and the runner's hook ends the run naming the limit.
 
+use crate::clock::{Deadline, Timer};
 use crate::memory::MemoryLimit;
 use std::fmt;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 /// Why saturation stopped.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,8 +57,8 @@ impl serde::Serialize for Stop {
 /// The limits of one saturation, checked from inside it.
 #[derive(Debug)]
 pub struct Guard {
-    deadline: Option<Instant>,
-    time_limit: Option<Duration>,
+    deadline: Deadline,
+    time_limit: Timer,
     node_limit: usize,
     memory: MemoryLimit,
     tripped: OnceLock<Stop>,
@@ -66,15 +66,14 @@ pub struct Guard {
 
 impl Default for Guard {
     fn default() -> Guard {
-        Guard::new(None, usize::MAX, MemoryLimit::NONE)
+        Guard::new(Timer::NONE, usize::MAX, MemoryLimit::NONE)
     }
 }
 
 impl Guard {
-    pub fn new(time_limit: Option<Duration>, node_limit: usize, memory: MemoryLimit) -> Guard {
+    pub fn new(time_limit: Timer, node_limit: usize, memory: MemoryLimit) -> Guard {
         Guard {
-            // A cap too far off to represent is no cap.
-            deadline: time_limit.and_then(|t| Instant::now().checked_add(t)),
+            deadline: time_limit.start(),
             time_limit,
             node_limit,
             memory,
@@ -92,8 +91,8 @@ impl Guard {
             Stop::Nodes(nodes)
         } else if self.memory.exceeded() {
             Stop::Memory(self.memory)
-        } else if self.deadline.is_some_and(|d| Instant::now() > d) {
-            Stop::Time(self.time_limit.unwrap_or_default().as_secs_f64())
+        } else if self.deadline.passed() {
+            Stop::Time(self.time_limit.limit().unwrap_or_default().as_secs_f64())
         } else {
             return false;
         };
@@ -110,6 +109,7 @@ impl Guard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     /// A meter for a limit that is only printed.
     struct NoHeap;
@@ -124,13 +124,21 @@ mod tests {
 
     #[test]
     fn a_guard_trips_once_and_names_the_limit() {
-        let g = Guard::new(Some(Duration::from_secs(60)), 100, MemoryLimit::NONE);
+        let g = Guard::new(
+            Timer::limited(Duration::from_secs(60), &crate::clock::SystemClock),
+            100,
+            MemoryLimit::NONE,
+        );
         assert!(!g.over(50));
         assert!(g.over(101));
         assert_eq!(g.tripped(), Some(&Stop::Nodes(101)));
         // Tripped for good, whatever the size now.
         assert!(g.over(0));
-        let g = Guard::new(Some(Duration::ZERO), 100, MemoryLimit::NONE);
+        let g = Guard::new(
+            Timer::limited(Duration::ZERO, &crate::clock::SystemClock),
+            100,
+            MemoryLimit::NONE,
+        );
         std::thread::sleep(Duration::from_millis(1));
         assert!(g.over(0));
         assert!(matches!(g.tripped(), Some(Stop::Time(_))));

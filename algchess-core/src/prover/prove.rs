@@ -19,12 +19,12 @@ use super::rules::Rewrites;
 use super::runner::{guarded, run, SaturationLimits};
 use crate::checker::positions::{OnPositions, PositionsReport};
 use crate::checker::{check_claim, CheckerReport, ClaimOptions, CounterReport, Finding};
+use crate::clock::Timer;
 use crate::elab::Claim;
 use crate::ir::{Rel, Sort};
 use crate::laws::Laws;
 use crate::memory::MemoryLimit;
 use egg::{ENodeOrVar, Explanation, PatternAst, RecExpr, Runner, StopReason, TreeExplanation, TreeTerm};
-use std::time::Instant;
 
 /// Limits of a proof attempt.
 #[derive(Clone, Debug)]
@@ -39,6 +39,8 @@ pub struct ProveOptions {
     pub cross_check: ClaimOptions,
     /// The decision by Kleene algebra with tests, tried before saturation.
     pub kat: kat::KatLimits,
+    /// The clock a claim's time (`ms`) is read on; it limits nothing.
+    pub timer: Timer,
 }
 
 impl ProveOptions {
@@ -66,12 +68,13 @@ impl Default for ProveOptions {
             saturation: SaturationLimits {
                 iter_limit: 30,
                 node_limit: 20_000,
-                time_limit: None,
+                time_limit: Timer::NONE,
                 memory: MemoryLimit::NONE,
             },
             check: ClaimOptions::default(),
             cross_check: ProveOptions::quick_check(MemoryLimit::NONE),
             kat: kat::KatLimits::default(),
+            timer: Timer::NONE,
         }
     }
 }
@@ -222,15 +225,14 @@ fn egg_stop(reason: &Option<StopReason>) -> Stop {
 /// long to write out within the limits.
 pub fn saturate(claim: &Claim, laws: &Laws, rules: &Rewrites, options: &ProveOptions) -> Saturation {
     let (l, r) = (to_expr(&claim.lhs), to_expr(&claim.rhs));
-    let start = Instant::now();
     let limits = &options.saturation;
     let met =
         |runner: &Runner<ENode, Algebra>| runner.egraph.find(runner.roots[0]) == runner.egraph.find(runner.roots[1]);
-    // Each stage within the iterations given and the time left.
+    // Each stage within the iterations given; the guard, made with the
+    // runner, holds the time of both.
     let stage = |runner: Runner<ENode, Algebra>, rewrites: &[egg::Rewrite<ENode, Algebra>], iterations: usize| {
         let left = SaturationLimits {
             iter_limit: iterations,
-            time_limit: limits.time_limit.map(|t| t.saturating_sub(start.elapsed())),
             ..limits.clone()
         };
         run(runner, rewrites, &left, met)
@@ -386,7 +388,7 @@ pub fn prove_claim(
     options: &ProveOptions,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> ProofReport {
-    let start = Instant::now();
+    let start = options.timer.start();
     let mut report = ProofReport {
         name: claim.name.clone(),
         relation: claim.rel,

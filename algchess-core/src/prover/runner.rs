@@ -6,6 +6,7 @@
 use super::analysis::Algebra;
 use super::guard::Guard;
 use super::lang::ENode;
+use crate::clock::Timer;
 use crate::ir::Pieces;
 use crate::memory::MemoryLimit;
 use egg::{BackoffScheduler, EGraph, Rewrite, RewriteScheduler, Runner, SearchMatches};
@@ -18,10 +19,10 @@ pub struct SaturationLimits {
     pub iter_limit: usize,
     /// Saturation stops when the e-graph has more e-nodes than this.
     pub node_limit: usize,
-    /// Saturation stops after this long, if set: a cap for safety. The
-    /// limits of work (iterations, nodes) are what end a run the same way
-    /// on any machine.
-    pub time_limit: Option<Duration>,
+    /// Saturation stops after this long on the timer's clock, if set: a
+    /// cap for safety. The limits of work (iterations, nodes) are what end
+    /// a run the same way on any machine.
+    pub time_limit: Timer,
     /// Saturation stops when the process holds more heap than this.
     pub memory: MemoryLimit,
 }
@@ -50,9 +51,9 @@ pub(crate) fn run(
     runner
         .with_iter_limit(limits.iter_limit)
         .with_node_limit(limits.node_limit)
-        // egg's own clock is only the cap's; without one, work alone ends
-        // the run.
-        .with_time_limit(limits.time_limit.unwrap_or(Duration::MAX))
+        // Time is read on the caller's clock, by the guard: egg's own
+        // clock never ends a run.
+        .with_time_limit(Duration::MAX)
         .with_scheduler(Guarded(BackoffScheduler::default()))
         .with_hook(move |runner| {
             if goal(runner) {

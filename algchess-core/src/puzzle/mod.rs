@@ -20,9 +20,9 @@ pub use place::{place, Goal, Mode, PlaceOptions, PlaceReport, Placed};
 pub use tour::{tour, NoTour, TourOptions, TourReport};
 
 use crate::checker::Limit;
+use crate::clock::{Deadline, Timer};
 use crate::memory::MemoryLimit;
 use std::fmt;
-use std::time::{Duration, Instant};
 
 /// The most squares a placement puzzle's board may have: the search keeps
 /// each square's attacks as a set of squares, `n²` bits in all.
@@ -90,8 +90,8 @@ impl std::error::Error for PuzzleError {}
 /// moves counts too.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Stop after this long.
-    pub timeout: Option<Duration>,
+    /// Stop after this long, on its clock.
+    pub timeout: Timer,
     /// Stop when the process holds more heap than this.
     pub memory: MemoryLimit,
     /// States one evaluation of a move may make.
@@ -101,7 +101,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            timeout: None,
+            timeout: Timer::NONE,
             memory: MemoryLimit::NONE,
             eval_budget: 1_000_000,
         }
@@ -110,16 +110,16 @@ impl Default for Limits {
 
 /// The limits of one run, its deadline fixed when it starts.
 #[derive(Clone, Copy)]
-pub(crate) struct Clock {
-    deadline: Option<Instant>,
+pub(crate) struct Running {
+    deadline: Deadline,
     memory: MemoryLimit,
     budget: usize,
 }
 
-impl Clock {
-    pub(crate) fn start(limits: &Limits) -> Clock {
-        Clock {
-            deadline: limits.timeout.and_then(|t| Instant::now().checked_add(t)),
+impl Running {
+    pub(crate) fn start(limits: &Limits) -> Running {
+        Running {
+            deadline: limits.timeout.start(),
             memory: limits.memory,
             budget: limits.eval_budget,
         }
@@ -127,7 +127,7 @@ impl Clock {
 
     /// The limit met, if any.
     pub(crate) fn check(&self) -> Result<(), Limit> {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.deadline.passed() {
             return Err(Limit::Timeout);
         }
         if self.memory.exceeded() {

@@ -2,7 +2,7 @@
 //! what each does on a board: the squares it attacks (its captures, read
 //! by `attacked_by`) and the squares it moves to.
 
-use super::{Board, Clock, PuzzleError};
+use super::{Board, PuzzleError, Running};
 use crate::diag::{Diag, Diags, Source, Span};
 use crate::elab::{attacked_by, moved_pieces, AttackError, Loader, Program};
 use crate::geometry::{Rect, Square, Tiling};
@@ -269,7 +269,7 @@ impl PieceSet {
         a: usize,
         b: usize,
         board: &Board,
-        clock: &Clock,
+        clock: &Running,
     ) -> Result<(Vec<Vec<u32>>, Attacks), PuzzleError> {
         let kind = &self.kinds[a];
         let test = match attacked_by(&kind.moves, &[Content::Piece(self.target(b))], &self.pieces) {
@@ -345,7 +345,7 @@ impl PieceSet {
     /// The squares kind `a` moves to from each square, on a board holding
     /// it alone: `out[s]`, in square numbers. A result counts when the
     /// piece has left its square for one other and nothing else changed.
-    pub(super) fn moves(&self, a: usize, board: &Board, clock: &Clock) -> Result<Vec<Vec<u32>>, PuzzleError> {
+    pub(super) fn moves(&self, a: usize, board: &Board, clock: &Running) -> Result<Vec<Vec<u32>>, PuzzleError> {
         let kind = &self.kinds[a];
         let prog = compile(&kind.moves).expect("an elaborated closed move compiles");
         let mut out = vec![vec![]; board.len()];
@@ -380,7 +380,7 @@ impl PieceSet {
         &self,
         prog: &Prog,
         state: &State<S>,
-        clock: &Clock,
+        clock: &Running,
     ) -> Result<bool, PuzzleError> {
         Eval::new(clock.budget)
             .with_memory(clock.memory)
@@ -402,7 +402,7 @@ mod tests {
     #[test]
     fn attacks_are_read_off_the_captures() {
         let b = board("4x4");
-        let clock = Clock::start(&Limits::default());
+        let clock = Running::start(&Limits::default());
         let q = set(&[r#"betza"Q""#]);
         let (rows, from) = q.attacks(0, 0, &b, &clock).unwrap();
         assert_eq!(from, Attacks::Captures);
@@ -423,7 +423,7 @@ mod tests {
     #[test]
     fn a_piece_that_takes_nothing_attacks_where_it_moves() {
         let b = board("3x3");
-        let clock = Clock::start(&Limits::default());
+        let clock = Running::start(&Limits::default());
         let w = set(&[r#"betza"mW""#]);
         let none = set(&[r#"betza"mN""#]);
         assert!(matches!(
@@ -438,7 +438,7 @@ mod tests {
     #[test]
     fn moves_are_the_squares_a_piece_alone_goes_to() {
         let b = board("3x3");
-        let clock = Clock::start(&Limits::default());
+        let clock = Running::start(&Limits::default());
         let n = set(&[r#"betza"N""#]);
         let moves = n.moves(0, &b, &clock).unwrap();
         assert_eq!(names(&b, &moves[0]), ["c2", "b3"]);

@@ -11,7 +11,7 @@
 //! are squares times kinds, the kinds of one square attacking each other.
 
 use super::bits::{ones, width, Bits};
-use super::{Attacks, Board, Clock, Limits, PieceSet, PuzzleError, MAX_PLACE};
+use super::{Attacks, Board, Limits, PieceSet, PuzzleError, Running, MAX_PLACE};
 use crate::checker::Limit;
 use std::ops::ControlFlow;
 
@@ -292,7 +292,7 @@ pub fn place(
     if options.goal == Goal::Most && kinds != 1 {
         return Err(PuzzleError::MaxOfMixed);
     }
-    let clock = Clock::start(&options.limits);
+    let clock = Running::start(&options.limits);
     let words = nodes.div_ceil(64);
     let mut g = Graph {
         n: nodes,
@@ -403,7 +403,7 @@ struct Problem<'a> {
     cliques: &'a [Vec<usize>],
     symmetries: &'a [Vec<usize>],
     layout: &'a Layout,
-    clock: Clock,
+    clock: Running,
 }
 
 impl Problem<'_> {
@@ -620,7 +620,7 @@ struct Search<'a, const W: usize> {
     nodes: u64,
     /// Solutions counted.
     count: u64,
-    clock: Clock,
+    clock: Running,
     stopped: Option<Limit>,
     /// A count passed `u64::MAX`.
     overflow: bool,

@@ -12,7 +12,7 @@
 //! and left: each square keeps how many of its neighbours could still be
 //! next to it on the tour.
 
-use super::{Board, Clock, Limits, PieceSet, PuzzleError, MAX_TOUR};
+use super::{Board, Limits, PieceSet, PuzzleError, Running, MAX_TOUR};
 use crate::checker::Limit;
 
 /// A tour to look for.
@@ -132,7 +132,7 @@ pub fn tour(
             most: MAX_TOUR,
         });
     }
-    let clock = Clock::start(&options.limits);
+    let clock = Running::start(&options.limits);
     let out = set.moves(0, board, &clock)?;
     if n > 1 && out.iter().all(Vec::is_empty) {
         return Err(PuzzleError::NoMoves(set.kinds[0].text.clone()));
@@ -340,12 +340,12 @@ struct Walk<'a> {
     frames: Vec<Frame>,
     count: u64,
     nodes: u64,
-    clock: Clock,
+    clock: Running,
     stopped: Option<Limit>,
 }
 
 impl<'a> Walk<'a> {
-    fn new(out: &'a [Vec<u32>], inn: &'a [Vec<u32>], symmetric: bool, closed: bool, clock: Clock) -> Walk<'a> {
+    fn new(out: &'a [Vec<u32>], inn: &'a [Vec<u32>], symmetric: bool, closed: bool, clock: Running) -> Walk<'a> {
         let n = out.len();
         Walk {
             out,
@@ -647,7 +647,7 @@ mod tests {
 
     /// Whether `t` visits every square once, each step a move of the piece.
     fn is_tour(t: &[usize], s: &PieceSet, b: &Board, closed: bool) -> bool {
-        let moves = s.moves(0, b, &Clock::start(&Limits::default())).unwrap();
+        let moves = s.moves(0, b, &Running::start(&Limits::default())).unwrap();
         let mut seen = t.to_vec();
         seen.sort_unstable();
         seen.dedup();

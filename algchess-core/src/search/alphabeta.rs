@@ -9,12 +9,13 @@ use super::hash::{board_key, change_key, turn_key};
 use super::order::{gain, pick, Order, KILLER};
 use super::tt::{Bound, Entry, Table, TableError};
 use super::values::Values;
+use crate::clock::{Deadline, Timer};
 use crate::play::end::GameOutcome;
 use crate::play::referee::Match;
 use crate::play::TooBig;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The score of a win on the board; a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 100_000;
@@ -41,8 +42,8 @@ pub struct Limits {
     /// Stop after visiting this many nodes (the clock and the flag are
     /// read every 256).
     pub nodes: Option<u64>,
-    /// Stop after this long.
-    pub time: Option<Duration>,
+    /// Stop after this long; the clock the search's time is read on.
+    pub time: Timer,
     /// Set by another thread to stop the search (UCI's `stop`).
     pub stop: StopFlag,
 }
@@ -151,13 +152,13 @@ impl Searcher {
             return Ok(None);
         }
         self.order.age();
-        let start = Instant::now();
+        let start = limits.time.start();
         let mut run = Run {
             values,
             table: &mut self.table,
             order: &mut self.order,
             stop: &limits.stop,
-            deadline: limits.time.map(|t| start + t),
+            deadline: start,
             node_limit: limits.nodes,
             nodes: 0,
             stopped: false,
@@ -215,8 +216,8 @@ impl Searcher {
             // A win or loss found shorter than the depth gets no shorter;
             // half the time spent leaves too little for another depth.
             let decided = mate_in(score).is_some_and(|n| 2 * n.unsigned_abs() < depth);
-            let half = limits.time.is_some_and(|t| start.elapsed() * 2 > t);
-            if decided || half || m.count() == 1 && limits.time.is_some() {
+            let half = start.spent_more_than(0.5);
+            if decided || half || m.count() == 1 && start.is_set() {
                 break;
             }
         }
@@ -236,7 +237,7 @@ struct Run<'s> {
     table: &'s mut Table,
     order: &'s mut Order,
     stop: &'s AtomicBool,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     node_limit: Option<u64>,
     nodes: u64,
     stopped: bool,
@@ -283,7 +284,7 @@ impl Run<'_> {
         // every 256.
         self.stopped |= self.node_limit.is_some_and(|n| self.nodes >= n);
         if self.nodes & 255 == 0 {
-            self.stopped |= self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped |= self.stop.load(Ordering::Relaxed) || self.deadline.passed();
         }
         self.stopped
     }

@@ -117,7 +117,7 @@ impl Eval {
     /// The same evaluator, also stopping when `budget` is spent: its
     /// memory limit, its deadline or its flag.
     pub fn within(self, budget: &Budget) -> Eval {
-        let clock = (budget.deadline.is_some() || budget.stop.is_some()).then(|| Budget {
+        let clock = (budget.deadline.is_set() || budget.stop.is_some()).then(|| Budget {
             memory: MemoryLimit::NONE,
             ..budget.clone()
         });

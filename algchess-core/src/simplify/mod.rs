@@ -32,6 +32,7 @@ mod version;
 
 pub(crate) use hoist::{hoist, top_level_definitions};
 
+use crate::clock::{Clock, Deadline, Timer};
 use crate::diag::{Diag, Diags, Source};
 use crate::elab::{Loader, Program};
 use crate::ir::{Pieces, Sort, Term};
@@ -53,19 +54,21 @@ pub struct SimplifyOptions {
     /// Once the file has taken this long, the definitions left are not
     /// saturated; the steps that need no search (binders, merged tests)
     /// still run. What is kept is sound either way.
-    pub total_limit: Duration,
+    pub total_limit: Timer,
 }
 
+/// Iterations and e-nodes bound each definition; no clock is read unless
+/// the caller gives one ([`SimplifyOptions::within`]).
 impl Default for SimplifyOptions {
     fn default() -> Self {
         SimplifyOptions {
             saturation: SaturationLimits {
                 iter_limit: 12,
                 node_limit: 20_000,
-                time_limit: Some(Duration::from_secs(1)),
+                time_limit: Timer::NONE,
                 memory: MemoryLimit::NONE,
             },
-            total_limit: Duration::from_secs(10),
+            total_limit: Timer::NONE,
         }
     }
 }
@@ -74,18 +77,26 @@ impl SimplifyOptions {
     /// Limits for simplifying a file on the way to playing it: a fraction
     /// of a second in all. The limits that bind are iterations and nodes,
     /// so that the file played is the same on a busy machine as on an
-    /// idle one; the times are only a net for a file far larger than the
-    /// bundled ones.
+    /// idle one; times, if the caller sets them ([`SimplifyOptions::within`]),
+    /// are only a net for a file far larger than the bundled ones.
     pub fn quick() -> Self {
         SimplifyOptions {
             saturation: SaturationLimits {
                 iter_limit: 8,
                 node_limit: 2_000,
-                time_limit: Some(Duration::from_millis(500)),
+                time_limit: Timer::NONE,
                 memory: MemoryLimit::NONE,
             },
-            total_limit: Duration::from_secs(2),
+            total_limit: Timer::NONE,
         }
+    }
+
+    /// The same limits, and at most `per_definition` of saturation for each
+    /// definition and `total` for the file, as `clock` tells them.
+    pub fn within(mut self, per_definition: Duration, total: Duration, clock: &'static dyn Clock) -> Self {
+        self.saturation.time_limit = Timer::limited(per_definition, clock);
+        self.total_limit = Timer::limited(total, clock);
+        self
     }
 }
 
@@ -132,11 +143,11 @@ fn saturate(
     t: &Term,
     rules: &Rewrites,
     options: &SimplifyOptions,
-    time: Duration,
+    time: Timer,
     named: &HashMap<String, Cost>,
 ) -> (Term, bool) {
     let limits = SaturationLimits {
-        time_limit: Some(time),
+        time_limit: time,
         ..options.saturation.clone()
     };
     let runner = run(
@@ -258,7 +269,7 @@ pub fn simplify_text(
     rules: &Rewrites,
     options: &SimplifyOptions,
 ) -> Result<Simplified, Diags> {
-    let began = std::time::Instant::now();
+    let began = options.total_limit.start();
     let original = Version::read(name, text, loader)?;
     // Arms other arms cover taken out first (`covered.rs`), then binders
     // gathered (`gather.rs`), both as edits of the file's syntax tree; each
@@ -310,7 +321,7 @@ pub fn simplify_text(
         let hoisted = top.contains(name);
         let start = if hoisted { hoist(&written) } else { written.clone() };
         let start = merge::merge_tests(&start, &unions);
-        let (best, clock) = cheapest(&prog.pieces, start, rules, options, began, &named);
+        let (best, clock) = cheapest(&prog.pieces, start, rules, options, &began, &named);
         if clock {
             clock_stopped.push(name.to_string());
         }
@@ -418,16 +429,13 @@ fn cheapest(
     start: Term,
     rules: &Rewrites,
     options: &SimplifyOptions,
-    began: std::time::Instant,
+    began: &Deadline,
     named: &HashMap<String, Cost>,
 ) -> (Term, bool) {
-    let time = options
-        .saturation
-        .time_limit
-        .unwrap_or(Duration::MAX)
-        .min(options.total_limit.saturating_sub(began.elapsed()));
-    let (best, clock) = if time.is_zero() || too_big(&start) {
-        (start.clone(), time.is_zero() && !too_big(&start))
+    let time = options.saturation.time_limit.sooner(began.rest());
+    let out_of_time = time.limit() == Some(Duration::ZERO);
+    let (best, clock) = if out_of_time || too_big(&start) {
+        (start.clone(), out_of_time && !too_big(&start))
     } else {
         saturate(pieces, &start, rules, options, time, named)
     };

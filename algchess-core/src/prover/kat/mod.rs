@@ -33,6 +33,7 @@ mod system;
 mod view;
 
 use super::decide::PoiKnown;
+use crate::clock::Timer;
 use crate::ir::{Node, Pieces, Term};
 use bisim::{Budget, Certificate, Search};
 pub use error::{CertificateError, KatError};
@@ -58,8 +59,9 @@ pub struct KatLimits {
     /// transitions followed, over every search it makes (both views,
     /// binders compared by their bodies, facts dropped from the proof).
     pub work: u64,
-    /// An optional cap on wall-clock time, reported apart from work.
-    pub time: Option<Duration>,
+    /// An optional cap on time, on the caller's clock, reported apart
+    /// from work.
+    pub time: Timer,
     /// How deep binders are compared by their bodies.
     pub depth: u32,
 }
@@ -70,7 +72,7 @@ impl Default for KatLimits {
             atoms: 4096,
             pairs: 50_000,
             work: 400_000,
-            time: None,
+            time: Timer::NONE,
             depth: 2,
         }
     }
@@ -79,7 +81,7 @@ impl Default for KatLimits {
 impl KatLimits {
     /// Whether the limits leave a decision anything to do.
     pub fn enabled(&self) -> bool {
-        self.work > 0 && self.time != Some(Duration::ZERO)
+        self.work > 0 && self.time.limit() != Some(Duration::ZERO)
     }
 
     /// Why a search stopped, in words.
@@ -87,7 +89,7 @@ impl KatLimits {
         match spend.out() {
             Some(Exhausted::Time) => format!(
                 "the KAT search reached its time limit ({} s)",
-                self.time.unwrap_or_default().as_secs_f64()
+                self.time.limit().unwrap_or_default().as_secs_f64()
             ),
             Some(Exhausted::Work) => format!("the KAT search reached its work limit ({} steps)", self.work),
             None => format!("the KAT search reached its limit of {} pairs", self.pairs),
@@ -648,7 +650,7 @@ mod tests {
         let reading = read(&c.lhs, &c.rhs, &HashMap::new()).unwrap();
         let facts = facts::facts(&reading.alphabet, PoiKnown::Unbound);
         let mut run = setup(&reading, &facts, PoiKnown::Unbound, &KatLimits::default()).unwrap();
-        let spend = Spend::new(u64::MAX, None);
+        let spend = Spend::new(u64::MAX, Timer::NONE);
         let budget = Budget {
             pairs: 10_000,
             spend: &spend,

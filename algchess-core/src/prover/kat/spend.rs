@@ -2,8 +2,8 @@
 //! it ends the same way on any machine; a wall-clock cap is optional and
 //! reported apart.
 
+use crate::clock::{Deadline, Timer};
 use std::cell::Cell;
-use std::time::{Duration, Instant};
 
 /// What ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,15 +19,15 @@ pub(crate) enum Exhausted {
 #[derive(Debug)]
 pub(crate) struct Spend {
     left: Cell<u64>,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     out: Cell<Option<Exhausted>>,
 }
 
 impl Spend {
-    pub(crate) fn new(work: u64, time: Option<Duration>) -> Spend {
+    pub(crate) fn new(work: u64, time: Timer) -> Spend {
         Spend {
             left: Cell::new(work),
-            deadline: time.map(|t| Instant::now() + t),
+            deadline: time.start(),
             out: Cell::new(None),
         }
     }
@@ -44,7 +44,7 @@ impl Spend {
             return false;
         };
         self.left.set(left);
-        if self.deadline.is_some_and(|d| Instant::now() > d) {
+        if self.deadline.passed() {
             self.out.set(Some(Exhausted::Time));
             return false;
         }
@@ -75,17 +75,18 @@ impl Spend {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn work_runs_out_at_its_count_and_stays_out() {
-        let s = Spend::new(10, None);
+        let s = Spend::new(10, Timer::NONE);
         assert!(s.take(4));
         assert!(s.take(6));
         assert_eq!(s.out(), None);
         assert!(!s.take(1));
         assert_eq!(s.out(), Some(Exhausted::Work));
         assert!(!s.take(0), "once out, nothing more is taken");
-        let t = Spend::new(u64::MAX, Some(Duration::ZERO));
+        let t = Spend::new(u64::MAX, Timer::limited(Duration::ZERO, &crate::clock::SystemClock));
         std::thread::sleep(Duration::from_millis(1));
         assert!(!t.take(1));
         assert_eq!(t.out(), Some(Exhausted::Time));
