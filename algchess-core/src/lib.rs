@@ -117,4 +117,4 @@ pub use prover::{
 pub use rng::Rng;
 pub use search::{board_key, mate_in, turn_key, Limits, SearchInfo, Searcher, TableError, Values, MATE};
 pub use semantics::{compile, results, BoardError, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store};
-pub use simplify::{simplify_text, Change, Simplified, SimplifyOptions};
+pub use simplify::{simplify_program, simplify_text, Change, Simplified, SimplifyOptions};

@@ -10,7 +10,7 @@ use algchess_core::Pieces;
 use algchess_core::Rewrites;
 use algchess_core::Span;
 use algchess_core::Tiling;
-use algchess_core::{simplify_text, SimplifyOptions, SystemClock};
+use algchess_core::{simplify_program, SimplifyOptions, SystemClock};
 use algchess_core::{Diag, Diags, Source};
 use algchess_core::{Game, Program};
 use algchess_core::{Position, Rules};
@@ -158,18 +158,14 @@ pub(super) fn load_for_play(path: &Path, simplify: bool) -> Result<algchess_core
     if !simplify || prog.games().is_empty() {
         return Ok(prog);
     }
-    let Ok(text) = crate::read_text(path) else {
-        return Ok(prog);
-    };
     let laws = Laws::bundled_on(prog.tiling());
     let rules = Rewrites::new(&laws);
-    let name = path.display().to_string();
     // The times are a net for files far larger than the bundled ones.
     let options = SimplifyOptions::quick().within(Duration::from_millis(500), Duration::from_secs(2), &SystemClock);
-    match simplify_text(&name, &text, &crate::Files, &rules, &options) {
-        Ok(out) if !out.changes.is_empty() => {
-            Ok(algchess_core::Program::from_text_with(&name, &out.text, prog.tiling(), &crate::Files).unwrap_or(prog))
-        }
+    // The file as read and elaborated once; simplified, each edit and the
+    // result elaborated once more.
+    match simplify_program(&prog, &crate::Files, &rules, &options) {
+        Ok(out) if !out.changes.is_empty() => Ok(out.program),
         _ => Ok(prog),
     }
 }

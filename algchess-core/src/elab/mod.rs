@@ -38,6 +38,7 @@ use std::path::{Path, PathBuf};
 /// be read 50 million times.
 pub(crate) const MAX_IMPORT_DEPTH: usize = 64;
 
+#[derive(Clone)]
 pub(crate) struct Def {
     pub src: usize,
     pub name: Ident,
@@ -126,6 +127,7 @@ pub struct Lint {
 
 /// An elaborated rule file: its definitions, claims and games, and the files it
 /// imports.
+#[derive(Clone)]
 pub struct Program {
     pub(crate) sources: Vec<Source>,
     pub(crate) defs: HashMap<String, Def>,

@@ -124,6 +124,8 @@ pub struct Change {
 pub struct Simplified {
     /// The rewritten rule file.
     pub text: String,
+    /// `text` elaborated.
+    pub program: Program,
     /// The definitions that changed, in file order.
     pub changes: Vec<Change>,
     /// The file's pieces: how the changes' terms print.
@@ -270,7 +272,30 @@ pub fn simplify_text(
     options: &SimplifyOptions,
 ) -> Result<Simplified, Diags> {
     let began = options.total_limit.start();
-    let original = Version::read(name, text, loader)?;
+    simplify_version(Version::read(name, text, loader)?, rules, options, &began)
+}
+
+/// Simplifies a rule file elaborated already (`Program::load`), its
+/// imports read through `loader`: the file is not read or elaborated
+/// again, only each edit and the result.
+pub fn simplify_program(
+    prog: &Program,
+    loader: &dyn Loader,
+    rules: &Rewrites,
+    options: &SimplifyOptions,
+) -> Result<Simplified, Diags> {
+    let began = options.total_limit.start();
+    simplify_version(Version::of(prog, loader)?, rules, options, &began)
+}
+
+fn simplify_version(
+    original: Version<'_>,
+    rules: &Rewrites,
+    options: &SimplifyOptions,
+    began: &Deadline,
+) -> Result<Simplified, Diags> {
+    let owned = original.text().to_string();
+    let text = owned.as_str();
     // Arms other arms cover taken out first (`covered.rs`), then binders
     // gathered (`gather.rs`), both as edits of the file's syntax tree; each
     // edit is elaborated once, as its check.
@@ -321,7 +346,7 @@ pub fn simplify_text(
         let hoisted = top.contains(name);
         let start = if hoisted { hoist(&written) } else { written.clone() };
         let start = merge::merge_tests(&start, &unions);
-        let (best, clock) = cheapest(&prog.pieces, start, rules, options, &began, &named);
+        let (best, clock) = cheapest(&prog.pieces, start, rules, options, began, &named);
         if clock {
             clock_stopped.push(name.to_string());
         }
@@ -371,8 +396,17 @@ pub fn simplify_text(
             written: texts[name].clone(),
         });
     }
+    let out = rewritten(current, text, &texts)?;
+    // The whole file as written out, elaborated once: the check that it
+    // still reads, and the program a caller plays.
+    let program = if out == text {
+        prog.clone()
+    } else {
+        current.whole(&out)?
+    };
     Ok(Simplified {
-        text: rewritten(current, text, &texts)?,
+        text: out,
+        program,
         changes,
         pieces: prog.pieces.clone(),
         clock_stopped,

@@ -25,6 +25,24 @@ impl<'l> Version<'l> {
         Version::elaborate(name, text, file, loader)
     }
 
+    /// The version of a program elaborated already: its text is parsed
+    /// again (cheap), not elaborated again.
+    pub(super) fn of(prog: &Program, loader: &'l dyn Loader) -> Result<Version<'l>, Diags> {
+        let source = prog.source();
+        let file = crate::parse::parse_file(&source.text).map_err(|e| Diag::new(source, e.span, e.message))?;
+        Ok(Version {
+            file,
+            prog: prog.clone(),
+            loader,
+        })
+    }
+
+    /// Elaborates the file `text` as a whole, with this version's name,
+    /// grid and imports.
+    pub(super) fn whole(&self, text: &str) -> Result<Program, Diags> {
+        Program::from_text_with(self.name(), text, self.prog.tiling(), self.loader)
+    }
+
     /// Elaborates `file`, a tree read from `text` and edited from this
     /// version's.
     pub(super) fn edited(&self, text: &str, file: File) -> Result<Version<'l>, Diags> {
