@@ -25,6 +25,15 @@ impl Clock for SystemClock {
     }
 }
 
+/// Whether two optional references name the same object (or are both
+/// absent): how limits compare the clock or meter they read.
+pub(crate) fn same_ref<T: ?Sized>(a: Option<&T>, b: Option<&T>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => std::ptr::addr_eq(a, b),
+        (a, b) => a.is_none() && b.is_none(),
+    }
+}
+
 /// The clock a run is measured by, and how long it may take.
 #[derive(Clone, Copy, Default)]
 pub struct Timer {
@@ -68,11 +77,6 @@ impl Timer {
         self.limit
     }
 
-    /// Whether a clock measures the run.
-    pub fn is_clocked(&self) -> bool {
-        self.clock.is_some()
-    }
-
     /// Starts the run now: its deadline.
     pub fn start(&self) -> Deadline {
         let began = self.clock.map(|c| c.now());
@@ -81,22 +85,6 @@ impl Timer {
             began,
             // A limit too far off to represent is no limit.
             at: began.zip(self.limit).and_then(|(b, l)| b.checked_add(l)),
-        }
-    }
-
-    /// The same clock with `f` times the limit.
-    pub fn scaled(self, f: f64) -> Timer {
-        Timer {
-            limit: self.limit.map(|l| l.mul_f64(f)),
-            ..self
-        }
-    }
-
-    /// The same clock with at most `limit` (the smaller of the two).
-    pub fn at_most(self, limit: Duration) -> Timer {
-        Timer {
-            limit: Some(self.limit.map_or(limit, |l| l.min(limit))),
-            ..self
         }
     }
 }
@@ -124,11 +112,7 @@ impl fmt::Debug for Timer {
 
 impl PartialEq for Timer {
     fn eq(&self, other: &Timer) -> bool {
-        let same_clock = match (self.clock, other.clock) {
-            (Some(a), Some(b)) => std::ptr::addr_eq(a, b),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        self.limit == other.limit && same_clock
+        self.limit == other.limit && same_ref(self.clock, other.clock)
     }
 }
 
@@ -263,7 +247,9 @@ mod tests {
         let unlimited = Timer::new(&SystemClock).start();
         assert!(!unlimited.passed() && !unlimited.spent_more_than(0.0));
         assert_eq!(
-            Timer::new(&SystemClock).at_most(Duration::from_secs(1)).limit(),
+            Timer::new(&SystemClock)
+                .sooner(Timer::limited(Duration::from_secs(1), &SystemClock))
+                .limit(),
             Some(Duration::from_secs(1))
         );
     }

@@ -3,7 +3,7 @@
 //! the bytes its global allocator hands out), so a limit without a meter is
 //! impossible to write, not silently ignored.
 
-use crate::clock::Deadline;
+use crate::clock::{same_ref, Deadline};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -128,11 +128,7 @@ impl Budget {
 
 impl PartialEq for MemoryLimit {
     fn eq(&self, other: &MemoryLimit) -> bool {
-        let same_meter = match (self.meter, other.meter) {
-            (Some(a), Some(b)) => std::ptr::addr_eq(a, b),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        self.bytes == other.bytes && same_meter
+        self.bytes == other.bytes && same_ref(self.meter, other.meter)
     }
 }
 
