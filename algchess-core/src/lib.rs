@@ -106,7 +106,7 @@ pub use notation::{to_algebra, to_betza, Notation};
 /// The syntax tree that [`parse_file`] and [`parse_expr`] give.
 pub use parse::ast as syntax;
 pub use parse::{format_file, parse_expr, parse_file, SyntaxError};
-pub use play::{divide, perft, referee, Ending, GameOutcome, Position, Rules, TooBig};
+pub use play::{divide, perft, referee, Backend, Ending, GameOutcome, Position, Rules, TooBig};
 pub use play::{fen, move_names, move_words, pdn, pgn};
 pub use prover::kat::KatLimits;
 pub use prover::{

@@ -81,10 +81,9 @@ fn count(args: Args) -> Result<i32, Diags> {
     if args.depth == 0 {
         return Err(plain_error("--depth must be at least 1".into()));
     }
-    let plan: Vec<String> = match (&rules.engine, args.explain_plan) {
-        (_, false) => vec![],
-        (Some(e), true) => e.explain(&pos.board),
-        (None, true) => vec!["the interpreter makes every move of every leaf".into()],
+    let plan: Vec<String> = match args.explain_plan {
+        false => vec![],
+        true => rules.backend.explain(&pos.board),
     };
     if !args.json {
         plan.iter().for_each(|l| println!("plan: {l}"));

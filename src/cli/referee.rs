@@ -94,7 +94,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     };
     // The rules are planned for the board before the clock starts, as
     // they are read: the time is the games'.
-    if let Some(e) = &referee.rules.engine {
+    if let Some(e) = referee.rules.backend.engine() {
         e.cursor(&referee.rules.start().board);
     }
     let started = Instant::now();

@@ -220,7 +220,7 @@ mod tests {
     fn a_cursor_follows_the_successors() {
         let prog = crate::testing::load("rules/chess.alg");
         let rules = Rules::fast(&prog.games()[0]);
-        let engine: &Engine = rules.engine.as_ref().unwrap();
+        let engine: &Engine = rules.backend.engine().unwrap();
         for seed in 0..20u64 {
             let start = rules.start();
             let mut cursor = engine.cursor(&start.board);

@@ -480,7 +480,7 @@ game big = chess
         for (file, leapers, slides) in [("rules/chess.alg", 4, 20), ("rules/variants/capablanca.alg", 6, 28)] {
             let prog = crate::testing::load(file);
             let fast = Rules::fast(&prog.games()[0]);
-            let plan = fast.engine.as_ref().unwrap().plan::<u128>(&fast.start().board);
+            let plan = fast.backend.engine().unwrap().plan::<u128>(&fast.start().board);
             for turn in &plan.turns {
                 let text = format!("{turn:?}");
                 // A binder's bit rules end with their `apart` flag: the
@@ -522,12 +522,12 @@ game {variant}_by_hand = {variant}
             // The hand-written king's moves and test have one binder
             // each, the derived ones two (`♔` and `'Kc`).
             let binders = |r: &Rules| {
-                let plan = r.engine.as_ref().unwrap().plan::<u64>(&start.board);
+                let plan = r.backend.engine().unwrap().plan::<u64>(&start.board);
                 format!("{:?}", plan.turns[0]).matches("Bind(").count()
             };
             assert_eq!(binders(&hand) + 2, binders(&derived), "{variant}");
             for r in [&derived, &hand] {
-                let paths = r.engine.as_ref().unwrap().explain(&start.board);
+                let paths = r.backend.engine().unwrap().explain(&start.board);
                 assert_eq!(paths.len(), 2, "{paths:?}");
                 for p in &paths {
                     assert!(
@@ -580,8 +580,8 @@ game {variant}_by_hand = {variant}
             };
             for (d, n) in counts.iter().enumerate() {
                 assert_eq!(
-                    fast.engine
-                        .as_ref()
+                    fast.backend
+                        .engine()
                         .unwrap()
                         .perft(&pos.board, pos.turn, d as u32 + 1)
                         .unwrap(),
@@ -623,7 +623,7 @@ game g(start) = far
 ";
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&slow.start);
         let mut interprets = false;
         each_op(&plan.turns[0], &mut |op| interprets |= matches!(op, Op::Interpret(_)));
         assert!(interprets, "{:?}", plan.turns[0]);
@@ -646,7 +646,7 @@ game g(start) = white, black
 ";
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
-        let engine = fast.engine.as_ref().unwrap();
+        let engine = fast.backend.engine().unwrap();
         let start = slow.start();
         let plan = engine.plan::<u64>(&start.board);
         let (mut on, mut cache) = (plan.board(&start.board), Cache::default());
@@ -687,7 +687,7 @@ game g(start) = white, black
             let prog = Program::from_text("t.alg", &file(also)).unwrap();
             let (slow, fast) = both(&prog);
             let start = slow.start();
-            let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
+            let plan = fast.backend.engine().unwrap().plan::<u64>(&start.board);
             let (mut on, mut cache) = (plan.board(&start.board), Cache::default());
             assert_eq!(plan.count(&mut on, &mut cache, 0), Ok(first), "{also}");
             assert_eq!(boards(&fast, &start), boards(&slow, &start));
@@ -717,7 +717,7 @@ holds(f) = f -> f
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
         let start = slow.start();
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&start.board);
         let text = format!("{:?}", plan.turns[0]);
         assert_eq!(text.matches("Not {").count(), 1, "{text}");
         let set = |r: &Rules| boards(r, &start);
@@ -741,7 +741,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
         let start = slow.start();
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&start.board);
         let text = format!("{:?}", plan.turns[0]);
         assert!(text.starts_with("Seq(Seq("), "{text}");
         assert_eq!(text.matches("NotBits(").count(), 2, "{text}");
@@ -760,7 +760,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         let big = &games.iter().find(|(name, _)| name == "big").unwrap().1;
         let (slow, fast) = both(big);
         let start = slow.start();
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&start.board);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&start.board);
         let mut ids: Vec<ids::MemoId> = vec![];
         for t in plan.turns.iter().chain(&plan.tests) {
             each_op(t, &mut |op| {
@@ -808,7 +808,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
     fn larger_boxes_plan_on_wider_words() {
         fn planned<W: word::Word>(prog: &Program) -> String {
             let (slow, fast) = both(prog);
-            format!("{:?}", fast.engine.as_ref().unwrap().plan::<W>(&slow.start).turns[0])
+            format!("{:?}", fast.backend.engine().unwrap().plan::<W>(&slow.start).turns[0])
         }
         let games = games();
         let game = |n: &str| &games.iter().find(|(name, _)| name == n).unwrap().1;
@@ -833,7 +833,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         let games = games();
         let chess = &games.iter().find(|(name, _)| name == "chess").unwrap().1;
         let (slow, fast) = both(chess);
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&slow.start);
         let mut found = vec![];
         each_op(&plan.turns[0], &mut |op| {
             if let Op::Fits(code, bits) = op {
@@ -860,7 +860,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         // gated too.
         let capablanca = &games.iter().find(|(name, _)| name == "variants/capablanca").unwrap().1;
         let (slow, fast) = both(capablanca);
-        let plan = fast.engine.as_ref().unwrap().plan::<u128>(&slow.start);
+        let plan = fast.backend.engine().unwrap().plan::<u128>(&slow.start);
         let mut gates = 0;
         each_op(&plan.turns[0], &mut |op| {
             gates += usize::from(matches!(op, Op::Fits(..)))
@@ -875,7 +875,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
         let games = games();
         let fairy = &games.iter().find(|(name, _)| name == "fairy").unwrap().1;
         let (slow, fast) = both(fairy);
-        let text = format!("{:?}", fast.engine.as_ref().unwrap().plan::<u64>(&slow.start).turns[0]);
+        let text = format!("{:?}", fast.backend.engine().unwrap().plan::<u64>(&slow.start).turns[0]);
         assert!(text.contains("BitHops("), "{text}");
     }
 
@@ -886,7 +886,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
     fn failing_arms_are_left_out_of_unions() {
         let prog = crate::testing::load("rules/variants/grasshopper.alg");
         let (slow, fast) = both(&prog);
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&slow.start);
         let mut fails = 0;
         let mut binders = vec![];
         each_op(&plan.turns[0], &mut |op| match op {
@@ -912,7 +912,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
     fn a_step_repeated_plans_as_a_slide() {
         let prog = crate::testing::load("rules/variants/irreversible_takes.alg");
         let (slow, fast) = both(&prog);
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&slow.start);
         let mut empty = crate::semantics::CellSet::default();
         empty.insert_code(crate::semantics::Code::EMPTY);
         let (mut stars, mut quiet, mut apart) = (0, 0, 0);
@@ -940,7 +940,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
     fn writes_of_what_is_read_are_left_out() {
         let prog = crate::testing::load("rules/chess.alg");
         let (slow, fast) = both(&prog);
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&slow.start);
         let mut rules = vec![];
         each_op(&plan.turns[0], &mut |op| {
             if let Op::BitRules(fast, bits, _) = op {
@@ -967,7 +967,7 @@ game g(start) = step not (%♖: rook_sees) not (%♖: rook_sees_up)
     fn sliders_walk_lines() {
         let prog = crate::testing::load("rules/chess.alg");
         let (slow, fast) = both(&prog);
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&slow.start);
         let text = format!("{:?}", plan.turns[0]);
         assert!(text.matches("Slide {").count() >= 8, "{text}");
         assert!(!text.contains("Interpret"), "{text}");
@@ -1005,7 +1005,7 @@ game g(start) = %♖: (right | up | left) (nil | (% + r. -> . + r♖))
 ";
         let prog = Program::from_text("t.alg", text).unwrap();
         let (slow, fast) = both(&prog);
-        let plan = fast.engine.as_ref().unwrap().plan::<u64>(&slow.start);
+        let plan = fast.backend.engine().unwrap().plan::<u64>(&slow.start);
         let text = format!("{:?}", plan.turns[0]);
         assert_eq!(text.matches("Slide {").count(), 2, "{text}");
         assert!(text.contains("max: 3") && text.contains("max: 2"), "{text}");

@@ -362,7 +362,7 @@ mod tests {
         for file in files {
             let prog = crate::testing::load(file);
             let rules = Rules::fast(&prog.games()[0]);
-            let engine = rules.engine.as_ref().unwrap();
+            let engine = rules.backend.engine().unwrap();
             let letters: BTreeSet<char> = (0..=u8::MAX)
                 .filter_map(|c| rules.codes.letter(c))
                 .map(|l| l.to_ascii_uppercase())

@@ -57,13 +57,12 @@ impl<'a> Match<'a> {
         };
         let v = self.vacate(l);
         let turn = self.pos.turn;
-        let Some(cur) = &mut self.cursor else {
+        let mut moves = std::mem::take(&mut self.moves);
+        let found = self.seat.moves_vacating(turn, &v, to, &mut moves);
+        self.moves = moves;
+        let Some(found) = found else {
             return Ok(None);
         };
-        let mut moves = std::mem::take(&mut self.moves);
-        moves.clear();
-        let found = cur.moves_vacating(turn, &v, to, &mut moves);
-        self.moves = moves;
         self.legal = OnceCell::new();
         found?;
         let named = san::read_named(&w, &self.pos.board, &self.moves, &self.rules.codes);

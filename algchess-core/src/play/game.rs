@@ -1,12 +1,16 @@
-//! Games as the evaluator runs them: compiled turn moves, and positions.
+//! Games ready to play: compiled turn moves, positions, and what finds
+//! their moves and answers their tests, the engine or the evaluator
+//! ([`Backend`]). That choice is made once, when the rules are made
+//! ([`Rules::new`] or [`Rules::fast`]); the rest of `play` asks the
+//! backend, or a match's [`Seat`], and never which one it is.
 
 use super::end::Test;
 use crate::elab::Game;
-use crate::engine::Engine;
+use crate::engine::{Cursor, Engine, Vacate};
 use crate::geometry::Square;
 use crate::ir::{Node, Term};
 use crate::memory::Budget;
-use crate::semantics::{compile, Eval, Grid, Prog, State};
+use crate::semantics::{compile, Change, Eval, Grid, Prog, State};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -20,8 +24,9 @@ pub struct Rules {
     pub turns: Vec<Prog>,
     /// How the game ends (see `play/end.rs`).
     pub ends: super::end::EndRules,
-    /// The fast path, when asked for; the interpreter otherwise.
-    pub engine: Option<Engine>,
+    /// What finds the moves and answers the tests: the engine when asked
+    /// for ([`Rules::fast`]), the evaluator otherwise.
+    pub backend: Backend,
     /// The grid the game is played on.
     pub tiling: crate::geometry::Tiling,
     /// What a match reads of each cell code.
@@ -126,7 +131,7 @@ impl Rules {
                 .map(|t| compile(t).expect("elaboration checks that turns are closed moves"))
                 .collect(),
             ends: super::end::EndRules::compile(&game.ends),
-            engine: None,
+            backend: Backend::Evaluator,
             tiling: game.tiling,
             budget: Budget::default(),
             terms: Terms {
@@ -171,7 +176,7 @@ impl Rules {
     /// a move of astronomically many results stops at its memory limit,
     /// its deadline or its flag, as [`TooBig`].
     pub fn within(mut self, budget: Budget) -> Rules {
-        self.engine = self.engine.map(|e| e.within(budget.clone()));
+        self.backend = self.backend.within(&budget);
         self.budget = budget;
         self
     }
@@ -179,7 +184,7 @@ impl Rules {
     /// The same game on the engine's fast path.
     pub fn fast(game: &Game) -> Rules {
         let mut r = Rules::new(game);
-        r.engine = Some(Engine::new(&r.turns, &r.ends.tests(), r.ends.passes(), r.ends.stops()));
+        r.backend = Backend::Engine(Engine::new(&r.turns, &r.ends.tests(), r.ends.passes(), r.ends.stops()));
         r
     }
 
@@ -211,27 +216,9 @@ impl Rules {
 
     /// The positions the side to move reaches by its move, passes aside.
     fn moves(&self, pos: &Position) -> Result<Vec<Position>, TooBig> {
-        let next = (pos.turn + 1) % self.turns.len();
-        if let Some(e) = &self.engine {
-            let boards = e.successors(&pos.board, pos.turn)?;
-            return Ok(boards.into_iter().map(|board| Position { board, turn: next }).collect());
-        }
-        if self.ends.holds(Test::Stop, pos.turn, &pos.board, &self.budget)? {
-            return Ok(vec![]);
-        }
-        let prog = &self.turns[pos.turn];
-        let start = State {
-            board: pos.board.clone(),
-            poi: None,
-        };
-        let results = Eval::default().within(&self.budget).run(prog, &start)?;
-        Ok(results
-            .into_iter()
-            .map(|s| Position {
-                board: s.board,
-                turn: next,
-            })
-            .collect())
+        let turn = (pos.turn + 1) % self.turns.len();
+        let boards = self.backend.moves(self, &pos.board, pos.turn)?;
+        Ok(boards.into_iter().map(|board| Position { board, turn }).collect())
     }
 
     /// Whether turn `turn`'s side is in check on `board`; never without a
@@ -251,16 +238,189 @@ impl Rules {
     }
 
     fn test(&self, t: Test, board: &Grid, turn: usize) -> Result<bool, TooBig> {
-        match (&self.engine, self.ends.index(t, turn)) {
-            (_, None) => Ok(false),
-            (Some(e), Some(i)) => e.holds(board, i),
-            (None, Some(_)) => self.ends.holds(t, turn, board, &self.budget),
-        }
+        self.backend.holds(self, t, turn, board)
     }
 
     /// The number of positions the side to move can reach.
     pub fn count(&self, pos: &Position) -> Result<u64, TooBig> {
         self.successors(pos).map(|v| v.len() as u64)
+    }
+}
+
+/// What finds a game's moves and answers its tests.
+pub enum Backend {
+    /// The evaluator runs each turn's compiled move on the grid.
+    Evaluator,
+    /// The engine runs the turns' plans on bitboards.
+    Engine(Engine),
+}
+
+impl Backend {
+    /// The engine, when the rules play on it (for its plans and cursors).
+    pub fn engine(&self) -> Option<&Engine> {
+        match self {
+            Backend::Engine(e) => Some(e),
+            Backend::Evaluator => None,
+        }
+    }
+
+    /// The same backend, spending at most `budget`.
+    pub(super) fn within(self, budget: &Budget) -> Backend {
+        match self {
+            Backend::Engine(e) => Backend::Engine(e.within(budget.clone())),
+            Backend::Evaluator => Backend::Evaluator,
+        }
+    }
+
+    /// The boards turn `turn`'s move leads to from `board`, passes aside.
+    pub(super) fn moves(&self, rules: &Rules, board: &Grid, turn: usize) -> Result<Vec<Grid>, TooBig> {
+        match self {
+            Backend::Engine(e) => e.successors(board, turn),
+            Backend::Evaluator => {
+                if rules.ends.holds(Test::Stop, turn, board, &rules.budget)? {
+                    return Ok(vec![]);
+                }
+                let start = State {
+                    board: board.clone(),
+                    poi: None,
+                };
+                let results = Eval::default().within(&rules.budget).run(&rules.turns[turn], &start)?;
+                Ok(results.into_iter().map(|s| s.board).collect())
+            }
+        }
+    }
+
+    /// Whether test `t` of turn `turn` holds on `board`; a test the game
+    /// does not declare never does.
+    pub(super) fn holds(&self, rules: &Rules, t: Test, turn: usize, board: &Grid) -> Result<bool, TooBig> {
+        match (self, rules.ends.index(t, turn)) {
+            (_, None) => Ok(false),
+            (Backend::Engine(e), Some(i)) => e.holds(board, i),
+            (Backend::Evaluator, Some(_)) => rules.ends.holds(t, turn, board, &rules.budget),
+        }
+    }
+
+    /// Leaves at `depth` plies below `pos`, the last ply counted, not
+    /// played out.
+    pub(super) fn perft(&self, rules: &Rules, pos: &Position, depth: u32) -> Result<u64, TooBig> {
+        match (self, depth) {
+            (Backend::Engine(e), _) => e.perft(&pos.board, pos.turn, depth),
+            (Backend::Evaluator, 0) => Ok(1),
+            (Backend::Evaluator, 1) => rules.count(pos),
+            (Backend::Evaluator, _) => {
+                let mut total = 0;
+                for next in rules.successors(pos)? {
+                    total += self.perft(rules, &next, depth - 1)?;
+                }
+                Ok(total)
+            }
+        }
+    }
+
+    /// How the moves below `board` are found, a line a turn (`perft
+    /// --explain-plan`).
+    pub fn explain(&self, board: &Grid) -> Vec<String> {
+        match self {
+            Backend::Engine(e) => e.explain(board),
+            Backend::Evaluator => vec!["the interpreter makes every move of every leaf".into()],
+        }
+    }
+
+    /// A match's board, followed from `board`.
+    pub(super) fn seat(&self, board: &Grid) -> Seat {
+        match self {
+            Backend::Engine(e) => Seat::Engine(e.cursor(board)),
+            Backend::Evaluator => Seat::Evaluator,
+        }
+    }
+}
+
+/// A match's board as its backend follows it from ply to ply. The match
+/// keeps the grid (what FEN, keys and names read); the engine keeps its
+/// own copy on a cursor, so that a ply is a few writes, not a new board.
+/// The evaluator reads the match's grid and keeps nothing.
+#[derive(Clone)]
+pub(super) enum Seat {
+    Evaluator,
+    Engine(Cursor),
+}
+
+impl Seat {
+    /// Turn `turn`'s moves on `board` (the grid this seat follows), passes
+    /// aside, as what each writes, into `out`.
+    pub(super) fn moves(
+        &mut self,
+        rules: &Rules,
+        board: &Grid,
+        turn: usize,
+        out: &mut Vec<Change>,
+    ) -> Result<(), TooBig> {
+        match self {
+            Seat::Engine(c) => c.moves(turn, out),
+            Seat::Evaluator => {
+                let boards = rules.backend.moves(rules, board, turn)?;
+                out.extend(boards.iter().map(|b| board.change_to(b)));
+                Ok(())
+            }
+        }
+    }
+
+    /// The moves of `turn` that empty a square holding one of `v.codes`
+    /// (see [`Vacate`]), in place of what `out` held, when this seat finds
+    /// them apart from the others; `out` is left alone when it does not.
+    pub(super) fn moves_vacating(
+        &mut self,
+        turn: usize,
+        v: &Vacate,
+        to: Option<Square>,
+        out: &mut Vec<Change>,
+    ) -> Option<Result<(), TooBig>> {
+        match self {
+            Seat::Engine(c) => {
+                out.clear();
+                Some(c.moves_vacating(turn, v, to, out))
+            }
+            Seat::Evaluator => None,
+        }
+    }
+
+    /// Whether turn `turn` has a move, when this seat knows without
+    /// finding them all.
+    pub(super) fn any_move(&mut self, turn: usize) -> Option<Result<bool, TooBig>> {
+        match self {
+            Seat::Engine(c) => Some(c.any_move(turn)),
+            Seat::Evaluator => None,
+        }
+    }
+
+    /// Whether test `t` of turn `turn` holds on `board`.
+    pub(super) fn holds(&mut self, rules: &Rules, t: Test, turn: usize, board: &Grid) -> Result<bool, TooBig> {
+        match (self, rules.ends.index(t, turn)) {
+            (_, None) => Ok(false),
+            (Seat::Engine(c), Some(i)) => c.holds(i),
+            (Seat::Evaluator, Some(_)) => rules.ends.holds(t, turn, board, &rules.budget),
+        }
+    }
+
+    /// Follows `c` made on the grid, to be unmade by [`pop`](Seat::pop).
+    pub(super) fn push(&mut self, c: &Change) {
+        if let Seat::Engine(cur) = self {
+            cur.push(c);
+        }
+    }
+
+    /// Follows the last change pushed, unmade.
+    pub(super) fn pop(&mut self) {
+        if let Seat::Engine(cur) = self {
+            cur.pop();
+        }
+    }
+
+    /// Follows `c` made on the grid for good.
+    pub(super) fn play(&mut self, c: &Change) {
+        if let Seat::Engine(cur) = self {
+            cur.play(c);
+        }
     }
 }
 

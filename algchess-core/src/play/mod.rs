@@ -25,5 +25,5 @@ pub(crate) mod san;
 mod setup;
 
 pub use game::TooBig;
-pub use game::{Position, Rules};
+pub use game::{Backend, Position, Rules};
 pub use perft::{divide, perft};

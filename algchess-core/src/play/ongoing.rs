@@ -8,16 +8,16 @@
 use super::counting::{self, Count, Material};
 use super::end::Test;
 use super::fen;
-use super::game::{Position, Rules, TooBig};
+use super::game::{Position, Rules, Seat, TooBig};
 use super::pieces::CodeTable;
 use super::repetition::{self, Reached, Seen};
 use crate::elab::Stuck;
-use crate::engine::{Cursor, Vacate};
+use crate::engine::Vacate;
 use crate::semantics::Change;
 use std::cell::OnceCell;
 
-/// A game being played or checked. The board is kept on the engine's
-/// cursor when the rules play there, and the legal moves as what each
+/// A game being played or checked. The board is followed by the rules'
+/// backend (its [`Seat`]), and the legal moves kept as what each
 /// writes: a ply makes a few writes, never a board per legal move. Its
 /// fields are shared with the files of `play` that extend its `impl`.
 #[derive(Clone)]
@@ -31,8 +31,8 @@ pub struct Match<'a> {
     pub halfmove: u32,
     /// The move number: 1 at the start, one more after each round of turns.
     pub fullmove: u32,
-    /// The engine's copy of `pos.board`, when the rules play there.
-    pub(super) cursor: Option<Cursor>,
+    /// `pos.board` as the rules' backend follows it.
+    pub(super) seat: Seat,
     /// The legal moves, as what each writes on `pos.board` (a pass
     /// writes nothing); when not `full`, only those a SAN asked for.
     pub(super) moves: Vec<Change>,
@@ -77,7 +77,7 @@ impl<'a> Match<'a> {
     ) -> Result<Match<'a>, TooBig> {
         let mut m = Match {
             rules,
-            cursor: rules.engine.as_ref().map(|e| e.cursor(&pos.board)),
+            seat: rules.backend.seat(&pos.board),
             pos,
             halfmove,
             fullmove,
@@ -116,43 +116,24 @@ impl<'a> Match<'a> {
         (turn + 1) % self.rules.turns.len()
     }
 
-    /// Makes `c` on the board and the cursor, to be unmade by `pop` with
+    /// Makes `c` on the board and the seat, to be unmade by `pop` with
     /// what it returns.
     pub(super) fn push(&mut self, c: &Change) -> Change {
         let undo = c.iter().map(|&(q, _)| (q, self.pos.board.code(q))).collect();
         self.pos.board.apply(c);
-        if let Some(cur) = &mut self.cursor {
-            cur.push(c);
-        }
+        self.seat.push(c);
         undo
     }
 
     pub(super) fn pop(&mut self, undo: Change) {
         self.pos.board.apply(&undo);
-        if let Some(cur) = &mut self.cursor {
-            cur.pop();
-        }
+        self.seat.pop();
     }
 
     /// The moves of turn `turn` on the board as it stands, passes aside.
     fn moves_of(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
         out.clear();
-        match &mut self.cursor {
-            Some(c) => c.moves(turn, out),
-            None => {
-                let pos = Position {
-                    board: self.pos.board.clone(),
-                    turn,
-                };
-                out.extend(
-                    self.rules
-                        .successors(&pos)?
-                        .iter()
-                        .map(|p| pos.board.change_to(&p.board)),
-                );
-                Ok(())
-            }
-        }
+        self.seat.moves(self.rules, &self.pos.board, turn, out)
     }
 
     /// The moves of turn `turn` on the board as it stands, as
@@ -168,7 +149,7 @@ impl<'a> Match<'a> {
     /// [`successors`](Match::successors) into `out`, emptied first.
     pub(super) fn successors_into(&mut self, turn: usize, out: &mut Vec<Change>) -> Result<(), TooBig> {
         self.moves_of(turn, out)?;
-        if out.is_empty() && self.rules.ends.passes() && self.cursor.is_some() {
+        if out.is_empty() && self.rules.ends.passes() {
             let next = self.next(turn);
             self.moves_of(next, out)?;
             let other = !out.is_empty();
@@ -182,11 +163,7 @@ impl<'a> Match<'a> {
 
     /// Test `t` of turn `turn` on the board as it stands.
     pub(super) fn test(&mut self, t: Test, turn: usize) -> Result<bool, TooBig> {
-        match (&mut self.cursor, self.rules.ends.index(t, turn)) {
-            (_, None) => Ok(false),
-            (Some(c), Some(i)) => c.holds(i),
-            (None, Some(_)) => self.rules.ends.holds(t, turn, &self.pos.board, &self.rules.budget),
-        }
+        self.seat.holds(self.rules, t, turn, &self.pos.board)
     }
 
     /// The positions the side to move can reach.
@@ -240,9 +217,7 @@ impl<'a> Match<'a> {
         self.halfmove = if self.resets(c) { 0 } else { self.halfmove + 1 };
         let before = self.material();
         self.pos.board.apply(c);
-        if let Some(cur) = &mut self.cursor {
-            cur.play(c);
-        }
+        self.seat.play(c);
         self.pos.turn = self.next(self.pos.turn);
         if self.pos.turn == 0 {
             self.fullmove += 1;
@@ -276,9 +251,13 @@ impl<'a> Match<'a> {
             return Ok(self.moving || !self.moves.is_empty());
         }
         let turn = self.pos.turn;
-        match &mut self.cursor {
-            Some(c) if !self.rules.ends.passes() => {
-                self.moving = c.any_move(turn)?;
+        let known = match self.rules.ends.passes() {
+            false => self.seat.any_move(turn),
+            true => None,
+        };
+        match known {
+            Some(found) => {
+                self.moving = found?;
                 if !self.moving {
                     // No move at all: the list is complete.
                     self.moves.clear();
@@ -286,7 +265,7 @@ impl<'a> Match<'a> {
                     self.full = true;
                 }
             }
-            _ => self.all_moves()?,
+            None => self.all_moves()?,
         }
         Ok(self.moving || !self.moves.is_empty())
     }

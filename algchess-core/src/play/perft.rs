@@ -7,20 +7,7 @@ use crate::par::*;
 /// Leaves at `depth` plies below `pos`. The last ply is counted, not
 /// played out.
 pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> Result<u64, TooBig> {
-    if let Some(e) = &rules.engine {
-        return e.perft(&pos.board, pos.turn, depth);
-    }
-    match depth {
-        0 => Ok(1),
-        1 => rules.count(pos),
-        _ => {
-            let mut total = 0;
-            for next in rules.successors(pos)? {
-                total += perft(rules, &next, depth - 1)?;
-            }
-            Ok(total)
-        }
-    }
+    rules.backend.perft(rules, pos, depth)
 }
 
 /// Perft split by first move: each first move as `name` calls the
