@@ -22,8 +22,8 @@
 //! Times are processor time (`/proc/PID/task/*/schedstat`), so a process
 //! waiting for a core on a shared machine is not charged for it; the
 //! two-thread column alone is wall-clock. Any Fairy-Stockfish missing
-//! leaves its column empty. The table: the chess
-//! start (depth 5), kiwipete (4) and positions 3 to 6 of the standard
+//! leaves its column empty. The table: the chess start (depth 6),
+//! kiwipete (5), position 3 (7) and positions 4 to 6 of the standard
 //! perft positions, on `rules/chess.alg`, then variants of
 //! `rules/variants/` from their start; each row as our rate over the
 //! native build's (the geometric mean below it), over Debian's, the peak
@@ -88,13 +88,13 @@ const fn variant(name: &'static str) -> Row {
 
 /// The table: positions with a few million leaves or more each.
 const TABLE: [Row; 14] = [
-    chess("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 5),
+    chess("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
     chess(
         "kiwipete",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        4,
+        5,
     ),
-    chess("position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6),
+    chess("position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7),
     chess(
         "position 4",
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
