@@ -153,7 +153,7 @@ impl<'a> Elab<'a> {
                 let lowered = self.notation(sc, name, text, e.span)?;
                 self.expr(sc, &lowered)
             }
-            ExprKind::Word(_) | ExprKind::Juxt(_) | ExprKind::Call(..) | ExprKind::Post(..) => {
+            ExprKind::Word(_) | ExprKind::Juxt(..) | ExprKind::Call(..) | ExprKind::Post(..) => {
                 let items = self.items(sc, e)?;
                 self.juxtapose(sc, items)
             }
@@ -391,7 +391,7 @@ impl<'a> Elab<'a> {
     /// parts and postfix operators applied to the last part of a word.
     fn items(&self, sc: &Scope, e: &Expr) -> Res<Vec<(Term, Span)>> {
         match &e.kind {
-            ExprKind::Juxt(v) => {
+            ExprKind::Juxt(v, _) => {
                 let mut out = vec![];
                 for x in v {
                     out.extend(self.items(sc, x)?);

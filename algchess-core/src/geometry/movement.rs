@@ -337,42 +337,92 @@ impl Wide {
     }
 }
 
+/// A power written after a movement word's last letter: `^12`, or a
+/// superscript (`R²`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WordPower {
+    pub(crate) power: i64,
+    pub(crate) superscript: bool,
+}
+
+impl Movement {
+    /// The normal form as the runs of letters a movement word is written
+    /// in, each with the power on its last letter, if any: colour, then
+    /// translation, then turn, then flip (rightmost acts first). `u^12r`
+    /// is `u` to the twelfth, then `r`. The identity has none (it is
+    /// written `1`).
+    pub(crate) fn word_parts(&self) -> Vec<(String, Option<WordPower>)> {
+        let mut parts = vec![];
+        let mut run = String::new();
+        let mut power = |run: &mut String, power: i64, superscript: bool| {
+            parts.push((std::mem::take(run), Some(WordPower { power, superscript })));
+        };
+        if self.colour {
+            run.push('C');
+        }
+        let mut axis = |run: &mut String, n: i32, pos: char, neg: char| {
+            let c = if n > 0 { pos } else { neg };
+            let n = n.unsigned_abs();
+            run.push(c);
+            if n > 8 {
+                // `u^12r` lexes as `u`, `^12`, `r`: the power binds one letter.
+                power(run, i64::from(n), false);
+            } else {
+                run.extend(std::iter::repeat_n(c, n as usize - 1));
+            }
+        };
+        if self.shift.y != 0 {
+            axis(&mut run, self.shift.y, 'u', 'd');
+        }
+        if self.shift.x != 0 {
+            axis(&mut run, self.shift.x, 'r', 'l');
+        }
+        if self.rot > 0 {
+            run.push('R');
+            if self.rot > 1 {
+                power(&mut run, i64::from(self.rot.min(5)), true);
+            }
+        }
+        if self.flip {
+            run.push('F');
+        }
+        if !run.is_empty() {
+            parts.push((run, None));
+        }
+        parts
+    }
+}
+
+impl fmt::Display for WordPower {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.superscript {
+            return write!(f, "^{}", self.power);
+        }
+        let digits = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+        if self.power < 0 {
+            f.write_str("⁻")?;
+        }
+        for d in self.power.unsigned_abs().to_string().chars() {
+            write!(f, "{}", digits[d.to_digit(10).unwrap_or(0) as usize])?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for Movement {
-    /// Prints the normal form as a movement word that parses back to it:
-    /// colour, then translation, then turn, then flip (rightmost acts first).
+    /// Prints the normal form as a movement word that parses back to it
+    /// ([`Movement::word_parts`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_identity() {
             return f.write_str("1");
         }
-        let mut out = String::new();
-        if self.colour {
-            out.push('C');
-        }
-        let axis = |out: &mut String, n: i32, pos: char, neg: char| {
-            let c = if n > 0 { pos } else { neg };
-            let n = n.unsigned_abs();
-            if n > 8 {
-                // `u^12r` lexes as `u`, `^12`, `r`: the power binds one letter.
-                out.push(c);
-                out.push_str(&format!("^{n}"));
-            } else {
-                out.extend(std::iter::repeat_n(c, n as usize));
+        for (run, power) in self.word_parts() {
+            f.write_str(&run)?;
+            if let Some(p) = power {
+                write!(f, "{p}")?;
             }
-        };
-        axis(&mut out, self.shift.y, 'u', 'd');
-        axis(&mut out, self.shift.x, 'r', 'l');
-        match self.rot {
-            0 => {}
-            1 => out.push('R'),
-            2 => out.push_str("R²"),
-            3 => out.push_str("R³"),
-            4 => out.push_str("R⁴"),
-            _ => out.push_str("R⁵"),
         }
-        if self.flip {
-            out.push('F');
-        }
-        f.write_str(&out)
+        Ok(())
     }
 }
 

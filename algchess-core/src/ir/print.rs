@@ -12,15 +12,15 @@ use crate::geometry::{Movement, Square};
 use std::fmt;
 
 // Precedence levels, tightest first.
-const ATOM: u8 = 0;
-const POSTFIX: u8 = 1;
-const PREFIX: u8 = 2;
-const JUXT: u8 = 3;
-const SEMI: u8 = 4;
-const GLUE: u8 = 5;
-const CHOICE: u8 = 6;
-const RULE: u8 = 7;
-const BINDER: u8 = 8;
+pub(crate) const ATOM: u8 = 0;
+pub(crate) const POSTFIX: u8 = 1;
+pub(crate) const PREFIX: u8 = 2;
+pub(crate) const JUXT: u8 = 3;
+pub(crate) const SEMI: u8 = 4;
+pub(crate) const GLUE: u8 = 5;
+pub(crate) const CHOICE: u8 = 6;
+pub(crate) const RULE: u8 = 7;
+pub(crate) const BINDER: u8 = 8;
 
 struct Doc {
     text: String,
@@ -40,6 +40,11 @@ fn doc(text: impl Into<String>, level: u8) -> Doc {
         text: text.into(),
         level,
     }
+}
+
+/// The level a movement word is printed at.
+pub(crate) fn movement_level(m: &Movement) -> u8 {
+    movement(m).level
 }
 
 fn movement(m: &Movement) -> Doc {
@@ -158,11 +163,11 @@ impl<'a> Spell<'a> {
     }
 }
 
-fn content(x: &Content, spell: &Spell) -> String {
+pub(crate) fn content(x: &Content, spell: &Spell) -> String {
     (spell.custom)(x).unwrap_or_else(|| spell.pieces.show(x).to_string())
 }
 
-fn cell(c: &Cell, spell: &Spell) -> String {
+pub(crate) fn cell(c: &Cell, spell: &Spell) -> String {
     match c {
         Cell::Is(x) => content(x, spell),
         _ => spell.pieces.show(c).to_string(),
@@ -172,7 +177,7 @@ fn cell(c: &Cell, spell: &Spell) -> String {
 /// Squares a fragment's box may hold beyond four per cell before it is
 /// written as a sum of its cells, each moved to its place: a literal of
 /// two cells 65,535 squares apart would be 65,535 rows of `0`.
-const SPARSE: i64 = 64;
+pub(crate) const SPARSE: i64 = 64;
 
 fn frag_doc(f: &Fragment, spell: &Spell) -> Doc {
     if f.is_empty() {
@@ -437,6 +442,34 @@ mod tests {
                 }
                 Err(e) => quickcheck::TestResult::error(format!("{}\n{e}", Pieces::chess().show(&t))),
             }
+        }
+        quickcheck::QuickCheck::new()
+            .tests(2000)
+            .quickcheck(prop as fn(u64) -> quickcheck::TestResult);
+    }
+
+    /// The syntax tree `parse/from_term.rs` builds for a term prints as the
+    /// printer writes the term, and is the tree the parser reads from that
+    /// text: the simplifier writes its results through the one, proofs and
+    /// messages through the other.
+    #[test]
+    fn built_trees_print_and_parse_as_printed_terms() {
+        fn prop(seed: u64) -> quickcheck::TestResult {
+            let mut g = crate::rng::Rng::new(seed);
+            let sort = g.pick(&[Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move]);
+            let t = term(&mut g, sort, 3);
+            let text = Pieces::chess().show(&t).to_string();
+            let built = crate::parse::from_term::plain(&t, &Pieces::chess());
+            let printed = crate::parse::print_expr(&built);
+            if printed != text {
+                return quickcheck::TestResult::error(format!("{text}\nbuilt as\n{printed}"));
+            }
+            let mut read = crate::parse::parse_expr(&text).unwrap();
+            read.respan(crate::diag::Span::default());
+            if read != built {
+                return quickcheck::TestResult::error(format!("{text}\n{read:?}\nbuilt as\n{built:?}"));
+            }
+            quickcheck::TestResult::passed()
         }
         quickcheck::QuickCheck::new()
             .tests(2000)

@@ -81,12 +81,25 @@ pub(super) fn bind(glyph: &str, body: Expr) -> Expr {
     node(ExprKind::Bind(ident(glyph), Box::new(body)))
 }
 
-/// Terms side by side; one term stands alone. At least one.
+/// Terms side by side; one term stands alone. At least one. A movement
+/// word is written against the cell it moves to (`ur♙`); the rest are
+/// spaced.
 pub(super) fn juxt(mut items: Vec<Expr>) -> Expr {
     if items.len() == 1 {
         items.pop().expect("one item")
     } else {
-        node(ExprKind::Juxt(items))
+        let touch = std::iter::once(false)
+            .chain(items.windows(2).map(|w| {
+                matches!(
+                    (&w[0].kind, &w[1].kind),
+                    (
+                        ExprKind::Word(_),
+                        ExprKind::Piece(_) | ExprKind::Dot | ExprKind::Hash | ExprKind::Percent
+                    )
+                )
+            }))
+            .collect();
+        node(ExprKind::Juxt(items, touch))
     }
 }
 

@@ -31,8 +31,10 @@ pub enum ExprKind {
     Call(Ident, Vec<Expr>),
     Nil,
     Fail,
-    /// Terms side by side, grouped to the right.
-    Juxt(Vec<Expr>),
+    /// Terms side by side, grouped to the right; with each term, whether
+    /// it is written against the one before (`ur♟`), as read or as built
+    /// (the first's is `false`).
+    Juxt(Vec<Expr>, Vec<bool>),
     /// `a;b`, grouped to the right.
     Semi(Box<Expr>, Box<Expr>),
     Plus(Box<Expr>, Box<Expr>),
@@ -77,7 +79,7 @@ impl Expr {
     /// The subexpressions directly under this one, left to right.
     pub fn children(&self) -> smallvec::SmallVec<[&Expr; 2]> {
         match &self.kind {
-            ExprKind::Call(_, args) | ExprKind::Juxt(args) => args.iter().collect(),
+            ExprKind::Call(_, args) | ExprKind::Juxt(args, _) => args.iter().collect(),
             ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
                 smallvec::smallvec![&**a, &**b]
             }
@@ -96,12 +98,6 @@ impl Expr {
         self.each_span_mut(|s| *s = at);
     }
 
-    /// Moves every span of the tree `by` bytes on: a tree parsed from text
-    /// that now sits that far into a longer text.
-    pub(crate) fn shift(&mut self, by: usize) {
-        self.each_span_mut(|s| *s = Span::new(s.start + by, s.end + by));
-    }
-
     /// Calls `f` on every span of the tree, its names' too.
     fn each_span_mut(&mut self, mut f: impl FnMut(&mut Span)) {
         let mut stack = vec![self];
@@ -112,7 +108,7 @@ impl Expr {
                     f(&mut g.span);
                     stack.extend(args.iter_mut());
                 }
-                ExprKind::Juxt(args) => stack.extend(args.iter_mut()),
+                ExprKind::Juxt(args, _) => stack.extend(args.iter_mut()),
                 ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
                     stack.push(a);
                     stack.push(b);
@@ -146,7 +142,7 @@ impl Drop for Expr {
     fn drop(&mut self) {
         let mut stack: Vec<Expr> = vec![];
         let take = |kind: &mut ExprKind, stack: &mut Vec<Expr>| match kind {
-            ExprKind::Call(_, args) | ExprKind::Juxt(args) => stack.append(args),
+            ExprKind::Call(_, args) | ExprKind::Juxt(args, _) => stack.append(args),
             ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
                 stack.push(std::mem::replace(&mut **a, Expr::leaf()));
                 stack.push(std::mem::replace(&mut **b, Expr::leaf()));
@@ -161,6 +157,14 @@ impl Drop for Expr {
             take(&mut e.kind, &mut stack);
         }
     }
+}
+
+/// Which of `items`, read side by side, touch the one before: those with
+/// nothing between them in the text.
+pub(crate) fn touching(items: &[Expr]) -> Vec<bool> {
+    std::iter::once(false)
+        .chain(items.windows(2).map(|w| w[0].span.end == w[1].span.start))
+        .collect()
 }
 
 impl Expr {

@@ -2,7 +2,8 @@
 //!
 //! It works on the syntax tree, not the core IR, so names, functions and the
 //! user's parentheses survive. Items that touched in the source (`ur♟`,
-//! `♖..`) still touch; comments and blank lines between statements are kept.
+//! `♖..`) still touch (the tree records it); comments and blank lines
+//! between statements are kept.
 
 use super::ast::{ClaimKind, Cond, CountArg, Expr, ExprKind, File, PostOp, Stmt, StmtKind};
 
@@ -42,8 +43,29 @@ fn postop(op: &PostOp) -> String {
     }
 }
 
-/// `e` as text; `src` is the text it was parsed from, if any.
-fn expr(e: &Expr, src: Option<&str>) -> String {
+/// Whether `text` written right after `out` would run into it: two words,
+/// a word and a call, or two numbers are never let run together. A word
+/// after a number does not (`u^12r` reads as `u`, `^12`, `r`).
+fn runs_on(out: &str, text: &str) -> bool {
+    let first = text.chars().next().unwrap_or(' ');
+    let mut tail = out
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .peekable();
+    if tail.peek().is_none() {
+        return false;
+    }
+    if tail.all(|c| c.is_ascii_digit()) {
+        first.is_ascii_digit()
+    } else {
+        first.is_ascii_alphanumeric() || first == '_' || first == '('
+    }
+}
+
+/// `e` as text, on one line. Items side by side are spaced as the tree
+/// says, as read or as built; no text is read.
+fn expr(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Piece(p) => p.clone(),
         ExprKind::Dot => ".".into(),
@@ -54,50 +76,28 @@ fn expr(e: &Expr, src: Option<&str>) -> String {
         ExprKind::Nil => "nil".into(),
         ExprKind::Fail => "fail".into(),
         ExprKind::Call(f, args) => {
-            let args: Vec<String> = args.iter().map(|a| expr(a, src)).collect();
+            let args: Vec<String> = args.iter().map(expr).collect();
             format!("{}({})", f.name, args.join(", "))
         }
-        ExprKind::Juxt(items) => {
+        ExprKind::Juxt(items, touch) => {
             let mut out = String::new();
             for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    // Keep the source's spacing; a tree without source
-                    // writes a movement word against the cell it moves to
-                    // (`ur♙`) and spaces the rest.
-                    let gap = match src {
-                        Some(src) => !src[items[i - 1].span.end..x.span.start].is_empty(),
-                        None => !matches!(
-                            (&items[i - 1].kind, &x.kind),
-                            (
-                                ExprKind::Word(_),
-                                ExprKind::Piece(_) | ExprKind::Dot | ExprKind::Hash | ExprKind::Percent
-                            )
-                        ),
-                    };
-                    let text = expr(x, src);
-                    // Never let two words or numbers run together.
-                    let last = out.chars().last().unwrap_or(' ');
-                    let first = text.chars().next().unwrap_or(' ');
-                    let merge = (last.is_ascii_alphanumeric() || last == '_')
-                        && (first.is_ascii_alphanumeric() || first == '_' || first == '(');
-                    if gap || merge {
-                        out.push(' ');
-                    }
-                    out.push_str(&text);
-                } else {
-                    out.push_str(&expr(x, src));
+                let text = expr(x);
+                if i > 0 && (!touch[i] || runs_on(&out, &text)) {
+                    out.push(' ');
                 }
+                out.push_str(&text);
             }
             out
         }
-        ExprKind::Semi(a, b) => format!("{};{}", expr(a, src), expr(b, src)),
-        ExprKind::Plus(a, b) => format!("{} + {}", expr(a, src), expr(b, src)),
-        ExprKind::Bar(a, b) => format!("{} | {}", expr(a, src), expr(b, src)),
-        ExprKind::Arrow(a, b) => format!("{} -> {}", expr(a, src), expr(b, src)),
-        ExprKind::Bind(c, body) => format!("%{}: {}", c.name, expr(body, src)),
-        ExprKind::Post(x, op) => format!("{}{}", expr(x, src), postop(op)),
-        ExprKind::Not(x) => format!("not {}", expr(x, src)),
-        ExprKind::Paren(x) => format!("({})", expr(x, src)),
+        ExprKind::Semi(a, b) => format!("{};{}", expr(a), expr(b)),
+        ExprKind::Plus(a, b) => format!("{} + {}", expr(a), expr(b)),
+        ExprKind::Bar(a, b) => format!("{} | {}", expr(a), expr(b)),
+        ExprKind::Arrow(a, b) => format!("{} -> {}", expr(a), expr(b)),
+        ExprKind::Bind(c, body) => format!("%{}: {}", c.name, expr(body)),
+        ExprKind::Post(x, op) => format!("{}{}", expr(x), postop(op)),
+        ExprKind::Not(x) => format!("not {}", expr(x)),
+        ExprKind::Paren(x) => format!("({})", expr(x)),
         ExprKind::Notation(n, text) => format!("{}\"{text}\"", n.name),
     }
 }
@@ -126,8 +126,8 @@ fn chain<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) -> Option<&'static str> {
 }
 
 /// `head` followed by `e`, broken at its top-level `|` or `+` when long.
-fn body(head: &str, e: &Expr, src: &str) -> String {
-    let flat = format!("{head}{}", expr(e, Some(src)));
+fn body(head: &str, e: &Expr) -> String {
+    let flat = format!("{head}{}", expr(e));
     if flat.chars().count() <= WIDTH {
         return flat;
     }
@@ -138,26 +138,22 @@ fn body(head: &str, e: &Expr, src: &str) -> String {
     let mut parts = vec![];
     match chain(inner, &mut parts) {
         Some(op) if parts.len() > 1 => {
-            let mut out = format!("{head}{binder}{}", expr(parts[0], Some(src)));
+            let mut out = format!("{head}{binder}{}", expr(parts[0]));
             for p in &parts[1..] {
-                out.push_str(&format!("\n    {op} {}", expr(p, Some(src))));
+                out.push_str(&format!("\n    {op} {}", expr(p)));
             }
             out
         }
         _ => match &inner.kind {
             // A long sequence: its items filled into lines, broken only
-            // where the source has a space between them.
-            ExprKind::Juxt(items) if items.len() > 1 => {
+            // where they are spaced.
+            ExprKind::Juxt(items, touch) if items.len() > 1 => {
                 let mut out = format!("{head}{binder}");
                 let mut width = out.chars().count();
                 for (i, x) in items.iter().enumerate() {
-                    let text = expr(x, Some(src));
+                    let text = expr(x);
                     let n = text.chars().count();
-                    let last = out.chars().last().unwrap_or(' ');
-                    let first = text.chars().next().unwrap_or(' ');
-                    let merge = (last.is_ascii_alphanumeric() || last == '_')
-                        && (first.is_ascii_alphanumeric() || first == '_' || first == '(');
-                    if i > 0 && (!src[items[i - 1].span.end..x.span.start].is_empty() || merge) {
+                    if i > 0 && (!touch[i] || runs_on(&out, &text)) {
                         if width + 1 + n > WIDTH {
                             out.push_str("\n    ");
                             width = 4;
@@ -181,7 +177,7 @@ fn cond(c: &Cond) -> String {
     format!("{}({})", c.pred.name, args.join(", "))
 }
 
-fn stmt(s: &Stmt, src: &str) -> String {
+fn stmt(s: &Stmt) -> String {
     match &s.kind {
         StmtKind::Def {
             name,
@@ -197,7 +193,7 @@ fn stmt(s: &Stmt, src: &str) -> String {
                     format!("{kw}{}({}) = ", name.name, ps.join(", "))
                 }
             };
-            body(&head, b, src)
+            body(&head, b)
         }
         StmtKind::Claim {
             kind,
@@ -211,13 +207,7 @@ fn stmt(s: &Stmt, src: &str) -> String {
                 ClaimKind::Theorem => "theorem",
                 ClaimKind::Axiom => "axiom",
             };
-            let mut out = format!(
-                "{kw} {}: {} {} {}",
-                name.name,
-                expr(lhs, Some(src)),
-                rel.symbol(),
-                expr(rhs, Some(src))
-            );
+            let mut out = format!("{kw} {}: {} {} {}", name.name, expr(lhs), rel.symbol(), expr(rhs));
             if !conds.is_empty() {
                 let cs: Vec<String> = conds.iter().map(cond).collect();
                 out.push_str(&format!(" where {}", cs.join(", ")));
@@ -232,11 +222,11 @@ fn stmt(s: &Stmt, src: &str) -> String {
             }
         }
         StmtKind::Game { name, board, turns } => {
-            let turns: Vec<String> = turns.iter().map(|t| expr(t, Some(src))).collect();
-            format!("game {}({}) = {}", name.name, expr(board, Some(src)), turns.join(", "))
+            let turns: Vec<String> = turns.iter().map(expr).collect();
+            format!("game {}({}) = {}", name.name, expr(board), turns.join(", "))
         }
         StmtKind::GameEnd { game, kind, args } => {
-            let args: Vec<String> = args.iter().map(|a| expr(a, Some(src))).collect();
+            let args: Vec<String> = args.iter().map(expr).collect();
             format!("game {} {}: {}", game.name, kind.name, args.join(", "))
         }
         StmtKind::GameFrom { name, base } => format!("game {} = {}", name.name, base.name),
@@ -245,13 +235,17 @@ fn stmt(s: &Stmt, src: &str) -> String {
     }
 }
 
-/// A syntax tree built without source text (a notation's lowering) as
-/// algebra text, which parses back to the same tree.
+/// An expression as algebra text on one line, which parses back to the
+/// same tree: read from a file, or built (a notation's lowering, a
+/// simplified body).
 pub(crate) fn print_expr(e: &Expr) -> String {
-    expr(e, None)
+    expr(e)
 }
 
-/// Formats a parsed file; `src` is the text it was parsed from.
+/// Formats a parsed file; `src` is the text it was parsed from, where the
+/// lines of statements and comments and the blank lines between them are
+/// read. Expressions print from the tree alone, so a statement may hold
+/// one built without text.
 pub fn format_file(file: &File, src: &str) -> String {
     // Where each line starts, and how many blank lines come before each:
     // found once, so a file of many lines formats in linear time.
@@ -292,7 +286,7 @@ pub fn format_file(file: &File, src: &str) -> String {
                 out.push_str(&format!("//{}\n", c.text));
             }
         }
-        out.push_str(&stmt(s, src));
+        out.push_str(&stmt(s));
         if let Some(t) = trailing {
             out.push_str(&format!(" //{t}"));
         }

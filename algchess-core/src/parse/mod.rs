@@ -4,6 +4,7 @@
 #[allow(missing_docs)]
 pub mod ast;
 mod format;
+pub(crate) mod from_term;
 pub(crate) mod lexer;
 
 use lalrpop_util::{lalrpop_mod, ParseError};

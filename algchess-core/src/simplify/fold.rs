@@ -1,7 +1,9 @@
-//! Folding: a simplified term printed in the file's own words. Where a
-//! subterm is what a definition or a function call stands for, the name
-//! or the call is printed in its place, so that `in_any_direction(M)` is
-//! not written out four times.
+//! Folding: a simplified term as a syntax tree in the file's own words.
+//! Where a subterm is what a definition or a function call stands for, the
+//! name or the call is built in its place, so that `in_any_direction(M)`
+//! is not written out four times. The tree is the one the parser reads
+//! from what `ir::print` writes (`parse/from_term.rs`); the file's own arguments
+//! are its own trees, as read.
 //!
 //! A function's body is elaborated with its parameters as metavariables;
 //! a subterm is matched against it, binding each parameter where the
@@ -11,9 +13,9 @@
 //! the subterm.
 
 use crate::elab::Program;
-use crate::ir::print::{with_names, Spell};
+use crate::ir::print::Spell;
 use crate::ir::{Content, Node, PieceId, Pieces, Sort, Term};
-use crate::parse::ast::{Expr, ExprKind, File, StmtKind};
+use crate::parse::ast::{Expr, ExprKind, File, Ident, Span, StmtKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -36,12 +38,13 @@ pub(super) struct Folder<'a> {
     consts: HashMap<Term, String>,
     shapes: Vec<Shape>,
     /// Per function and parameter, the arguments the file passes, with
-    /// their text.
-    args: HashMap<(String, usize), Vec<(Term, String)>>,
-    /// Calls made only of the file's own arguments, by their terms.
-    instances: HashMap<Term, (String, String)>,
-    /// What each subterm printed as, once found.
-    memo: RefCell<HashMap<(Term, String), Option<String>>>,
+    /// their trees as read.
+    args: HashMap<(String, usize), Vec<(Term, Expr)>>,
+    /// Calls made only of the file's own arguments, by their terms: the
+    /// function and the call.
+    instances: HashMap<Term, (String, Expr)>,
+    /// What each subterm was built as, once found.
+    memo: RefCell<HashMap<(Term, String), Option<Expr>>>,
     /// How the file spells its pieces, where not by their glyphs.
     spelling: HashMap<PieceId, String>,
 }
@@ -137,7 +140,7 @@ impl<'a> Folder<'a> {
                 combo[..k].iter_mut().for_each(|s| *s = 0);
             }
         }
-        let mut args: HashMap<(String, usize), Vec<(Term, String)>> = HashMap::new();
+        let mut args: HashMap<(String, usize), Vec<(Term, Expr)>> = HashMap::new();
         let mut calls = vec![];
         for s in &file.stmts {
             if let StmtKind::Def { body, .. } = &s.kind {
@@ -152,25 +155,25 @@ impl<'a> Folder<'a> {
                 if let Some(t) = prog.expr_over_names(src) {
                     let v = args.entry((f.to_string(), i)).or_default();
                     if !v.iter().any(|(u, _)| *u == t) {
-                        v.push((t, src.to_string()));
+                        v.push((t, e.clone()));
                     }
                 }
             }
         }
         let mut instances = HashMap::new();
         for (name, n) in prog.functions() {
-            let choices: Vec<&Vec<(Term, String)>> = (0..n).filter_map(|i| args.get(&(name.to_string(), i))).collect();
+            let choices: Vec<&Vec<(Term, Expr)>> = (0..n).filter_map(|i| args.get(&(name.to_string(), i))).collect();
             if choices.len() != n || choices.iter().map(|c| c.len()).product::<usize>() > MAX_TRIES {
                 continue;
             }
             let mut pick = vec![0usize; n];
             loop {
                 let terms: Vec<Term> = pick.iter().zip(&choices).map(|(&k, c)| c[k].0.clone()).collect();
-                let texts: Vec<&str> = pick.iter().zip(&choices).map(|(&k, c)| c[k].1.as_str()).collect();
                 if let Some(t) = prog.function_over_names(name, &terms) {
-                    instances
-                        .entry(t)
-                        .or_insert_with(|| (name.to_string(), format!("{name}({})", texts.join(", "))));
+                    instances.entry(t).or_insert_with(|| {
+                        let args = pick.iter().zip(&choices).map(|(&k, c)| c[k].1.clone()).collect();
+                        (name.to_string(), call(name, args))
+                    });
                 }
                 let Some(k) = pick.iter().zip(&choices).position(|(&p, c)| p + 1 < c.len()) else {
                     break;
@@ -190,19 +193,20 @@ impl<'a> Folder<'a> {
         }
     }
 
-    /// Prints `t` with names and calls folded back in; `own` is the name of
-    /// the definition being printed, which is not folded into itself.
-    pub(super) fn print(&self, t: &Term, own: &str) -> String {
+    /// `t` as a syntax tree with names and calls folded back in; `own` is
+    /// the name of the definition being built, which is not folded into
+    /// itself.
+    pub(super) fn tree(&self, t: &Term, own: &str) -> Expr {
         let spell = |c: &Content| match c {
             Content::Piece(p) => self.spelling.get(p).cloned(),
             Content::Empty => None,
         };
-        with_names(t, &|u| self.name_of(u, own), &Spell::with(&self.prog.pieces, &spell))
+        crate::parse::from_term::with_names(t, &|u| self.name_of(u, own), &Spell::with(&self.prog.pieces, &spell))
     }
 
-    fn name_of(&self, t: &Term, own: &str) -> Option<String> {
+    fn name_of(&self, t: &Term, own: &str) -> Option<Expr> {
         if let Some(n) = self.consts.get(t).filter(|n| *n != own) {
-            return Some(n.clone());
+            return Some(built(ExprKind::Word(n.clone())));
         }
         if matches!(t.node(), Node::Var(_) | Node::Cell(_) | Node::Mov(_) | Node::Num(_)) {
             return None;
@@ -220,7 +224,7 @@ impl<'a> Folder<'a> {
     }
 
     /// `t` as a call of the function of shape `s`, if it is one.
-    fn call(&self, s: &Shape, t: &Term, own: &str) -> Option<String> {
+    fn call(&self, s: &Shape, t: &Term, own: &str) -> Option<Expr> {
         if s.name == own {
             return None;
         }
@@ -232,7 +236,7 @@ impl<'a> Folder<'a> {
         }
         // Parameters the structure did not bind take the file's own
         // arguments, every combination up to `MAX_TRIES`.
-        let choices: Vec<Vec<(Term, Option<String>)>> = bound
+        let choices: Vec<Vec<(Term, Option<Expr>)>> = bound
             .iter()
             .enumerate()
             .map(|(i, b)| match b {
@@ -240,7 +244,7 @@ impl<'a> Folder<'a> {
                 None => self
                     .args
                     .get(&(s.name.clone(), i))
-                    .map(|v| v.iter().map(|(x, src)| (x.clone(), Some(src.clone()))).collect())
+                    .map(|v| v.iter().map(|(x, e)| (x.clone(), Some(e.clone()))).collect())
                     .unwrap_or_default(),
             })
             .collect();
@@ -249,16 +253,16 @@ impl<'a> Folder<'a> {
         }
         let mut pick = vec![0usize; choices.len()];
         loop {
-            let args: Vec<&(Term, Option<String>)> = pick.iter().zip(&choices).map(|(&k, c)| &c[k]).collect();
+            let args: Vec<&(Term, Option<Expr>)> = pick.iter().zip(&choices).map(|(&k, c)| &c[k]).collect();
             let fits = args.iter().zip(&s.params).all(|((a, _), p)| a.sort().fits(p.sort()));
             if fits {
                 let terms: Vec<Term> = args.iter().map(|(a, _)| a.clone()).collect();
                 if self.prog.function_over_names(&s.name, &terms).as_ref() == Some(t) {
-                    let texts: Vec<String> = args
+                    let args = args
                         .iter()
-                        .map(|(a, src)| src.clone().unwrap_or_else(|| self.print(a, own)))
+                        .map(|(a, e)| e.clone().unwrap_or_else(|| self.tree(a, own)))
                         .collect();
-                    return Some(format!("{}({})", s.name, texts.join(", ")));
+                    return Some(call(&s.name, args));
                 }
             }
             let k = pick.iter().zip(&choices).position(|(&p, c)| p + 1 < c.len())?;
@@ -293,6 +297,25 @@ fn bind(pattern: &Term, t: &Term, bound: &mut [Option<Term>]) -> bool {
         .all(|(p, u)| bind(p, u, bound))
 }
 
+/// A node built, not read: its span is empty.
+fn built(kind: ExprKind) -> Expr {
+    Expr {
+        kind,
+        span: Span::default(),
+    }
+}
+
+/// `f(args)`.
+fn call(f: &str, args: Vec<Expr>) -> Expr {
+    built(ExprKind::Call(
+        Ident {
+            name: f.to_string(),
+            span: Span::default(),
+        },
+        args,
+    ))
+}
+
 /// Every call in `e`, with its arguments.
 fn calls_in<'e>(e: &'e Expr, out: &mut Vec<(&'e str, &'e [Expr])>) {
     if let ExprKind::Call(f, args) = &e.kind {
@@ -304,6 +327,53 @@ fn calls_in<'e>(e: &'e Expr, out: &mut Vec<(&'e str, &'e [Expr])>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A definition's body, over the names of the others, built as a tree
+    /// by the folder and printed: once on its own, once in its place in
+    /// the file, as `fmt` writes it.
+    fn folded(text: &str, name: &str) -> (String, String) {
+        let prog = Program::from_text("t.alg", text).unwrap();
+        let mut file = crate::parse::parse_file(text).unwrap();
+        let folder = Folder::new(&prog, &file, text);
+        let body = folder.tree(&prog.definition_over_names(name).unwrap(), name);
+        // Built, not read: only the file's own arguments keep their spans.
+        assert_eq!(body.span, crate::diag::Span::default());
+        let printed = crate::parse::print_expr(&body);
+        *super::super::version::body_mut(&mut file, name).unwrap() = body;
+        (printed, crate::parse::format_file(&file, text))
+    }
+
+    #[test]
+    fn a_function_call_is_built_in_its_place() {
+        let text = "piece 'N / 'n
+four(M) = M | R M | R² M | R³ M
+jump = 'N + uur. -> . + uur'N
+knight = four(jump)
+again = jump | R jump | R² jump | R³ jump
+game g('N..;...;...) = knight
+";
+        // The file's own call, and the same call found in a body that
+        // spells it out.
+        let (printed, file) = folded(text, "again");
+        assert_eq!(printed, "four(jump)");
+        assert!(file.contains("\nagain = four(jump)\n"), "{file}");
+        assert_eq!(folded(text, "knight").0, "four(jump)");
+    }
+
+    #[test]
+    fn a_definition_name_is_built_in_its_place() {
+        let text = "piece 'K / 'k
+free = . | 'k
+land = free -> 'K
+step = ('K -> .) ur land
+game g('K..;...;...) = step
+";
+        // The pattern `free` is named; the move `land` stays a name.
+        let (printed, file) = folded(text, "land");
+        assert_eq!(printed, "free -> 'K");
+        assert!(file.contains("\nland = free -> 'K\n"), "{file}");
+        assert_eq!(folded(text, "step").0, "('K -> .) ur land");
+    }
 
     #[test]
     fn pieces_are_spelled_as_the_file_spells_them() {

@@ -224,7 +224,7 @@ fn bind_in(file: &mut File, tree: &Tree) -> Option<()> {
             e.kind = ExprKind::Percent;
         }
         match &mut e.kind {
-            ExprKind::Call(_, args) | ExprKind::Juxt(args) => args.iter_mut().for_each(|a| percent(a, spans)),
+            ExprKind::Call(_, args) | ExprKind::Juxt(args, _) => args.iter_mut().for_each(|a| percent(a, spans)),
             ExprKind::Semi(a, b) | ExprKind::Plus(a, b) | ExprKind::Bar(a, b) | ExprKind::Arrow(a, b) => {
                 percent(a, spans);
                 percent(b, spans);

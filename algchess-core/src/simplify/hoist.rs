@@ -74,7 +74,7 @@ fn walk<'a>(e: &'a Expr, top: bool, params: &Params, out: &mut Vec<(&'a str, boo
                 walk(a, top && keeps(i), params, out);
             }
         }
-        ExprKind::Juxt(v) => v.iter().for_each(|x| walk(x, top, params, out)),
+        ExprKind::Juxt(v, _) => v.iter().for_each(|x| walk(x, top, params, out)),
         ExprKind::Bar(a, b) => {
             walk(a, top, params, out);
             walk(b, top, params, out);

@@ -37,7 +37,7 @@ use crate::diag::{Diag, Diags, Source};
 use crate::elab::{Loader, Program};
 use crate::ir::{Pieces, Sort, Term};
 use crate::memory::MemoryLimit;
-use crate::parse::ast::File;
+use crate::parse::ast::{Expr, File};
 use crate::prover::lang::{from_expr, to_expr};
 use crate::prover::{guarded, run, Rewrites, SaturationLimits};
 use cost::{cost_over, Cost, Work};
@@ -236,7 +236,7 @@ fn recost(
     changed: &str,
     prog: &Program,
     over: &HashMap<String, Term>,
-    rewritten: &HashMap<String, String>,
+    rewritten: &HashMap<String, Expr>,
     named: &mut HashMap<String, Cost>,
 ) {
     let mut stale: Vec<&str> = vec![changed];
@@ -333,7 +333,7 @@ fn simplify_version(
         .collect();
     let mut changes = edited(original, current, gathered, pruned);
     let mut clock_stopped = vec![];
-    let mut texts: HashMap<String, String> = HashMap::new();
+    let mut bodies: HashMap<String, Expr> = HashMap::new();
     let folder = fold::Folder::new(prog, file, text);
     let written_text = written_texts(file, text, gathered, pruned);
     for (name, t) in prog.definitions() {
@@ -368,7 +368,8 @@ fn simplify_version(
             })?;
         // Only a body that reads no longer than what it replaces, and
         // takes no comment with it, is written.
-        let printed = folder.print(&best, name);
+        let body = folder.tree(&best, name);
+        let printed = crate::parse::print_expr(&body);
         let Some(old) = written_text.get(name) else {
             continue;
         };
@@ -376,14 +377,14 @@ fn simplify_version(
             continue;
         }
         named.insert(name.to_string(), cost_over(&meaning, &HashMap::new()));
-        texts.insert(name.to_string(), printed);
-        recost(name, prog, &over, &texts, &mut named);
+        bodies.insert(name.to_string(), body);
+        recost(name, prog, &over, &bodies, &mut named);
         // A definition changed before saturation changed again: one
         // change, from the file as written.
         if let Some(c) = changes.iter_mut().find(|c| c.name == name) {
             c.after = meaning;
             c.cost_after = after;
-            c.written = texts[name].clone();
+            c.written = printed;
             continue;
         }
         changes.push(Change {
@@ -393,10 +394,10 @@ fn simplify_version(
             cost_before: before,
             cost_after: after,
             hoisted: hoisted && hoist(&written) != written,
-            written: texts[name].clone(),
+            written: printed,
         });
     }
-    let out = rewritten(current, text, &texts)?;
+    let out = rewritten(current, text, bodies);
     // The whole file as written out, elaborated once: the check that it
     // still reads, and the program a caller plays.
     let program = if out == text {
@@ -482,33 +483,21 @@ fn cheapest(
 }
 
 /// The file printed once, as `fmt` writes it, with the new bodies of
-/// `texts`. Each new body is parsed from its printed text, which is kept
-/// after the file's own so that every span of the tree points into one
-/// text (the printer reads the spacing between items there).
-fn rewritten(current: &Version, text: &str, texts: &HashMap<String, String>) -> Result<String, Diags> {
+/// `bodies` in place of the old: trees built, not read, which print
+/// without any text of their own (the file's text gives the layout of
+/// its statements and comments).
+fn rewritten(current: &Version, text: &str, mut bodies: HashMap<String, Expr>) -> String {
     let mut file = current.file.clone();
-    let mut src = text.to_string();
     let names: Vec<String> = hoist::plain_definitions(&file)
         .map(|(n, _)| n.to_string())
-        .filter(|n| texts.contains_key(n))
+        .filter(|n| bodies.contains_key(n))
         .collect();
     for n in &names {
-        let printed = &texts[n];
-        let mut body = crate::parse::parse_expr(printed).map_err(|e| {
-            Diag::new(
-                &Source::new(current.name(), text),
-                version::body_span(&file, n),
-                format!("`{n}` simplified does not parse: {}", e.message),
-            )
-        })?;
-        src.push('\n');
-        body.shift(src.len());
-        src.push_str(printed);
-        if let Some(b) = version::body_mut(&mut file, n) {
+        if let (Some(b), Some(body)) = (version::body_mut(&mut file, n), bodies.remove(n)) {
             *b = body;
         }
     }
-    Ok(crate::parse::format_file(&file, &src))
+    crate::parse::format_file(&file, text)
 }
 
 #[cfg(test)]
