@@ -10,6 +10,7 @@ mod error;
 pub mod fen;
 mod finding;
 mod game;
+mod markers;
 pub mod move_names;
 pub mod move_words;
 mod naming;
@@ -26,4 +27,5 @@ mod setup;
 
 pub use game::TooBig;
 pub use game::{Position, Rules};
+pub(crate) use markers::{rights, Markers, MAX_SIDE};
 pub use perft::{divide, perft};
