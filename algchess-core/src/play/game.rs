@@ -98,7 +98,7 @@ pub struct Position {
 }
 
 /// Every square of a board's box.
-pub(super) fn squares(g: &Grid) -> impl Iterator<Item = Square> + '_ {
+pub(crate) fn squares(g: &Grid) -> impl Iterator<Item = Square> + '_ {
     let o = g.origin();
     (0..g.height()).flat_map(move |y| (0..g.width()).map(move |x| Square::new(o.x + x, o.y + y)))
 }

@@ -165,7 +165,7 @@ fn settle(
 /// Whether taking en passant is a legal move for turn `turn` on `board`,
 /// told without knowing how pawns move: taking the markers off changes
 /// the positions the moves reach.
-pub(super) fn en_passant_legal(rules: &Rules, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+pub(crate) fn en_passant_legal(rules: &Rules, board: &Grid, turn: usize) -> Result<bool, TooBig> {
     let p = &rules.codes;
     let mut stripped = board.clone();
     stripped.apply(&unmarked(p, board));

@@ -6,7 +6,7 @@
 
 use crate::geometry::Square;
 use crate::ir::{Content, PieceId, Pieces};
-use crate::play::{rights, Markers, MAX_SIDE};
+use crate::play::markers::{rights, Markers, MAX_SIDE};
 use crate::semantics::{BoardError, Grid};
 
 /// Parses the piece-placement field of a FEN string (further fields are
