@@ -79,6 +79,7 @@ pub mod picture;
 mod play;
 mod prover;
 pub mod puzzle;
+mod record;
 mod rng;
 mod search;
 mod semantics;
@@ -106,14 +107,17 @@ pub use notation::{to_algebra, to_betza, Notation};
 /// The syntax tree that [`parse_file`] and [`parse_expr`] give.
 pub use parse::ast as syntax;
 pub use parse::{format_file, parse_expr, parse_file, SyntaxError};
-pub use play::{divide, perft, referee, Backend, Ending, GameOutcome, Position, Rules, TooBig};
-pub use play::{fen, move_names, move_words, pdn, pgn};
+pub use play::{
+    divide, perft, Backend, Count, DrawClaim, Ending, Entered, GameOutcome, Match, Position, Rules, TooBig,
+};
 pub use prover::kat::KatLimits;
 pub use prover::{
     explain, prove_claim, prove_claim_on, render, saturate, CertificateError, KatError, LawError, ProofNames,
     ProofReport, ProveOptions, ReplayError, Rewrites, Saturation, SaturationLimits, Step, StepError, Stop, Verdict,
     Why,
 };
+pub use record::{fen, move_names, move_words, pdn, pgn, referee};
+pub use record::{fen_count, fen_fits, MoveError, PositionError};
 pub use rng::Rng;
 pub use search::{board_key, mate_in, turn_key, Limits, SearchInfo, Searcher, TableError, Values, MATE};
 pub use semantics::{compile, results, BoardError, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store};

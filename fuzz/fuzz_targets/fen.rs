@@ -3,7 +3,7 @@
 //! again; a chess referee starts from it.
 #![no_main]
 
-use algchess_core::{fen, referee::Match};
+use algchess_core::{fen, Match};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 //! names one; the name written for it must name it again.
 #![no_main]
 
-use algchess_core::referee::Match;
+use algchess_core::Match;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,10 +4,10 @@
 //! The loop reads any [`BufRead`] and writes any [`Write`], so it runs the
 //! same on a terminal, on a pipe, and in tests.
 
-use algchess_core::referee::{DrawClaim, Match};
 use algchess_core::Grid;
 use algchess_core::{move_names, Position, Rules, TooBig};
 use algchess_core::{Content, Pieces};
+use algchess_core::{DrawClaim, Match};
 use algchess_core::{Ending, GameOutcome};
 use algchess_core::{Game, Program};
 use algchess_core::{Square, Tiling};

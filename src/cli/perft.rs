@@ -2,7 +2,7 @@
 
 use super::output::{plain_error, progress, seconds};
 use super::start::{pick_game, rules_for, Start};
-use algchess_core::{divide, move_names, move_words, perft, referee, Grid};
+use algchess_core::{divide, move_names, move_words, perft, Grid, Match};
 use algchess_core::{Budget, Deadline, Diags, MemoryLimit, SystemClock, Timer, TooBig};
 use serde_json::json;
 use std::collections::HashMap;
@@ -117,7 +117,7 @@ fn count(args: Args) -> Result<i32, Diags> {
     // onto its rook (`b1a1`), as the protocols name it (`move_words`): a
     // king's step may land where castling puts the king.
     let chess960: HashMap<Grid, String> = if args.divide && rules.name == "chess960" {
-        let mut root = referee::Match::new(&rules, pos.clone(), 0, 1).map_err(too_big)?;
+        let mut root = Match::new(&rules, pos.clone(), 0, 1).map_err(too_big)?;
         let names = move_words::names_as(&mut root, move_words::Castling::KingTakesRook).map_err(too_big)?;
         root.legal().iter().map(|p| p.board.clone()).zip(names).collect()
     } else {

@@ -6,8 +6,8 @@ use super::pictures::{Pictures, SvgArgs};
 use super::start::{pick_game, rules_for, Start};
 use algchess_core::pgn;
 use algchess_core::picture::{Mark, Picture, Row};
-use algchess_core::referee::{replay, write_pgn, Match};
-use algchess_core::{Diags, Rules};
+use algchess_core::referee::{replay, write_pgn};
+use algchess_core::{Diags, Match, Rules};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 

@@ -78,18 +78,18 @@ impl Start {
         let mut pos = rules.start();
         if board.is_some() || fen.is_some() {
             // Makruk's count, where a FEN has one, is no en passant square.
-            let counted = fen.map(|f| algchess_core::referee::fen_count(rules, f).0);
+            let counted = fen.map(|f| algchess_core::fen_count(rules, f).0);
             pos.board = read_board(board, counted.as_deref(), rules.tiling, &rules.pieces)?;
         }
         if let Some(f) = fen {
             // A FEN of another size is a slip, not a smaller board to try.
-            algchess_core::referee::fen_fits(rules, &pos.board).map_err(|e| plain_error(format!("--fen: {e}")))?;
+            algchess_core::fen_fits(rules, &pos.board).map_err(|e| plain_error(format!("--fen: {e}")))?;
             if f.split_whitespace().nth(1) == Some("b") {
                 pos.turn = 1 % rules.turns.len();
             }
             // Rules that know check (chess) take only real positions.
             if rules.ends.check.is_some() {
-                algchess_core::referee::Match::from_fen(rules, f)
+                algchess_core::Match::from_fen(rules, f)
                     .map_err(|e| plain_error(format!("--fen `{f}` is not a position: {e}")))?;
             }
         }

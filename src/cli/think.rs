@@ -2,11 +2,11 @@
 //! name, a rule file loaded with the values read off it, a position set
 //! up from a start and moves, and the time a move may take.
 
-use algchess_core::referee::{Match, MoveError, PositionError};
 use algchess_core::Rules;
 use algchess_core::TooBig;
 use algchess_core::{board_key, move_words, turn_key, Values};
 use algchess_core::{clip, Budget, Diags};
+use algchess_core::{Match, MoveError, PositionError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

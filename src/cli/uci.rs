@@ -389,7 +389,7 @@ impl Uci {
 
 /// The `legal` extension's lines: the legal moves, then the end reached;
 /// an error in place of a line that could not be written.
-fn legal_lines(m: &mut algchess_core::referee::Match, castling: Castling) -> Vec<Result<String, String>> {
+fn legal_lines(m: &mut algchess_core::Match, castling: Castling) -> Vec<Result<String, String>> {
     let moves = move_words::names_as(m, castling).map(|n| format!("info string legal {}", n.join(" ")));
     let end = match m.end() {
         Ok(Some(o)) => Ok(format!("info string end {} {}", o.result(), o.ending.name())),
@@ -423,7 +423,7 @@ pub(super) fn info_line(info: &SearchInfo, pv: &[String]) -> String {
 /// to `depth`, stopping at the first depth with no leaves (so no deeper
 /// count is tried), then each legal move with the leaves under it and
 /// the total. A stop, a quit or the end of input stops it.
-fn perft_divide(control: &Control, m: &mut algchess_core::referee::Match, depth: u64) {
+fn perft_divide(control: &Control, m: &mut algchess_core::Match, depth: u64) {
     let error = |e: &dyn std::fmt::Display| match e.to_string() == algchess_core::TooBig::Time.to_string() {
         true => control.say("info string perft stopped"),
         false => control.say(&format!("info string error: {e}")),

@@ -2,8 +2,7 @@
 //! against the search, which plays turn SIDE.
 
 use super::interactive::{draw, draw_hex, turn_label};
-use algchess_core::referee::Match;
-use algchess_core::{board_key, mate_in, move_words, turn_key, Limits, Searcher, Values};
+use algchess_core::{board_key, mate_in, move_words, turn_key, Limits, Match, Searcher, Values};
 use algchess_core::{Square, SystemClock, Tiling, Timer};
 use std::io::{BufRead, Write};
 use std::time::Duration;

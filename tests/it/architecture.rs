@@ -7,7 +7,7 @@
 use std::path::Path;
 
 /// The layers, lowest first.
-const LAYERS: [&str; 20] = [
+const LAYERS: [&str; 21] = [
     "par",
     "rng",
     "geometry",
@@ -21,6 +21,7 @@ const LAYERS: [&str; 20] = [
     "notation",
     "elab",
     "play",
+    "record",
     "picture",
     "search",
     "laws",
@@ -111,8 +112,8 @@ fn modules_import_only_the_layers_below_them() {
 
 #[test]
 fn the_check_sees_an_import_up_the_layers() {
-    let text = "use crate::ir::Term;\nfn f() { crate::play::fen::read(\"\"); }\n#[cfg(test)]\nmod tests {\n    use crate::cli;\n}\n";
-    assert_eq!(imports(text), ["ir", "play"]);
+    let text = "use crate::ir::Term;\nfn f() { crate::record::fen::read(\"\"); }\n#[cfg(test)]\nmod tests {\n    use crate::cli;\n}\n";
+    assert_eq!(imports(text), ["ir", "record"]);
 }
 
 /// The sibling files (or folders) of module `top` that a file of it names,
@@ -243,14 +244,15 @@ fn the_files_of_a_module_import_each_other_in_no_circle() {
 
 #[test]
 fn the_circle_check_sees_a_circle() {
-    let siblings = ["game".to_string(), "end".to_string(), "pgn".to_string()];
-    let end = "use super::game::TooBig;\nuse crate::play::pgn::At;\n#[cfg(test)]\nmod tests { use super::game::X; }";
-    assert_eq!(sibling_imports(end, "play", true, &siblings), ["game", "pgn"]);
-    let game = "use super::{end::Test, pgn};\n";
-    assert_eq!(sibling_imports(game, "play", true, &siblings), ["end", "pgn"]);
+    let siblings = ["game".to_string(), "end".to_string(), "ongoing".to_string()];
+    let end =
+        "use super::game::TooBig;\nuse crate::play::ongoing::Match;\n#[cfg(test)]\nmod tests { use super::game::X; }";
+    assert_eq!(sibling_imports(end, "play", true, &siblings), ["game", "ongoing"]);
+    let game = "use super::{end::Test, ongoing};\n";
+    assert_eq!(sibling_imports(game, "play", true, &siblings), ["end", "ongoing"]);
     let mut edges = std::collections::BTreeMap::new();
-    edges.insert("end".to_string(), vec!["game".to_string(), "pgn".to_string()]);
-    edges.insert("pgn".to_string(), vec![]);
+    edges.insert("end".to_string(), vec!["game".to_string(), "ongoing".to_string()]);
+    edges.insert("ongoing".to_string(), vec![]);
     assert_eq!(circle(&edges), None);
     edges.insert("game".to_string(), vec!["end".to_string()]);
     assert_eq!(circle(&edges), Some(vec!["end".to_string(), "game".to_string()]));

@@ -124,7 +124,7 @@ fn a_king_s_step_is_not_castling_in_uci() {
     let rules = rules();
     let fen = "rk4r1/8/8/8/8/8/8/RK4R1 w GAga - 0 1";
     let play = |uci: &str| {
-        let mut m = algchess::referee::Match::from_fen(&rules, fen).unwrap();
+        let mut m = algchess::Match::from_fen(&rules, fen).unwrap();
         let i = m.find(uci).unwrap();
         m.play(i).unwrap();
         m.fen().unwrap()

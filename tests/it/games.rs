@@ -240,7 +240,7 @@ fn othello_perft_to_depth_nine() {
 
 #[test]
 fn othello_passes_and_ends_by_count() {
-    use algchess::referee::Match;
+    use algchess::Match;
     let prog = load("othello.alg");
     let rules = Rules::new(prog.game("othello").expect("declared"));
     // Black cannot move: it passes, the board as it was, white to move.
@@ -265,7 +265,7 @@ fn othello_passes_and_ends_by_count() {
 
 #[test]
 fn tictactoe_ends_in_a_line_or_a_draw() {
-    use algchess::referee::Match;
+    use algchess::Match;
     let prog = load("tictactoe.alg");
     let rules = Rules::new(prog.game("tictactoe").expect("declared"));
     let mut won = Match::new(&rules, position(&rules.pieces, &["'X'X'X", "'O'O.", "..."], 1), 0, 1).unwrap();

@@ -4,8 +4,9 @@
 //! compared, and each game's ending, result and claimable draws; copies of
 //! the games with an illegal ply mixed in must be rejected there.
 
-use algchess::referee::{referee, Match, MoveError, PositionError};
+use algchess::referee::referee;
 use algchess::{move_names, pgn, Rules};
+use algchess::{Match, MoveError, PositionError};
 use std::path::Path;
 use std::time::Instant;
 

@@ -8,7 +8,7 @@
 //! and no claim before the last ply, then the same end, the same result
 //! and the same FEN, counters and counting state included.
 
-use algchess::referee::{DrawClaim, Match};
+use algchess::{DrawClaim, Match};
 use algchess::{Ending, GameOutcome, Program, Rules};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -9,7 +9,7 @@
 
 use crate::common;
 use crate::common::TempDir;
-use algchess::referee::DrawClaim;
+use algchess::DrawClaim;
 use algchess::{fen, perft, Pieces, Position, Program, Rules};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -146,7 +146,7 @@ fn derived_variants_count_as_fairy_stockfish() {
 /// How `fen` ends in `variant` (`chess` for chess.alg): the ending's name
 /// and result, or `None` while the game goes on.
 fn ending(variant: &str, fen: &str) -> Option<(&'static str, String)> {
-    use algchess::referee::Match;
+    use algchess::Match;
     let prog = if variant == "chess" {
         algchess::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")).unwrap()
     } else {
@@ -234,7 +234,7 @@ fn claim(variant: &str, fen: &str) -> Option<DrawClaim> {
         variant_file(variant)
     };
     let rules = Rules::fast(prog.game(variant).unwrap());
-    let mut m = algchess::referee::Match::from_fen(&rules, fen).unwrap();
+    let mut m = algchess::Match::from_fen(&rules, fen).unwrap();
     m.optional_end().unwrap()
 }
 
@@ -442,7 +442,7 @@ fn makruk_counts_in_fen() {
     let prog = variant_file("makruk");
     let rules = Rules::fast(prog.game("makruk").unwrap());
     let after = |fen: &str, plies: &[&str]| {
-        let mut m = algchess::referee::Match::from_fen(&rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut m = algchess::Match::from_fen(&rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         for p in plies {
             let i = m.find(p).unwrap();
             m.play(i).unwrap();
@@ -467,5 +467,5 @@ fn makruk_counts_in_fen() {
     // Chess reads no count there.
     let chess = algchess::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/chess.alg")).unwrap();
     let chess = Rules::fast(chess.game("chess").unwrap());
-    assert!(algchess::referee::Match::from_fen(&chess, "8/8/4k3/8/8/3K4/3R4/8 w - 16 6 1").is_err());
+    assert!(algchess::Match::from_fen(&chess, "8/8/4k3/8/8/3K4/3R4/8 w - 16 6 1").is_err());
 }

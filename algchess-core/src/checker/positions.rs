@@ -97,7 +97,7 @@ pub struct Sample {
 impl Sample {
     /// The position in FEN, when the board is a chess board.
     pub fn fen(&self, pieces: &Pieces) -> Option<String> {
-        crate::play::fen::write(&self.board, self.turn == 1, pieces).ok()
+        crate::record::fen::write(&self.board, self.turn == 1, pieces).ok()
     }
 }
 
@@ -118,12 +118,12 @@ fn roots(rules: &[Rules]) -> Vec<Root> {
         });
         // A game that starts from chess's start position (markers and all)
         // is chess: the perft positions are positions of it.
-        let is_chess = crate::play::fen::read(PERFT_POSITIONS[0].1, &r.pieces).is_ok_and(|(b, _)| b == r.start);
+        let is_chess = crate::record::fen::read(PERFT_POSITIONS[0].1, &r.pieces).is_ok_and(|(b, _)| b == r.start);
         if !is_chess {
             continue;
         }
         for (name, fen) in &PERFT_POSITIONS[1..] {
-            let (board, black) = crate::play::fen::read(fen, &r.pieces).expect("the perft positions are valid FEN");
+            let (board, black) = crate::record::fen::read(fen, &r.pieces).expect("the perft positions are valid FEN");
             out.push(Root {
                 rules: i,
                 pos: Position {

@@ -375,8 +375,8 @@ impl<W: Word> Plan<W> {
 mod tests {
     use super::*;
     use crate::elab::Program;
-    use crate::play::fen;
     use crate::play::{perft, Position, Rules};
+    use crate::record::fen;
     use std::collections::BTreeSet;
 
     /// A game of fairy pieces, both colours, with pawns to take.

@@ -356,7 +356,7 @@ pub(crate) fn insufficient_material(m: &Material, board: &Grid) -> bool {
 mod tests {
     use super::*;
     use crate::ir::PieceId;
-    use crate::play::fen;
+    use crate::record::fen;
 
     #[test]
     fn results_name_partial_wins_in_fractions() {

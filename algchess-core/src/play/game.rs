@@ -103,7 +103,7 @@ pub struct Position {
 }
 
 /// Every square of a board's box.
-pub(super) fn squares(g: &Grid) -> impl Iterator<Item = Square> + '_ {
+pub(crate) fn squares(g: &Grid) -> impl Iterator<Item = Square> + '_ {
     let o = g.origin();
     (0..g.height()).flat_map(move |y| (0..g.width()).map(move |x| Square::new(o.x + x, o.y + y)))
 }
@@ -340,7 +340,7 @@ impl Backend {
 /// own copy on a cursor, so that a ply is a few writes, not a new board.
 /// The evaluator reads the match's grid and keeps nothing.
 #[derive(Clone)]
-pub(super) enum Seat {
+pub(crate) enum Seat {
     Evaluator,
     Engine(Cursor),
 }
@@ -368,7 +368,7 @@ impl Seat {
     /// The moves of `turn` that empty a square holding one of `v.codes`
     /// (see [`Vacate`]), in place of what `out` held, when this seat finds
     /// them apart from the others; `out` is left alone when it does not.
-    pub(super) fn moves_vacating(
+    pub(crate) fn moves_vacating(
         &mut self,
         turn: usize,
         v: &Vacate,

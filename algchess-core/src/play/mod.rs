@@ -1,29 +1,25 @@
-//! Playing games: positions, perft, move names, FEN, PGN and the referee.
-//! The terminal loop that plays them is the command line's (`cli::interactive`).
+//! Playing games: rules, positions, a game in progress (`Match`) with its
+//! ends, draws and repetitions, and perft. How games and moves are written
+//! (FEN, SAN, PGN, PDN) and the referee are `record`'s; the terminal loop
+//! that plays them is the command line's (`cli::interactive`).
 
 mod claims;
 mod counting;
 pub(crate) mod end;
 pub use end::{Ending, GameOutcome};
 mod entered;
-mod error;
-pub mod fen;
-mod finding;
-mod game;
-pub mod move_names;
-pub mod move_words;
-mod naming;
+pub(crate) mod game;
+pub(crate) mod markers;
 mod ongoing;
 mod outcome;
-pub mod pdn;
 mod perft;
-pub mod pgn;
-mod pieces;
-pub mod referee;
-mod repetition;
-pub(crate) mod san;
-mod setup;
+pub(crate) mod pieces;
+pub(crate) mod repetition;
 
+pub use claims::DrawClaim;
+pub use counting::Count;
+pub use entered::Entered;
 pub use game::TooBig;
 pub use game::{Backend, Position, Rules};
+pub use ongoing::Match;
 pub use perft::{divide, perft};

@@ -1,13 +1,13 @@
 //! A game in progress as a referee follows it: the position, the legal
 //! moves, the move counters and the positions seen (for repetition). The
 //! `Match`'s other concerns live beside it, each in an `impl` of its own:
-//! setting one up from a FEN (`setup`), plies a search takes back
-//! (`entered`), the end reached (`outcome`), draws to claim (`claims`),
-//! moves named (`naming`) and found by name (`finding`).
+//! plies a search takes back (`entered`), the end reached (`outcome`),
+//! draws to claim (`claims`); how it is written lives in `record`: set up
+//! from and written as a FEN (`setup`), moves named (`naming`) and found
+//! by name (`finding`).
 
 use super::counting::{self, Count, Material};
 use super::end::Test;
-use super::fen;
 use super::game::{Position, Rules, Seat, TooBig};
 use super::pieces::CodeTable;
 use super::repetition::{self, Reached, Seen};
@@ -19,7 +19,8 @@ use std::cell::OnceCell;
 /// A game being played or checked. The board is followed by the rules'
 /// backend (its [`Seat`]), and the legal moves kept as what each
 /// writes: a ply makes a few writes, never a board per legal move. Its
-/// fields are shared with the files of `play` that extend its `impl`.
+/// fields are shared with the files of `play` and `record` that extend its
+/// `impl`.
 #[derive(Clone)]
 pub struct Match<'a> {
     /// The game's rules.
@@ -32,21 +33,21 @@ pub struct Match<'a> {
     /// The move number: 1 at the start, one more after each round of turns.
     pub fullmove: u32,
     /// `pos.board` as the rules' backend follows it.
-    pub(super) seat: Seat,
+    pub(crate) seat: Seat,
     /// The legal moves, as what each writes on `pos.board` (a pass
     /// writes nothing); when not `full`, only those a SAN asked for.
-    pub(super) moves: Vec<Change>,
+    pub(crate) moves: Vec<Change>,
     /// `moves` holds every legal move.
-    pub(super) full: bool,
+    pub(crate) full: bool,
     /// The side to move is known to have a legal move.
-    pub(super) moving: bool,
+    pub(crate) moving: bool,
     /// Moves are found when asked for (a referee's replay), not after
     /// each ply.
-    pub(super) lazy: bool,
+    pub(crate) lazy: bool,
     /// What [`Vacate`] asks of the engine for each SAN piece letter.
-    pub(super) letters: Vec<(char, Vacate)>,
+    pub(crate) letters: Vec<(char, Vacate)>,
     /// The positions they reach, made when asked for.
-    pub(super) legal: OnceCell<Vec<Position>>,
+    pub(crate) legal: OnceCell<Vec<Position>>,
     /// Positions as FIDE compares them, with how often each was reached.
     pub(super) seen: Seen,
     /// How often the position on the board was reached.
@@ -58,7 +59,7 @@ pub struct Match<'a> {
     /// its or at one of the turns before it in check in a row.
     pub(super) series: Vec<(usize, Vec<bool>)>,
     /// Makruk's count, when one runs: its limit and the plies counted.
-    pub(super) count: Option<Count>,
+    pub(crate) count: Option<Count>,
 }
 
 impl<'a> Match<'a> {
@@ -68,7 +69,7 @@ impl<'a> Match<'a> {
     }
 
     /// [`new`](Match::new), finding moves only when asked for when `lazy`.
-    pub(super) fn started(
+    pub(crate) fn started(
         rules: &'a Rules,
         pos: Position,
         halfmove: u32,
@@ -112,20 +113,20 @@ impl<'a> Match<'a> {
     }
 
     /// The turn after `turn`.
-    pub(super) fn next(&self, turn: usize) -> usize {
+    pub(crate) fn next(&self, turn: usize) -> usize {
         (turn + 1) % self.rules.turns.len()
     }
 
     /// Makes `c` on the board and the seat, to be unmade by `pop` with
     /// what it returns.
-    pub(super) fn push(&mut self, c: &Change) -> Change {
+    pub(crate) fn push(&mut self, c: &Change) -> Change {
         let undo = c.iter().map(|&(q, _)| (q, self.pos.board.code(q))).collect();
         self.pos.board.apply(c);
         self.seat.push(c);
         undo
     }
 
-    pub(super) fn pop(&mut self, undo: Change) {
+    pub(crate) fn pop(&mut self, undo: Change) {
         self.pos.board.apply(&undo);
         self.seat.pop();
     }
@@ -140,7 +141,7 @@ impl<'a> Match<'a> {
     /// `Rules::successors` gives them: a side with no move whose rules say
     /// it passes has one, that writes nothing, unless the other side
     /// cannot move either.
-    pub(super) fn successors(&mut self, turn: usize) -> Result<Vec<Change>, TooBig> {
+    pub(crate) fn successors(&mut self, turn: usize) -> Result<Vec<Change>, TooBig> {
         let mut out = vec![];
         self.successors_into(turn, &mut out)?;
         Ok(out)
@@ -162,7 +163,7 @@ impl<'a> Match<'a> {
     }
 
     /// Test `t` of turn `turn` on the board as it stands.
-    pub(super) fn test(&mut self, t: Test, turn: usize) -> Result<bool, TooBig> {
+    pub(crate) fn test(&mut self, t: Test, turn: usize) -> Result<bool, TooBig> {
         self.seat.holds(self.rules, t, turn, &self.pos.board)
     }
 
@@ -235,7 +236,7 @@ impl<'a> Match<'a> {
     }
 
     /// Finds every legal move of the side to move, unless known.
-    pub(super) fn all_moves(&mut self) -> Result<(), TooBig> {
+    pub(crate) fn all_moves(&mut self) -> Result<(), TooBig> {
         let mut moves = std::mem::take(&mut self.moves);
         let found = self.successors_into(self.pos.turn, &mut moves);
         self.moves = moves;
@@ -246,7 +247,7 @@ impl<'a> Match<'a> {
 
     /// Whether the side to move has a legal move: on the engine, and
     /// where no side passes, found without finding them all.
-    pub(super) fn has_move(&mut self) -> Result<bool, TooBig> {
+    pub(crate) fn has_move(&mut self) -> Result<bool, TooBig> {
         if self.full || self.moving {
             return Ok(self.moving || !self.moves.is_empty());
         }
@@ -296,34 +297,6 @@ impl<'a> Match<'a> {
     /// Whether the side to move is in check.
     pub fn in_check(&mut self) -> Result<bool, TooBig> {
         self.test(Test::Check, self.pos.turn)
-    }
-
-    /// The position in FEN, counters included, the en passant square only
-    /// when en passant is legal; `None` when the board is not chess's.
-    pub fn fen(&self) -> Option<String> {
-        if self.rules.turns.len() != 2 {
-            return None;
-        }
-        let text = fen::write_counted(
-            &self.pos.board,
-            self.pos.turn == 1,
-            self.halfmove,
-            self.fullmove,
-            &self.rules.pieces,
-        )
-        .ok()?;
-        let ep = repetition::en_passant_legal(self.rules, &self.pos.board, self.pos.turn).ok()?;
-        let mut f: Vec<String> = text.split(' ').map(str::to_string).collect();
-        if !ep {
-            f[3] = "-".into();
-        }
-        // A count writes its limit in place of the en passant square and
-        // its plies in place of the clock, as Fairy-Stockfish does.
-        if let Some(c) = self.count {
-            f[3] = c.limit.to_string();
-            f[4] = c.ply.to_string();
-        }
-        Some(f.join(" "))
     }
 
     /// Makruk's count, when one runs.

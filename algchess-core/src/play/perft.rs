@@ -24,7 +24,7 @@ pub fn divide(
     name: &(dyn Fn(&Position) -> String + Sync),
 ) -> Result<Vec<(String, u64)>, TooBig> {
     assert!(depth >= 1, "divide needs at least one ply");
-    let root = super::referee::Match::new(rules, pos.clone(), 0, 1)?;
+    let root = super::ongoing::Match::new(rules, pos.clone(), 0, 1)?;
     let moves = root.changes();
     let turn = (pos.turn + 1) % rules.turns.len();
     let done = std::sync::atomic::AtomicUsize::new(0);

@@ -2,7 +2,7 @@
 //! registry: so that following a game ply by ply looks codes up in
 //! tables instead of asking the registry for spellings.
 
-use super::fen::Markers;
+use super::markers::Markers;
 use crate::ir::{Content, PieceId, Pieces};
 use crate::semantics::Code;
 

@@ -4,8 +4,8 @@
 //! only when a position shares its key with another: in chess, never,
 //! since a pawn that has just moved two squares cannot stand there again.
 
-use super::fen::{self, CastlingRight};
 use super::game::{Position, Rules, TooBig};
+use super::markers::{self, CastlingRight, Markers, MAX_SIDE};
 use super::pieces::CodeTable;
 use crate::geometry::Square;
 use crate::ir::Content;
@@ -39,8 +39,8 @@ impl Reached {
         let p = &rules.codes;
         let codes = board.codes();
         let fen_like = rules.turns.len() == 2
-            && board.width() as usize <= fen::MAX_SIDE
-            && board.height() as usize <= fen::MAX_SIDE
+            && board.width() as usize <= MAX_SIDE
+            && board.height() as usize <= MAX_SIDE
             && codes.iter().all(|&v| !CodeTable::is_piece(v) || p.fen(v).is_some());
         if !fen_like {
             let key = Key {
@@ -57,7 +57,7 @@ impl Reached {
         // The rights come from the kings' and pawns' markers: a board with
         // none has none, and need not be searched for them.
         let rights = match &p.markers {
-            Some(m) if marked(codes, m) => fen::rights(board, m, turn == 1, &rules.pieces),
+            Some(m) if marked(codes, m) => markers::rights(board, m, turn == 1, &rules.pieces),
             _ => Default::default(),
         };
         Reached {
@@ -72,7 +72,7 @@ impl Reached {
 }
 
 /// Whether `codes` hold a king's or a pawn's marker.
-fn marked(codes: &[u8], m: &fen::Markers) -> bool {
+fn marked(codes: &[u8], m: &Markers) -> bool {
     let code = |id| Code::content(Content::Piece(id));
     let [a, b, c, d] = [code(m.king[0]), code(m.king[1]), code(m.pawn[0]), code(m.pawn[1])];
     codes.iter().any(|&v| v == a || v == b || v == c || v == d)
@@ -165,7 +165,7 @@ fn settle(
 /// Whether taking en passant is a legal move for turn `turn` on `board`,
 /// told without knowing how pawns move: taking the markers off changes
 /// the positions the moves reach.
-pub(super) fn en_passant_legal(rules: &Rules, board: &Grid, turn: usize) -> Result<bool, TooBig> {
+pub(crate) fn en_passant_legal(rules: &Rules, board: &Grid, turn: usize) -> Result<bool, TooBig> {
     let p = &rules.codes;
     let mut stripped = board.clone();
     stripped.apply(&unmarked(p, board));

@@ -11,7 +11,7 @@ use super::tt::{Bound, Entry, Table, TableError};
 use super::values::Values;
 use crate::clock::{Deadline, Timer};
 use crate::play::end::GameOutcome;
-use crate::play::referee::Match;
+use crate::play::Match;
 use crate::play::TooBig;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -9,8 +9,7 @@
 use super::hash::change_key;
 use crate::geometry::Square;
 use crate::ir::Content;
-use crate::play::referee::Match;
-use crate::play::{Position, Rules, TooBig};
+use crate::play::{Match, Position, Rules, TooBig};
 use crate::semantics::{Code, Grid};
 
 /// Values for one game.
@@ -368,7 +367,7 @@ mod tests {
         let rules = Rules::fast(&prog.games()[0]);
         let v = Values::derive(&rules, 64, 100, 1).unwrap();
         let code = |s: &str| {
-            let g = crate::play::fen::placement(s, &crate::ir::Pieces::chess()).unwrap();
+            let g = crate::record::fen::placement(s, &crate::ir::Pieces::chess()).unwrap();
             g.codes().iter().copied().find(|&c| is_piece(c)).unwrap()
         };
         let [p, n, b, r, q] = ["P", "N", "B", "R", "Q"].map(|l| code(&format!("8/8/8/8/8/8/8/{l}7")));

@@ -76,7 +76,7 @@ fn agree(plies: &str, chess_alg: &str, n: usize) {
     let theirs = prog(&mut p, chess_alg);
     let mut all: Vec<Grid> = FENS
         .iter()
-        .map(|f| crate::play::fen::read(f, &pieces).unwrap().0)
+        .map(|f| crate::record::fen::read(f, &pieces).unwrap().0)
         .collect();
     let mut r = Rng(12);
     all.extend((0..n).map(|i| random_board(&pieces, &mut r, 4 + i % 4, 3 + i % 5)));
@@ -171,7 +171,7 @@ fn referee_chess_plays_as_chess_alg() {
     let theirs = Rules::new(p.game("chess").unwrap());
     let mut seen = 0;
     for fen in FENS {
-        let (board, black) = crate::play::fen::read(fen, &pieces).unwrap();
+        let (board, black) = crate::record::fen::read(fen, &pieces).unwrap();
         let mut level = vec![Position {
             board,
             turn: usize::from(black),
@@ -216,7 +216,7 @@ fn the_documents_literal_clear_is_stricter_than_chess() {
     let rook = prog(&mut p, "rook");
     // Along the file, the literal rook stops short of a8, which the black
     // rook on b8 guards; chess.alg's goes there, and along the rank.
-    let b = crate::play::fen::read("1r5k/8/8/8/8/8/8/R6K w - - 0 1", &pieces)
+    let b = crate::record::fen::read("1r5k/8/8/8/8/8/8/R6K w - - 0 1", &pieces)
         .unwrap()
         .0;
     let (lit, fide) = (boards(&pieces, &literal, &b, None), boards(&pieces, &rook, &b, None));
@@ -231,13 +231,13 @@ fn the_documents_literal_clear_is_stricter_than_chess() {
     let literal = prog(&mut p, &to_algebra(short).unwrap());
     let fide = prog(&mut p, "castle_short");
     // The black rook on h8 attacks the white rook on h1, not the king's path.
-    let b = crate::play::fen::read("k6r/8/8/8/8/8/8/4K2R w K - 0 1", &pieces)
+    let b = crate::record::fen::read("k6r/8/8/8/8/8/8/4K2R w K - 0 1", &pieces)
         .unwrap()
         .0;
     assert_eq!(boards(&pieces, &literal, &b, None), vec![] as Vec<Vec<String>>);
     assert_eq!(boards(&pieces, &fide, &b, None).len(), 1);
     // With the h-file shut, both castle, to the same board.
-    let b = crate::play::fen::read("k6r/7p/8/8/8/8/8/4K2R w K - 0 1", &pieces)
+    let b = crate::record::fen::read("k6r/7p/8/8/8/8/8/4K2R w K - 0 1", &pieces)
         .unwrap()
         .0;
     assert_eq!(boards(&pieces, &literal, &b, None), boards(&pieces, &fide, &b, None));
@@ -250,7 +250,7 @@ fn the_documents_literal_clear_is_stricter_than_chess() {
 fn queen_side_castling_by_three_is_the_documents_slip() {
     let mut p = chess();
     let pieces = p.pieces().clone();
-    let board = crate::play::fen::read("k7/8/8/8/8/8/8/R3K3 w Q - 0 1", &pieces)
+    let board = crate::record::fen::read("k7/8/8/8/8/8/8/R3K3 w Q - 0 1", &pieces)
         .unwrap()
         .0;
     let castle = |n: i32| {
@@ -273,14 +273,14 @@ fn en_passant_reads_the_last_double_step() {
     let ep = prog(&mut p, &to_algebra("Pawns: [ahead + left] if passant;").unwrap());
     let just_last = prog(&mut p, &to_algebra(spelled).unwrap());
     // A black pawn that has just moved two squares (FEN's en passant square)...
-    let b = crate::play::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &pieces)
+    let b = crate::record::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &pieces)
         .unwrap()
         .0;
     let taken = boards(&pieces, &ep, &b, None);
     assert_eq!(taken.len(), 1);
     assert_eq!(taken[0][2..4], ["...♙....".to_string(), "........".to_string()]);
     // ...is a target; one that moved earlier is not.
-    let stale = crate::play::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1", &pieces)
+    let stale = crate::record::fen::read("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1", &pieces)
         .unwrap()
         .0;
     assert!(boards(&pieces, &ep, &stale, None).is_empty());

@@ -3,16 +3,10 @@
 //! and a game written as PGN. The game in progress it follows is a
 //! [`Match`].
 
-pub use super::claims::DrawClaim;
-pub use super::counting::Count;
-use super::end::GameOutcome;
-pub use super::entered::Entered;
-pub use super::error::{MoveError, PositionError};
-use super::game::{Rules, TooBig};
-pub use super::ongoing::Match;
+use super::error::PositionError;
 use super::pdn;
-pub use super::setup::{fen_count, fen_fits};
 use crate::diag::clip;
+use crate::play::{DrawClaim, GameOutcome, Match, Rules, TooBig};
 use crate::semantics::Grid;
 
 /// The first ply of a game that the rules do not allow.

@@ -2,11 +2,10 @@
 //! one piece's moves in a replay, and why none is where that can be told.
 
 use super::error::MoveError;
-use super::game::{Position, TooBig};
-use super::ongoing::Match;
 use super::{move_names, pdn, san};
 use crate::engine::Vacate;
 use crate::geometry::Tiling;
+use crate::play::{Match, Position, TooBig};
 use crate::semantics::{CellSet, Change};
 use std::cell::OnceCell;
 

@@ -6,11 +6,11 @@
 //! king's move (`e1g1`), or in Chess960's names the king's move onto its
 //! rook (`e1h1`, [`Castling::KingTakesRook`]) or `O-O` (XBoard's).
 
+use super::error::MoveError;
 use super::move_names::{describe_on, uci_on};
 use super::pdn;
 use crate::geometry::Square;
-use crate::play::referee::{Match, MoveError};
-use crate::play::TooBig;
+use crate::play::{Match, TooBig};
 use crate::semantics::Code;
 
 /// How castling is named.

@@ -10,9 +10,9 @@
 //! start has pieces, all on dark squares (a draughts board); the referee
 //! and `play` then read and write plies this way.
 
+use super::error::MoveError;
 use crate::geometry::Square;
 use crate::ir::Content;
-use crate::play::error::MoveError;
 use crate::play::Position;
 use crate::semantics::Grid;
 

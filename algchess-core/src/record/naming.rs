@@ -1,11 +1,10 @@
 //! A legal move's name: SAN with its check mark, PDN on a draughts
 //! board, the cells on hex.
 
-use super::end::Test;
-use super::game::TooBig;
-use super::ongoing::Match;
 use super::{move_names, pdn, san};
 use crate::geometry::Tiling;
+use crate::play::end::Test;
+use crate::play::{Match, TooBig};
 
 impl<'a> Match<'a> {
     /// Legal move `i` in SAN, with `+` or `#` when it gives check or mate.

@@ -1,13 +1,14 @@
 //! A match set up from a FEN: the count a FEN carries where makruk's
 //! counting runs, the board size checked, and the position checked to be
-//! one (kings, pawns' ranks, the side not to move not in check).
+//! one (kings, pawns' ranks, the side not to move not in check); and a
+//! match's position written as a FEN.
 
-use super::counting::Count;
 use super::error::PositionError;
 use super::fen;
-use super::game::{squares, Position, Rules};
-use super::ongoing::Match;
 use crate::geometry::Square;
+use crate::play::game::squares;
+use crate::play::repetition;
+use crate::play::{Count, Match, Position, Rules};
 use crate::semantics::Grid;
 
 /// A FEN of a game that counts (makruk's) with its count's limit, which
@@ -104,5 +105,33 @@ impl<'a> Match<'a> {
         let mut m = Match::started(rules, pos, halfmove, fullmove, lazy)?;
         m.count = counted;
         Ok(m)
+    }
+
+    /// The position in FEN, counters included, the en passant square only
+    /// when en passant is legal; `None` when the board is not chess's.
+    pub fn fen(&self) -> Option<String> {
+        if self.rules.turns.len() != 2 {
+            return None;
+        }
+        let text = fen::write_counted(
+            &self.pos.board,
+            self.pos.turn == 1,
+            self.halfmove,
+            self.fullmove,
+            &self.rules.pieces,
+        )
+        .ok()?;
+        let ep = repetition::en_passant_legal(self.rules, &self.pos.board, self.pos.turn).ok()?;
+        let mut f: Vec<String> = text.split(' ').map(str::to_string).collect();
+        if !ep {
+            f[3] = "-".into();
+        }
+        // A count writes its limit in place of the en passant square and
+        // its plies in place of the clock, as Fairy-Stockfish does.
+        if let Some(c) = self.count {
+            f[3] = c.limit.to_string();
+            f[4] = c.ply.to_string();
+        }
+        Some(f.join(" "))
     }
 }

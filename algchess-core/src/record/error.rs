@@ -1,9 +1,9 @@
 //! Why a FEN is not a position of a game, and why a move's name picks out
 //! no one legal move: the referee's errors, by kind.
 
-use super::TooBig;
 use crate::diag::clip;
 use crate::geometry::{Square, Tiling};
+use crate::play::TooBig;
 use crate::semantics::BoardError;
 use std::fmt;
 

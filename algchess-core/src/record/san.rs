@@ -5,9 +5,9 @@
 //! works for any rules whose pieces have one-letter spellings (`'A` is
 //! `A`) and boards up to 26 squares wide and tall.
 
+use super::error::MoveError;
 use super::move_names;
 use crate::geometry::Square;
-use crate::play::error::MoveError;
 use crate::play::game::Unchecked;
 use crate::play::pieces::CodeTable;
 use crate::play::Rules;
