@@ -2,30 +2,16 @@
 //! no text of its own: its spans are empty until `Expr::respan` points them
 //! at the literal it came from.
 
-use crate::parse::ast::{Expr, ExprKind, Ident, PostOp, Span};
-
-fn node(kind: ExprKind) -> Expr {
-    Expr {
-        kind,
-        span: Span::default(),
-    }
-}
-
-fn ident(name: &str) -> Ident {
-    Ident {
-        name: name.to_string(),
-        span: Span::default(),
-    }
-}
+use crate::parse::ast::{Expr, ExprKind, Ident, PostOp};
 
 /// `%`: the POI.
 pub(super) fn poi() -> Expr {
-    node(ExprKind::Percent)
+    Expr::built(ExprKind::Percent)
 }
 
 /// A cell as the algebra writes it: `.`, `#`, `%` or a piece glyph.
 pub(super) fn cell(glyph: &str) -> Expr {
-    node(match glyph {
+    Expr::built(match glyph {
         "." => ExprKind::Dot,
         "#" => ExprKind::Hash,
         "%" => ExprKind::Percent,
@@ -35,30 +21,30 @@ pub(super) fn cell(glyph: &str) -> Expr {
 
 /// A word: a movement (`ur`) or a definition's name.
 pub(super) fn word(w: &str) -> Expr {
-    node(ExprKind::Word(w.to_string()))
+    Expr::built(ExprKind::Word(w.to_string()))
 }
 
 /// `w(arg)`: a movement word applied to one argument.
 pub(super) fn call(w: &str, arg: Expr) -> Expr {
-    node(ExprKind::Call(ident(w), vec![arg]))
+    Expr::built(ExprKind::Call(Ident::built(w), vec![arg]))
 }
 
 pub(super) fn nil() -> Expr {
-    node(ExprKind::Nil)
+    Expr::built(ExprKind::Nil)
 }
 
 pub(super) fn fail() -> Expr {
-    node(ExprKind::Fail)
+    Expr::built(ExprKind::Fail)
 }
 
 /// `(e)`.
 pub(super) fn paren(e: Expr) -> Expr {
-    node(ExprKind::Paren(Box::new(e)))
+    Expr::built(ExprKind::Paren(Box::new(e)))
 }
 
 /// `not e`.
 pub(super) fn not(e: Expr) -> Expr {
-    node(ExprKind::Not(Box::new(e)))
+    Expr::built(ExprKind::Not(Box::new(e)))
 }
 
 /// `e*`.
@@ -68,17 +54,17 @@ pub(super) fn star(e: Expr) -> Expr {
 
 /// `e` with a postfix operator: `e+`, `e?`, `e{2}`.
 pub(super) fn post(e: Expr, op: PostOp) -> Expr {
-    node(ExprKind::Post(Box::new(e), op))
+    Expr::built(ExprKind::Post(Box::new(e), op))
 }
 
 /// `a -> b`.
 pub(super) fn arrow(a: Expr, b: Expr) -> Expr {
-    node(ExprKind::Arrow(Box::new(a), Box::new(b)))
+    Expr::built(ExprKind::Arrow(Box::new(a), Box::new(b)))
 }
 
 /// `%c: body`.
 pub(super) fn bind(glyph: &str, body: Expr) -> Expr {
-    node(ExprKind::Bind(ident(glyph), Box::new(body)))
+    Expr::built(ExprKind::Bind(Ident::built(glyph), Box::new(body)))
 }
 
 /// Terms side by side; one term stands alone. At least one. A movement
@@ -99,7 +85,7 @@ pub(super) fn juxt(mut items: Vec<Expr>) -> Expr {
                 )
             }))
             .collect();
-        node(ExprKind::Juxt(items, touch))
+        Expr::built(ExprKind::Juxt(items, touch))
     }
 }
 
@@ -107,7 +93,7 @@ pub(super) fn juxt(mut items: Vec<Expr>) -> Expr {
 pub(super) fn plus(items: impl IntoIterator<Item = Expr>) -> Expr {
     items
         .into_iter()
-        .reduce(|a, b| node(ExprKind::Plus(Box::new(a), Box::new(b))))
+        .reduce(|a, b| Expr::built(ExprKind::Plus(Box::new(a), Box::new(b))))
         .expect("at least one fragment")
 }
 
@@ -116,6 +102,6 @@ pub(super) fn plus(items: impl IntoIterator<Item = Expr>) -> Expr {
 pub(super) fn bar(items: impl IntoIterator<Item = Expr>) -> Expr {
     items
         .into_iter()
-        .reduce(|a, b| node(ExprKind::Bar(Box::new(a), Box::new(b))))
+        .reduce(|a, b| Expr::built(ExprKind::Bar(Box::new(a), Box::new(b))))
         .unwrap_or_else(fail)
 }

@@ -168,10 +168,26 @@ pub(crate) fn touching(items: &[Expr]) -> Vec<bool> {
 }
 
 impl Expr {
+    /// An expression built, not read (a notation lowered, a term written
+    /// back): it has no text, so its span is empty.
+    pub(crate) fn built(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            span: Span::default(),
+        }
+    }
+
     /// A childless expression, left behind where a subtree was taken out.
     fn leaf() -> Expr {
-        Expr {
-            kind: ExprKind::Nil,
+        Expr::built(ExprKind::Nil)
+    }
+}
+
+impl Ident {
+    /// A name built, not read, with an empty span.
+    pub(crate) fn built(name: &str) -> Ident {
+        Ident {
+            name: name.to_string(),
             span: Span::default(),
         }
     }

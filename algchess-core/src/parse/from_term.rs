@@ -9,7 +9,7 @@
 //! the tree prints as the printer writes the term and parses back to
 //! itself.
 
-use super::ast::{CountArg, Expr, ExprKind, Ident, PostOp, Span};
+use super::ast::{CountArg, Expr, ExprKind, Ident, PostOp};
 use crate::geometry::Movement;
 use crate::ir::print::{
     cell, content, movement_level, Spell, ATOM, BINDER, CHOICE, GLUE, JUXT, POSTFIX, PREFIX, RULE, SEMI, SPARSE,
@@ -30,32 +30,18 @@ fn tree(expr: Expr, level: u8) -> Tree {
     Tree { expr, level }
 }
 
-fn node(kind: ExprKind) -> Expr {
-    Expr {
-        kind,
-        span: Span::default(),
-    }
-}
-
-fn ident(name: &str) -> Ident {
-    Ident {
-        name: name.to_string(),
-        span: Span::default(),
-    }
-}
-
 fn num(n: i64) -> Expr {
-    node(ExprKind::Num(n))
+    Expr::built(ExprKind::Num(n))
 }
 
 fn post(e: Expr, op: PostOp) -> Expr {
-    node(ExprKind::Post(Box::new(e), op))
+    Expr::built(ExprKind::Post(Box::new(e), op))
 }
 
 /// `t`, in parentheses if its level is looser than `max`.
 fn at(t: Tree, max: u8) -> Expr {
     if t.level > max {
-        node(ExprKind::Paren(Box::new(t.expr)))
+        Expr::built(ExprKind::Paren(Box::new(t.expr)))
     } else {
         t.expr
     }
@@ -67,7 +53,7 @@ fn side_by_side(mut items: Vec<Expr>, touch: Vec<bool>) -> Expr {
     if items.len() == 1 {
         items.pop().expect("one item")
     } else {
-        node(ExprKind::Juxt(items, touch))
+        Expr::built(ExprKind::Juxt(items, touch))
     }
 }
 
@@ -98,7 +84,7 @@ fn then(a: Expr, b: Expr, touch: bool) -> Expr {
 
 /// A content as a cell of the syntax: `.` or a piece as spelled.
 fn content_expr(text: String) -> Expr {
-    node(match text.as_str() {
+    Expr::built(match text.as_str() {
         "." => ExprKind::Dot,
         "#" => ExprKind::Hash,
         "%" => ExprKind::Percent,
@@ -118,7 +104,7 @@ fn movement_runs(m: &Movement) -> (Vec<Expr>, Option<String>) {
     let runs = parts
         .into_iter()
         .map(|(w, p)| {
-            let word = node(ExprKind::Word(w));
+            let word = Expr::built(ExprKind::Word(w));
             match p {
                 Some(p) => post(word, PostOp::Pow(p.power, p.superscript)),
                 None => word,
@@ -134,7 +120,7 @@ fn movement(m: &Movement) -> Tree {
         return tree(num(1), level);
     }
     let (mut runs, last) = movement_runs(m);
-    runs.extend(last.map(|w| node(ExprKind::Word(w))));
+    runs.extend(last.map(|w| Expr::built(ExprKind::Word(w))));
     let n = runs.len();
     tree(side_by_side(runs, touching(n)), level)
 }
@@ -155,7 +141,7 @@ fn fragment(f: &Fragment, spell: &Spell) -> Tree {
                 let one = Fragment::single(c).shifted(&Movement::translation(q.x, q.y));
                 at(fragment(&one, spell), GLUE)
             })
-            .reduce(|a, b| node(ExprKind::Plus(Box::new(a), Box::new(b))))
+            .reduce(|a, b| Expr::built(ExprKind::Plus(Box::new(a), Box::new(b))))
             .expect("cells");
         return tree(sum, GLUE);
     }
@@ -192,7 +178,7 @@ fn fragment(f: &Fragment, spell: &Spell) -> Tree {
             .into_iter()
             .map(|(r, _)| r)
             .rev()
-            .reduce(|b, a| node(ExprKind::Semi(Box::new(a), Box::new(b))))
+            .reduce(|b, a| Expr::built(ExprKind::Semi(Box::new(a), Box::new(b))))
             .expect("rows");
         tree(semi, SEMI)
     };
@@ -206,8 +192,8 @@ fn fragment(f: &Fragment, spell: &Spell) -> Tree {
     // `ul(♟.)`: a word written against `(` is a call of it.
     let (runs, last) = movement_runs(&shift);
     let tail = match last {
-        Some(w) => node(ExprKind::Call(ident(&w), vec![body.expr])),
-        None => node(ExprKind::Paren(Box::new(body.expr))),
+        Some(w) => Expr::built(ExprKind::Call(Ident::built(&w), vec![body.expr])),
+        None => Expr::built(ExprKind::Paren(Box::new(body.expr))),
     };
     let n = runs.len() + 1;
     tree(
@@ -220,8 +206,8 @@ fn pattern(p: &Pattern, spell: &Spell) -> Tree {
     let bar = p
         .members()
         .map(|f| at(fragment(f, spell), GLUE))
-        .reduce(|a, b| node(ExprKind::Bar(Box::new(a), Box::new(b))))
-        .unwrap_or_else(|| node(ExprKind::Fail));
+        .reduce(|a, b| Expr::built(ExprKind::Bar(Box::new(a), Box::new(b))))
+        .unwrap_or_else(|| Expr::built(ExprKind::Fail));
     tree(bar, CHOICE)
 }
 
@@ -230,7 +216,7 @@ fn count(t: &Term, names: Names, spell: &Spell) -> CountArg {
     let e = term(t, names, spell).expr;
     match e.kind {
         ExprKind::Num(n) => CountArg::Num(n),
-        _ => CountArg::Name(ident(&super::print_expr(&e))),
+        _ => CountArg::Name(Ident::built(&super::print_expr(&e))),
     }
 }
 
@@ -252,7 +238,7 @@ fn repeat_op(t: &Term, lo: &Term, hi: &Term, names: Names, spell: &Spell) -> Pos
 }
 
 fn binary(kind: fn(Box<Expr>, Box<Expr>) -> ExprKind, a: Expr, b: Expr, level: u8) -> Tree {
-    tree(node(kind(Box::new(a), Box::new(b))), level)
+    tree(Expr::built(kind(Box::new(a), Box::new(b))), level)
 }
 
 fn term(t: &Term, names: Names, spell: &Spell) -> Tree {
@@ -265,7 +251,7 @@ fn term(t: &Term, names: Names, spell: &Spell) -> Tree {
         Node::Cell(c) => tree(content_expr(content(c, spell)), ATOM),
         Node::Frag(f) => fragment(f, spell),
         Node::Pat(p) => pattern(p, spell),
-        Node::Var(m) => tree(node(ExprKind::Word(m.name.to_string())), ATOM),
+        Node::Var(m) => tree(Expr::built(ExprKind::Word(m.name.to_string())), ATOM),
         Node::Compose([a, b]) | Node::Apply([a, b]) | Node::Seq([a, b]) => {
             tree(then(at(term(a), PREFIX), at(term(b), JUXT), false), JUXT)
         }
@@ -275,21 +261,24 @@ fn term(t: &Term, names: Names, spell: &Spell) -> Tree {
         Node::Union([a, b]) | Node::Alt([a, b]) => {
             binary(ExprKind::Bar, at(term(a), CHOICE), at(term(b), GLUE), CHOICE)
         }
-        Node::Nil => tree(node(ExprKind::Nil), ATOM),
-        Node::Fail => tree(node(ExprKind::Fail), ATOM),
+        Node::Nil => tree(Expr::built(ExprKind::Nil), ATOM),
+        Node::Fail => tree(Expr::built(ExprKind::Fail), ATOM),
         Node::Rule([f, g]) => binary(ExprKind::Arrow, at(term(f), CHOICE), at(term(g), CHOICE), RULE),
         Node::Bind([c, body]) => {
-            let cell = ident(&super::print_expr(&at(term(c), ATOM)));
-            tree(node(ExprKind::Bind(cell, Box::new(at(term(body), BINDER)))), BINDER)
+            let cell = Ident::built(&super::print_expr(&at(term(c), ATOM)));
+            tree(
+                Expr::built(ExprKind::Bind(cell, Box::new(at(term(body), BINDER)))),
+                BINDER,
+            )
         }
         Node::Repeat([a, lo, hi]) => {
             let op = repeat_op(t, lo, hi, names, spell);
             tree(post(at(term(a), POSTFIX), op), POSTFIX)
         }
-        Node::Not([a]) => tree(node(ExprKind::Not(Box::new(at(term(a), PREFIX)))), PREFIX),
+        Node::Not([a]) => tree(Expr::built(ExprKind::Not(Box::new(at(term(a), PREFIX)))), PREFIX),
         Node::Greedy([a]) => tree(post(at(term(a), POSTFIX), PostOp::Greedy), POSTFIX),
         Node::Num(n) => tree(num(i64::from(*n)), ATOM),
-        Node::Inf => tree(node(ExprKind::Word("∞".into())), ATOM),
+        Node::Inf => tree(Expr::built(ExprKind::Word("∞".into())), ATOM),
     }
 }
 
