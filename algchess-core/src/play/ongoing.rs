@@ -252,9 +252,12 @@ impl<'a> Match<'a> {
             return Ok(self.moving || !self.moves.is_empty());
         }
         let turn = self.pos.turn;
-        let known = match self.rules.ends.passes() {
-            false => self.seat.any_move(turn),
-            true => None,
+        // A side that may pass has a move whenever the other side does:
+        // that needs the full list.
+        let known = if self.rules.ends.passes() {
+            None
+        } else {
+            self.seat.any_move(turn)
         };
         match known {
             Some(found) => {

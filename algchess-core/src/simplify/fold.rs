@@ -15,7 +15,7 @@
 use crate::elab::Program;
 use crate::ir::print::Spell;
 use crate::ir::{Content, Node, PieceId, Pieces, Sort, Term};
-use crate::parse::ast::{Expr, ExprKind, File, Ident, Span, StmtKind};
+use crate::parse::ast::{Expr, ExprKind, File, Ident, StmtKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -206,7 +206,7 @@ impl<'a> Folder<'a> {
 
     fn name_of(&self, t: &Term, own: &str) -> Option<Expr> {
         if let Some(n) = self.consts.get(t).filter(|n| *n != own) {
-            return Some(built(ExprKind::Word(n.clone())));
+            return Some(Expr::built(ExprKind::Word(n.clone())));
         }
         if matches!(t.node(), Node::Var(_) | Node::Cell(_) | Node::Mov(_) | Node::Num(_)) {
             return None;
@@ -297,23 +297,9 @@ fn bind(pattern: &Term, t: &Term, bound: &mut [Option<Term>]) -> bool {
         .all(|(p, u)| bind(p, u, bound))
 }
 
-/// A node built, not read: its span is empty.
-fn built(kind: ExprKind) -> Expr {
-    Expr {
-        kind,
-        span: Span::default(),
-    }
-}
-
 /// `f(args)`.
 fn call(f: &str, args: Vec<Expr>) -> Expr {
-    built(ExprKind::Call(
-        Ident {
-            name: f.to_string(),
-            span: Span::default(),
-        },
-        args,
-    ))
+    Expr::built(ExprKind::Call(Ident::built(f), args))
 }
 
 /// Every call in `e`, with its arguments.
