@@ -119,6 +119,8 @@ pub use prover::{
 pub use record::{fen, move_names, move_words, pdn, pgn, referee};
 pub use record::{fen_count, fen_fits, MoveError, PositionError};
 pub use rng::Rng;
-pub use search::{board_key, mate_in, turn_key, Limits, SearchInfo, Searcher, TableError, Values, MATE};
-pub use semantics::{compile, results, BoardError, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store};
+pub use search::{mate_in, Limits, SearchInfo, Searcher, TableError, Values, MATE};
+pub use semantics::{
+    compile, position_hash, results, BoardError, Code, Eval, Grid, Halt, NotABoard, Prog, State, Store,
+};
 pub use simplify::{simplify_program, simplify_text, Change, Simplified, SimplifyOptions};

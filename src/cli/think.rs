@@ -4,8 +4,8 @@
 
 use algchess_core::Rules;
 use algchess_core::TooBig;
-use algchess_core::{board_key, move_words, turn_key, Values};
 use algchess_core::{clip, Budget, Diags};
+use algchess_core::{move_words, position_hash, Values};
 use algchess_core::{Match, MoveError, PositionError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -223,7 +223,7 @@ pub(super) fn setup<'a>(loaded: &'a Loaded, from: &From, moves: &[String]) -> Re
             text: text.clone(),
             why,
         })?;
-        history.push(board_key(&m.pos.board) ^ turn_key(m.pos.turn));
+        history.push(position_hash(&m.pos.board, m.pos.turn));
         m.play(i).map_err(SetupError::TooBig)?;
     }
     Ok(Game { m, history })
@@ -271,7 +271,7 @@ impl<'a> Playing<'a> {
             text: text.to_string(),
             why,
         })?;
-        let key = board_key(&m.pos.board) ^ turn_key(m.pos.turn);
+        let key = position_hash(&m.pos.board, m.pos.turn);
         if let Err(e) = m.play(i) {
             // A ply cut short may leave the match half made: the game is
             // set up again as it was.

@@ -2,7 +2,7 @@
 //! against the search, which plays turn SIDE.
 
 use super::interactive::{draw, draw_hex, turn_label};
-use algchess_core::{board_key, mate_in, move_words, turn_key, Limits, Match, Searcher, Values};
+use algchess_core::{mate_in, move_words, position_hash, Limits, Match, Searcher, Values};
 use algchess_core::{Square, SystemClock, Tiling, Timer};
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -133,7 +133,7 @@ pub(super) fn play(
             }
         };
         changed = m.changes()[chosen].iter().map(|&(q, _)| q).collect();
-        history.push(board_key(&m.pos.board) ^ turn_key(m.pos.turn));
+        history.push(position_hash(&m.pos.board, m.pos.turn));
         if let Err(e) = m.play(chosen) {
             return writeln!(out, "error: {e}");
         }

@@ -11,8 +11,9 @@ use super::plan::{FastRule, ReadNode};
 use super::sets::Sets;
 use super::word::Word;
 use crate::memory::Budget;
-use crate::semantics::{CellSet, Code};
+use crate::semantics::{key, CellSet, Code};
 use smallvec::SmallVec;
+use std::sync::Arc;
 
 /// A board as it differs from where a search started: changed squares by
 /// index, in order, with what they now hold (`index << 8 | code`).
@@ -27,16 +28,6 @@ pub(super) enum Squares<W> {
     Sets(Box<Sets>),
 }
 
-/// The key of a square and its code (`index << 8 | code`) in the board's
-/// hash: one multiply, folded, as every write pays for it. A bijection, so
-/// distinct entries have distinct keys; a rare repeat of a fingerprint
-/// (a sum of keys) is counted exactly.
-#[inline(always)]
-pub(super) fn key(w: u32) -> u64 {
-    let z = (u64::from(w) ^ 0x9e37_79b9_7f4a_7c15).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z ^ (z >> 29)
-}
-
 /// The engine's board as a search moves on it: the cells, where each code
 /// is, the POI, and the writes made, to be undone. Every write keeps them
 /// all, so that making and unmaking a move costs only its squares.
@@ -47,11 +38,15 @@ pub(super) struct Board<W> {
     pub poi: Option<usize>,
     /// Squares written, with what they held before, oldest first.
     trail: Vec<(u32, u8)>,
-    /// The board's hash: a sum of `key` over its squares, kept by every
-    /// write, so that a result's fingerprint is a difference of two hashes
-    /// (order-free, and equal for equal boards) instead of a walk of the
-    /// trail. `hashes` has the hash before each trail entry.
+    /// The board's hash (`semantics::board_hash`, less the board's hash
+    /// where the board started), kept by every write, so that a result's
+    /// fingerprint is a difference of two hashes (order-free, and equal for
+    /// equal boards) instead of a walk of the trail. `hashes` has the hash
+    /// before each trail entry.
     hash: u64,
+    /// Each mailbox index's square as the hash's keys read it
+    /// (`semantics::square_base`), border squares included.
+    bases: Arc<[u64]>,
     hashes: Vec<u64>,
     /// What a repetition's search may spend (the plan's budget).
     pub budget: Budget,
@@ -60,8 +55,9 @@ pub(super) struct Board<W> {
 impl<W: Word> Board<W> {
     /// The board `mailbox` holds, keeping the squares of `codes` (the
     /// codes a plan looks for) where it has no bitboards.
-    pub(super) fn new(mailbox: Mailbox, codes: &[u8], slots: &Slots, budget: &Budget) -> Board<W> {
+    pub(super) fn new(mailbox: Mailbox, bases: Arc<[u64]>, codes: &[u8], slots: &Slots, budget: &Budget) -> Board<W> {
         Board {
+            bases,
             squares: match mailbox.bits(slots) {
                 Some(b) => Squares::Words(b),
                 None => Squares::Sets(Box::new(Sets::new(&mailbox.cells, mailbox.rows(), codes))),
@@ -131,11 +127,7 @@ impl<W: Word> Board<W> {
         let old = self.mailbox.cells[i];
         self.trail.push((i as u32, old));
         self.hashes.push(self.hash);
-        let at = (i as u32) << 8;
-        self.hash = self
-            .hash
-            .wrapping_add(key(at | u32::from(v)))
-            .wrapping_sub(key(at | u32::from(old)));
+        self.hash = self.hash.wrapping_add(self.key(i, v)).wrapping_sub(self.key(i, old));
         self.set_cell(i, v);
     }
 
@@ -190,6 +182,12 @@ impl<W: Word> Board<W> {
     #[inline]
     pub(super) fn fingerprint(&self, mark: usize) -> u64 {
         self.hash.wrapping_sub(self.hash_at(mark))
+    }
+
+    /// The hash key of code `v` on mailbox index `i`.
+    #[inline(always)]
+    pub(super) fn key(&self, i: usize, v: u8) -> u64 {
+        key(self.bases[i] | u64::from(v))
     }
 
     /// The board's hash now.
@@ -330,7 +328,9 @@ mod tests {
     #[test]
     fn fingerprints_are_of_boards() {
         let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::ir::Pieces::chess()).expect("a board");
-        let mut on = Board::<u64>::new(Mailbox::new(&board, 2), &[], &Slots::default(), &Default::default());
+        let mailbox = Mailbox::new(&board, 2);
+        let bases = mailbox.bases();
+        let mut on = Board::<u64>::new(mailbox, bases, &[], &Slots::default(), &Default::default());
         let (a, b) = (on.mailbox.cells.len() / 2, on.mailbox.cells.len() / 2 + 1);
         let mark = on.mark();
         on.write(a, 7);
@@ -350,5 +350,28 @@ mod tests {
         assert_ne!(on.fingerprint(mark), one);
         on.write(a, 7);
         assert_eq!(on.fingerprint(mark), one);
+    }
+
+    /// The engine's fingerprint of a result is how the crate's one board
+    /// hash moves: the search's key of the same change.
+    #[test]
+    fn fingerprints_are_the_board_hash_moved() {
+        let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::ir::Pieces::chess()).expect("a board");
+        let mailbox = Mailbox::new(&board, 2);
+        let bases = mailbox.bases();
+        let mut on = Board::<u64>::new(mailbox, bases, &[], &Slots::default(), &Default::default());
+        let mark = on.mark();
+        let change: crate::semantics::Change = [(0, 0, 5), (1, 1, 0), (3, 2, 9)]
+            .iter()
+            .map(|&(x, y, v)| (crate::geometry::Square::new(x, y), v))
+            .collect();
+        for &(q, v) in &change {
+            on.write(on.mailbox.index(q).expect("in the box"), v);
+        }
+        assert_eq!(on.fingerprint(mark), crate::semantics::change_hash(&board, &change));
+        let mut after = board.clone();
+        after.apply(&change);
+        let hash = crate::semantics::board_hash;
+        assert_eq!(hash(&board).wrapping_add(on.fingerprint(mark)), hash(&after));
     }
 }

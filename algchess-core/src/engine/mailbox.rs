@@ -6,8 +6,9 @@ use super::bits::{Bits, BoxShape, Slots};
 use super::word::Word;
 use crate::geometry::{Rect, Square};
 use crate::ir::Content;
-use crate::semantics::{CellSet, Code, Grid, Store};
+use crate::semantics::{square_base, CellSet, Code, Grid, Store};
 use std::convert::Infallible;
+use std::sync::Arc;
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub(super) struct Mailbox {
@@ -43,6 +44,13 @@ impl Mailbox {
     /// The mailbox index of the first square of box row `y`.
     fn row_start(&self, y: i32) -> usize {
         ((y + self.pad) * self.stride + self.pad) as usize
+    }
+
+    /// Each index's square as the board hash's keys read it
+    /// (`semantics::square_base`), border squares included: a plan's
+    /// boards share one.
+    pub(super) fn bases(&self) -> Arc<[u64]> {
+        (0..self.cells.len()).map(|i| square_base(self.square(i))).collect()
     }
 
     /// The board as a `Grid` over the same box.

@@ -72,6 +72,8 @@ pub(crate) struct Plan<W> {
     stops: Option<usize>,
     /// The turns kept to the moves that empty given squares.
     vacating: restrict::Vacating<W>,
+    /// The box's squares as the board hash reads them (`Mailbox::bases`).
+    bases: Arc<[u64]>,
 }
 
 /// A move could not be found within its limits: it made more states than
@@ -198,6 +200,7 @@ impl Engine {
             codes,
             slots,
             vacating: Default::default(),
+            bases: Mailbox::new(&Grid::off(board.origin(), board.width(), board.height()), self.pad).bases(),
         });
         plans.push((key, plan.clone()));
         plan
@@ -275,7 +278,14 @@ impl Engine {
 impl<W: Word> Plan<W> {
     /// `grid` as a board of the box the plan is for.
     fn board(&self, grid: &Grid) -> Board<W> {
-        Board::new(Mailbox::new(grid, self.pad), &self.codes, &self.slots, &self.budget)
+        let bases = self.bases.clone();
+        Board::new(
+            Mailbox::new(grid, self.pad),
+            bases,
+            &self.codes,
+            &self.slots,
+            &self.budget,
+        )
     }
 
     /// Whether test `test` has a result on `board`.

@@ -140,10 +140,10 @@ impl Seen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::board::key;
+    use crate::semantics::key;
 
     fn fp(d: &Diff) -> u64 {
-        d.iter().fold(0u64, |h, &w| h.wrapping_add(key(w)))
+        d.iter().fold(0u64, |h, &w| h.wrapping_add(key(u64::from(w))))
     }
 
     /// Growing keeps every fingerprint; a repeat is refused, also one
@@ -152,10 +152,10 @@ mod tests {
     fn fingerprints_find_repeats() {
         let mut set = Fingerprints::default();
         for k in 0..1000u64 {
-            assert!(set.insert(key(k as u32)));
+            assert!(set.insert(key(k)));
         }
         assert_eq!(set.len(), 1000);
-        assert!((0..1000u64).all(|k| !set.insert(key(k as u32))));
+        assert!((0..1000u64).all(|k| !set.insert(key(k))));
         assert!(!set.insert(key(7) ^ 1));
         set.clear();
         assert_eq!(set.len(), 0);

@@ -5,7 +5,7 @@
 //! caller then counts exactly.
 
 use super::bits::{BitRay, BitRule, BitTest, Stand, Stepped, Still};
-use super::board::{key, Board, Squares};
+use super::board::{Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
 use super::plan::{BitHop, FastRule, Op};
@@ -574,10 +574,7 @@ impl<W: Word> Board<W> {
         for (i, v) in writes {
             let old = self.mailbox.cells[i];
             if !direct {
-                let at = (i as u32) << 8;
-                hash = hash
-                    .wrapping_add(key(at | u32::from(v)))
-                    .wrapping_sub(key(at | u32::from(old)));
+                hash = hash.wrapping_add(self.key(i, v)).wrapping_sub(self.key(i, old));
             }
             if let Some((t, s)) = d.test {
                 stand = stand.with(t.change(s, b, i, old, v));

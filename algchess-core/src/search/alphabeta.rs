@@ -5,7 +5,6 @@
 //! side to move; an end the rules declare scores as they declare it: a
 //! win `MATE` less the plies to it, a draw 0, a split point its share.
 
-use super::hash::{board_key, change_key, turn_key};
 use super::order::{gain, pick, Order, KILLER};
 use super::tt::{Bound, Entry, Table, TableError};
 use super::values::Values;
@@ -13,6 +12,7 @@ use crate::clock::{Deadline, Timer};
 use crate::play::end::GameOutcome;
 use crate::play::Match;
 use crate::play::TooBig;
+use crate::semantics::{board_hash, change_hash, with_turn};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -137,7 +137,7 @@ impl Searcher {
     }
 
     /// Searches the position of `m` within `limits`; `history` holds the
-    /// keys (`board_key ^ turn_key`) of the game's positions before it,
+    /// keys (`position_hash`) of the game's positions before it,
     /// for repetition. `report` hears of each finished depth. `None` when
     /// the side to move has no move.
     pub fn search(
@@ -163,7 +163,7 @@ impl Searcher {
             nodes: 0,
             stopped: false,
             keys: history.to_vec(),
-            board: board_key(&m.pos.board),
+            board: board_hash(&m.pos.board),
             pv: vec![vec![]; MAX_PLY + 2],
             repetition: m.rules.ends.repetition,
             root_depth: 1,
@@ -290,7 +290,7 @@ impl Run<'_> {
     }
 
     fn key(&self, m: &Match) -> u64 {
-        self.board ^ turn_key(m.pos.turn)
+        with_turn(self.board, m.pos.turn)
     }
 
     /// Whether the position was reached before, since the last ply that
@@ -335,9 +335,9 @@ impl Run<'_> {
         let here = self.key(m);
         let ply = m.enter_for_search(i)?;
         self.keys.push(here);
-        self.board ^= key;
+        self.board = self.board.wrapping_add(key);
         let out = f(self, m);
-        self.board ^= key;
+        self.board = self.board.wrapping_sub(key);
         self.keys.pop();
         m.leave(ply);
         out
@@ -357,7 +357,7 @@ impl Run<'_> {
         let undo = m.pass_for_search()?;
         self.keys.push(here);
         self.floor = self.keys.len();
-        self.board = board_key(&m.pos.board);
+        self.board = board_hash(&m.pos.board);
         self.null[ply + 1] = true;
         let out = f(self, m);
         self.null[ply + 1] = false;
@@ -561,7 +561,7 @@ impl Run<'_> {
         ply: usize,
     ) -> (Vec<u64>, Vec<(i32, i32)>, Vec<(i32, u64, usize)>) {
         let side = m.pos.turn;
-        let keys: Vec<u64> = m.changes().iter().map(|c| change_key(&m.pos.board, c)).collect();
+        let keys: Vec<u64> = m.changes().iter().map(|c| change_hash(&m.pos.board, c)).collect();
         let gains: Vec<(i32, i32)> = m
             .changes()
             .iter()
@@ -607,7 +607,7 @@ impl Run<'_> {
         for (i, c) in m.changes().iter().enumerate() {
             let (g, a) = gain(self.values, &m.pos.board, c, side);
             if g > 0 {
-                let key = change_key(&m.pos.board, c);
+                let key = change_hash(&m.pos.board, c);
                 list.push((g * 16 - a / 16, key, i));
                 keys.push(key);
             } else {

@@ -6,10 +6,10 @@
 //! A piece belongs to the side whose moves write it. Each move of
 //! mobility is worth a tenth of the unit piece's value per move.
 
-use super::hash::change_key;
 use crate::geometry::Square;
 use crate::ir::Content;
 use crate::play::{Match, Position, Rules, TooBig};
+use crate::semantics::change_hash;
 use crate::semantics::{Code, Grid};
 
 /// Values for one game.
@@ -59,7 +59,7 @@ fn random_move(m: &Match, rng: &mut Rng) -> usize {
         .changes()
         .iter()
         .enumerate()
-        .map(|(i, c)| (change_key(&m.pos.board, c), i))
+        .map(|(i, c)| (change_hash(&m.pos.board, c), i))
         .collect();
     keyed.sort_unstable();
     keyed[rng.below(keyed.len())].1

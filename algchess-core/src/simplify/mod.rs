@@ -309,28 +309,7 @@ fn simplify_version(
     let gathered: &[String] = gathered.as_ref().map_or(&[], |(_, n)| n);
     let original = &original.prog;
     let top = top_level_definitions(file);
-    // Each definition is rewritten on its own, with the move definitions
-    // it names left as names: the rewrite stays local and the result
-    // still reads in the file's own words. A name costs what its body
-    // does.
-    // Each move definition over the names of the others, read once.
-    let over: HashMap<String, Term> = prog
-        .definitions()
-        .filter(|(_, t)| t.sort() == Sort::Move)
-        .filter_map(|(n, _)| Some((n.to_string(), prog.definition_over_names(n)?)))
-        .collect();
-    let mut named: HashMap<String, Cost> = HashMap::new();
-    for (n, t) in prog.definitions() {
-        if t.sort() == Sort::Move {
-            cost_of_name(n, prog, &over, &mut named, 0);
-        }
-    }
-    // The definition that stands for each union, for merged tests.
-    let unions: HashMap<merge::Key, Term> = over
-        .iter()
-        .map(|(n, t)| (merge::key(t), Term::var(n, Sort::Move)))
-        .filter(|(k, _)| k.len() > 1)
-        .collect();
+    let (over, mut named, unions) = named_bodies(prog);
     let mut changes = edited(original, current, gathered, pruned);
     let mut clock_stopped = vec![];
     let mut bodies: HashMap<String, Expr> = HashMap::new();
@@ -412,6 +391,32 @@ fn simplify_version(
         pieces: prog.pieces.clone(),
         clock_stopped,
     })
+}
+
+/// Each definition is rewritten on its own, with the move definitions it
+/// names left as names: the rewrite stays local and the result still
+/// reads in the file's own words. Returns each move definition over the
+/// names of the others (read once), what each name costs (what its body
+/// does), and the definition that stands for each union, for merged
+/// tests.
+fn named_bodies(prog: &Program) -> (HashMap<String, Term>, HashMap<String, Cost>, HashMap<merge::Key, Term>) {
+    let over: HashMap<String, Term> = prog
+        .definitions()
+        .filter(|(_, t)| t.sort() == Sort::Move)
+        .filter_map(|(n, _)| Some((n.to_string(), prog.definition_over_names(n)?)))
+        .collect();
+    let mut named: HashMap<String, Cost> = HashMap::new();
+    for (n, t) in prog.definitions() {
+        if t.sort() == Sort::Move {
+            cost_of_name(n, prog, &over, &mut named, 0);
+        }
+    }
+    let unions = over
+        .iter()
+        .map(|(n, t)| (merge::key(t), Term::var(n, Sort::Move)))
+        .filter(|(k, _)| k.len() > 1)
+        .collect();
+    (over, named, unions)
 }
 
 /// The changes the edits of the syntax tree made before saturation: the
