@@ -9,8 +9,8 @@
 use crate::geometry::Square;
 use crate::ir::Content;
 use crate::play::{Match, Position, Rules, TooBig};
+use crate::semantics::change_hash;
 use crate::semantics::{Code, Grid};
-use smallvec::SmallVec;
 
 /// Values for one game.
 #[derive(Clone, Debug)]
@@ -51,20 +51,15 @@ impl Rng {
     }
 }
 
-/// A random legal move of `m`, drawn from its moves in a fixed order
-/// (each change's writes by square, then the changes), so that the
-/// values hang neither on the order the moves were generated in nor on
-/// the board's hash.
+/// A random legal move of `m`, drawn from its moves ordered by
+/// fingerprint, so that the values do not hang on the order the moves
+/// were generated in.
 fn random_move(m: &Match, rng: &mut Rng) -> usize {
-    let mut keyed: Vec<(SmallVec<[(i32, i32, u8); 4]>, usize)> = m
+    let mut keyed: Vec<(u64, usize)> = m
         .changes()
         .iter()
         .enumerate()
-        .map(|(i, c)| {
-            let mut writes: SmallVec<[_; 4]> = c.iter().map(|&(q, v)| (q.y, q.x, v)).collect();
-            writes.sort_unstable();
-            (writes, i)
-        })
+        .map(|(i, c)| (change_hash(&m.pos.board, c), i))
         .collect();
     keyed.sort_unstable();
     keyed[rng.below(keyed.len())].1
