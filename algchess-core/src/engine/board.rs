@@ -38,9 +38,9 @@ pub(super) struct Board<W> {
     pub poi: Option<usize>,
     /// Squares written, with what they held before, oldest first.
     trail: Vec<(u32, u8)>,
-    /// The board's hash (`semantics::board_hash`, less the board's hash
+    /// The board's hash (`semantics::board_hash`, xor the board's hash
     /// where the board started), kept by every write, so that a result's
-    /// fingerprint is a difference of two hashes (order-free, and equal for
+    /// fingerprint is the xor of two hashes (order-free, and equal for
     /// equal boards) instead of a walk of the trail. `hashes` has the hash
     /// before each trail entry.
     hash: u64,
@@ -127,7 +127,7 @@ impl<W: Word> Board<W> {
         let old = self.mailbox.cells[i];
         self.trail.push((i as u32, old));
         self.hashes.push(self.hash);
-        self.hash = self.hash.wrapping_add(self.key(i, v)).wrapping_sub(self.key(i, old));
+        self.hash ^= self.key(i, old) ^ self.key(i, v);
         self.set_cell(i, v);
     }
 
@@ -181,13 +181,13 @@ impl<W: Word> Board<W> {
     /// since `mark`.
     #[inline]
     pub(super) fn fingerprint(&self, mark: usize) -> u64 {
-        self.hash.wrapping_sub(self.hash_at(mark))
+        self.hash ^ self.hash_at(mark)
     }
 
     /// The hash key of code `v` on mailbox index `i`.
     #[inline(always)]
     pub(super) fn key(&self, i: usize, v: u8) -> u64 {
-        key(self.bases[i] | u64::from(v))
+        key(self.bases[i], v)
     }
 
     /// The board's hash now.
@@ -372,6 +372,6 @@ mod tests {
         let mut after = board.clone();
         after.apply(&change);
         let hash = crate::semantics::board_hash;
-        assert_eq!(hash(&board).wrapping_add(on.fingerprint(mark)), hash(&after));
+        assert_eq!(hash(&board) ^ on.fingerprint(mark), hash(&after));
     }
 }

@@ -574,7 +574,7 @@ impl<W: Word> Board<W> {
         for (i, v) in writes {
             let old = self.mailbox.cells[i];
             if !direct {
-                hash = hash.wrapping_add(self.key(i, v)).wrapping_sub(self.key(i, old));
+                hash ^= self.key(i, old) ^ self.key(i, v);
             }
             if let Some((t, s)) = d.test {
                 stand = stand.with(t.change(s, b, i, old, v));
@@ -611,7 +611,7 @@ impl<W: Word> Board<W> {
             seen.direct += 1;
             return Some(Continue(()));
         }
-        Some(count(seen, hash.wrapping_sub(self.hash_at(d.mark))))
+        Some(count(seen, hash ^ self.hash_at(d.mark)))
     }
 }
 

@@ -335,9 +335,9 @@ impl Run<'_> {
         let here = self.key(m);
         let ply = m.enter_for_search(i)?;
         self.keys.push(here);
-        self.board = self.board.wrapping_add(key);
+        self.board ^= key;
         let out = f(self, m);
-        self.board = self.board.wrapping_sub(key);
+        self.board ^= key;
         self.keys.pop();
         m.leave(ply);
         out

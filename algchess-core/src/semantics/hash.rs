@@ -1,62 +1,58 @@
-//! The hash of a board, one for the whole crate: a sum over the box's
+//! The hash of a board, one for the whole crate: the xor over the box's
 //! squares of a key of (square, code). A change moves it by the keys of
 //! the squares it rewrites, in any order, so both its users keep it as
 //! they go: the search keys its table and its repetition test with it,
 //! and the engine, as it writes, tells a turn's results apart by how it
-//! moved (a fingerprint) without a diff. Equal boards of one box have
-//! equal hashes; a position's identity as the rules count repetitions is
-//! `play`'s, not this.
+//! moved (a fingerprint) without a diff. Equal boards have equal hashes;
+//! a position's identity as the rules count repetitions is `play`'s, not
+//! this.
 
 use super::board::{Change, Grid};
 use crate::geometry::Square;
 
-/// Square `q`'s part of its keys' input: its coordinates (each kept to 28
-/// bits), above the code's byte.
-pub(crate) fn square_base(q: Square) -> u64 {
-    const MASK: u64 = (1 << 28) - 1;
-    (u64::from(q.x as u32) & MASK) << 36 | (u64::from(q.y as u32) & MASK) << 8
+/// A 64-bit mix (splitmix64's finaliser).
+#[inline(always)]
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
-/// The key of a square's base with a code (`square_base(q) | code`): one
-/// multiply, folded, since every engine write pays for it. A bijection,
-/// so distinct squares (within 2^27 of the origin) and codes have
-/// distinct keys; a rare repeat of a sum of keys is the users' to allow
-/// for.
+/// Square `q`'s part of its keys' input: its coordinates, 21 bits each,
+/// below the code's byte.
+pub(crate) fn square_base(q: Square) -> u64 {
+    let x = (i64::from(q.x) + (1 << 20)) as u64;
+    let y = (i64::from(q.y) + (1 << 20)) as u64;
+    x | y << 21
+}
+
+/// The key of code `v` on the square of base `base` (`square_base`).
 #[inline(always)]
-pub(crate) fn key(w: u64) -> u64 {
-    let z = (w ^ 0x9e37_79b9_7f4a_7c15).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z ^ (z >> 29)
+pub(crate) fn key(base: u64, v: u8) -> u64 {
+    mix(base | u64::from(v) << 42)
 }
 
 /// The key of code `v` on square `q`.
 fn cell_key(q: Square, v: u8) -> u64 {
-    key(square_base(q) | u64::from(v))
+    key(square_base(q), v)
 }
 
 /// The hash of a board, the side to move aside.
 pub(crate) fn board_hash(g: &Grid) -> u64 {
     let o = g.origin();
     let w = g.width().max(1) as usize;
-    g.codes().iter().enumerate().fold(0u64, |h, (i, &v)| {
+    g.codes().iter().enumerate().fold(0, |h, (i, &v)| {
         let q = Square::new(o.x + (i % w) as i32, o.y + (i / w) as i32);
-        h.wrapping_add(cell_key(q, v))
+        h ^ cell_key(q, v)
     })
 }
 
 /// How change `c` made on `before` moves the board's hash; also the
 /// move's fingerprint, for the search's killers and history.
 pub(crate) fn change_hash(before: &Grid, c: &Change) -> u64 {
-    c.iter().fold(0u64, |h, &(q, v)| {
-        h.wrapping_add(cell_key(q, v)).wrapping_sub(cell_key(q, before.code(q)))
-    })
-}
-
-/// A 64-bit mix (splitmix64's finaliser), for the turn's keys.
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
+    c.iter()
+        .fold(0, |h, &(q, v)| h ^ cell_key(q, before.code(q)) ^ cell_key(q, v))
 }
 
 /// The hash of board hash `board` with turn `turn` to move.
@@ -86,7 +82,7 @@ mod tests {
         let c: Change = smallvec::smallvec![(Square::new(-1, 2), 3), (Square::new(0, 2), 4)];
         let moved = change_hash(&g, &c);
         g.apply(&c);
-        assert_eq!(before.wrapping_add(moved), board_hash(&g));
+        assert_eq!(before ^ moved, board_hash(&g));
         assert_ne!(moved, 0);
         assert_ne!(position_hash(&g, 0), position_hash(&g, 1));
     }
