@@ -1,6 +1,6 @@
 //! Counting a leaf's results by fingerprint, most without making them: a
 //! result of a rule or slide is counted from its writes (its fingerprint
-//! the sum of their keys, its legality the kept test answer when nothing
+//! the xor of their keys, its legality the kept test answer when nothing
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
