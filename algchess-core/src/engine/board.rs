@@ -322,15 +322,21 @@ impl<W: Word> Board<W> {
 mod tests {
     use super::*;
 
+    /// A small board with two rooks, and the engine's board of it.
+    fn rooks() -> (crate::semantics::Grid, Board<u64>) {
+        let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::ir::Pieces::chess()).expect("a board");
+        let mailbox = Mailbox::new(&board, 2);
+        let bases = mailbox.bases();
+        let on = Board::new(mailbox, bases, &[], &Slots::default(), &Default::default());
+        (board, on)
+    }
+
     /// A result's fingerprint depends on the board reached, not on the
     /// writes that reached it: two orders agree, undoing restores it, a
     /// square written and written back adds nothing, another board differs.
     #[test]
     fn fingerprints_are_of_boards() {
-        let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::ir::Pieces::chess()).expect("a board");
-        let mailbox = Mailbox::new(&board, 2);
-        let bases = mailbox.bases();
-        let mut on = Board::<u64>::new(mailbox, bases, &[], &Slots::default(), &Default::default());
+        let (_, mut on) = rooks();
         let (a, b) = (on.mailbox.cells.len() / 2, on.mailbox.cells.len() / 2 + 1);
         let mark = on.mark();
         on.write(a, 7);
@@ -356,10 +362,7 @@ mod tests {
     /// hash moves: the search's key of the same change.
     #[test]
     fn fingerprints_are_the_board_hash_moved() {
-        let board = crate::semantics::Grid::parse("..../.♖../..♜.", &crate::ir::Pieces::chess()).expect("a board");
-        let mailbox = Mailbox::new(&board, 2);
-        let bases = mailbox.bases();
-        let mut on = Board::<u64>::new(mailbox, bases, &[], &Slots::default(), &Default::default());
+        let (board, mut on) = rooks();
         let mark = on.mark();
         let change: crate::semantics::Change = [(0, 0, 5), (1, 1, 0), (3, 2, 9)]
             .iter()
