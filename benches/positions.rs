@@ -25,7 +25,7 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 
 fn positions(c: &mut Criterion) {
     let prog = algchess::load(Path::new("theorems/chess.alg")).expect("run from the crate root");
-    let games = games(&prog, &algchess::Files).unwrap();
+    let games = games(&prog);
     let options = PositionOptions {
         eval_budget: 1_000_000,
         timeout: algchess::Timer::NONE,

@@ -64,7 +64,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     let mut search = claims::search(args.max_cells, args.work, args.timeout, &args.run)?;
     search.memory = args.memory_limit;
     let programs = claims::load(&args.paths, args.memory_limit)?;
-    let positions = Positions::new(&programs, args.run.positions)?;
+    let positions = Positions::new(&programs, args.run.positions);
     let on_positions = PositionOptions {
         eval_budget: search.eval_budget,
         timeout: search.timeout,

@@ -127,28 +127,25 @@ pub(super) fn search(
     })
 }
 
-/// The games of each program, read before any claim runs (so a file
-/// that cannot be read is bad input, not a failure half-way), and the
-/// pool their positions are sampled into when a claim needs them.
+/// The games of each program (kept by its elaboration, imported files'
+/// too), and the pool their positions are sampled into when a claim
+/// needs them.
 pub(super) struct Positions {
     games: Vec<Vec<Game>>,
     pool: PositionPool,
 }
 
 impl Positions {
-    pub(super) fn new(programs: &[Program], n: usize) -> Result<Positions, Diags> {
+    pub(super) fn new(programs: &[Program], n: usize) -> Positions {
         let games = if n == 0 {
             vec![vec![]; programs.len()]
         } else {
-            programs
-                .iter()
-                .map(|p| positions::games(p, &crate::Files))
-                .collect::<Result<_, _>>()?
+            programs.iter().map(positions::games).collect()
         };
-        Ok(Positions {
+        Positions {
             games,
             pool: PositionPool::new(n),
-        })
+        }
     }
 
     /// Where the claims of program `prog` find their positions.

@@ -121,7 +121,7 @@ pub(super) fn run(args: Args) -> Result<i32, Diags> {
     };
     let (square, hex) = laws(&args, &programs)?;
     let (square_rules, hex_rules) = (Rewrites::new(&square), Rewrites::new(&hex));
-    let positions = Positions::new(&programs, args.run.positions)?;
+    let positions = Positions::new(&programs, args.run.positions);
     let on_positions = PositionOptions {
         eval_budget: search.eval_budget,
         timeout: search.timeout,

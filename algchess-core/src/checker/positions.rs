@@ -12,8 +12,7 @@
 
 use super::claim::{CounterReport, StateReport};
 use crate::clock::Timer;
-use crate::diag::Diags;
-use crate::elab::{Claim, Game, Loader, Program};
+use crate::elab::{Claim, Game, Program};
 use crate::geometry::Square;
 use crate::ir::{Content, PieceId, Pieces, Sort};
 use crate::memory::{Budget, MemoryLimit};
@@ -22,7 +21,6 @@ use crate::play::{Position, Rules, TooBig};
 use crate::rng::Rng;
 use crate::semantics::{compile, Eval, Grid, Halt, Prog, State, Store};
 use rustc_hash::FxHashSet;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The standard perft positions (start, Kiwipete, positions 3, 4 and 5),
@@ -58,28 +56,12 @@ const MOST_RESULTS: usize = 10_000;
 /// the number of threads.
 const BATCH: usize = 16;
 
-/// The games of `prog`: its own, then those of the files it imports
-/// (elaboration keeps an imported file's games with that file, so each is
-/// loaded again on its own). Sources that are not files (expressions read
-/// later) are passed over.
-pub fn games(prog: &Program, loader: &dyn Loader) -> Result<Vec<Game>, Diags> {
-    let mut out = prog.games().to_vec();
-    for src in prog.sources.iter().skip(1) {
-        let path = Path::new(&*src.name);
-        match loader.load(path) {
-            Ok(_) => out.extend(Program::load(path, MemoryLimit::NONE, loader)?.games().iter().cloned()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => {
-                let src = crate::diag::Source::new(path.display().to_string(), "");
-                return Err(Diags(vec![crate::diag::Diag::new(
-                    &src,
-                    crate::diag::Span::default(),
-                    format!("cannot read {}: {e}", path.display()),
-                )]));
-            }
-        }
-    }
-    Ok(out)
+/// The games of `prog`: its own, then those of the files it imports, in
+/// the order they were read, as elaboration kept them
+/// ([`Program::imported_games`]: an imported game that does not elaborate
+/// as this file reads it is not among them).
+pub fn games(prog: &Program) -> Vec<Game> {
+    prog.games().iter().chain(prog.imported_games()).cloned().collect()
 }
 
 /// A position claims are checked on, and where it comes from.
@@ -681,7 +663,7 @@ mod tests {
 
     fn chess() -> (Program, Vec<Game>) {
         let prog = crate::testing::load("theorems/chess.alg");
-        let games = games(&prog, &crate::testing::Project).unwrap();
+        let games = games(&prog);
         (prog, games)
     }
 
@@ -740,13 +722,7 @@ mod tests {
     #[test]
     fn a_game_with_few_positions_runs_out() {
         let prog = crate::testing::load("rules/tictactoe.alg");
-        let all = sample(
-            &games(&prog, &crate::testing::Project).unwrap(),
-            1_000_000,
-            1,
-            &options(),
-        )
-        .samples;
+        let all = sample(&games(&prog), 1_000_000, 1, &options()).samples;
         // 5478 boards are reachable in tic-tac-toe; random games find most.
         assert!(all.len() > 3000 && all.len() <= 5478, "{}", all.len());
     }

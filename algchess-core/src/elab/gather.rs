@@ -9,14 +9,54 @@ use crate::geometry::{Movement, Tiling};
 use crate::ir::{PieceId, Pieces, Spelling};
 use crate::parse::ast::{Ident, Span, Stmt, StmtKind};
 use crate::parse::{self, lexer::KEYWORDS};
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+/// The files gathered, and which imports which: a game an imported file
+/// derives (`game NAME = BASE`) finds its base among the files it reaches.
+pub(super) struct Imports {
+    /// Each file's source, by the name the loader knows it by.
+    known: HashMap<PathBuf, usize>,
+    /// (importing source, imported source), imports of a file already
+    /// read (twice, or round a cycle) among them.
+    edges: Vec<(usize, usize)>,
+}
+
+impl Imports {
+    /// Nothing imported yet; `origin` is source 0's known name, if any.
+    pub(super) fn new(origin: Option<PathBuf>) -> Imports {
+        Imports {
+            known: origin.into_iter().map(|o| (o, 0)).collect(),
+            edges: vec![],
+        }
+    }
+
+    /// Which of the `n` sources `src` reaches through its imports (itself
+    /// only round a cycle).
+    pub(super) fn reached(&self, src: usize, n: usize) -> Vec<bool> {
+        let mut next = vec![vec![]; n];
+        for &(from, to) in &self.edges {
+            next[from].push(to);
+        }
+        let mut seen = vec![false; n];
+        let mut todo = vec![src];
+        while let Some(f) = todo.pop() {
+            for &to in &next[f] {
+                if !std::mem::replace(&mut seen[to], true) {
+                    todo.push(to);
+                }
+            }
+        }
+        seen
+    }
+}
 
 impl Program {
     /// Registers the pieces and definitions of source `src`, and of the
     /// files it imports, each file once; claims are kept only from the file
     /// itself, games from every file (with their source), for `game NAME =
-    /// BASE`. A file's overrides replace what its imports define, after
+    /// BASE` and [`Program::imported_games`]. A file's overrides replace what its imports define, after
     /// them, so every use of the name (in the imports too) reads the
     /// override. Returns whether an import could not be read or parsed:
     /// then every name it defines is missing, and errors about them would
@@ -28,7 +68,7 @@ impl Program {
         src: usize,
         depth: usize,
         stmts: Vec<Stmt>,
-        imported: &mut HashSet<PathBuf>,
+        imported: &mut Imports,
         claims: &mut Vec<(usize, Stmt)>,
         errors: &mut Vec<Diag>,
         loader: &dyn Loader,
@@ -103,7 +143,7 @@ impl Program {
         src: usize,
         depth: usize,
         path: &Ident,
-        imported: &mut HashSet<PathBuf>,
+        imported: &mut Imports,
         claims: &mut Vec<(usize, Stmt)>,
         errors: &mut Vec<Diag>,
         loader: &dyn Loader,
@@ -125,8 +165,15 @@ impl Program {
             }
         };
         // A file reached twice (or in a cycle) adds nothing new.
-        if !imported.insert(known) {
-            return false;
+        let at = self.sources.len();
+        match imported.known.entry(known) {
+            Entry::Occupied(e) => {
+                imported.edges.push((src, *e.get()));
+                return false;
+            }
+            Entry::Vacant(e) => {
+                e.insert(at);
+            }
         }
         if depth >= MAX_IMPORT_DEPTH {
             errors.push(
@@ -164,7 +211,7 @@ impl Program {
                     return true;
                 }
                 self.sources.push(imported_source);
-                let at = self.sources.len() - 1;
+                imported.edges.push((src, at));
                 self.gather(at, depth + 1, f.stmts, imported, claims, errors, loader)
             }
             Err(e) => {

@@ -29,16 +29,29 @@ impl Loader for NoFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::elab::Program;
+    use crate::elab::{Game, Program, Stuck};
     use crate::geometry::Tiling;
     use std::collections::HashMap;
 
-    /// Files kept in memory.
-    struct InMemory(HashMap<PathBuf, String>);
+    /// Files kept in memory, and the paths read, in order.
+    struct InMemory {
+        files: HashMap<PathBuf, String>,
+        read: std::cell::RefCell<Vec<PathBuf>>,
+    }
+
+    impl InMemory {
+        fn new<const N: usize>(files: [(&str, &str); N]) -> InMemory {
+            InMemory {
+                files: files.iter().map(|(p, t)| (PathBuf::from(p), t.to_string())).collect(),
+                read: Default::default(),
+            }
+        }
+    }
 
     impl Loader for InMemory {
         fn load(&self, path: &Path) -> std::io::Result<(String, PathBuf)> {
-            match self.0.get(path) {
+            self.read.borrow_mut().push(path.to_path_buf());
+            match self.files.get(path) {
                 Some(text) => Ok((text.clone(), path.to_path_buf())),
                 None => Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not in memory")),
             }
@@ -47,14 +60,11 @@ mod tests {
 
     #[test]
     fn imports_come_from_the_loader() {
-        let files = InMemory(HashMap::from([
-            (
-                PathBuf::from("lib/pieces.alg"),
-                "step = (% + u. -> . + u%)\n".to_string(),
-            ),
+        let files = InMemory::new([
+            ("lib/pieces.alg", "step = (% + u. -> . + u%)\n"),
             // A cycle back to the first file adds nothing.
-            (PathBuf::from("lib/again.alg"), "import \"pieces.alg\"\n".to_string()),
-        ]));
+            ("lib/again.alg", "import \"pieces.alg\"\n"),
+        ]);
         let text = "import \"pieces.alg\"\nimport \"again.alg\"\ntwice = step step\n";
         let prog = Program::from_text_with("lib/main.alg", text, Tiling::Square, &files).unwrap();
         assert!(prog.definition("step").is_some());
@@ -64,6 +74,40 @@ mod tests {
             panic!("lib/pieces.alg is not on disk")
         };
         assert!(e.to_string().contains("cannot read lib/pieces.alg"), "{e}");
+    }
+
+    /// The games of imported files (a game derived there too) are
+    /// elaborated with the file that imports them, each file read once,
+    /// in its scope: its override applies to them. A game that does not
+    /// elaborate so is left out, and the file still loads.
+    #[test]
+    fn imported_games_are_elaborated_with_the_importer() {
+        let files = InMemory::new([
+            (
+                "lib/base.alg",
+                "step = %♔: (% + u. -> . + u%)\ngame base(♔;.) = step, step\ngame base stuck: draw\n",
+            ),
+            ("lib/variant.alg", "import \"base.alg\"\ngame variant = base\n"),
+        ]);
+        let text = "import \"variant.alg\"\noverride step = %♔: (% + r. -> . + r%)\ntheorem t: step = step\n";
+        let prog = Program::from_text_with("lib/main.alg", text, Tiling::Square, &files).unwrap();
+        assert_eq!(
+            *files.read.borrow(),
+            [PathBuf::from("lib/variant.alg"), PathBuf::from("lib/base.alg")]
+        );
+        assert!(prog.games().is_empty());
+        let names = |games: &[Game]| games.iter().map(|g| g.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(prog.imported_games()), ["variant", "base"]);
+        let step = prog.definition("step").unwrap();
+        for g in prog.imported_games() {
+            assert_eq!(g.turns, [step.clone(), step.clone()], "{}", g.name);
+            assert_eq!(g.ends.stuck, [Stuck::Draw], "{}", g.name);
+        }
+        assert_eq!(names(&crate::checker::positions::games(&prog)), ["variant", "base"]);
+        // A turn that is no move as the importer reads it.
+        let text = "import \"variant.alg\"\noverride step = ♔\n";
+        let prog = Program::from_text_with("lib/main.alg", text, Tiling::Square, &files).unwrap();
+        assert!(prog.imported_games().is_empty());
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::memory::MemoryLimit;
 use crate::parse;
 use crate::parse::ast::{Expr, Ident, Span};
 use expr::{Abort, Elab, Scope};
-use gather::declared_grid;
+use gather::{declared_grid, Imports};
 use statements::Statements;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -138,6 +138,8 @@ pub struct Program {
     terms: HashMap<String, Term>,
     claims: Vec<Claim>,
     games: Vec<Game>,
+    /// See [`Program::imported_games`].
+    imported_games: Vec<Game>,
     /// The grid the file declares (`grid hex`), square by default.
     pub(crate) tiling: Tiling,
     /// The black twins of the pieces this file and its imports declare,
@@ -231,15 +233,15 @@ impl Program {
             terms: HashMap::new(),
             claims: vec![],
             games: vec![],
+            imported_games: vec![],
             tiling,
             black: vec![],
             pieces: Pieces::chess(),
         };
         let mut errors = vec![];
         let mut claims = vec![];
-        let mut imported = std::collections::HashSet::new();
-        imported.extend(origin);
-        if prog.gather(0, 0, file.stmts, &mut imported, &mut claims, &mut errors, loader) {
+        let mut imports = Imports::new(origin);
+        if prog.gather(0, 0, file.stmts, &mut imports, &mut claims, &mut errors, loader) {
             return Err(Diags(errors));
         }
         let el = Elab {
@@ -251,16 +253,18 @@ impl Program {
         if !statements::definitions(&el, memory, &mut errors) {
             return Err(Diags(errors));
         }
-        let mut out = Statements::elaborate(&el, &source, claims, &mut errors);
+        let mut out = Statements::elaborate(&el, 0, &claims, &imports, &mut errors);
         out.declare_ends(&el, &source, &mut errors);
-        let done = el.done.into_inner();
         if !errors.is_empty() {
             return Err(Diags(errors));
         }
-        prog.terms = done.into_iter().filter_map(|(k, v)| v.map(|t| (k, t))).collect();
         out.stated_once(&source)?;
+        let imported_games = statements::imported_games(&el, &claims, &imports);
+        let done = el.done.into_inner();
+        prog.terms = done.into_iter().filter_map(|(k, v)| v.map(|t| (k, t))).collect();
         prog.claims = out.claims;
         prog.games = out.games;
+        prog.imported_games = imported_games;
         Ok(prog)
     }
 
@@ -282,6 +286,15 @@ impl Program {
     /// The games, in file order.
     pub fn games(&self) -> &[Game] {
         &self.games
+    }
+
+    /// The games the imported files declare, as this program reads them:
+    /// the importer's overrides apply to them, as they do to a game
+    /// derived with `game NAME = BASE`. In the order the files were read,
+    /// each file's in its order; a game that does not elaborate so is left
+    /// out.
+    pub fn imported_games(&self) -> &[Game] {
+        &self.imported_games
     }
 
     /// Claims that the file's check tests agree with the attacks read off

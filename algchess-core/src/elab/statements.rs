@@ -1,9 +1,11 @@
 //! A file's statements elaborated once they are gathered (`gather.rs`):
 //! its definitions, then its games (those derived from an imported game
 //! too) and claims, then each game's end declarations; a claim stated or
-//! a game declared twice is an error.
+//! a game declared twice is an error. Then the imported files' games, the
+//! same way, in the same scope.
 
 use super::expr::{Abort, Elab, Scope};
+use super::gather::Imports;
 use super::{ends, Claim, Condition, Ends, Game, Predicate};
 use crate::diag::{Diag, Diags, Source};
 use crate::geometry::Tiling;
@@ -57,28 +59,39 @@ pub(super) struct Statements {
 }
 
 impl Statements {
-    /// Elaborates the games and claims of `stmts` (source 0's; games and
-    /// their ends from imported files are read for `game NAME = BASE`),
-    /// keeping end declarations for [`Statements::declare_ends`].
+    /// Elaborates the games and claims source `file` declares (claims are
+    /// gathered from source 0 only), reading the games and ends of the
+    /// files it imports for `game NAME = BASE`, and keeps end declarations
+    /// for [`Statements::declare_ends`].
     pub(super) fn elaborate(
         el: &Elab,
-        source: &Source,
-        stmts: Vec<(usize, Stmt)>,
+        file: usize,
+        stmts: &[(usize, Stmt)],
+        imports: &Imports,
         errors: &mut Vec<Diag>,
     ) -> Statements {
+        let source = &el.prog.sources[file];
         let mut out = Statements {
             claims: vec![],
             games: vec![],
             ends: vec![],
             failed: vec![],
         };
-        let (own, inherited): (Vec<_>, Vec<_>) = stmts.into_iter().partition(|(s, _)| *s == 0);
-        for (_, stmt) in own {
+        let own: Vec<&Stmt> = stmts.iter().filter(|(s, _)| *s == file).map(|(_, st)| st).collect();
+        // Only a derived game reads the imported statements: reached on demand.
+        let mut inherited: Option<Vec<_>> = None;
+        for stmt in own {
             match &stmt.kind {
-                StmtKind::GameEnd { .. } => out.ends.push((0, stmt, None)),
-                StmtKind::GameFrom { .. } => out.derive(el, source, &inherited, &stmt, errors),
+                StmtKind::GameEnd { .. } => out.ends.push((file, stmt.clone(), None)),
+                StmtKind::GameFrom { .. } => {
+                    let inherited = inherited.get_or_insert_with(|| {
+                        let reached = imports.reached(file, el.prog.sources.len());
+                        stmts.iter().filter(|(s, _)| *s != file && reached[*s]).collect()
+                    });
+                    out.derive(el, source, inherited, stmt, errors);
+                }
                 StmtKind::Game { name, board, turns } => {
-                    let g = game(el, (0, source), name, board, turns, stmt.span);
+                    let g = game(el, (file, source), name, board, turns, stmt.span);
                     out.add_game(name, g, errors);
                 }
                 _ => out.add_claim(el, source, stmt, errors),
@@ -89,7 +102,14 @@ impl Statements {
 
     /// `game NAME = BASE`: the base game elaborated again as NAME, and
     /// its ends declared again for it.
-    fn derive(&mut self, el: &Elab, source: &Source, inherited: &[(usize, Stmt)], stmt: &Stmt, errors: &mut Vec<Diag>) {
+    fn derive(
+        &mut self,
+        el: &Elab,
+        source: &Source,
+        inherited: &[&(usize, Stmt)],
+        stmt: &Stmt,
+        errors: &mut Vec<Diag>,
+    ) {
         let StmtKind::GameFrom { name, base } = &stmt.kind else {
             unreachable!()
         };
@@ -130,7 +150,7 @@ impl Statements {
     }
 
     /// Elaborates a `theorem` or `axiom` statement.
-    fn add_claim(&mut self, el: &Elab, source: &Source, stmt: Stmt, errors: &mut Vec<Diag>) {
+    fn add_claim(&mut self, el: &Elab, source: &Source, stmt: &Stmt, errors: &mut Vec<Diag>) {
         let StmtKind::Claim {
             kind,
             name,
@@ -138,11 +158,11 @@ impl Statements {
             rel,
             rhs,
             conds,
-        } = stmt.kind
+        } = &stmt.kind
         else {
             unreachable!()
         };
-        match claim(el, source, kind, &name, &lhs, rel, &rhs, &conds, stmt.span) {
+        match claim(el, source, *kind, name, lhs, *rel, rhs, conds, stmt.span) {
             Ok(c) => self.claims.push(c),
             Err(Abort::Error(d)) => errors.push(d),
             Err(Abort::Poisoned) => {}
@@ -163,6 +183,7 @@ impl Statements {
             if derived.is_none() {
                 let key = (game.name.clone(), kind.name.clone());
                 if declared.contains(&key) {
+                    self.failed.push(game.name.clone());
                     errors.push(Diag::new(
                         source,
                         kind.span,
@@ -185,12 +206,25 @@ impl Statements {
                 continue;
             };
             let turns = g.turns.len();
-            match ends::declare(el, (s, &el.prog.sources[s]), &mut g.ends, turns, kind, args) {
-                Ok(()) => {}
-                Err(Abort::Error(d)) => errors.push(d),
-                Err(Abort::Poisoned) => {}
+            if let Err(e) = ends::declare(el, (s, &el.prog.sources[s]), &mut g.ends, turns, kind, args) {
+                self.failed.push(game.name.clone());
+                if let Abort::Error(d) = e {
+                    errors.push(d);
+                }
             }
         }
+    }
+
+    /// The games that elaborated with every end declaration and are
+    /// declared once: of an imported file with errors (as the importer
+    /// reads it), the games the errors are not about.
+    fn sound_games(self) -> Vec<Game> {
+        let mut named = std::collections::HashMap::new();
+        for g in &self.games {
+            *named.entry(g.name.as_str()).or_insert(0) += 1;
+        }
+        let sound = |g: &Game| named[g.name.as_str()] == 1 && !self.failed.contains(&g.name);
+        self.games.iter().filter(|g| sound(g)).cloned().collect()
     }
 
     /// Each claim is stated once, then each game declared once: the
@@ -226,6 +260,26 @@ impl Statements {
     }
 }
 
+/// The games the imported files declare (with their ends, and the games
+/// they derive), in the order the files were read, elaborated in this
+/// file's scope, so its overrides apply to them. An imported file's error
+/// is not this file's: elaborating them is no check of the imports, so a
+/// game that fails as this file reads it is left out, not reported (the
+/// file's positions are drawn from the others).
+pub(super) fn imported_games(el: &Elab, stmts: &[(usize, Stmt)], imports: &Imports) -> Vec<Game> {
+    let mut files: Vec<usize> = stmts.iter().map(|(s, _)| *s).filter(|&s| s != 0).collect();
+    files.sort_unstable();
+    files.dedup();
+    let mut out = vec![];
+    for file in files {
+        let mut ignored = vec![];
+        let mut file_games = Statements::elaborate(el, file, stmts, imports, &mut ignored);
+        file_games.declare_ends(el, &el.prog.sources[file], &mut ignored);
+        out.extend(file_games.sound_games());
+    }
+    out
+}
+
 /// A `game` statement's source, board and turns.
 type GameParts<'a> = (usize, &'a Expr, &'a Vec<Expr>);
 
@@ -233,18 +287,18 @@ type GameParts<'a> = (usize, &'a Expr, &'a Vec<Expr>);
 /// through the games derived there (`game amazon = chess` imported, then
 /// `game x = amazon`): its source, board and turns, with the names on the
 /// way from `base` to it.
-fn base_game<'a>(inherited: &'a [(usize, Stmt)], base: &Ident) -> (Option<GameParts<'a>>, Vec<String>) {
+fn base_game<'a>(inherited: &[&'a (usize, Stmt)], base: &Ident) -> (Option<GameParts<'a>>, Vec<String>) {
     let mut chain = vec![base.name.clone()];
     let found = loop {
         let at = chain.last().expect("a name");
-        let game = inherited.iter().find_map(|(s, st)| match &st.kind {
+        let game = inherited.iter().copied().find_map(|(s, st)| match &st.kind {
             StmtKind::Game { name: n, board, turns } if n.name == *at => Some((*s, board, turns)),
             _ => None,
         });
         if game.is_some() {
             break game;
         }
-        let next = inherited.iter().find_map(|(_, st)| match &st.kind {
+        let next = inherited.iter().copied().find_map(|(_, st)| match &st.kind {
             StmtKind::GameFrom { name: n, base } if n.name == *at => Some(base.name.clone()),
             _ => None,
         });
