@@ -56,9 +56,9 @@ impl Program {
     /// Registers the pieces and definitions of source `src`, and of the
     /// files it imports, each file once; claims are kept only from the file
     /// itself, games from every file (with their source), for `game NAME =
-    /// BASE` and [`Program::imported_games`]. A file's overrides replace what its imports define, after
-    /// them, so every use of the name (in the imports too) reads the
-    /// override. Returns whether an import could not be read or parsed:
+    /// BASE` and [`Program::imported_games`]. A file's overrides replace
+    /// what its imports define, after them, so every use of the name (in
+    /// the imports too) reads the override. Returns whether an import could not be read or parsed:
     /// then every name it defines is missing, and errors about them would
     /// only repeat that one. `depth` counts the files importing this one,
     /// up to [`MAX_IMPORT_DEPTH`].

@@ -219,12 +219,16 @@ impl Statements {
     /// declared once: of an imported file with errors (as the importer
     /// reads it), the games the errors are not about.
     fn sound_games(self) -> Vec<Game> {
-        let mut named = std::collections::HashMap::new();
-        for g in &self.games {
-            *named.entry(g.name.as_str()).or_insert(0) += 1;
-        }
-        let sound = |g: &Game| named[g.name.as_str()] == 1 && !self.failed.contains(&g.name);
-        self.games.iter().filter(|g| sound(g)).cloned().collect()
+        let sound: Vec<bool> = self
+            .games
+            .iter()
+            .map(|g| !self.failed.contains(&g.name) && self.games.iter().filter(|h| h.name == g.name).count() == 1)
+            .collect();
+        self.games
+            .into_iter()
+            .zip(sound)
+            .filter_map(|(g, s)| s.then_some(g))
+            .collect()
     }
 
     /// Each claim is stated once, then each game declared once: the

@@ -278,14 +278,8 @@ impl Engine {
 impl<W: Word> Plan<W> {
     /// `grid` as a board of the box the plan is for.
     fn board(&self, grid: &Grid) -> Board<W> {
-        let bases = self.bases.clone();
-        Board::new(
-            Mailbox::new(grid, self.pad),
-            bases,
-            &self.codes,
-            &self.slots,
-            &self.budget,
-        )
+        let mailbox = Mailbox::new(grid, self.pad);
+        Board::new(mailbox, self.bases.clone(), &self.codes, &self.slots, &self.budget)
     }
 
     /// Whether test `test` has a result on `board`.

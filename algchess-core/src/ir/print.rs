@@ -352,6 +352,13 @@ mod tests {
 
     /// A random term of `sort`, closed parts from `gen` mixed with
     /// metavariables, built only through the smart constructors.
+    /// A random term of any sort, three levels deep.
+    fn random_term(seed: u64) -> Term {
+        let mut g = crate::rng::Rng::new(seed);
+        let sort = g.pick(&[Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move]);
+        term(&mut g, sort, 3)
+    }
+
     fn term(g: &mut Rng, sort: Sort, depth: u32) -> Term {
         let k = g.below(if depth == 0 { 2 } else { 5 });
         match (sort, k) {
@@ -432,9 +439,7 @@ mod tests {
     #[test]
     fn printed_terms_elaborate_to_themselves() {
         fn prop(seed: u64) -> quickcheck::TestResult {
-            let mut g = crate::rng::Rng::new(seed);
-            let sort = g.pick(&[Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move]);
-            let t = term(&mut g, sort, 3);
+            let t = random_term(seed);
             match round_trip(&t) {
                 Ok(back) if back == t => quickcheck::TestResult::passed(),
                 Ok(back) => {
@@ -455,9 +460,7 @@ mod tests {
     #[test]
     fn built_trees_print_and_parse_as_printed_terms() {
         fn prop(seed: u64) -> quickcheck::TestResult {
-            let mut g = crate::rng::Rng::new(seed);
-            let sort = g.pick(&[Sort::Movement, Sort::Fragment, Sort::Pattern, Sort::Move]);
-            let t = term(&mut g, sort, 3);
+            let t = random_term(seed);
             let text = Pieces::chess().show(&t).to_string();
             let built = crate::parse::from_term::plain(&t, &Pieces::chess());
             let printed = crate::parse::print_expr(&built);

@@ -9,8 +9,7 @@
 use crate::geometry::Square;
 use crate::ir::Content;
 use crate::play::{Match, Position, Rules, TooBig};
-use crate::semantics::change_hash;
-use crate::semantics::{Code, Grid};
+use crate::semantics::{change_hash, Code, Grid};
 
 /// Values for one game.
 #[derive(Clone, Debug)]
