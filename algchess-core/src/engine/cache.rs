@@ -16,8 +16,11 @@ use smallvec::SmallVec;
 pub(super) struct Cache {
     /// The memo of each `not` test, by its `MemoId`.
     memos: Vec<Memo>,
-    /// Counts turns started, so memos of an earlier board are not used.
+    /// The turn being run: a number no other turn had, so memos of an
+    /// earlier board are not used.
     epoch: u64,
+    /// Counts turns started.
+    started: u64,
     /// The trail mark of the board the current turn started from.
     base: Option<usize>,
     /// Result lists done with, to be filled again without allocating.
@@ -30,8 +33,21 @@ impl Cache {
     /// The board at `mark` is where a turn starts: tests may be answered
     /// from what they read there.
     pub(super) fn start_turn(&mut self, mark: usize) {
-        self.epoch += 1;
+        self.started += 1;
+        self.epoch = self.started;
         self.base = Some(mark);
+    }
+
+    /// The turn being run, to [`resume`](Cache::resume) after a turn run
+    /// inside it (from one of its results). Its memos stay its own: the
+    /// inner turn's have numbers it never had.
+    pub(super) fn suspend(&self) -> (u64, Option<usize>) {
+        (self.epoch, self.base)
+    }
+
+    pub(super) fn resume(&mut self, (epoch, base): (u64, Option<usize>)) {
+        self.epoch = epoch;
+        self.base = base;
     }
 
     pub(super) fn end_turn(&mut self) {

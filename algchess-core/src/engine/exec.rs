@@ -142,13 +142,16 @@ impl<W: Word> Board<W> {
                 let mark = self.mark();
                 self.star(m, mark, &mut Seen::default(), cache, k)
             }
-            Op::Greedy(m) => match self.exists(m, cache) {
-                Ok(false) => k(self, cache),
-                Ok(true) => {
-                    let mark = self.mark();
-                    self.greedy(m, mark, &mut Seen::default(), cache, k)
-                }
-                Err(e) => Break(Cut::Over(e)),
+            Op::Greedy(m) => match m.relabels_every() {
+                Some((c, x)) => self.relabel_every(c, x, cache, k),
+                None => match self.exists(m, cache) {
+                    Ok(false) => k(self, cache),
+                    Ok(true) => {
+                        let mark = self.mark();
+                        self.greedy(m, mark, &mut Seen::default(), cache, k)
+                    }
+                    Err(e) => Break(Cut::Over(e)),
+                },
             },
             Op::Not { test, memo } => {
                 let found = self.exists_memo(test, *memo, cache);
@@ -744,6 +747,20 @@ impl<W: Word> Board<W> {
             Some(s) => Break(Cut::Over(s.into())),
             None => Continue(()),
         }
+    }
+
+    /// `(%c: % -> x)*!`: every piece of `c` but the POI's becomes `x`, the
+    /// one state the loop reaches, made at once.
+    fn relabel_every(&mut self, c: u8, x: u8, cache: &mut Cache, k: &mut Cont<'_, W>) -> Flow {
+        let mark = self.mark();
+        let mut from = 0;
+        while let Some(q) = self.next_holding(c, from, self.poi) {
+            from = q + 1;
+            self.write(q, x);
+        }
+        let flow = k(self, cache);
+        self.undo(mark);
+        flow
     }
 
     /// The states `m*` reaches from here on which `m` has no result.

@@ -27,7 +27,7 @@ use mailbox::Mailbox;
 use plan::{Op, Planner};
 pub(crate) use restrict::Vacate;
 use std::any::{Any, TypeId};
-use std::ops::ControlFlow::Continue;
+use std::ops::ControlFlow::{Break, Continue};
 use std::sync::{Arc, Mutex};
 use word::Word;
 
@@ -350,8 +350,11 @@ impl<W: Word> Plan<W> {
                 return Ok(n);
             }
         }
-        let moves = self.moves_playing(board, cache, turn)?;
         let next = (turn + 1) % self.turns.len();
+        if depth == 2 && !self.passes {
+            return self.perft_two(board, cache, turn, next);
+        }
+        let moves = self.moves_playing(board, cache, turn)?;
         if moves.is_empty() && self.passes {
             // A pass is a ply of its own, if the other side can move.
             if self.moves(board, cache, next)?.is_empty() {
@@ -371,6 +374,44 @@ impl<W: Word> Plan<W> {
             }
         }
         cache.spare.push(moves);
+        Ok(total)
+    }
+}
+
+impl<W: Word> Plan<W> {
+    /// `perft` two plies deep in a game with no passes: each distinct
+    /// result's leaves counted where the turn makes it, instead of the
+    /// result kept, made again and unmade.
+    fn perft_two(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize, next: usize) -> Result<u64, TooBig> {
+        let mark = board.mark();
+        let mut out = results::Distinct::new(cache.spare.pop().unwrap_or_default());
+        let mut total = 0;
+        cache.start_turn(mark);
+        let flow = board.run(
+            &self.turns[turn],
+            cache,
+            &mut |board: &mut Board<W>, cache: &mut Cache| {
+                if !out.insert(board.result(mark)) {
+                    return Continue(());
+                }
+                // The result is the board now, with no POI, where the next
+                // turn starts.
+                let (poi, turn) = (board.poi.take(), cache.suspend());
+                let n = self.perft(board, cache, next, 1);
+                cache.resume(turn);
+                board.poi = poi;
+                match n {
+                    Ok(n) => {
+                        total += n;
+                        Continue(())
+                    }
+                    Err(e) => Break(exec::Cut::Over(e)),
+                }
+            },
+        );
+        cache.end_turn();
+        cache.spare.push(std::mem::take(&mut out.items));
+        stopped(flow)?;
         Ok(total)
     }
 }

@@ -26,7 +26,8 @@ impl Distinct {
         }
     }
 
-    pub(super) fn insert(&mut self, (fp, d): (u64, Diff)) {
+    /// Adds a result; false when it was there.
+    pub(super) fn insert(&mut self, (fp, d): (u64, Diff)) -> bool {
         if 2 * self.items.len() >= self.slots.len() {
             self.slots = smallvec::smallvec![0; 2 * self.slots.len()];
             for k in 0..self.items.len() {
@@ -46,7 +47,7 @@ impl Distinct {
                     let k = s as usize - 1;
                     let e = &self.items[k];
                     if self.fps[k] == fp && e.len() == d.len() && d.iter().all(|w| e.contains(w)) {
-                        return;
+                        return false;
                     }
                 }
             }
@@ -55,6 +56,7 @@ impl Distinct {
         self.slots[h] = self.items.len() as u32 + 1;
         self.items.push(d);
         self.fps.push(fp);
+        true
     }
 }
 

@@ -464,20 +464,12 @@ impl<W: Word> Board<W> {
         };
         // Where a piece of code `v` lands with the answer kept, for the last `v`.
         let mut quiet = (Code::POI, W::ZERO);
-        self.each_ray(arms, &mut |board, ray, set, write| {
+        self.each_ray(arms, &mut |board, ray, write| {
             let Squares::Words(b) = &board.squares else {
                 unreachable!("rays are on bitboards")
             };
             let v = if write == Code::POI { old } else { write };
-            let (reach, first) = ray.reach(b, k);
-            let mut targets = if set.contains_code(Code::EMPTY) {
-                reach & !first
-            } else {
-                W::ZERO
-            };
-            if !first.is_zero() && set.contains_code(b.code(first.lowest())) {
-                targets |= first;
-            }
+            let (targets, first) = ray.targets(b, k);
             if targets.is_zero() {
                 return Continue(());
             }
@@ -511,21 +503,14 @@ impl<W: Word> Board<W> {
         })
     }
 
-    /// Calls `at` with each slide's ray, set and write in `arms`, and in
-    /// the alternatives among them.
-    fn each_ray(
-        &mut self,
-        arms: &[Op<W>],
-        at: &mut impl FnMut(&mut Board<W>, &BitRay<W>, CellSet, u8) -> Flow,
-    ) -> Flow {
+    /// Calls `at` with each slide's ray and write in `arms`, and in the
+    /// alternatives among them.
+    fn each_ray(&mut self, arms: &[Op<W>], at: &mut impl FnMut(&mut Board<W>, &BitRay<W>, u8) -> Flow) -> Flow {
         for a in arms {
             match a {
                 Op::Slide {
-                    set,
-                    write,
-                    ray: Some(ray),
-                    ..
-                } => at(self, ray, *set, *write)?,
+                    write, ray: Some(ray), ..
+                } => at(self, ray, *write)?,
                 Op::Alt(inner) => self.each_ray(inner, at)?,
                 _ => unreachable!("only rays are counted by each_ray"),
             }

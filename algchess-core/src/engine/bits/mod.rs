@@ -381,12 +381,6 @@ impl<W: Word> Bits<W> {
         self.word(code) & poi.and_then(|p| self.bit_of(p)).map_or(W::ONES, |k| !W::bit(k))
     }
 
-    /// The code on bit `k`.
-    #[inline]
-    pub(super) fn code(&self, k: u32) -> u8 {
-        self.cells[k as usize]
-    }
-
     /// The mailbox index of bit `k`.
     #[inline]
     pub(super) fn index_of(&self, k: u32) -> usize {

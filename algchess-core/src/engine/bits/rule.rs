@@ -198,9 +198,12 @@ impl<W: Word> BitWalk<W> {
 
 /// A slide's line on words: from each square, the squares along its
 /// step up to its length, so that a leaf counts a slider's results along
-/// it at once instead of square by square.
+/// it at once instead of square by square; and the codes it may land on.
 #[derive(Clone)]
-pub(in crate::engine) struct BitRay<W>(pub(super) Line<W>);
+pub(in crate::engine) struct BitRay<W> {
+    pub(super) line: Line<W>,
+    codes: Codes,
+}
 
 impl<W> std::fmt::Debug for BitRay<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -210,31 +213,36 @@ impl<W> std::fmt::Debug for BitRay<W> {
 }
 
 impl<W: Word> BitRay<W> {
-    /// Shares its row ([`Shared::row`]).
+    /// Shares its row ([`Shared::row`]) and gives its codes their word.
     pub(in crate::engine) fn intern(&mut self, shared: &mut Shared<W>) {
-        shared.line(&mut self.0);
+        shared.line(&mut self.line);
+        shared.codes(&mut self.codes);
     }
 
-    /// The line along `d`, at most `max` squares long, on boxes of `shape`.
-    pub(in crate::engine) fn new(d: Square, max: u32, shape: BoxShape) -> Option<BitRay<W>> {
+    /// The line along `d`, at most `max` squares long, to squares holding
+    /// `set`, on boxes of `shape`.
+    pub(in crate::engine) fn new(d: Square, max: u32, set: CellSet, shape: BoxShape) -> Option<BitRay<W>> {
         let delta = d.x + shape.width * d.y;
         if !shape.fits::<W>() || delta == 0 {
             return None;
         }
         let len = max.min(shape.width.max(shape.height) as u32);
-        Some(BitRay(Line {
-            masks: line_masks(shape, d, len),
-            up: delta > 0,
-        }))
+        Some(BitRay {
+            line: Line {
+                masks: line_masks(shape, d, len),
+                up: delta > 0,
+            },
+            codes: Codes::of(set),
+        })
     }
 
-    /// From bit `k`: the squares a slide along the line reaches (over
-    /// empty squares, up to and with the first that is not empty), and
-    /// that first square (0: none).
+    /// From bit `k`: the squares a slide along the line lands on (over
+    /// empty squares, up to and with the first that is not empty, each
+    /// holding a code of its set), and that first square (0: none).
     #[inline]
-    pub(in crate::engine) fn reach(&self, b: &Bits<W>, k: u32) -> (W, W) {
+    pub(in crate::engine) fn targets(&self, b: &Bits<W>, k: u32) -> (W, W) {
         let sq = at::<W>(k);
-        let f = self.0.first(b, sq);
-        (self.0.masks[sq] & self.0.upto(f), f)
+        let f = self.line.first(b, sq);
+        (self.line.masks[sq] & self.line.upto(f) & b.of(&self.codes), f)
     }
 }

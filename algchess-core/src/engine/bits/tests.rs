@@ -356,7 +356,7 @@ fn equal_rows_are_shared_once_planned() {
         BitProbe::new(&tree(), shape).expect("leaps and lines"),
         BitProbe::new(&tree(), shape).expect("leaps and lines"),
     );
-    let mut ray = BitRay::new(Square::new(0, 1), 7, shape).expect("a line");
+    let mut ray = BitRay::new(Square::new(0, 1), 7, CellSet::default(), shape).expect("a line");
     assert!(!Arc::ptr_eq(&a.leaps[0].masks, &b.leaps[0].masks));
     a.intern(&mut shared);
     b.intern(&mut shared);
@@ -374,11 +374,11 @@ fn equal_rows_are_shared_once_planned() {
     assert_eq!(ra.len(), rb.len());
     assert!(ra.iter().zip(&rb).all(|(x, y)| Arc::ptr_eq(x, y)));
     assert!(
-        ra.iter().any(|r| Arc::ptr_eq(r, &ray.0.masks)),
+        ra.iter().any(|r| Arc::ptr_eq(r, &ray.line.masks)),
         "the rook's line up is the test's"
     );
     // Distinct rows stay distinct.
-    assert!(!Arc::ptr_eq(&a.leaps[0].masks, &ray.0.masks));
+    assert!(!Arc::ptr_eq(&a.leaps[0].masks, &ray.line.masks));
 }
 
 /// Shapes that are not a first blocker along a line, or boxes too

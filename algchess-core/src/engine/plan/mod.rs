@@ -163,23 +163,40 @@ pub(super) struct BitHop<W> {
     pub bits: Vec<BitRule<W>>,
 }
 
+/// The code `rules` write on the POI's square, when that is all they do.
+fn relabel_of(rules: &[FastRule]) -> Option<u8> {
+    match rules {
+        [r] if matches!(r.find, Find::Anchor)
+            && r.reads.is_empty()
+            && r.offs.is_empty()
+            && r.ons.is_empty()
+            && r.one.is_none()
+            && matches!(&r.writes[..], [(0, x)] if *x != Code::POI) =>
+        {
+            Some(r.writes[0].1)
+        }
+        _ => None,
+    }
+}
+
 impl<W> Op<W> {
     /// The code `self` writes on the POI's square, when that is all it
     /// does (`% -> ♖`: a rook that has moved loses its right to castle).
     pub(super) fn relabel(&self) -> Option<u8> {
         let Op::Rules(rules) = self else { return None };
-        match &rules[..] {
-            [r] if matches!(r.find, Find::Anchor)
-                && r.reads.is_empty()
-                && r.offs.is_empty()
-                && r.ons.is_empty()
-                && r.one.is_none()
-                && matches!(&r.writes[..], [(0, x)] if *x != Code::POI) =>
-            {
-                Some(r.writes[0].1)
-            }
-            _ => None,
-        }
+        relabel_of(rules)
+    }
+
+    /// `(c, x)` when `self` is `%c: % -> x` with `x` not `c`: under `*!`
+    /// every piece of `c` (but the POI's) becomes `x`, in any order, and
+    /// that is the one state the loop reaches (`'Pe -> ♙`: no pawn may
+    /// be taken en passant any more).
+    pub(super) fn relabels_every(&self) -> Option<(u8, u8)> {
+        let Op::Bind(c, body) = self else { return None };
+        let (Op::Rules(rules) | Op::BitRules(rules, ..)) = &**body else {
+            return None;
+        };
+        relabel_of(rules).filter(|x| x != c).map(|x| (*c, x))
     }
 
     /// Whether `self` moves the POI's piece alone and puts it down once

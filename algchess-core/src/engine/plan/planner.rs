@@ -112,9 +112,10 @@ impl Planner {
         Mailbox::delta(self.stride, d)
     }
 
-    /// A slide's line along `d`, `max` long, on bitboards of the box.
-    fn ray<W: Word>(&self, d: Square, max: u32) -> Option<Box<BitRay<W>>> {
-        self.shape.and_then(|s| BitRay::new(d, max, s)).map(Box::new)
+    /// A slide's line along `d`, `max` long, to squares holding `set`, on
+    /// bitboards of the box.
+    fn ray<W: Word>(&self, d: Square, max: u32, set: CellSet) -> Option<Box<BitRay<W>>> {
+        self.shape.and_then(|s| BitRay::new(d, max, set, s)).map(Box::new)
     }
 
     fn rule(&self, r: &Rule) -> FastRule {
@@ -228,7 +229,7 @@ impl Planner {
             max: u32::MAX,
             write: Code::POI,
             apart: false,
-            ray: self.ray(d, u32::MAX),
+            ray: self.ray(d, u32::MAX, set),
         })
     }
 
@@ -294,7 +295,7 @@ impl Planner {
                 max: chain.len() as u32,
                 write: Code::cell(w),
                 apart: false,
-                ray: self.ray(d, chain.len() as u32),
+                ray: self.ray(d, chain.len() as u32, set),
             });
         }
         if slides.is_empty() {
