@@ -4,7 +4,7 @@
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
-use super::bits::{BitRay, BitRule, BitTest, Stand, Stepped, Still};
+use super::bits::{BitRule, BitTest, Bits, Stand, Stepped, Still};
 use super::board::{Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
@@ -298,11 +298,14 @@ impl<W: Word> Board<W> {
         });
         let poi = d.outer.and_then(|p| b.bit_of(p));
         let mut landed = 0;
+        // Steps that may bear on the answer, by the square left and the
+        // code put down: where they land.
+        let mut steps: SmallVec<[(u32, u8, W); 2]> = SmallVec::new();
         let flow = self.each_bit_rule(
             code,
             rules,
             bits,
-            |bit, m, b| {
+            |bit, m, _| {
                 let Some((l, t, stands)) = &kept else {
                     landed += m.count() as usize;
                     return W::ZERO;
@@ -318,7 +321,8 @@ impl<W: Word> Board<W> {
                     _ => m,
                 };
                 // A step that may bear on the answer (a king's, a pinned
-                // piece's) is tested on the words as they would be.
+                // piece's) is tested on the words as they would be, once
+                // every rule has been seen.
                 match bit.step() {
                     Some((at, v)) if !rest.is_zero() => {
                         let v = if v == Code::POI { code } else { v };
@@ -326,8 +330,11 @@ impl<W: Word> Board<W> {
                         while !m.is_zero() {
                             let k = m.lowest();
                             m = m.clear_lowest();
-                            let step = Stepped::new(b, k, k.wrapping_add_signed(at), v);
-                            landed += usize::from(!t.holds(&step, poi));
+                            let to = W::bit(k.wrapping_add_signed(at));
+                            match steps.iter_mut().find(|s| (s.0, s.1) == (k, v)) {
+                                Some(s) => s.2 |= to,
+                                None => steps.push((k, v, to)),
+                            }
                         }
                         W::ZERO
                     }
@@ -336,6 +343,12 @@ impl<W: Word> Board<W> {
             },
             |board, r, q| board.dry_rule(r, q, d, seen, true),
         );
+        if let (Some((_, t, _)), Squares::Words(b)) = (kept, &self.squares) {
+            landed += steps
+                .into_iter()
+                .map(|(from, v, to)| legal_steps(t, b, poi, from, v, to))
+                .sum::<usize>();
+        }
         seen.direct += landed;
         flow
     }
@@ -462,57 +475,32 @@ impl<W: Word> Board<W> {
                 !s.answer,
             ),
         };
-        // Where a piece of code `v` lands with the answer kept, for the last `v`.
-        let mut quiet = (Code::POI, W::ZERO);
-        self.each_ray(arms, &mut |board, ray, write| {
-            let Squares::Words(b) = &board.squares else {
-                unreachable!("rays are on bitboards")
-            };
+        // Where each write lands, the rays of one write at once: no two
+        // rays of a piece meet (`apart.rs`), so none is counted twice.
+        let mut by_write: SmallVec<[(u8, W, W); 2]> = SmallVec::new();
+        ray_targets(arms, b, k, &mut by_write);
+        for (write, targets, firsts) in by_write {
             let v = if write == Code::POI { old } else { write };
-            let (targets, first) = ray.targets(b, k);
-            if targets.is_zero() {
-                return Continue(());
-            }
             let bulk = match d.test {
                 None => targets,
                 Some(_) if !away => W::ZERO,
-                Some((t, s)) => {
-                    if quiet.0 != v {
-                        quiet = (v, t.lands_quietly(s, v));
-                    }
-                    targets & !first & quiet.1
-                }
+                Some((t, s)) => targets & !firsts & t.lands_quietly(s, v),
             };
             if legal {
                 seen.direct += bulk.count() as usize;
             }
             let mut rest = targets & !bulk;
             while !rest.is_zero() {
-                let q = match &board.squares {
+                let q = match &self.squares {
                     Squares::Words(b) => b.index_of(rest.lowest()),
                     Squares::Sets(_) => unreachable!("rays are on bitboards"),
                 };
                 rest = rest.clear_lowest();
                 let writes = [(q, v), (start, Code::EMPTY)].into_iter();
-                match board.counted_from(writes, d, seen, true) {
+                match self.counted_from(writes, d, seen, true) {
                     Some(flow) => flow?,
-                    None => board.slide_one((start, q, v, write), d, seen, true)?,
+                    None => self.slide_one((start, q, v, write), d, seen, true)?,
                 }
-            }
-            Continue(())
-        })
-    }
-
-    /// Calls `at` with each slide's ray and write in `arms`, and in the
-    /// alternatives among them.
-    fn each_ray(&mut self, arms: &[Op<W>], at: &mut impl FnMut(&mut Board<W>, &BitRay<W>, u8) -> Flow) -> Flow {
-        for a in arms {
-            match a {
-                Op::Slide {
-                    write, ray: Some(ray), ..
-                } => at(self, ray, *write)?,
-                Op::Alt(inner) => self.each_ray(inner, at)?,
-                _ => unreachable!("only rays are counted by each_ray"),
             }
         }
         Continue(())
@@ -597,6 +585,50 @@ impl<W: Word> Board<W> {
             return Some(Continue(()));
         }
         Some(count(seen, hash ^ self.hash_at(d.mark)))
+    }
+}
+
+/// How many steps of the piece on bit `from` to the squares of `to`,
+/// each putting down `v`, leave `t` not holding (`poi` as
+/// [`BitTest::holds`] takes it): tested on the words one by one, or for
+/// two or more where one probe decides the test, by the squares from
+/// which it holds once the piece has left ([`BitProbe::holding`]).
+fn legal_steps<W: Word>(t: &BitTest<W>, b: &Bits<W>, poi: Option<u32>, from: u32, v: u8, to: W) -> usize {
+    if to.count() >= 2 && poi.is_none() {
+        if let Some(holding) = t.decided_by(b, from, v).and_then(|p| p.holding(b, W::bit(from), to)) {
+            return (to & !holding).count() as usize;
+        }
+    }
+    let mut m = to;
+    let mut legal = 0;
+    while !m.is_zero() {
+        legal += usize::from(!t.holds(&Stepped::new(b, from, m.lowest(), v), poi));
+        m = m.clear_lowest();
+    }
+    legal
+}
+
+/// Adds to `out` the squares each slide of `arms` (slides with rays, or
+/// alternatives of them) lands on from bit `k`, and its first blocker,
+/// by the code it writes.
+fn ray_targets<W: Word>(arms: &[Op<W>], b: &Bits<W>, k: u32, out: &mut SmallVec<[(u8, W, W); 2]>) {
+    for a in arms {
+        match a {
+            Op::Slide {
+                write, ray: Some(ray), ..
+            } => {
+                let (targets, first) = ray.targets(b, k);
+                match out.iter_mut().find(|g| g.0 == *write) {
+                    Some(g) => {
+                        g.1 |= targets;
+                        g.2 |= first;
+                    }
+                    None => out.push((*write, targets, first)),
+                }
+            }
+            Op::Alt(inner) => ray_targets(inner, b, k, out),
+            _ => unreachable!("only rays are counted by ray_targets"),
+        }
     }
 }
 

@@ -335,6 +335,28 @@ impl<W: Word> BitTest<W> {
         }
     }
 
+    /// The one probe that decides the test once a piece leaves bit
+    /// `from` and `v` is put down elsewhere, with no POI: when every part
+    /// is a probe from the pieces of a code, no such piece is left but the
+    /// one that moves, and one part looks for `v`. The test then holds
+    /// where the probe holds from the square `v` lands on.
+    pub(in crate::engine) fn decided_by(&self, b: &Bits<W>, from: u32, v: u8) -> Option<&BitProbe<W>> {
+        let mut found = None;
+        for part in &self.parts {
+            let Part::Bound(c, Some(p)) = part else { return None };
+            if !(b.word(*c) & !W::bit(from)).is_zero() {
+                return None;
+            }
+            if *c == v {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(p);
+            }
+        }
+        found
+    }
+
     /// Whether the test holds with the POI on bit `poi`, on the board `b`
     /// reads (the board's words, or a [`Stepped`] on from them).
     #[inline]

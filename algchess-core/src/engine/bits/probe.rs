@@ -12,6 +12,8 @@ pub(super) struct Leaps<W> {
     pub codes: Codes,
     /// By square: the squares read from it.
     pub masks: Row<W>,
+    /// By square: the squares that read it ([`BitProbe::holding`]).
+    pub from: Row<W>,
 }
 
 /// A line along a step: the first square along it that is not empty,
@@ -32,6 +34,10 @@ pub(super) struct Lines<W> {
     /// with no piece on its lines is passed over with one test.
     pub any: Row<W>,
     pub lines: Vec<Line<W>>,
+    /// Each line the other way, as long, and all their squares by
+    /// square ([`BitProbe::holding`]).
+    pub back: Vec<Line<W>>,
+    pub back_any: Row<W>,
 }
 
 /// A line that starts past a hurdle (a grasshopper's, seen from the
@@ -63,11 +69,13 @@ impl<W: Word> BitProbe<W> {
         for l in &mut self.leaps {
             shared.codes(&mut l.codes);
             shared.row(&mut l.masks);
+            shared.row(&mut l.from);
         }
         for g in &mut self.lines {
             shared.codes(&mut g.codes);
             shared.row(&mut g.any);
-            g.lines.iter_mut().for_each(|l| shared.line(l));
+            shared.row(&mut g.back_any);
+            g.lines.iter_mut().chain(&mut g.back).for_each(|l| shared.line(l));
         }
         for h in &mut self.hops {
             shared.codes(&mut h.codes);
@@ -291,6 +299,7 @@ impl<W: Word> BitProbe<W> {
                     None => out.leaps.push(Leaps {
                         codes,
                         masks: row(shape.squares().map(|(x, y)| mask(x, y))),
+                        from: row(std::iter::empty()),
                     }),
                 }
                 continue;
@@ -308,6 +317,8 @@ impl<W: Word> BitProbe<W> {
                         codes,
                         any: row(std::iter::empty()),
                         lines: vec![],
+                        back: vec![],
+                        back_any: row(std::iter::empty()),
                     });
                     out.lines.len() - 1
                 }
@@ -318,8 +329,65 @@ impl<W: Word> BitProbe<W> {
                 .zip(masks.iter())
                 .for_each(|(a, m)| *a |= *m);
             g.lines.push(Line { masks, up: delta > 0 });
+            let back: Row<W> = line_masks(shape, Square::new(-step.x, -step.y), len);
+            fresh(&mut g.back_any)
+                .iter_mut()
+                .zip(back.iter())
+                .for_each(|(a, m)| *a |= *m);
+            g.back.push(Line {
+                masks: back,
+                up: delta < 0,
+            });
+        }
+        // Each leap's squares the other way: those that read a square.
+        for l in &mut out.leaps {
+            let from = fresh(&mut l.from);
+            for (sq, m) in l.masks.iter().enumerate() {
+                let mut m = *m;
+                while !m.is_zero() {
+                    from[at::<W>(m.lowest())] |= W::bit(sq as u32);
+                    m = m.clear_lowest();
+                }
+            }
         }
         Some(out)
+    }
+
+    /// Of the squares `wanted`, those from which the probe holds on the
+    /// board `b` reads with the squares of `gone` emptied, all at once:
+    /// each piece a leap or line looks for marks the squares that read it
+    /// (a king's steps are then tested by a look-up each). `None` for a
+    /// probe with hops.
+    pub(in crate::engine) fn holding(&self, b: &Bits<W>, gone: W, wanted: W) -> Option<W> {
+        if !self.hops.is_empty() {
+            return None;
+        }
+        let occupied = b.occupied() & !gone;
+        let mut out = W::ZERO;
+        for l in &self.leaps {
+            let mut pieces = b.of(&l.codes) & !gone;
+            while !pieces.is_zero() {
+                out |= l.from[at::<W>(pieces.lowest())];
+                pieces = pieces.clear_lowest();
+            }
+        }
+        for g in &self.lines {
+            let mut pieces = b.of(&g.codes) & !gone;
+            while !pieces.is_zero() {
+                let sq = at::<W>(pieces.lowest());
+                pieces = pieces.clear_lowest();
+                if (g.back_any[sq] & wanted).is_zero() {
+                    continue;
+                }
+                for l in &g.back {
+                    let m = l.masks[sq];
+                    if !(m & wanted).is_zero() {
+                        out |= m & l.upto(l.nearest(m & occupied));
+                    }
+                }
+            }
+        }
+        Some(out & wanted)
     }
 
     /// Whether the probe holds from square `sq` (its bit number) on the

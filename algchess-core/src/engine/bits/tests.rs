@@ -178,6 +178,57 @@ fn a_step_is_tested_as_if_made() {
     }
 }
 
+/// The squares from which a probe holds once a king has left its
+/// square, found all at once (`BitProbe::holding`), are those where the
+/// test holds with the king stepped there: on random boxes with one king
+/// (put on a random square), leaps and lines of several lengths, for
+/// every square it may step to, captures among them. With a second king
+/// no one probe decides, and a probe with hops is not answered so.
+#[test]
+fn a_kings_steps_are_tested_all_at_once() {
+    const KING: u8 = 4;
+    fn prop<W: Word>(seed: Vec<u8>, w: u8, h: u8, at: u16) -> bool {
+        let (shape, mut cells) = random_box::<W>(&seed, w, h, &[ROOK, KNIGHT, PAWN, Code::OFF]);
+        let n = cells.len();
+        let from = usize::from(at) % n;
+        cells[from] = KING;
+        let mut t: Vec<Branch> = tree().into_iter().filter(|b| b.set != set(&[ROOK, KNIGHT])).collect();
+        t.retain(|b| !(b.at == Square::new(0, -1) || b.at == Square::new(1, 0) || b.at == Square::new(1, -1)));
+        t.push(read(-1, 2, &[KING], vec![]));
+        let probe = BitProbe::<W>::new(&t, shape).expect("leaps and lines");
+        let test = BitTest::new(vec![Part::Bound(KING, Some(probe))]);
+        let index = |x, y| (x + shape.width * y) as usize;
+        let bits = Bits::new(&cells, shape, &Slots::default(), index);
+        let (from, all) = (from as u32, W::below(n as u32));
+        let Some(holding) = test
+            .decided_by(&bits, from, KING)
+            .and_then(|p| p.holding(&bits, W::bit(from), all))
+        else {
+            return false;
+        };
+        let each = (0..n as u32).filter(|&to| to != from).all(|to| {
+            let attacked = !(holding & W::bit(to)).is_zero();
+            test.holds(&Stepped::new(&bits, from, to, KING), None) == attacked
+        });
+        // A second king: its own probe may hold.
+        let mut two = cells.clone();
+        two[(from as usize + 1) % n] = KING;
+        let two = Bits::new(&two, shape, &Slots::default(), index);
+        each && (n < 2 || test.decided_by(&two, from, KING).is_none())
+    }
+    for p in [prop::<u64>, prop::<u128>, prop::<Wide>] {
+        quickcheck::QuickCheck::new()
+            .tests(300)
+            .quickcheck(p as fn(Vec<u8>, u8, u8, u16) -> bool);
+    }
+    let shape = BoxShape { width: 8, height: 8 };
+    let hops = BitProbe::<u64>::new(&tree(), shape).expect("leaps, lines and hops");
+    let bits = Bits::new(&[Code::EMPTY; 64], shape, &Slots::default(), |x, y| {
+        (x + 8 * y) as usize
+    });
+    assert!(hops.holding(&bits, 0, u64::MAX).is_none());
+}
+
 /// A test's answer stands on a board changed only where it read
 /// nothing that matters, or where a safe king's line only gained a
 /// blocker: whenever `stands` says so, testing afresh gives the same
