@@ -477,30 +477,91 @@ impl<W: Word> Board<W> {
         };
         // Where each write lands, the rays of one write at once: no two
         // rays of a piece meet (`apart.rs`), so none is counted twice.
-        let mut by_write: SmallVec<[(u8, W, W); 2]> = SmallVec::new();
-        ray_targets(arms, b, k, &mut by_write);
-        for (write, targets, firsts) in by_write {
-            let v = if write == Code::POI { old } else { write };
-            let bulk = match d.test {
-                None => targets,
-                Some(_) if !away => W::ZERO,
-                Some((t, s)) => targets & !firsts & t.lands_quietly(s, v),
-            };
-            if legal {
-                seen.direct += bulk.count() as usize;
-            }
-            let mut rest = targets & !bulk;
-            while !rest.is_zero() {
-                let q = match &self.squares {
-                    Squares::Words(b) => b.index_of(rest.lowest()),
-                    Squares::Sets(_) => unreachable!("rays are on bitboards"),
-                };
-                rest = rest.clear_lowest();
-                let writes = [(q, v), (start, Code::EMPTY)].into_iter();
-                match self.counted_from(writes, d, seen, true) {
-                    Some(flow) => flow?,
-                    None => self.slide_one((start, q, v, write), d, seen, true)?,
+        let piece = Slider {
+            start,
+            k,
+            old,
+            away,
+            legal,
+        };
+        let mut landings = None;
+        self.gather_rays(arms, &piece, &mut landings, d, seen)?;
+        match landings {
+            Some(l) => self.count_landings(l, &piece, d, seen),
+            None => Continue(()),
+        }
+    }
+
+    /// Adds to `landings` where each slide of `arms` (slides with rays, or
+    /// alternatives of them) lands, and its first blocker, while the code
+    /// written stays the same; counts them when it changes.
+    fn gather_rays(
+        &mut self,
+        arms: &[Op<W>],
+        piece: &Slider,
+        landings: &mut Option<(u8, W, W)>,
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+    ) -> Flow {
+        for a in arms {
+            match a {
+                Op::Slide {
+                    write, ray: Some(ray), ..
+                } => {
+                    let Squares::Words(b) = &self.squares else {
+                        unreachable!("rays are on bitboards")
+                    };
+                    let (targets, first) = ray.targets(b, piece.k);
+                    match landings {
+                        Some(l) if l.0 == *write => {
+                            l.1 |= targets;
+                            l.2 |= first;
+                        }
+                        _ => {
+                            if let Some(l) = landings.replace((*write, targets, first)) {
+                                self.count_landings(l, piece, d, seen)?;
+                            }
+                        }
+                    }
                 }
+                Op::Alt(inner) => self.gather_rays(inner, piece, landings, d, seen)?,
+                _ => unreachable!("only rays are counted by gather_rays"),
+            }
+        }
+        Continue(())
+    }
+
+    /// Counts the slider's results writing `write` on the squares of
+    /// `targets` (`firsts`: the first blockers along its rays): those
+    /// that leave the kept answer standing by their number, the others
+    /// one by one.
+    fn count_landings(
+        &mut self,
+        (write, targets, firsts): (u8, W, W),
+        piece: &Slider,
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+    ) -> Flow {
+        let (start, v) = (piece.start, if write == Code::POI { piece.old } else { write });
+        let bulk = match d.test {
+            None => targets,
+            Some(_) if !piece.away => W::ZERO,
+            Some((t, s)) => targets & !firsts & t.lands_quietly(s, v),
+        };
+        if piece.legal {
+            seen.direct += bulk.count() as usize;
+        }
+        let mut rest = targets & !bulk;
+        while !rest.is_zero() {
+            let q = match &self.squares {
+                Squares::Words(b) => b.index_of(rest.lowest()),
+                Squares::Sets(_) => unreachable!("rays are on bitboards"),
+            };
+            rest = rest.clear_lowest();
+            let writes = [(q, v), (start, Code::EMPTY)].into_iter();
+            match self.counted_from(writes, d, seen, true) {
+                Some(flow) => flow?,
+                None => self.slide_one((start, q, v, write), d, seen, true)?,
             }
         }
         Continue(())
@@ -608,28 +669,16 @@ fn legal_steps<W: Word>(t: &BitTest<W>, b: &Bits<W>, poi: Option<u32>, from: u32
     legal
 }
 
-/// Adds to `out` the squares each slide of `arms` (slides with rays, or
-/// alternatives of them) lands on from bit `k`, and its first blocker,
-/// by the code it writes.
-fn ray_targets<W: Word>(arms: &[Op<W>], b: &Bits<W>, k: u32, out: &mut SmallVec<[(u8, W, W); 2]>) {
-    for a in arms {
-        match a {
-            Op::Slide {
-                write, ray: Some(ray), ..
-            } => {
-                let (targets, first) = ray.targets(b, k);
-                match out.iter_mut().find(|g| g.0 == *write) {
-                    Some(g) => {
-                        g.1 |= targets;
-                        g.2 |= first;
-                    }
-                    None => out.push((*write, targets, first)),
-                }
-            }
-            Op::Alt(inner) => ray_targets(inner, b, k, out),
-            _ => unreachable!("only rays are counted by ray_targets"),
-        }
-    }
+/// A slider whose rays a leaf counts (`Board::dry_rays`): its square as
+/// a mailbox index and a bit, its code, whether it may leave its square
+/// with the kept answer standing, and whether that answer lets a move
+/// stand.
+struct Slider {
+    start: usize,
+    k: u32,
+    old: u8,
+    away: bool,
+    legal: bool,
 }
 
 /// How [`Board::tally`] counts a leaf's results of `op` on a board with
