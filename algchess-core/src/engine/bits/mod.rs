@@ -60,9 +60,10 @@ impl BoxShape {
 }
 
 /// The codes of a set, for or-ing their words, the set's own word on
-/// the board when it has one (`slot`, given by [`Slots`]), and the set.
+/// the board when it has one (`slot`, given by [`Slots`]), the set, and
+/// its code when it has one alone (read as that code's word).
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Codes(Box<[u8]>, u8, CellSet);
+pub(super) struct Codes(Box<[u8]>, u8, CellSet, Option<u8>);
 
 /// `Codes` with no word of their own.
 const NO_SLOT: u8 = u8::MAX;
@@ -155,7 +156,12 @@ fn at<W: Word>(k: u32) -> usize {
 
 impl Codes {
     pub(super) fn of(set: CellSet) -> Codes {
-        Codes((0..=u8::MAX).filter(|&c| set.contains_code(c)).collect(), NO_SLOT, set)
+        let codes: Box<[u8]> = (0..=u8::MAX).filter(|&c| set.contains_code(c)).collect();
+        let one = match codes[..] {
+            [c] => Some(c),
+            _ => None,
+        };
+        Codes(codes, NO_SLOT, set, one)
     }
 
     /// The set.
@@ -423,6 +429,9 @@ impl<W: Word> Bits<W> {
     fn of(&self, codes: &Codes) -> W {
         if codes.1 != NO_SLOT {
             return self.sets[codes.1 as usize & (SLOTS - 1)];
+        }
+        if let Some(c) = codes.3 {
+            return self.by_code[c as usize];
         }
         codes.0.iter().fold(W::ZERO, |m, &c| m | self.by_code[c as usize])
     }
