@@ -227,7 +227,7 @@ impl<W: Word> BitTest<W> {
         for part in &self.parts {
             match part {
                 Part::Bound(c, p) => {
-                    let mut w = b.by_code[*c as usize] & except(k);
+                    let mut w = b.words[*c as usize] & except(k);
                     while !w.is_zero() {
                         answer |= p.as_ref().is_none_or(|p| p.reads(b, w.lowest(), &mut r));
                         w = w.clear_lowest();

@@ -61,9 +61,16 @@ impl BoxShape {
 
 /// The codes of a set, for or-ing their words, the set's own word on
 /// the board when it has one (`slot`, given by [`Slots`]), the set, and
-/// its code when it has one alone (read as that code's word).
+/// the board's word that holds the set's squares when one does (its one
+/// code's, or its slot's; `NO_WORD` for none).
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Codes(Box<[u8]>, u8, CellSet, Option<u8>);
+pub(super) struct Codes(Box<[u8]>, u8, CellSet, u16);
+
+/// No word of the board holds a set's squares.
+const NO_WORD: u16 = u16::MAX;
+
+/// A board's words: one per code, then one per slot.
+const WORDS: usize = 256 + SLOTS;
 
 /// `Codes` with no word of their own.
 const NO_SLOT: u8 = u8::MAX;
@@ -92,6 +99,7 @@ impl Slots {
             None => return,
         };
         codes.1 = slot as u8;
+        codes.3 = (256 + slot) as u16;
     }
 }
 
@@ -157,11 +165,11 @@ fn at<W: Word>(k: u32) -> usize {
 impl Codes {
     pub(super) fn of(set: CellSet) -> Codes {
         let codes: Box<[u8]> = (0..=u8::MAX).filter(|&c| set.contains_code(c)).collect();
-        let one = match codes[..] {
-            [c] => Some(c),
-            _ => None,
+        let word = match codes[..] {
+            [c] => u16::from(c),
+            _ => NO_WORD,
         };
-        Codes(codes, NO_SLOT, set, one)
+        Codes(codes, NO_SLOT, set, word)
     }
 
     /// The set.
@@ -197,12 +205,12 @@ impl<W: Word> Reading<W> for Bits<W> {
 
     #[inline]
     fn word(&self, code: u8) -> W {
-        self.by_code[code as usize]
+        self.words[code as usize]
     }
 
     #[inline]
     fn occupied(&self) -> W {
-        !self.by_code[Code::EMPTY as usize]
+        !self.words[Code::EMPTY as usize]
     }
 
     #[inline]
@@ -226,7 +234,7 @@ pub(super) struct Stepped<'a, W> {
 impl<'a, W: Word> Stepped<'a, W> {
     pub(super) fn new(b: &'a Bits<W>, from: u32, to: u32, v: u8) -> Stepped<'a, W> {
         let (from, to) = (W::bit(from), W::bit(to));
-        let empty = (b.by_code[Code::EMPTY as usize] & !to) | from;
+        let empty = (b.words[Code::EMPTY as usize] & !to) | from;
         let empty = if v == Code::EMPTY { empty | to } else { empty };
         Stepped {
             b,
@@ -254,7 +262,7 @@ impl<W: Word> Reading<W> for Stepped<'_, W> {
 
     #[inline]
     fn word(&self, code: u8) -> W {
-        let mut w = self.b.by_code[code as usize] & !(self.from | self.to);
+        let mut w = self.b.words[code as usize] & !(self.from | self.to);
         if code == self.v {
             w |= self.to;
         }
@@ -285,9 +293,10 @@ impl<W: Word> Reading<W> for Stepped<'_, W> {
 /// A board's squares by code, as words over the box.
 #[derive(Clone)]
 pub(super) struct Bits<W> {
-    by_code: Box<[W; 256]>,
-    /// The squares of each set of [`Slots`], and by code the sets it is in.
-    sets: Box<[W; SLOTS]>,
+    /// The squares holding each code, then those of each set of [`Slots`]
+    /// (`256 + slot`).
+    words: Box<[W; WORDS]>,
+    /// By code, the sets of [`Slots`] it is in.
     member: Box<[u32; 256]>,
     /// By mailbox index: the square's bit number, `NONE` off the box.
     bit: Vec<u16>,
@@ -312,8 +321,7 @@ impl<W: Word> Bits<W> {
             set.iter().for_each(|&c| member[c as usize] |= 1 << k);
         }
         let mut b = Bits {
-            by_code: Box::new([W::ZERO; 256]),
-            sets: Box::new([W::ZERO; SLOTS]),
+            words: Box::new([W::ZERO; WORDS]),
             member,
             bit: vec![NONE; cells.len()],
             from: vec![W::BITS as u16; cells.len() + 1],
@@ -339,7 +347,7 @@ impl<W: Word> Bits<W> {
 
     #[inline]
     fn put(&mut self, k: u32, c: u8) {
-        self.by_code[c as usize] |= W::bit(k);
+        self.words[c as usize] |= W::bit(k);
         self.cells[k as usize] = c;
         self.each_set(self.member[c as usize], |w| *w |= W::bit(k));
     }
@@ -348,7 +356,7 @@ impl<W: Word> Bits<W> {
     #[inline(always)]
     fn each_set(&mut self, mut slots: u32, mut f: impl FnMut(&mut W)) {
         while slots != 0 {
-            f(&mut self.sets[slots.trailing_zeros() as usize & (SLOTS - 1)]);
+            f(&mut self.words[256 + (slots.trailing_zeros() as usize & (SLOTS - 1))]);
             slots &= slots - 1;
         }
     }
@@ -365,8 +373,8 @@ impl<W: Word> Bits<W> {
     pub(super) fn moved_in(&mut self, i: usize, old: u8, new: u8, slots: u32) {
         if let Some(k) = self.bit_of(i) {
             let bit = W::bit(k);
-            self.by_code[old as usize] &= !bit;
-            self.by_code[new as usize] |= bit;
+            self.words[old as usize] &= !bit;
+            self.words[new as usize] |= bit;
             self.cells[k as usize] = new;
             let (was, is) = (self.member[old as usize] & slots, self.member[new as usize] & slots);
             self.each_set(was & !is, |w| *w &= !bit);
@@ -377,7 +385,7 @@ impl<W: Word> Bits<W> {
     /// The squares holding `code`.
     #[inline]
     pub(super) fn word(&self, code: u8) -> W {
-        self.by_code[code as usize]
+        self.words[code as usize]
     }
 
     /// The squares holding `code` but square `poi`: the pieces a binder
@@ -407,7 +415,7 @@ impl<W: Word> Bits<W> {
         if k >= W::BITS {
             return None;
         }
-        let mut word = self.by_code[code as usize] & !W::below(k);
+        let mut word = self.words[code as usize] & !W::below(k);
         while !word.is_zero() {
             let i = self.index[word.lowest() as usize] as usize;
             if Some(i) != except {
@@ -427,12 +435,9 @@ impl<W: Word> Bits<W> {
 
     #[inline]
     fn of(&self, codes: &Codes) -> W {
-        if codes.1 != NO_SLOT {
-            return self.sets[codes.1 as usize & (SLOTS - 1)];
+        match self.words.get(usize::from(codes.3)) {
+            Some(&w) => w,
+            None => codes.0.iter().fold(W::ZERO, |m, &c| m | self.words[c as usize]),
         }
-        if let Some(c) = codes.3 {
-            return self.by_code[c as usize];
-        }
-        codes.0.iter().fold(W::ZERO, |m, &c| m | self.by_code[c as usize])
     }
 }

@@ -438,7 +438,7 @@ impl<W: Word> BitProbe<W> {
                 }
                 holds |= !(f & pieces).is_zero();
                 let beyond = l.masks[sq] & !l.upto(f);
-                let next = l.nearest(beyond & !b.by_code[Code::EMPTY as usize]);
+                let next = l.nearest(beyond & !b.words[Code::EMPTY as usize]);
                 out.past |= beyond & l.upto(next);
                 if (next & pieces).is_zero() {
                     out.benign |= f;
@@ -511,6 +511,6 @@ impl<W: Word> Line<W> {
     #[inline]
     pub(super) fn first(&self, b: &Bits<W>, sq: usize) -> W {
         // The line's squares are on the box: those not empty block it.
-        self.nearest(self.masks[sq] & !b.by_code[Code::EMPTY as usize])
+        self.nearest(self.masks[sq] & !b.words[Code::EMPTY as usize])
     }
 }
