@@ -396,9 +396,9 @@ impl<W: Word> Plan<W> {
                 }
                 // The result is the board now, with no POI, where the next
                 // turn starts.
-                let (poi, turn) = (board.poi.take(), cache.suspend());
+                let (poi, this) = (board.poi.take(), cache.suspend());
                 let n = self.perft(board, cache, next, 1);
-                cache.resume(turn);
+                cache.resume(this);
                 board.poi = poi;
                 match n {
                     Ok(n) => {
