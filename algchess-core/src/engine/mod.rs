@@ -22,7 +22,7 @@ mod word;
 use board::{Board, Diff};
 use cache::Cache;
 pub(crate) use cursor::Cursor;
-use exec::stopped;
+use exec::{stopped, Flow};
 use mailbox::Mailbox;
 use plan::{Op, Planner};
 pub(crate) use restrict::Vacate;
@@ -306,16 +306,60 @@ impl<W: Word> Plan<W> {
 
     /// [`moves`](Plan::moves) in a game known not to be over.
     fn moves_playing(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize) -> Result<Vec<Diff>, TooBig> {
+        self.each_result(board, cache, turn, |_, _| Continue(()))
+    }
+
+    /// The distinct results of the turn's move, as diffs from the board;
+    /// `at` is called on each the first time the turn makes it, with the
+    /// board as that result leaves it.
+    fn each_result(
+        &self,
+        board: &mut Board<W>,
+        cache: &mut Cache,
+        turn: usize,
+        mut at: impl FnMut(&mut Board<W>, &mut Cache) -> Flow,
+    ) -> Result<Vec<Diff>, TooBig> {
         let mark = board.mark();
         let mut out = results::Distinct::new(cache.spare.pop().unwrap_or_default());
         cache.start_turn(mark);
-        let flow = board.run(&self.turns[turn], cache, &mut |board: &mut Board<W>, _: &mut Cache| {
-            out.insert(board.result(mark));
-            Continue(())
-        });
+        let flow = board.run(
+            &self.turns[turn],
+            cache,
+            &mut |board: &mut Board<W>, cache: &mut Cache| {
+                if out.insert(board.result(mark)) {
+                    at(board, cache)
+                } else {
+                    Continue(())
+                }
+            },
+        );
         cache.end_turn();
         stopped(flow)?;
         Ok(out.items)
+    }
+
+    /// `perft` two plies deep in a game with no passes: each distinct
+    /// result's leaves counted where the turn makes it, instead of the
+    /// result kept, made again and unmade.
+    fn perft_two(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize, next: usize) -> Result<u64, TooBig> {
+        let mut total = 0;
+        let moves = self.each_result(board, cache, turn, |board, cache| {
+            // The result is the board now, with no POI, where the next
+            // turn starts.
+            let (poi, this) = (board.poi.take(), cache.suspend());
+            let n = self.perft(board, cache, next, 1);
+            cache.resume(this);
+            board.poi = poi;
+            match n {
+                Ok(n) => {
+                    total += n;
+                    Continue(())
+                }
+                Err(e) => Break(exec::Cut::Over(e)),
+            }
+        })?;
+        cache.spare.push(moves);
+        Ok(total)
     }
 
     /// How many distinct results the turn's move has, from their
@@ -374,44 +418,6 @@ impl<W: Word> Plan<W> {
             }
         }
         cache.spare.push(moves);
-        Ok(total)
-    }
-}
-
-impl<W: Word> Plan<W> {
-    /// `perft` two plies deep in a game with no passes: each distinct
-    /// result's leaves counted where the turn makes it, instead of the
-    /// result kept, made again and unmade.
-    fn perft_two(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize, next: usize) -> Result<u64, TooBig> {
-        let mark = board.mark();
-        let mut out = results::Distinct::new(cache.spare.pop().unwrap_or_default());
-        let mut total = 0;
-        cache.start_turn(mark);
-        let flow = board.run(
-            &self.turns[turn],
-            cache,
-            &mut |board: &mut Board<W>, cache: &mut Cache| {
-                if !out.insert(board.result(mark)) {
-                    return Continue(());
-                }
-                // The result is the board now, with no POI, where the next
-                // turn starts.
-                let (poi, this) = (board.poi.take(), cache.suspend());
-                let n = self.perft(board, cache, next, 1);
-                cache.resume(this);
-                board.poi = poi;
-                match n {
-                    Ok(n) => {
-                        total += n;
-                        Continue(())
-                    }
-                    Err(e) => Break(exec::Cut::Over(e)),
-                }
-            },
-        );
-        cache.end_turn();
-        cache.spare.push(std::mem::take(&mut out.items));
-        stopped(flow)?;
         Ok(total)
     }
 }

@@ -59,21 +59,17 @@ impl BoxShape {
     }
 }
 
-/// The codes of a set, for or-ing their words, the set's own word on
-/// the board when it has one (`slot`, given by [`Slots`]), the set, and
-/// the board's word that holds the set's squares when one does (its one
-/// code's, or its slot's; `NO_WORD` for none).
+/// The codes of a set, for or-ing their words; the board's word that
+/// holds the set's squares when one does (its one code's, or the word of
+/// its slot given by [`Slots`]; `NO_WORD` for none); and the set.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Codes(Box<[u8]>, u8, CellSet, u16);
+pub(super) struct Codes(Box<[u8]>, u16, CellSet);
 
 /// No word of the board holds a set's squares.
 const NO_WORD: u16 = u16::MAX;
 
 /// A board's words: one per code, then one per slot.
 const WORDS: usize = 256 + SLOTS;
-
-/// `Codes` with no word of their own.
-const NO_SLOT: u8 = u8::MAX;
 
 /// The most code sets a board keeps a word for.
 const SLOTS: usize = 32;
@@ -98,8 +94,7 @@ impl Slots {
             }
             None => return,
         };
-        codes.1 = slot as u8;
-        codes.3 = (256 + slot) as u16;
+        codes.1 = (256 + slot) as u16;
     }
 }
 
@@ -169,7 +164,7 @@ impl Codes {
             [c] => u16::from(c),
             _ => NO_WORD,
         };
-        Codes(codes, NO_SLOT, set, word)
+        Codes(codes, word, set)
     }
 
     /// The set.
@@ -179,10 +174,9 @@ impl Codes {
 
     /// The bit of its slot, 0 for none.
     fn mask(&self) -> u32 {
-        if self.1 == NO_SLOT {
-            0
-        } else {
-            1 << (self.1 as usize & (SLOTS - 1))
+        match usize::from(self.1).checked_sub(256) {
+            Some(slot) if slot < SLOTS => 1 << slot,
+            _ => 0,
         }
     }
 }
@@ -435,7 +429,7 @@ impl<W: Word> Bits<W> {
 
     #[inline]
     fn of(&self, codes: &Codes) -> W {
-        match self.words.get(usize::from(codes.3)) {
+        match self.words.get(usize::from(codes.1)) {
             Some(&w) => w,
             None => codes.0.iter().fold(W::ZERO, |m, &c| m | self.words[c as usize]),
         }
