@@ -292,6 +292,9 @@ impl<W: Word> Board<W> {
         let Squares::Words(b) = &self.squares else {
             unreachable!("bit rules run on bitboards")
         };
+        if b.pieces(code, self.poi).is_zero() {
+            return Continue(());
+        }
         let kept = d.test.map(|(t, s)| {
             let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| t.landing(s, b, code));
             (landing, t, !s.answer)
@@ -299,13 +302,14 @@ impl<W: Word> Board<W> {
         let poi = d.outer.and_then(|p| b.bit_of(p));
         let mut landed = 0;
         // Steps that may bear on the answer, by the square left and the
-        // code put down: where they land.
-        let mut steps: SmallVec<[(u32, u8, W); 2]> = SmallVec::new();
+        // code put down: where they land. Tested when full, and at the end.
+        let mut steps = [(0, 0, W::ZERO); STEPS];
+        let mut n = 0;
         let flow = self.each_bit_rule(
             code,
             rules,
             bits,
-            |bit, m, _| {
+            |bit, m, b| {
                 let Some((l, t, stands)) = &kept else {
                     landed += m.count() as usize;
                     return W::ZERO;
@@ -331,9 +335,16 @@ impl<W: Word> Board<W> {
                             let k = m.lowest();
                             m = m.clear_lowest();
                             let to = W::bit(k.wrapping_add_signed(at));
-                            match steps.iter_mut().find(|s| (s.0, s.1) == (k, v)) {
+                            match steps[..n].iter_mut().find(|s| (s.0, s.1) == (k, v)) {
                                 Some(s) => s.2 |= to,
-                                None => steps.push((k, v, to)),
+                                None => {
+                                    if n == STEPS {
+                                        landed += tested(t, b, poi, &steps);
+                                        n = 0;
+                                    }
+                                    steps[n] = (k, v, to);
+                                    n += 1;
+                                }
                             }
                         }
                         W::ZERO
@@ -344,10 +355,7 @@ impl<W: Word> Board<W> {
             |board, r, q| board.dry_rule(r, q, d, seen, true),
         );
         if let (Some((_, t, _)), Squares::Words(b)) = (kept, &self.squares) {
-            landed += steps
-                .into_iter()
-                .map(|(from, v, to)| legal_steps(t, b, poi, from, v, to))
-                .sum::<usize>();
+            landed += tested(t, b, poi, &steps[..n]);
         }
         seen.direct += landed;
         flow
@@ -647,6 +655,18 @@ impl<W: Word> Board<W> {
         }
         Some(count(seen, hash ^ self.hash_at(d.mark)))
     }
+}
+
+/// How many steps a leaf gathers before it tests them (`Board::dry_apart`).
+const STEPS: usize = 8;
+
+/// How many of `steps` (by the bit left, the code put down and where
+/// they land) are legal under `t`, as [`legal_steps`] counts them.
+fn tested<W: Word>(t: &BitTest<W>, b: &Bits<W>, poi: Option<u32>, steps: &[(u32, u8, W)]) -> usize {
+    steps
+        .iter()
+        .map(|&(from, v, to)| legal_steps(t, b, poi, from, v, to))
+        .sum()
 }
 
 /// How many steps of the piece on bit `from` to the squares of `to`,
