@@ -44,6 +44,34 @@ pub(crate) trait Word:
     /// The number of bits set.
     fn count(self) -> u32;
 
+    /// The highest bit alone (none for none).
+    #[inline(always)]
+    fn highest_bit(self) -> Self {
+        if self.is_zero() {
+            Self::ZERO
+        } else {
+            Self::bit(self.highest())
+        }
+    }
+    /// Bits `0..=k` for the lowest bit `k`; all of them for none.
+    #[inline(always)]
+    fn through_lowest(self) -> Self {
+        if self.is_zero() {
+            Self::ONES
+        } else {
+            Self::below(self.lowest() + 1)
+        }
+    }
+    /// Of a word of at most one bit `k`: bits `k..`; all of them for none.
+    #[inline(always)]
+    fn from_bit(self) -> Self {
+        if self.is_zero() {
+            Self::ONES
+        } else {
+            !Self::below(self.lowest())
+        }
+    }
+
     #[inline(always)]
     fn is_zero(self) -> bool {
         self == Self::ZERO
@@ -96,6 +124,20 @@ macro_rules! native {
             #[inline(always)]
             fn count(self) -> u32 {
                 self.count_ones()
+            }
+            // Without branches: rays stop at data-dependent squares.
+            #[inline(always)]
+            fn highest_bit(self) -> Self {
+                let top: $t = 1 << (Self::BITS - 1);
+                top.checked_shr(self.leading_zeros()).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn through_lowest(self) -> Self {
+                self ^ self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn from_bit(self) -> Self {
+                self.wrapping_neg() | Self::from(self == 0).wrapping_neg()
             }
         }
     };
@@ -288,5 +330,29 @@ mod tests {
         assert_eq!(one.up(255).down(255), one);
         assert_eq!(one.up(256), Wide::ZERO);
         assert_eq!(Wide::bit(200).down(300), Wide::ZERO);
+    }
+
+    /// The branchless forms of `u64` and `u128` agree with what they
+    /// mean, on every bit alone, none, and random words.
+    #[test]
+    fn native_words_find_their_ends_without_branches() {
+        fn agrees<W: Word>(w: W) -> bool {
+            let highest = if w.is_zero() { W::ZERO } else { W::bit(w.highest()) };
+            let through = if w.is_zero() { W::ONES } else { W::below(w.lowest() + 1) };
+            let one = w.lowest_bit();
+            let from = if one.is_zero() {
+                W::ONES
+            } else {
+                !W::below(one.lowest())
+            };
+            w.highest_bit() == highest && w.through_lowest() == through && one.from_bit() == from
+        }
+        for k in 0..128 {
+            assert!(agrees(1u128 << k) && (k >= 64 || agrees(1u64 << k)), "bit {k}");
+        }
+        assert!(agrees(0u64) && agrees(0u128) && agrees(u64::MAX) && agrees(u128::MAX));
+        quickcheck::QuickCheck::new()
+            .tests(2000)
+            .quickcheck((|a: u64, b: u128| agrees(a) && agrees(b)) as fn(u64, u128) -> bool);
     }
 }

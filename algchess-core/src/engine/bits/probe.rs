@@ -485,12 +485,10 @@ impl<W: Word> Line<W> {
     /// none: the whole line).
     #[inline]
     pub(super) fn upto(&self, f: W) -> W {
-        if f.is_zero() {
-            W::ONES
-        } else if self.up {
-            W::below(f.lowest() + 1)
+        if self.up {
+            f.through_lowest()
         } else {
-            !W::below(f.lowest())
+            f.from_bit()
         }
     }
 
@@ -499,10 +497,8 @@ impl<W: Word> Line<W> {
     fn nearest(&self, squares: W) -> W {
         if self.up {
             squares.lowest_bit()
-        } else if squares.is_zero() {
-            W::ZERO
         } else {
-            W::bit(squares.highest())
+            squares.highest_bit()
         }
     }
 
