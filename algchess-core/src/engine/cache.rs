@@ -27,6 +27,9 @@ pub(super) struct Cache {
     pub spare: Vec<Vec<Diff>>,
     /// For counting a leaf's results.
     pub counted: Fingerprints,
+    /// For telling apart the results whose leaves are counted
+    /// (`Plan::perft_two`).
+    pub made: Fingerprints,
 }
 
 impl Cache {

@@ -338,28 +338,54 @@ impl<W: Word> Plan<W> {
         Ok(out.items)
     }
 
-    /// `perft` two plies deep in a game with no passes: each distinct
-    /// result's leaves counted where the turn makes it, instead of the
-    /// result kept, made again and unmade.
+    /// `perft` two plies deep in a game with no passes: each result's
+    /// leaves counted where the turn makes it, instead of the result
+    /// kept, made again and unmade. Results are told apart by their
+    /// fingerprints; when two share one (they may be one board), the
+    /// count is made again with the results compared exactly.
     fn perft_two(&self, board: &mut Board<W>, cache: &mut Cache, turn: usize, next: usize) -> Result<u64, TooBig> {
+        let mark = board.mark();
+        let mut seen = std::mem::take(&mut cache.made);
         let mut total = 0;
-        let moves = self.each_result(board, cache, turn, |board, cache| {
-            // The result is the board now, with no POI, where the next
-            // turn starts.
-            let (poi, this) = (board.poi.take(), cache.suspend());
-            let n = self.perft(board, cache, next, 1);
-            cache.resume(this);
-            board.poi = poi;
-            match n {
-                Ok(n) => {
-                    total += n;
-                    Continue(())
+        cache.start_turn(mark);
+        let flow = board.run(
+            &self.turns[turn],
+            cache,
+            &mut |board: &mut Board<W>, cache: &mut Cache| {
+                if !seen.insert(board.fingerprint(mark)) {
+                    return Break(exec::Cut::Enough);
                 }
-                Err(e) => Break(exec::Cut::Over(e)),
-            }
+                self.leaves_after(board, cache, next, &mut total)
+            },
+        );
+        cache.end_turn();
+        seen.clear();
+        cache.made = seen;
+        if !stopped(flow)? {
+            return Ok(total);
+        }
+        total = 0;
+        let moves = self.each_result(board, cache, turn, |board, cache| {
+            self.leaves_after(board, cache, next, &mut total)
         })?;
         cache.spare.push(moves);
         Ok(total)
+    }
+
+    /// Adds to `total` the leaves one ply after the result the board
+    /// now is, with no POI, where turn `next` starts.
+    fn leaves_after(&self, board: &mut Board<W>, cache: &mut Cache, next: usize, total: &mut u64) -> Flow {
+        let (poi, this) = (board.poi.take(), cache.suspend());
+        let n = self.perft(board, cache, next, 1);
+        cache.resume(this);
+        board.poi = poi;
+        match n {
+            Ok(n) => {
+                *total += n;
+                Continue(())
+            }
+            Err(e) => Break(exec::Cut::Over(e)),
+        }
     }
 
     /// How many distinct results the turn's move has, from their
@@ -684,14 +710,16 @@ game g(start) = far
         assert_eq!(set(&fast), set(&slow));
     }
 
-    /// A leaf's moves are counted by fingerprint; where two results are the
-    /// same board (here a step up, and a step up, down and up again) the
-    /// count falls back to comparing boards and still counts each once.
+    /// A leaf's moves are counted by fingerprint, and so are told apart
+    /// the results whose leaves are counted two plies deep; where two
+    /// results are the same board (here a step up, and a step up, down and
+    /// up again) each count falls back to comparing boards and still
+    /// counts each once.
     #[test]
     fn repeated_results_are_counted_once() {
         let text = "start = ♖..;...;...;..♜
 step(way) = % + way. -> . + way%
-white = %♖: step(u) | step(r) | step(u) step(d) step(u)
+white = %♖: step(u) | step(u) step(d) step(u) | step(r)
 black = %♜: step(d) | step(l)
 game g(start) = white, black
 ";
