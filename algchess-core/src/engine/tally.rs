@@ -197,6 +197,12 @@ impl<W: Word> Board<W> {
     /// Counts `op`'s results into `seen` as `tally` does, each tested by
     /// `d`; shapes it does not count without making them are run.
     fn dry(&mut self, op: &Op<W>, d: &Dry<'_, W>, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
+        if let (Op::Bind(code, _), Squares::Words(b)) = (op, &self.squares) {
+            // Most of a turn's binders have no piece on a leaf's board.
+            if b.pieces(*code, self.poi).is_zero() {
+                return Continue(());
+            }
+        }
         match op {
             Op::Alt(arms) => return arms.iter().try_for_each(|a| self.dry(a, d, seen, cache)),
             Op::Rules(rules) => return self.dry_rules(rules, d, seen, cache),
@@ -292,9 +298,6 @@ impl<W: Word> Board<W> {
         let Squares::Words(b) = &self.squares else {
             unreachable!("bit rules run on bitboards")
         };
-        if b.pieces(code, self.poi).is_zero() {
-            return Continue(());
-        }
         let kept = d.test.map(|(t, s)| {
             let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| t.landing(s, b, code));
             (landing, t, !s.answer)
@@ -364,6 +367,7 @@ impl<W: Word> Board<W> {
     /// `%code: hops` on bitboards, each result counted from its writes
     /// (the walk's and the rule's, one per square, the last one made)
     /// where that is exact, else made, tested and unmade.
+    #[inline(never)]
     fn dry_hops(&mut self, code: u8, hops: &[BitHop<W>], d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
         let outer = self.poi;
         self.each_bit_hop(code, hops, |board, r, start, p| {
@@ -392,6 +396,7 @@ impl<W: Word> Board<W> {
     }
 
     /// `rules` as `rules` runs them, each result counted by `dry_rule`.
+    #[inline(never)]
     fn dry_rules(&mut self, rules: &[FastRule], d: &Dry<'_, W>, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
         self.each_rule(rules, |board, r, base| match base {
             Some(q) => board.dry_rule(r, q, d, seen, d.direct(r.apart)),
@@ -432,6 +437,7 @@ impl<W: Word> Board<W> {
     /// The POI slides as `slide` moves it, each result counted from its
     /// two writes where that is exact; `direct`: with no fingerprint, as
     /// no other result is this one (`apart.rs`).
+    #[inline(never)]
     fn dry_slide(
         &mut self,
         (step, set, max, write): (isize, CellSet, u32, u8),
