@@ -72,7 +72,7 @@ fn at_outer<'a, 'b, W: Word>(
 }
 
 /// The rules `op` runs first, if it starts with rules.
-fn first_rules<W: Word>(op: &Op<W>) -> Option<&[FastRule]> {
+pub(super) fn first_rules<W: Word>(op: &Op<W>) -> Option<&[FastRule]> {
     match op {
         Op::Rules(rules) => Some(rules),
         Op::Seq(a, _) => first_rules(a),
@@ -390,7 +390,7 @@ impl<W: Word> Board<W> {
     }
 
     /// Whether rule `r` fits somewhere.
-    fn rule_applies(&mut self, r: &FastRule) -> bool {
+    pub(super) fn rule_applies(&mut self, r: &FastRule) -> bool {
         if let Find::Identity = r.find {
             return !r.needs_poi || self.poi.is_some();
         }

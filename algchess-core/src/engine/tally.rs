@@ -7,7 +7,7 @@
 use super::bits::{BitRule, BitTest, Bits, Stand, Stepped, Still};
 use super::board::{Board, Squares};
 use super::cache::Cache;
-use super::exec::{Cut, Flow};
+use super::exec::{first_rules, Cut, Flow};
 use super::plan::{BitHop, FastRule, Op};
 use super::results::Fingerprints;
 use super::word::Word;
@@ -30,6 +30,10 @@ struct Dry<'a, W> {
     /// Nothing was counted before this count began: rules `apart` may be
     /// counted with no fingerprint.
     direct: bool,
+    /// Moves of this count were made since `at` (castling's king step
+    /// before its last rule): a result's writes alone no longer say
+    /// whether the kept answer stands, so it is tested on the words.
+    moved: bool,
 }
 
 impl<W> Dry<'_, W> {
@@ -108,6 +112,7 @@ impl<W: Word> Board<W> {
                             outer,
                             relabel,
                             direct,
+                            moved: false,
                         };
                         return self.dry(a, &d, seen, cache);
                     }
@@ -130,6 +135,7 @@ impl<W: Word> Board<W> {
                         outer,
                         relabel: None,
                         direct: seen.len() == 0,
+                        moved: false,
                     },
                     seen,
                     cache,
@@ -229,11 +235,17 @@ impl<W: Word> Board<W> {
                     Continue(())
                 };
             }
+            Op::Seq(a, b) if matches!(&**a, Op::NotBits(..)) => return self.dry_tested(a, b, d, seen, cache),
             // Moves, then the moved piece's code changed: each result
             // counted with the code it ends with.
             Op::Seq(a, b) if d.relabel.is_none() => {
                 if let Some(x) = b.relabel().filter(|_| plain(a)) {
                     return self.dry_relabelled(a, x, d, seen, cache);
+                }
+                if let (Op::Seq(_, t), Op::Rules(rules)) = (&**a, &**b) {
+                    if matches!(&**t, Op::NotBits(..)) {
+                        return self.dry_last_rules(a, rules, d, seen, cache);
+                    }
                 }
             }
             Op::Bind(code, body) if matches!(&**body, Op::BitHops(_)) => {
@@ -264,6 +276,52 @@ impl<W: Word> Board<W> {
         }
         self.run(op, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
             board.count_made(d, seen)
+        })
+    }
+
+    /// `test` (a `not` before moves: castling's, the king not attacked),
+    /// then `rest`'s results counted as `dry` counts them. As `run` does,
+    /// the test is not made where the rules `rest` starts with fit
+    /// nowhere.
+    #[inline(never)]
+    fn dry_tested(
+        &mut self,
+        test: &Op<W>,
+        rest: &Op<W>,
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+        cache: &mut Cache,
+    ) -> Flow {
+        if let Some(rules) = first_rules(rest) {
+            if !rules.iter().any(|r| self.rule_applies(r)) {
+                return Continue(());
+            }
+        }
+        let Op::NotBits(_, t) = test else {
+            unreachable!("a test on bitboards")
+        };
+        if self.bit_test(t) {
+            Continue(())
+        } else {
+            self.dry(rest, d, seen, cache)
+        }
+    }
+
+    /// `first` (moves, then a test) made, then the results of `rules`
+    /// from each board it reaches counted from their writes, tested on
+    /// the words (castling's king step, then the rook put over).
+    #[inline(never)]
+    fn dry_last_rules(
+        &mut self,
+        first: &Op<W>,
+        rules: &[FastRule],
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+        cache: &mut Cache,
+    ) -> Flow {
+        let after = Dry { moved: true, ..*d };
+        self.run(first, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
+            board.dry_rules(rules, &after, seen, cache)
         })
     }
 
@@ -633,7 +691,7 @@ impl<W: Word> Board<W> {
             n += 1;
         }
         if let Some((t, s)) = d.test {
-            let holds = if stand.holds() && s.poi == d.outer {
+            let holds = if stand.holds() && s.poi == d.outer && !d.moved {
                 s.answer
             } else if n <= MADE {
                 let Squares::Words(b) = &mut self.squares else {
