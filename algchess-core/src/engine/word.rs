@@ -64,7 +64,7 @@ pub(crate) trait Word:
     }
     /// Of a word of at most one bit `k`: bits `k..`; all of them for none.
     #[inline(always)]
-    fn from_bit(self) -> Self {
+    fn and_above(self) -> Self {
         if self.is_zero() {
             Self::ONES
         } else {
@@ -136,7 +136,7 @@ macro_rules! native {
                 self ^ self.wrapping_sub(1)
             }
             #[inline(always)]
-            fn from_bit(self) -> Self {
+            fn and_above(self) -> Self {
                 self.wrapping_neg() | Self::from(self == 0).wrapping_neg()
             }
         }
@@ -345,7 +345,7 @@ mod tests {
             } else {
                 !W::below(one.lowest())
             };
-            w.highest_bit() == highest && w.through_lowest() == through && one.from_bit() == from
+            w.highest_bit() == highest && w.through_lowest() == through && one.and_above() == from
         }
         for k in 0..128 {
             assert!(agrees(1u128 << k) && (k >= 64 || agrees(1u64 << k)), "bit {k}");

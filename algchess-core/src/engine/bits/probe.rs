@@ -488,7 +488,7 @@ impl<W: Word> Line<W> {
         if self.up {
             f.through_lowest()
         } else {
-            f.from_bit()
+            f.and_above()
         }
     }
 
