@@ -72,7 +72,7 @@ fn at_outer<'a, 'b, W: Word>(
 }
 
 /// The rules `op` runs first, if it starts with rules.
-pub(super) fn first_rules<W: Word>(op: &Op<W>) -> Option<&[FastRule]> {
+fn first_rules<W: Word>(op: &Op<W>) -> Option<&[FastRule]> {
     match op {
         Op::Rules(rules) => Some(rules),
         Op::Seq(a, _) => first_rules(a),
@@ -172,13 +172,11 @@ impl<W: Word> Board<W> {
     /// `a` then `b`, with shortcuts for tests next to moves.
     #[inline]
     fn seq(&mut self, a: &Op<W>, b: &Op<W>, cache: &mut Cache, k: &mut Cont<'_, W>) -> Flow {
-        if let (Op::Not { .. } | Op::NotBits(..), Some(rules)) = (a, first_rules(b)) {
+        if matches!(a, Op::Not { .. } | Op::NotBits(..)) && !self.first_rules_fit(b) {
             // `not A` then rules (castling: the king not attacked,
             // then the squares between empty): when no rule
             // applies there is no result, and A need not be tested.
-            if !rules.iter().any(|r| self.rule_applies(r)) {
-                return Continue(());
-            }
+            return Continue(());
         }
         if let Op::NotBits(_, t) = b {
             // The legality test after each move, without a call of
@@ -211,6 +209,12 @@ impl<W: Word> Board<W> {
         self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
             board.run(b, cache, k)
         })
+    }
+
+    /// Whether one of the rules `op` starts with fits somewhere (true
+    /// when it starts with none): where none does, `op` has no result.
+    pub(super) fn first_rules_fit(&mut self, op: &Op<W>) -> bool {
+        first_rules(op).is_none_or(|rules| rules.iter().any(|r| self.rule_applies(r)))
     }
 
     /// Whether `op` has a result here.
@@ -390,7 +394,7 @@ impl<W: Word> Board<W> {
     }
 
     /// Whether rule `r` fits somewhere.
-    pub(super) fn rule_applies(&mut self, r: &FastRule) -> bool {
+    fn rule_applies(&mut self, r: &FastRule) -> bool {
         if let Find::Identity = r.find {
             return !r.needs_poi || self.poi.is_some();
         }

@@ -7,7 +7,7 @@
 use super::bits::{BitRule, BitTest, Bits, Stand, Stepped, Still};
 use super::board::{Board, Squares};
 use super::cache::Cache;
-use super::exec::{first_rules, Cut, Flow};
+use super::exec::{Cut, Flow};
 use super::plan::{BitHop, FastRule, Op};
 use super::results::Fingerprints;
 use super::word::Word;
@@ -30,10 +30,6 @@ struct Dry<'a, W> {
     /// Nothing was counted before this count began: rules `apart` may be
     /// counted with no fingerprint.
     direct: bool,
-    /// Moves of this count were made since `at` (castling's king step
-    /// before its last rule): a result's writes alone no longer say
-    /// whether the kept answer stands, so it is tested on the words.
-    moved: bool,
 }
 
 impl<W> Dry<'_, W> {
@@ -112,7 +108,6 @@ impl<W: Word> Board<W> {
                             outer,
                             relabel,
                             direct,
-                            moved: false,
                         };
                         return self.dry(a, &d, seen, cache);
                     }
@@ -135,7 +130,6 @@ impl<W: Word> Board<W> {
                         outer,
                         relabel: None,
                         direct: seen.len() == 0,
-                        moved: false,
                     },
                     seen,
                     cache,
@@ -292,10 +286,8 @@ impl<W: Word> Board<W> {
         seen: &mut Fingerprints,
         cache: &mut Cache,
     ) -> Flow {
-        if let Some(rules) = first_rules(rest) {
-            if !rules.iter().any(|r| self.rule_applies(r)) {
-                return Continue(());
-            }
+        if !self.first_rules_fit(rest) {
+            return Continue(());
         }
         let Op::NotBits(_, t) = test else {
             unreachable!("a test on bitboards")
@@ -309,7 +301,8 @@ impl<W: Word> Board<W> {
 
     /// `first` (moves, then a test) made, then the results of `rules`
     /// from each board it reaches counted from their writes, tested on
-    /// the words (castling's king step, then the rook put over).
+    /// the words, as the kept answer was kept before `first`
+    /// (castling's king step, then the rook put over).
     #[inline(never)]
     fn dry_last_rules(
         &mut self,
@@ -319,9 +312,8 @@ impl<W: Word> Board<W> {
         seen: &mut Fingerprints,
         cache: &mut Cache,
     ) -> Flow {
-        let after = Dry { moved: true, ..*d };
         self.run(first, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
-            board.dry_rules(rules, &after, seen, cache)
+            board.dry_rules(rules, d, seen, cache)
         })
     }
 
@@ -691,7 +683,9 @@ impl<W: Word> Board<W> {
             n += 1;
         }
         if let Some((t, s)) = d.test {
-            let holds = if stand.holds() && s.poi == d.outer && !d.moved {
+            // The kept answer vouches for `writes` alone, on the board it
+            // was kept on.
+            let holds = if stand.holds() && s.poi == d.outer && self.mark() == d.at {
                 s.answer
             } else if n <= MADE {
                 let Squares::Words(b) = &mut self.squares else {
