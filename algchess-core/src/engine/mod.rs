@@ -11,6 +11,7 @@ mod cache;
 mod cursor;
 mod exec;
 mod ids;
+mod leaf;
 mod mailbox;
 mod plan;
 mod restrict;
@@ -61,6 +62,8 @@ pub(crate) struct Plan<W> {
     budget: Budget,
     pad: i32,
     turns: Vec<Op<W>>,
+    /// Each turn's union as a leaf counts it, read off `turns`.
+    leaves: Vec<Option<leaf::Leaf<W>>>,
     tests: Vec<Op<W>>,
     /// The codes the turns and tests look for, whose squares the board
     /// keeps.
@@ -190,12 +193,14 @@ impl Engine {
         let mut shared = bits::Shared::new();
         turns.iter_mut().chain(&mut tests).for_each(|t| t.intern(&mut shared));
         let slots = shared.slots;
+        let leaves = turns.iter().map(leaf::leaf).collect();
         let plan = Arc::new(Plan {
             budget: self.budget.clone(),
             pad: self.pad,
             passes: self.passes,
             stops: self.stops,
             turns,
+            leaves,
             tests,
             codes,
             slots,
@@ -395,7 +400,7 @@ impl<W: Word> Plan<W> {
         let mark = board.mark();
         let mut seen = std::mem::take(&mut cache.counted);
         cache.start_turn(mark);
-        let flow = board.tally(&self.turns[turn], mark, &mut seen, cache);
+        let flow = board.tally(&self.turns[turn], self.leaves[turn].as_ref(), mark, &mut seen, cache);
         cache.end_turn();
         let n = seen.len() as u64;
         seen.clear();

@@ -4,10 +4,11 @@
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
-use super::bits::{BitRule, BitTest, Bits, Stand, Stepped, Still};
+use super::bits::{BitRays, BitRule, BitTest, Bits, Stand, Stepped, Still};
 use super::board::{Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
+use super::leaf::{Arm, Leaf};
 use super::plan::{BitHop, FastRule, Op};
 use super::results::Fingerprints;
 use super::word::Word;
@@ -51,7 +52,7 @@ fn plain<W>(op: &Op<W>) -> bool {
 
 /// Whether `op` is slides apart with rays, or alternatives of them: a
 /// slider's moves, counted by `dry_rays`.
-fn rays<W>(op: &Op<W>) -> bool {
+pub(super) fn rays<W>(op: &Op<W>) -> bool {
     match op {
         Op::Slide {
             apart: true,
@@ -85,8 +86,16 @@ impl<W: Word> Board<W> {
     /// fingerprint their keys, and its legality the answer kept for the
     /// board before it when no write changes what the test read (a
     /// move away from every line to the king); only the other moves are
-    /// made and tested.
-    pub(super) fn tally(&mut self, op: &Op<W>, mark: usize, seen: &mut Fingerprints, cache: &mut Cache) -> Flow {
+    /// made and tested. `leaf`: the turn's union read off the plan
+    /// (`leaf.rs`), for the count to use when it reaches it.
+    pub(super) fn tally(
+        &mut self,
+        op: &Op<W>,
+        leaf: Option<&Leaf<W>>,
+        mark: usize,
+        seen: &mut Fingerprints,
+        cache: &mut Cache,
+    ) -> Flow {
         // Results counted with no fingerprint are apart from those of the
         // count they were in, not from another's (after another result of
         // a move before): the caller counts exactly.
@@ -109,20 +118,21 @@ impl<W: Word> Board<W> {
                             relabel,
                             direct,
                         };
-                        return self.dry(a, &d, seen, cache);
+                        return self.dry_union(a, leaf, &d, seen, cache);
                     }
                 }
                 _ if !matches!(&**a, Op::Not { .. } | Op::NotBits(..)) => {
                     return self.run(a, cache, &mut |board: &mut Board<W>, cache: &mut Cache| {
-                        board.tally(b, mark, seen, cache)
+                        board.tally(b, leaf, mark, seen, cache)
                     });
                 }
                 _ => {}
             },
             Op::Alt(_) | Op::Bind(..) | Op::Rules(_) => {
                 let (at, outer) = (self.mark(), self.poi);
-                return self.dry(
+                return self.dry_union(
                     op,
+                    leaf,
                     &Dry {
                         test: None,
                         at,
@@ -192,6 +202,42 @@ impl<W: Word> Board<W> {
         let flow = self.count_made(&Dry { relabel: None, ..*d }, seen);
         self.undo(mark);
         flow
+    }
+
+    /// `op` counted as `dry` counts it, or, when it is the union `leaf`
+    /// was read off, arm by arm as `leaf` says.
+    fn dry_union(
+        &mut self,
+        op: &Op<W>,
+        leaf: Option<&Leaf<W>>,
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+        cache: &mut Cache,
+    ) -> Flow {
+        match (op, leaf) {
+            (Op::Alt(arms), Some(leaf)) if leaf.of(arms) => self.dry_arms(arms, &leaf.arms, d, seen, cache),
+            _ => self.dry(op, d, seen, cache),
+        }
+    }
+
+    /// The union `arms` counted as `dry` counts it, each arm as `how` says.
+    fn dry_arms(
+        &mut self,
+        arms: &[Op<W>],
+        how: &[Arm<W>],
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+        cache: &mut Cache,
+    ) -> Flow {
+        arms.iter().zip(how).try_for_each(|(a, how)| match how {
+            // As `dry` counts a binder of rays apart.
+            Arm::Sliders(code, rays) if d.direct(true) => self.dry_sliders(*code, rays, d, seen),
+            Arm::Union(how) => match a {
+                Op::Alt(inner) => self.dry_arms(inner, how, d, seen, cache),
+                _ => unreachable!("read off a union"),
+            },
+            _ => self.dry(a, d, seen, cache),
+        })
     }
 
     /// Counts `op`'s results into `seen` as `tally` does, each tested by
@@ -525,6 +571,51 @@ impl<W: Word> Board<W> {
     /// their number, the others one by one.
     fn dry_rays(&mut self, arms: &[Op<W>], d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
         let Some(start) = self.poi else { return Continue(()) };
+        let piece = self.slider(start, d);
+        // Where each write lands, the rays of one write at once: no two
+        // rays of a piece meet (`apart.rs`), so none is counted twice.
+        let mut landings = None;
+        self.gather_rays(arms, &piece, &mut landings, d, seen)?;
+        match landings {
+            Some(l) => self.count_landings(l, &piece, d, seen),
+            None => Continue(()),
+        }
+    }
+
+    /// The pieces of `code` (but the POI) as sliders along `rays`, counted
+    /// as `dry_rays` counts them, each ray group's landings at once.
+    #[inline(never)]
+    fn dry_sliders(&mut self, code: u8, rays: &[BitRays<W>], d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+        let Squares::Words(b) = &self.squares else {
+            unreachable!("rays are on bitboards")
+        };
+        let outer = self.poi;
+        let mut pieces = b.pieces(code, outer);
+        let mut flow = Continue(());
+        while !pieces.is_zero() && flow.is_continue() {
+            let k = pieces.lowest();
+            pieces = pieces.clear_lowest();
+            let Squares::Words(b) = &self.squares else {
+                unreachable!("rays are on bitboards")
+            };
+            let start = b.index_of(k);
+            self.poi = Some(start);
+            let piece = self.slider(start, d);
+            flow = rays.iter().try_for_each(|r| {
+                let Squares::Words(b) = &self.squares else {
+                    unreachable!("rays are on bitboards")
+                };
+                let (targets, firsts) = r.targets(b, k);
+                self.count_landings((r.write, targets, firsts), &piece, d, seen)
+            });
+        }
+        self.poi = outer;
+        flow
+    }
+
+    /// The piece on `start` as a slider whose results `d` tests.
+    #[inline]
+    fn slider(&self, start: usize, d: &Dry<'_, W>) -> Slider {
         let Squares::Words(b) = &self.squares else {
             unreachable!("rays are on bitboards")
         };
@@ -539,20 +630,12 @@ impl<W: Word> Board<W> {
                 !s.answer,
             ),
         };
-        // Where each write lands, the rays of one write at once: no two
-        // rays of a piece meet (`apart.rs`), so none is counted twice.
-        let piece = Slider {
+        Slider {
             start,
             k,
             old,
             away,
             legal,
-        };
-        let mut landings = None;
-        self.gather_rays(arms, &piece, &mut landings, d, seen)?;
-        match landings {
-            Some(l) => self.count_landings(l, &piece, d, seen),
-            None => Continue(()),
         }
     }
 

@@ -25,7 +25,7 @@ use std::sync::Arc;
 pub(super) use answer::{BitTest, Part, Stand, Still};
 pub(super) use probe::BitProbe;
 use probe::Line;
-pub(super) use rule::{BitRay, BitRule, BitWalk};
+pub(super) use rule::{BitRay, BitRays, BitRule, BitWalk};
 
 /// Where a box's squares are: square `x + width·y` of the box is bit
 /// `x + width·y` (box-relative coordinates).

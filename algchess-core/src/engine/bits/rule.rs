@@ -246,3 +246,82 @@ impl<W: Word> BitRay<W> {
         (self.line.masks[sq] & self.line.upto(f) & b.of(&self.codes), f)
     }
 }
+
+/// A slider's rays on words, those that write one code and land on one
+/// set as one: from each square, the masks of its lines up (growing bit
+/// numbers) then down in one run, so that a leaf reads all of a piece's
+/// lines from one place instead of ray by ray ([`BitRay::targets`]).
+#[derive(Clone)]
+pub(in crate::engine) struct BitRays<W> {
+    /// The code each result writes where the piece lands.
+    pub write: u8,
+    codes: Codes,
+    ups: usize,
+    lines: usize,
+    /// `lines` masks per square, by bit number.
+    masks: Box<[W]>,
+}
+
+impl<W> std::fmt::Debug for BitRays<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BitRays({} lines writing {})", self.lines, self.write)
+    }
+}
+
+impl<W: Word> BitRays<W> {
+    /// `rays` (each with the code it writes), gathered by the code written
+    /// and the set landed on, in the order each pair first comes.
+    pub(in crate::engine) fn gather<'a>(rays: impl Iterator<Item = (u8, &'a BitRay<W>)>) -> Vec<BitRays<W>>
+    where
+        W: 'a,
+    {
+        let mut groups: Vec<(u8, &Codes, Vec<&Line<W>>)> = vec![];
+        for (write, ray) in rays {
+            match groups.iter_mut().find(|g| g.0 == write && *g.1 == ray.codes) {
+                Some(g) => g.2.push(&ray.line),
+                None => groups.push((write, &ray.codes, vec![&ray.line])),
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(write, codes, mut lines)| {
+                lines.sort_by_key(|l| !l.up);
+                let n = lines.len();
+                let masks = (0..W::BITS as usize)
+                    .flat_map(|sq| lines.iter().map(move |l| l.masks[sq]))
+                    .collect();
+                BitRays {
+                    write,
+                    codes: codes.clone(),
+                    ups: lines.iter().filter(|l| l.up).count(),
+                    lines: n,
+                    masks,
+                }
+            })
+            .collect()
+    }
+
+    /// From bit `k`: the squares the rays land on, as [`BitRay::targets`]
+    /// gives them ray by ray, and their first squares not empty.
+    #[inline]
+    pub(in crate::engine) fn targets(&self, b: &Bits<W>, k: u32) -> (W, W) {
+        let sq = at::<W>(k) * self.lines;
+        let Some(row) = self.masks.get(sq..sq + self.lines) else {
+            return (W::ZERO, W::ZERO);
+        };
+        let (ups, downs) = row.split_at(self.ups.min(row.len()));
+        let occupied = !b.words[Code::EMPTY as usize];
+        let (mut to, mut firsts) = (W::ZERO, W::ZERO);
+        for &m in ups {
+            let f = (m & occupied).lowest_bit();
+            to |= m & f.through_lowest();
+            firsts |= f;
+        }
+        for &m in downs {
+            let f = (m & occupied).highest_bit();
+            to |= m & f.and_above();
+            firsts |= f;
+        }
+        (to & b.of(&self.codes), firsts)
+    }
+}

@@ -1,0 +1,163 @@
+//! A turn's last moves as a leaf counts them (`Board::tally`), read off
+//! the plan once: the union of moves before the turn's test, arm by arm,
+//! with each slider's rays gathered on words ([`BitRays`]), so that a leaf
+//! does not walk the slides of the plan for every piece.
+
+use super::bits::BitRays;
+use super::plan::Op;
+use super::word::Word;
+
+/// How a leaf counts one arm of the union.
+pub(super) enum Arm<W> {
+    /// A binder of `code` whose body is slides apart with rays
+    /// (`tally::rays`): the rays of each piece, by code written.
+    Sliders(u8, Vec<BitRays<W>>),
+    /// A union with a slider among its arms (a piece that slides and
+    /// leaps), arm by arm.
+    Union(Vec<Arm<W>>),
+    /// Any other arm: counted as `Board::dry` counts it.
+    Dry,
+}
+
+/// The arms of a turn's union, and the union itself by address, so that
+/// the count reads them only for that union.
+pub(super) struct Leaf<W> {
+    union: usize,
+    pub arms: Vec<Arm<W>>,
+}
+
+impl<W> Leaf<W> {
+    /// Whether `arms` are the union this leaf was read off.
+    #[inline]
+    pub(super) fn of(&self, arms: &[Op<W>]) -> bool {
+        self.union == arms.as_ptr() as usize && self.arms.len() == arms.len()
+    }
+}
+
+/// The leaf of a turn whose moves, before its test or with none, are a
+/// union with a slider among its arms: the union a leaf counts is the
+/// last on the spine of sequences from the turn's root (`Board::tally`).
+/// The plan must not change after: the leaf names the union by address.
+pub(super) fn leaf<W: Word>(turn: &Op<W>) -> Option<Leaf<W>> {
+    let union = match turn {
+        Op::Seq(a, b) => match &**b {
+            Op::NotBits(..) => &**a,
+            _ => return leaf(b),
+        },
+        op => op,
+    };
+    let Op::Alt(arms) = union else { return None };
+    let arms: Vec<Arm<W>> = arms.iter().map(arm).collect();
+    arms.iter().any(|a| !matches!(a, Arm::Dry)).then(|| Leaf {
+        union: match union {
+            Op::Alt(a) => a.as_ptr() as usize,
+            _ => unreachable!("a union"),
+        },
+        arms,
+    })
+}
+
+fn arm<W: Word>(op: &Op<W>) -> Arm<W> {
+    match op {
+        Op::Bind(code, body) if super::tally::rays(body) => {
+            let mut rays = vec![];
+            slides(body, &mut rays);
+            Arm::Sliders(*code, BitRays::gather(rays.into_iter()))
+        }
+        Op::Alt(arms) => {
+            let arms: Vec<Arm<W>> = arms.iter().map(arm).collect();
+            match arms.iter().all(|a| matches!(a, Arm::Dry)) {
+                true => Arm::Dry,
+                false => Arm::Union(arms),
+            }
+        }
+        _ => Arm::Dry,
+    }
+}
+
+/// The rays of `op` (slides with rays, or unions of them), each with
+/// the code it writes.
+fn slides<'a, W>(op: &'a Op<W>, out: &mut Vec<(u8, &'a super::bits::BitRay<W>)>) {
+    match op {
+        Op::Slide {
+            write, ray: Some(ray), ..
+        } => out.push((*write, ray)),
+        Op::Alt(arms) => arms.iter().for_each(|a| slides(a, out)),
+        _ => unreachable!("only rays are gathered"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::board::{Board, Squares};
+    use crate::engine::word::Word;
+    use crate::play::{Position, Rules};
+
+    /// The rays of each slider arm read from one row land where the
+    /// plan's rays, read one by one, land, from every square of boards of
+    /// play: chess on one word, Capablanca's on two.
+    #[test]
+    fn gathered_rays_land_as_the_rays_one_by_one() {
+        fn check<W: Word>(file: &str, sliders: usize) {
+            let prog = crate::testing::load(file);
+            let rules = Rules::fast(&prog.games()[0]);
+            let mut pos = rules.start();
+            let plan = rules.backend.engine().unwrap().plan::<W>(&pos.board);
+            let leaf = plan.leaves[0].as_ref().expect("a union with sliders");
+            let Op::Seq(_, rest) = &plan.turns[0] else {
+                panic!("moves after clearing")
+            };
+            let Op::Seq(union, _) = &**rest else {
+                panic!("moves, then the test")
+            };
+            let Op::Alt(arms) = &**union else { panic!("a union") };
+            assert!(leaf.of(arms));
+            fn flat<'a, W>(arms: &'a [Op<W>], how: &'a [Arm<W>], out: &mut Vec<(&'a Op<W>, &'a Arm<W>)>) {
+                for (a, h) in arms.iter().zip(how) {
+                    match (a, h) {
+                        (Op::Alt(inner), Arm::Union(hows)) => flat(inner, hows, out),
+                        _ => out.push((a, h)),
+                    }
+                }
+            }
+            let mut pairs = vec![];
+            flat(arms, &leaf.arms, &mut pairs);
+            let found = pairs.iter().filter(|a| matches!(a.1, Arm::Sliders(..))).count();
+            assert_eq!(found, sliders, "{file}");
+            let mut rng = 7u64;
+            for _ in 0..40 {
+                let board: Board<W> = plan.board(&pos.board);
+                let Squares::Words(b) = &board.squares else {
+                    panic!("on words")
+                };
+                for &(arm, how) in &pairs {
+                    let (Op::Bind(_, body), Arm::Sliders(_, groups)) = (arm, how) else {
+                        continue;
+                    };
+                    let mut rays = vec![];
+                    slides(body, &mut rays);
+                    // Off the box, rows are empty: every square of a word.
+                    for k in 0..W::BITS {
+                        for write in groups.iter().map(|g| g.write) {
+                            let or = |m: (W, W), (t, f): (W, W)| (m.0 | t, m.1 | f);
+                            let zero = (W::ZERO, W::ZERO);
+                            let gathered = groups.iter().filter(|g| g.write == write).map(|g| g.targets(b, k));
+                            let one_by_one = rays.iter().filter(|r| r.0 == write).map(|r| r.1.targets(b, k));
+                            assert!(gathered.fold(zero, or) == one_by_one.fold(zero, or), "{file}: bit {k}");
+                        }
+                    }
+                }
+                let next = rules.successors(&pos).unwrap();
+                if next.is_empty() {
+                    pos = rules.start();
+                    continue;
+                }
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                pos = next[(rng >> 33) as usize % next.len()].clone();
+            }
+        }
+        check::<u64>("rules/chess.alg", 4);
+        check::<u128>("rules/variants/capablanca.alg", 6);
+    }
+}
