@@ -92,7 +92,7 @@ mod tests {
     use super::*;
     use crate::engine::board::{Board, Squares};
     use crate::engine::word::Word;
-    use crate::play::{Position, Rules};
+    use crate::play::Rules;
 
     /// The rays of each slider arm read from one row land where the
     /// plan's rays, read one by one, land, from every square of boards of
