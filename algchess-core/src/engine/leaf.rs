@@ -12,6 +12,8 @@ pub(super) enum Arm<W> {
     /// A binder of `code` whose body is slides apart with rays
     /// (`tally::rays`): the rays of each piece, by code written.
     Sliders(u8, Vec<BitRays<W>>),
+    /// A binder of `code` whose body is rules on words (`Op::BitRules`).
+    Rules(u8),
     /// A union with a slider among its arms (a piece that slides and
     /// leaps), arm by arm.
     Union(Vec<Arm<W>>),
@@ -64,6 +66,7 @@ fn arm<W: Word>(op: &Op<W>) -> Arm<W> {
             slides(body, &mut rays);
             Arm::Sliders(*code, BitRays::gather(rays.into_iter()))
         }
+        Op::Bind(code, body) if matches!(&**body, Op::BitRules(..)) => Arm::Rules(*code),
         Op::Alt(arms) => {
             let arms: Vec<Arm<W>> = arms.iter().map(arm).collect();
             match arms.iter().all(|a| matches!(a, Arm::Dry)) {

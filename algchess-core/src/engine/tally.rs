@@ -232,6 +232,15 @@ impl<W: Word> Board<W> {
         arms.iter().zip(how).try_for_each(|(a, how)| match how {
             // As `dry` counts a binder of rays apart.
             Arm::Sliders(code, rays) if d.direct(true) => self.dry_sliders(*code, rays, d, seen),
+            Arm::Rules(code) => match (a, &self.squares) {
+                (Op::Bind(_, body), Squares::Words(b)) => match &**body {
+                    // Most of a turn's binders have no piece on a leaf's board.
+                    _ if b.pieces(*code, self.poi).is_zero() => Continue(()),
+                    Op::BitRules(rules, bits, apart) => self.dry_bit_rules(*code, (rules, bits, *apart), d, seen),
+                    _ => unreachable!("read off rules on words"),
+                },
+                _ => self.dry(a, d, seen, cache),
+            },
             Arm::Union(how) => match a {
                 Op::Alt(inner) => self.dry_arms(inner, how, d, seen, cache),
                 _ => unreachable!("read off a union"),
@@ -295,16 +304,7 @@ impl<W: Word> Board<W> {
             }
             Op::Bind(code, body) => {
                 if let (Op::BitRules(rules, bits, apart), Squares::Words(_)) = (&**body, &self.squares) {
-                    if d.direct(*apart) {
-                        return self.dry_apart(*code, rules, bits, d, seen);
-                    }
-                    return self.each_bit_rule(
-                        *code,
-                        rules,
-                        bits,
-                        |_, m, _| m,
-                        |board, r, q| board.dry_rule(r, q, d, seen, false),
-                    );
+                    return self.dry_bit_rules(*code, (rules, bits, *apart), d, seen);
                 }
                 if d.direct(true) && rays(body) {
                     let arms = std::slice::from_ref(&**body);
@@ -317,6 +317,27 @@ impl<W: Word> Board<W> {
         self.run(op, cache, &mut |board: &mut Board<W>, _: &mut Cache| {
             board.count_made(d, seen)
         })
+    }
+
+    /// `%code: rules` on words (`Op::BitRules`), counted as `dry` counts
+    /// a binder's results: apart with no fingerprint where `d` allows.
+    fn dry_bit_rules(
+        &mut self,
+        code: u8,
+        (rules, bits, apart): (&[FastRule], &[BitRule<W>], bool),
+        d: &Dry<'_, W>,
+        seen: &mut Fingerprints,
+    ) -> Flow {
+        if d.direct(apart) {
+            return self.dry_apart(code, rules, bits, d, seen);
+        }
+        self.each_bit_rule(
+            code,
+            rules,
+            bits,
+            |_, m, _| m,
+            |board, r, q| board.dry_rule(r, q, d, seen, false),
+        )
     }
 
     /// `test` (a `not` before moves: castling's, the king not attacked),
