@@ -10,7 +10,7 @@ use super::word::Word;
 /// How a leaf counts one arm of the union.
 pub(super) enum Arm<W> {
     /// A binder of `code` whose body is slides apart with rays
-    /// (`tally::rays`): the rays of each piece, by code written.
+    /// ([`rays`]): the rays of each piece, by code written.
     Sliders(u8, Vec<BitRays<W>>),
     /// A binder of `code` whose body is rules on words (`Op::BitRules`).
     Rules(u8),
@@ -61,7 +61,7 @@ pub(super) fn leaf<W: Word>(turn: &Op<W>) -> Option<Leaf<W>> {
 
 fn arm<W: Word>(op: &Op<W>) -> Arm<W> {
     match op {
-        Op::Bind(code, body) if super::tally::rays(body) => {
+        Op::Bind(code, body) if rays(body) => {
             let mut rays = vec![];
             slides(body, &mut rays);
             Arm::Sliders(*code, BitRays::gather(rays.into_iter()))
@@ -75,6 +75,20 @@ fn arm<W: Word>(op: &Op<W>) -> Arm<W> {
             }
         }
         _ => Arm::Dry,
+    }
+}
+
+/// Whether `op` is slides apart with rays, or alternatives of them: a
+/// slider's moves, counted by `Board::dry_rays`.
+pub(super) fn rays<W>(op: &Op<W>) -> bool {
+    match op {
+        Op::Slide {
+            apart: true,
+            ray: Some(_),
+            ..
+        } => true,
+        Op::Alt(arms) => arms.iter().all(rays),
+        _ => false,
     }
 }
 

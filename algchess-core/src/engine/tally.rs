@@ -8,7 +8,7 @@ use super::bits::{BitRays, BitRule, BitTest, Bits, Stand, Stepped, Still};
 use super::board::{Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
-use super::leaf::{Arm, Leaf};
+use super::leaf::{rays, Arm, Leaf};
 use super::plan::{BitHop, FastRule, Op};
 use super::results::Fingerprints;
 use super::word::Word;
@@ -46,20 +46,6 @@ fn plain<W>(op: &Op<W>) -> bool {
     match op {
         Op::Slide { .. } | Op::Rules(_) => true,
         Op::Alt(arms) => arms.iter().all(plain),
-        _ => false,
-    }
-}
-
-/// Whether `op` is slides apart with rays, or alternatives of them: a
-/// slider's moves, counted by `dry_rays`.
-pub(super) fn rays<W>(op: &Op<W>) -> bool {
-    match op {
-        Op::Slide {
-            apart: true,
-            ray: Some(_),
-            ..
-        } => true,
-        Op::Alt(arms) => arms.iter().all(rays),
         _ => false,
     }
 }
