@@ -14,8 +14,8 @@ pub(super) enum Arm<W> {
     Sliders(u8, Vec<BitRays<W>>),
     /// A binder of `code` whose body is rules on words (`Op::BitRules`).
     Rules(u8),
-    /// A union with a slider among its arms (a piece that slides and
-    /// leaps), arm by arm.
+    /// A union with an arm counted straight among its arms (a piece
+    /// that slides and leaps), arm by arm.
     Union(Vec<Arm<W>>),
     /// Any other arm: counted as `Board::dry` counts it.
     Dry,
@@ -37,9 +37,10 @@ impl<W> Leaf<W> {
 }
 
 /// The leaf of a turn whose moves, before its test or with none, are a
-/// union with a slider among its arms: the union a leaf counts is the
-/// last on the spine of sequences from the turn's root (`Board::tally`).
-/// The plan must not change after: the leaf names the union by address.
+/// union with an arm a leaf counts straight (not [`Arm::Dry`]): the union
+/// a leaf counts is the last on the spine of sequences from the turn's
+/// root (`Board::tally`). The plan must not change after: the leaf names
+/// the union by address.
 pub(super) fn leaf<W: Word>(turn: &Op<W>) -> Option<Leaf<W>> {
     let union = match turn {
         Op::Seq(a, b) => match &**b {
@@ -48,15 +49,12 @@ pub(super) fn leaf<W: Word>(turn: &Op<W>) -> Option<Leaf<W>> {
         },
         op => op,
     };
-    let Op::Alt(arms) = union else { return None };
-    let arms: Vec<Arm<W>> = arms.iter().map(arm).collect();
-    arms.iter().any(|a| !matches!(a, Arm::Dry)).then(|| Leaf {
-        union: match union {
-            Op::Alt(a) => a.as_ptr() as usize,
-            _ => unreachable!("a union"),
-        },
-        arms,
-    })
+    let Op::Alt(ops) = union else { return None };
+    let arms: Vec<Arm<W>> = ops.iter().map(arm).collect();
+    let union = ops.as_ptr() as usize;
+    arms.iter()
+        .any(|a| !matches!(a, Arm::Dry))
+        .then_some(Leaf { union, arms })
 }
 
 fn arm<W: Word>(op: &Op<W>) -> Arm<W> {

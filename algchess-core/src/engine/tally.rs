@@ -218,15 +218,15 @@ impl<W: Word> Board<W> {
         arms.iter().zip(how).try_for_each(|(a, how)| match how {
             // As `dry` counts a binder of rays apart.
             Arm::Sliders(code, rays) if d.direct(true) => self.dry_sliders(*code, rays, d, seen),
-            Arm::Rules(code) => match (a, &self.squares) {
-                (Op::Bind(_, body), Squares::Words(b)) => match &**body {
-                    // Most of a turn's binders have no piece on a leaf's board.
-                    _ if b.pieces(*code, self.poi).is_zero() => Continue(()),
-                    Op::BitRules(rules, bits, apart) => self.dry_bit_rules(*code, (rules, bits, *apart), d, seen),
-                    _ => unreachable!("read off rules on words"),
-                },
-                _ => self.dry(a, d, seen, cache),
-            },
+            Arm::Rules(code) => {
+                let Op::Bind(_, body) = a else {
+                    unreachable!("read off a binder")
+                };
+                let Op::BitRules(rules, bits, apart) = &**body else {
+                    unreachable!("read off rules on words")
+                };
+                self.dry_bit_rules(*code, (rules, bits, *apart), d, seen)
+            }
             Arm::Union(how) => match a {
                 Op::Alt(inner) => self.dry_arms(inner, how, d, seen, cache),
                 _ => unreachable!("read off a union"),
@@ -314,6 +314,12 @@ impl<W: Word> Board<W> {
         d: &Dry<'_, W>,
         seen: &mut Fingerprints,
     ) -> Flow {
+        // Most of a turn's binders have no piece on a leaf's board.
+        if let Squares::Words(b) = &self.squares {
+            if b.pieces(code, self.poi).is_zero() {
+                return Continue(());
+            }
+        }
         if d.direct(apart) {
             return self.dry_apart(code, rules, bits, d, seen);
         }
