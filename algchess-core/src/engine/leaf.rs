@@ -3,7 +3,7 @@
 //! with each slider's rays gathered on words ([`BitRays`]), so that a leaf
 //! does not walk the slides of the plan for every piece.
 
-use super::bits::BitRays;
+use super::bits::{BitLeaps, BitRays};
 use super::plan::Op;
 use super::word::Word;
 
@@ -14,6 +14,10 @@ pub(super) enum Arm<W> {
     Sliders(u8, Vec<BitRays<W>>),
     /// A binder of `code` whose body is rules on words (`Op::BitRules`).
     Rules(u8),
+    /// A binder of `code` whose body is steps apart on words (a king's, a
+    /// knight's): the steps of each piece, by code written and set
+    /// landed on.
+    Leaps(u8, Vec<BitLeaps<W>>),
     /// A union with an arm counted straight among its arms (a piece
     /// that slides and leaps), arm by arm.
     Union(Vec<Arm<W>>),
@@ -64,7 +68,14 @@ fn arm<W: Word>(op: &Op<W>) -> Arm<W> {
             slides(body, &mut rays);
             Arm::Sliders(*code, BitRays::gather(rays.into_iter()))
         }
-        Op::Bind(code, body) if matches!(&**body, Op::BitRules(..)) => Arm::Rules(*code),
+        Op::Bind(code, body) => match &**body {
+            Op::BitRules(_, bits, true) => match BitLeaps::gather(bits) {
+                Some(leaps) => Arm::Leaps(*code, leaps),
+                None => Arm::Rules(*code),
+            },
+            Op::BitRules(..) => Arm::Rules(*code),
+            _ => Arm::Dry,
+        },
         Op::Alt(arms) => {
             let arms: Vec<Arm<W>> = arms.iter().map(arm).collect();
             match arms.iter().all(|a| matches!(a, Arm::Dry)) {
@@ -105,9 +116,54 @@ fn slides<'a, W>(op: &'a Op<W>, out: &mut Vec<(u8, &'a super::bits::BitRay<W>)>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::bits::Bits;
     use crate::engine::board::{Board, Squares};
     use crate::engine::word::Word;
     use crate::play::Rules;
+
+    /// Each arm of the leaf of `file`'s first turn beside the op it was
+    /// read off, and the words of 40 boards of random play from the
+    /// start, for `check` (given the pairs, the words and the board).
+    fn on_boards_of_play<W: Word>(file: &str, mut check: impl FnMut(&[(&Op<W>, &Arm<W>)], &Bits<W>)) {
+        let prog = crate::testing::load(file);
+        let rules = Rules::fast(&prog.games()[0]);
+        let mut pos = rules.start();
+        let plan = rules.backend.engine().unwrap().plan::<W>(&pos.board);
+        let leaf = plan.leaves[0].as_ref().expect("a union with arms counted straight");
+        let Op::Seq(_, rest) = &plan.turns[0] else {
+            panic!("moves after clearing")
+        };
+        let Op::Seq(union, _) = &**rest else {
+            panic!("moves, then the test")
+        };
+        let Op::Alt(arms) = &**union else { panic!("a union") };
+        assert!(leaf.of(arms));
+        fn flat<'a, W>(arms: &'a [Op<W>], how: &'a [Arm<W>], out: &mut Vec<(&'a Op<W>, &'a Arm<W>)>) {
+            for (a, h) in arms.iter().zip(how) {
+                match (a, h) {
+                    (Op::Alt(inner), Arm::Union(hows)) => flat(inner, hows, out),
+                    _ => out.push((a, h)),
+                }
+            }
+        }
+        let mut pairs = vec![];
+        flat(arms, &leaf.arms, &mut pairs);
+        let mut rng = 7u64;
+        for _ in 0..40 {
+            let board: Board<W> = plan.board(&pos.board);
+            let Squares::Words(b) = &board.squares else {
+                panic!("on words")
+            };
+            check(&pairs, b);
+            let next = rules.successors(&pos).unwrap();
+            if next.is_empty() {
+                pos = rules.start();
+                continue;
+            }
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            pos = next[(rng >> 33) as usize % next.len()].clone();
+        }
+    }
 
     /// The rays of each slider arm read from one row land where the
     /// plan's rays, read one by one, land, from every square of boards of
@@ -115,38 +171,10 @@ mod tests {
     #[test]
     fn gathered_rays_land_as_the_rays_one_by_one() {
         fn check<W: Word>(file: &str, sliders: usize) {
-            let prog = crate::testing::load(file);
-            let rules = Rules::fast(&prog.games()[0]);
-            let mut pos = rules.start();
-            let plan = rules.backend.engine().unwrap().plan::<W>(&pos.board);
-            let leaf = plan.leaves[0].as_ref().expect("a union with sliders");
-            let Op::Seq(_, rest) = &plan.turns[0] else {
-                panic!("moves after clearing")
-            };
-            let Op::Seq(union, _) = &**rest else {
-                panic!("moves, then the test")
-            };
-            let Op::Alt(arms) = &**union else { panic!("a union") };
-            assert!(leaf.of(arms));
-            fn flat<'a, W>(arms: &'a [Op<W>], how: &'a [Arm<W>], out: &mut Vec<(&'a Op<W>, &'a Arm<W>)>) {
-                for (a, h) in arms.iter().zip(how) {
-                    match (a, h) {
-                        (Op::Alt(inner), Arm::Union(hows)) => flat(inner, hows, out),
-                        _ => out.push((a, h)),
-                    }
-                }
-            }
-            let mut pairs = vec![];
-            flat(arms, &leaf.arms, &mut pairs);
-            let found = pairs.iter().filter(|a| matches!(a.1, Arm::Sliders(..))).count();
-            assert_eq!(found, sliders, "{file}");
-            let mut rng = 7u64;
-            for _ in 0..40 {
-                let board: Board<W> = plan.board(&pos.board);
-                let Squares::Words(b) = &board.squares else {
-                    panic!("on words")
-                };
-                for &(arm, how) in &pairs {
+            let mut found = None;
+            on_boards_of_play::<W>(file, |pairs, b| {
+                found = Some(pairs.iter().filter(|a| matches!(a.1, Arm::Sliders(..))).count());
+                for &(arm, how) in pairs {
                     let (Op::Bind(_, body), Arm::Sliders(_, groups)) = (arm, how) else {
                         continue;
                     };
@@ -163,16 +191,51 @@ mod tests {
                         }
                     }
                 }
-                let next = rules.successors(&pos).unwrap();
-                if next.is_empty() {
-                    pos = rules.start();
-                    continue;
-                }
-                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                pos = next[(rng >> 33) as usize % next.len()].clone();
-            }
+            });
+            assert_eq!(found, Some(sliders), "{file}");
         }
         check::<u64>("rules/chess.alg", 4);
         check::<u128>("rules/variants/capablanca.alg", 6);
+    }
+
+    /// The steps of each leaper arm read from one mask land where the
+    /// plan's rules, fitted one by one from each piece alone, land: a
+    /// king's and a knight's in chess, shatranj's short leapers, and
+    /// Capablanca's on two words.
+    #[test]
+    fn gathered_leaps_land_as_the_rules_one_by_one() {
+        fn check<W: Word>(file: &str, leapers: usize) {
+            let mut found = None;
+            on_boards_of_play::<W>(file, |pairs, b| {
+                found = Some(pairs.iter().filter(|a| matches!(a.1, Arm::Leaps(..))).count());
+                for &(arm, how) in pairs {
+                    let (Op::Bind(_, body), Arm::Leaps(_, groups)) = (arm, how) else {
+                        continue;
+                    };
+                    let Op::BitRules(_, bits, _) = &**body else {
+                        panic!("leaps are read off rules on words")
+                    };
+                    for k in 0..W::BITS {
+                        for write in groups.iter().map(|g| g.write) {
+                            let gathered = groups
+                                .iter()
+                                .filter(|g| g.write == write)
+                                .fold(W::ZERO, |m, g| m | g.targets(b, k));
+                            let one_by_one = bits.iter().fold(W::ZERO, |m, r| match r.step() {
+                                Some((at, w)) if w == write && !r.bases(b, W::bit(k)).is_zero() => {
+                                    m | W::bit(k.wrapping_add_signed(at))
+                                }
+                                _ => m,
+                            });
+                            assert!(gathered == one_by_one, "{file}: bit {k}");
+                        }
+                    }
+                }
+            });
+            assert_eq!(found, Some(leapers), "{file}");
+        }
+        check::<u64>("rules/chess.alg", 3);
+        check::<u64>("rules/variants/shatranj.alg", 5);
+        check::<u128>("rules/variants/capablanca.alg", 5);
     }
 }

@@ -4,7 +4,7 @@
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
-use super::bits::{BitRays, BitRule, BitTest, Bits, Stand, Stepped, Still};
+use super::bits::{BitLeaps, BitRays, BitRule, BitTest, Bits, Stand, Stepped, Still};
 use super::board::{Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
@@ -218,7 +218,9 @@ impl<W: Word> Board<W> {
         arms.iter().zip(how).try_for_each(|(a, how)| match how {
             // As `dry` counts a binder of rays apart.
             Arm::Sliders(code, rays) if d.direct(true) => self.dry_sliders(*code, rays, d, seen),
-            Arm::Rules(code) => {
+            // As `dry_apart` counts them, with the steps read at once.
+            Arm::Leaps(code, leaps) if d.direct(true) => self.dry_leaps(*code, leaps, d, seen),
+            Arm::Rules(code) | Arm::Leaps(code, _) => {
                 let Op::Bind(_, body) = a else {
                     unreachable!("read off a binder")
                 };
@@ -413,10 +415,7 @@ impl<W: Word> Board<W> {
         });
         let poi = d.outer.and_then(|p| b.bit_of(p));
         let mut landed = 0;
-        // Steps that may bear on the answer, by the square left and the
-        // code put down: where they land. Tested when full, and at the end.
-        let mut steps = [(0, 0, W::ZERO); STEPS];
-        let mut n = 0;
+        let mut steps = Steps::default();
         let flow = self.each_bit_rule(
             code,
             rules,
@@ -446,18 +445,7 @@ impl<W: Word> Board<W> {
                         while !m.is_zero() {
                             let k = m.lowest();
                             m = m.clear_lowest();
-                            let to = W::bit(k.wrapping_add_signed(at));
-                            match steps[..n].iter_mut().find(|s| (s.0, s.1) == (k, v)) {
-                                Some(s) => s.2 |= to,
-                                None => {
-                                    if n == STEPS {
-                                        landed += tested(t, b, poi, &steps);
-                                        n = 0;
-                                    }
-                                    steps[n] = (k, v, to);
-                                    n += 1;
-                                }
-                            }
+                            landed += steps.add((k, v, W::bit(k.wrapping_add_signed(at))), t, b, poi);
                         }
                         W::ZERO
                     }
@@ -467,10 +455,60 @@ impl<W: Word> Board<W> {
             |board, r, q| board.dry_rule(r, q, d, seen, true),
         );
         if let (Some((_, t, _)), Squares::Words(b)) = (kept, &self.squares) {
-            landed += tested(t, b, poi, &steps[..n]);
+            landed += steps.finish(t, b, poi);
         }
         seen.direct += landed;
         flow
+    }
+
+    /// `%code: steps` apart (`Arm::Leaps`), counted as `dry_apart` counts
+    /// the rules they were read off, each piece's steps read at once.
+    #[inline(never)]
+    fn dry_leaps(&mut self, code: u8, leaps: &[BitLeaps<W>], d: &Dry<'_, W>, seen: &mut Fingerprints) -> Flow {
+        let Squares::Words(b) = &self.squares else {
+            unreachable!("leaps are on bitboards")
+        };
+        let mut pieces = b.pieces(code, d.outer);
+        if pieces.is_zero() {
+            return Continue(());
+        }
+        let kept = d.test.map(|(t, s)| {
+            let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| t.landing(s, b, code));
+            (landing, t, !s.answer)
+        });
+        let poi = d.outer.and_then(|p| b.bit_of(p));
+        let mut landed = 0;
+        let mut steps = Steps::default();
+        while !pieces.is_zero() {
+            let k = pieces.lowest();
+            pieces = pieces.clear_lowest();
+            for g in leaps {
+                let to = g.targets(b, k);
+                let Some((l, t, stands)) = &kept else {
+                    landed += to.count() as usize;
+                    continue;
+                };
+                let v = if g.write == Code::POI { code } else { g.write };
+                let rest = match l {
+                    Some(l) if !g.touches(&t.bound) => {
+                        let bulk = g.landing(k, to, l);
+                        if *stands {
+                            landed += bulk.count() as usize;
+                        }
+                        to & !bulk
+                    }
+                    _ => to,
+                };
+                if !rest.is_zero() {
+                    landed += steps.add((k, v, rest), t, b, poi);
+                }
+            }
+        }
+        if let Some((_, t, _)) = kept {
+            landed += steps.finish(t, b, poi);
+        }
+        seen.direct += landed;
+        Continue(())
     }
 
     /// `%code: hops` on bitboards, each result counted from its writes
@@ -813,6 +851,48 @@ impl<W: Word> Board<W> {
 
 /// How many steps a leaf gathers before it tests them (`Board::dry_apart`).
 const STEPS: usize = 8;
+
+/// Steps that may bear on a kept answer, by the bit left and the code put
+/// down: where they land. Tested when full, and at the end.
+struct Steps<W> {
+    steps: [(u32, u8, W); STEPS],
+    n: usize,
+}
+
+impl<W: Word> Default for Steps<W> {
+    fn default() -> Steps<W> {
+        Steps {
+            steps: [(0, 0, W::ZERO); STEPS],
+            n: 0,
+        }
+    }
+}
+
+impl<W: Word> Steps<W> {
+    /// Adds the steps from bit `k` putting `v` down on the squares of
+    /// `to`; how many of those gathered before are legal, when it had to
+    /// test them to make room.
+    #[inline]
+    fn add(&mut self, (k, v, to): (u32, u8, W), t: &BitTest<W>, b: &Bits<W>, poi: Option<u32>) -> usize {
+        if let Some(s) = self.steps[..self.n].iter_mut().find(|s| (s.0, s.1) == (k, v)) {
+            s.2 |= to;
+            return 0;
+        }
+        let mut legal = 0;
+        if self.n == STEPS {
+            legal = tested(t, b, poi, &self.steps);
+            self.n = 0;
+        }
+        self.steps[self.n] = (k, v, to);
+        self.n += 1;
+        legal
+    }
+
+    /// How many of the steps gathered are legal.
+    fn finish(&self, t: &BitTest<W>, b: &Bits<W>, poi: Option<u32>) -> usize {
+        tested(t, b, poi, &self.steps[..self.n])
+    }
+}
 
 /// How many of `steps` (by the bit left, the code put down and where
 /// they land) are legal under `t`, as [`legal_steps`] counts them.

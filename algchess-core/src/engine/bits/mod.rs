@@ -25,7 +25,7 @@ use std::sync::Arc;
 pub(super) use answer::{BitTest, Part, Stand, Still};
 pub(super) use probe::BitProbe;
 use probe::Line;
-pub(super) use rule::{BitRay, BitRays, BitRule, BitWalk};
+pub(super) use rule::{BitLeaps, BitRay, BitRays, BitRule, BitWalk};
 
 /// Where a box's squares are: square `x + width·y` of the box is bit
 /// `x + width·y` (box-relative coordinates).
@@ -165,6 +165,11 @@ impl Codes {
             _ => NO_WORD,
         };
         Codes(codes, word, set)
+    }
+
+    /// The board's word that holds the set's squares, `NO_WORD` for none.
+    fn word(&self) -> u16 {
+        self.1
     }
 
     /// The set.

@@ -6,17 +6,22 @@ use super::{at, Bits, BoxShape, Codes, Shared};
 use crate::engine::word::Word;
 use crate::geometry::Square;
 use crate::semantics::{CellSet, Code};
+use smallvec::SmallVec;
 
 /// One read of an anchored rule, for every piece of a set at once: the
-/// squares `d` away from which hold one of a set of codes.
+/// squares `d` away from which hold one of a set of codes. Small and
+/// inline in its rule, so that a leaf's pass over a binder's rules reads
+/// few cache lines; the codes themselves are the rule's (`BitRule::codes`).
 #[derive(Clone, Debug)]
 struct BitRead<W> {
     /// `d` in bit numbers.
     shift: i32,
+    /// The board's word holding the set's squares (the codes' word), or
+    /// none: then the codes' words are or-ed.
+    word: u16,
     /// The squares whose square `d` away is on the box.
     valid: W,
-    /// The set's codes, or (`flip` all the box) the codes it leaves out.
-    codes: Codes,
+    /// All the box where the codes are those the set leaves out.
     flip: W,
     /// Where the set holds `#`: the squares whose square `d` away is off
     /// the box, which fit (else none).
@@ -26,7 +31,23 @@ struct BitRead<W> {
 impl<W: Word> BitRule<W> {
     /// Gives the code sets the rule reads their words ([`Slots`]).
     pub(in crate::engine) fn intern(&mut self, shared: &mut Shared<W>) {
-        self.reads.iter_mut().for_each(|r| shared.codes(&mut r.codes));
+        for (r, codes) in self.reads.iter_mut().zip(&mut self.codes) {
+            shared.codes(codes);
+            r.word = codes.word();
+        }
+    }
+
+    /// The rule marked as reading what the one before it reads (a
+    /// promotion's pieces): it fits where that one does.
+    pub(in crate::engine) fn after(mut self, as_before: bool) -> BitRule<W> {
+        self.as_before = as_before;
+        self
+    }
+
+    /// Whether the rule reads what the one before it reads.
+    #[inline]
+    pub(in crate::engine) fn as_before(&self) -> bool {
+        self.as_before
     }
 }
 
@@ -34,7 +55,10 @@ impl<W: Word> BitRule<W> {
 /// whole set of pieces at once (all the pawns' pushes in a few shifts).
 #[derive(Clone, Debug)]
 pub(in crate::engine) struct BitRule<W> {
-    reads: Vec<BitRead<W>>,
+    reads: SmallVec<[BitRead<W>; 3]>,
+    /// By read: its set's codes, or those it leaves out.
+    codes: Vec<Codes>,
+    as_before: bool,
     /// When the rule empties the pivot and writes one square it reads
     /// on the box: that square (in bit numbers from the pivot) and what
     /// it writes there.
@@ -58,7 +82,8 @@ impl<W: Word> BitRule<W> {
             return None;
         }
         let all = W::below((shape.width * shape.height) as u32);
-        let mut out = vec![];
+        let mut out: SmallVec<[BitRead<W>; 3]> = SmallVec::new();
+        let mut codes = vec![];
         for &(d, set) in reads {
             if (d.x, d.y) == (0, 0) {
                 return None;
@@ -67,17 +92,20 @@ impl<W: Word> BitRule<W> {
             // Whichever list is shorter: `not #` leaves out one code.
             let (inside, outside) = (Codes::of(set), Codes::of(set.complement()));
             let exclude = outside.0.len() < inside.0.len();
+            let codes_of = if exclude { outside } else { inside };
+            let off = if set.contains_code(Code::OFF) {
+                all & !valid
+            } else {
+                W::ZERO
+            };
             out.push(BitRead {
                 shift: d.x + shape.width * d.y,
+                word: codes_of.word(),
                 valid,
-                codes: if exclude { outside } else { inside },
                 flip: if exclude { all } else { W::ZERO },
-                off: if set.contains_code(Code::OFF) {
-                    all & !valid
-                } else {
-                    W::ZERO
-                },
+                off,
             });
+            codes.push(codes_of);
         }
         let mut touched = CellSet::default();
         for &(d, v) in writes {
@@ -98,6 +126,8 @@ impl<W: Word> BitRule<W> {
         .filter(|&(at, _)| out.iter().any(|r| r.shift == at && r.off.is_zero()));
         Some(BitRule {
             reads: out,
+            codes,
+            as_before: false,
             step,
             writes,
             touched,
@@ -136,14 +166,17 @@ impl<W: Word> BitRule<W> {
     #[inline]
     pub(in crate::engine) fn bases(&self, b: &Bits<W>, pieces: W) -> W {
         let mut m = pieces;
-        for r in &self.reads {
+        for (k, r) in self.reads.iter().enumerate() {
             // Most rules fit few pieces: stop when none is left.
             if m.is_zero() {
                 break;
             }
             // Words hold squares of the box alone, so flipping them by
             // the box's squares leaves the codes out with no branch.
-            let word = b.of(&r.codes);
+            let word = match b.words.get(usize::from(r.word)) {
+                Some(&w) => w,
+                None => b.of(&self.codes[k]),
+            };
             let word = (word & !r.flip) | (r.flip & !word);
             let there = if r.shift >= 0 {
                 word.down(r.shift as u32)
@@ -323,5 +356,91 @@ impl<W: Word> BitRays<W> {
             firsts |= f;
         }
         (to & b.of(&self.codes), firsts)
+    }
+}
+
+/// A leaper's steps on words, those that write one code and land on one
+/// set as one: from each square, the squares its steps land on, so that
+/// a leaf reads a king's or a knight's moves with one mask instead of
+/// rule by rule ([`BitRule::bases`]).
+#[derive(Clone)]
+pub(in crate::engine) struct BitLeaps<W> {
+    /// The code each result writes where the piece lands.
+    pub write: u8,
+    codes: Codes,
+    flip: W,
+    touched: CellSet,
+    /// By bit number: the squares the steps land on, on the box.
+    masks: Box<[W]>,
+}
+
+impl<W> std::fmt::Debug for BitLeaps<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "BitLeaps(writing {})", self.write)
+    }
+}
+
+impl<W: Word> BitLeaps<W> {
+    /// `rules` as leaps, when each is a step (it empties the pivot and
+    /// writes one square, which it reads and nothing else), gathered by
+    /// the code written and the set landed on.
+    pub(in crate::engine) fn gather(rules: &[BitRule<W>]) -> Option<Vec<BitLeaps<W>>> {
+        let mut out: Vec<BitLeaps<W>> = vec![];
+        for r in rules {
+            let ([read], [codes], Some((shift, write))) = (&r.reads[..], &r.codes[..], r.step) else {
+                return None;
+            };
+            let g = match out
+                .iter()
+                .position(|g| g.write == write && g.codes == *codes && g.flip == read.flip)
+            {
+                Some(g) => g,
+                None => {
+                    out.push(BitLeaps {
+                        write,
+                        codes: codes.clone(),
+                        flip: read.flip,
+                        touched: r.touched,
+                        masks: vec![W::ZERO; W::BITS as usize].into(),
+                    });
+                    out.len() - 1
+                }
+            };
+            let mut from = read.valid;
+            while !from.is_zero() {
+                let k = from.lowest();
+                from = from.clear_lowest();
+                out[g].masks[at::<W>(k)] |= W::bit(k.wrapping_add_signed(shift));
+            }
+        }
+        Some(out)
+    }
+
+    /// From bit `k`: the squares the steps land on, as the rules' bases
+    /// give them rule by rule.
+    #[inline]
+    pub(in crate::engine) fn targets(&self, b: &Bits<W>, k: u32) -> W {
+        let word = match b.words.get(usize::from(self.codes.word())) {
+            Some(&w) => w,
+            None => b.of(&self.codes),
+        };
+        self.masks[at::<W>(k)] & ((word & !self.flip) | (self.flip & !word))
+    }
+
+    /// Of the squares `to` stepped to from bit `k`, those where both
+    /// writes (the pivot emptied, the piece put down) leave the kept
+    /// answer of `l` standing, as [`BitRule::landing`] finds them.
+    #[inline]
+    pub(in crate::engine) fn landing(&self, k: u32, to: W, l: &Landing<'_, W>) -> W {
+        if (l.quiet(true, Code::EMPTY) & W::bit(k)).is_zero() {
+            return W::ZERO;
+        }
+        to & l.quiet(false, if self.write == Code::POI { l.code } else { self.write })
+    }
+
+    /// Whether a step may put or take away a code of `codes` (the
+    /// binder's own code aside), as [`BitRule::touches`] says.
+    pub(in crate::engine) fn touches(&self, codes: &CellSet) -> bool {
+        !self.touched.intersection(codes).is_empty()
     }
 }

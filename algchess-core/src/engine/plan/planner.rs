@@ -397,7 +397,7 @@ impl Planner {
             .iter()
             .map(|&(d, v)| (Mailbox::step(self.stride, self.pad, d), v))
             .collect();
-        BitRule::new(&reads, &writes, shape)
+        BitRule::new(&reads, &writes, shape).map(|b| b.after(r.as_before))
     }
 
     /// The rules a binder's `body` runs first after its tests, as words,
