@@ -4,7 +4,7 @@
 //! it read changes). A repeated fingerprint stops the count, and the
 //! caller then counts exactly.
 
-use super::bits::{BitLeaps, BitRays, BitRule, BitTest, Bits, Stand, Stepped, Still};
+use super::bits::{BitLeaps, BitRays, BitRule, BitTest, Bits, Landing, Stand, Stepped, Still};
 use super::board::{Board, Squares};
 use super::cache::Cache;
 use super::exec::{Cut, Flow};
@@ -404,15 +404,10 @@ impl<W: Word> Board<W> {
         d: &Dry<'_, W>,
         seen: &mut Fingerprints,
     ) -> Flow {
-        // Where the writes leave the kept answer standing, and whether
-        // that answer lets the move stand.
         let Squares::Words(b) = &self.squares else {
             unreachable!("bit rules run on bitboards")
         };
-        let kept = d.test.map(|(t, s)| {
-            let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| t.landing(s, b, code));
-            (landing, t, !s.answer)
-        });
+        let kept = kept(d, b, code);
         let poi = d.outer.and_then(|p| b.bit_of(p));
         let mut landed = 0;
         let mut steps = Steps::default();
@@ -472,10 +467,7 @@ impl<W: Word> Board<W> {
         if pieces.is_zero() {
             return Continue(());
         }
-        let kept = d.test.map(|(t, s)| {
-            let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| t.landing(s, b, code));
-            (landing, t, !s.answer)
-        });
+        let kept = kept(d, b, code);
         let poi = d.outer.and_then(|p| b.bit_of(p));
         let mut landed = 0;
         let mut steps = Steps::default();
@@ -847,6 +839,20 @@ impl<W: Word> Board<W> {
         }
         Some(count(seen, hash ^ self.hash_at(d.mark)))
     }
+}
+
+/// A kept answer as a binder's moves read it: where their writes leave it
+/// standing (none where the binder's pieces are among those the test
+/// looks for, or the answer was kept with another POI), the test, and
+/// whether the answer lets a move stand.
+type Kept<'a, W> = (Option<Landing<'a, W>>, &'a BitTest<W>, bool);
+
+/// The kept answer of `d`'s test as the moves of a binder of `code` read it.
+fn kept<'a, W: Word>(d: &Dry<'a, W>, b: &Bits<W>, code: u8) -> Option<Kept<'a, W>> {
+    d.test.map(|(t, s)| {
+        let landing = (s.poi == d.outer && !t.bound.contains_code(code)).then(|| t.landing(s, b, code));
+        (landing, t, !s.answer)
+    })
 }
 
 /// How many steps a leaf gathers before it tests them (`Board::dry_apart`).

@@ -22,7 +22,7 @@ use crate::semantics::{CellSet, Code};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-pub(super) use answer::{BitTest, Part, Stand, Still};
+pub(super) use answer::{BitTest, Landing, Part, Stand, Still};
 pub(super) use probe::BitProbe;
 use probe::Line;
 pub(super) use rule::{BitLeaps, BitRay, BitRays, BitRule, BitWalk};

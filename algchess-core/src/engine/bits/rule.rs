@@ -394,7 +394,10 @@ impl<W: Word> BitLeaps<W> {
                 .iter()
                 .position(|g| g.write == write && g.codes == *codes && g.flip == read.flip)
             {
-                Some(g) => g,
+                Some(g) => {
+                    out[g].touched = out[g].touched.union(&r.touched);
+                    g
+                }
                 None => {
                     out.push(BitLeaps {
                         write,
