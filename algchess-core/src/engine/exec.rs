@@ -478,7 +478,7 @@ impl<W: Word> Board<W> {
         let mut fit = W::ZERO;
         let mut flow = Continue(());
         'rules: for (r, bit) in rules.iter().zip(bits) {
-            if !bit.as_before() {
+            if !r.as_before {
                 fit = match &self.squares {
                     Squares::Words(b) => bit.bases(b, pieces),
                     Squares::Sets(_) => unreachable!("bit rules run on bitboards"),

@@ -1,7 +1,8 @@
 //! A turn's last moves as a leaf counts them (`Board::tally`), read off
 //! the plan once: the union of moves before the turn's test, arm by arm,
-//! with each slider's rays gathered on words ([`BitRays`]), so that a leaf
-//! does not walk the slides of the plan for every piece.
+//! with each slider's rays gathered on words ([`BitRays`]) and each
+//! leaper's steps too ([`BitLeaps`]), so that a leaf does not walk the
+//! slides or the rules of the plan for every piece.
 
 use super::bits::{BitLeaps, BitRays};
 use super::plan::Op;
@@ -123,7 +124,7 @@ mod tests {
 
     /// Each arm of the leaf of `file`'s first turn beside the op it was
     /// read off, and the words of 40 boards of random play from the
-    /// start, for `check` (given the pairs, the words and the board).
+    /// start, for `check` (given the pairs and the words).
     fn on_boards_of_play<W: Word>(file: &str, mut check: impl FnMut(&[(&Op<W>, &Arm<W>)], &Bits<W>)) {
         let prog = crate::testing::load(file);
         let rules = Rules::fast(&prog.games()[0]);

@@ -167,11 +167,6 @@ impl Codes {
         Codes(codes, word, set)
     }
 
-    /// The board's word that holds the set's squares, `NO_WORD` for none.
-    fn word(&self) -> u16 {
-        self.1
-    }
-
     /// The set.
     pub(super) fn set(&self) -> &CellSet {
         &self.2

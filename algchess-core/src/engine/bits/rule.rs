@@ -6,22 +6,17 @@ use super::{at, Bits, BoxShape, Codes, Shared};
 use crate::engine::word::Word;
 use crate::geometry::Square;
 use crate::semantics::{CellSet, Code};
-use smallvec::SmallVec;
 
 /// One read of an anchored rule, for every piece of a set at once: the
-/// squares `d` away from which hold one of a set of codes. Small and
-/// inline in its rule, so that a leaf's pass over a binder's rules reads
-/// few cache lines; the codes themselves are the rule's (`BitRule::codes`).
+/// squares `d` away from which hold one of a set of codes.
 #[derive(Clone, Debug)]
 struct BitRead<W> {
     /// `d` in bit numbers.
     shift: i32,
-    /// The board's word holding the set's squares (the codes' word), or
-    /// none: then the codes' words are or-ed.
-    word: u16,
     /// The squares whose square `d` away is on the box.
     valid: W,
-    /// All the box where the codes are those the set leaves out.
+    /// The set's codes, or (`flip` all the box) the codes it leaves out.
+    codes: Codes,
     flip: W,
     /// Where the set holds `#`: the squares whose square `d` away is off
     /// the box, which fit (else none).
@@ -31,23 +26,7 @@ struct BitRead<W> {
 impl<W: Word> BitRule<W> {
     /// Gives the code sets the rule reads their words ([`Slots`]).
     pub(in crate::engine) fn intern(&mut self, shared: &mut Shared<W>) {
-        for (r, codes) in self.reads.iter_mut().zip(&mut self.codes) {
-            shared.codes(codes);
-            r.word = codes.word();
-        }
-    }
-
-    /// The rule marked as reading what the one before it reads (a
-    /// promotion's pieces): it fits where that one does.
-    pub(in crate::engine) fn after(mut self, as_before: bool) -> BitRule<W> {
-        self.as_before = as_before;
-        self
-    }
-
-    /// Whether the rule reads what the one before it reads.
-    #[inline]
-    pub(in crate::engine) fn as_before(&self) -> bool {
-        self.as_before
+        self.reads.iter_mut().for_each(|r| shared.codes(&mut r.codes));
     }
 }
 
@@ -55,10 +34,7 @@ impl<W: Word> BitRule<W> {
 /// whole set of pieces at once (all the pawns' pushes in a few shifts).
 #[derive(Clone, Debug)]
 pub(in crate::engine) struct BitRule<W> {
-    reads: SmallVec<[BitRead<W>; 3]>,
-    /// By read: its set's codes, or those it leaves out.
-    codes: Vec<Codes>,
-    as_before: bool,
+    reads: Vec<BitRead<W>>,
     /// When the rule empties the pivot and writes one square it reads
     /// on the box: that square (in bit numbers from the pivot) and what
     /// it writes there.
@@ -82,8 +58,7 @@ impl<W: Word> BitRule<W> {
             return None;
         }
         let all = W::below((shape.width * shape.height) as u32);
-        let mut out: SmallVec<[BitRead<W>; 3]> = SmallVec::new();
-        let mut codes = vec![];
+        let mut out = vec![];
         for &(d, set) in reads {
             if (d.x, d.y) == (0, 0) {
                 return None;
@@ -92,20 +67,17 @@ impl<W: Word> BitRule<W> {
             // Whichever list is shorter: `not #` leaves out one code.
             let (inside, outside) = (Codes::of(set), Codes::of(set.complement()));
             let exclude = outside.0.len() < inside.0.len();
-            let codes_of = if exclude { outside } else { inside };
-            let off = if set.contains_code(Code::OFF) {
-                all & !valid
-            } else {
-                W::ZERO
-            };
             out.push(BitRead {
                 shift: d.x + shape.width * d.y,
-                word: codes_of.word(),
                 valid,
+                codes: if exclude { outside } else { inside },
                 flip: if exclude { all } else { W::ZERO },
-                off,
+                off: if set.contains_code(Code::OFF) {
+                    all & !valid
+                } else {
+                    W::ZERO
+                },
             });
-            codes.push(codes_of);
         }
         let mut touched = CellSet::default();
         for &(d, v) in writes {
@@ -126,8 +98,6 @@ impl<W: Word> BitRule<W> {
         .filter(|&(at, _)| out.iter().any(|r| r.shift == at && r.off.is_zero()));
         Some(BitRule {
             reads: out,
-            codes,
-            as_before: false,
             step,
             writes,
             touched,
@@ -166,17 +136,14 @@ impl<W: Word> BitRule<W> {
     #[inline]
     pub(in crate::engine) fn bases(&self, b: &Bits<W>, pieces: W) -> W {
         let mut m = pieces;
-        for (k, r) in self.reads.iter().enumerate() {
+        for r in &self.reads {
             // Most rules fit few pieces: stop when none is left.
             if m.is_zero() {
                 break;
             }
             // Words hold squares of the box alone, so flipping them by
             // the box's squares leaves the codes out with no branch.
-            let word = match b.words.get(usize::from(r.word)) {
-                Some(&w) => w,
-                None => b.of(&self.codes[k]),
-            };
+            let word = b.of(&r.codes);
             let word = (word & !r.flip) | (r.flip & !word);
             let there = if r.shift >= 0 {
                 word.down(r.shift as u32)
@@ -387,9 +354,10 @@ impl<W: Word> BitLeaps<W> {
     pub(in crate::engine) fn gather(rules: &[BitRule<W>]) -> Option<Vec<BitLeaps<W>>> {
         let mut out: Vec<BitLeaps<W>> = vec![];
         for r in rules {
-            let ([read], [codes], Some((shift, write))) = (&r.reads[..], &r.codes[..], r.step) else {
+            let ([read], Some((shift, write))) = (&r.reads[..], r.step) else {
                 return None;
             };
+            let codes = &read.codes;
             let g = match out
                 .iter()
                 .position(|g| g.write == write && g.codes == *codes && g.flip == read.flip)
@@ -423,10 +391,7 @@ impl<W: Word> BitLeaps<W> {
     /// give them rule by rule.
     #[inline]
     pub(in crate::engine) fn targets(&self, b: &Bits<W>, k: u32) -> W {
-        let word = match b.words.get(usize::from(self.codes.word())) {
-            Some(&w) => w,
-            None => b.of(&self.codes),
-        };
+        let word = b.of(&self.codes);
         self.masks[at::<W>(k)] & ((word & !self.flip) | (self.flip & !word))
     }
 

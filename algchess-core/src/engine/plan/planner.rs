@@ -397,7 +397,7 @@ impl Planner {
             .iter()
             .map(|&(d, v)| (Mailbox::step(self.stride, self.pad, d), v))
             .collect();
-        BitRule::new(&reads, &writes, shape).map(|b| b.after(r.as_before))
+        BitRule::new(&reads, &writes, shape)
     }
 
     /// The rules a binder's `body` runs first after its tests, as words,
